@@ -1,0 +1,61 @@
+"""``metaeval`` command line.
+
+Each subcommand lives in its own module of this package and exposes
+``add_parser(subparsers) -> argparse.ArgumentParser`` (which sets ``func=run``).  Modules are
+discovered, so adding a command touches only its own file.  Heavy imports belong inside ``run``.
+
+Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+import warnings
+
+from ..errors import ConfigError, InputError, InputWarning
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="metaeval",
+        description="Evaluate IR evaluation metrics: NTCIREVAL-exact per-topic scores, Kendall's tau, "
+                    "bootstrap sensitivity, swap and stability methods.",
+    )
+    parser.add_argument("--version", action="version", version=f"metaeval {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(mod, "add_parser"):
+            mod.add_parser(sub)
+    return parser
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"metaeval: warning: {message}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    warnings.showwarning = _show_warning
+    warnings.simplefilter("always", InputWarning)
+    try:
+        rc = args.func(args)
+    except (InputError, ConfigError) as e:
+        print(f"metaeval: error: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    return 0 if rc is None else int(rc)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

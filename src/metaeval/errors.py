@@ -1,0 +1,40 @@
+"""Errors and warnings for bad input.
+
+Policy: anything that would make a number wrong is an :class:`InputError` (the CLI exits 1 and
+writes nothing); anything with a documented fallback is an :class:`InputWarning` whose message states
+the fallback.  Both name the file and line (or topic) they concern.
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+
+
+def _where(path: str | PathLike | None, line: int | None, topic: str | None) -> str:
+    parts = []
+    if path is not None:
+        parts.append(str(path) + (f":{line}" if line is not None else ""))
+    if topic is not None:
+        parts.append(f"topic {topic}")
+    return ", ".join(parts)
+
+
+class InputError(ValueError):
+    """Rejected input.  ``str(err)`` reads ``FILE:LINE: message`` (or ``FILE, topic T: message``)."""
+
+    def __init__(self, message: str, path: str | PathLike | None = None,
+                 line: int | None = None, topic: str | None = None):
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.topic = topic
+        self.message = message
+        where = _where(path, line, topic)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class InputWarning(UserWarning):
+    """Input accepted with a stated fallback (missing topic scored 0, duplicate dropped, ...)."""
+
+
+class ConfigError(ValueError):
+    """A configuration that does not validate against the schema."""

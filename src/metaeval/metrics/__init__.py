@@ -1,0 +1,7 @@
+"""Per-topic metric matrices.  See :mod:`metaeval.metrics.registry` for the naming scheme."""
+
+from .registry import REGISTRY, Measure, MeasureDef, Param, parse_gains, parse_measure, register
+from .context import EvalContext
+
+__all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "parse_gains", "parse_measure",
+           "register", "EvalContext"]
