@@ -5,3 +5,7 @@ from .context import EvalContext
 
 __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "parse_gains", "parse_measure",
            "register", "EvalContext"]
+
+from .evaluate import evaluate  # noqa: E402
+
+__all__.append("evaluate")
