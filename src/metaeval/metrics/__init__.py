@@ -7,5 +7,6 @@ __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "parse_gains", "parse_m
            "register", "EvalContext"]
 
 from .evaluate import evaluate  # noqa: E402
+from . import ranked  # noqa: E402,F401  (registers the measures)
 
 __all__.append("evaluate")

@@ -91,3 +91,77 @@ class EvalContext:
         H = counts.shape[1]
         lvl = H - which                                                 # level value, 0 when k >= R
         return self.gain_of_level[np.clip(lvl, 0, H)] * (k[None, :] < R[:, None])
+
+    # ------------------------------------------------- NTCIREVAL building blocks
+    # (added for the metric implementations; all read-only, float64, cached)
+
+    @cached_property
+    def ranks(self) -> np.ndarray:
+        """(D,) float ranks 1..D."""
+        return np.arange(1, self.depth + 1, dtype=np.float64)
+
+    @cached_property
+    def width(self) -> int:
+        """Length of the ideal-list arrays: max(depth, max R) so that any rank of the system list and
+        the whole ideal list fit (NTCIREVAL's ``maxlen = max(syslen, jrelnum)``)."""
+        return int(max(self.depth, int(self.n_rel.max(initial=0))))
+
+    @cached_property
+    def ideal_gain_full(self) -> np.ndarray:
+        """(T, width) ideal gains zero-padded to :attr:`width`."""
+        ig = self.ideal_gain
+        out = np.zeros((ig.shape[0], self.width))
+        w = min(ig.shape[1], self.width)
+        out[:, :w] = ig[:, :w]
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def ideal_cg(self) -> np.ndarray:
+        """(T, width) ideal cumulative gain cg*(r) (constant past R)."""
+        return _ro(np.cumsum(self.ideal_gain_full, axis=1))
+
+    @cached_property
+    def count(self) -> np.ndarray:
+        """(R, T, D) float C(r): relevant documents in ranks 1..r."""
+        return _ro(np.cumsum(self.rel, axis=2, dtype=np.float64))
+
+    @cached_property
+    def cg(self) -> np.ndarray:
+        """(R, T, D) float cg(r): cumulative gain of the system list."""
+        return _ro(np.cumsum(self.gain, axis=2))
+
+    @cached_property
+    def max_gain(self) -> float:
+        """g_h: the gain of the highest level LH (NTCIREVAL ``gv[maxrl]``, the last ``-g`` value)."""
+        return float(self.gain_of_level[-1])
+
+    def blended_ratio(self, beta: float) -> np.ndarray:
+        """(R, T, D) BR(r) = (beta*cg(r) + C(r)) / (beta*cg*(r) + r), NTCIREVAL's operation order."""
+        key = ("BR", float(beta))
+        if key not in self._derived:
+            D = self.depth
+            num = beta * self.cg + self.count
+            den = beta * self.ideal_cg[None, :, :D] + self.ranks
+            self._derived[key] = _ro(num / den)
+        return self._derived[key]
+
+    @cached_property
+    def first_rel_rank(self) -> np.ndarray:
+        """(R, T) int r1: rank of the first relevant document, 0 if none is retrieved."""
+        rel = self.rel
+        has = rel.any(axis=2)
+        return _ro(np.where(has, rel.argmax(axis=2) + 1, 0))
+
+    @cached_property
+    def preferred_rank(self) -> np.ndarray:
+        """(R, T) int rp: rank of the first document of the highest level in the list, 0 if none."""
+        lv = self.levels
+        top = lv.max(axis=2, keepdims=True)
+        first = (lv == top).argmax(axis=2) + 1
+        return _ro(np.where(top[..., 0] >= 1, first, 0))
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a

@@ -1,0 +1,461 @@
+"""NTCIREVAL's ranked-retrieval measures (``ntcir_eval compute``) plus WRR/NWRR, nCG, PDoc, R-prec.
+
+Every function computes one measure for all runs and topics at once from the (runs, topics, depth)
+arrays of an :class:`~metaeval.metrics.context.EvalContext`: cumulative sums along the rank axis,
+masks, and the ideal list of the context.  Definitions and conventions are in ``docs/metrics.md``;
+references are to paper 002 (NTCIREVAL, Sec. 3), paper 000 (Sec. 3) and paper 001 (Sec. 3).
+
+Exactness notes (to reproduce NTCIREVAL to the 4 printed decimals, ties included):
+
+* running sums use ``np.cumsum`` (sequential, like the C loops) and a value "at rank r" is read
+  from the cumulative array; adding the zeros of non-relevant ranks does not change a float sum;
+* every formula keeps the C program's operation order (e.g. ``(beta*cg + C) / (beta*cg* + r)``,
+  ``(1-p) * sum / g_h``, ``(dsat / r) * (g / (g_h + 1))``);
+* powers and logarithms of ranks come from small tables built with :mod:`math` (the C library's
+  ``pow``/``log``), not from numpy's vectorised transcendental functions;
+* a document is relevant iff its level is >= 1 (unjudged -1 and padding -2 are not); gains of
+  unjudged/padding documents are 0;
+* with R = 0 every measure is 0 (NTCIREVAL refuses such topics; we return finite values).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from .context import EvalContext
+from .registry import MeasureDef, Param, format_gains, parse_gains, register
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _gains_param() -> Param:
+    return Param(None, parse_gains, "gain values for L1..LH (overrides the collection default)",
+                 format_gains)
+
+
+def _levels_param(doc: str) -> Param:
+    return Param(None, parse_gains, doc, format_gains)
+
+
+def _prob(text: str) -> float:
+    v = float(text)
+    if not (0.0 < v <= 1.0):
+        raise ValueError(f"{text!r}: expected a value in (0, 1]")
+    return v
+
+
+def _nonneg(text: str) -> float:
+    v = float(text)
+    if not (v >= 0.0 and math.isfinite(v)):
+        raise ValueError(f"{text!r}: expected a non-negative number")
+    return v
+
+
+def _logbase(text: str) -> float:
+    v = float(text)
+    if not (v >= 0.0 and math.isfinite(v)):
+        raise ValueError(f"{text!r}: expected a log base >= 0 (0 = natural log)")
+    return v
+
+
+def _idx(cutoff: int | None, n: int) -> int:
+    """0-based index of rank min(cutoff, n) (rank n if no cutoff)."""
+    return (n if cutoff is None else min(int(cutoff), n)) - 1
+
+
+def _at(cum: np.ndarray, cutoff: int | None) -> np.ndarray:
+    """Value of a cumulative array (..., n) at rank min(cutoff, n); 0 for an empty axis."""
+    n = cum.shape[-1]
+    if n == 0:
+        return np.zeros(cum.shape[:-1])
+    return cum[..., _idx(cutoff, n)]
+
+
+def _at_rank(arr: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """arr[r, t, rank[r, t] - 1], 0 where rank == 0 (no such document)."""
+    if arr.shape[-1] == 0:
+        return np.zeros(rank.shape)
+    k = np.clip(rank - 1, 0, arr.shape[-1] - 1)
+    v = np.take_along_axis(arr, k[..., None].astype(np.intp), axis=2)[..., 0]
+    return np.where(rank > 0, v, 0.0)
+
+
+def _div(num, den) -> np.ndarray:
+    """num / den with 0 where den == 0 (never NaN)."""
+    num, den = np.broadcast_arrays(np.asarray(num, float), np.asarray(den, float))
+    out = np.zeros(num.shape)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def _csum(x: np.ndarray) -> np.ndarray:
+    return np.cumsum(x, axis=-1)
+
+
+def _n_rel(ctx: EvalContext) -> np.ndarray:
+    return ctx.n_rel.astype(np.float64)
+
+
+def _denom_cut(ctx: EvalContext, cutoff: int | None) -> np.ndarray:
+    """(T,) R, or min(l, R) for a cutoff l (AP@l, Q@l)."""
+    R = _n_rel(ctx)
+    return R if cutoff is None else np.minimum(float(cutoff), R)
+
+
+@lru_cache(maxsize=64)
+def _pow_table(base: float, n: int) -> np.ndarray:
+    """base**k for k = 0..n-1 with the C library's pow."""
+    t = np.array([math.pow(base, k) for k in range(n)], dtype=np.float64)
+    t.setflags(write=False)
+    return t
+
+
+@lru_cache(maxsize=16)
+def _log_table(n: int) -> np.ndarray:
+    """log(i) for i = 0..n (index 0 unused)."""
+    t = np.array([0.0] + [math.log(i) for i in range(1, n + 1)], dtype=np.float64)
+    t.setflags(write=False)
+    return t
+
+
+@lru_cache(maxsize=16)
+def _orig_dcg_discount(base: float, n: int) -> np.ndarray:
+    """Jarvelin/Kekalainen discount for ranks 1..n: 1 if r == 1 or r <= b, else log_b(r)
+    (natural log if b == 0) -- NTCIREVAL's ``orig_dcglog``."""
+    lg = _log_table(n)
+    out = np.empty(n)
+    for i in range(1, n + 1):
+        if i == 1 or i <= base:
+            out[i - 1] = 1.0
+        elif base == 0:
+            out[i - 1] = lg[i]
+        else:
+            out[i - 1] = lg[i] / math.log(base)
+    out.setflags(write=False)
+    return out
+
+
+def _rel_sum(ctx: EvalContext, values: np.ndarray) -> np.ndarray:
+    """Cumulative sum over relevant ranks of ``values`` (R, T, D)."""
+    return _csum(np.where(ctx.rel, values, 0.0))
+
+
+def _prec_at_rank(ctx: EvalContext) -> np.ndarray:
+    """P(r) = C(r) / r."""
+    key = ("P(r)",)
+    if key not in ctx._derived:
+        ctx._derived[key] = ctx.count / ctx.ranks
+    return ctx._derived[key]
+
+
+# ------------------------------------------------------------- RR, O, P, P+ (paper 000)
+
+
+def rr(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    r1 = ctx.first_rel_rank
+    return _div(np.where(r1 > 0, 1.0, 0.0), r1)
+
+
+def o_measure(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
+    return _at_rank(ctx.blended_ratio(beta), ctx.first_rel_rank)
+
+
+def p_measure(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
+    return _at_rank(ctx.blended_ratio(beta), ctx.preferred_rank)
+
+
+def p_plus(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
+    rp = ctx.preferred_rank
+    s = _at_rank(_rel_sum(ctx, ctx.blended_ratio(beta)), rp)
+    return _div(s, _at_rank(ctx.count, rp))
+
+
+# ------------------------------------------------------------------- AP, Q (Eqs. 1, 3)
+
+
+def ap(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    s = _at(_rel_sum(ctx, _prec_at_rank(ctx)), cutoff)
+    return _div(s, _denom_cut(ctx, cutoff)[None, :])
+
+
+def q_measure(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
+    s = _at(_rel_sum(ctx, ctx.blended_ratio(beta)), cutoff)
+    return _div(s, _denom_cut(ctx, cutoff)[None, :])
+
+
+# ---------------------------------------------------------------------- NCU (Eq. 6)
+
+
+def _stop_values(ctx: EvalContext, stops) -> np.ndarray:
+    H = ctx.collection.max_level
+    if stops is None:
+        return ctx.gain_of_level
+    stops = tuple(float(s) for s in stops)
+    if len(stops) < H:
+        raise ValueError(f"{len(stops)} stop values given for {H} relevance levels (L1..L{H})")
+    if any(s <= 0 for s in stops[:H]):
+        raise ValueError("stop values must be positive")
+    return np.concatenate([[0.0], np.asarray(stops[:H], float)])
+
+
+def _ncu_gu(ctx: EvalContext, nu: np.ndarray, stops) -> np.ndarray:
+    sv = _stop_values(ctx, stops)
+    counts = ctx.collection.level_counts
+    denom = np.zeros(counts.shape[0])
+    for j in range(1, len(sv)):                 # sequential over levels, as NTCIREVAL
+        denom = denom + counts[:, j] * sv[j]
+    table = np.concatenate([sv, [0.0, 0.0]])
+    ss = table[ctx.levels.astype(np.intp)]
+    s = _at(_rel_sum(ctx, nu * ss), None)
+    return _div(s, denom[None, :])
+
+
+def ncu_gu_p(ctx: EvalContext, cutoff=None, stops=None) -> np.ndarray:
+    return _ncu_gu(ctx, _prec_at_rank(ctx), stops)
+
+
+def ncu_gu_br(ctx: EvalContext, cutoff=None, beta=1.0, stops=None) -> np.ndarray:
+    return _ncu_gu(ctx, ctx.blended_ratio(beta), stops)
+
+
+def _ncu_rb(ctx: EvalContext, nu: np.ndarray, gamma: float, cutoff) -> np.ndarray:
+    R = ctx.n_rel
+    n = int(max(ctx.depth, R.max(initial=0), 1))
+    pw = _pow_table(float(gamma), n)
+    cnt = ctx.count.astype(np.intp)
+    stop = pw[np.clip(cnt - 1, 0, n - 1)]
+    s = _at(_rel_sum(ctx, nu * stop), cutoff)
+    if cutoff is None:
+        cden = np.cumsum(pw)
+        denom = np.where(R > 0, cden[np.clip(R - 1, 0, n - 1)], 0.0)
+    else:
+        denom = np.minimum(R, int(cutoff)).astype(np.float64)
+    return _div(s, denom[None, :])
+
+
+def ncu_rb_p(ctx: EvalContext, cutoff=None, gamma=0.95) -> np.ndarray:
+    return _ncu_rb(ctx, _prec_at_rank(ctx), gamma, cutoff)
+
+
+def ncu_rb_br(ctx: EvalContext, cutoff=None, beta=1.0, gamma=0.95) -> np.ndarray:
+    return _ncu_rb(ctx, ctx.blended_ratio(beta), gamma, cutoff)
+
+
+# ----------------------------------------------------------------------- RBP (Eq. 8)
+
+
+def _rbp_sum(gains: np.ndarray, p: float) -> np.ndarray:
+    n = gains.shape[-1]
+    power = np.cumprod(np.concatenate([[1.0], np.full(max(n - 1, 0), p)]))[:n]
+    return _csum(gains * power)
+
+
+def rbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
+    p = float(persistence)
+    s = _at(_rbp_sum(ctx.gain, p), cutoff)
+    return _div((1 - p) * s, np.full(s.shape, ctx.max_gain))
+
+
+def nrbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
+    p = float(persistence)
+    s = _at(_rbp_sum(ctx.gain, p), cutoff)
+    si = _at(_rbp_sum(ctx.ideal_gain_full, p), cutoff)
+    g = ctx.max_gain
+    a = _div((1 - p) * s, np.full(s.shape, g))
+    b = _div((1 - p) * si, np.full(si.shape, g))
+    return _div(a, b[None, :])
+
+
+# ------------------------------------------------------- ERR family (Eqs. 4, 5), EBR, iRBU
+
+
+def _err_parts(ctx: EvalContext, gains: np.ndarray):
+    """(pr, dsat_prev): relevance probability g/(g_h+1) and dsat(r-1) along the last axis."""
+    pr = gains / (ctx.max_gain + 1)
+    dsat = np.cumprod(1 - pr, axis=-1)
+    dsat_prev = np.concatenate([np.ones(dsat.shape[:-1] + (1,)), dsat[..., :-1]], axis=-1)
+    return pr, dsat_prev
+
+
+def _err_cum(ctx: EvalContext, gains: np.ndarray) -> np.ndarray:
+    pr, dsat_prev = _err_parts(ctx, gains)
+    n = gains.shape[-1]
+    ranks = np.arange(1, n + 1, dtype=np.float64)
+    return _csum((dsat_prev / ranks) * pr)
+
+
+def err(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    return _at(_err_cum(ctx, ctx.gain), cutoff)
+
+
+def nerr(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    return _div(err(ctx, cutoff), _at(_err_cum(ctx, ctx.ideal_gain_full), cutoff)[None, :])
+
+
+def _ebr_cum(ctx: EvalContext, gains: np.ndarray, br) -> np.ndarray:
+    pr, dsat_prev = _err_parts(ctx, gains)
+    if br is None:
+        return _csum(1.0 * dsat_prev * gains / (ctx.max_gain + 1))
+    return _csum(br * dsat_prev * gains / (ctx.max_gain + 1))
+
+
+def ebr(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
+    return _at(_ebr_cum(ctx, ctx.gain, ctx.blended_ratio(beta)), cutoff)
+
+
+def nebr(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
+    ideal = _at(_ebr_cum(ctx, ctx.ideal_gain_full, None), cutoff)
+    return _div(ebr(ctx, cutoff, beta), ideal[None, :])
+
+
+def _irbu_cum(ctx: EvalContext, gains: np.ndarray, p: float) -> np.ndarray:
+    _, dsat_prev = _err_parts(ctx, gains)
+    n = gains.shape[-1]
+    pw = _pow_table(float(p), n + 1)[1:]          # p**r for r = 1..n
+    return _csum(pw * dsat_prev * gains / (ctx.max_gain + 1))
+
+
+def irbu(ctx: EvalContext, cutoff=None, persistence=0.99) -> np.ndarray:
+    return _at(_irbu_cum(ctx, ctx.gain, persistence), cutoff)
+
+
+def nirbu(ctx: EvalContext, cutoff=None, persistence=0.99) -> np.ndarray:
+    ideal = _at(_irbu_cum(ctx, ctx.ideal_gain_full, persistence), cutoff)
+    return _div(irbu(ctx, cutoff, persistence), ideal[None, :])
+
+
+# ------------------------------------------------------------------ nDCG (Eq. 7), nCG
+
+
+def ndcg(ctx: EvalContext, cutoff=None, logb=2.0) -> np.ndarray:
+    D, W = ctx.depth, ctx.width
+    disc = _orig_dcg_discount(float(logb), max(D, W))
+    s = _at(_csum(ctx.gain / disc[:D]), cutoff)
+    i = _at(_csum(ctx.ideal_gain_full / disc[:W]), cutoff)
+    return _div(s, i[None, :])
+
+
+def msndcg(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    D, W = ctx.depth, ctx.width
+    lg = _log_table(max(D, W) + 1)
+    s = _at(_csum(ctx.gain / lg[2:D + 2]), cutoff)
+    i = _at(_csum(ctx.ideal_gain_full / lg[2:W + 2]), cutoff)
+    return _div(s, i[None, :])
+
+
+def ncg(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    return _div(_at(ctx.cg, cutoff), _at(ctx.ideal_cg, cutoff)[None, :])
+
+
+# ------------------------------------------------------------- precision-like, Hit
+
+
+def prec(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    return _at(ctx.count, cutoff) / float(cutoff)
+
+
+def hit(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    return (_at(ctx.count, cutoff) > 0).astype(np.float64)
+
+
+def r_prec(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    R = ctx.n_rel
+    D = ctx.depth
+    c = _at_rank(ctx.count, np.broadcast_to(np.minimum(R, D)[None, :], ctx.lengths.shape))
+    return _div(c, _n_rel(ctx)[None, :])
+
+
+# ------------------------------------------------------------- WRR, NWRR (paper 000 Eqs. 4-5)
+
+
+def default_penalties(H: int) -> tuple[float, ...]:
+    """beta(L1..LH) = H+1, H, ..., 2 (paper 000's 4:3:2 for three levels)."""
+    return tuple(float(H + 1 - j) for j in range(H))
+
+
+def _penalty_table(ctx: EvalContext, penalties) -> np.ndarray:
+    H = ctx.collection.max_level
+    pen = default_penalties(H) if penalties is None else tuple(float(x) for x in penalties)
+    if len(pen) < H:
+        raise ValueError(f"{len(pen)} penalty values given for {H} relevance levels (L1..L{H})")
+    if any(not (x > 1) for x in pen[:H]):
+        raise ValueError("WRR penalties must be > 1 (paper 000 Sec. 3.2)")
+    return np.concatenate([[np.inf], np.asarray(pen[:H], float)])
+
+
+def _wrr_parts(ctx: EvalContext, penalties):
+    pen = _penalty_table(ctx, penalties)
+    r1 = ctx.first_rel_rank
+    lv1 = np.take_along_axis(ctx.levels, np.clip(r1 - 1, 0, None)[..., None].astype(np.intp),
+                             axis=2)[..., 0]
+    lv1 = np.where(r1 > 0, lv1, 0).astype(np.intp)
+    den = np.where(r1 > 0, r1 - 1.0 / pen[lv1], 0.0)
+    return pen, r1, den
+
+
+def wrr(ctx: EvalContext, cutoff=None, penalties=None) -> np.ndarray:
+    _, r1, den = _wrr_parts(ctx, penalties)
+    return _div(np.where(r1 > 0, 1.0, 0.0), den)
+
+
+def nwrr(ctx: EvalContext, cutoff=None, penalties=None) -> np.ndarray:
+    pen, r1, den = _wrr_parts(ctx, penalties)
+    counts = ctx.collection.level_counts
+    H = counts.shape[1] - 1
+    has = counts[:, 1:] > 0
+    M = np.where(has.any(axis=1), H - np.argmax(has[:, ::-1], axis=1), 0)   # topic's highest level
+    num = np.where(M > 0, 1 - 1.0 / pen[M], 0.0)
+    return _div(np.where(r1 > 0, num[None, :], 0.0), den)
+
+
+# ------------------------------------------------------------------------ registration
+
+_G = {"gains": _gains_param()}
+_BETA = {"beta": Param(1.0, _nonneg, "blended-ratio beta (NTCIREVAL -beta)")}
+_GAMMA = {"gamma": Param(0.95, _prob, "rank-biased NCU gamma (NTCIREVAL -gamma)")}
+_RBP = {"persistence": Param(0.95, _prob, "RBP persistence p (NTCIREVAL -rbp)")}
+_RBU = {"persistence": Param(0.99, _prob, "iRBU persistence p (NTCIREVAL -rbup)")}
+_LOGB = {"logb": Param(2.0, _logbase, "log base a of the original nDCG (0 = natural log; NTCIREVAL -logb)")}
+_STOPS = {"stops": _levels_param("graded-uniform stop values for L1..LH (default: the gains; NTCIREVAL -s)")}
+_PEN = {"penalties": _levels_param("WRR penalties beta(L1..LH) > 1 (default H+1:...:2, i.e. 4:3:2 for H=3)")}
+
+
+def _reg(base, func, cutoff="forbidden", params=None, bounded=True, ntcir=False, doc=""):
+    register(MeasureDef(base, func, cutoff, dict(params or {}), bounded, ntcir, doc))
+
+
+_reg("RR", rr, ntcir=True, doc="reciprocal rank 1/r1 (paper 002 Sec. 3.1)")
+_reg("O-measure", o_measure, params={**_G, **_BETA}, ntcir=True, doc="BR(r1) (paper 000 Eq. 3)")
+_reg("P-measure", p_measure, params={**_G, **_BETA}, ntcir=True, doc="BR(rp) (paper 000 Eq. 6)")
+_reg("P-plus", p_plus, params={**_G, **_BETA}, ntcir=True, doc="P+ (paper 000 Eq. 7)")
+_reg("AP", ap, cutoff="optional", ntcir=True, doc="average precision; AP@l divides by min(l,R)")
+_reg("Q-measure", q_measure, params={**_G, **_BETA}, ntcir=True, doc="Q-measure (paper 002 Eq. 3)")
+_reg("Q", q_measure, cutoff="required", params={**_G, **_BETA}, ntcir=True,
+     doc="Q@l: Q-measure over the top l, divided by min(l,R)")
+_reg("NCUgu,P", ncu_gu_p, params={**_G, **_STOPS}, doc="NCU, graded-uniform stop, NU=P (paper 002 Eq. 6)")
+_reg("NCUgu,BR", ncu_gu_br, params={**_G, **_BETA, **_STOPS}, doc="NCU, graded-uniform stop, NU=BR")
+_reg("NCUrb,P", ncu_rb_p, cutoff="optional", params={**_G, **_GAMMA}, ntcir=True,
+     doc="NCU, rank-biased stop, NU=P")
+_reg("NCUrb,BR", ncu_rb_br, cutoff="optional", params={**_G, **_BETA, **_GAMMA}, ntcir=True,
+     doc="NCU, rank-biased stop, NU=BR")
+_reg("RBP", rbp, cutoff="optional", params={**_G, **_RBP}, ntcir=True, doc="rank-biased precision (Eq. 8)")
+_reg("nRBP", nrbp, cutoff="required", params={**_G, **_RBP}, ntcir=True, doc="RBP@l / ideal RBP@l")
+_reg("ERR", err, cutoff="optional", params=_G, ntcir=True, doc="expected reciprocal rank (Eq. 4)")
+_reg("nERR", nerr, cutoff="required", params=_G, ntcir=True, doc="normalised ERR@l (Eq. 5)")
+_reg("EBR", ebr, cutoff="optional", params={**_G, **_BETA}, ntcir=True, doc="expected blended ratio")
+_reg("nEBR", nebr, cutoff="required", params={**_G, **_BETA}, ntcir=True, doc="EBR@l / ideal EBR@l")
+_reg("iRBU", irbu, cutoff="optional", params={**_G, **_RBU}, ntcir=True, doc="intentwise rank-biased utility")
+_reg("niRBU", nirbu, cutoff="required", params={**_G, **_RBU}, ntcir=True, doc="iRBU@l / ideal iRBU@l")
+_reg("nDCG", ndcg, cutoff="required", params={**_G, **_LOGB}, ntcir=True,
+     doc="original nDCG@l (Jarvelin/Kekalainen; paper 001 Eq. 4)")
+_reg("MSnDCG", msndcg, cutoff="required", params=_G, ntcir=True, doc="Microsoft nDCG@l (paper 002 Eq. 7)")
+_reg("Prec", prec, cutoff="required", ntcir=True, doc="precision at l (NTCIREVAL 2011: P@l)")
+_reg("Hit", hit, cutoff="required", ntcir=True, doc="1 if a relevant document is in the top l")
+_reg("PDoc", prec, cutoff="required", doc="PDoc_l = P(l) (paper 001 Eq. 2); same values as Prec@l")
+_reg("nCG", ncg, cutoff="required", params=_G, doc="cg(l)/cg*(l) (paper 001 Eq. 3)")
+_reg("R-prec", r_prec, doc="precision at rank R")
+_reg("WRR", wrr, params=_PEN, bounded=False, doc="weighted reciprocal rank (paper 000 Eq. 4)")
+_reg("NWRR", nwrr, params=_PEN, doc="normalised WRR (paper 000 Eq. 5)")
