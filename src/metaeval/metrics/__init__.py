@@ -10,3 +10,4 @@ from .evaluate import evaluate  # noqa: E402
 from . import ranked  # noqa: E402,F401  (registers the measures)
 
 __all__.append("evaluate")
+from ..kishida import measures as _kishida_measures  # noqa: E402,F401  (registers kishida-* measures)
