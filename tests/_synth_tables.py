@@ -1,0 +1,58 @@
+"""Synthetic frames in the output contract's columns, for the tables/figures/summary tests."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+METRICS = ["AP", "Q-measure", "nDCG@10", "P-plus(gains=1:2:3)"]
+
+
+def frames(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 50,
+           metrics=METRICS) -> dict[str, pd.DataFrame]:
+    rng = np.random.default_rng(seed)
+    run_ids = [f"run{i:02d}" for i in range(runs)]
+    pairs = list(combinations(run_ids, 2))
+    out = {}
+    out["run_means"] = pd.DataFrame([(m, r, float(rng.random())) for m in metrics for r in run_ids],
+                                    columns=["metric", "run", "mean"])
+    out["asl"] = pd.DataFrame([(m, t, x, y, float(rng.random() ** 2)) for m in metrics
+                               for t in ("paired", "unpaired") for x, y in pairs],
+                              columns=["metric", "test", "system_x", "system_y", "asl"])
+    sig = rng.integers(0, len(pairs), len(metrics))
+    boot = pd.DataFrame({"metric": metrics, "pairs": len(pairs), "significant": sig,
+                         "sensitivity": sig / len(pairs), "estimated_diff": rng.random(len(metrics)) / 3})
+    out["bootstrap_paired"] = boot
+    out["bootstrap_unpaired"] = boot.assign(significant=sig // 2, sensitivity=(sig // 2) / len(pairs))
+    out["kendall"] = pd.DataFrame([(a, b, float(rng.uniform(0.3, 1)), 3.0, 0.001)
+                                   for a, b in combinations(metrics, 2)],
+                                  columns=["metric_a", "metric_b", "tau", "z0", "p_value"])
+    mx = rng.uniform(0.5, 1, len(metrics))
+    dr = np.round(rng.uniform(0.05, 0.2, len(metrics)), 2)
+    out["swap"] = pd.DataFrame({"metric": metrics, "diff_required": dr, "max_diff": mx,
+                                "relative": dr / mx, "pct_satisfying": rng.uniform(0, 60, len(metrics))})
+    bins = np.round(np.arange(21) * 0.01, 2)
+    comp = rng.integers(0, 100, (len(metrics), 21))
+    swaps = (comp * rng.uniform(0, 0.3, (len(metrics), 21))).astype(int)
+    out["swap_rates"] = pd.DataFrame({
+        "metric": np.repeat(metrics, 21), "bin": np.tile(bins, len(metrics)),
+        "comparisons": comp.ravel(), "swaps": swaps.ravel(),
+        "swap_rate": np.where(comp > 0, swaps / np.maximum(comp, 1), np.nan).ravel()})
+    fs = np.round(np.arange(1, 21) * 0.01, 2)
+    out["stability"] = pd.DataFrame({
+        "metric": np.repeat(metrics, 20), "f": np.tile(fs, len(metrics)),
+        "minority_rate": np.tile(np.linspace(0.1, 0.01, 20), len(metrics)),
+        "proportion_ties": np.tile(np.linspace(0.02, 0.4, 20), len(metrics))})
+    out["tstar"] = pd.DataFrame([(m, "run00", "run03", float(rng.normal(0, 3)), float(t))
+                                 for m in metrics for t in rng.standard_normal(B)],
+                                columns=["metric", "system_x", "system_y", "t_observed", "t_star"])
+    return out
+
+
+def write_csvs(frames_: dict[str, pd.DataFrame], tables_dir: Path) -> None:
+    tables_dir.mkdir(parents=True, exist_ok=True)
+    for name, df in frames_.items():
+        df.to_csv(tables_dir / f"{name}.csv", index=False, lineterminator="\n")
