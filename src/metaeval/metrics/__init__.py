@@ -8,6 +8,11 @@ __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "parse_gains", "parse_m
 
 from .evaluate import evaluate  # noqa: E402
 from . import ranked  # noqa: E402,F401  (registers the measures)
+from .ntcir import (format_ntcir_header, format_ntcir_line, ntcir_header, ntcir_measures,  # noqa: E402
+                    ntcir_measures_2011, ntcir_report)
+
+__all__ += ["ntcir_measures", "ntcir_measures_2011", "ntcir_header", "format_ntcir_line",
+            "format_ntcir_header", "ntcir_report"]
 
 __all__.append("evaluate")
 from ..kishida import measures as _kishida_measures  # noqa: E402,F401  (registers kishida-* measures)
