@@ -1,0 +1,320 @@
+"""Labelling: qrels + runs -> :class:`~metaeval.collection.Collection` (NTCIREVAL ``label`` for all
+runs and topics at once), and its npz cache.
+
+Policies (each also in ``docs/io.md``):
+
+* **Topic set** = the qrels topics with at least one relevant (level >= 1) document, sorted as
+  strings (as NTCIREVAL and trec_eval do: ``"1037798" < "104861"``).  Qrels topics without any
+  relevant document are excluded (one :class:`InputWarning`) and listed in
+  ``Collection.excluded_topics``.
+* **Ordering** ``order="file"`` (default, NTCIREVAL): each topic's list is the run file's own line
+  order for that topic; ``order="score"`` (trec_eval): SCORE descending, ties broken by DOCID
+  descending (byte-wise ``strcmp``, trec_eval's ``comp_sim_docno``).  The RANK column is never used.
+* **Repeated document** within a topic's list: the first position (after ordering) is kept, later
+  occurrences dropped; one warning per run naming the file and line of the first dropped line and
+  the count.
+* **Truncation** to ``depth`` documents (default 1000) after ordering and de-duplication;
+  ``depth=None`` keeps everything.
+* **Topic of the qrels missing from a run**: an empty list (length 0) -- it scores 0 on every
+  metric; one warning per run with the count.
+* **Run topics absent from the qrels**: ignored; one warning per run naming them.
+* Documents absent from the qrels are ``UNJUDGED`` (-1); positions past the end are ``PAD`` (-2).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from ..collection import PAD, UNJUDGED, Collection
+from ..errors import InputError, InputWarning
+from ._text import hash_rows
+from .qrels import Qrels, read_qrels
+from .runs import ParsedRun, RunSource, expand_runs, read_run
+
+__all__ = ["load_collection", "load_or_build", "label_run"]
+
+_TOPIC_SHIFT = np.uint64(48)
+_LOW48 = np.uint64((1 << 48) - 1)
+
+
+def _warn(msg: str) -> None:
+    warnings.warn(InputWarning(msg), stacklevel=3)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _preview(items, k: int = 5) -> str:
+    items = list(items)
+    s = ", ".join(items[:k])
+    return s + (f", ... ({len(items)} in all)" if len(items) > k else "")
+
+
+class _QrelsIndex:
+    """Qrels prepared for vectorised lookup of (topic, document) -> level."""
+
+    def __init__(self, q: Qrels, used_topics: list[str]):
+        self.q = q
+        self.qtopic = {t.encode("utf-8"): i for i, t in enumerate(q.topics)}
+        pos = {t: i for i, t in enumerate(used_topics)}
+        self.used_of_qtopic = np.array([pos.get(t, -1) for t in q.topics], np.int64)
+        self.fast = len(q.topics) < (1 << 16)
+        if self.fast:
+            key = (q.topic_index.astype(np.uint64) << _TOPIC_SHIFT) | (q.doc_hash >> np.uint64(16))
+            o = np.argsort(key, kind="stable")
+            self.key_sorted = key[o]
+            self.order = o
+            if len(key) > 1 and (self.key_sorted[1:] == self.key_sorted[:-1]).any():
+                self.fast = False           # a 48-bit hash collision inside a topic: exact path
+        if not self.fast:
+            self.dict = {(int(t), d): int(v) for t, d, v in
+                         zip(q.topic_index.tolist(), q.docs.tolist(), q.level.tolist())}
+
+    def lookup(self, qt: np.ndarray, docs: np.ndarray, dhash: np.ndarray) -> np.ndarray:
+        """Level of each (qrels topic index, doc bytes matrix row); UNJUDGED if not judged."""
+        n = len(qt)
+        out = np.full(n, UNJUDGED, np.int8)
+        if n == 0 or len(self.q) == 0:
+            return out
+        dS = docs.view(f"S{docs.shape[1]}").ravel()
+        if not self.fast:
+            for i, (t, d) in enumerate(zip(qt.tolist(), dS.tolist())):
+                out[i] = self.dict.get((t, d), UNJUDGED)
+            return out
+        key = (qt.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
+        pos = np.searchsorted(self.key_sorted, key)
+        np.minimum(pos, len(self.key_sorted) - 1, out=pos)
+        cand = np.flatnonzero(self.key_sorted[pos] == key)
+        qi = self.order[pos[cand]]
+        ok = self.q.docs[qi] == dS[cand]          # verify byte for byte (exact)
+        out[cand[ok]] = self.q.level[qi[ok]]
+        return out
+
+
+def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, order: str = "file",
+              depth: int | None = 1000) -> tuple[np.ndarray, np.ndarray]:
+    """Label one parsed run: ``(levels (topics, width) int8, lengths (topics,))`` over the
+    collection's used topics, applying the ordering, de-duplication and truncation policies and
+    emitting their warnings."""
+    n = len(run.lines)
+    levels = np.full((n_topics, width), PAD, np.int8)
+    lengths = np.zeros(n_topics, np.int64)
+    src = run.sources[0] if run.sources else run.name
+    if n:
+        # topics: blocks of equal consecutive topic ids, mapped through their distinct values
+        tb = run.topics
+        starts = np.flatnonzero(np.r_[True, tb[1:] != tb[:-1]])
+        bvals, binv = np.unique(tb[starts], return_inverse=True)
+        qt_of_val = np.array([index.qtopic.get(b, -1) for b in bvals.tolist()], np.int64)
+        blen = np.diff(np.r_[starts, n])
+        qt = np.repeat(qt_of_val[binv], blen)
+        unknown = [b.decode("utf-8", "replace") for b, q in zip(bvals.tolist(), qt_of_val) if q < 0]
+        if unknown:
+            _warn(f"{src}: run {run.name}: {_plural(len(unknown), 'topic')} not in the qrels ignored: "
+                  f"{_preview(unknown)}")
+        ct = np.where(qt >= 0, index.used_of_qtopic[np.maximum(qt, 0)], -1)
+        keep = np.flatnonzero(ct >= 0)
+        ct, qt = ct[keep], qt[keep]
+        docs = run.docs[keep]
+        dhash = hash_rows(docs)
+        # ordering
+        if order == "file":
+            o = np.argsort(ct, kind="stable")
+        elif order == "score":
+            if not run.has_scores or run.scores is None:
+                raise InputError(f"run {run.name}: order='score' needs scores (TREC 6-column runs); "
+                                 f"NTCIREVAL .res lists have none", src)
+            sc = run.scores[keep]
+            dS = docs.view(f"S{docs.shape[1]}").ravel()
+            _, drank = np.unique(dS, return_inverse=True)
+            o = np.lexsort((-drank.astype(np.int64), -sc, ct))
+        else:
+            raise ValueError(f"order must be 'file' or 'score', got {order!r}")
+        ct, qt, docs, dhash, keep = ct[o], qt[o], docs[o], dhash[o], keep[o]
+        # repeated documents within a topic: keep the first position
+        dup = _duplicates(ct, docs, dhash)
+        if dup is not None:
+            first_dup = int(np.flatnonzero(dup)[0])
+            line = keep[first_dup]
+            _warn(f"{run.where(line)}: run {run.name}: document {run.doc(line)} repeated in topic "
+                  f"{index.q.topics[qt[first_dup]]}; later occurrences dropped, first position kept "
+                  f"({_plural(int(dup.sum()), 'repeated line')} in this run)")
+            nd = ~dup
+            ct, qt, docs, dhash = ct[nd], qt[nd], docs[nd], dhash[nd]
+        # rank within topic, truncation
+        m = len(ct)
+        gstart = np.searchsorted(ct, ct, side="left")
+        rank = np.arange(m) - gstart
+        lim = width if depth is None else min(depth, width)
+        t = rank < lim
+        ct, qt, docs, dhash, rank = ct[t], qt[t], docs[t], dhash[t], rank[t]
+        lv = index.lookup(qt, docs, dhash)
+        levels[ct, rank] = lv
+        lengths = np.bincount(ct, minlength=n_topics).astype(np.int64)
+    missing = int((lengths == 0).sum())
+    if missing:
+        _warn(f"{src}: run {run.name}: {_plural(missing, 'topic')} of the qrels missing from the run "
+              f"score 0 on every metric (empty list)")
+    return levels, lengths
+
+
+def _duplicates(ct: np.ndarray, docs: np.ndarray, dhash: np.ndarray) -> np.ndarray | None:
+    """Mask of later occurrences of a (topic, doc) already seen earlier in the list, or None."""
+    m = len(ct)
+    if m < 2:
+        return None
+    key = (ct.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
+    o = np.argsort(key, kind="stable")
+    ks = key[o]
+    eq = np.flatnonzero(ks[1:] == ks[:-1])
+    if len(eq) == 0:
+        return None
+    dS = docs.view(f"S{docs.shape[1]}").ravel()
+    a, b = o[eq], o[eq + 1]
+    same = dS[a] == dS[b]
+    if not same.all():
+        # a hash collision among candidates: decide exactly (rare)
+        seen = set()
+        dup = np.zeros(m, bool)
+        for i, (c, d) in enumerate(zip(ct.tolist(), dS.tolist())):
+            if (c, d) in seen:
+                dup[i] = True
+            seen.add((c, d))
+        return dup if dup.any() else None
+    dup = np.zeros(m, bool)
+    dup[b] = True
+    return dup
+
+
+def _runs_arg(runs) -> list[RunSource]:
+    if isinstance(runs, (str, os.PathLike, RunSource)):
+        runs = [runs]
+    out: list[RunSource] = []
+    specs = []
+    for r in runs:
+        if isinstance(r, RunSource):
+            out.append(r)
+        else:
+            specs.append(r)
+    if specs:
+        out.extend(expand_runs(specs))
+    names = {}
+    for s in out:
+        if s.name in names and names[s.name] != s:
+            raise InputError(f"run name {s.name!r} is given twice: {names[s.name].files[0]} and "
+                             f"{s.files[0]}", s.files[0])
+        names[s.name] = s
+    return [names[k] for k in sorted(names)]
+
+
+def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
+                    max_level: int | None = None,
+                    progress: Callable[[int, int, str], None] | None = None) -> Collection:
+    """Parse and label qrels and runs into a :class:`Collection`.
+
+    ``qrels``: a path (NTCIR/TREC form, or an NTCIREVAL per-topic directory), a list of paths, or a
+    :class:`~metaeval.io.qrels.Qrels`.  ``runs``: paths, globs or directories (see
+    :func:`metaeval.io.runs.expand_runs`); runs are sorted by name.  ``order`` ``"file"`` or
+    ``"score"``; ``depth`` truncation depth (``None``: no truncation); ``max_level`` H of the level
+    scale (default: the highest level in the qrels).  ``progress(i, n, run_name)`` is called after
+    each run.  Raises :class:`InputError` naming file and line on rejected input; policies with a
+    fallback emit :class:`InputWarning` (see the module docstring).
+    """
+    if order not in ("file", "score"):
+        raise ValueError(f"order must be 'file' or 'score', got {order!r}")
+    if depth is not None:
+        depth = int(depth)
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1 (or None), got {depth}")
+    q = qrels if isinstance(qrels, Qrels) else read_qrels(qrels, max_level=max_level)
+    q = q.with_max_level(max_level)
+    sources = _runs_arg(runs)
+    if not sources:
+        raise InputError("no runs given")
+    nrel = q.n_relevant
+    used = [t for t, r in zip(q.topics, nrel) if r > 0]
+    excluded = [t for t, r in zip(q.topics, nrel) if r == 0]
+    qsrc = q.sources[0] if q.sources else "qrels"
+    if excluded:
+        _warn(f"{qsrc}: {_plural(len(excluded), 'topic')} without any relevant document excluded from "
+              f"the topic set: {_preview(excluded)}")
+    if not used:
+        raise InputError("no topic of the qrels has a relevant document", qsrc)
+    index = _QrelsIndex(q, used)
+    parsed = []
+    for i, s in enumerate(sources):
+        parsed.append(read_run(s, scores=(order == "score")))
+    if depth is not None:
+        width = depth
+    else:
+        width = 1
+        for pr in parsed:
+            if len(pr.lines):
+                _, c = np.unique(pr.topics, return_counts=True)
+                width = max(width, int(c.max()))
+    T = len(used)
+    levels = np.empty((len(sources), T, width), np.int8)
+    lengths = np.empty((len(sources), T), np.int64)
+    for i, pr in enumerate(parsed):
+        levels[i], lengths[i] = label_run(pr, index, T, width, order, depth)
+        if progress is not None:
+            progress(i + 1, len(sources), pr.name)
+    qi = np.array([q.topics.index(t) for t in used], np.int64) if used else np.zeros(0, np.int64)
+    level_counts = q.level_counts[qi]
+    info = {
+        "qrels": list(q.sources),
+        "qrels_form": q.form,
+        "runs": {s.name: list(s.files) if s.path is None else s.path for s in sources},
+        "order": order,
+        "depth": depth,
+        "max_level": q.max_level,
+    }
+    return Collection(topics=tuple(used), runs=tuple(s.name for s in sources), levels=levels,
+                      lengths=lengths, level_counts=level_counts, excluded_topics=tuple(excluded),
+                      info=info)
+
+
+def _mtime(paths: Iterable[str]) -> float:
+    return max((os.stat(p).st_mtime for p in paths), default=0.0)
+
+
+def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file",
+                  depth: int | None = 1000, max_level: int | None = None,
+                  progress: Callable[[int, int, str], None] | None = None) -> Collection:
+    """Load the npz cache at ``cache_path`` if it was built from the same input files with the same
+    ``order``/``depth``/``max_level`` and is newer than every input file; otherwise build it with
+    :func:`load_collection` and save it (atomically)."""
+    cache_path = Path(cache_path)
+    if isinstance(qrels, Qrels):
+        qfiles = list(qrels.sources)
+    else:
+        qfiles = [str(p) for p in ([qrels] if isinstance(qrels, (str, os.PathLike)) else qrels)]
+        expanded = []
+        for p in qfiles:
+            expanded.extend(str(r) for r in sorted(Path(p).glob("*/*.rel"))) if Path(p).is_dir() \
+                else expanded.append(p)
+        qfiles = expanded
+    sources = _runs_arg(runs)
+    if cache_path.exists():
+        try:
+            c = Collection.load(cache_path)
+        except Exception:  # noqa: BLE001 -- an unreadable cache is rebuilt
+            c = None
+        if c is not None:
+            want = {s.name: (list(s.files) if s.path is None else s.path) for s in sources}
+            info = c.info
+            same = (info.get("order") == order and info.get("depth") == depth
+                    and info.get("runs") == want and sorted(info.get("qrels", [])) == sorted(qfiles)
+                    and (max_level is None or info.get("max_level") == max_level))
+            files = list(qfiles) + [f for s in sources for f in s.files]
+            if same and os.stat(cache_path).st_mtime >= _mtime(files):
+                return c
+    c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress)
+    c.save(cache_path)
+    return c

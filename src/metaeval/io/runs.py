@@ -1,0 +1,164 @@
+"""Runs: TREC 6-column files (plain or gzip) and NTCIREVAL per-topic ``.res`` layouts.
+
+* TREC form: ``TOPIC Q0 DOCID RANK SCORE TAG`` (exactly 6 fields; RANK and SCORE must be numbers,
+  Q0 and TAG are ignored).
+* NTCIREVAL per-topic layout: a directory ``ROOT`` with one folder per topic, ``ROOT/TID/RUN.res``,
+  each ``.res`` file one DOCID a line in rank order (NTCIREVAL's ``label`` input).  Every distinct
+  ``RUN`` found under the topic folders is one run.  The topic folders may also hold the
+  ``TID.rel`` qrels (read by :func:`metaeval.io.read_qrels` given ``ROOT``); they are not runs.
+
+Run specifications (:func:`expand_runs`): a file, a glob (``runs/*.run.gz``), or a directory (all
+its regular, non-hidden files; or, if it holds topic folders with ``.res`` files, the per-topic
+layout).  The run name is the file name without ``.gz``/``.bz2``/``.xz``, ``.run``, ``.txt``,
+``.res``, ``.trec``, ``.tsv`` suffixes (``KASYS-CO-REV-6.run.gz`` -> ``KASYS-CO-REV-6``).
+"""
+
+from __future__ import annotations
+
+import glob as _glob
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError
+from ._text import check_numeric, parse_float, tokenize, _matrix
+
+__all__ = ["RunSource", "ParsedRun", "run_name", "expand_runs", "read_run"]
+
+_SUFFIXES = (".gz", ".bz2", ".xz", ".run", ".txt", ".res", ".trec", ".tsv", ".out")
+
+
+def run_name(path: str | os.PathLike) -> str:
+    """File name without the run suffixes: ``a/b/X.run.gz`` -> ``X``."""
+    name = Path(path).name
+    changed = True
+    while changed:
+        changed = False
+        for s in _SUFFIXES:
+            if name.lower().endswith(s) and len(name) > len(s):
+                name = name[: -len(s)]
+                changed = True
+    return name
+
+
+@dataclass(frozen=True)
+class RunSource:
+    """Where one run comes from: a TREC file, or per-topic ``.res`` files ``{topic: path}``."""
+    name: str
+    path: str | None = None
+    per_topic: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return (self.path,) if self.path is not None else tuple(p for _, p in self.per_topic)
+
+
+def _is_per_topic_root(d: Path) -> bool:
+    return any(True for _ in d.glob("*/*.res"))
+
+
+def expand_runs(specs) -> list[RunSource]:
+    """Turn run arguments (paths, globs, directories) into sources sorted by run name.
+
+    Two files with the same run name are an error naming both."""
+    if isinstance(specs, (str, os.PathLike)):
+        specs = [specs]
+    sources: list[RunSource] = []
+    for spec in specs:
+        spec = str(spec)
+        p = Path(spec)
+        if p.is_dir():
+            if _is_per_topic_root(p):
+                sources.extend(_per_topic_sources(p))
+            else:
+                files = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+                if not files:
+                    raise InputError("run directory holds no files", p)
+                sources.extend(RunSource(run_name(f), str(f)) for f in files)
+        elif p.is_file():
+            sources.append(RunSource(run_name(p), str(p)))
+        elif _glob.has_magic(spec):
+            files = sorted(f for f in _glob.glob(spec) if Path(f).is_file())
+            if not files:
+                raise InputError("no run file matches this pattern", spec)
+            sources.extend(RunSource(run_name(f), f) for f in files)
+        else:
+            raise InputError("no such run file or directory", spec)
+    seen: dict[str, RunSource] = {}
+    for s in sources:
+        if s.name in seen and seen[s.name] != s:
+            raise InputError(f"run name {s.name!r} is given twice: {seen[s.name].files[0]} and "
+                             f"{s.files[0]}", s.files[0])
+        seen[s.name] = s
+    return [seen[k] for k in sorted(seen)]
+
+
+def _per_topic_sources(root: Path) -> list[RunSource]:
+    by_run: dict[str, list[tuple[str, str]]] = {}
+    for f in sorted(root.glob("*/*.res")):
+        if not f.is_file():
+            continue
+        by_run.setdefault(run_name(f), []).append((f.parent.name, str(f)))
+    return [RunSource(name, None, tuple(sorted(v))) for name, v in sorted(by_run.items())]
+
+
+@dataclass(frozen=True, eq=False)
+class ParsedRun:
+    """One run's lines, in file order (per-topic layouts: topic folders in string order).
+
+    ``topics`` (S bytes) / ``docs`` ((n, W) uint8 zero-padded bytes) / ``lines`` / ``files`` per
+    line; ``scores`` float64 when parsed (TREC form, ``order="score"``).
+    """
+    name: str
+    sources: tuple[str, ...]
+    topics: np.ndarray
+    docs: np.ndarray
+    lines: np.ndarray
+    files: np.ndarray
+    scores: np.ndarray | None
+    has_scores: bool
+
+    def where(self, i: int) -> str:
+        return f"{self.sources[int(self.files[i])]}:{int(self.lines[i])}"
+
+    def doc(self, i: int) -> str:
+        return bytes(self.docs[i]).rstrip(b"\0").decode("utf-8", "replace")
+
+
+def read_run(source: RunSource | str | os.PathLike, scores: bool = False) -> ParsedRun:
+    """Parse one run; ``scores=True`` also converts the SCORE column to float64."""
+    if not isinstance(source, RunSource):
+        source = RunSource(run_name(source), str(source))
+    if source.path is not None:
+        t = tokenize(source.path, 6, "TREC run (TOPIC Q0 DOCID RANK SCORE TAG)", header=b"<SYSDESC>")
+        check_numeric(t, 3, "rank")
+        check_numeric(t, 4, "score")
+        sc = parse_float(t, 4, "score") if scores else None
+        return ParsedRun(source.name, (source.path,), t.fixed(0), t.matrix(2), t.line,
+                         np.zeros(t.n, np.int32), sc, True)
+    # NTCIREVAL per-topic layout: one DOCID a line
+    topics, docs, lines, files = [], [], [], []
+    paths = []
+    for i, (tid, path) in enumerate(source.per_topic):
+        t = tokenize(path, 1, "NTCIREVAL .res (one DOCID a line)", header=b"<SYSDESC>")
+        paths.append(path)
+        topics.append(np.full(t.n, tid.encode("utf-8")))
+        docs.append(t)
+        lines.append(t.line)
+        files.append(np.full(t.n, i, np.int32))
+    W = max((int((d.ends[:, 0] - d.starts[:, 0]).max(initial=1)) for d in docs), default=1)
+    W8 = max(8, (W + 7) // 8 * 8)
+    mats = []
+    for d in docs:
+        m = _matrix(d.buf, d.starts[:, 0], d.ends[:, 0])
+        if m.shape[1] < W8:
+            m = np.pad(m, ((0, 0), (0, W8 - m.shape[1])))
+        mats.append(m)
+    tw = max((len(t.encode()) for t, _ in source.per_topic), default=1)
+    return ParsedRun(source.name, tuple(paths),
+                     np.concatenate(topics).astype(f"S{max(tw, 1)}") if topics else np.zeros(0, "S1"),
+                     np.concatenate(mats) if mats else np.zeros((0, 8), np.uint8),
+                     np.concatenate(lines) if lines else np.zeros(0, np.int64),
+                     np.concatenate(files) if files else np.zeros(0, np.int32), None, False)
