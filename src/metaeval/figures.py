@@ -34,7 +34,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from metaeval.util import atomic_write
+from metaeval.util import atomic_dir_outputs, atomic_write
 
 __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
@@ -83,12 +83,13 @@ def save_figure(fig: Figure, path_stem) -> list[Path]:
         buf = io.BytesIO()
         fig.savefig(buf, format=fmt, dpi=DPI, metadata=meta)
         blobs[fmt] = buf.getvalue()
-    paths = []
-    for fmt, blob in blobs.items():
-        path = Path(f"{stem}.{fmt}")
-        with atomic_write(path, "wb") as fh:
-            fh.write(blob)
-        paths.append(path)
+    paths: list[Path] = []
+    with atomic_dir_outputs(paths):
+        for fmt, blob in blobs.items():
+            path = Path(f"{stem}.{fmt}")
+            with atomic_write(path, "wb") as fh:
+                fh.write(blob)
+            paths.append(path)
     return paths
 
 

@@ -19,7 +19,8 @@ from metaeval import figures as F
 from metaeval.tables import KINDS, write_table
 
 __all__ = ["write_summary", "SUMMARY_TABLES", "SUMMARY_FIGURES", "SUMMARY_CAPTIONS",
-           "summary_outputs", "metric_table", "collection_table", "kendall_table"]
+           "summary_outputs", "metric_table", "collection_table", "kendall_table",
+           "report_captions", "write_report_captions"]
 
 #: summary table stem -> table kind (layout) in metaeval.tables.KINDS
 SUMMARY_TABLES: dict[str, str] = {
@@ -208,3 +209,35 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float 
     written += F.plot_run_means_by_collection(
         {n: d for n, d in run_means.items() if d is not None}, out / "run_means", metric=metric)
     return written
+
+
+def report_captions() -> dict[str, str]:
+    """``workflow/report/NAME.rst`` -> caption text, for every table kind and figure.
+
+    Per collection: ``table_KIND.rst`` and ``figure_STEM.rst``; cross-collection:
+    ``summary_table_STEM.rst`` and ``summary_figure_STEM.rst``.
+    """
+    from metaeval.tables import CAPTIONS
+
+    out = {}
+    for kind, cap in CAPTIONS.items():
+        if not kind.startswith("summary_"):
+            out[f"table_{kind}.rst"] = cap
+    for stem, cap in F.FIGURE_CAPTIONS.items():
+        out[f"figure_{stem}.rst"] = cap
+    for key, cap in SUMMARY_CAPTIONS.items():
+        out[f"summary_{key}.rst"] = cap
+    return {name: text + "\n" for name, text in out.items()}
+
+
+def write_report_captions(report_dir) -> list[Path]:
+    """(Re)write the caption files of :func:`report_captions` into ``report_dir``."""
+    from metaeval.util import atomic_write
+
+    paths = []
+    for name, text in report_captions().items():
+        path = Path(report_dir) / name
+        with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        paths.append(path)
+    return paths

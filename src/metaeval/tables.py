@@ -41,7 +41,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from metaeval.util import atomic_write
+from metaeval.util import atomic_dir_outputs, atomic_write
 
 __all__ = [
     "Cell", "Layout", "TableKind", "KINDS", "CAPTIONS", "write_table", "csv_text", "render_markdown",
@@ -351,7 +351,7 @@ def _level_key(level: str):
 
 
 def _kendall_matrix(df: pd.DataFrame, a: str = "metric_a", b: str = "metric_b"):
-    metrics = _unique(list(df[a]) + list(df[b]))
+    metrics = _unique(m for pair in zip(df[a], df[b]) for m in pair)   # row order, a before b
     # both orientations, later rows win; diagonal never shown
     tau = {}
     for x, y, t in zip(df[a], df[b], df["tau"]):
@@ -745,10 +745,11 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
     layout = spec.layout(data)
     texts = {".csv": csv_text(data), ".md": render_markdown(layout, caption),
              ".tex": render_latex(layout, caption, label=stem.name)}
-    paths = []
-    for suffix, text in texts.items():
-        path = Path(str(stem) + suffix)          # not with_suffix: names may contain dots
-        with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        paths.append(path)
+    paths: list[Path] = []
+    with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
+        for suffix, text in texts.items():
+            path = Path(str(stem) + suffix)      # not with_suffix: names may contain dots
+            with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+            paths.append(path)
     return paths
