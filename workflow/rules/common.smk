@@ -1,0 +1,186 @@
+# Shared configuration handling: schema validation, collection/metric lists, target lists.
+# Nothing here runs a job; it only names files.
+
+import glob as _glob
+import importlib.util as _ilu
+import json as _json
+import os as _os
+import shlex as _shlex
+
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+# Validate before any job starts: a misspelt key is rejected with the schema's message, and the
+# schema's defaults are filled in (see config/README.md).
+validate(config, "../schemas/config.schema.yaml")
+
+RES = config["results"].rstrip("/")
+SIM_ROOT = config["simulated_root"].rstrip("/")
+COLLECTIONS = list(config["collections"])
+if not COLLECTIONS:
+    raise WorkflowError("config: `collections` is empty - configure at least one collection")
+
+# Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
+COLLECTION_RE = "[A-Za-z0-9][A-Za-z0-9_.-]*"
+
+
+wildcard_constraints:
+    collection=COLLECTION_RE,
+    metric="[^/]+",
+
+
+def _canonical(name, where):
+    """The registry's canonical spelling of a measure name (clear error before any job runs)."""
+    try:
+        import metaeval.metrics  # noqa: F401  (registers the measures)
+        from metaeval.metrics.registry import REGISTRY, parse_measure
+    except ImportError:  # pragma: no cover - the package is a dependency of the workflow
+        return name
+    if not REGISTRY:
+        return name
+    try:
+        return parse_measure(name).name
+    except ValueError as e:
+        raise WorkflowError(f"config: {where}: {e}") from None
+
+
+def _quote(s):
+    return _shlex.quote(str(s))
+
+
+def _unique(seq):
+    out = []
+    for x in seq:
+        if x not in out:
+            out.append(x)
+    return out
+
+
+METRICS = _unique(_canonical(m, "metrics") for m in config["metrics"])
+SELECT_BY = _canonical(config["select_by"], "select_by")
+
+_gs = config["sweeps"]["gains"]
+GAIN_SWEEP = bool(_gs["enabled"]) and bool(_gs["metrics"]) and bool(_gs["variants"])
+SWEEP_METRICS = _unique(_canonical(m, "sweeps.gains.metrics") for m in _gs["metrics"]) if GAIN_SWEEP else []
+SWEEP_VARIANTS = list(_gs["variants"]) if GAIN_SWEEP else []
+SWEEP_NAMES = [_canonical(f"{m}(gains={g})", "sweeps.gains.variants")
+               for m in SWEEP_METRICS for g in SWEEP_VARIANTS]
+
+# every matrix the metrics rule computes per collection
+MATRIX_METRICS = _unique(METRICS + [SELECT_BY] + SWEEP_METRICS + SWEEP_NAMES)
+
+B = config["bootstrap"]["B"]
+ALPHA = config["bootstrap"]["alpha"]
+SEED = config["bootstrap"]["seed"]
+KISHIDA = bool(config["kishida"]["enabled"]) and _ilu.find_spec("metaeval.cli.reproduce") is not None
+SUMMARY = bool(config["summary"]["enabled"])
+
+# --------------------------------------------------------------------------- outputs (contract)
+TABLES = ["collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
+          "stability", "preferred_rank", "asl", "run_means", "tstar"]
+if GAIN_SWEEP:
+    TABLES += ["gain_kendall", "gain_bootstrap"]
+TABLE_FORMATS = ["csv", "md", "tex"]
+
+# figure stems of metaeval.figures (PNG + PDF each) and the files of metaeval.summary
+try:
+    from metaeval.figures import FIGURES as _FIGS
+    FIGURES = [f.stem for f in _FIGS]
+except ImportError:  # pragma: no cover
+    FIGURES = ["run_means", "asl_paired", "asl_unpaired", "swap_rates", "mr_pt", "tstar"]
+FIGURE_FORMATS = ["png", "pdf"]
+try:
+    from metaeval.summary import SUMMARY_FIGURES as _SF, SUMMARY_TABLES as _ST
+    SUMMARY_TABLES, SUMMARY_FIGURES = list(_ST), list(_SF)
+except ImportError:  # pragma: no cover
+    SUMMARY_TABLES = ["collection", "sensitivity_paired", "sensitivity_unpaired",
+                      "estimated_diff_paired", "estimated_diff_unpaired", "swap_diff_required",
+                      "swap_relative", "swap_pct_satisfying", "kendall"]
+    SUMMARY_FIGURES = ["sensitivity_paired", "sensitivity_unpaired", "swap_pct_satisfying",
+                       "asl_paired", "asl_unpaired", "run_means"]
+
+
+def cfg(c):
+    return config["collections"][c]
+
+
+def is_simulated(c):
+    return "simulate" in cfg(c)
+
+
+def qrels_path(c):
+    return f"{SIM_ROOT}/{c}/qrels.txt" if is_simulated(c) else cfg(c)["qrels"]
+
+
+def run_specs(c):
+    """The --runs arguments: directories or globs, as configured."""
+    if is_simulated(c):
+        return [f"{SIM_ROOT}/{c}/runs"]
+    r = cfg(c)["runs"]
+    return [r] if isinstance(r, str) else list(r)
+
+
+def run_files(c):
+    """Input files of the ingest rule (so that changed run files re-trigger it)."""
+    if is_simulated(c):
+        return [f"{SIM_ROOT}/{c}/runs"]
+    files = []
+    for spec in run_specs(c):
+        if _os.path.isdir(spec):
+            files += sorted(_os.path.join(spec, f) for f in _os.listdir(spec)
+                            if not f.startswith(".") and _os.path.isfile(_os.path.join(spec, f)))
+        else:
+            found = sorted(_glob.glob(spec))
+            if not found:
+                raise WorkflowError(f"config: collections.{c}.runs: {spec!r} matches no file")
+            files += found
+    return files
+
+
+def sim_params_json(c):
+    return _json.dumps(cfg(c)["simulate"], sort_keys=True)
+
+
+def top_runs(c):
+    k = cfg(c).get("top_runs", 30)
+    return "" if k is None else str(k)
+
+
+def cdir(c):
+    return f"{RES}/{c}"
+
+
+def table_files(c):
+    return [f"{RES}/{c}/tables/{t}.{x}" for t in TABLES for x in TABLE_FORMATS]
+
+
+def figure_files(c):
+    return [f"{RES}/{c}/figures/{f}.{x}" for f in FIGURES for x in FIGURE_FORMATS]
+
+
+def summary_files():
+    return ([f"{RES}/summary/{t}.{x}" for t in SUMMARY_TABLES for x in TABLE_FORMATS]
+            + [f"{RES}/summary/{f}.{x}" for f in SUMMARY_FIGURES for x in FIGURE_FORMATS])
+
+
+KISHIDA_FILES = [f"table{i}.{x}" for i in range(1, 6) for x in ("csv", "md")] + ["patterns.csv"]
+
+
+def kishida_files():
+    return [f"{RES}/kishida/{f}" for f in KISHIDA_FILES]
+
+
+def all_targets():
+    out = []
+    for c in COLLECTIONS:
+        out += table_files(c) + figure_files(c)
+    if SUMMARY:
+        out += summary_files()
+    if KISHIDA:
+        out += kishida_files()
+    return out
+
+
+def caption(name):
+    """The report caption of a table/figure kind (workflow/report/NAME.rst)."""
+    return f"../report/{name}.rst"

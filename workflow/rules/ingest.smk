@@ -1,0 +1,24 @@
+# Parse + label once: the Collection cache (metaeval ingest).
+
+
+rule ingest:
+    input:
+        qrels=lambda w: qrels_path(w.collection),
+        runs=lambda w: run_files(w.collection),
+    output:
+        cache=f"{RES}/{{collection}}/collection.npz",
+    params:
+        runs=lambda w: " ".join(f"--runs {_quote(s)}" for s in run_specs(w.collection)),
+        order=lambda w: cfg(w.collection)["order"],
+        depth=lambda w: cfg(w.collection)["depth"],
+        max_level=lambda w: ("" if cfg(w.collection)["max_level"] is None
+                             else f"--max-level {cfg(w.collection)['max_level']}"),
+    log:
+        f"{RES}/logs/{{collection}}/ingest.log",
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=20,
+    shell:
+        "metaeval ingest --qrels {input.qrels:q} {params.runs} --order {params.order}"
+        " --depth {params.depth} {params.max_level} --out {output.cache:q} 2> {log:q}"

@@ -1,0 +1,19 @@
+# Kishida 2005 (paper 004) reproduction: `metaeval reproduce kishida`.
+
+
+rule kishida:
+    output:
+        [report(f"{RES}/kishida/{f}", caption=caption(f"kishida_{f.split('.')[0]}"),
+                category="Kishida 2005", labels={"collection": "paper 004", "table": f.split(".")[0]})
+         if f.endswith(".csv") else f"{RES}/kishida/{f}"
+         for f in KISHIDA_FILES],
+    params:
+        out=f"{RES}/kishida",
+    log:
+        f"{RES}/logs/kishida.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "metaeval reproduce kishida --out {params.out:q} 2> {log:q}"

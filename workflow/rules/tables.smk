@@ -1,0 +1,45 @@
+# Every table of the output contract for one collection (CSV + Markdown + LaTeX): concatenates the
+# per-metric parts and adds the collection-level tables (metaeval.tables.write_table).
+
+
+def _table_outputs():
+    out = []
+    for t in TABLES:
+        for x in TABLE_FORMATS:
+            path = f"{RES}/{{collection}}/tables/{t}.{x}"
+            if x == "csv":
+                path = report(path, caption=caption(f"table_{t}"), category="{collection}",
+                              subcategory="Tables", labels={"collection": "{collection}", "table": t})
+            out.append(path)
+    return out
+
+
+rule tables:
+    input:
+        cache=f"{RES}/{{collection}}/collection.npz",
+        runs=f"{RES}/{{collection}}/runs_used.csv",
+        matrices=[f"{RES}/{{collection}}/matrices/{m}.csv" for m in METRICS],
+        kendall=f"{RES}/{{collection}}/parts/kendall.csv",
+        paired=[f"{RES}/{{collection}}/parts/bootstrap/{m}/bootstrap_paired.csv" for m in METRICS],
+        unpaired=[f"{RES}/{{collection}}/parts/bootstrap/{m}/bootstrap_unpaired.csv" for m in METRICS],
+        asl=[f"{RES}/{{collection}}/parts/bootstrap/{m}/asl.csv" for m in METRICS],
+        tstar=[f"{RES}/{{collection}}/parts/bootstrap/{m}/tstar.csv" for m in METRICS],
+        swap=[f"{RES}/{{collection}}/parts/swap/{m}/swap.csv" for m in METRICS],
+        swap_rates=[f"{RES}/{{collection}}/parts/swap/{m}/swap_rates.csv" for m in METRICS],
+        stability=[f"{RES}/{{collection}}/parts/stability/{m}.csv" for m in METRICS],
+        gain_kendall=[f"{RES}/{{collection}}/parts/sweeps/gain_kendall.csv"] if GAIN_SWEEP else [],
+        gain_bootstrap=[f"{RES}/{{collection}}/parts/sweeps/gain_bootstrap.csv"] if GAIN_SWEEP else [],
+    output:
+        _table_outputs(),
+    params:
+        out=lambda w: f"{RES}/{w.collection}/tables",
+        metrics=METRICS,
+        tables=TABLES,
+    log:
+        f"{RES}/logs/{{collection}}/tables.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/tables.py"

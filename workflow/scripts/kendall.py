@@ -1,0 +1,8 @@
+# Adapter: rule kendall -> metaeval.pipeline.kendall_part (metaeval.meta.kendall.rank_correlations).
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+from metaeval.pipeline import kendall_part
+
+kendall_part(dict(zip(snakemake.params.metrics, snakemake.input.matrices)), snakemake.input.runs,
+             snakemake.output.part)
