@@ -38,14 +38,19 @@ def _depth(text: str) -> int | None:
 
 
 def progress_printer(quiet: bool, what: str = "parsed"):
+    """A ``progress(i, n, name)`` callback for :func:`metaeval.io.load_collection`: a live counter
+    on a terminal, a single summary line otherwise; ``None`` when quiet."""
     if quiet:
         return None
+    tty = sys.stderr.isatty()
 
     def show(i: int, n: int, name: str) -> None:
-        end = "\n" if i == n else ""
-        print(f"\rmetaeval: {what} {i}/{n} runs ({name})\x1b[K", end=end, file=sys.stderr, flush=True)
-    return show if sys.stderr.isatty() else (lambda i, n, name: None if i < n else
-                                              print(f"metaeval: {what} {n} runs", file=sys.stderr))
+        if tty:
+            print(f"\rmetaeval: {what} {i}/{n} runs ({name})\x1b[K", end="\n" if i == n else "",
+                  file=sys.stderr, flush=True)
+        elif i == n:
+            print(f"metaeval: {what} {n} runs", file=sys.stderr)
+    return show
 
 
 def write_topics_csv(collection, path) -> None:

@@ -1,0 +1,153 @@
+"""``metaeval evaluate``: every topic of one run in NTCIREVAL's per-topic form, then the means.
+
+Output (stdout, or ``--out FILE`` written atomically), exactly as NTCIREVAL's ``NTCIR-eval`` script
+concatenates ``ntcir_eval compute -out TID`` over the topics (``shared/data/*/reference/ntcireval``)::
+
+    0201 # syslen=1000 jrel=97 jnonrel=43
+    0201 # r1=1 rp=1
+    0201 RR=                  1.0000
+    ...
+
+topics in string order, then one mean line per measure over the evaluated topics,
+``ALL NAME=<pad>VALUE`` with the same alignment (``--no-means`` omits them).  Means are arithmetic
+over the used topics (qrels topics with at least one relevant document; a topic missing from the
+run counts as 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .ingest import add_order_args
+
+
+def add_measure_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gains", metavar="G1:...:GH", default=None,
+                   help="gain values for L1..LH (NTCIREVAL -g; default 1:2:...:H)")
+    p.add_argument("--cutoffs", metavar="l1,l2,...", default=None,
+                   help="document cutoffs of the default measure list (NTCIREVAL -cutoffs; default 1000)")
+    p.add_argument("--condensed", action="store_true",
+                   help="condensed lists: unjudged documents removed (NTCIREVAL label -j / compute -j); "
+                        "adds the bpref family to the default measure list")
+    p.add_argument("--metrics", nargs="+", metavar="M", default=None,
+                   help="canonical measure names (e.g. AP 'nDCG@10' 'Q-measure(beta=0.5)'); default: "
+                        "what ntcir_eval compute prints, in its order")
+    p.add_argument("--max-level", type=int, metavar="H", default=None,
+                   help="highest relevance level H of the scale (default: highest level in the qrels)")
+
+
+def parse_cutoffs(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        vals = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--cutoffs {text!r}: expected integers separated by commas") from None
+    if not vals or any(v < 1 for v in vals):
+        raise argparse.ArgumentTypeError(f"--cutoffs {text!r}: expected positive integers")
+    return vals
+
+
+def resolve_measures(parser: argparse.ArgumentParser, args):
+    """(measures, gains) from the parsed options; bad values are usage errors (exit 2)."""
+    from ..metrics import ntcir_measures, parse_gains, parse_measure
+
+    try:
+        cutoffs = parse_cutoffs(args.cutoffs)
+    except argparse.ArgumentTypeError as e:
+        parser.error(str(e))
+    gains = None
+    if args.gains is not None:
+        try:
+            gains = parse_gains(args.gains)
+        except ValueError as e:
+            parser.error(f"--gains: {e}")
+    if args.metrics:
+        ms = []
+        for name in args.metrics:
+            for part in _split_names(name):
+                try:
+                    ms.append(parse_measure(part))
+                except (ValueError, KeyError) as e:
+                    parser.error(f"--metrics: {e}")
+        if cutoffs is not None:
+            parser.error("--cutoffs applies to the default measure list; with --metrics give the "
+                         "cutoffs in the names (e.g. nDCG@10)")
+    else:
+        ms = ntcir_measures(cutoffs if cutoffs is not None else (1000,), condensed=args.condensed)
+    # de-duplicate, keeping order
+    seen, out = set(), []
+    for m in ms:
+        if m.name not in seen:
+            seen.add(m.name)
+            out.append(m)
+    return out, gains
+
+
+def _split_names(text: str) -> list[str]:
+    """``--metrics`` items may also be whitespace separated within one argument."""
+    return [t for t in text.split() if t]
+
+
+def check_gains(collection, gains) -> None:
+    from ..errors import InputError
+
+    if gains is not None and len(gains) < collection.max_level:
+        raise InputError(f"--gains gives {len(gains)} values but the qrels have levels L1..L{collection.max_level}")
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "evaluate", help="per-topic NTCIREVAL output for one run",
+        description="Evaluate one run: every topic in NTCIREVAL's per-topic form (TOPIC # syslen=.. "
+                    "jrel=.. jnonrel=.., TOPIC # r1=.. rp=.., TOPIC METRIC=<pad>VALUE), topics in "
+                    "string order, then 'ALL METRIC=<pad>MEAN' lines. Input formats and policies: "
+                    "docs/io.md.")
+    p.add_argument("--qrels", required=True, metavar="QRELS",
+                   help="qrels file (NTCIR or TREC form, plain or gzip) or NTCIREVAL per-topic directory")
+    p.add_argument("--run", required=True, metavar="RUN",
+                   help="one run: a TREC 6-column file (plain or gzip) or an NTCIREVAL per-topic "
+                        "directory ROOT/TID/RUN.res holding a single run")
+    add_measure_args(p)
+    add_order_args(p)
+    p.add_argument("--no-means", action="store_true", help="omit the ALL mean lines")
+    p.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.set_defaults(func=run, _parser=p)
+    return p
+
+
+def run(args) -> int:
+    import numpy as np
+
+    from ..errors import InputError
+    from ..io import expand_runs, load_collection
+    from ..metrics import EvalContext, evaluate, ntcir_report
+    from ..metrics.ntcir import format_ntcir_line
+    from ..util import atomic_write
+
+    measures, gains = resolve_measures(args._parser, args)
+    sources = expand_runs([args.run])
+    if len(sources) != 1:
+        raise InputError(f"--run must name one run; found {len(sources)}: "
+                         f"{', '.join(s.name for s in sources[:5])}", args.run)
+    c = load_collection(args.qrels, sources, order=args.order, depth=args.depth, max_level=args.max_level)
+    check_gains(c, gains)
+    if args.condensed:
+        c = c.condensed()
+    ctx = EvalContext(c, gains)
+    values = evaluate(ctx, measures)
+
+    def name(m):
+        return m.ntcir_name if not m.params else m.name
+
+    lines = list(ntcir_report(ctx, measures, run=0, values=values, names=name))
+    if not args.no_means:
+        lines += [format_ntcir_line("ALL", name(m), float(np.mean(values[m.name][0]))) for m in measures]
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        with atomic_write(args.out, "w", newline="\n") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0

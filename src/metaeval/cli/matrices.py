@@ -1,0 +1,139 @@
+"""``metaeval matrices``: per-topic score matrices of many runs, one CSV per measure.
+
+``OUT/METRIC.csv`` (METRIC = canonical measure name, e.g. ``nDCG@10``, ``P-plus(gains=10:20:30)``):
+first column ``topic`` (topics in string order), then one column per run (run names sorted),
+values unrounded (Python ``repr`` of the float64, exact round trip).  ``OUT/topics.csv``:
+``topic,status,reason`` for every used topic and every excluded one (qrels topic without a
+relevant document).  All files are computed in memory first and then written through a temporary
+folder inside ``OUT`` and renamed into place, so rejected input writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from .evaluate import add_measure_args, check_gains, resolve_measures
+from .ingest import add_order_args, progress_printer
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "matrices", help="topic x run score matrices, one CSV per measure",
+        description="Compute per-topic scores of every run for every measure and write OUT/METRIC.csv "
+                    "(first column 'topic', one column per run, unrounded values) and OUT/topics.csv "
+                    "(used and excluded topics). Input formats and policies: docs/io.md.")
+    src = p.add_argument_group("input (either --qrels and --runs, or --collection)")
+    src.add_argument("--qrels", metavar="QRELS",
+                     help="qrels file (NTCIR or TREC form, plain or gzip) or NTCIREVAL per-topic directory")
+    src.add_argument("--runs", metavar="GLOB_OR_DIR", action="append",
+                     help="run files: a file, a glob (quote it) or a directory; repeatable")
+    src.add_argument("--collection", metavar="CACHE.npz",
+                     help="a labelled collection written by 'metaeval ingest' (instead of --qrels/--runs)")
+    src.add_argument("--cache", metavar="FILE.npz",
+                     help="with --qrels/--runs: reuse this npz cache when it is up to date, else build "
+                          "and save it")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    add_measure_args(p)
+    add_order_args(p)
+    p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+    p.set_defaults(func=run, _parser=p)
+    return p
+
+
+def _csv_writer(fh):
+    return csv.writer(fh, lineterminator="\n")
+
+
+def compute_matrices(collection, measures, gains=None, progress=None) -> dict:
+    """``{measure name: (runs, topics) float64}`` for every measure, in order."""
+    from ..metrics import EvalContext, evaluate
+
+    ctx = EvalContext(collection, gains)
+    out = {}
+    for i, m in enumerate(measures):
+        out.update(evaluate(ctx, [m]))
+        if progress is not None:
+            progress(i + 1, len(measures), m.name)
+    return out
+
+
+def write_matrices(collection, values: dict, out_dir) -> list[Path]:
+    """Write ``OUT/NAME.csv`` for every matrix in ``values`` and ``OUT/topics.csv``, all or nothing."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".matrices-", dir=out_dir))
+    written = []
+    try:
+        for name, mat in values.items():
+            if "/" in name or name.startswith("."):
+                raise ValueError(f"measure name {name!r} cannot be a file name")
+            with open(tmp / f"{name}.csv", "w", newline="", encoding="utf-8") as fh:
+                w = _csv_writer(fh)
+                w.writerow(["topic", *collection.runs])
+                rows = mat.T.tolist()                       # topics x runs, Python floats (repr-exact)
+                w.writerows([t, *r] for t, r in zip(collection.topics, rows))
+        with open(tmp / "topics.csv", "w", newline="", encoding="utf-8") as fh:
+            w = _csv_writer(fh)
+            w.writerow(["topic", "status", "reason"])
+            w.writerows([t, "used", ""] for t in collection.topics)
+            w.writerows([t, "excluded", "no relevant document in the qrels"] for t in collection.excluded_topics)
+        for f in sorted(tmp.iterdir()):
+            os.replace(f, out_dir / f.name)
+            written.append(out_dir / f.name)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            shutil.rmtree(tmp)
+    return written
+
+
+def run(args) -> int:
+    from ..collection import Collection
+    from ..errors import InputError
+    from ..io import load_collection, load_or_build
+
+    parser = args._parser
+    if args.collection:
+        if args.qrels or args.runs or args.cache:
+            parser.error("--collection replaces --qrels/--runs/--cache; give one or the other")
+    elif not (args.qrels and args.runs):
+        parser.error("give --qrels and --runs (or --collection CACHE.npz)")
+    measures, gains = resolve_measures(parser, args)
+    show_runs = progress_printer(args.quiet, "parsed")
+    if args.collection:
+        try:
+            c = Collection.load(args.collection)
+        except (OSError, ValueError, KeyError) as e:
+            raise InputError(f"cannot read the collection cache: {e}", args.collection) from None
+    elif args.cache:
+        c = load_or_build(args.qrels, args.runs, args.cache, order=args.order, depth=args.depth,
+                          max_level=args.max_level, progress=show_runs)
+    else:
+        c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth,
+                            max_level=args.max_level, progress=show_runs)
+    check_gains(c, gains)
+    if args.condensed:
+        c = c.condensed()
+    values = compute_matrices(c, measures, gains, _measure_progress(args.quiet))
+    write_matrices(c, values, args.out)
+    if not args.quiet:
+        print(f"metaeval: {len(values)} matrices ({len(c.topics)} topics x {len(c.runs)} runs) -> "
+              f"{args.out}", file=sys.stderr)
+    return 0
+
+
+def _measure_progress(quiet: bool):
+    if quiet:
+        return None
+    if sys.stderr.isatty():
+        def show(i, n, name):
+            print(f"\rmetaeval: computed {i}/{n} measures ({name})\x1b[K", end="\n" if i == n else "",
+                  file=sys.stderr, flush=True)
+        return show
+    return None
