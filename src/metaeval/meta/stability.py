@@ -1,0 +1,91 @@
+"""The stability method on bootstrap samples (paper 001 Sec. 7.1, Fig. 16, Eqs 9-10).
+
+For every pair ``(X, Y)`` and every shared bootstrap sample ``Q*b`` (stream ``"paired"``, reused
+as in the paper), with ``margin = f * max(M(X, Q*b), M(Y, Q*b))``: ``EQ`` if
+``|M(X) - M(Y)| < margin``, else ``GT(X, Y)`` if ``M(X) > M(Y)``, else ``GT(Y, X)``.
+``MR = sum_C min(GT(X,Y), GT(Y,X)) / (B |C|)`` and ``PT = sum_C EQ(X,Y) / (B |C|)`` for each
+fuzziness ``f`` (default 0.01, 0.02, ..., 0.20).
+
+Decisions (also in docs/meta.md):
+
+* Ties are decided on the ratio ``|M(X) - M(Y)| / max(M(X), M(Y))`` rounded to 10 decimals
+  (``EQ`` iff ratio ``< f``), which equals Fig. 16's test for a positive maximum and is exact for
+  4-decimal scores: float noise never moves a pair across a margin.
+* Two runs with *identical* values are ``EQ`` for every ``f``, also when both are 0 (Fig. 16 read
+  literally would count 0 vs 0 as ``GT(Y, X)`` because the margin is 0); when the maximum is
+  negative (log-scale statistics) the margin is negative and nothing but an exact tie is ``EQ``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validate import as_scores, check_batch
+from .bootstrap import DEFAULT_BATCH_ELEMENTS, ROUND, run_statistics
+from .samples import resolve_samples
+from .statistics import as_statistic, pair_indices
+
+__all__ = ["StabilityResult", "stability_method", "DEFAULT_FUZZINESS", "RATIO_DECIMALS"]
+
+DEFAULT_FUZZINESS = tuple(np.round(np.arange(1, 21) / 100, 2))
+RATIO_DECIMALS = 10
+
+
+@dataclass(frozen=True, eq=False)
+class StabilityResult:
+    metric: str
+    fuzziness: np.ndarray       # (F,)
+    minority_rate: np.ndarray   # (F,)
+    proportion_ties: np.ndarray  # (F,)
+    gt_xy: np.ndarray           # (F, pairs)
+    gt_yx: np.ndarray           # (F, pairs)
+    eq: np.ndarray              # (F, pairs)
+    B: int
+    statistic: str = "mean"
+
+
+def stability_method(scores, samples=None, *, B: int | None = None, seed: int | None = None,
+                     fuzziness=DEFAULT_FUZZINESS, statistic="mean", batch: int | None = None,
+                     metric: str = "") -> StabilityResult:
+    """MR and PT for every fuzziness value (one metric); see the module docstring for tie rules."""
+    s = as_scores(scores, metric)
+    fs = np.asarray(fuzziness, dtype=np.float64).ravel()
+    if fs.size == 0 or not np.all(np.isfinite(fs)) or np.any(fs < 0):
+        raise ValueError(f"fuzziness values must be finite and >= 0, got {fuzziness!r}")
+    if np.any(np.diff(fs) <= 0):
+        raise ValueError("fuzziness values must be strictly increasing")
+    fs_r = np.round(fs, RATIO_DECIMALS)
+    stat = as_statistic(statistic)
+    n = s.n_topics
+    smp = resolve_samples(samples, n, B, seed, "paired", metric or "stability_method")
+    X = s.values
+    ia, ib = pair_indices(s.n_runs)
+    P = ia.size
+    F = fs.size
+    hist = np.zeros(P * 2 * (F + 1), dtype=np.int64)
+    base = (np.arange(P, dtype=np.int64) * 2)[None, :]
+    bs = check_batch(max(1, DEFAULT_BATCH_ELEMENTS // P) if batch is None else batch, smp.B)
+    for s0, s1 in smp.batches(bs):
+        M = run_statistics(X, smp, stat, s0, s1)
+        mx, my = M[:, ia], M[:, ib]
+        d = np.round(mx - my, ROUND)
+        m = np.maximum(mx, my)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(m > 0, np.round(np.abs(d) / np.where(m > 0, m, 1.0), RATIO_DECIMALS), np.inf)
+        r = np.where(d == 0, 0.0, r)
+        j = np.searchsorted(fs_r, r, side="right")           # number of f with f <= r: EQ iff idx >= j
+        code = ((base + (d > 0)) * (F + 1) + j).ravel()
+        hist += np.bincount(code, minlength=hist.size)
+    h = hist.reshape(P, 2, F + 1)
+    cum = np.cumsum(h, axis=2)                                # cum[..., i] = count with j <= i
+    tot = cum[:, :, -1]
+    # for f index i: EQ <=> j <= i
+    eq = (cum[:, 0, :F] + cum[:, 1, :F]).T                    # (F, P)
+    gt_xy = (tot[:, 1][:, None] - cum[:, 1, :F]).T
+    gt_yx = (tot[:, 0][:, None] - cum[:, 0, :F]).T
+    denom = smp.B * P
+    mr = np.minimum(gt_xy, gt_yx).sum(axis=1) / denom
+    pt = eq.sum(axis=1) / denom
+    return StabilityResult(metric, fs, mr, pt, gt_xy, gt_yx, eq, smp.B, stat.name)
