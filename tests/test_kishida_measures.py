@@ -144,3 +144,27 @@ def test_dl19_against_ntcireval(shared):
 def test_www4_against_ntcireval(shared):
     n, _ = _check_against_reference(WWW4, "1:1")
     assert n == 4 * 50
+
+
+def test_dl19_matrices_kendall_bootstrap(shared, tmp_path):
+    """Acceptance 4: the DL19 configuration's Kishida measures go through ``metaeval matrices`` and
+    get rows in the Kendall and paired-bootstrap results like any other measure."""
+    from metaeval.cli import main
+    from metaeval.meta.bootstrap import paired_bootstrap
+    from metaeval.meta.kendall import rank_correlations
+    from metaeval.meta.matrices import load_matrices
+
+    out = tmp_path / "matrices"
+    names = [*DL19_CONFIG_NAMES, "AP"]
+    assert main(["matrices", "--qrels", str(DL19 / "qrels.txt"), "--runs", str(DL19 / "runs"),
+                 "--out", str(out), "--gains", "1:2:3", "--metrics", *names, "--quiet"]) == 0
+    for name in DL19_CONFIG_NAMES:
+        assert (out / f"{name}.csv").is_file()
+    mats = load_matrices(out, names)
+    tau = rank_correlations(mats, names)
+    for name in DL19_CONFIG_NAMES:
+        assert ((tau["metric_a"] == name) | (tau["metric_b"] == name)).sum() == len(names) - 1
+    assert np.isfinite(tau["tau"]).all()
+    for name in DL19_CONFIG_NAMES:
+        res = paired_bootstrap(mats[name], B=100, seed=1, metric=name)
+        assert res.metric == name and res.n_pairs == 37 * 36 // 2 and np.isfinite(res.asl).all()
