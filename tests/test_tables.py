@@ -125,7 +125,7 @@ def test_kendall_reversed_pair_is_found():
 def test_swap_columns_i_to_iv(tmp_path):
     df = pd.DataFrame({"metric": ["RR", "P-measure"], "diff_required": [0.19, 0.15],
                        "max_diff": [0.9524, 0.8636], "relative": [0.19 / 0.9524, 0.15 / 0.8636],
-                       "pct_satisfying": [20.4, 31.2]})
+                       "pct_satisfying": [0.204, 0.312]})
     stem = tmp_path / "swap"
     write_table(df, stem)
     rows = _md_rows(_read(stem, "md"))
@@ -188,6 +188,12 @@ def test_gain_bootstrap_labels_and_grouping():
     assert [r[0].text for r in lay.rows] == ["O-measure 1:2:3 (default)", "O-measure 1:1:1",
                                             "P-plus 1:2:3 (default)", "P-plus 10:20:30"]
     assert lay.rows[0][1].text == "63/435 = 14%"
+    # metaeval.meta.sweep names the default row by the bare metric with gains "default"
+    sweep = df.assign(metric=["P-plus", "P-plus(gains=10:20:30)", "O-measure", "O-measure(gains=1:1:1)"],
+                      gains=["default", "10:20:30", "default", "1:1:1"])
+    lay = layout_table(sweep, "gain_bootstrap")
+    assert [r[0].text for r in lay.rows] == ["P-plus (default)", "P-plus 10:20:30",
+                                            "O-measure (default)", "O-measure 1:1:1"]
 
 
 def test_preferred_rank_count_total_cells():

@@ -399,6 +399,11 @@ def _layout_bootstrap(df: pd.DataFrame, label=None) -> Layout:
     return Layout(header, rows, "lrr")
 
 
+def _pct_of(share) -> str:
+    """A share in [0, 1] printed as a percentage (paper style)."""
+    return format_percent(None if _is_missing(share) else 100.0 * float(share))
+
+
 def _layout_swap(df: pd.DataFrame) -> Layout:
     """Paper 000 Table 3 / 001 Table 4: (i) metric, (ii) diff., (iii) max., (ii)/(iii), %pairs."""
     _require(df, "swap", ["metric", "diff_required", "max_diff", "pct_satisfying"])
@@ -411,8 +416,8 @@ def _layout_swap(df: pd.DataFrame) -> Layout:
         if _is_missing(rel) and not _is_missing(d) and not _is_missing(mx) and float(mx) > 0:
             rel = float(d) / float(mx)
         rows.append([Cell(str(rec["metric"])), Cell(_fmt4(d)), Cell(_fmt4(mx)),
-                     Cell(format_percent(None if _is_missing(rel) else 100.0 * float(rel))),
-                     Cell(format_percent(rec["pct_satisfying"]), bold=True)])
+                     Cell(_pct_of(rel)),
+                     Cell(_pct_of(rec["pct_satisfying"]), bold=True)])
     return Layout(header, rows, "lrrrr")
 
 
@@ -486,10 +491,11 @@ def _gain_label(rec) -> str:
     fam, gains = split_measure(rec["metric"])
     if "gains" in rec and not _is_missing(rec["gains"]):
         gains = str(rec["gains"])
+    is_default = "default" in rec and not _is_missing(rec["default"]) and bool(rec["default"])
+    if gains == "default":                  # metaeval.meta.sweep without explicit default gains
+        gains, is_default = None, True
     label = f"{fam} {gains}" if gains else fam
-    if "default" in rec and not _is_missing(rec["default"]) and bool(rec["default"]):
-        label += " (default)"
-    return label
+    return label + " (default)" if is_default else label
 
 
 def _layout_gain_bootstrap(df: pd.DataFrame) -> Layout:
@@ -666,8 +672,8 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("summary_swap_diff_required", _wide(_fmt4),
               "Swap method: absolute difference required for a swap rate <= 5% per collection",
               ("metric", "COLLECTION..."), regenerates="column (ii) of paper 000 Table 3 / 001 Table 4"),
-    TableKind("summary_swap_relative", _wide(lambda v: format_percent(None if _is_missing(v) else 100 * float(v))),
-              "Swap method: relative difference required ((ii)/(iii)) per collection",
+    TableKind("summary_swap_relative", _wide(format_percent),
+              "Swap method: relative difference required ((ii)/(iii), %) per collection",
               ("metric", "COLLECTION..."), regenerates="column (ii)/(iii) of paper 000 Table 3 / 001 Table 4"),
     TableKind("summary_swap_pct_satisfying", _wide(format_percent),
               "Swap method: % of comparisons satisfying the required difference per collection",
