@@ -33,7 +33,7 @@ def frames(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 50,
     mx = rng.uniform(0.5, 1, len(metrics))
     dr = np.round(rng.uniform(0.05, 0.2, len(metrics)), 2)
     out["swap"] = pd.DataFrame({"metric": metrics, "diff_required": dr, "max_diff": mx,
-                                "relative": dr / mx, "pct_satisfying": rng.uniform(0, 0.6, len(metrics))})
+                                "relative": dr / mx, "pct_satisfying": rng.uniform(0, 60, len(metrics))})
     bins = np.round(np.arange(21) * 0.01, 2)
     comp = rng.integers(0, 100, (len(metrics), 21))
     swaps = (comp * rng.uniform(0, 0.3, (len(metrics), 21))).astype(int)

@@ -125,7 +125,7 @@ def test_kendall_reversed_pair_is_found():
 def test_swap_columns_i_to_iv(tmp_path):
     df = pd.DataFrame({"metric": ["RR", "P-measure"], "diff_required": [0.19, 0.15],
                        "max_diff": [0.9524, 0.8636], "relative": [0.19 / 0.9524, 0.15 / 0.8636],
-                       "pct_satisfying": [0.204, 0.312]})
+                       "pct_satisfying": [20.4, 31.2]})
     stem = tmp_path / "swap"
     write_table(df, stem)
     rows = _md_rows(_read(stem, "md"))

@@ -188,7 +188,7 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float 
         "estimated_diff_unpaired": metric_table(unpaired, lambda d: d["estimated_diff"], order),
         "swap_diff_required": metric_table(swap, lambda d: d["diff_required"], order),
         "swap_relative": metric_table(swap, _relative, order),
-        "swap_pct_satisfying": metric_table(swap, lambda d: 100.0 * d["pct_satisfying"].astype(float), order),
+        "swap_pct_satisfying": metric_table(swap, lambda d: d["pct_satisfying"], order),
         "kendall": kendall_table(each("kendall")),
     }
     written: list[Path] = []

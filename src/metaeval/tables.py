@@ -417,7 +417,7 @@ def _layout_swap(df: pd.DataFrame) -> Layout:
             rel = float(d) / float(mx)
         rows.append([Cell(str(rec["metric"])), Cell(_fmt4(d)), Cell(_fmt4(mx)),
                      Cell(_pct_of(rel)),
-                     Cell(_pct_of(rec["pct_satisfying"]), bold=True)])
+                     Cell(format_percent(rec["pct_satisfying"]), bold=True)])
     return Layout(header, rows, "lrrrr")
 
 
