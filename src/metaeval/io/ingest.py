@@ -9,7 +9,9 @@ Policies (each also in ``docs/io.md``):
   ``Collection.excluded_topics``.
 * **Ordering** ``order="file"`` (default, NTCIREVAL): each topic's list is the run file's own line
   order for that topic; ``order="score"`` (trec_eval): SCORE descending, ties broken by DOCID
-  descending (byte-wise ``strcmp``, trec_eval's ``comp_sim_docno``).  The RANK column is never used.
+  descending (byte-wise ``strcmp``, trec_eval's ``comp_sim_docno``).  Like trec_eval (and
+  pytrec_eval), scores are compared as single-precision floats, so scores equal in float32 tie.
+  The RANK column is never used.
 * **Repeated document** within a topic's list: the first position (after ordering) is kept, later
   occurrences dropped; one warning per run naming the file and line of the first dropped line and
   the count.
@@ -130,7 +132,9 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
             if not run.has_scores or run.scores is None:
                 raise InputError(f"run {run.name}: order='score' needs scores (TREC 6-column runs); "
                                  f"NTCIREVAL .res lists have none", src)
-            sc = run.scores[keep]
+            # trec_eval keeps SCORE as a C float: compare in float32 so that scores equal in
+            # single precision tie (and are then ordered by DOCID descending), as pytrec_eval does
+            sc = run.scores[keep].astype(np.float32)
             dS = docs.view(f"S{docs.shape[1]}").ravel()
             _, drank = np.unique(dS, return_inverse=True)
             o = np.lexsort((-drank.astype(np.int64), -sc, ct))
