@@ -144,13 +144,14 @@ def plot_run_means(run_means: pd.DataFrame, path_stem, *, metric: str | None = N
         return save_figure(fig, path_stem)
 
 
-def _draw_asl(ax, asl: pd.DataFrame, test: str, alpha: float) -> int:
+def _draw_asl(ax, asl: pd.DataFrame, test: str, alpha: float, palette: list | None = None) -> int:
     sub = asl[asl["test"] == test]
     metrics = _unique(sub["metric"])
-    for i, m in enumerate(metrics):
+    palette = palette or metrics                 # a metric keeps its colour across panels
+    for m in metrics:
         vals = np.sort(sub.loc[sub["metric"] == m, "asl"].to_numpy(dtype=float))
         ax.plot(np.arange(1, len(vals) + 1), vals, label=str(m), linewidth=1,
-                **_style(i, marker=False))
+                **_style(palette.index(m), marker=False))
     if metrics:
         ax.axhline(alpha, color="black", linewidth=0.6, linestyle=":")
         ax.set_xlabel("system pairs sorted by ASL")
@@ -301,9 +302,10 @@ def plot_asl_by_collection(asls: Mapping[str, pd.DataFrame], path_stem, *, test:
             _no_data(fig.add_subplot(), f"{test} ASL")
             return save_figure(fig, path_stem)
         axes = fig.subplots(nrows, ncols, squeeze=False)
+        palette = _unique(m for df in asls.values() for m in df.loc[df["test"] == test, "metric"])
         for i, name in enumerate(names):
             ax = axes[i // ncols][i % ncols]
-            n = _draw_asl(ax, asls[name], test, alpha)
+            n = _draw_asl(ax, asls[name], test, alpha, palette)
             ax.set_title(f"{name}: {test} test ASL curves")
             _legend(ax, n)
         for j in range(len(names), nrows * ncols):
