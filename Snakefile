@@ -8,7 +8,12 @@
 # Nothing is computed here: the rules in workflow/rules/ call `metaeval` commands or library entry
 # points through the thin adapters in workflow/scripts/. See docs/pipeline.md.
 
-configfile: "config.yaml"
+# The shipped config.yaml, unless config files are given on the command line (--configfile): those
+# then replace it instead of being merged into it (so an example config does not add its
+# collections to the four defaults). --config KEY=VALUE overrides either.
+if not workflow.overwrite_configfiles:
+
+    configfile: "config.yaml"
 
 
 include: "workflow/rules/common.smk"

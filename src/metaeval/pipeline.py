@@ -1,47 +1,59 @@
 """File-in/file-out stages of the Snakemake pipeline (``workflow/scripts/*.py`` call these).
 
 Each function reads the topic x run matrices (``results/C/matrices/METRIC.csv``) restricted to the
-runs in use (``results/C/runs_used.csv``), calls one :mod:`metaeval.meta` method and writes one
-contract-shaped part CSV (``results/C/parts/...``) atomically; :func:`write_tables` concatenates the
-parts into ``results/C/tables/`` through :func:`metaeval.tables.write_table`.  Per-metric stages use
-bootstrap samples derived from ``(seed, topics, B)`` alone, so jobs on different nodes agree.
+runs in use (``results/C/runs_used.csv``), calls one stage of :mod:`metaeval.meta.run` and writes
+its contract-shaped part CSVs (``results/C/parts/...``) atomically; :func:`write_tables`
+concatenates the parts (:func:`metaeval.meta.run.combine`) into ``results/C/tables/`` through
+:func:`metaeval.tables.write_table`.  The per-metric stages derive their bootstrap samples from
+``(seed, topics, B)`` alone, exactly as ``metaeval meta`` does, so jobs on different nodes agree
+with each other and with a single ``metaeval meta`` run.
+
+Metric names follow :func:`metaeval.meta.run.resolve_metric`: ``AG_X`` is the paired test on
+``log(X + 0.00001)`` and ``G_X`` the geometric mean (paper 001 Sec. 5.1); both read ``X.csv``.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
 from .util import atomic_write
 
-__all__ = ["read_matrix", "write_csv", "select_runs", "kendall_part", "bootstrap_parts",
-           "swap_parts", "stability_part", "sweep_parts", "write_tables", "run_means"]
+__all__ = ["matrix_name", "read_runs", "write_csv", "read_part", "meta_config", "select_runs",
+           "kendall_part", "paired_part", "unpaired_part", "swap_part", "stability_part",
+           "sweep_part", "write_tables"]
+
+
+def matrix_name(metric: str) -> str:
+    """The matrix a (possibly ``AG_``/``G_``-prefixed) metric name reads."""
+    for prefix in ("AG_", "G_"):
+        if metric.startswith(prefix):
+            return metric[len(prefix):]
+    return metric
 
 
 # --------------------------------------------------------------------------- I/O
-def read_matrix(path: str | os.PathLike, runs: Sequence[str] | None = None) -> pd.DataFrame:
-    """A ``matrices/METRIC.csv`` as a DataFrame (index = topic, columns = runs), optionally only
-    ``runs`` (in that order)."""
-    df = pd.read_csv(path, dtype={"topic": str}, keep_default_na=False, na_values=[""])
-    if "topic" not in df.columns:
-        raise ValueError(f"{path}: first column must be 'topic'")
-    df = df.set_index("topic")
-    df.columns = [str(c) for c in df.columns]
-    if runs is not None:
-        missing = [r for r in runs if r not in df.columns]
-        if missing:
-            raise ValueError(f"{path}: runs missing from the matrix: {', '.join(missing)}")
-        df = df[list(runs)]
-    return df
-
-
 def read_runs(path: str | os.PathLike) -> list[str]:
     """The runs in use (``runs_used.csv``: ``run, mean``), in the matrices' column order."""
     return [str(r) for r in pd.read_csv(path, dtype={"run": str})["run"]]
+
+
+def _matrices(paths: Mapping[str, str], runs_path) -> dict[str, pd.DataFrame]:
+    """``{matrix name: DataFrame}`` restricted to the runs in use (validated by metaeval.meta)."""
+    from .meta.matrices import read_matrix
+
+    runs = read_runs(runs_path)
+    out = {}
+    for name, p in paths.items():
+        df = read_matrix(p)
+        missing = [r for r in runs if r not in df.columns]
+        if missing:
+            raise ValueError(f"{p}: runs missing from the matrix: {', '.join(missing[:5])}")
+        out[name] = df[runs]
+    return out
 
 
 def write_csv(df: pd.DataFrame, path: str | os.PathLike) -> Path:
@@ -53,193 +65,118 @@ def write_csv(df: pd.DataFrame, path: str | os.PathLike) -> Path:
     return Path(path)
 
 
+_STR_COLS = {c: str for c in ("metric", "metric_a", "metric_b", "run", "system_x", "system_y",
+                               "test", "topic", "gains", "paper_gains", "variant", "level")}
+
+
 def read_part(path: str | os.PathLike) -> pd.DataFrame:
-    return pd.read_csv(path, keep_default_na=False, na_values=[""],
-                       dtype={"metric": str, "metric_a": str, "metric_b": str, "run": str,
-                              "system_x": str, "system_y": str, "test": str, "topic": str})
+    return pd.read_csv(path, keep_default_na=False, na_values=[""], dtype=_STR_COLS)
 
 
-def _concat(paths: Iterable) -> pd.DataFrame:
-    frames = [read_part(p) for p in paths]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+def _write_parts(frames: Mapping[str, pd.DataFrame], outs: Mapping[str, str]) -> None:
+    for name, path in outs.items():
+        write_csv(frames[name], path)
+
+
+def meta_config(**kw):
+    """A :class:`metaeval.meta.run.MetaConfig` from the pipeline's config values (None = default)."""
+    from .meta.run import MetaConfig
+
+    kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in kw.items() if v is not None}
+    return MetaConfig(**kw)
 
 
 # --------------------------------------------------------------------------- stages
-def select_runs(matrix_path, out_path, top_runs: int | None) -> list[str]:
-    """Keep the top ``top_runs`` runs by mean of the matrix's metric (the papers: 30 by relaxed AP;
-    ties by run name); ``None`` keeps every run.  Writes ``run, mean`` in the matrix's column order."""
+def select_runs(matrix_path, out_path, top_runs: int | None, select_by: str = "AP") -> list[str]:
+    """The runs meta-evaluated: the top ``top_runs`` by mean of the ``select_by`` matrix (the
+    papers: 30 by relaxed AP; ties by run name), or every run for ``None``.  Writes ``run, mean``
+    in the matrix's column order."""
+    from .meta.matrices import read_matrix, select_top_runs
+
     df = read_matrix(matrix_path)
-    means = df.mean(axis=0)
-    ranked = sorted(means.index, key=lambda r: (-float(means[r]), r))
-    keep = set(ranked if top_runs is None else ranked[:int(top_runs)])
-    used = [r for r in df.columns if r in keep]
-    write_csv(pd.DataFrame({"run": used, "mean": [float(means[r]) for r in used]}), out_path)
+    chosen = set(df.columns if top_runs is None else select_top_runs(df, int(top_runs), select_by))
+    used = [str(r) for r in df.columns if r in chosen]
+    means = df[used].mean(axis=0)
+    write_csv(pd.DataFrame({"run": used, "mean": means.to_numpy(dtype=float)}), out_path)
     return used
 
 
-def kendall_part(matrix_paths: Mapping[str, str], runs_path, out_path) -> pd.DataFrame:
-    """Kendall's tau, Z0 and p-value for every two metrics (paper 000 Table 2)."""
-    from .meta.kendall import rank_correlations
+def kendall_part(matrix_paths: Mapping[str, str], runs_path, out_path, **cfg) -> None:
+    """Kendall's tau, Z0 and p-value of every two metrics (paper 000 Table 2, 001 Table 5)."""
+    from .meta.run import stage_kendall
 
-    runs = read_runs(runs_path)
-    mats = {m: read_matrix(p, runs) for m, p in matrix_paths.items()}
-    df = rank_correlations(mats, list(mats)) if len(mats) >= 2 else pd.DataFrame(
-        columns=["metric_a", "metric_b", "tau", "z0", "p_value"])
-    write_csv(df, out_path)
-    return df
+    mats = _matrices(matrix_paths, runs_path)
+    _write_parts(stage_kendall(mats, meta_config(**cfg), list(mats)), {"kendall": out_path})
 
 
-def _pair_rows(res, metric: str, test: str) -> pd.DataFrame:
-    return pd.DataFrame({"metric": metric, "test": test, "system_x": res.system_x,
-                         "system_y": res.system_y, "asl": np.asarray(res.asl, dtype=float)})
+def paired_part(matrix_path, runs_path, metric: str, *, out_paired, out_asl, out_tstar, **cfg) -> None:
+    """Paired bootstrap test of one metric: sensitivity row (paper 000 Table 4, 001 Table 2),
+    every pair's ASL, and the t* of the pair whose ASL is closest to alpha (001 Figs 4-5)."""
+    from .meta.run import stage_paired
+
+    mats = _matrices({matrix_name(metric): matrix_path}, runs_path)
+    _write_parts(stage_paired(mats, metric, meta_config(**cfg)),
+                 {"bootstrap_paired": out_paired, "asl": out_asl, "tstar": out_tstar})
 
 
-def _sens_row(res, metric: str) -> pd.DataFrame:
-    return pd.DataFrame({"metric": [metric], "pairs": [int(res.n_pairs)],
-                         "significant": [int(res.significant)],
-                         "sensitivity": [float(res.sensitivity)],
-                         "estimated_diff": [float(res.estimated_diff)]})
+def unpaired_part(matrix_path, runs_path, metric: str, *, out_unpaired, out_asl, **cfg) -> None:
+    """Unpaired bootstrap test of one metric (paper 001 Table 3) and every pair's ASL."""
+    from .meta.run import stage_unpaired
+
+    mats = _matrices({matrix_name(metric): matrix_path}, runs_path)
+    _write_parts(stage_unpaired(mats, metric, meta_config(**cfg)),
+                 {"bootstrap_unpaired": out_unpaired, "asl": out_asl})
 
 
-def bootstrap_parts(matrix_path, runs_path, metric: str, *, B: int, alpha: float, seed: int,
-                    out_paired, out_unpaired, out_asl, out_tstar) -> None:
-    """Paired and unpaired bootstrap sensitivity of one metric (paper 000 Table 4, 001 Tables 2-3),
-    every pair's ASL, and the t* replicates of the pair whose paired ASL is closest to alpha."""
-    from .meta.bootstrap import paired_bootstrap, paired_tstar, unpaired_bootstrap
-
-    runs = read_runs(runs_path)
-    x = read_matrix(matrix_path, runs)
-    pr = paired_bootstrap(x, B=B, seed=seed, alpha=alpha, metric=metric)
-    ur = unpaired_bootstrap(x, B=B, seed=seed, alpha=alpha, metric=metric)
-    write_csv(_sens_row(pr, metric), out_paired)
-    write_csv(_sens_row(ur, metric), out_unpaired)
-    write_csv(pd.concat([_pair_rows(pr, metric, "paired"), _pair_rows(ur, metric, "unpaired")],
-                        ignore_index=True), out_asl)
-    # the chosen pair: paired ASL closest to alpha, ties by pair order (stable argmin)
-    k = int(np.argmin(np.abs(np.asarray(pr.asl, dtype=float) - alpha)))
-    i, j = int(pr.pair_x[k]), int(pr.pair_y[k])
-    t_obs, tstar = paired_tstar(x, (i, j), B=B, seed=seed, metric=metric)
-    write_csv(pd.DataFrame({"metric": metric, "system_x": runs[i], "system_y": runs[j],
-                            "t_observed": float(t_obs), "t_star": np.asarray(tstar, dtype=float)}),
-              out_tstar)
-
-
-def swap_parts(matrix_path, runs_path, metric: str, *, B: int, seed: int, threshold: float,
-               out_swap, out_rates) -> None:
+def swap_part(matrix_path, runs_path, metric: str, *, out_swap, out_rates, **cfg) -> None:
     """Swap method of one metric (paper 000 Table 3, 001 Table 4) and its swap rate per bin."""
-    from .meta.swap import swap_method
+    from .meta.run import stage_swap
 
-    runs = read_runs(runs_path)
-    x = read_matrix(matrix_path, runs)
-    r = swap_method(x, B=B, seed=seed, threshold=threshold, metric=metric)
-    write_csv(pd.DataFrame({"metric": [metric], "diff_required": [float(r.diff_required)],
-                            "max_diff": [float(r.max_value)], "relative": [float(r.relative)],
-                            "pct_satisfying": [float(r.pct_satisfying)]}), out_swap)
-    write_csv(pd.DataFrame({"metric": metric, "bin": np.asarray(r.edges, dtype=float),
-                            "comparisons": np.asarray(r.counts, dtype=np.int64),
-                            "swaps": np.asarray(r.swaps, dtype=np.int64),
-                            "swap_rate": np.asarray(r.swap_rate, dtype=float)}), out_rates)
+    mats = _matrices({matrix_name(metric): matrix_path}, runs_path)
+    _write_parts(stage_swap(mats, metric, meta_config(**cfg)),
+                 {"swap": out_swap, "swap_rates": out_rates})
 
 
-def stability_part(matrix_path, runs_path, metric: str, *, B: int, seed: int, fuzziness,
-                   out_path) -> None:
+def stability_part(matrix_path, runs_path, metric: str, *, out_path, **cfg) -> None:
     """Stability method of one metric: MR and PT per fuzziness (paper 001 Figs 17-18)."""
-    from .meta.stability import stability_method
+    from .meta.run import stage_stability
 
-    runs = read_runs(runs_path)
-    x = read_matrix(matrix_path, runs)
-    r = stability_method(x, B=B, seed=seed, fuzziness=fuzziness, metric=metric)
-    write_csv(pd.DataFrame({"metric": metric, "f": np.asarray(r.fuzziness, dtype=float),
-                            "minority_rate": np.asarray(r.minority_rate, dtype=float),
-                            "proportion_ties": np.asarray(r.proportion_ties, dtype=float)}),
-              out_path)
+    mats = _matrices({matrix_name(metric): matrix_path}, runs_path)
+    _write_parts(stage_stability(mats, metric, meta_config(**cfg)), {"stability": out_path})
 
 
-def sweep_parts(matrix_paths: Mapping[str, str], runs_path, metrics: Sequence[str],
-                variants: Sequence[str], names: Sequence[str], default_gains: str, *, B: int,
-                alpha: float, seed: int, out_kendall, out_bootstrap) -> None:
-    """Gain-value sweep (paper 000 Tables 5-6): tau of each variant against the default gains, and
-    the paired bootstrap sensitivity of the default and every variant."""
-    from .meta.bootstrap import paired_bootstrap
-    from .meta.kendall import kendall_tau
+def sweep_part(matrix_paths: Mapping[str, str], runs_path, *, out_kendall, out_bootstrap,
+               **cfg) -> None:
+    """Gain-value sweep (paper 000 Tables 5-6)."""
+    from .meta.run import stage_gain_sweep
 
-    runs = read_runs(runs_path)
-    krows, brows = [], []
-    it = iter(names)
-    for m in metrics:
-        base = read_matrix(matrix_paths[m], runs)
-        pr = paired_bootstrap(base, B=B, seed=seed, alpha=alpha, metric=m)
-        brows.append({"metric": m, "gains": default_gains, "default": True,
-                      **_sens_row(pr, m).iloc[0].drop("metric").to_dict()})
-        for g in variants:
-            name = next(it)
-            var = read_matrix(matrix_paths[name], runs)
-            kt = kendall_tau(base.mean(axis=0).to_numpy(), var.mean(axis=0).to_numpy())
-            krows.append({"metric": m, "gains": g, "tau": float(kt.tau), "z0": float(kt.z0),
-                          "p_value": float(kt.p_value)})
-            pv = paired_bootstrap(var, B=B, seed=seed, alpha=alpha, metric=name)
-            brows.append({"metric": name, "gains": g, "default": False,
-                          **_sens_row(pv, name).iloc[0].drop("metric").to_dict()})
-    bdf = pd.DataFrame(brows)[["metric", "pairs", "significant", "sensitivity", "estimated_diff",
-                               "gains", "default"]]
-    for c in ("pairs", "significant"):
-        bdf[c] = bdf[c].astype(np.int64)
-    write_csv(pd.DataFrame(krows, columns=["metric", "gains", "tau", "z0", "p_value"]), out_kendall)
-    write_csv(bdf, out_bootstrap)
+    mats = _matrices(matrix_paths, runs_path)
+    _write_parts(stage_gain_sweep(mats, meta_config(**cfg)),
+                 {"gain_kendall": out_kendall, "gain_bootstrap": out_bootstrap})
 
 
-def run_means(matrix_paths: Mapping[str, str], runs: Sequence[str]) -> pd.DataFrame:
-    """``metric, run, mean``: arithmetic mean over topics (paper 000 Fig. 8 / 001 Fig. 1 data)."""
-    rows = []
-    for m, p in matrix_paths.items():
-        means = read_matrix(p, runs).mean(axis=0)
-        rows.append(pd.DataFrame({"metric": m, "run": list(runs),
-                                  "mean": means.to_numpy(dtype=float)}))
-    return pd.concat(rows, ignore_index=True)
-
-
-def write_tables(*, cache, runs_path, matrix_paths: Mapping[str, str], parts: Mapping[str, list],
-                 out_dir, tables: Sequence[str]) -> list[Path]:
-    """Concatenate the per-metric parts and write every contract table (CSV + MD + TeX)."""
+def write_tables(*, cache, runs_path, matrix_paths: Mapping[str, str], mean_metrics: Sequence[str],
+                 parts: Mapping[str, Sequence], out_dir, tables: Sequence[str], **cfg) -> list[Path]:
+    """Combine the parts, add the collection-level tables (Table 1, Tables 7-9, run means) and
+    write every table in ``tables`` as CSV + Markdown + LaTeX."""
+    from .collection import Collection
+    from .meta.run import combine, stage_collection, stage_run_means
     from .tables import write_table
 
-    out_dir = Path(out_dir)
     runs = read_runs(runs_path)
-    frames: dict[str, pd.DataFrame] = {}
-    for name, paths in parts.items():
-        frames[name] = _concat(paths)
-    frames["run_means"] = run_means(matrix_paths, runs)
+    mats = _matrices(matrix_paths, runs_path)
+    pieces: list[dict] = []
     if "collection" in tables or "preferred_rank" in tables:
-        from .collection import Collection
-
-        coll = Collection.load(cache).select_runs(runs)
-        if "collection" in tables:
-            frames["collection"] = _collection_table(coll)
-        if "preferred_rank" in tables:
-            frames["preferred_rank"] = _preferred_rank_table(coll)
+        pieces.append(stage_collection(Collection.load(cache), runs))
+    pieces.append(stage_run_means(mats, meta_config(**cfg), list(mean_metrics)))
+    for name, paths in parts.items():
+        for p in paths:
+            pieces.append({name: read_part(p)})
+    frames = combine(pieces)
+    out_dir = Path(out_dir)
     written: list[Path] = []
     for t in tables:
+        if t not in frames:
+            raise ValueError(f"table {t!r}: no part produced it")
         written += write_table(frames[t], out_dir / t, kind=t)
     return written
-
-
-def _collection_table(coll) -> pd.DataFrame:
-    try:
-        from .meta.collection_stats import collection_table
-    except ImportError:
-        collection_table = None
-    if collection_table is not None:
-        return collection_table(coll)
-    # fallback until metaeval.meta.collection_stats exists: one row per topic
-    counts = np.asarray(coll.level_counts)
-    df = pd.DataFrame({"topic": list(coll.topics), "R": counts[:, 1:].sum(axis=1)})
-    for lvl in range(counts.shape[1] - 1, 0, -1):
-        df[f"R(L{lvl})"] = counts[:, lvl]
-    df["runs"] = len(coll.runs)
-    return df
-
-
-def _preferred_rank_table(coll) -> pd.DataFrame:
-    from .meta.preferred import preferred_rank_table
-
-    return preferred_rank_table(coll)

@@ -6,6 +6,7 @@ import importlib.util as _ilu
 import json as _json
 import os as _os
 import shlex as _shlex
+import sys as _sys
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
@@ -13,6 +14,9 @@ from snakemake.utils import validate
 # Validate before any job starts: a misspelt key is rejected with the schema's message, and the
 # schema's defaults are filled in (see config/README.md).
 validate(config, "../schemas/config.schema.yaml")
+
+# `metaeval` through the Python that runs Snakemake (no activated environment needed)
+METAEVAL = f"{_shlex.quote(_sys.executable)} -m metaeval"
 
 RES = config["results"].rstrip("/")
 SIM_ROOT = config["simulated_root"].rstrip("/")
@@ -58,6 +62,7 @@ def _unique(seq):
 
 METRICS = _unique(_canonical(m, "metrics") for m in config["metrics"])
 SELECT_BY = _canonical(config["select_by"], "select_by")
+GEOMETRIC = _unique(_canonical(m, "geometric") for m in config["geometric"])
 
 _gs = config["sweeps"]["gains"]
 GAIN_SWEEP = bool(_gs["enabled"]) and bool(_gs["metrics"]) and bool(_gs["variants"])
@@ -66,12 +71,33 @@ SWEEP_VARIANTS = list(_gs["variants"]) if GAIN_SWEEP else []
 SWEEP_NAMES = [_canonical(f"{m}(gains={g})", "sweeps.gains.variants")
                for m in SWEEP_METRICS for g in SWEEP_VARIANTS]
 
+# per-metric job lists (metaeval.meta.run naming): the paired test also runs AG_X (the arithmetic
+# mean of log(X + 0.00001)), the unpaired test, swap and stability also G_X (the geometric mean of
+# paper 001 Eq. 7) for every X in `geometric`
+PAIRED_METRICS = METRICS + [f"AG_{g}" for g in GEOMETRIC]
+OTHER_METRICS = METRICS + [f"G_{g}" for g in GEOMETRIC]
+
 # every matrix the metrics rule computes per collection
-MATRIX_METRICS = _unique(METRICS + [SELECT_BY] + SWEEP_METRICS + SWEEP_NAMES)
+MATRIX_METRICS = _unique(METRICS + GEOMETRIC + [SELECT_BY] + SWEEP_METRICS + SWEEP_NAMES)
+
+
+def matrix_name(metric):
+    """The matrix an AG_X / G_X metric reads (X)."""
+    for prefix in ("AG_", "G_"):
+        if metric.startswith(prefix):
+            return metric[len(prefix):]
+    return metric
+
+
+def matrix_path(w):
+    return f"{RES}/{w.collection}/matrices/{matrix_name(w.metric)}.csv"
+
 
 B = config["bootstrap"]["B"]
 ALPHA = config["bootstrap"]["alpha"]
 SEED = config["bootstrap"]["seed"]
+SWAP_THRESHOLD = config["swap"]["threshold"]
+FUZZINESS = config["stability"]["fuzziness"]
 KISHIDA = bool(config["kishida"]["enabled"]) and _ilu.find_spec("metaeval.cli.reproduce") is not None
 SUMMARY = bool(config["summary"]["enabled"])
 

@@ -20,5 +20,5 @@ rule ingest:
         mem_mb=4000,
         runtime=20,
     shell:
-        "metaeval ingest --qrels {input.qrels:q} {params.runs} --order {params.order}"
+        "{METAEVAL} ingest --qrels {input.qrels:q} {params.runs} --order {params.order}"
         " --depth {params.depth} {params.max_level} --out {output.cache:q} 2> {log:q}"

@@ -19,7 +19,7 @@ rule metrics:
         mem_mb=4000,
         runtime=20,
     shell:
-        "metaeval matrices --collection {input.cache:q} --out {params.out:q}"
+        "{METAEVAL} matrices --collection {input.cache:q} --out {params.out:q}"
         " --gains {params.gains:q} --metrics {params.metrics} 2> {log:q}"
 
 

@@ -3,14 +3,14 @@
 
 rule stability:
     input:
-        matrix=f"{RES}/{{collection}}/matrices/{{metric}}.csv",
+        matrix=matrix_path,
         runs=f"{RES}/{{collection}}/runs_used.csv",
     output:
-        part=f"{RES}/{{collection}}/parts/stability/{{metric}}.csv",
+        part=f"{RES}/{{collection}}/parts/stability/{{metric}}/stability.csv",
     params:
         B=B,
         seed=SEED,
-        fuzziness=config["stability"]["fuzziness"],
+        fuzziness=FUZZINESS,
     log:
         f"{RES}/logs/{{collection}}/stability/{{metric}}.log",
     threads: 1

@@ -3,7 +3,7 @@
 
 rule swap:
     input:
-        matrix=f"{RES}/{{collection}}/matrices/{{metric}}.csv",
+        matrix=matrix_path,
         runs=f"{RES}/{{collection}}/runs_used.csv",
     output:
         swap=f"{RES}/{{collection}}/parts/swap/{{metric}}/swap.csv",
@@ -11,7 +11,7 @@ rule swap:
     params:
         B=B,
         seed=SEED,
-        threshold=config["swap"]["threshold"],
+        threshold=SWAP_THRESHOLD,
     log:
         f"{RES}/logs/{{collection}}/swap/{{metric}}.log",
     threads: 1

@@ -10,9 +10,9 @@ rule sweeps:
         kendall=f"{RES}/{{collection}}/parts/sweeps/gain_kendall.csv",
         bootstrap=f"{RES}/{{collection}}/parts/sweeps/gain_bootstrap.csv",
     params:
+        names=SWEEP_METRICS + SWEEP_NAMES,
         metrics=SWEEP_METRICS,
         variants=SWEEP_VARIANTS,
-        names=SWEEP_NAMES,
         default_gains=lambda w: cfg(w.collection)["gains"],
         B=B,
         alpha=ALPHA,

@@ -1,4 +1,4 @@
-# Adapter: rule kendall -> metaeval.pipeline.kendall_part (metaeval.meta.kendall.rank_correlations).
+# Adapter: rule kendall -> metaeval.pipeline.kendall_part (metaeval.meta.run.stage_kendall).
 import sys
 
 sys.stderr = open(snakemake.log[0], "w")

@@ -1,11 +1,11 @@
-# Adapter: rule sweeps -> metaeval.pipeline.sweep_parts (gain-value sweep, paper 000 Tables 5-6).
+# Adapter: rule sweeps -> metaeval.pipeline.sweep_part (metaeval.meta.run.stage_gain_sweep).
 import sys
 
 sys.stderr = open(snakemake.log[0], "w")
-from metaeval.pipeline import sweep_parts
+from metaeval.pipeline import sweep_part
 
 p = snakemake.params
-names = list(p.metrics) + list(p.names)
-sweep_parts(dict(zip(names, snakemake.input.matrices)), snakemake.input.runs, p.metrics, p.variants,
-            p.names, p.default_gains, B=p.B, alpha=p.alpha, seed=p.seed,
-            out_kendall=snakemake.output.kendall, out_bootstrap=snakemake.output.bootstrap)
+sweep_part(dict(zip(p.names, snakemake.input.matrices)), snakemake.input.runs,
+           out_kendall=snakemake.output.kendall, out_bootstrap=snakemake.output.bootstrap,
+           B=p.B, alpha=p.alpha, seed=p.seed, sweep_metrics=p.metrics, sweep_gains=p.variants,
+           default_gains=p.default_gains)
