@@ -5,7 +5,8 @@ Everything is computed for all pairs and all bootstrap samples at once: with ``C
 count matrix of the samples ``Q*b`` and ``W`` the ``(n, pairs)`` matrix of centred per-topic
 differences ``w_i = z_i - z_bar``, ``C @ W / n`` is every bootstrap mean ``w_bar*b`` and
 ``C @ W**2`` gives every bootstrap variance.  ``B`` is processed in batches (``batch=``) so memory
-stays bounded; the result does not depend on the batch size.
+stays bounded; the products themselves run in fixed zero-padded blocks of
+:data:`~metaeval.meta.samples.BLOCK` samples, so the result is bit-identical for every batch size.
 
 Decisions where the papers leave room (also in docs/meta.md):
 
@@ -37,7 +38,7 @@ from .samples import BootstrapSamples, resolve_samples
 from .statistics import Statistic, as_statistic, log_transform, pair_indices
 
 __all__ = ["PairedResult", "UnpairedResult", "paired_bootstrap", "unpaired_bootstrap", "paired_tstar",
-           "studentise", "kth_index", "DEFAULT_BATCH_ELEMENTS", "resolve_transform", "run_statistics"]
+           "studentise", "kth_index", "paired_test_differences", "DEFAULT_BATCH_ELEMENTS", "resolve_transform", "run_statistics"]
 
 VAR_REL_EPS = 1e-12
 ASL_REL_TOL = 1e-10
@@ -205,28 +206,41 @@ def paired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int | 
     n = s.n_topics
     smp = resolve_samples(samples, n, B, seed, "paired", metric or "paired_bootstrap")
     ia, ib = pair_indices(s.n_runs)
-    Z = X[:, ia] - X[:, ib]
+    zbar, t_obs, asl, pair_diff = paired_test_differences(X[:, ia] - X[:, ib], smp, alpha=alpha, batch=batch)
+    return PairedResult(metric, s.runs, ia, ib, zbar, t_obs, asl, pair_diff, alpha, smp.B, n, tname)
+
+
+def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int | None = None,
+                            alpha: float = 0.05, batch: int | None = None):
+    """The paired test on per-topic differences directly: ``Z`` is ``(n, k)``, one column per
+    comparison (a system pair, or an independent simulated trial).  Returns
+    ``(z_bar, t(z), ASL, Fig. 8 |w_bar*b'|)``, each of shape ``(k,)``; all columns share ``Q*b``.
+    """
+    Z = np.array(Z, dtype=np.float64, copy=True)
+    if Z.ndim != 2 or Z.shape[0] < 2 or Z.shape[1] < 1:
+        raise ValueError(f"differences must be an (n >= 2, k >= 1) matrix, got shape {Z.shape}")
+    if not np.isfinite(Z).all():
+        raise ValueError("differences contain non-finite values")
+    alpha = check_alpha(alpha)
+    n, P = Z.shape
+    smp = resolve_samples(samples, n, B, seed, "paired", "paired_test_differences")
     zbar = Z.mean(axis=0)
     Wc = Z - zbar
     W2 = Wc * Wc
     t_obs = studentise(zbar, W2.sum(axis=0) / (n - 1), (Z * Z).mean(axis=0), n)
     thr = np.abs(t_obs) * (1.0 - ASL_REL_TOL)
-    P = Z.shape[1]
     k = kth_index(smp.B, alpha)
     top = _KthLargest(k, P)
     count = np.zeros(P, dtype=np.int64)
     bs = _default_batch(batch, smp.B, P)
     for s0, s1 in smp.batches(bs):
-        C = smp.counts(s0, s1)
-        S1 = C @ Wc
-        S2 = C @ W2
+        S1, S2 = smp.dot(s0, s1, [Wc, W2])
         mean = S1 / n
         var = (S2 - n * mean * mean) / (n - 1)
         t = np.abs(studentise(mean, var, S2 / n, n))
         count += (t >= thr).sum(axis=0)
         top.add(t, np.abs(mean))
-    return PairedResult(metric, s.runs, ia, ib, zbar, t_obs, count / smp.B, top.result(), alpha,
-                        smp.B, n, tname)
+    return zbar, t_obs, count / smp.B, top.result()
 
 
 def paired_tstar(scores, pair: tuple[int, int], samples=None, *, B: int | None = None,
@@ -242,9 +256,8 @@ def paired_tstar(scores, pair: tuple[int, int], samples=None, *, B: int | None =
     zbar = z.mean()
     w = z - zbar
     t_obs = float(studentise(zbar, (w * w).sum() / (n - 1), (z * z).mean(), n))
-    C = smp.counts()
-    S1 = C @ w
-    S2 = C @ (w * w)
+    S1, S2 = smp.dot(0, smp.B, [w[:, None], (w * w)[:, None]])
+    S1, S2 = S1[:, 0], S2[:, 0]
     mean = S1 / n
     t = studentise(mean, (S2 - n * mean * mean) / (n - 1), S2 / n, n)
     return t_obs, t
@@ -260,8 +273,9 @@ def run_statistics(X: np.ndarray, smp: BootstrapSamples, statistic: Statistic, s
     n = X.shape[0]
     if statistic.is_mean_of_transform:
         T = statistic.transform(X)
-        C = smp.counts(s0, s1, cols)
-        return statistic.outer((C @ T) / C.sum(axis=1, keepdims=True))
+        m = smp.indices.shape[1] if cols is None else len(range(*cols.indices(smp.indices.shape[1])))
+        (S,) = smp.dot(s0, s1, [T], cols)
+        return statistic.outer(S / m)
     idx = smp.indices[s0:s1] if cols is None else smp.indices[s0:s1, cols]
     res = X[idx]                                   # (rows, m, runs)
     return np.asarray(statistic.func(np.moveaxis(res, 2, 0)), dtype=np.float64).T
@@ -296,13 +310,16 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
         T = stat.transform(X)
         bs = _default_batch(batch, smp.B, P)
         for s0, s1 in smp.batches(bs):
-            C1 = smp.counts(s0, s1, slice(0, n))
-            C2 = smp.counts(s0, s1, slice(n, 2 * n))
-            mx = (C1[:, :n] @ T)[:, ia] + (C1[:, n:] @ T)[:, ib]
-            my = (C2[:, :n] @ T)[:, ia] + (C2[:, n:] @ T)[:, ib]
-            d = np.abs(np.round(stat.outer(mx / n) - stat.outer(my / n), ROUND))
+            Tx = np.concatenate([T, np.zeros_like(T)])     # (2n, runs): value if drawn from x
+            Ty = np.concatenate([np.zeros_like(T), T])     # (2n, runs): value if drawn from y
+            ax, bx = smp.dot(s0, s1, [Tx, Ty], slice(0, n))
+            ay, by = smp.dot(s0, s1, [Tx, Ty], slice(n, 2 * n))
+            mx = ax[:, ia] + bx[:, ib]
+            my = ay[:, ia] + by[:, ib]
+            raw = np.abs(stat.outer(mx / n) - stat.outer(my / n))
+            d = np.round(raw, ROUND)
             count += (d >= thr).sum(axis=0)
-            top.add(d, d)
+            top.add(d, raw)
     else:
         bs = _default_batch(batch, smp.B, P * n)
         pc = max(1, DEFAULT_BATCH_ELEMENTS // max(1, bs * n))
@@ -314,8 +331,9 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
                 xs = np.moveaxis(V[idx[:, :n]], 2, 0)                              # (pc, rows, n)
                 ys = np.moveaxis(V[idx[:, n:]], 2, 0)
                 dchunks.append((np.asarray(stat.func(xs)) - np.asarray(stat.func(ys))).T)
-            d = np.abs(np.round(np.concatenate(dchunks, axis=1), ROUND))
+            raw = np.abs(np.concatenate(dchunks, axis=1))
+            d = np.round(raw, ROUND)
             count += (d >= thr).sum(axis=0)
-            top.add(d, d)
+            top.add(d, raw)
     return UnpairedResult(metric, s.runs, ia, ib, d_obs, count / smp.B, top.result(), alpha,
                           smp.B, n, stat.name)

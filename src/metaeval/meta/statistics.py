@@ -33,7 +33,8 @@ def _identity(x):
 
 def log_transform(x):
     """``log(x + 0.00001)``: the per-topic transform inside Eq. 7 (the AG_ variant of the paired test)."""
-    return np.log(np.asarray(x, dtype=np.float64) + LOG_EPS)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.log(np.asarray(x, dtype=np.float64) + LOG_EPS)
 
 
 def _gm_outer(m):
