@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["SimParams", "PRESETS", "SimulatedCollection", "simulate", "write_collection",
-           "preset"]
+           "preset", "to_collection", "qrels_text", "run_text"]
 
 
 @dataclass(frozen=True)
@@ -245,6 +245,24 @@ def simulate(params: SimParams) -> SimulatedCollection:
     run_ids = tuple(f"{p.run_prefix}{r + 1:02d}" for r in range(R))
     return SimulatedCollection(p, topic_ids, run_ids, doc_number, rel_level, judged, ranked,
                                lengths, skill)
+
+
+def to_collection(sim: SimulatedCollection):
+    """The labelled :class:`metaeval.collection.Collection` of a simulated collection -- exactly
+    what ingesting its written files gives (run-file order, depth ``params.depth``)."""
+    from .collection import PAD, UNJUDGED, Collection
+
+    R, T, D = sim.ranked.shape
+    H = len(sim.params.rel_means)
+    idx = sim.ranked.astype(np.intp)
+    t_idx = np.arange(T)[None, :, None]
+    lv = np.where(sim.judged[t_idx, idx], sim.rel_level[t_idx, idx], UNJUDGED).astype(np.int8)
+    lv[np.arange(D)[None, None, :] >= sim.lengths[:, :, None]] = PAD
+    counts = np.stack([((sim.rel_level == j) & sim.judged).sum(axis=1) for j in range(H + 1)],
+                      axis=1).astype(np.int64)
+    return Collection(topics=sim.topic_ids, runs=sim.run_ids, levels=lv,
+                      lengths=sim.lengths.astype(np.int64), level_counts=counts,
+                      info={"simulated": sim.params.to_dict()})
 
 
 # --------------------------------------------------------------------------- writing
