@@ -84,6 +84,8 @@ def sig_figs(x, n: int = 2) -> str:
 
 
 def _round_half_up(x: float, decimals: int) -> str:
+    if not math.isfinite(float(x)):              # t(z) = +-inf for a zero-variance pair (meta.bootstrap)
+        return "inf" if float(x) > 0 else ("-inf" if float(x) < 0 else "nan")
     q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     return format(q, "f")
 
