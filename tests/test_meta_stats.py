@@ -1,0 +1,69 @@
+"""Statistical sanity of the bootstrap tests and reproducibility of the shared samples."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import scipy.stats
+
+from metaeval.meta import BootstrapSamples, MetaConfig, paired_bootstrap, run_meta, stage_paired, stage_swap
+from metaeval.meta.bootstrap import paired_test_differences
+from metaeval.meta.samples import bootstrap_counts, sample_rng
+
+
+def test_paired_asl_agrees_with_paired_t_test_on_normal_data():
+    rng = np.random.default_rng(0)
+    n, R = 50, 6
+    X = rng.normal(0.4, 0.15, (n, 1)) + rng.normal(0, 0.1, (n, R)) + np.linspace(0, 0.06, R)[None, :]
+    res = paired_bootstrap(X, B=20000, seed=0)
+    p = np.array([scipy.stats.ttest_rel(X[:, i], X[:, j]).pvalue for i, j in zip(res.pair_x, res.pair_y)])
+    assert np.ptp(p) > 0.5                        # the pairs span significant and non-significant
+    assert np.abs(res.asl - p).max() < 0.02
+
+
+def test_null_simulation_rejection_rate():
+    # 500 independent trials, two systems drawn from the same distribution: one column per trial
+    rng = np.random.default_rng(1)
+    Z = rng.normal(0, 1, (50, 500)) - rng.normal(0, 1, (50, 500))
+    _, _, asl, _ = paired_test_differences(Z, B=1000, seed=1)
+    rate = float((asl < 0.05).mean())
+    assert 0.03 <= rate <= 0.07, rate
+
+
+def test_samples_depend_only_on_seed_n_B_and_stream():
+    a = BootstrapSamples.from_seed(7, 43, 500)
+    b = BootstrapSamples.from_seed(7, 43, 500)
+    np.testing.assert_array_equal(a.indices, b.indices)
+    assert not np.array_equal(a.indices, BootstrapSamples.from_seed(7, 43, 500, "swap").indices)
+    assert not np.array_equal(a.indices, BootstrapSamples.from_seed(8, 43, 500).indices)
+    assert BootstrapSamples.from_seed(7, 43, 500, "unpaired").indices.shape == (500, 86)
+    counts = bootstrap_counts(43, 500, sample_rng(7, 43, 500))
+    np.testing.assert_array_equal(counts, a.counts())
+    assert (counts.sum(axis=1) == 43).all()
+    # a per-metric job in another process draws exactly the same samples
+    code = ("import hashlib; from metaeval.meta import BootstrapSamples as S; "
+            "print(hashlib.sha256(S.from_seed(7, 43, 500).indices.tobytes()).hexdigest())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == hashlib.sha256(a.indices.tobytes()).hexdigest()
+
+
+def test_per_metric_stages_equal_the_whole_run():
+    rng = np.random.default_rng(2)
+    idx = [f"{i:03d}" for i in range(15)]
+    runs = [f"run{j}" for j in range(7)]
+    mats = {m: pd.DataFrame(np.round(rng.random((15, 7)), 4), index=idx, columns=runs) for m in ("AP", "RR")}
+    cfg = MetaConfig(B=300, seed=11)
+    whole = run_meta(mats, cfg)
+    for m in ("AP", "RR"):
+        part = stage_paired(mats, m, cfg)            # derives its own samples from (seed, n, B)
+        row = whole["bootstrap_paired"].set_index("metric").loc[m]
+        assert part["bootstrap_paired"].iloc[0]["significant"] == row["significant"]
+        assert part["bootstrap_paired"].iloc[0]["estimated_diff"] == row["estimated_diff"]
+        sw = stage_swap(mats, m, cfg)["swap_rates"]
+        pd.testing.assert_frame_equal(
+            sw.reset_index(drop=True),
+            whole["swap_rates"][whole["swap_rates"].metric == m].reset_index(drop=True))
