@@ -138,6 +138,17 @@ def _orig_dcg_discount(base: float, n: int) -> np.ndarray:
     return out
 
 
+def _memo(ctx: EvalContext, key: tuple, fn):
+    """Cache a derived array on the context (cutoff variants of a measure share one cumsum)."""
+    d = ctx._derived
+    if key not in d:
+        v = fn()
+        if isinstance(v, np.ndarray):
+            v.setflags(write=False)
+        d[key] = v
+    return d[key]
+
+
 def _rel_sum(ctx: EvalContext, values: np.ndarray) -> np.ndarray:
     """Cumulative sum over relevant ranks of ``values`` (R, T, D)."""
     return _csum(np.where(ctx.rel, values, 0.0))
@@ -177,12 +188,12 @@ def p_plus(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
 
 
 def ap(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    s = _at(_rel_sum(ctx, _prec_at_rank(ctx)), cutoff)
+    s = _at(_memo(ctx, ("cum", "AP"), lambda: _rel_sum(ctx, _prec_at_rank(ctx))), cutoff)
     return _div(s, _denom_cut(ctx, cutoff)[None, :])
 
 
 def q_measure(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    s = _at(_rel_sum(ctx, ctx.blended_ratio(beta)), cutoff)
+    s = _at(_memo(ctx, ("cum", "Q", beta), lambda: _rel_sum(ctx, ctx.blended_ratio(beta))), cutoff)
     return _div(s, _denom_cut(ctx, cutoff)[None, :])
 
 
@@ -221,13 +232,17 @@ def ncu_gu_br(ctx: EvalContext, cutoff=None, beta=1.0, stops=None) -> np.ndarray
     return _ncu_gu(ctx, ctx.blended_ratio(beta), stops)
 
 
-def _ncu_rb(ctx: EvalContext, nu: np.ndarray, gamma: float, cutoff) -> np.ndarray:
+def _ncu_rb(ctx: EvalContext, nu, gamma: float, cutoff, key) -> np.ndarray:
     R = ctx.n_rel
     n = int(max(ctx.depth, R.max(initial=0), 1))
     pw = _pow_table(float(gamma), n)
-    cnt = ctx.count.astype(np.intp)
-    stop = pw[np.clip(cnt - 1, 0, n - 1)]
-    s = _at(_rel_sum(ctx, nu * stop), cutoff)
+
+    def cum():
+        cnt = ctx.count.astype(np.intp)
+        stop = pw[np.clip(cnt - 1, 0, n - 1)]
+        return _rel_sum(ctx, nu() * stop)
+
+    s = _at(_memo(ctx, ("cum", "NCUrb", float(gamma)) + key, cum), cutoff)
     if cutoff is None:
         cden = np.cumsum(pw)
         denom = np.where(R > 0, cden[np.clip(R - 1, 0, n - 1)], 0.0)
@@ -237,17 +252,17 @@ def _ncu_rb(ctx: EvalContext, nu: np.ndarray, gamma: float, cutoff) -> np.ndarra
 
 
 def ncu_rb_p(ctx: EvalContext, cutoff=None, gamma=0.95) -> np.ndarray:
-    return _ncu_rb(ctx, _prec_at_rank(ctx), gamma, cutoff)
+    return _ncu_rb(ctx, lambda: _prec_at_rank(ctx), gamma, cutoff, ("P",))
 
 
 def ncu_rb_br(ctx: EvalContext, cutoff=None, beta=1.0, gamma=0.95) -> np.ndarray:
-    return _ncu_rb(ctx, ctx.blended_ratio(beta), gamma, cutoff)
+    return _ncu_rb(ctx, lambda: ctx.blended_ratio(beta), gamma, cutoff, ("BR", float(beta)))
 
 
 def ncu_rb_ie(ctx: EvalContext, cutoff=None, gamma=0.95, persistence=0.99) -> np.ndarray:
     """Rank-biased NCU whose utility at rank r is p**r (NTCIREVAL's NCUrb,IE; not in the papers)."""
     pw = _pow_table(float(persistence), ctx.depth + 1)[1:]
-    return _ncu_rb(ctx, np.broadcast_to(pw, ctx.levels.shape), gamma, cutoff)
+    return _ncu_rb(ctx, lambda: pw, gamma, cutoff, ("IE", float(persistence)))
 
 
 # ----------------------------------------------------------------------- RBP (Eq. 8)
@@ -261,14 +276,14 @@ def _rbp_sum(gains: np.ndarray, p: float) -> np.ndarray:
 
 def rbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
     p = float(persistence)
-    s = _at(_rbp_sum(ctx.gain, p), cutoff)
+    s = _at(_memo(ctx, ("cum", "RBP", p), lambda: _rbp_sum(ctx.gain, p)), cutoff)
     return _div((1 - p) * s, np.full(s.shape, ctx.max_gain))
 
 
 def nrbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
     p = float(persistence)
-    s = _at(_rbp_sum(ctx.gain, p), cutoff)
-    si = _at(_rbp_sum(ctx.ideal_gain_full, p), cutoff)
+    s = _at(_memo(ctx, ("cum", "RBP", p), lambda: _rbp_sum(ctx.gain, p)), cutoff)
+    si = _at(_memo(ctx, ("cum", "RBP*", p), lambda: _rbp_sum(ctx.ideal_gain_full, p)), cutoff)
     g = ctx.max_gain
     a = _div((1 - p) * s, np.full(s.shape, g))
     b = _div((1 - p) * si, np.full(si.shape, g))
@@ -280,6 +295,12 @@ def nrbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
 
 def _err_parts(ctx: EvalContext, gains: np.ndarray):
     """(pr, dsat_prev): relevance probability g/(g_h+1) and dsat(r-1) along the last axis."""
+    if gains is ctx.gain:
+        return _memo(ctx, ("ERR parts",), lambda: _err_parts_(ctx, gains))
+    return _err_parts_(ctx, gains)
+
+
+def _err_parts_(ctx: EvalContext, gains: np.ndarray):
     pr = gains / (ctx.max_gain + 1)
     dsat = np.cumprod(1 - pr, axis=-1)
     dsat_prev = np.concatenate([np.ones(dsat.shape[:-1] + (1,)), dsat[..., :-1]], axis=-1)
@@ -294,11 +315,12 @@ def _err_cum(ctx: EvalContext, gains: np.ndarray) -> np.ndarray:
 
 
 def err(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    return _at(_err_cum(ctx, ctx.gain), cutoff)
+    return _at(_memo(ctx, ("cum", "ERR"), lambda: _err_cum(ctx, ctx.gain)), cutoff)
 
 
 def nerr(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    return _div(err(ctx, cutoff), _at(_err_cum(ctx, ctx.ideal_gain_full), cutoff)[None, :])
+    ideal = _memo(ctx, ("cum", "ERR*"), lambda: _err_cum(ctx, ctx.ideal_gain_full))
+    return _div(err(ctx, cutoff), _at(ideal, cutoff)[None, :])
 
 
 def _ebr_cum(ctx: EvalContext, gains: np.ndarray, br) -> np.ndarray:
@@ -309,11 +331,13 @@ def _ebr_cum(ctx: EvalContext, gains: np.ndarray, br) -> np.ndarray:
 
 
 def ebr(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    return _at(_ebr_cum(ctx, ctx.gain, ctx.blended_ratio(beta)), cutoff)
+    cum = _memo(ctx, ("cum", "EBR", float(beta)),
+                lambda: _ebr_cum(ctx, ctx.gain, ctx.blended_ratio(beta)))
+    return _at(cum, cutoff)
 
 
 def nebr(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    ideal = _at(_ebr_cum(ctx, ctx.ideal_gain_full, None), cutoff)
+    ideal = _at(_memo(ctx, ("cum", "EBR*"), lambda: _ebr_cum(ctx, ctx.ideal_gain_full, None)), cutoff)
     return _div(ebr(ctx, cutoff, beta), ideal[None, :])
 
 
@@ -325,11 +349,13 @@ def _irbu_cum(ctx: EvalContext, gains: np.ndarray, p: float) -> np.ndarray:
 
 
 def irbu(ctx: EvalContext, cutoff=None, persistence=0.99) -> np.ndarray:
-    return _at(_irbu_cum(ctx, ctx.gain, persistence), cutoff)
+    p = float(persistence)
+    return _at(_memo(ctx, ("cum", "iRBU", p), lambda: _irbu_cum(ctx, ctx.gain, p)), cutoff)
 
 
 def nirbu(ctx: EvalContext, cutoff=None, persistence=0.99) -> np.ndarray:
-    ideal = _at(_irbu_cum(ctx, ctx.ideal_gain_full, persistence), cutoff)
+    p = float(persistence)
+    ideal = _at(_memo(ctx, ("cum", "iRBU*", p), lambda: _irbu_cum(ctx, ctx.ideal_gain_full, p)), cutoff)
     return _div(irbu(ctx, cutoff, persistence), ideal[None, :])
 
 
@@ -339,16 +365,16 @@ def nirbu(ctx: EvalContext, cutoff=None, persistence=0.99) -> np.ndarray:
 def ndcg(ctx: EvalContext, cutoff=None, logb=2.0) -> np.ndarray:
     D, W = ctx.depth, ctx.width
     disc = _orig_dcg_discount(float(logb), max(D, W))
-    s = _at(_csum(ctx.gain / disc[:D]), cutoff)
-    i = _at(_csum(ctx.ideal_gain_full / disc[:W]), cutoff)
+    s = _at(_memo(ctx, ("cum", "DCG", float(logb)), lambda: _csum(ctx.gain / disc[:D])), cutoff)
+    i = _at(_memo(ctx, ("cum", "DCG*", float(logb)), lambda: _csum(ctx.ideal_gain_full / disc[:W])), cutoff)
     return _div(s, i[None, :])
 
 
 def msndcg(ctx: EvalContext, cutoff=None) -> np.ndarray:
     D, W = ctx.depth, ctx.width
     lg = _log_table(max(D, W) + 1)
-    s = _at(_csum(ctx.gain / lg[2:D + 2]), cutoff)
-    i = _at(_csum(ctx.ideal_gain_full / lg[2:W + 2]), cutoff)
+    s = _at(_memo(ctx, ("cum", "msDCG"), lambda: _csum(ctx.gain / lg[2:D + 2])), cutoff)
+    i = _at(_memo(ctx, ("cum", "msDCG*"), lambda: _csum(ctx.ideal_gain_full / lg[2:W + 2])), cutoff)
     return _div(s, i[None, :])
 
 
