@@ -1,7 +1,8 @@
 """Measures as value objects with one canonical name (ir_measures style).
 
 A measure is written ``BASE``, ``BASE@CUTOFF`` or ``BASE(key=value,...)@CUTOFF``, e.g. ``AP``,
-``nDCG@10``, ``Q-measure(beta=0.5)``, ``P-plus(gains=30:20:10)``, ``NCUrb,P@10``.  The canonical
+``nDCG@10``, ``Q-measure(beta=0.5)``, ``P-plus(gains=10:20:30)``, ``NCUrb,P@10``.  Gains are listed
+from L1 upward (NTCIREVAL ``-g``), so paper 000's S:A:B = 30:20:10 is ``gains=10:20:30``.  The canonical
 string is also the key in result dicts, the config syntax and the matrix file stem.  Parsing is a
 dictionary lookup of BASE in :data:`REGISTRY` -- one implementation per measure.
 
