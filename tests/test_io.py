@@ -272,3 +272,37 @@ def test_real_data_topic_order_is_string_order():
             ref.append(t)
     assert list(c.topics) == ref == sorted(ref)
     assert c.topics[:2] == ("1037798", "104861")
+
+
+def test_hash_tables_with_colliding_slots():
+    from metaeval.io._hash import HashIndex, first_occurrence
+
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        n = int(rng.integers(1, 200))
+        k = rng.integers(0, 40, n).astype(np.uint64) * np.uint64(1 << 20)     # identical low bits
+        ref = np.array([k.tolist().index(x) for x in k.tolist()])
+        np.testing.assert_array_equal(first_occurrence(k), ref)
+        u = np.unique(k)
+        rng.shuffle(u)
+        h = HashIndex(u)
+        nd = rng.integers(0, 50, 60).astype(np.uint64) * np.uint64(1 << 20)
+        pos = {v: i for i, v in enumerate(u.tolist())}
+        np.testing.assert_array_equal(h.get(nd), [pos.get(v, -1) for v in nd.tolist()])
+
+
+def test_exact_when_document_hashes_collide(tmp_path, monkeypatch):
+    """Force every document to the same hash: labels and duplicate detection stay exact."""
+    import metaeval.io.ingest as ingest
+    import metaeval.io.qrels as qrels_mod
+
+    def const(m):
+        return np.zeros(m.shape[0], np.uint64)
+
+    monkeypatch.setattr(ingest, "hash_rows", const)
+    monkeypatch.setattr(qrels_mod, "hash_rows", const)
+    q = write(tmp_path / "q", "1 a L1\n1 b L2\n1 c L0\n")
+    r = write(tmp_path / "r", "1 Q0 c 1 1 x\n1 Q0 z 2 1 x\n1 Q0 b 3 1 x\n1 Q0 c 4 1 x\n1 Q0 a 5 1 x\n")
+    with pytest.warns(InputWarning, match="repeated"):
+        c = load_collection(q, r)
+    np.testing.assert_array_equal(c.levels[0, 0, :5], [0, U, 2, 1, P])

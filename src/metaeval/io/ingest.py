@@ -34,6 +34,7 @@ import numpy as np
 
 from ..collection import PAD, UNJUDGED, Collection
 from ..errors import InputError, InputWarning
+from ._hash import HashIndex
 from ._text import hash_rows
 from .qrels import Qrels, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run
@@ -69,41 +70,49 @@ class _QrelsIndex:
         self.fast = len(q.topics) < (1 << 16)
         if self.fast:
             key = (q.topic_index.astype(np.uint64) << _TOPIC_SHIFT) | (q.doc_hash >> np.uint64(16))
-            o = np.argsort(key, kind="stable")
-            self.key_sorted = key[o]
-            self.order = o
-            if len(key) > 1 and (self.key_sorted[1:] == self.key_sorted[:-1]).any():
+            try:
+                self.table = HashIndex(key)
+            except ValueError:
                 self.fast = False           # a 48-bit hash collision inside a topic: exact path
         if not self.fast:
             self.dict = {(int(t), d): int(v) for t, d, v in
                          zip(q.topic_index.tolist(), q.docs.tolist(), q.level.tolist())}
 
-    def lookup(self, qt: np.ndarray, docs: np.ndarray, dhash: np.ndarray) -> np.ndarray:
-        """Level of each (qrels topic index, doc bytes matrix row); UNJUDGED if not judged."""
+    def lookup(self, qt: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Level of each (qrels topic index ``qt[i]``, document ``docs[rows[i]]``) -- ``docs`` the
+        run's ``S<W>`` ids, ``dhash`` their hashes per i; UNJUDGED if not judged."""
         n = len(qt)
         out = np.full(n, UNJUDGED, np.int8)
         if n == 0 or len(self.q) == 0:
             return out
-        dS = docs.view(f"S{docs.shape[1]}").ravel()
         if not self.fast:
-            for i, (t, d) in enumerate(zip(qt.tolist(), dS.tolist())):
+            for i, (t, d) in enumerate(zip(qt.tolist(), docs[rows].tolist())):
                 out[i] = self.dict.get((t, d), UNJUDGED)
             return out
         key = (qt.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
-        pos = np.searchsorted(self.key_sorted, key)
-        np.minimum(pos, len(self.key_sorted) - 1, out=pos)
-        cand = np.flatnonzero(self.key_sorted[pos] == key)
-        qi = self.order[pos[cand]]
-        ok = self.q.docs[qi] == dS[cand]          # verify byte for byte (exact)
+        qi = self.table.get(key)
+        cand = np.flatnonzero(qi >= 0)
+        qi = qi[cand]
+        ok = self.q.docs[qi] == docs[rows[cand]]        # verify byte for byte (exact)
         out[cand[ok]] = self.q.level[qi[ok]]
         return out
+
+
+def _ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(s, s + l)`` for each (s, l), vectorised."""
+    total = int(lens.sum())
+    if total == 0:
+        return np.zeros(0, np.int64)
+    offs = np.cumsum(lens) - lens
+    return np.repeat(starts - offs, lens) + np.arange(total)
 
 
 def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, order: str = "file",
               depth: int | None = 1000) -> tuple[np.ndarray, np.ndarray]:
     """Label one parsed run: ``(levels (topics, width) int8, lengths (topics,))`` over the
     collection's used topics, applying the ordering, de-duplication and truncation policies and
-    emitting their warnings."""
+    emitting their warnings.  Works on row indices; document bytes are touched only to hash them
+    and to verify hash matches."""
     n = len(run.lines)
     levels = np.full((n_topics, width), PAD, np.int8)
     lengths = np.zeros(n_topics, np.int64)
@@ -112,54 +121,54 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
         # topics: blocks of equal consecutive topic ids, mapped through their distinct values
         tb = run.topics
         starts = np.flatnonzero(np.r_[True, tb[1:] != tb[:-1]])
+        blen = np.diff(np.r_[starts, n])
         bvals, binv = np.unique(tb[starts], return_inverse=True)
         qt_of_val = np.array([index.qtopic.get(b, -1) for b in bvals.tolist()], np.int64)
-        blen = np.diff(np.r_[starts, n])
-        qt = np.repeat(qt_of_val[binv], blen)
         unknown = [b.decode("utf-8", "replace") for b, q in zip(bvals.tolist(), qt_of_val) if q < 0]
         if unknown:
             _warn(f"{src}: run {run.name}: {_plural(len(unknown), 'topic')} not in the qrels ignored: "
                   f"{_preview(unknown)}")
-        ct = np.where(qt >= 0, index.used_of_qtopic[np.maximum(qt, 0)], -1)
-        keep = np.flatnonzero(ct >= 0)
-        ct, qt = ct[keep], qt[keep]
-        docs = run.docs[keep]
-        dhash = hash_rows(docs)
-        # ordering
-        if order == "file":
-            o = np.argsort(ct, kind="stable")
-        elif order == "score":
+        bq = qt_of_val[binv]
+        bc = np.where(bq >= 0, index.used_of_qtopic[np.maximum(bq, 0)], -1)
+        # file order: the blocks of each topic in file order (stable), rows within blocks as is
+        kb = np.flatnonzero(bc >= 0)
+        kb = kb[np.argsort(bc[kb], kind="stable")]
+        rows = _ranges(starts[kb], blen[kb])
+        ct = np.repeat(bc[kb], blen[kb])
+        qt = np.repeat(bq[kb], blen[kb])
+        docs = run.docs.view(f"S{run.docs.shape[1]}").ravel()
+        h_all = hash_rows(run.docs)
+        dhash = h_all[rows]
+        if order == "score":
             if not run.has_scores or run.scores is None:
                 raise InputError(f"run {run.name}: order='score' needs scores (TREC 6-column runs); "
                                  f"NTCIREVAL .res lists have none", src)
             # trec_eval keeps SCORE as a C float: compare in float32 so that scores equal in
             # single precision tie (and are then ordered by DOCID descending), as pytrec_eval does
-            sc = run.scores[keep].astype(np.float32)
-            dS = docs.view(f"S{docs.shape[1]}").ravel()
-            _, drank = np.unique(dS, return_inverse=True)
+            sc = run.scores[rows].astype(np.float32)
+            _, drank = np.unique(docs[rows], return_inverse=True)
             o = np.lexsort((-drank.astype(np.int64), -sc, ct))
-        else:
+            rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
+        elif order != "file":
             raise ValueError(f"order must be 'file' or 'score', got {order!r}")
-        ct, qt, docs, dhash, keep = ct[o], qt[o], docs[o], dhash[o], keep[o]
         # repeated documents within a topic: keep the first position
-        dup = _duplicates(ct, docs, dhash)
+        dup = _duplicates(ct, dhash, docs, rows)
         if dup is not None:
             first_dup = int(np.flatnonzero(dup)[0])
-            line = keep[first_dup]
+            line = int(rows[first_dup])
             _warn(f"{run.where(line)}: run {run.name}: document {run.doc(line)} repeated in topic "
                   f"{index.q.topics[qt[first_dup]]}; later occurrences dropped, first position kept "
                   f"({_plural(int(dup.sum()), 'repeated line')} in this run)")
             nd = ~dup
-            ct, qt, docs, dhash = ct[nd], qt[nd], docs[nd], dhash[nd]
-        # rank within topic, truncation
-        m = len(ct)
-        gstart = np.searchsorted(ct, ct, side="left")
-        rank = np.arange(m) - gstart
+            rows, ct, qt, dhash = rows[nd], ct[nd], qt[nd], dhash[nd]
+        # rank within topic (ct is sorted), truncation
+        counts = np.bincount(ct, minlength=n_topics)
+        rank = np.arange(len(ct)) - (np.cumsum(counts) - counts)[ct]
         lim = width if depth is None else min(depth, width)
-        t = rank < lim
-        ct, qt, docs, dhash, rank = ct[t], qt[t], docs[t], dhash[t], rank[t]
-        lv = index.lookup(qt, docs, dhash)
-        levels[ct, rank] = lv
+        if len(rank) and int(rank.max()) >= lim:
+            t = rank < lim
+            rows, ct, qt, dhash, rank = rows[t], ct[t], qt[t], dhash[t], rank[t]
+        levels[ct, rank] = index.lookup(qt, dhash, docs, rows)
         lengths = np.bincount(ct, minlength=n_topics).astype(np.int64)
     missing = int((lengths == 0).sum())
     if missing:
@@ -168,30 +177,29 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
     return levels, lengths
 
 
-def _duplicates(ct: np.ndarray, docs: np.ndarray, dhash: np.ndarray) -> np.ndarray | None:
+def _duplicates(ct: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
     """Mask of later occurrences of a (topic, doc) already seen earlier in the list, or None."""
     m = len(ct)
     if m < 2:
         return None
     key = (ct.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
+    ks = np.sort(key)
+    if not (ks[1:] == ks[:-1]).any():
+        return None
     o = np.argsort(key, kind="stable")
     ks = key[o]
     eq = np.flatnonzero(ks[1:] == ks[:-1])
-    if len(eq) == 0:
-        return None
-    dS = docs.view(f"S{docs.shape[1]}").ravel()
     a, b = o[eq], o[eq + 1]
-    same = dS[a] == dS[b]
+    same = docs[rows[a]] == docs[rows[b]]
+    dup = np.zeros(m, bool)
     if not same.all():
         # a hash collision among candidates: decide exactly (rare)
         seen = set()
-        dup = np.zeros(m, bool)
-        for i, (c, d) in enumerate(zip(ct.tolist(), dS.tolist())):
+        for i, (c, d) in enumerate(zip(ct.tolist(), docs[rows].tolist())):
             if (c, d) in seen:
                 dup[i] = True
             seen.add((c, d))
         return dup if dup.any() else None
-    dup = np.zeros(m, bool)
     dup[b] = True
     return dup
 

@@ -135,7 +135,7 @@ def read_run(source: RunSource | str | os.PathLike, scores: bool = False) -> Par
         t = tokenize(source.path, 6, "TREC run (TOPIC Q0 DOCID RANK SCORE TAG)", header=b"<SYSDESC>")
         check_numeric(t, 3, "rank")
         check_numeric(t, 4, "score")
-        sc = parse_float(t, 4, "score") if scores else None
+        sc = parse_float(t, 4) if scores else None
         return ParsedRun(source.name, (source.path,), t.fixed(0), t.matrix(2), t.line,
                          np.zeros(t.n, np.int32), sc, True)
     # NTCIREVAL per-topic layout: one DOCID a line
@@ -148,11 +148,11 @@ def read_run(source: RunSource | str | os.PathLike, scores: bool = False) -> Par
         docs.append(t)
         lines.append(t.line)
         files.append(np.full(t.n, i, np.int32))
-    W = max((int((d.ends[:, 0] - d.starts[:, 0]).max(initial=1)) for d in docs), default=1)
+    W = max((int(np.subtract(*d.span(0)[::-1]).max(initial=1)) for d in docs), default=1)
     W8 = max(8, (W + 7) // 8 * 8)
     mats = []
     for d in docs:
-        m = _matrix(d.buf, d.starts[:, 0], d.ends[:, 0])
+        m = _matrix(d.buf, *d.span(0))
         if m.shape[1] < W8:
             m = np.pad(m, ((0, 0), (0, W8 - m.shape[1])))
         mats.append(m)
