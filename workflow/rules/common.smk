@@ -108,22 +108,16 @@ if GAIN_SWEEP:
     TABLES += ["gain_kendall", "gain_bootstrap"]
 TABLE_FORMATS = ["csv", "md", "tex"]
 
-# figure stems of metaeval.figures (PNG + PDF each) and the files of metaeval.summary
-try:
-    from metaeval.figures import FIGURES as _FIGS
-    FIGURES = [f.stem for f in _FIGS]
-except ImportError:  # pragma: no cover
-    FIGURES = ["run_means", "asl_paired", "asl_unpaired", "swap_rates", "mr_pt", "tstar"]
+# figure stems of metaeval.figures.FIGURES (PNG + PDF each) and the files of metaeval.summary
+# (SUMMARY_TABLES, SUMMARY_FIGURES), spelt out so that parsing the workflow (once per job on a
+# cluster) does not import matplotlib; tests/test_pipeline_lists.py checks they agree.
+FIGURES = ["run_means", "asl_paired", "asl_unpaired", "swap_rates", "mr_pt", "tstar"]
 FIGURE_FORMATS = ["png", "pdf"]
-try:
-    from metaeval.summary import SUMMARY_FIGURES as _SF, SUMMARY_TABLES as _ST
-    SUMMARY_TABLES, SUMMARY_FIGURES = list(_ST), list(_SF)
-except ImportError:  # pragma: no cover
-    SUMMARY_TABLES = ["collection", "sensitivity_paired", "sensitivity_unpaired",
-                      "estimated_diff_paired", "estimated_diff_unpaired", "swap_diff_required",
-                      "swap_relative", "swap_pct_satisfying", "kendall"]
-    SUMMARY_FIGURES = ["sensitivity_paired", "sensitivity_unpaired", "swap_pct_satisfying",
-                       "asl_paired", "asl_unpaired", "run_means"]
+SUMMARY_TABLES = ["collection", "sensitivity_paired", "sensitivity_unpaired", "estimated_diff_paired",
+                  "estimated_diff_unpaired", "swap_diff_required", "swap_relative",
+                  "swap_pct_satisfying", "kendall"]
+SUMMARY_FIGURES = ["sensitivity_paired", "sensitivity_unpaired", "swap_pct_satisfying",
+                   "asl_paired", "asl_unpaired", "run_means"]
 
 
 def cfg(c):

@@ -21,4 +21,4 @@ rule ingest:
         runtime=20,
     shell:
         "{METAEVAL} ingest --qrels {input.qrels:q} {params.runs} --order {params.order}"
-        " --depth {params.depth} {params.max_level} --out {output.cache:q} 2> {log:q}"
+        " --depth {params.depth} {params.max_level} --out {output.cache:q} > {log:q} 2>&1"

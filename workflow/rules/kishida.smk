@@ -16,4 +16,4 @@ rule kishida:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{METAEVAL} reproduce kishida --out {params.out:q} 2> {log:q}"
+        "{METAEVAL} reproduce kishida --out {params.out:q} > {log:q} 2>&1"

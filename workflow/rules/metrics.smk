@@ -20,7 +20,7 @@ rule metrics:
         runtime=20,
     shell:
         "{METAEVAL} matrices --collection {input.cache:q} --out {params.out:q}"
-        " --gains {params.gains:q} --metrics {params.metrics} 2> {log:q}"
+        " --gains {params.gains:q} --metrics {params.metrics} > {log:q} 2>&1"
 
 
 rule select_runs:

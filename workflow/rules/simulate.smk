@@ -15,4 +15,4 @@ rule simulate:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{METAEVAL} simulate --out {params.out:q} --params {params.sim:q} 2> {log:q}"
+        "{METAEVAL} simulate --out {params.out:q} --params {params.sim:q} > {log:q} 2>&1"
