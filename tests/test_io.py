@@ -306,3 +306,31 @@ def test_exact_when_document_hashes_collide(tmp_path, monkeypatch):
     with pytest.warns(InputWarning, match="repeated"):
         c = load_collection(q, r)
     np.testing.assert_array_equal(c.levels[0, 0, :5], [0, U, 2, 1, P])
+
+
+def test_order_score_long_ids_negative_and_zero_scores(tmp_path):
+    q = write(tmp_path / "q", "1 docid-aaaaaaaaaa-2 L1\n1 docid-aaaaaaaaaa-10 L2\n1 z L1\n1 y L2\n")
+    r = write(tmp_path / "r", "1 Q0 docid-aaaaaaaaaa-10 1 -1.5 x\n1 Q0 docid-aaaaaaaaaa-2 2 -1.5 x\n"
+                              "1 Q0 z 3 0.0 x\n1 Q0 y 4 -0.0 x\n1 Q0 w 5 -2 x\n1 Q0 v 6 7 x\n")
+    s = load_collection(q, r, order="score")
+    # v(7), then z/y tie at 0 -> z, y (descending), then the -1.5 tie: "...-2" > "...-10" bytewise
+    np.testing.assert_array_equal(s.levels[0, 0, :6], [U, 1, 2, 1, 2, U])
+
+
+def test_exact_when_high_hash_bits_collide(tmp_path, monkeypatch):
+    """Equal 32-bit quick-test keys but distinct documents: no spurious repeats."""
+    import metaeval.io.ingest as ingest
+    import metaeval.io.qrels as qrels_mod
+    from metaeval.io._text import hash_rows
+
+    def low(m):
+        return hash_rows(m) & np.uint64(0xFFFFFFFF)
+
+    monkeypatch.setattr(ingest, "hash_rows", low)
+    monkeypatch.setattr(qrels_mod, "hash_rows", low)
+    q = write(tmp_path / "q", "1 a L1\n1 b L2\n")
+    r = write(tmp_path / "r", "1 Q0 b 1 1 x\n1 Q0 c 2 1 x\n1 Q0 a 3 1 x\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InputWarning)
+        c = load_collection(q, r)
+    np.testing.assert_array_equal(c.levels[0, 0, :4], [2, U, 1, P])

@@ -51,6 +51,13 @@ def _csv_writer(fh):
     return csv.writer(fh, lineterminator="\n")
 
 
+def _field(s: str) -> str:
+    """A CSV field, quoted as the csv module does (only when needed)."""
+    if any(c in s for c in ',"\r\n'):
+        return '"' + s.replace('"', '""') + '"'
+    return s
+
+
 def compute_matrices(collection, measures, gains=None, progress=None) -> dict:
     """``{measure name: (runs, topics) float64}`` for every measure, in order."""
     from ..metrics import EvalContext, evaluate
@@ -70,15 +77,17 @@ def write_matrices(collection, values: dict, out_dir) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".matrices-", dir=out_dir))
     written = []
+    topics = [_field(t) for t in collection.topics]
+    header = ",".join(["topic", *(_field(r) for r in collection.runs)]) + "\n"
     try:
         for name, mat in values.items():
             if "/" in name or name.startswith("."):
                 raise ValueError(f"measure name {name!r} cannot be a file name")
+            rows = mat.T.tolist()                           # topics x runs, Python floats
+            # repr: shortest string that reads back to the same float64 (exact round trip)
+            text = header + "".join(t + "," + ",".join(map(repr, r)) + "\n" for t, r in zip(topics, rows))
             with open(tmp / f"{name}.csv", "w", newline="", encoding="utf-8") as fh:
-                w = _csv_writer(fh)
-                w.writerow(["topic", *collection.runs])
-                rows = mat.T.tolist()                       # topics x runs, Python floats (repr-exact)
-                w.writerows([t, *r] for t, r in zip(collection.topics, rows))
+                fh.write(text)
         with open(tmp / "topics.csv", "w", newline="", encoding="utf-8") as fh:
             w = _csv_writer(fh)
             w.writerow(["topic", "status", "reason"])

@@ -145,9 +145,7 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
                                  f"NTCIREVAL .res lists have none", src)
             # trec_eval keeps SCORE as a C float: compare in float32 so that scores equal in
             # single precision tie (and are then ordered by DOCID descending), as pytrec_eval does
-            sc = run.scores[rows].astype(np.float32)
-            _, drank = np.unique(docs[rows], return_inverse=True)
-            o = np.lexsort((-drank.astype(np.int64), -sc, ct))
+            o = _score_order(ct, run.scores[rows].astype(np.float32), run.docs, rows)
             rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
         elif order != "file":
             raise ValueError(f"order must be 'file' or 'score', got {order!r}")
@@ -177,15 +175,37 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
     return levels, lengths
 
 
+def _score_order(ct: np.ndarray, sc: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Permutation sorting by topic, then score descending, then DOCID descending (byte order).
+
+    One stable sort of a composite uint64 key ``topic << 32 | ~orderable(score)``; only if some
+    (topic, score) pairs tie are the rows first put in descending DOCID order (big-endian 8-byte
+    words compare like the bytes), so that the stable sort breaks ties by DOCID."""
+    u = (sc + np.float32(0)).view(np.uint32)                      # -0.0 -> +0.0 (they tie in C)
+    # float32 bits -> uint32 with the same order (negative: flip all bits; positive: set sign bit)
+    u = np.where(u & np.uint32(0x80000000), ~u, u | np.uint32(0x80000000))
+    key = (ct.astype(np.uint64) << np.uint64(32)) | (~u).astype(np.uint64)
+    o = np.argsort(key, kind="stable")
+    ks = key[o]
+    if not (ks[1:] == ks[:-1]).any():
+        return o
+    words = docs[rows].view(np.uint8).reshape(len(rows), -1)
+    be = np.ascontiguousarray(words).view(">u8")                  # big-endian words: byte order
+    pre = np.lexsort(tuple(~be[:, j].astype(np.uint64) for j in range(be.shape[1] - 1, -1, -1)))
+    return pre[np.argsort(key[pre], kind="stable")]
+
+
 def _duplicates(ct: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
     """Mask of later occurrences of a (topic, doc) already seen earlier in the list, or None."""
     m = len(ct)
     if m < 2:
         return None
-    key = (ct.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
-    ks = np.sort(key)
-    if not (ks[1:] == ks[:-1]).any():
+    # quick test on 32 bits (a cheaper sort): distinct 32-bit keys prove there are no repeats
+    k32 = ((dhash >> np.uint64(32)).astype(np.uint32) ^ (ct.astype(np.uint32) * np.uint32(0x9E3779B1)))
+    k32.sort()
+    if not (k32[1:] == k32[:-1]).any():
         return None
+    key = (ct.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
     o = np.argsort(key, kind="stable")
     ks = key[o]
     eq = np.flatnonzero(ks[1:] == ks[:-1])
@@ -201,7 +221,7 @@ def _duplicates(ct: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.nd
             seen.add((c, d))
         return dup if dup.any() else None
     dup[b] = True
-    return dup
+    return dup if dup.any() else None
 
 
 def _runs_arg(runs) -> list[RunSource]:
