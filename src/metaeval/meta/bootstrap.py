@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import as_scores, check_alpha, check_batch
-from .samples import BootstrapSamples, resolve_samples
+from .samples import single_threaded_blas, BootstrapSamples, resolve_samples
 from .statistics import Statistic, as_statistic, log_transform, pair_indices
 
 __all__ = ["PairedResult", "UnpairedResult", "paired_bootstrap", "unpaired_bootstrap", "paired_tstar",
@@ -42,7 +42,9 @@ __all__ = ["PairedResult", "UnpairedResult", "paired_bootstrap", "unpaired_boots
 
 VAR_REL_EPS = 1e-12
 ASL_REL_TOL = 1e-10
-ROUND = 12
+#: differences closer than this (relative to 1 + |d|) count as equal: exact for 4-decimal scores,
+#: whose distinct means differ by at least 1 / (n * 10^4)
+D_TOL = 1e-12
 #: default batch: about this many (sample x pair) elements per temporary array
 DEFAULT_BATCH_ELEMENTS = 4_000_000
 
@@ -72,52 +74,88 @@ def _default_batch(batch, B, width):
 def studentise(mean, var, msq, n):
     """``mean / sqrt(var / n)`` with the zero-variance rule of this module (arrays broadcast)."""
     mean = np.asarray(mean, dtype=np.float64)
-    var = np.maximum(np.asarray(var, dtype=np.float64), 0.0)
+    var = np.asarray(var, dtype=np.float64)
     msq = np.asarray(msq, dtype=np.float64)
     zero_var = var <= VAR_REL_EPS * msq
-    zero_mean = np.abs(mean) <= 1e-12 * (1.0 + np.sqrt(msq))
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = mean / np.sqrt(var / n)
-    t = np.where(zero_var, np.where(zero_mean, 0.0, np.copysign(np.inf, mean)), t)
+        t = mean / np.sqrt(var * (1.0 / n))
+    if np.any(zero_var):
+        t = np.array(t, dtype=np.float64, copy=True)
+        zm = np.broadcast_to(mean, zero_var.shape)[zero_var]
+        zq = np.broadcast_to(msq, zero_var.shape)[zero_var]
+        t[zero_var] = np.where(np.abs(zm) <= 1e-12 * (1.0 + np.sqrt(zq)), 0.0, np.copysign(np.inf, zm))
     return t
 
 
 class _KthLargest:
-    """Running k-th largest ``T`` per column over batches, with the largest ``W`` among ties."""
+    """The exact k-th largest ``T`` per row over column batches (``(P, m)`` arrays, samples on the
+    last axis), and the largest ``W`` among the replicates tied at that value.
+
+    Keeps, per row, every value ``>=`` a running lower bound ``L`` (the k-th largest seen so far,
+    which can only rise) in a candidate buffer, and compacts the buffer to the values ``>= L``
+    whenever it fills up -- so after the first batches only a few percent of each batch is
+    touched.  Values tied with ``L`` are always kept, so the tie rule needs no bookkeeping.
+    """
 
     def __init__(self, k: int, P: int):
-        self.k = k
-        self.T = np.empty((0, P))
-        self.W = np.empty((0, P))
-        self.tie_val = np.full(P, -np.inf)
-        self.tie_w = np.full(P, -np.inf)
+        self.k, self.P = k, P
+        self.cap = 3 * k
+        self.T = np.full((P, self.cap), -np.inf)
+        self.W = np.full((P, self.cap), -np.inf)
+        self.fill = np.zeros(P, dtype=np.int64)
+        self.L = np.full(P, -np.inf)
+
+    def _scatter(self, T, W, src, rows):
+        cnt = np.bincount(rows, minlength=self.P)
+        offsets = np.cumsum(cnt) - cnt
+        need = int((self.fill + cnt).max())
+        if need > self.cap:                                       # grow the buffer
+            pad = np.full((self.P, need - self.cap), -np.inf)
+            self.T = np.concatenate([self.T, pad], axis=1)
+            self.W = np.concatenate([self.W, pad], axis=1)
+            self.cap = need
+        dest = rows * self.cap + self.fill[rows] + (np.arange(rows.size) - offsets[rows])
+        self.T.reshape(-1)[dest] = T.reshape(-1)[src]
+        self.W.reshape(-1)[dest] = W.reshape(-1)[src]
+        self.fill += cnt
+
+    def _compact(self):
+        k = self.k
+        rows = np.flatnonzero(self.fill > k)
+        if rows.size == 0:
+            return
+        width = int(self.fill[rows].max())
+        T, W = self.T[rows, :width], self.W[rows, :width]       # copies (fancy indexing)
+        v = np.partition(T, width - k, axis=1)[:, width - k]      # k-th largest (pads are -inf)
+        self.L[rows] = np.maximum(self.L[rows], v)
+        self.T[rows, :width] = -np.inf
+        self.W[rows, :width] = -np.inf
+        self.fill[rows] = 0
+        src = np.flatnonzero(T >= v[:, None])
+        r_local = src // width
+        cnt = np.bincount(r_local, minlength=rows.size)
+        offsets = np.cumsum(cnt) - cnt
+        dest = rows[r_local] * self.cap + (np.arange(src.size) - offsets[r_local])
+        self.T.reshape(-1)[dest] = T.reshape(-1)[src]
+        self.W.reshape(-1)[dest] = W.reshape(-1)[src]
+        self.fill[rows] = cnt
 
     def add(self, T, W):
-        T = np.concatenate([self.T, T]) if self.T.size else T
-        W = np.concatenate([self.W, W]) if self.W.size else W
-        m, k = T.shape[0], self.k
-        if m <= k:
-            self.T, self.W = T, W
-            return
-        idx = np.argpartition(-T, k - 1, axis=0)[:k]
-        kt = np.take_along_axis(T, idx, 0)
-        kw = np.take_along_axis(W, idx, 0)
-        v = kt.min(axis=0)
-        dropped = np.ones(T.shape, dtype=bool)
-        np.put_along_axis(dropped, idx, False, 0)
-        dm = dropped & (T == v)
-        dw = np.where(dm, W, -np.inf).max(axis=0)
-        has = dm.any(axis=0)
-        newer = has & (v > self.tie_val)
-        same = has & (v == self.tie_val)
-        self.tie_w = np.where(newer, dw, np.where(same, np.maximum(self.tie_w, dw), self.tie_w))
-        self.tie_val = np.where(newer, v, self.tie_val)
-        self.T, self.W = kt, kw
+        m = T.shape[1]
+        src = np.flatnonzero(T >= self.L[:, None])
+        rows = src // m
+        if (self.fill + np.bincount(rows, minlength=self.P)).max() > self.cap:
+            self._compact()
+        self._scatter(T, W, src, rows)
+        if np.any((self.fill > self.k) & np.isneginf(self.L)) or self.fill.max() > self.cap:
+            self._compact()                                      # set the first lower bounds early
 
     def result(self) -> np.ndarray:
-        v = self.T.min(axis=0)
-        kept = np.where(self.T == v, self.W, -np.inf).max(axis=0)
-        return np.maximum(kept, np.where(self.tie_val == v, self.tie_w, -np.inf))
+        self._compact()
+        width = int(self.fill.max())
+        T, W = self.T[:, :width], self.W[:, :width]
+        v = np.partition(T, width - self.k, axis=1)[:, width - self.k]
+        return np.where(T == v[:, None], W, -np.inf).max(axis=1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -210,6 +248,7 @@ def paired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int | 
     return PairedResult(metric, s.runs, ia, ib, zbar, t_obs, asl, pair_diff, alpha, smp.B, n, tname)
 
 
+@single_threaded_blas
 def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int | None = None,
                             alpha: float = 0.05, batch: int | None = None):
     """The paired test on per-topic differences directly: ``Z`` is ``(n, k)``, one column per
@@ -233,16 +272,32 @@ def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int 
     top = _KthLargest(k, P)
     count = np.zeros(P, dtype=np.int64)
     bs = _default_batch(batch, smp.B, P)
+    WcT, W2T = np.ascontiguousarray(Wc.T), np.ascontiguousarray(W2.T)
+    # |t| is ranked through q = S1^2 / (n S2 - S1^2) = t^2 / (n - 1), a monotone function of |t|
+    # that needs a third of the passes; zero variances follow the rule of :func:`studentise`.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q_obs = np.where(np.isinf(t_obs), np.inf, t_obs * t_obs / (n - 1))
+    qthr = (q_obs * (1.0 - 2 * ASL_REL_TOL))[:, None]
+    zero_eps = VAR_REL_EPS * (n - 1)
     for s0, s1 in smp.batches(bs):
-        S1, S2 = smp.dot(s0, s1, [Wc, W2])
-        mean = S1 / n
-        var = (S2 - n * mean * mean) / (n - 1)
-        t = np.abs(studentise(mean, var, S2 / n, n))
-        count += (t >= thr).sum(axis=0)
-        top.add(t, np.abs(mean))
+        S1, S2 = smp.dot_t(s0, s1, [WcT, W2T])          # (P, rows)
+        a = S1 * S1
+        den = S2 * n
+        den -= a
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = a / den
+        zero = den <= zero_eps * S2                      # zero variance (incl. S2 = 0)
+        if zero.any():
+            zm = np.abs(S1[zero]) * (1.0 / n) <= 1e-12 * (1.0 + np.sqrt(S2[zero] * (1.0 / n)))
+            q[zero] = np.where(zm, 0.0, np.inf)
+        count += (q >= qthr).sum(axis=1)
+        np.abs(S1, out=S1)
+        S1 *= 1.0 / n
+        top.add(q, S1)
     return zbar, t_obs, count / smp.B, top.result()
 
 
+@single_threaded_blas
 def paired_tstar(scores, pair: tuple[int, int], samples=None, *, B: int | None = None,
                  seed: int | None = None, transform=None, metric: str = "") -> tuple[float, np.ndarray]:
     """``(t(z), t(w*b) for every b)`` of one pair (run indices), the data of paper 001 Figs 4-5."""
@@ -256,31 +311,31 @@ def paired_tstar(scores, pair: tuple[int, int], samples=None, *, B: int | None =
     zbar = z.mean()
     w = z - zbar
     t_obs = float(studentise(zbar, (w * w).sum() / (n - 1), (z * z).mean(), n))
-    S1, S2 = smp.dot(0, smp.B, [w[:, None], (w * w)[:, None]])
-    S1, S2 = S1[:, 0], S2[:, 0]
-    mean = S1 / n
-    t = studentise(mean, (S2 - n * mean * mean) / (n - 1), S2 / n, n)
+    S1, S2 = smp.dot_t(0, smp.B, [w[None, :], (w * w)[None, :]])
+    S1, S2 = S1[0], S2[0]
+    mean = S1 * (1.0 / n)
+    t = studentise(mean, (S2 - n * mean * mean) * (1.0 / (n - 1)), S2 * (1.0 / n), n)
     return t_obs, t
 
 
 def run_statistics(X: np.ndarray, smp: BootstrapSamples, statistic: Statistic, s0: int, s1: int,
                    cols: slice | None = None) -> np.ndarray:
-    """``M(run, Q*b)`` for rows ``s0:s1`` of ``smp``: a ``(rows, runs)`` matrix.
+    """``M(run, Q*b)`` for rows ``s0:s1`` of ``smp``: a ``(runs, rows)`` matrix.
 
     Mean-of-transform statistics use the count-matrix product; a general statistic gets the
     resampled scores vectorised as ``(runs, rows, n)``.
     """
-    n = X.shape[0]
     if statistic.is_mean_of_transform:
         T = statistic.transform(X)
         m = smp.indices.shape[1] if cols is None else len(range(*cols.indices(smp.indices.shape[1])))
-        (S,) = smp.dot(s0, s1, [T], cols)
-        return statistic.outer(S / m)
+        (S,) = smp.dot_t(s0, s1, [np.ascontiguousarray(T.T)], cols)
+        return statistic.outer(S * (1.0 / m))
     idx = smp.indices[s0:s1] if cols is None else smp.indices[s0:s1, cols]
     res = X[idx]                                   # (rows, m, runs)
-    return np.asarray(statistic.func(np.moveaxis(res, 2, 0)), dtype=np.float64).T
+    return np.asarray(statistic.func(np.moveaxis(res, 2, 0)), dtype=np.float64)
 
 
+@single_threaded_blas
 def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int | None = None,
                        alpha: float = 0.05, statistic="mean", batch: int | None = None,
                        metric: str = "") -> UnpairedResult:
@@ -302,24 +357,30 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
     P = ia.size
     obs = stat(X.T)                                  # (runs,)
     d_obs = obs[ia] - obs[ib]
-    thr = np.abs(np.round(d_obs, ROUND))
+    a_obs = np.abs(d_obs)
+    thr = (a_obs - D_TOL * (1.0 + a_obs))[:, None]
     k = kth_index(smp.B, alpha)
     top = _KthLargest(k, P)
     count = np.zeros(P, dtype=np.int64)
     if stat.is_mean_of_transform:
         T = stat.transform(X)
+        TxT = np.concatenate([T, np.zeros_like(T)]).T.copy()     # (runs, 2n): value if drawn from x
+        TyT = np.concatenate([np.zeros_like(T), T]).T.copy()     # (runs, 2n): value if drawn from y
         bs = _default_batch(batch, smp.B, P)
         for s0, s1 in smp.batches(bs):
-            Tx = np.concatenate([T, np.zeros_like(T)])     # (2n, runs): value if drawn from x
-            Ty = np.concatenate([np.zeros_like(T), T])     # (2n, runs): value if drawn from y
-            ax, bx = smp.dot(s0, s1, [Tx, Ty], slice(0, n))
-            ay, by = smp.dot(s0, s1, [Tx, Ty], slice(n, 2 * n))
-            mx = ax[:, ia] + bx[:, ib]
-            my = ay[:, ia] + by[:, ib]
-            raw = np.abs(stat.outer(mx / n) - stat.outer(my / n))
-            d = np.round(raw, ROUND)
-            count += (d >= thr).sum(axis=0)
-            top.add(d, raw)
+            ax, bx = smp.dot_t(s0, s1, [TxT, TyT], slice(0, n))   # (runs, rows)
+            ay, by = smp.dot_t(s0, s1, [TxT, TyT], slice(n, 2 * n))
+            if stat.outer_is_identity:
+                ax -= ay
+                bx -= by
+                d = ax[ia]
+                d += bx[ib]
+                np.abs(d, out=d)
+                d *= 1.0 / n
+            else:
+                d = np.abs(stat.outer((ax[ia] + bx[ib]) * (1.0 / n)) - stat.outer((ay[ia] + by[ib]) * (1.0 / n)))
+            count += (d >= thr).sum(axis=1)
+            top.add(d, d)
     else:
         bs = _default_batch(batch, smp.B, P * n)
         pc = max(1, DEFAULT_BATCH_ELEMENTS // max(1, bs * n))
@@ -330,10 +391,9 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
                 V = np.concatenate([X[:, ia[p0:p0 + pc]], X[:, ib[p0:p0 + pc]]])   # (2n, pc)
                 xs = np.moveaxis(V[idx[:, :n]], 2, 0)                              # (pc, rows, n)
                 ys = np.moveaxis(V[idx[:, n:]], 2, 0)
-                dchunks.append((np.asarray(stat.func(xs)) - np.asarray(stat.func(ys))).T)
-            raw = np.abs(np.concatenate(dchunks, axis=1))
-            d = np.round(raw, ROUND)
-            count += (d >= thr).sum(axis=0)
-            top.add(d, raw)
+                dchunks.append(np.asarray(stat.func(xs)) - np.asarray(stat.func(ys)))
+            d = np.abs(np.concatenate(dchunks, axis=0))                            # (P, rows)
+            count += (d >= thr).sum(axis=1)
+            top.add(d, d)
     return UnpairedResult(metric, s.runs, ia, ib, d_obs, count / smp.B, top.result(), alpha,
                           smp.B, n, stat.name)

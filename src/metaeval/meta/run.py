@@ -28,7 +28,7 @@ from .kendall import rank_correlations
 from .matrices import align_matrices, restrict_runs, select_top_runs
 from .samples import BootstrapSamples
 from .stability import DEFAULT_FUZZINESS, stability_method
-from .statistics import GMEAN, MEAN, Statistic, log_transform
+from .statistics import GMEAN, MEAN, Statistic, _identity, log_transform
 from .swap import swap_method
 from .sweep import DEFAULT_SWEEP_METRICS, gain_sweep, paper_to_gains, PAPER_GAIN_VARIANTS, variant_name
 
@@ -40,7 +40,7 @@ __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "s
 TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
                "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar")
 
-AG_LOG = Statistic("ag_mean", transform=log_transform, outer=lambda m: m)
+AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 
 
 @dataclass(frozen=True)

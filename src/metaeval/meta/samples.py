@@ -21,13 +21,15 @@ matrix gives all ``k`` bootstrap sums at once (:func:`counts_from_indices`).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._validate import check_B
 
-__all__ = ["BLOCK", "STREAMS", "sample_rng", "bootstrap_indices", "bootstrap_counts", "counts_from_indices",
+__all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "bootstrap_indices", "bootstrap_counts", "counts_from_indices",
            "BootstrapSamples", "resolve_samples"]
 
 STREAMS = {"paired": 1, "swap": 2, "unpaired": 3}
@@ -36,6 +38,22 @@ STREAMS = {"paired": 1, "swap": 2, "unpaired": 3}
 #: (aligned to absolute sample numbers), so every replicate meets an identically shaped BLAS call
 #: whatever the batch size: results are bit-identical for every ``batch=``.
 BLOCK = 256
+
+
+def single_threaded_blas(func):
+    """Run ``func`` with BLAS limited to one thread (threadpoolctl).  The block products are many
+    small GEMMs, for which OpenBLAS' threads cost far more than they gain -- 5-10x slower on a
+    busy 2-core machine -- and the pipeline parallelises over jobs anyway."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            from threadpoolctl import threadpool_limits
+            ctx = threadpool_limits(limits=1, user_api="blas")
+        except ImportError:  # pragma: no cover - threadpoolctl is a dependency
+            ctx = contextlib.nullcontext()
+        with ctx:
+            return func(*args, **kwargs)
+    return wrapper
 
 
 def sample_rng(seed: int, n: int, B: int, stream: str = "paired") -> np.random.Generator:
@@ -136,6 +154,21 @@ class BootstrapSamples:
                 C = np.concatenate([C, np.zeros((BLOCK - C.shape[0], C.shape[1]))])
             for out, M in zip(outs, mats):
                 out[b0 - start:b1 - start] = (C @ M)[: b1 - b0]
+        return outs
+
+    def dot_t(self, start: int, stop: int, mats_t, cols: slice | None = None) -> list[np.ndarray]:
+        """Transposed :meth:`dot`: ``M_t @ counts(start, stop, cols).T`` -> ``(k, stop - start)``
+        for each ``(k, n)`` matrix in ``mats_t`` (same fixed-block evaluation)."""
+        if start % BLOCK:
+            raise ValueError(f"start {start} is not a multiple of BLOCK={BLOCK}")
+        outs = [np.empty((M.shape[0], stop - start)) for M in mats_t]
+        for b0 in range(start, stop, BLOCK):
+            b1 = min(b0 + BLOCK, stop)
+            C = self.counts(b0, b1, cols)
+            if C.shape[0] < BLOCK:
+                C = np.concatenate([C, np.zeros((BLOCK - C.shape[0], C.shape[1]))])
+            for out, M in zip(outs, mats_t):
+                out[:, b0 - start:b1 - start] = (M @ C.T)[:, : b1 - b0]
         return outs
 
 

@@ -8,9 +8,10 @@ fuzziness ``f`` (default 0.01, 0.02, ..., 0.20).
 
 Decisions (also in docs/meta.md):
 
-* Ties are decided on the ratio ``|M(X) - M(Y)| / max(M(X), M(Y))`` rounded to 10 decimals
-  (``EQ`` iff ratio ``< f``), which equals Fig. 16's test for a positive maximum and is exact for
-  4-decimal scores: float noise never moves a pair across a margin.
+* Ties are decided on the ratio ``|M(X) - M(Y)| / max(M(X), M(Y))`` (``EQ`` iff ratio ``< f``),
+  which equals Fig. 16's test for a positive maximum; a ratio within ``1e-10`` below ``f`` counts
+  as reaching it, which is exact for 4-decimal scores: float noise never moves a pair across a
+  margin.  ``|M(X) - M(Y)| <= 1e-12`` is an exact tie.
 * Two runs with *identical* values are ``EQ`` for every ``f``, also when both are 0 (Fig. 16 read
   literally would count 0 vs 0 as ``GT(Y, X)`` because the margin is 0); when the maximum is
   negative (log-scale statistics) the margin is negative and nothing but an exact tie is ``EQ``.
@@ -23,14 +24,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_scores, check_batch
-from .bootstrap import DEFAULT_BATCH_ELEMENTS, ROUND, run_statistics
-from .samples import resolve_samples
+from .bootstrap import D_TOL, DEFAULT_BATCH_ELEMENTS, run_statistics
+from .samples import single_threaded_blas, resolve_samples
 from .statistics import as_statistic, pair_indices
 
-__all__ = ["StabilityResult", "stability_method", "DEFAULT_FUZZINESS", "RATIO_DECIMALS"]
+__all__ = ["StabilityResult", "stability_method", "DEFAULT_FUZZINESS", "RATIO_TOL"]
 
 DEFAULT_FUZZINESS = tuple(np.round(np.arange(1, 21) / 100, 2))
-RATIO_DECIMALS = 10
+#: a ratio this close below a fuzziness value counts as reaching it (float noise); exact for
+#: 4-decimal scores, whose distinct ratios differ by far more
+RATIO_TOL = 1e-10
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,6 +49,7 @@ class StabilityResult:
     statistic: str = "mean"
 
 
+@single_threaded_blas
 def stability_method(scores, samples=None, *, B: int | None = None, seed: int | None = None,
                      fuzziness=DEFAULT_FUZZINESS, statistic="mean", batch: int | None = None,
                      metric: str = "") -> StabilityResult:
@@ -56,7 +60,6 @@ def stability_method(scores, samples=None, *, B: int | None = None, seed: int | 
         raise ValueError(f"fuzziness values must be finite and >= 0, got {fuzziness!r}")
     if np.any(np.diff(fs) <= 0):
         raise ValueError("fuzziness values must be strictly increasing")
-    fs_r = np.round(fs, RATIO_DECIMALS)
     stat = as_statistic(statistic)
     n = s.n_topics
     smp = resolve_samples(samples, n, B, seed, "paired", metric or "stability_method")
@@ -65,18 +68,19 @@ def stability_method(scores, samples=None, *, B: int | None = None, seed: int | 
     P = ia.size
     F = fs.size
     hist = np.zeros(P * 2 * (F + 1), dtype=np.int64)
-    base = (np.arange(P, dtype=np.int64) * 2)[None, :]
+    base = (np.arange(P, dtype=np.int64) * 2)[:, None]
     bs = check_batch(max(1, DEFAULT_BATCH_ELEMENTS // P) if batch is None else batch, smp.B)
     for s0, s1 in smp.batches(bs):
-        M = run_statistics(X, smp, stat, s0, s1)
-        mx, my = M[:, ia], M[:, ib]
-        d = np.round(mx - my, ROUND)
+        M = run_statistics(X, smp, stat, s0, s1)               # (runs, rows)
+        mx, my = M[ia], M[ib]                                  # (pairs, rows)
+        d = mx - my
         m = np.maximum(mx, my)
+        ad = np.abs(d)
         with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(m > 0, np.round(np.abs(d) / np.where(m > 0, m, 1.0), RATIO_DECIMALS), np.inf)
-        r = np.where(d == 0, 0.0, r)
-        j = np.searchsorted(fs_r, r, side="right")           # number of f with f <= r: EQ iff idx >= j
-        code = ((base + (d > 0)) * (F + 1) + j).ravel()
+            r = np.where(m > 0, ad / m, np.inf) + RATIO_TOL
+        r[ad <= D_TOL] = 0.0
+        j = np.searchsorted(fs, r, side="right")           # number of f <= ratio: EQ iff f index >= j
+        code = ((base + (d > D_TOL)) * (F + 1) + j).ravel()
         hist += np.bincount(code, minlength=hist.size)
     h = hist.reshape(P, 2, F + 1)
     cum = np.cumsum(h, axis=2)                                # cum[..., i] = count with j <= i

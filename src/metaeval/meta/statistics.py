@@ -51,6 +51,10 @@ class Statistic:
     outer: Callable[[np.ndarray], np.ndarray] | None = None
 
     @property
+    def outer_is_identity(self) -> bool:
+        return self.outer is _identity
+
+    @property
     def is_mean_of_transform(self) -> bool:
         return self.transform is not None and self.outer is not None
 
