@@ -194,6 +194,18 @@ def test_corrupt_gzip(tmp_path):
     assert str(r) in str(e.value)
 
 
+def test_empty_run_and_sysdesc_only_run(tmp_path):
+    for text in ("", "<SYSDESC>nothing</SYSDESC>\n", "\n\n"):
+        c, w, q, r = load(tmp_path, run=text)
+        np.testing.assert_array_equal(c.lengths, [[0, 0, 0]])
+        assert len(w) == 1 and "3 topics of the qrels missing" in w[0]
+
+
+def test_empty_qrels(tmp_path):
+    e = error(tmp_path, qrels="")
+    assert "no topic of the qrels has a relevant document" in str(e)
+
+
 def test_no_relevant_document_anywhere(tmp_path):
     e = error(tmp_path, qrels="T1 d1 L0\n")
     assert "relevant" in str(e)
@@ -263,3 +275,15 @@ def test_cli_warnings_go_to_stderr(tmp_path, capsys):
     rc, err = cli(["evaluate", "--qrels", q, "--run", r, "--metrics", "AP"], capsys)
     assert rc == 0
     assert "metaeval: warning: " in err and "2 topics of the qrels missing" in err
+
+
+def test_order_score_needs_scores(tmp_path):
+    d = tmp_path / "pt"
+    write(d / "T1" / "T1.rel", "d1 L1\n")
+    write(d / "T1" / "R.res", "d1\n")
+    with pytest.raises(InputError, match="needs scores"):
+        load_collection(d, d, order="score")
+    write(d / "T1" / "S.res", "d1 L1\n")                     # a .res line must be one DOCID
+    with pytest.raises(InputError) as e:
+        load_collection(d, d)
+    assert e.value.path.endswith("S.res") and e.value.line == 1

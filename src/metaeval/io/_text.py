@@ -128,7 +128,7 @@ def _words(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
 def _matrix(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     """Rows ``buf[s[i]:e[i]]`` zero-padded to a common width (a multiple of 8, at least 8), uint8."""
     w = _words(buf, s, e)
-    return w.view(np.uint8).reshape(len(s), -1)
+    return w.view(np.uint8).reshape(len(s), 8 * w.shape[1])
 
 
 def _buffer(data: bytes, skip: int) -> tuple[np.ndarray, int]:

@@ -170,8 +170,8 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
         lengths = np.bincount(ct, minlength=n_topics).astype(np.int64)
     missing = int((lengths == 0).sum())
     if missing:
-        _warn(f"{src}: run {run.name}: {_plural(missing, 'topic')} of the qrels missing from the run "
-              f"score 0 on every metric (empty list)")
+        _warn(f"{src}: run {run.name}: {_plural(missing, 'topic')} of the qrels missing from the run: "
+              f"empty list, 0 on every metric")
     return levels, lengths
 
 
