@@ -11,6 +11,49 @@ import sys as _sys
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+SCHEMA_PATH = _os.path.join(workflow.basedir, "workflow", "schemas", "config.schema.yaml")
+
+
+def _coerce(value, schema):
+    """Numbers/booleans/null given as text (nested --config values reach us as strings) turned into
+    the type the schema asks for; anything else is left for the validator to judge."""
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        for k in list(value):
+            sub = props.get(k, extra if isinstance(extra, dict) else None)
+            if sub is not None:
+                value[k] = _coerce(value[k], sub)
+        return value
+    if isinstance(value, list):
+        items = schema.get("items")
+        return [_coerce(v, items) for v in value] if isinstance(items, dict) else value
+    if isinstance(value, str):
+        types = schema.get("type", [])
+        types = [types] if isinstance(types, str) else types
+        text = value.strip()
+        if "null" in types and text.lower() in ("null", "none", "~", ""):
+            return None
+        if "boolean" in types and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        if "integer" in types:
+            try:
+                return int(text)
+            except ValueError:
+                pass
+        if "number" in types:
+            try:
+                return float(text)
+            except ValueError:
+                pass
+    return value
+
+
+with open(SCHEMA_PATH) as _fh:
+    import yaml as _yaml
+
+    _coerce(config, _yaml.safe_load(_fh))
+
 # Validate before any job starts: a misspelt key is rejected with the schema's message, and the
 # schema's defaults are filled in (see config/README.md).
 validate(config, "../schemas/config.schema.yaml")
