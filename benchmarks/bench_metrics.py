@@ -10,6 +10,7 @@ Workloads, all run in this one process, best of ``--repeats`` wall times:
 * **ours (5)**: parse, label (``order="score"`` as trec_eval ranks) and the 5 measures that
   correspond to the peers' (AP, nDCG@1000, RR, Prec@1000, nDCG@10), without CSVs. This does the
   same amount of work as the peers; the definitions still differ (NTCIREVAL's nDCG vs trec_eval's).
+  **ours (5, cache)**: the same 5 measures from an npz cache labelled in score order.
 * **pytrec_eval**: its own parse (``parse_qrel``/``parse_run``) of the same text, then
   ``RelevanceEvaluator(qrels, {map, ndcg, recip_rank, P_1000, ndcg_cut_10}).evaluate(run)`` per run.
 * **ranx**: ``Qrels.from_file``/``Run.from_file`` on the same text, then
@@ -19,7 +20,7 @@ Workloads, all run in this one process, best of ``--repeats`` wall times:
 The peers read plain text (ranx cannot read gzip), so every workload gets the same decompressed
 copies, made once in a temporary folder and not timed. Peak memory comes from a separate child
 process per workload: ``tracemalloc`` peak (Python and numpy heap) and the growth of
-``ru_maxrss`` during the workload (which also counts C/C++ allocations).
+peak RSS during the workload (``VmHWM`` after resetting it; counts C/C++ allocations too).
 
     .venv/bin/python benchmarks/bench_metrics.py [--repeats 5] [--no-memory]
 
@@ -93,6 +94,13 @@ def ours_five(qrels, runs):
     return evaluate(c, OURS5)
 
 
+def ours_five_cache(cache5):
+    from metaeval.collection import Collection
+    from metaeval.metrics import evaluate
+
+    return evaluate(Collection.load(cache5), OURS5)
+
+
 def pytrec(qrels, runs):
     import pytrec_eval
 
@@ -107,13 +115,17 @@ def pytrec(qrels, runs):
 
 
 def ranx_eval(qrels, runs):
+    import warnings
+
     import ranx
 
     q = ranx.Qrels.from_file(str(qrels), kind="trec")
     out = {}
-    for r in runs:
-        run = ranx.Run.from_file(str(r), kind="trec")
-        out[r] = ranx.evaluate(q, run, RANX5, make_comparable=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # numba's uint64 -> int64 cast notices
+        for r in runs:
+            run = ranx.Run.from_file(str(r), kind="trec")
+            out[r] = ranx.evaluate(q, run, RANX5, make_comparable=True)
     return out
 
 
@@ -144,6 +156,7 @@ def _workloads(qrels, plain, gz, cache, tmp):
         "ours (.gz)": lambda: ours_full(qrels, gz, out()),
         "ours (cache)": lambda: ours_cache(cache, out()),
         "ours (5)": lambda: ours_five(qrels, plain),
+        "ours (5, cache)": lambda: ours_five_cache(tmp / "cache5.npz"),
         "pytrec_eval": lambda: pytrec(qrels, plain),
         "ranx": lambda: ranx_eval(qrels, plain),
     }
@@ -173,14 +186,34 @@ def _child(name: str, tmpdir: str) -> None:
     if name == "ranx":
         ranx_eval(qrels, plain[:1])
     import metaeval.metrics  # noqa: F401
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    _reset_peak_rss()          # a child inherits its parent's high-water mark through fork + exec
+    rss0 = _peak_rss_kb()
     tracemalloc.start()
     w[name]()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rss1 = _peak_rss_kb()
     print(json.dumps({"tracemalloc_mb": peak / 2**20, "rss_growth_mb": (rss1 - rss0) / 1024,
                       "rss_peak_mb": rss1 / 1024}))
+
+
+def _reset_peak_rss() -> None:
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:   # Linux: "5" resets the peak RSS
+            fh.write("5")
+    except OSError:
+        pass
+
+
+def _peak_rss_kb() -> int:
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def main(argv=None) -> int:
@@ -201,6 +234,7 @@ def main(argv=None) -> int:
         qrels, plain, gz = _plain_copies(tmp)
         cache = tmp / "cache.npz"
         ours_ingest(qrels, plain).save(cache)
+        ours_ingest(qrels, plain, order="score").save(tmp / "cache5.npz")
         import metaeval.metrics  # noqa: F401  (imports outside the timings)
         w = {k: v for k, v in _workloads(qrels, plain, gz, cache, tmp).items() if _available(k)}
         for name in ("pytrec_eval", "ranx"):
