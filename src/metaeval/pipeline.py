@@ -37,7 +37,7 @@ def matrix_name(metric: str) -> str:
 
 # --------------------------------------------------------------------------- I/O
 def read_runs(path: str | os.PathLike) -> list[str]:
-    """The runs in use (``runs_used.csv``: ``run, mean``), in the matrices' column order."""
+    """The runs in use (``runs_used.csv``: ``run, mean``), in the order every stage uses them."""
     return [str(r) for r in pd.read_csv(path, dtype={"run": str})["run"]]
 
 
@@ -90,12 +90,14 @@ def meta_config(**kw):
 def select_runs(matrix_path, out_path, top_runs: int | None, select_by: str = "AP") -> list[str]:
     """The runs meta-evaluated: the top ``top_runs`` by mean of the ``select_by`` matrix (the
     papers: 30 by relaxed AP; ties by run name), or every run for ``None``.  Writes ``run, mean``
-    in the matrix's column order."""
-    from .meta.matrices import read_matrix, select_top_runs
+    in the order ``metaeval meta`` uses (:func:`metaeval.meta.run.select_runs`), so that system
+    pairs -- and hence every table -- come out identical to a single ``metaeval meta`` run."""
+    from .meta.matrices import read_matrix
+    from .meta.run import select_runs as meta_select
 
     df = read_matrix(matrix_path)
-    chosen = set(df.columns if top_runs is None else select_top_runs(df, int(top_runs), select_by))
-    used = [str(r) for r in df.columns if r in chosen]
+    cfg = meta_config(top_runs=None if top_runs is None else int(top_runs), select_by=select_by)
+    used = [str(r) for r in meta_select({select_by: df}, cfg)]
     means = df[used].mean(axis=0)
     write_csv(pd.DataFrame({"run": used, "mean": means.to_numpy(dtype=float)}), out_path)
     return used
