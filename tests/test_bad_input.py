@@ -287,3 +287,9 @@ def test_order_score_needs_scores(tmp_path):
     with pytest.raises(InputError) as e:
         load_collection(d, d)
     assert e.value.path.endswith("S.res") and e.value.line == 1
+
+
+@pytest.mark.parametrize("bad", ["abc", "1.2.3", "--1", "1e"])
+def test_run_non_numeric_score_order_score(tmp_path, bad):
+    e = error(tmp_path, run=RUN + f"T1 Q0 d7 3 {bad} r\n", order="score")
+    assert e.line == 6 and "score" in str(e) and bad in str(e)

@@ -334,3 +334,23 @@ def test_exact_when_high_hash_bits_collide(tmp_path, monkeypatch):
         warnings.simplefilter("error", InputWarning)
         c = load_collection(q, r)
     np.testing.assert_array_equal(c.levels[0, 0, :4], [2, U, 1, P])
+
+
+def test_parse_float32_equals_c_float_of_atof(tmp_path):
+    """The vectorised score parser gives float32(float64(token)) bit for bit, incl. tokens next to
+    single-precision rounding midpoints and every non-plain form."""
+    from metaeval.io._text import parse_float32, tokenize
+
+    rng = np.random.default_rng(11)
+    toks = [repr(float(x)) for x in rng.uniform(-50, 50, 3000)]
+    toks += [f"{rng.integers(0, 10**12)}.{rng.integers(0, 10**9)}" for _ in range(2000)]
+    f = rng.uniform(0.001, 100, 3000).astype(np.float32)
+    mids = (f.astype(np.float64) + np.nextafter(f, np.float32(np.inf)).astype(np.float64)) / 2
+    for m, eps in zip(mids, rng.choice([0, 1e-17, -1e-17, 1e-16, -1e-16], size=len(mids))):
+        toks.append(repr(float(m + eps * m)))
+    toks += ["".join(rng.choice(list("0123456789"), size=k)) for k in rng.integers(1, 26, 500)]
+    toks += ["1e5", "-2.5E-3", "inf", "-inf", "0", "-0.0", ".5", "5.", "+.5", "1e400", "-7", "+3.25"]
+    p = write(tmp_path / "s", "".join(f"x {t}\n" for t in toks))
+    got = parse_float32(tokenize(p, 2, "test"), 1, "score")
+    want = np.array([np.float32(float(t)) for t in toks], np.float32)
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))

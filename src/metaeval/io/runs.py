@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from ._text import check_numeric, parse_float, tokenize, _matrix
+from ._text import _matrix, check_numeric, parse_float32, tokenize
 
 __all__ = ["RunSource", "ParsedRun", "run_name", "expand_runs", "read_run"]
 
@@ -109,7 +109,8 @@ class ParsedRun:
     """One run's lines, in file order (per-topic layouts: topic folders in string order).
 
     ``topics`` (S bytes) / ``docs`` ((n, W) uint8 zero-padded bytes) / ``lines`` / ``files`` per
-    line; ``scores`` float64 when parsed (TREC form, ``order="score"``).
+    line; ``scores`` when parsed (TREC form, ``order="score"``): float32, as C's ``(float) atof``
+    -- trec_eval's precision.
     """
     name: str
     sources: tuple[str, ...]
@@ -128,14 +129,17 @@ class ParsedRun:
 
 
 def read_run(source: RunSource | str | os.PathLike, scores: bool = False) -> ParsedRun:
-    """Parse one run; ``scores=True`` also converts the SCORE column to float64."""
+    """Parse one run; ``scores=True`` also converts the SCORE column (to float32, like trec_eval)."""
     if not isinstance(source, RunSource):
         source = RunSource(run_name(source), str(source))
     if source.path is not None:
         t = tokenize(source.path, 6, "TREC run (TOPIC Q0 DOCID RANK SCORE TAG)", header=b"<SYSDESC>")
         check_numeric(t, 3, "rank")
-        check_numeric(t, 4, "score")
-        sc = parse_float(t, 4) if scores else None
+        if scores:
+            sc = parse_float32(t, 4, "score")          # validates too
+        else:
+            check_numeric(t, 4, "score")
+            sc = None
         return ParsedRun(source.name, (source.path,), t.fixed(0), t.matrix(2), t.line,
                          np.zeros(t.n, np.int32), sc, True)
     # NTCIREVAL per-topic layout: one DOCID a line
