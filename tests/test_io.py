@@ -117,6 +117,12 @@ def test_ntcireval_per_topic_layout(tmp_path, files):
     np.testing.assert_array_equal(per.level_counts, flat.level_counts)
     rel = read_rel(d / "T1" / "T1.rel")
     assert rel.topics == ("T1",) and rel["T1"] == {"d1": 2, "d2": 0, "d3": 1}
+    cache = tmp_path / "pt.npz"
+    load_or_build(d, d, cache, depth=4)
+    mtime = cache.stat().st_mtime_ns
+    again = load_or_build(d, d, cache, depth=4)                 # per-topic inputs: cache reused
+    assert cache.stat().st_mtime_ns == mtime
+    np.testing.assert_array_equal(again.levels, flat.levels)
 
 
 def test_order_score_trec_eval_ties_docid_descending(tmp_path):

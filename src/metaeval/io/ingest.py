@@ -36,7 +36,7 @@ from ..collection import PAD, UNJUDGED, Collection
 from ..errors import InputError, InputWarning
 from ._hash import HashIndex
 from ._text import hash_rows
-from .qrels import Qrels, read_qrels
+from .qrels import Qrels, qrels_files, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run
 
 __all__ = ["load_collection", "load_or_build", "label_run"]
@@ -323,15 +323,7 @@ def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file
     ``order``/``depth``/``max_level`` and is newer than every input file; otherwise build it with
     :func:`load_collection` and save it (atomically)."""
     cache_path = Path(cache_path)
-    if isinstance(qrels, Qrels):
-        qfiles = list(qrels.sources)
-    else:
-        qfiles = [str(p) for p in ([qrels] if isinstance(qrels, (str, os.PathLike)) else qrels)]
-        expanded = []
-        for p in qfiles:
-            expanded.extend(str(r) for r in sorted(Path(p).glob("*/*.rel"))) if Path(p).is_dir() \
-                else expanded.append(p)
-        qfiles = expanded
+    qfiles = list(qrels.sources) if isinstance(qrels, Qrels) else [f for f, _ in qrels_files(qrels)]
     sources = _runs_arg(runs)
     if cache_path.exists():
         try:

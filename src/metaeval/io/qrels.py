@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import InputError
 from ._text import Table, hash_rows, tokenize
 
-__all__ = ["Qrels", "read_qrels", "read_rel"]
+__all__ = ["Qrels", "read_qrels", "read_rel", "qrels_files"]
 
 _LABEL_NTCIR = re.compile(r"^L(\d+)$")
 
@@ -150,7 +150,8 @@ def _levels_from_labels(table: Table, col: int, form: str) -> np.ndarray:
 
 
 def _read_one(path: str, topic: str | None = None) -> tuple[list, str]:
-    """Parse one qrels file into (topic strings per row or None, docs S, levels, lines, form)."""
+    """Parse one qrels file: ``([table, form, topics (S per row) or None, docs (S), levels], form)``;
+    ``topic`` given = a per-topic ``DOCID Lk`` file of that topic."""
     if topic is None:
         table = tokenize(path, (3, 4), "qrels")
         form = "ntcir" if table.ncols == 3 else "trec"
@@ -176,13 +177,12 @@ def read_rel(path: str | os.PathLike, topic: str | None = None, max_level: int |
     return _build([path], [_read_one(path, topic)[0]], [topic], max_level, "rel")
 
 
-def read_qrels(paths, max_level: int | None = None) -> Qrels:
-    """Read qrels from a file (NTCIR or TREC form, plain or gzip), several files, or a directory
-    in NTCIREVAL's per-topic layout ``DIR/TID/TID.rel``.  Returns a :class:`Qrels`."""
+def qrels_files(paths) -> list[tuple[str, str | None]]:
+    """The files a qrels argument stands for, each with its fixed topic (per-topic ``.rel``
+    files) or ``None``: a file, several files, or a directory ``DIR/TID/TID.rel``."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    files: list[str] = []
-    fixed_topics: list[str | None] = []
+    out: list[tuple[str, str | None]] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
@@ -190,20 +190,22 @@ def read_qrels(paths, max_level: int | None = None) -> Qrels:
             rels = [r for r in rels if r.name.split(".")[0] == r.parent.name] or rels
             if not rels:
                 raise InputError("directory holds no TID/TID.rel files (NTCIREVAL per-topic qrels)", p)
-            for r in rels:
-                files.append(str(r))
-                fixed_topics.append(r.parent.name)
+            out.extend((str(r), r.parent.name) for r in rels)
         else:
-            files.append(str(p))
-            fixed_topics.append(p.name.split(".")[0] if p.suffix == ".rel" else None)
+            out.append((str(p), p.name.split(".")[0] if p.suffix == ".rel" else None))
+    return out
+
+
+def read_qrels(paths, max_level: int | None = None) -> Qrels:
+    """Read qrels from a file (NTCIR or TREC form, plain or gzip), several files, or a directory
+    in NTCIREVAL's per-topic layout ``DIR/TID/TID.rel``.  Returns a :class:`Qrels`."""
+    pairs = qrels_files(paths)
+    files = [f for f, _ in pairs]
+    fixed_topics = [t for _, t in pairs]
     parsed = []
     forms = set()
-    for f, t in zip(files, fixed_topics):
-        if t is not None and f.endswith(".rel"):
-            item, form = _read_one(f, t)
-        else:
-            item, form = _read_one(f)
-            t = None
+    for f, t in pairs:
+        item, form = _read_one(f, t)
         parsed.append(item)
         forms.add(form)
     return _build(files, parsed, fixed_topics, max_level, "+".join(sorted(forms)))
