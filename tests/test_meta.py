@@ -20,6 +20,7 @@ import scipy.stats
 from metaeval.meta import (BootstrapSamples, MetaConfig, kendall_tau, paired_bootstrap, rank_correlations,
                            stability_method, swap_method, unpaired_bootstrap)
 from metaeval.meta.bootstrap import kth_index
+from metaeval.meta.stability import DEFAULT_FUZZINESS
 from metaeval.meta.statistics import GMEAN, worst_mean
 
 
@@ -241,11 +242,12 @@ def test_swap_bin_edges_exact_on_decimal_data():
     assert res.swaps.sum() == 0
 
 
-@pytest.mark.parametrize("seed,levels", [(0, None), (3, [0, 0.2, 0.5, 1.0])])
-def test_stability_matches_plain_loop(seed, levels):
+@pytest.mark.parametrize("seed,levels,fs", [
+    (0, None, [0.01, 0.05, 0.1, 0.2]), (3, [0, 0.2, 0.5, 1.0], [0.01, 0.05, 0.1, 0.2]),
+    (0, None, DEFAULT_FUZZINESS), (4, [0, 0.1, 0.25, 0.5, 1.0], DEFAULT_FUZZINESS)])
+def test_stability_matches_plain_loop(seed, levels, fs):
     X = scores(seed, n=10, runs=5, levels=levels)
     idx = BootstrapSamples.from_seed(seed, X.shape[0], 100).indices
-    fs = [0.01, 0.05, 0.1, 0.2]
     res = stability_method(X, idx, fuzziness=fs)
     mr, pt = ref_stability(X, idx, fs)
     np.testing.assert_array_equal(res.minority_rate, mr)
@@ -317,15 +319,17 @@ def test_batching_changes_nothing():
         np.testing.assert_array_equal(a.gt_xy, b.gt_xy)
 
 
-def test_kth_largest_tie_takes_largest_mean():
-    # RR-like pair: z in {0, c}; many bootstrap samples share |t*| (including inf)
-    X = scores(0, n=8, runs=3, levels=[0, 1.0])
-    idx = BootstrapSamples.from_seed(0, 8, 400).indices
-    res = paired_bootstrap(X, idx, alpha=0.05)
+@pytest.mark.parametrize("levels,B,batch", [([0, 1.0], 400, None), ([0, 0.5, 1.0], 3000, 256), (None, 5000, 512)])
+def test_kth_largest_tie_takes_largest_mean(levels, B, batch):
+    # RR-like pair: z in {0, c}; many bootstrap samples share |t*| (including inf); small batches
+    # exercise the candidate buffer's compaction and growth
+    X = scores(0, n=8, runs=3, levels=levels)
+    idx = BootstrapSamples.from_seed(0, 8, B).indices
+    res = paired_bootstrap(X, idx, alpha=0.05, batch=batch)
     assert np.isfinite(res.asl).all() and np.isfinite(res.pair_diff).all()
     # brute force with the documented rule: k-th largest |t|, largest |w| among ties
     from metaeval.meta.bootstrap import studentise
-    k = kth_index(400, 0.05)
+    k = kth_index(B, 0.05)
     for p, (i, j) in enumerate(pairs(3)):
         z = X[:, i] - X[:, j]
         w = z - z.mean()

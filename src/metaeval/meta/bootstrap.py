@@ -91,10 +91,11 @@ class _KthLargest:
     """The exact k-th largest ``T`` per row over column batches (``(P, m)`` arrays, samples on the
     last axis), and the largest ``W`` among the replicates tied at that value.
 
-    Keeps, per row, every value ``>=`` a running lower bound ``L`` (the k-th largest seen so far,
-    which can only rise) in a candidate buffer, and compacts the buffer to the values ``>= L``
-    whenever it fills up -- so after the first batches only a few percent of each batch is
-    touched.  Values tied with ``L`` are always kept, so the tie rule needs no bookkeeping.
+    Per row: a lower bound ``L`` (the k-th largest seen so far; it only rises), a buffer of every
+    value seen ``> L``, and the count and largest ``W`` of the values seen ``== L``; invariant:
+    at least ``k`` values ``>= L`` have been seen.  The buffer is compacted (``L`` raised to its
+    k-th largest) when it fills up, so after the first batches only the few percent of each batch
+    above ``L`` is touched, and a flood of ties (identical runs: every ``t* = 0``) costs nothing.
     """
 
     def __init__(self, k: int, P: int):
@@ -104,58 +105,95 @@ class _KthLargest:
         self.W = np.full((P, self.cap), -np.inf)
         self.fill = np.zeros(P, dtype=np.int64)
         self.L = np.full(P, -np.inf)
+        self.eq_n = np.zeros(P, dtype=np.int64)
+        self.eq_w = np.full(P, -np.inf)
 
-    def _scatter(self, T, W, src, rows):
+    def _store(self, T, W, src, rows, width):
+        """Append the flat elements ``src`` (rows ``rows``) of ``(P', width)`` arrays to the buffer."""
         cnt = np.bincount(rows, minlength=self.P)
-        offsets = np.cumsum(cnt) - cnt
-        need = int((self.fill + cnt).max())
-        if need > self.cap:                                       # grow the buffer
+        need = int((self.fill + cnt).max()) if rows.size else 0
+        if need > self.cap:                                        # grow the buffer
             pad = np.full((self.P, need - self.cap), -np.inf)
             self.T = np.concatenate([self.T, pad], axis=1)
             self.W = np.concatenate([self.W, pad], axis=1)
             self.cap = need
+        offsets = np.cumsum(cnt) - cnt
         dest = rows * self.cap + self.fill[rows] + (np.arange(rows.size) - offsets[rows])
         self.T.reshape(-1)[dest] = T.reshape(-1)[src]
         self.W.reshape(-1)[dest] = W.reshape(-1)[src]
         self.fill += cnt
 
+    def _note_ties(self, rows, eq_mask, W):
+        """Count values equal to ``L`` of ``rows`` and keep their largest ``W``."""
+        n_eq = eq_mask.sum(axis=1)
+        hit = n_eq > 0
+        if hit.any():
+            r = rows[hit]
+            self.eq_n[r] += n_eq[hit]
+            self.eq_w[r] = np.maximum(self.eq_w[r], np.where(eq_mask[hit], W[hit], -np.inf).max(axis=1))
+
+    def _raise(self, rows, v):
+        """Set ``L = v`` (> old L) for ``rows``: reset the tie record."""
+        self.L[rows] = v
+        self.eq_n[rows] = 0
+        self.eq_w[rows] = -np.inf
+
     def _compact(self):
         k = self.k
-        rows = np.flatnonzero(self.fill > k)
+        rows = np.flatnonzero(self.fill >= k)
         if rows.size == 0:
             return
         width = int(self.fill[rows].max())
-        T, W = self.T[rows, :width], self.W[rows, :width]       # copies (fancy indexing)
+        T, W = self.T[rows, :width], self.W[rows, :width]        # copies (fancy indexing)
         v = np.partition(T, width - k, axis=1)[:, width - k]      # k-th largest (pads are -inf)
-        self.L[rows] = np.maximum(self.L[rows], v)
+        self._raise(rows, v)
+        self._note_ties(rows, T == v[:, None], W)
         self.T[rows, :width] = -np.inf
         self.W[rows, :width] = -np.inf
         self.fill[rows] = 0
-        src = np.flatnonzero(T >= v[:, None])
+        src = np.flatnonzero(T > v[:, None])
         r_local = src // width
-        cnt = np.bincount(r_local, minlength=rows.size)
+        sub_rows = rows[r_local]
+        # re-store the survivors (flat positions refer to the (rows, width) copy)
+        cnt = np.bincount(sub_rows, minlength=self.P)
         offsets = np.cumsum(cnt) - cnt
-        dest = rows[r_local] * self.cap + (np.arange(src.size) - offsets[r_local])
+        dest = sub_rows * self.cap + (np.arange(src.size) - offsets[sub_rows])
         self.T.reshape(-1)[dest] = T.reshape(-1)[src]
         self.W.reshape(-1)[dest] = W.reshape(-1)[src]
-        self.fill[rows] = cnt
+        self.fill += cnt
 
     def add(self, T, W):
         m = T.shape[1]
-        src = np.flatnonzero(T >= self.L[:, None])
+        allrows = np.arange(self.P)
+        if m >= self.k and np.isneginf(self.L).all() and not self.fill.any():
+            self._raise(allrows, np.partition(T, m - self.k, axis=1)[:, m - self.k])   # first batch
+        Lc = self.L[:, None]
+        src = np.flatnonzero(T > Lc)
         rows = src // m
-        if (self.fill + np.bincount(rows, minlength=self.P)).max() > self.cap:
+        eq = T == Lc
+        if eq.any():
+            self._note_ties(allrows, eq, W)
+        if self.fill.max() + np.bincount(rows, minlength=self.P).max(initial=0) > self.cap:
             self._compact()
-        self._scatter(T, W, src, rows)
-        if np.any((self.fill > self.k) & np.isneginf(self.L)) or self.fill.max() > self.cap:
-            self._compact()                                      # set the first lower bounds early
+            keep = T.reshape(-1)[src] > self.L[rows]               # L may have risen
+            if keep.size and not keep.all():
+                # values between the old and the new bound: ties with the new L are recorded
+                drop = src[~keep]
+                rr = rows[~keep]
+                tie = T.reshape(-1)[drop] == self.L[rr]
+                if tie.any():
+                    np.add.at(self.eq_n, rr[tie], 1)
+                    np.maximum.at(self.eq_w, rr[tie], W.reshape(-1)[drop[tie]])
+            src, rows = src[keep], rows[keep]
+        self._store(T, W, src, rows, m)
+        if np.any((self.fill >= self.k) & np.isneginf(self.L)):
+            self._compact()                                        # set the first bounds early
 
     def result(self) -> np.ndarray:
         self._compact()
-        width = int(self.fill.max())
-        T, W = self.T[:, :width], self.W[:, :width]
-        v = np.partition(T, width - self.k, axis=1)[:, width - self.k]
-        return np.where(T == v[:, None], W, -np.inf).max(axis=1)
+        # now fill < k <= fill + eq_n in every row: the k-th largest is L itself, and eq_w is the
+        # largest W among the values tied with it
+        return self.eq_w.copy()
 
 
 @dataclass(frozen=True, eq=False)

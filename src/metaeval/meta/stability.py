@@ -68,20 +68,33 @@ def stability_method(scores, samples=None, *, B: int | None = None, seed: int | 
     P = ia.size
     F = fs.size
     hist = np.zeros(P * 2 * (F + 1), dtype=np.int64)
-    base = (np.arange(P, dtype=np.int64) * 2)[:, None]
+    base = (np.arange(P, dtype=np.int64) * (2 * (F + 1)))[:, None]
+    step = float(fs[0])
+    grid = step > 0 and bool(np.all(np.abs(fs - step * np.arange(1, F + 1)) <= 1e-15))
+    inv_step = 1.0 / step if grid else 0.0
     bs = check_batch(max(1, DEFAULT_BATCH_ELEMENTS // P) if batch is None else batch, smp.B)
     for s0, s1 in smp.batches(bs):
         M = run_statistics(X, smp, stat, s0, s1)               # (runs, rows)
         mx, my = M[ia], M[ib]                                  # (pairs, rows)
         d = mx - my
-        m = np.maximum(mx, my)
-        ad = np.abs(d)
+        np.maximum(mx, my, out=mx)                             # mx is now max(M(X), M(Y))
+        gt = d > D_TOL
+        np.abs(d, out=d)
+        tie = d <= D_TOL
         with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(m > 0, ad / m, np.inf) + RATIO_TOL
-        r[ad <= D_TOL] = 0.0
-        j = np.searchsorted(fs, r, side="right")           # number of f <= ratio: EQ iff f index >= j
-        code = ((base + (d > D_TOL)) * (F + 1) + j).ravel()
-        hist += np.bincount(code, minlength=hist.size)
+            np.divide(d, mx, out=d)                            # ratio |d| / max
+        d[~(d >= 0)] = np.inf                                  # max <= 0 (log scale): only exact ties are EQ
+        d[tie] = 0.0
+        d += RATIO_TOL
+        if grid:                                           # f = step, 2 step, ...: arithmetic count
+            d *= inv_step
+            np.minimum(d, F, out=d)
+            j = d.astype(np.int64)
+        else:
+            j = np.searchsorted(fs, d, side="right")       # number of f <= ratio: EQ iff f index >= j
+        j += base
+        np.add(j, F + 1, out=j, where=gt)
+        hist += np.bincount(j.ravel(), minlength=hist.size)
     h = hist.reshape(P, 2, F + 1)
     cum = np.cumsum(h, axis=2)                                # cum[..., i] = count with j <= i
     tot = cum[:, :, -1]
