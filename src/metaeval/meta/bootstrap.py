@@ -45,8 +45,11 @@ ASL_REL_TOL = 1e-10
 #: differences closer than this (relative to 1 + |d|) count as equal: exact for 4-decimal scores,
 #: whose distinct means differ by at least 1 / (n * 10^4)
 D_TOL = 1e-12
-#: default batch: about this many (sample x pair) elements per temporary array
-DEFAULT_BATCH_ELEMENTS = 4_000_000
+#: default batch: about this many (sample x pair) elements per temporary array -- small enough
+#: (1 MB) for the element-wise passes to run in cache, which beats fewer, larger batches
+DEFAULT_BATCH_ELEMENTS = 131_072
+#: the general-statistic path materialises (pairs, samples, topics) blocks of this many elements
+GATHER_BATCH_ELEMENTS = 4_000_000
 
 
 def kth_index(B: int, alpha: float) -> int:
@@ -420,8 +423,8 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
             count += (d >= thr).sum(axis=1)
             top.add(d, d)
     else:
-        bs = _default_batch(batch, smp.B, P * n)
-        pc = max(1, DEFAULT_BATCH_ELEMENTS // max(1, bs * n))
+        bs = check_batch(max(1, GATHER_BATCH_ELEMENTS // (P * n)) if batch is None else batch, smp.B)
+        pc = max(1, GATHER_BATCH_ELEMENTS // max(1, bs * n))
         for s0, s1 in smp.batches(bs):
             idx = smp.indices[s0:s1]
             dchunks = []
