@@ -17,8 +17,8 @@ Decisions where the papers leave room (also in docs/meta.md):
   variance is "zero" when it is below ``1e-12`` times the mean square (cancellation noise).  No
   NaN can reach a table.
 * **ASL comparison** ``|t*b| >= |t(z)|`` uses a relative tolerance of ``1e-10`` so floating-point
-  noise cannot break an exact tie; the unpaired ``|d*b| >= |d|`` compares values rounded to 12
-  decimals.
+  noise cannot break an exact tie; the unpaired ``|d*b| >= |d|`` treats values within
+  ``1e-12 (1 + |d|)`` as equal (exact for 4-decimal scores).
 * **B alpha-th largest** (Figs 8, 9): ``k = max(1, round(B * alpha))``; when several replicates
   share the k-th largest ``|t*b|``, the largest of their ``|w_bar*b|`` is taken (conservative,
   like the max over pairs).  ``estimated_diff`` is the raw maximum; rounding to two significant
@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import as_scores, check_alpha, check_batch
-from .samples import single_threaded_blas, BootstrapSamples, resolve_samples
+from .samples import BootstrapSamples, resolve_samples, single_threaded_blas
 from .statistics import Statistic, as_statistic, log_transform, pair_indices
 
 __all__ = ["PairedResult", "UnpairedResult", "paired_bootstrap", "unpaired_bootstrap", "paired_tstar",
-           "studentise", "kth_index", "paired_test_differences", "DEFAULT_BATCH_ELEMENTS", "resolve_transform", "run_statistics"]
+           "paired_test_differences", "studentise", "kth_index", "resolve_transform", "run_statistics",
+           "DEFAULT_BATCH_ELEMENTS"]
 
 VAR_REL_EPS = 1e-12
 ASL_REL_TOL = 1e-10
@@ -111,8 +112,8 @@ class _KthLargest:
         self.eq_n = np.zeros(P, dtype=np.int64)
         self.eq_w = np.full(P, -np.inf)
 
-    def _store(self, T, W, src, rows, width):
-        """Append the flat elements ``src`` (rows ``rows``) of ``(P', width)`` arrays to the buffer."""
+    def _store(self, T, W, src, rows):
+        """Append the elements at flat positions ``src`` of ``T``/``W`` to buffer rows ``rows``."""
         cnt = np.bincount(rows, minlength=self.P)
         need = int((self.fill + cnt).max()) if rows.size else 0
         if need > self.cap:                                        # grow the buffer
@@ -154,16 +155,8 @@ class _KthLargest:
         self.T[rows, :width] = -np.inf
         self.W[rows, :width] = -np.inf
         self.fill[rows] = 0
-        src = np.flatnonzero(T > v[:, None])
-        r_local = src // width
-        sub_rows = rows[r_local]
-        # re-store the survivors (flat positions refer to the (rows, width) copy)
-        cnt = np.bincount(sub_rows, minlength=self.P)
-        offsets = np.cumsum(cnt) - cnt
-        dest = sub_rows * self.cap + (np.arange(src.size) - offsets[sub_rows])
-        self.T.reshape(-1)[dest] = T.reshape(-1)[src]
-        self.W.reshape(-1)[dest] = W.reshape(-1)[src]
-        self.fill += cnt
+        src = np.flatnonzero(T > v[:, None])                   # survivors, back into the buffer
+        self._store(T, W, src, rows[src // width])
 
     def add(self, T, W):
         m = T.shape[1]
@@ -188,7 +181,7 @@ class _KthLargest:
                     np.add.at(self.eq_n, rr[tie], 1)
                     np.maximum.at(self.eq_w, rr[tie], W.reshape(-1)[drop[tie]])
             src, rows = src[keep], rows[keep]
-        self._store(T, W, src, rows, m)
+        self._store(T, W, src, rows)
         if np.any((self.fill >= self.k) & np.isneginf(self.L)):
             self._compact()                                        # set the first bounds early
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from ._validate import as_scores, check_batch
 from .bootstrap import D_TOL, DEFAULT_BATCH_ELEMENTS, run_statistics
-from .samples import single_threaded_blas, resolve_samples
+from .samples import resolve_samples, single_threaded_blas
 from .statistics import as_statistic, pair_indices
 
 __all__ = ["StabilityResult", "stability_method", "DEFAULT_FUZZINESS", "RATIO_TOL"]

@@ -33,7 +33,7 @@ import numpy as np
 
 from ._validate import as_scores, check_batch
 from .bootstrap import D_TOL, DEFAULT_BATCH_ELEMENTS, run_statistics
-from .samples import single_threaded_blas, resolve_samples
+from .samples import resolve_samples, single_threaded_blas
 from .statistics import as_statistic, pair_indices
 
 __all__ = ["SwapResult", "swap_method", "bin_edges", "required_difference", "BIN_TOL"]
