@@ -247,3 +247,47 @@ def all_targets():
 def caption(name):
     """The report caption of a table/figure kind (workflow/report/NAME.rst)."""
     return f"../report/{name}.rst"
+
+
+# --------------------------------------------------------------------------- report-flagged outputs
+def _table_outputs():
+    out = []
+    for t in TABLES:
+        for x in TABLE_FORMATS:
+            path = f"{RES}/{{collection}}/tables/{t}.{x}"
+            if x == "csv":
+                path = report(path, caption=caption(f"table_{t}"), category="{collection}",
+                              subcategory="Tables", labels={"collection": "{collection}", "table": t})
+            out.append(path)
+    return out
+
+
+def _figure_outputs():
+    out = []
+    for f in FIGURES:
+        for x in FIGURE_FORMATS:
+            path = f"{RES}/{{collection}}/figures/{f}.{x}"
+            if x == "png":
+                path = report(path, caption=caption(f"figure_{f}"), category="{collection}",
+                              subcategory="Figures", labels={"collection": "{collection}", "figure": f})
+            out.append(path)
+    return out
+
+
+def _summary_outputs():
+    out = []
+    for t in SUMMARY_TABLES:
+        for x in TABLE_FORMATS:
+            path = f"{RES}/summary/{t}.{x}"
+            if x == "csv":
+                path = report(path, caption=caption(f"summary_table_{t}"), category="Summary", subcategory="Tables",
+                              labels={"collection": "all", "table": t})
+            out.append(path)
+    for f in SUMMARY_FIGURES:
+        for x in FIGURE_FORMATS:
+            path = f"{RES}/summary/{f}.{x}"
+            if x == "png":
+                path = report(path, caption=caption(f"summary_figure_{f}"), category="Summary",
+                              subcategory="Figures", labels={"collection": "all", "figure": f})
+            out.append(path)
+    return out

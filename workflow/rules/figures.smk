@@ -2,17 +2,6 @@
 # (metaeval.figures.make_all_figures), PNG + PDF.
 
 
-def _figure_outputs():
-    out = []
-    for f in FIGURES:
-        for x in FIGURE_FORMATS:
-            path = f"{RES}/{{collection}}/figures/{f}.{x}"
-            if x == "png":
-                path = report(path, caption=caption(f"figure_{f}"), category="{collection}",
-                              subcategory="Figures", labels={"collection": "{collection}", "figure": f})
-            out.append(path)
-    return out
-
 
 rule figures:
     input:

@@ -8,6 +8,7 @@ rule ingest:
     output:
         cache=f"{RES}/{{collection}}/collection.npz",
     params:
+        metaeval=METAEVAL,
         runs=lambda w: " ".join(f"--runs {_quote(s)}" for s in run_specs(w.collection)),
         order=lambda w: cfg(w.collection)["order"],
         depth=lambda w: cfg(w.collection)["depth"],
@@ -20,5 +21,5 @@ rule ingest:
         mem_mb=4000,
         runtime=20,
     shell:
-        "{METAEVAL} ingest --qrels {input.qrels:q} {params.runs} --order {params.order}"
+        "{params.metaeval} ingest --qrels {input.qrels:q} {params.runs} --order {params.order}"
         " --depth {params.depth} {params.max_level} --out {output.cache:q} > {log:q} 2>&1"

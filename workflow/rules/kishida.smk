@@ -8,6 +8,7 @@ rule kishida:
          if f.endswith(".csv") else f"{RES}/kishida/{f}"
          for f in KISHIDA_FILES],
     params:
+        metaeval=METAEVAL,
         out=f"{RES}/kishida",
     log:
         f"{RES}/logs/kishida.log",
@@ -16,4 +17,4 @@ rule kishida:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{METAEVAL} reproduce kishida --out {params.out:q} > {log:q} 2>&1"
+        "{params.metaeval} reproduce kishida --out {params.out:q} > {log:q} 2>&1"

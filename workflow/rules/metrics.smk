@@ -9,6 +9,7 @@ rule metrics:
         matrices=[f"{RES}/{{collection}}/matrices/{m}.csv" for m in MATRIX_METRICS],
         topics=f"{RES}/{{collection}}/matrices/topics.csv",
     params:
+        metaeval=METAEVAL,
         out=lambda w: f"{RES}/{w.collection}/matrices",
         metrics=" ".join(_quote(m) for m in MATRIX_METRICS),
         gains=lambda w: cfg(w.collection)["gains"],
@@ -19,7 +20,7 @@ rule metrics:
         mem_mb=4000,
         runtime=20,
     shell:
-        "{METAEVAL} matrices --collection {input.cache:q} --out {params.out:q}"
+        "{params.metaeval} matrices --collection {input.cache:q} --out {params.out:q}"
         " --gains {params.gains:q} --metrics {params.metrics} > {log:q} 2>&1"
 
 

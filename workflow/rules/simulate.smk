@@ -6,6 +6,7 @@ rule simulate:
         qrels=f"{SIM_ROOT}/{{collection}}/qrels.txt",
         runs=directory(f"{SIM_ROOT}/{{collection}}/runs"),
     params:
+        metaeval=METAEVAL,
         sim=lambda w: sim_params_json(w.collection),
         out=lambda w: f"{SIM_ROOT}/{w.collection}",
     log:
@@ -15,4 +16,4 @@ rule simulate:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{METAEVAL} simulate --out {params.out:q} --params {params.sim:q} > {log:q} 2>&1"
+        "{params.metaeval} simulate --out {params.out:q} --params {params.sim:q} > {log:q} 2>&1"

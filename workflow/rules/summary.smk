@@ -2,24 +2,6 @@
 # one column per collection (metaeval.summary.write_summary).
 
 
-def _summary_outputs():
-    out = []
-    for t in SUMMARY_TABLES:
-        for x in TABLE_FORMATS:
-            path = f"{RES}/summary/{t}.{x}"
-            if x == "csv":
-                path = report(path, caption=caption(f"summary_table_{t}"), category="Summary", subcategory="Tables",
-                              labels={"collection": "all", "table": t})
-            out.append(path)
-    for f in SUMMARY_FIGURES:
-        for x in FIGURE_FORMATS:
-            path = f"{RES}/summary/{f}.{x}"
-            if x == "png":
-                path = report(path, caption=caption(f"summary_figure_{f}"), category="Summary",
-                              subcategory="Figures", labels={"collection": "all", "figure": f})
-            out.append(path)
-    return out
-
 
 rule summary:
     input:

@@ -2,17 +2,6 @@
 # per-metric parts and adds the collection-level tables (metaeval.tables.write_table).
 
 
-def _table_outputs():
-    out = []
-    for t in TABLES:
-        for x in TABLE_FORMATS:
-            path = f"{RES}/{{collection}}/tables/{t}.{x}"
-            if x == "csv":
-                path = report(path, caption=caption(f"table_{t}"), category="{collection}",
-                              subcategory="Tables", labels={"collection": "{collection}", "table": t})
-            out.append(path)
-    return out
-
 
 rule tables:
     input:
