@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import subprocess
 import sys
 from pathlib import Path
@@ -16,20 +15,10 @@ SCHEMA = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text
 
 
 def _validate(cfg):
-    """Validate like snakemake.utils.validate (Draft 2020-12 with defaults filled in)."""
-    from jsonschema import Draft202012Validator, validators
+    """Validate exactly as the workflow does (snakemake.utils.validate fills in the defaults)."""
+    from snakemake.utils import validate
 
-    base = Draft202012Validator
-    props = base.VALIDATORS["properties"]
-
-    def set_defaults(validator, properties, instance, schema):
-        for name, sub in properties.items():
-            if "default" in sub and isinstance(instance, dict):
-                instance.setdefault(name, copy.deepcopy(sub["default"]))
-        yield from props(validator, properties, instance, schema)
-
-    V = validators.extend(base, {"properties": set_defaults})
-    V(SCHEMA).validate(cfg)
+    validate(cfg, str(ROOT / "workflow/schemas/config.schema.yaml"))
     return cfg
 
 
@@ -101,7 +90,9 @@ def test_defaults_are_filled():
     {"collections": {"bad/name": {"qrels": "q", "runs": "r"}}},
 ])
 def test_bad_configs_rejected(bad):
-    with pytest.raises(jsonschema.ValidationError):
+    from snakemake.exceptions import WorkflowError
+
+    with pytest.raises(WorkflowError, match="ValidationError"):
         _validate(bad)
 
 

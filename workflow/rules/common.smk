@@ -9,6 +9,8 @@ import shlex as _shlex
 import sys as _sys
 
 from snakemake.exceptions import WorkflowError
+
+from metaeval.pipeline import matrix_name  # AG_X / G_X read the matrix of X
 from snakemake.utils import validate
 
 SCHEMA_PATH = _os.path.join(workflow.basedir, "workflow", "schemas", "config.schema.yaml")
@@ -122,14 +124,6 @@ OTHER_METRICS = METRICS + [f"G_{g}" for g in GEOMETRIC]
 
 # every matrix the metrics rule computes per collection
 MATRIX_METRICS = _unique(METRICS + GEOMETRIC + [SELECT_BY] + SWEEP_METRICS + SWEEP_NAMES)
-
-
-def matrix_name(metric):
-    """The matrix an AG_X / G_X metric reads (X)."""
-    for prefix in ("AG_", "G_"):
-        if metric.startswith(prefix):
-            return metric[len(prefix):]
-    return metric
 
 
 def matrix_path(w):
