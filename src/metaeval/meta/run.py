@@ -15,7 +15,7 @@ mean of Eq. 7 (unpaired, swap and stability stages).  ``MetaConfig.geometric = (
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
