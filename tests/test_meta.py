@@ -393,3 +393,15 @@ def test_inputs_validated_and_not_mutated():
         paired_bootstrap(X, B=10, seed=0, batch=0)
     with pytest.raises(ValueError):
         MetaConfig(B=-1)
+
+
+def test_summary_statistics():
+    from metaeval.meta.statistics import GMEAN, area, as_statistic
+    x = np.array([[0.4, 0.1, 0.3, 0.2, 0.0, 0.9, 0.5, 0.6]])
+    assert worst_mean(3)(x)[0] == pytest.approx((0.0 + 0.1 + 0.2) / 3)
+    # area, K = round(0.25 * 8) = 2: mean of (worst 1, mean of worst 2)
+    assert area(0.25)(x)[0] == pytest.approx((0.0 + 0.05) / 2)
+    assert GMEAN(x)[0] == pytest.approx(math.exp(np.mean(np.log(x[0] + 0.00001))) - 0.00001)
+    assert as_statistic("worst5").name == "worst5"
+    with pytest.raises(ValueError):
+        as_statistic("median")
