@@ -29,7 +29,8 @@ import numpy as np
 
 from ._validate import check_B
 
-__all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "bootstrap_indices", "bootstrap_counts", "counts_from_indices",
+__all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "bootstrap_indices", "bootstrap_counts",
+           "counts_from_indices",
            "BootstrapSamples", "resolve_samples"]
 
 STREAMS = {"paired": 1, "swap": 2, "unpaired": 3}
@@ -141,24 +142,10 @@ class BootstrapSamples:
         for s in range(0, self.B, batch):
             yield s, min(s + batch, self.B)
 
-    def dot(self, start: int, stop: int, mats, cols: slice | None = None) -> list[np.ndarray]:
-        """``counts(start, stop, cols) @ M`` for each ``M`` in ``mats``, evaluated block by block
-        (fixed :data:`BLOCK`-row, zero-padded products; ``start`` must be a block boundary)."""
-        if start % BLOCK:
-            raise ValueError(f"start {start} is not a multiple of BLOCK={BLOCK}")
-        outs = [np.empty((stop - start, M.shape[1])) for M in mats]
-        for b0 in range(start, stop, BLOCK):
-            b1 = min(b0 + BLOCK, stop)
-            C = self.counts(b0, b1, cols)
-            if C.shape[0] < BLOCK:
-                C = np.concatenate([C, np.zeros((BLOCK - C.shape[0], C.shape[1]))])
-            for out, M in zip(outs, mats):
-                out[b0 - start:b1 - start] = (C @ M)[: b1 - b0]
-        return outs
-
     def dot_t(self, start: int, stop: int, mats_t, cols: slice | None = None) -> list[np.ndarray]:
-        """Transposed :meth:`dot`: ``M_t @ counts(start, stop, cols).T`` -> ``(k, stop - start)``
-        for each ``(k, n)`` matrix in ``mats_t`` (same fixed-block evaluation)."""
+        """``M_t @ counts(start, stop, cols).T`` -> ``(k, stop - start)`` for each ``(k, n)`` matrix
+        in ``mats_t``, evaluated block by block: fixed :data:`BLOCK`-sample, zero-padded products
+        (``start`` must be a block boundary), so each sample meets an identically shaped call."""
         if start % BLOCK:
             raise ValueError(f"start {start} is not a multiple of BLOCK={BLOCK}")
         outs = [np.empty((M.shape[0], stop - start)) for M in mats_t]
