@@ -1,0 +1,37 @@
+"""The fast float text of ``metaeval matrices`` is exactly Python's repr, on every magnitude."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metaeval.cli import matrices
+
+
+def _values():
+    rng = np.random.default_rng(0)
+    x = np.concatenate([
+        rng.random(4000), -rng.random(1000), rng.random(1000) * 1e-4,
+        10 ** rng.uniform(-325, 308, 4000),                      # every exponent, subnormals included
+        rng.integers(0, 1000, 1000) / rng.integers(1, 1000, 1000),  # ties, simple fractions
+        [0.0, -0.0, 1.0, 1e-4, np.nextafter(1e-4, 0), 1e15, np.nextafter(1e15, 0), 1e16,
+         np.nan, np.inf, -np.inf, 5e-324, 0.1, 1 / 3],
+    ])
+    return np.resize(x, (len(x) // 50 + 1, 50))
+
+
+def test_float_rows_equal_repr():
+    x = _values()
+    assert matrices._DUMPS is not None          # orjson is a dependency: the fast path is in use
+    assert matrices._float_rows(x) == [",".join(map(repr, r)) for r in x.tolist()]
+
+
+def test_float_rows_without_orjson(monkeypatch):
+    x = _values()[:20]
+    monkeypatch.setattr(matrices, "_DUMPS", None)
+    assert matrices._float_rows(x) == [",".join(map(repr, r)) for r in x.tolist()]
+
+
+def test_float_rows_empty_shapes():
+    assert matrices._float_rows(np.zeros((0, 3))) == []
+    assert matrices._float_rows(np.zeros((2, 0))) == ["", ""]
+    assert matrices._float_rows(np.array([[0.5]])) == ["0.5"]
