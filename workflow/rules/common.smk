@@ -2,7 +2,6 @@
 # Nothing here runs a job; it only names files.
 
 import glob as _glob
-import importlib.util as _ilu
 import json as _json
 import os as _os
 import shlex as _shlex
@@ -135,7 +134,7 @@ ALPHA = config["bootstrap"]["alpha"]
 SEED = config["bootstrap"]["seed"]
 SWAP_THRESHOLD = config["swap"]["threshold"]
 FUZZINESS = config["stability"]["fuzziness"]
-KISHIDA = bool(config["kishida"]["enabled"]) and _ilu.find_spec("metaeval.cli.reproduce") is not None
+KISHIDA = bool(config["kishida"]["enabled"])
 SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- outputs (contract)
