@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .context import EvalContext
+from .context import EvalContext, slot_cumprod, slot_cumsum
 from .registry import MeasureDef, Param, format_gains, parse_gains, register
 
 # ----------------------------------------------------------------------------- helpers
@@ -72,15 +73,6 @@ def _at(cum: np.ndarray, cutoff: int | None) -> np.ndarray:
     if n == 0:
         return np.zeros(cum.shape[:-1])
     return cum[..., _idx(cutoff, n)]
-
-
-def _at_rank(arr: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """arr[r, t, rank[r, t] - 1], 0 where rank == 0 (no such document)."""
-    if arr.shape[-1] == 0:
-        return np.zeros(rank.shape)
-    k = np.clip(rank - 1, 0, arr.shape[-1] - 1)
-    v = np.take_along_axis(arr, k[..., None].astype(np.intp), axis=2)[..., 0]
-    return np.where(rank > 0, v, 0.0)
 
 
 def _div(num, den) -> np.ndarray:
@@ -138,6 +130,14 @@ def _orig_dcg_discount(base: float, n: int) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=16)
+def _rbp_power(p: float, n: int) -> np.ndarray:
+    """p**(r-1) for ranks r = 1..n as NTCIREVAL's running product (not pow)."""
+    t = np.cumprod(np.concatenate([[1.0], np.full(max(n - 1, 0), p)]))[:n]
+    t.setflags(write=False)
+    return t
+
+
 def _memo(ctx: EvalContext, key: tuple, fn):
     """Cache a derived array on the context (cutoff variants of a measure share one cumsum)."""
     d = ctx._derived
@@ -150,16 +150,62 @@ def _memo(ctx: EvalContext, key: tuple, fn):
 
 
 def _rel_sum(ctx: EvalContext, values: np.ndarray) -> np.ndarray:
-    """Cumulative sum over relevant ranks of ``values`` (R, T, D)."""
+    """Cumulative sum over relevant ranks of dense ``values`` (R, T, D) (bpref family)."""
     return _csum(np.where(ctx.rel, values, 0.0))
 
 
-def _prec_at_rank(ctx: EvalContext) -> np.ndarray:
-    """P(r) = C(r) / r."""
-    key = ("P(r)",)
-    if key not in ctx._derived:
-        ctx._derived[key] = ctx.count / ctx.ranks
-    return ctx._derived[key]
+# ------------------------------------------------------------- lists as slots
+# A measure's running sum is computed on "slots" along axis 0 (see EvalContext, relevant ranks):
+# the system lists' relevant ranks, (K, R, T), or the ideal list's ranks 1..W, (W, T).  A _Lists
+# holds, per slot, the gain, the rank (float) and the rank - 1 (an index into per-rank tables), and
+# n_at(cutoff): the number of slots with rank <= cutoff, i.e. where the running sum is read.
+
+
+class _Lists(NamedTuple):
+    key: str
+    gain: np.ndarray
+    rank: np.ndarray
+    index: np.ndarray
+    n_at: Callable
+
+
+def _system(ctx: EvalContext) -> _Lists:
+    return _Lists("sys", ctx.rel_gain, ctx.rel_rank, ctx.rel_index, ctx.rel_n_at)
+
+
+def _ideal(ctx: EvalContext) -> _Lists:
+    def make():
+        W = ctx.width
+        gain = np.ascontiguousarray(ctx.ideal_gain_full.T)                # (W, T)
+        idx = np.arange(W).reshape(W, 1)
+        return _Lists("ideal", gain, (idx + 1).astype(np.float64), idx,
+                      lambda cutoff: W if cutoff is None else min(int(cutoff), W))
+    return _memo(ctx, ("lists", "ideal"), make)
+
+
+def _table_len(ctx: EvalContext) -> int:
+    """Length of per-rank tables: covers every system rank (<= D) and ideal rank (<= width)."""
+    return max(ctx.width, 1)
+
+
+def _read(cum: np.ndarray, n) -> np.ndarray:
+    """cum[n - 1] per list (n: an int array (R, T), or an int for the ideal list), 0 where n == 0."""
+    if np.ndim(n) == 0:
+        return cum[int(n) - 1] if n > 0 else np.zeros(cum.shape[1:])
+    v = np.take_along_axis(cum, np.maximum(n - 1, 0)[None], axis=0)[0]
+    return np.where(n > 0, v, 0.0)
+
+
+def _sum(ctx: EvalContext, lists: _Lists, name: tuple, cutoff, terms) -> np.ndarray:
+    """Sum of ``terms()`` over the slots of rank <= cutoff; the running sum is memoised under
+    ``name`` so that all cutoff variants of a measure share it."""
+    cum = _memo(ctx, ("cum", lists.key) + name, lambda: slot_cumsum(terms()))
+    return _read(cum, lists.n_at(cutoff))
+
+
+def _prec_terms(ctx: EvalContext) -> np.ndarray:
+    """P(r_k) = C(r_k) / r_k at the relevant ranks."""
+    return _memo(ctx, ("P(r)",), lambda: ctx.rel_k / ctx.rel_rank)
 
 
 # ------------------------------------------------------------- RR, O, P, P+ (paper 000)
@@ -171,29 +217,29 @@ def rr(ctx: EvalContext, cutoff=None) -> np.ndarray:
 
 
 def o_measure(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    return _at_rank(ctx.blended_ratio(beta), ctx.first_rel_rank)
+    return _read(ctx.rel_br(beta), np.minimum(ctx.rel_count, 1))        # BR at slot 1 (rank r1)
 
 
 def p_measure(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    return _at_rank(ctx.blended_ratio(beta), ctx.preferred_rank)
+    return _read(ctx.rel_br(beta), ctx.preferred_slot)
 
 
 def p_plus(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    rp = ctx.preferred_rank
-    s = _at_rank(_rel_sum(ctx, ctx.blended_ratio(beta)), rp)
-    return _div(s, _at_rank(ctx.count, rp))
+    n = ctx.preferred_slot                                             # C(rp)
+    s = _read(_memo(ctx, ("cum", "sys", "Q", float(beta)), lambda: slot_cumsum(ctx.rel_br(beta))), n)
+    return _div(s, n)
 
 
 # ------------------------------------------------------------------- AP, Q (Eqs. 1, 3)
 
 
 def ap(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    s = _at(_memo(ctx, ("cum", "AP"), lambda: _rel_sum(ctx, _prec_at_rank(ctx))), cutoff)
+    s = _sum(ctx, _system(ctx), ("AP",), cutoff, lambda: _prec_terms(ctx))
     return _div(s, _denom_cut(ctx, cutoff)[None, :])
 
 
 def q_measure(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    s = _at(_memo(ctx, ("cum", "Q", beta), lambda: _rel_sum(ctx, ctx.blended_ratio(beta))), cutoff)
+    s = _sum(ctx, _system(ctx), ("Q", float(beta)), cutoff, lambda: ctx.rel_br(beta))
     return _div(s, _denom_cut(ctx, cutoff)[None, :])
 
 
@@ -218,31 +264,25 @@ def _ncu_gu(ctx: EvalContext, nu: np.ndarray, stops) -> np.ndarray:
     denom = np.zeros(counts.shape[0])
     for j in range(1, len(sv)):                 # sequential over levels, as NTCIREVAL
         denom = denom + counts[:, j] * sv[j]
-    table = np.concatenate([sv, [0.0, 0.0]])
-    ss = table[ctx.levels.astype(np.intp)]
-    s = _at(_rel_sum(ctx, nu * ss), None)
+    s = _read(slot_cumsum(nu * sv[ctx.rel_level]), ctx.rel_count)
     return _div(s, denom[None, :])
 
 
 def ncu_gu_p(ctx: EvalContext, cutoff=None, stops=None) -> np.ndarray:
-    return _ncu_gu(ctx, _prec_at_rank(ctx), stops)
+    return _ncu_gu(ctx, _prec_terms(ctx), stops)
 
 
 def ncu_gu_br(ctx: EvalContext, cutoff=None, beta=1.0, stops=None) -> np.ndarray:
-    return _ncu_gu(ctx, ctx.blended_ratio(beta), stops)
+    return _ncu_gu(ctx, ctx.rel_br(beta), stops)
 
 
 def _ncu_rb(ctx: EvalContext, nu, gamma: float, cutoff, key) -> np.ndarray:
     R = ctx.n_rel
     n = int(max(ctx.depth, R.max(initial=0), 1))
     pw = _pow_table(float(gamma), n)
-
-    def cum():
-        cnt = ctx.count.astype(np.intp)
-        stop = pw[np.clip(cnt - 1, 0, n - 1)]
-        return _rel_sum(ctx, nu() * stop)
-
-    s = _at(_memo(ctx, ("cum", "NCUrb", float(gamma)) + key, cum), cutoff)
+    K = ctx.rel_rank.shape[0]
+    stop = pw[:K].reshape(K, 1, 1)              # gamma**(C(r)-1) at slot k: C(r_k) = k
+    s = _sum(ctx, _system(ctx), ("NCUrb", float(gamma)) + key, cutoff, lambda: nu() * stop)
     if cutoff is None:
         cden = np.cumsum(pw)
         denom = np.where(R > 0, cden[np.clip(R - 1, 0, n - 1)], 0.0)
@@ -252,151 +292,127 @@ def _ncu_rb(ctx: EvalContext, nu, gamma: float, cutoff, key) -> np.ndarray:
 
 
 def ncu_rb_p(ctx: EvalContext, cutoff=None, gamma=0.95) -> np.ndarray:
-    return _ncu_rb(ctx, lambda: _prec_at_rank(ctx), gamma, cutoff, ("P",))
+    return _ncu_rb(ctx, lambda: _prec_terms(ctx), gamma, cutoff, ("P",))
 
 
 def ncu_rb_br(ctx: EvalContext, cutoff=None, beta=1.0, gamma=0.95) -> np.ndarray:
-    return _ncu_rb(ctx, lambda: ctx.blended_ratio(beta), gamma, cutoff, ("BR", float(beta)))
+    return _ncu_rb(ctx, lambda: ctx.rel_br(beta), gamma, cutoff, ("BR", float(beta)))
 
 
 def ncu_rb_ie(ctx: EvalContext, cutoff=None, gamma=0.95, persistence=0.99) -> np.ndarray:
     """Rank-biased NCU whose utility at rank r is p**r (NTCIREVAL's NCUrb,IE; not in the papers)."""
-    pw = _pow_table(float(persistence), ctx.depth + 1)[1:]
-    return _ncu_rb(ctx, lambda: pw, gamma, cutoff, ("IE", float(persistence)))
+    pw = _pow_table(float(persistence), _table_len(ctx) + 1)[1:]      # p**r at index r-1
+    return _ncu_rb(ctx, lambda: pw[ctx.rel_index], gamma, cutoff, ("IE", float(persistence)))
 
 
 # ----------------------------------------------------------------------- RBP (Eq. 8)
 
 
-def _rbp_sum(gains: np.ndarray, p: float) -> np.ndarray:
-    n = gains.shape[-1]
-    power = np.cumprod(np.concatenate([[1.0], np.full(max(n - 1, 0), p)]))[:n]
-    return _csum(gains * power)
+def _rbp(ctx: EvalContext, lists: _Lists, p: float, cutoff) -> np.ndarray:
+    power = _rbp_power(p, _table_len(ctx))
+    s = _sum(ctx, lists, ("RBP", p), cutoff, lambda: lists.gain * power[lists.index])
+    g = ctx.max_gain
+    return _div((1 - p) * s, np.full(s.shape, g))
 
 
 def rbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
-    p = float(persistence)
-    s = _at(_memo(ctx, ("cum", "RBP", p), lambda: _rbp_sum(ctx.gain, p)), cutoff)
-    return _div((1 - p) * s, np.full(s.shape, ctx.max_gain))
+    return _rbp(ctx, _system(ctx), float(persistence), cutoff)
 
 
 def nrbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
     p = float(persistence)
-    s = _at(_memo(ctx, ("cum", "RBP", p), lambda: _rbp_sum(ctx.gain, p)), cutoff)
-    si = _at(_memo(ctx, ("cum", "RBP*", p), lambda: _rbp_sum(ctx.ideal_gain_full, p)), cutoff)
-    g = ctx.max_gain
-    a = _div((1 - p) * s, np.full(s.shape, g))
-    b = _div((1 - p) * si, np.full(si.shape, g))
-    return _div(a, b[None, :])
+    return _div(_rbp(ctx, _system(ctx), p, cutoff), _rbp(ctx, _ideal(ctx), p, cutoff)[None, :])
 
 
 # ------------------------------------------------------- ERR family (Eqs. 4, 5), EBR, iRBU
 
 
-def _err_parts(ctx: EvalContext, gains: np.ndarray):
-    """(pr, dsat_prev): relevance probability g/(g_h+1) and dsat(r-1) along the last axis."""
-    if gains is ctx.gain:
-        return _memo(ctx, ("ERR parts",), lambda: _err_parts_(ctx, gains))
-    return _err_parts_(ctx, gains)
+def _dsat_prev(ctx: EvalContext, lists: _Lists) -> np.ndarray:
+    """dsat(r-1) = prod over earlier ranks of (1 - g/(g_h+1)), at each slot (1 at the first)."""
+    def make():
+        dsat = slot_cumprod(1 - lists.gain / (ctx.max_gain + 1))
+        return np.concatenate([np.ones((1,) + dsat.shape[1:]), dsat[:-1]], axis=0)
+    return _memo(ctx, ("dsat_prev", lists.key), make)
 
 
-def _err_parts_(ctx: EvalContext, gains: np.ndarray):
-    pr = gains / (ctx.max_gain + 1)
-    dsat = np.cumprod(1 - pr, axis=-1)
-    dsat_prev = np.concatenate([np.ones(dsat.shape[:-1] + (1,)), dsat[..., :-1]], axis=-1)
-    return pr, dsat_prev
-
-
-def _err_cum(ctx: EvalContext, gains: np.ndarray) -> np.ndarray:
-    pr, dsat_prev = _err_parts(ctx, gains)
-    n = gains.shape[-1]
-    ranks = np.arange(1, n + 1, dtype=np.float64)
-    return _csum((dsat_prev / ranks) * pr)
+def _err(ctx: EvalContext, lists: _Lists, cutoff) -> np.ndarray:
+    def terms():
+        pr = lists.gain / (ctx.max_gain + 1)
+        return (_dsat_prev(ctx, lists) / lists.rank) * pr
+    return _sum(ctx, lists, ("ERR",), cutoff, terms)
 
 
 def err(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    return _at(_memo(ctx, ("cum", "ERR"), lambda: _err_cum(ctx, ctx.gain)), cutoff)
+    return _err(ctx, _system(ctx), cutoff)
 
 
 def nerr(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    ideal = _memo(ctx, ("cum", "ERR*"), lambda: _err_cum(ctx, ctx.ideal_gain_full))
-    return _div(err(ctx, cutoff), _at(ideal, cutoff)[None, :])
-
-
-def _ebr_cum(ctx: EvalContext, gains: np.ndarray, br) -> np.ndarray:
-    pr, dsat_prev = _err_parts(ctx, gains)
-    if br is None:
-        return _csum(1.0 * dsat_prev * gains / (ctx.max_gain + 1))
-    return _csum(br * dsat_prev * gains / (ctx.max_gain + 1))
+    return _div(err(ctx, cutoff), _err(ctx, _ideal(ctx), cutoff)[None, :])
 
 
 def ebr(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    cum = _memo(ctx, ("cum", "EBR", float(beta)),
-                lambda: _ebr_cum(ctx, ctx.gain, ctx.blended_ratio(beta)))
-    return _at(cum, cutoff)
+    lists = _system(ctx)
+    return _sum(ctx, lists, ("EBR", float(beta)), cutoff,
+                lambda: ctx.rel_br(beta) * _dsat_prev(ctx, lists) * lists.gain / (ctx.max_gain + 1))
 
 
 def nebr(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    ideal = _at(_memo(ctx, ("cum", "EBR*"), lambda: _ebr_cum(ctx, ctx.ideal_gain_full, None)), cutoff)
+    lists = _ideal(ctx)          # the ideal list's BR is 1 at every rank (NTCIREVAL uses 1.0)
+    ideal = _sum(ctx, lists, ("EBR",), cutoff,
+                 lambda: 1.0 * _dsat_prev(ctx, lists) * lists.gain / (ctx.max_gain + 1))
     return _div(ebr(ctx, cutoff, beta), ideal[None, :])
 
 
-def _irbu_cum(ctx: EvalContext, gains: np.ndarray, p: float) -> np.ndarray:
-    _, dsat_prev = _err_parts(ctx, gains)
-    n = gains.shape[-1]
-    pw = _pow_table(float(p), n + 1)[1:]          # p**r for r = 1..n
-    return _csum(pw * dsat_prev * gains / (ctx.max_gain + 1))
+def _irbu(ctx: EvalContext, lists: _Lists, p: float, cutoff) -> np.ndarray:
+    pw = _pow_table(p, _table_len(ctx) + 1)[1:]                      # p**r at index r-1
+    return _sum(ctx, lists, ("iRBU", p), cutoff,
+                lambda: pw[lists.index] * _dsat_prev(ctx, lists) * lists.gain / (ctx.max_gain + 1))
 
 
 def irbu(ctx: EvalContext, cutoff=None, persistence=0.99) -> np.ndarray:
-    p = float(persistence)
-    return _at(_memo(ctx, ("cum", "iRBU", p), lambda: _irbu_cum(ctx, ctx.gain, p)), cutoff)
+    return _irbu(ctx, _system(ctx), float(persistence), cutoff)
 
 
 def nirbu(ctx: EvalContext, cutoff=None, persistence=0.99) -> np.ndarray:
     p = float(persistence)
-    ideal = _at(_memo(ctx, ("cum", "iRBU*", p), lambda: _irbu_cum(ctx, ctx.ideal_gain_full, p)), cutoff)
-    return _div(irbu(ctx, cutoff, persistence), ideal[None, :])
+    return _div(_irbu(ctx, _system(ctx), p, cutoff), _irbu(ctx, _ideal(ctx), p, cutoff)[None, :])
 
 
 # ------------------------------------------------------------------ nDCG (Eq. 7), nCG
 
 
 def ndcg(ctx: EvalContext, cutoff=None, logb=2.0) -> np.ndarray:
-    D, W = ctx.depth, ctx.width
-    disc = _orig_dcg_discount(float(logb), max(D, W))
-    s = _at(_memo(ctx, ("cum", "DCG", float(logb)), lambda: _csum(ctx.gain / disc[:D])), cutoff)
-    i = _at(_memo(ctx, ("cum", "DCG*", float(logb)), lambda: _csum(ctx.ideal_gain_full / disc[:W])), cutoff)
+    disc = _orig_dcg_discount(float(logb), _table_len(ctx))
+    s, i = (_sum(ctx, L, ("DCG", float(logb)), cutoff, lambda: L.gain / disc[L.index])
+            for L in (_system(ctx), _ideal(ctx)))
     return _div(s, i[None, :])
 
 
 def msndcg(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    D, W = ctx.depth, ctx.width
-    lg = _log_table(max(D, W) + 1)
-    s = _at(_memo(ctx, ("cum", "msDCG"), lambda: _csum(ctx.gain / lg[2:D + 2])), cutoff)
-    i = _at(_memo(ctx, ("cum", "msDCG*"), lambda: _csum(ctx.ideal_gain_full / lg[2:W + 2])), cutoff)
+    lg = _log_table(_table_len(ctx) + 1)
+    s, i = (_sum(ctx, L, ("msDCG",), cutoff, lambda: L.gain / lg[L.index + 2])   # log(r + 1)
+            for L in (_system(ctx), _ideal(ctx)))
     return _div(s, i[None, :])
 
 
 def ncg(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    return _div(_at(ctx.cg, cutoff), _at(ctx.ideal_cg, cutoff)[None, :])
+    return _div(_read(ctx.rel_cg, ctx.rel_n_at(cutoff)), _at(ctx.ideal_cg, cutoff)[None, :])
 
 
 # ------------------------------------------------------------- precision-like, Hit
 
 
 def prec(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    return _at(ctx.count, cutoff) / float(cutoff)
+    return ctx.rel_n_at(cutoff).astype(np.float64) / float(cutoff)
 
 
 def hit(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    return (_at(ctx.count, cutoff) > 0).astype(np.float64)
+    return (ctx.rel_n_at(cutoff) > 0).astype(np.float64)
 
 
 def r_prec(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    R = ctx.n_rel
-    D = ctx.depth
-    c = _at_rank(ctx.count, np.broadcast_to(np.minimum(R, D)[None, :], ctx.lengths.shape))
+    rank = np.minimum(ctx.n_rel, ctx.depth)                            # (T,) min(R, D)
+    c = np.count_nonzero(ctx.rel_rank <= rank, axis=0).astype(np.float64)
     return _div(c, _n_rel(ctx)[None, :])
 
 
@@ -421,9 +437,7 @@ def _penalty_table(ctx: EvalContext, penalties) -> np.ndarray:
 def _wrr_parts(ctx: EvalContext, penalties):
     pen = _penalty_table(ctx, penalties)
     r1 = ctx.first_rel_rank
-    lv1 = np.take_along_axis(ctx.levels, np.clip(r1 - 1, 0, None)[..., None].astype(np.intp),
-                             axis=2)[..., 0]
-    lv1 = np.where(r1 > 0, lv1, 0).astype(np.intp)
+    lv1 = ctx.rel_level[0].astype(np.intp)                             # level at r1 (0 if none)
     den = np.where(r1 > 0, r1 - 1.0 / pen[lv1], 0.0)
     return pen, r1, den
 
