@@ -1,14 +1,15 @@
 """NTCIREVAL's ranked-retrieval measures (``ntcir_eval compute``) plus WRR/NWRR, nCG, PDoc, R-prec.
 
-Every function computes one measure for all runs and topics at once from the (runs, topics, depth)
-arrays of an :class:`~metaeval.metrics.context.EvalContext`: cumulative sums along the rank axis,
-masks, and the ideal list of the context.  Definitions and conventions are in ``docs/metrics.md``;
+Every function computes one measure for all runs and topics at once from the arrays of an
+:class:`~metaeval.metrics.context.EvalContext`: running sums over the relevant ranks of every list
+(the context's slot arrays, (K, runs, topics)) or over the ranks of the ideal list.  Definitions and conventions are in ``docs/metrics.md``;
 references are to paper 002 (NTCIREVAL, Sec. 3), paper 000 (Sec. 3) and paper 001 (Sec. 3).
 
 Exactness notes (to reproduce NTCIREVAL to the 4 printed decimals, ties included):
 
-* running sums use ``np.cumsum`` (sequential, like the C loops) and a value "at rank r" is read
-  from the cumulative array; adding the zeros of non-relevant ranks does not change a float sum;
+* running sums are sequential, like the C loops (``slot_cumsum``), and a value "at rank r" is read
+  from the running sum at the last relevant rank <= r; skipping the zero terms of nonrelevant ranks
+  does not change a float sum (adding 0.0 is exact);
 * every formula keeps the C program's operation order (e.g. ``(beta*cg + C) / (beta*cg* + r)``,
   ``(1-p) * sum / g_h``, ``(dsat / r) * (g / (g_h + 1))``);
 * powers and logarithms of ranks come from small tables built with :mod:`math` (the C library's
