@@ -134,70 +134,87 @@ class EvalContext:
         """g_h: the gain of the highest level LH (NTCIREVAL ``gv[maxrl]``, the last ``-g`` value)."""
         return float(self.gain_of_level[-1])
 
-    # ------------------------------------------------- relevant ranks: the lists as "slots"
+    # ------------------------------------------------- relevant ranks: the lists as "entries"
     # Only ~6% of DL19's 37 x 43 x 1000 ranks hold a relevant document, and every NTCIREVAL sum over
-    # a system list runs over relevant ranks only or adds terms that are 0 at the other ranks (gain
-    # 0).  So the measures work on slots: slot k (k = 1..K) of list (run, topic) is its k-th relevant
-    # document, K the most relevant documents in one list.  At slot k, C(r_k) = k; a running sum over
-    # slots read at the last slot of rank <= l equals the running sum over all ranks read at rank l
-    # bit for bit, since the skipped terms are 0.0 and adding 0.0 leaves a float sum unchanged.
-    # Arrays are slot-major, (K, R, T), so that a running sum is one vector operation per slot across
-    # all lists (:func:`slot_cumsum`).  Slots past a list's last relevant document are padding (rank
-    # D+1, level 0, gain 0): sums are read at slot n <= rel_count, so padding is never read; it only
-    # has to stay finite.
+    # a system list runs over its relevant ranks only or adds terms that are 0 at the other ranks
+    # (gain 0).  So the measures work on entries: one per relevant document of a list, the k-th
+    # relevant document of a list being its slot k (k = 1..count), where C(r_k) = k.  A running sum
+    # over a list's entries read at the last slot of rank <= l equals the running sum over all ranks
+    # read at rank l bit for bit: the skipped terms are 0.0 and adding 0.0 leaves a float sum as it is.
+    #
+    # Entries are stored flat (N,) in slot-major order, with the lists ordered by decreasing count:
+    # then the lists that have a slot k form a prefix of that order, slot k occupies
+    # entries off[k] .. off[k] + m[k] - 1 (m[k] = lists with more than k relevant documents), and the
+    # entry before entry e in its own list is e - m[k-1].  A running sum is then one vector add per
+    # slot over a shrinking prefix (:meth:`rel_cumsum`): the additions of a per-list sequential loop,
+    # in the same order, on arrays with no padding.
 
     @cached_property
-    def _slots(self) -> dict:
-        """Gain-independent slot arrays (shared with the :meth:`with_gains` contexts)."""
+    def _entries(self) -> dict:
+        """Gain-independent entry arrays (shared with the :meth:`with_gains` contexts)."""
         if self._parent is not None:
-            return self._parent._slots
+            return self._parent._entries
         lv = self.levels
         R, T, D = lv.shape
         flat = np.flatnonzero(lv >= 1)                  # C order: by list (r, t), then by rank
-        lst, pos = np.divmod(flat, max(D, 1))           # list r*T+t, 0-based rank
+        lst, pos = np.divmod(flat, max(D, 1))           # list id r*T+t, 0-based rank
         count = np.bincount(lst, minlength=R * T)
-        K = max(int(count.max(initial=0)), 1)
-        slot = np.arange(flat.size) - (np.cumsum(count) - count)[lst]
-        rank = np.full((K, R * T), D + 1, dtype=np.intp)
-        rank[slot, lst] = pos + 1
-        level = np.zeros((K, R * T), dtype=np.int8)
-        level[slot, lst] = lv.reshape(-1)[flat]
-        shape = (K, R, T)
-        return {"count": _ro(count.reshape(R, T)),
-                "rank": _ro(rank.reshape(shape).astype(np.float64)),
-                "index": _ro(np.minimum(rank - 1, max(D - 1, 0)).reshape(shape)),
-                "level": _ro(level.reshape(shape))}
+        slot = np.arange(flat.size) - (np.cumsum(count) - count)[lst]  # 0-based slot in its list
+        order = np.argsort(-count, kind="stable")       # lists by decreasing count
+        where = np.empty(R * T, dtype=np.intp)
+        where[order] = np.arange(R * T)                 # position of each list in that order
+        K = int(count.max(initial=0))
+        m = (R * T) - np.cumsum(np.bincount(count, minlength=K + 1))[:K]   # m[k]: lists with count > k
+        off = np.concatenate([[0], np.cumsum(m)])       # slot k: entries off[k] .. off[k+1]-1
+        e = off[slot] + where[lst]                      # entry index of each relevant document
+        out = {"count": count.reshape(R, T), "m": m, "off": off, "where": where.reshape(R, T)}
+        for name, val in (("list", lst), ("slot", slot), ("rank", (pos + 1).astype(np.float64)),
+                          ("index", pos), ("level", lv.reshape(-1)[flat])):
+            arr = np.empty(flat.size, dtype=val.dtype)
+            arr[e] = val
+            out[name] = arr
+        out["topic"] = out["list"] % max(T, 1)
+        return {k: _ro(v) for k, v in out.items()}
 
     @property
     def rel_count(self) -> np.ndarray:
-        """(R, T) int: relevant documents in each list (its number of used slots)."""
-        return self._slots["count"]
+        """(R, T) int: relevant documents in each list (its number of slots)."""
+        return self._entries["count"]
 
     @property
     def rel_rank(self) -> np.ndarray:
-        """(K, R, T) float r_k: rank of the k-th relevant document; D+1 on padding slots."""
-        return self._slots["rank"]
+        """(N,) float r: rank of each entry (relevant document) in its list."""
+        return self._entries["rank"]
 
     @property
     def rel_index(self) -> np.ndarray:
-        """(K, R, T) int r_k - 1, clipped to D-1 on padding: an index into per-rank tables."""
-        return self._slots["index"]
+        """(N,) int r - 1: an index into per-rank tables."""
+        return self._entries["index"]
 
     @property
     def rel_level(self) -> np.ndarray:
-        """(K, R, T) int8: level of the k-th relevant document; 0 on padding slots."""
-        return self._slots["level"]
+        """(N,) int8: relevance level of each entry."""
+        return self._entries["level"]
 
-    @cached_property
-    def rel_gain(self) -> np.ndarray:
-        """(K, R, T) float: gain of the k-th relevant document; 0 on padding slots."""
-        return _ro(self.gain_of_level[self.rel_level])
+    @property
+    def rel_topic(self) -> np.ndarray:
+        """(N,) int: topic index of each entry."""
+        return self._entries["topic"]
+
+    @property
+    def rel_slot(self) -> np.ndarray:
+        """(N,) int k - 1: 0-based slot of each entry in its list."""
+        return self._entries["slot"]
 
     @cached_property
     def rel_k(self) -> np.ndarray:
-        """(K, 1, 1) float k = C(r_k): relevant documents in ranks 1..r_k."""
-        K = self.rel_rank.shape[0]
-        return _ro(np.arange(1, K + 1, dtype=np.float64).reshape(K, 1, 1))
+        """(N,) float k = C(r_k): relevant documents in ranks 1..r of the entry's list."""
+        return _ro(self.rel_slot + 1.0)
+
+    @cached_property
+    def rel_gain(self) -> np.ndarray:
+        """(N,) float: gain of each entry."""
+        return _ro(self.gain_of_level[self.rel_level])
 
     def rel_n_at(self, cutoff) -> np.ndarray:
         """(R, T) int: relevant documents in ranks 1..min(cutoff, D) (all of them if no cutoff),
@@ -206,26 +223,66 @@ class EvalContext:
             return self.rel_count
         key = ("n_at", int(cutoff))
         if key not in self._derived:
-            self._derived[key] = _ro(np.count_nonzero(self.rel_rank <= int(cutoff), axis=0))
+            e = self._entries
+            n = np.bincount(e["list"][e["rank"] <= int(cutoff)], minlength=e["count"].size)
+            self._derived[key] = _ro(n.reshape(e["count"].shape))
         return self._derived[key]
+
+    def rel_read(self, values: np.ndarray, n: np.ndarray) -> np.ndarray:
+        """(R, T): ``values`` (N,) at slot n (1-based) of each list, 0 where n == 0."""
+        e = self._entries
+        if values.size == 0:
+            return np.zeros(n.shape)
+        idx = e["off"][np.maximum(n - 1, 0)] + e["where"]
+        return np.where(n > 0, values[np.minimum(idx, values.size - 1)], 0.0)
+
+    def rel_cumsum(self, x: np.ndarray) -> np.ndarray:
+        """Running sum of ``x`` (N,) along each list's entries, slot by slot."""
+        return self._running(x, np.add)
+
+    def rel_cumprod(self, x: np.ndarray) -> np.ndarray:
+        """Running product of ``x`` (N,) along each list's entries."""
+        return self._running(x, np.multiply)
+
+    def rel_prev(self, x: np.ndarray, first: float) -> np.ndarray:
+        """(N,) ``x`` at the previous slot of the same list; ``first`` at slot 1."""
+        e = self._entries
+        m, off = e["m"], e["off"]
+        out = np.full(x.shape, first, dtype=np.float64)
+        if m.size > 1:
+            # entry e at slot k >= 1 follows entry e - m[k-1] (see the layout above)
+            later = np.arange(off[1], x.size)
+            out[off[1]:] = x[later - m[e["slot"][off[1]:] - 1]]
+        return out
+
+    def _running(self, x: np.ndarray, op) -> np.ndarray:
+        e = self._entries
+        m, off = e["m"], e["off"]
+        x = np.asarray(x, dtype=np.float64)
+        out = np.empty_like(x)
+        if m.size:
+            out[:m[0]] = x[:m[0]]
+        for k in range(1, m.size):      # one vector op per slot; the loop is over slots, not documents
+            a, n = off[k], m[k]
+            op(out[a - m[k - 1]:a - m[k - 1] + n], x[a:a + n], out=out[a:a + n])
+        return out
 
     @cached_property
     def rel_cg(self) -> np.ndarray:
-        """(K, R, T) cg(r_k): cumulative gain of the system list at its relevant ranks."""
-        return _ro(slot_cumsum(self.rel_gain))
+        """(N,) cg(r): cumulative gain of the system list at each entry."""
+        return _ro(self.rel_cumsum(self.rel_gain))
 
     @cached_property
     def rel_ideal_cg(self) -> np.ndarray:
-        """(K, R, T) cg*(r_k): the ideal cumulative gain at the ranks of the relevant documents."""
+        """(N,) cg*(r): the ideal cumulative gain at each entry's rank."""
         icg = self.ideal_cg                                             # (T, width), width >= D
         if icg.size == 0:
             return _ro(np.zeros(self.rel_rank.shape))
-        T, W = icg.shape
-        return _ro(icg.reshape(-1)[np.arange(T) * W + self.rel_index])
+        return _ro(icg.reshape(-1)[self.rel_topic * icg.shape[1] + self.rel_index])
 
     def rel_br(self, beta: float) -> np.ndarray:
-        """(K, R, T) BR(r_k) = (beta*cg(r) + C(r)) / (beta*cg*(r) + r) at the relevant ranks,
-        NTCIREVAL's operation order."""
+        """(N,) BR(r) = (beta*cg(r) + C(r)) / (beta*cg*(r) + r) at each entry, NTCIREVAL's
+        operation order."""
         key = ("BR", float(beta))
         if key not in self._derived:
             num = beta * self.rel_cg + self.rel_k
@@ -236,49 +293,25 @@ class EvalContext:
     @cached_property
     def first_rel_rank(self) -> np.ndarray:
         """(R, T) int r1: rank of the first relevant document, 0 if none is retrieved."""
-        return _ro(np.where(self.rel_count > 0, self.rel_rank[0], 0).astype(np.int64))
+        return _ro(self.rel_read(self.rel_rank, np.minimum(self.rel_count, 1)).astype(np.int64))
 
     @cached_property
     def preferred_slot(self) -> np.ndarray:
         """(R, T) int C(rp): the slot (1-based) of the preferred rank rp, 0 if the list holds no
         relevant document."""
-        lv = self.rel_level
-        top = lv.max(axis=0)
-        first = (lv == top).argmax(axis=0) + 1
-        return _ro(np.where(top >= 1, first, 0))
+        e = self._entries
+        lst, lv = e["list"], e["level"]
+        top = np.zeros(e["count"].size, dtype=np.int8)
+        np.maximum.at(top, lst, lv)
+        first = np.full(top.shape, lv.size)                            # > every slot
+        at_top = lv == top[lst]
+        np.minimum.at(first, lst[at_top], e["slot"][at_top])
+        return _ro(np.where(top >= 1, first + 1, 0).reshape(e["count"].shape))
 
     @cached_property
     def preferred_rank(self) -> np.ndarray:
         """(R, T) int rp: rank of the first document of the highest level in the list, 0 if none."""
-        n = self.preferred_slot
-        r = np.take_along_axis(self.rel_rank, np.maximum(n - 1, 0)[None], axis=0)[0]
-        return _ro(np.where(n > 0, r, 0).astype(np.int64))
-
-
-def slot_cumsum(x: np.ndarray) -> np.ndarray:
-    """Running sum along axis 0: ``np.cumsum(x, axis=0)`` with the same additions in the same order.
-
-    With many lists (columns) and up to ~1000 slots, one vectorised add per slot across all lists
-    is ~4x faster than ``np.cumsum``, which accumulates one element at a time; with few lists the
-    per-slot Python overhead would dominate, so ``np.cumsum`` is used.  Both give identical floats.
-    """
-    return _running(x, np.add)
-
-
-def slot_cumprod(x: np.ndarray) -> np.ndarray:
-    """Running product along axis 0 (see :func:`slot_cumsum`)."""
-    return _running(x, np.multiply)
-
-
-def _running(x: np.ndarray, op) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    if x.shape[0] == 0 or x[0].size < 256:
-        return op.accumulate(x, axis=0)
-    out = np.empty_like(x)
-    out[0] = x[0]
-    for k in range(1, x.shape[0]):
-        op(out[k - 1], x[k], out=out[k])
-    return out
+        return _ro(self.rel_read(self.rel_rank, self.preferred_slot).astype(np.int64))
 
 
 def _ro(a: np.ndarray) -> np.ndarray:

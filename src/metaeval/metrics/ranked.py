@@ -2,14 +2,15 @@
 
 Every function computes one measure for all runs and topics at once from the arrays of an
 :class:`~metaeval.metrics.context.EvalContext`: running sums over the relevant ranks of every list
-(the context's slot arrays, (K, runs, topics)) or over the ranks of the ideal list.  Definitions and conventions are in ``docs/metrics.md``;
-references are to paper 002 (NTCIREVAL, Sec. 3), paper 000 (Sec. 3) and paper 001 (Sec. 3).
+(the context's entries) or over the ranks of the ideal list.  Definitions and conventions are in
+``docs/metrics.md``; references are to paper 002 (NTCIREVAL, Sec. 3), paper 000 (Sec. 3) and
+paper 001 (Sec. 3).
 
 Exactness notes (to reproduce NTCIREVAL to the 4 printed decimals, ties included):
 
-* running sums are sequential, like the C loops (``slot_cumsum``), and a value "at rank r" is read
-  from the running sum at the last relevant rank <= r; skipping the zero terms of nonrelevant ranks
-  does not change a float sum (adding 0.0 is exact);
+* running sums are sequential, like the C loops (``EvalContext.rel_cumsum``), and a value "at
+  rank r" is read from the running sum at the last relevant rank <= r; skipping the zero terms
+  of nonrelevant ranks does not change a float sum (adding 0.0 is exact);
 * every formula keeps the C program's operation order (e.g. ``(beta*cg + C) / (beta*cg* + r)``,
   ``(1-p) * sum / g_h``, ``(dsat / r) * (g / (g_h + 1))``);
 * powers and logarithms of ranks come from small tables built with :mod:`math` (the C library's
@@ -23,11 +24,10 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .context import EvalContext, slot_cumprod, slot_cumsum
+from .context import EvalContext
 from .registry import MeasureDef, Param, format_gains, parse_gains, register
 
 # ----------------------------------------------------------------------------- helpers
@@ -155,33 +155,63 @@ def _rel_sum(ctx: EvalContext, values: np.ndarray) -> np.ndarray:
     return _csum(np.where(ctx.rel, values, 0.0))
 
 
-# ------------------------------------------------------------- lists as slots
-# A measure's running sum is computed on "slots" along axis 0 (see EvalContext, relevant ranks):
-# the system lists' relevant ranks, (K, R, T), or the ideal list's ranks 1..W, (W, T).  A _Lists
-# holds, per slot, the gain, the rank (float) and the rank - 1 (an index into per-rank tables), and
-# n_at(cutoff): the number of slots with rank <= cutoff, i.e. where the running sum is read.
+# ------------------------------------------------------------- the lists a sum runs over
+# A measure's running sum runs over the system lists' relevant ranks (the context's entries, see
+# EvalContext) or over the ideal list's ranks 1..W, (W, T).  _System and _Ideal give, per position, the gain,
+# the rank (float) and rank - 1 (an index into per-rank tables), and the running sum / product, the
+# value at the previous position, and reading a running sum at the last position of rank <= cutoff.
 
 
-class _Lists(NamedTuple):
-    key: str
-    gain: np.ndarray
-    rank: np.ndarray
-    index: np.ndarray
-    n_at: Callable
+class _System:
+    key = "sys"
+
+    def __init__(self, ctx: EvalContext):
+        self.ctx = ctx
+        self.gain, self.rank, self.index = ctx.rel_gain, ctx.rel_rank, ctx.rel_index
+
+    def cumsum(self, x):
+        return self.ctx.rel_cumsum(x)
+
+    def cumprod(self, x):
+        return self.ctx.rel_cumprod(x)
+
+    def prev(self, x, first):
+        return self.ctx.rel_prev(x, first)
+
+    def read(self, cum, cutoff):
+        return self.ctx.rel_read(cum, self.ctx.rel_n_at(cutoff))
 
 
-def _system(ctx: EvalContext) -> _Lists:
-    return _Lists("sys", ctx.rel_gain, ctx.rel_rank, ctx.rel_index, ctx.rel_n_at)
+class _Ideal:
+    key = "ideal"
 
-
-def _ideal(ctx: EvalContext) -> _Lists:
-    def make():
+    def __init__(self, ctx: EvalContext):
         W = ctx.width
-        gain = np.ascontiguousarray(ctx.ideal_gain_full.T)                # (W, T)
-        idx = np.arange(W).reshape(W, 1)
-        return _Lists("ideal", gain, (idx + 1).astype(np.float64), idx,
-                      lambda cutoff: W if cutoff is None else min(int(cutoff), W))
-    return _memo(ctx, ("lists", "ideal"), make)
+        self.gain = np.ascontiguousarray(ctx.ideal_gain_full.T)          # (W, T)
+        self.index = np.arange(W).reshape(W, 1)
+        self.rank = (self.index + 1).astype(np.float64)
+
+    def cumsum(self, x):
+        return np.cumsum(x, axis=0)
+
+    def cumprod(self, x):
+        return np.cumprod(x, axis=0)
+
+    def prev(self, x, first):
+        return np.concatenate([np.full((1,) + x.shape[1:], first), x[:-1]], axis=0)
+
+    def read(self, cum, cutoff):
+        """(T,) cum at rank min(cutoff, W); 0 for an empty list."""
+        W = cum.shape[0]
+        return cum[_idx(cutoff, W)] if W else np.zeros(cum.shape[1:])
+
+
+def _system(ctx: EvalContext) -> _System:
+    return _memo(ctx, ("lists", "sys"), lambda: _System(ctx))
+
+
+def _ideal(ctx: EvalContext) -> _Ideal:
+    return _memo(ctx, ("lists", "ideal"), lambda: _Ideal(ctx))
 
 
 def _table_len(ctx: EvalContext) -> int:
@@ -189,23 +219,14 @@ def _table_len(ctx: EvalContext) -> int:
     return max(ctx.width, 1)
 
 
-def _read(cum: np.ndarray, n) -> np.ndarray:
-    """cum[n - 1] per list (n: an int array (R, T), or an int for the ideal list), 0 where n == 0."""
-    if np.ndim(n) == 0:
-        return cum[int(n) - 1] if n > 0 else np.zeros(cum.shape[1:])
-    v = np.take_along_axis(cum, np.maximum(n - 1, 0)[None], axis=0)[0]
-    return np.where(n > 0, v, 0.0)
-
-
-def _sum(ctx: EvalContext, lists: _Lists, name: tuple, cutoff, terms) -> np.ndarray:
-    """Sum of ``terms()`` over the slots of rank <= cutoff; the running sum is memoised under
+def _sum(ctx: EvalContext, lists, name: tuple, cutoff, terms) -> np.ndarray:
+    """Sum of ``terms()`` over the positions of rank <= cutoff; the running sum is memoised under
     ``name`` so that all cutoff variants of a measure share it."""
-    cum = _memo(ctx, ("cum", lists.key) + name, lambda: slot_cumsum(terms()))
-    return _read(cum, lists.n_at(cutoff))
+    return lists.read(_memo(ctx, ("cum", lists.key) + name, lambda: lists.cumsum(terms())), cutoff)
 
 
 def _prec_terms(ctx: EvalContext) -> np.ndarray:
-    """P(r_k) = C(r_k) / r_k at the relevant ranks."""
+    """P(r) = C(r) / r at the relevant ranks."""
     return _memo(ctx, ("P(r)",), lambda: ctx.rel_k / ctx.rel_rank)
 
 
@@ -218,17 +239,17 @@ def rr(ctx: EvalContext, cutoff=None) -> np.ndarray:
 
 
 def o_measure(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    return _read(ctx.rel_br(beta), np.minimum(ctx.rel_count, 1))        # BR at slot 1 (rank r1)
+    return ctx.rel_read(ctx.rel_br(beta), np.minimum(ctx.rel_count, 1))   # BR at slot 1 (rank r1)
 
 
 def p_measure(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
-    return _read(ctx.rel_br(beta), ctx.preferred_slot)
+    return ctx.rel_read(ctx.rel_br(beta), ctx.preferred_slot)
 
 
 def p_plus(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
     n = ctx.preferred_slot                                             # C(rp)
-    s = _read(_memo(ctx, ("cum", "sys", "Q", float(beta)), lambda: slot_cumsum(ctx.rel_br(beta))), n)
-    return _div(s, n)
+    cum = _memo(ctx, ("cum", "sys", "Q", float(beta)), lambda: ctx.rel_cumsum(ctx.rel_br(beta)))
+    return _div(ctx.rel_read(cum, n), n)
 
 
 # ------------------------------------------------------------------- AP, Q (Eqs. 1, 3)
@@ -265,7 +286,7 @@ def _ncu_gu(ctx: EvalContext, nu: np.ndarray, stops) -> np.ndarray:
     denom = np.zeros(counts.shape[0])
     for j in range(1, len(sv)):                 # sequential over levels, as NTCIREVAL
         denom = denom + counts[:, j] * sv[j]
-    s = _read(slot_cumsum(nu * sv[ctx.rel_level]), ctx.rel_count)
+    s = ctx.rel_read(ctx.rel_cumsum(nu * sv[ctx.rel_level]), ctx.rel_count)
     return _div(s, denom[None, :])
 
 
@@ -281,8 +302,7 @@ def _ncu_rb(ctx: EvalContext, nu, gamma: float, cutoff, key) -> np.ndarray:
     R = ctx.n_rel
     n = int(max(ctx.depth, R.max(initial=0), 1))
     pw = _pow_table(float(gamma), n)
-    K = ctx.rel_rank.shape[0]
-    stop = pw[:K].reshape(K, 1, 1)              # gamma**(C(r)-1) at slot k: C(r_k) = k
+    stop = pw[ctx.rel_slot]                     # gamma**(C(r)-1): C(r) = k at slot k
     s = _sum(ctx, _system(ctx), ("NCUrb", float(gamma)) + key, cutoff, lambda: nu() * stop)
     if cutoff is None:
         cden = np.cumsum(pw)
@@ -309,7 +329,7 @@ def ncu_rb_ie(ctx: EvalContext, cutoff=None, gamma=0.95, persistence=0.99) -> np
 # ----------------------------------------------------------------------- RBP (Eq. 8)
 
 
-def _rbp(ctx: EvalContext, lists: _Lists, p: float, cutoff) -> np.ndarray:
+def _rbp(ctx: EvalContext, lists, p: float, cutoff) -> np.ndarray:
     power = _rbp_power(p, _table_len(ctx))
     s = _sum(ctx, lists, ("RBP", p), cutoff, lambda: lists.gain * power[lists.index])
     g = ctx.max_gain
@@ -328,15 +348,13 @@ def nrbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
 # ------------------------------------------------------- ERR family (Eqs. 4, 5), EBR, iRBU
 
 
-def _dsat_prev(ctx: EvalContext, lists: _Lists) -> np.ndarray:
-    """dsat(r-1) = prod over earlier ranks of (1 - g/(g_h+1)), at each slot (1 at the first)."""
-    def make():
-        dsat = slot_cumprod(1 - lists.gain / (ctx.max_gain + 1))
-        return np.concatenate([np.ones((1,) + dsat.shape[1:]), dsat[:-1]], axis=0)
-    return _memo(ctx, ("dsat_prev", lists.key), make)
+def _dsat_prev(ctx: EvalContext, lists) -> np.ndarray:
+    """dsat(r-1) = prod over earlier ranks of (1 - g/(g_h+1)) (1 at the first rank)."""
+    return _memo(ctx, ("dsat_prev", lists.key),
+                 lambda: lists.prev(lists.cumprod(1 - lists.gain / (ctx.max_gain + 1)), 1.0))
 
 
-def _err(ctx: EvalContext, lists: _Lists, cutoff) -> np.ndarray:
+def _err(ctx: EvalContext, lists, cutoff) -> np.ndarray:
     def terms():
         pr = lists.gain / (ctx.max_gain + 1)
         return (_dsat_prev(ctx, lists) / lists.rank) * pr
@@ -364,7 +382,7 @@ def nebr(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
     return _div(ebr(ctx, cutoff, beta), ideal[None, :])
 
 
-def _irbu(ctx: EvalContext, lists: _Lists, p: float, cutoff) -> np.ndarray:
+def _irbu(ctx: EvalContext, lists, p: float, cutoff) -> np.ndarray:
     pw = _pow_table(p, _table_len(ctx) + 1)[1:]                      # p**r at index r-1
     return _sum(ctx, lists, ("iRBU", p), cutoff,
                 lambda: pw[lists.index] * _dsat_prev(ctx, lists) * lists.gain / (ctx.max_gain + 1))
@@ -397,7 +415,7 @@ def msndcg(ctx: EvalContext, cutoff=None) -> np.ndarray:
 
 
 def ncg(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    return _div(_read(ctx.rel_cg, ctx.rel_n_at(cutoff)), _at(ctx.ideal_cg, cutoff)[None, :])
+    return _div(ctx.rel_read(ctx.rel_cg, ctx.rel_n_at(cutoff)), _at(ctx.ideal_cg, cutoff)[None, :])
 
 
 # ------------------------------------------------------------- precision-like, Hit
@@ -412,9 +430,9 @@ def hit(ctx: EvalContext, cutoff=None) -> np.ndarray:
 
 
 def r_prec(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    rank = np.minimum(ctx.n_rel, ctx.depth)                            # (T,) min(R, D)
-    c = np.count_nonzero(ctx.rel_rank <= rank, axis=0).astype(np.float64)
-    return _div(c, _n_rel(ctx)[None, :])
+    limit = np.minimum(ctx.n_rel, ctx.depth)[ctx.rel_topic]            # min(R, D) of the entry's topic
+    c = np.bincount(ctx._entries["list"][ctx.rel_rank <= limit], minlength=ctx.rel_count.size)
+    return _div(c.reshape(ctx.rel_count.shape), _n_rel(ctx)[None, :])
 
 
 # ------------------------------------------------------------- WRR, NWRR (paper 000 Eqs. 4-5)
@@ -438,7 +456,7 @@ def _penalty_table(ctx: EvalContext, penalties) -> np.ndarray:
 def _wrr_parts(ctx: EvalContext, penalties):
     pen = _penalty_table(ctx, penalties)
     r1 = ctx.first_rel_rank
-    lv1 = ctx.rel_level[0].astype(np.intp)                             # level at r1 (0 if none)
+    lv1 = ctx.rel_read(ctx.rel_level, np.minimum(ctx.rel_count, 1)).astype(np.intp)  # level at r1
     den = np.where(r1 > 0, r1 - 1.0 / pen[lv1], 0.0)
     return pen, r1, den
 
