@@ -5,12 +5,21 @@ See ``docs/kishida.md``.  Registering the indicators as measures happens in
 :mod:`metaeval.kishida.measures` (imported by :mod:`metaeval.metrics`).
 """
 
-from .indicators import *  # noqa: F401,F403
-from .indicators import __all__ as _ind_all
-from .sensitivity import *  # noqa: F401,F403
-from .sensitivity import __all__ as _sens_all
-from .simulation import exact_given_pi, exact_population, simulate, table2  # noqa: F401
-from .patterns import comparison, enumerate_patterns, indicator_scores, table3, table4, table5  # noqa: F401
+import importlib
+import pkgutil
 
-__all__ = [*_ind_all, *_sens_all, "simulate", "exact_given_pi", "exact_population", "table2",
-           "comparison", "enumerate_patterns", "indicator_scores", "table3", "table4", "table5"]
+_SUBMODULES = {m.name for m in pkgutil.iter_modules(__path__)}
+
+
+def __getattr__(name: str):
+    # The public functions load on first use (PEP 562): they need pandas and scipy (~0.3 s to
+    # import), while importing metaeval.metrics, which registers the kishida-* measures through
+    # metaeval.kishida.measures, must stay light for ``metaeval matrices``.  ``from . import
+    # indicators`` asks for the attribute first: submodules are imported alone.
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    public = importlib.import_module(f"{__name__}._public")
+    try:
+        return getattr(public, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
