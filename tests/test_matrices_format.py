@@ -1,4 +1,4 @@
-"""The fast float text of ``metaeval matrices`` is exactly Python's repr, on every magnitude."""
+"""`metaeval matrices` speed paths: float text exactly as repr; no heavy imports on its path."""
 
 from __future__ import annotations
 
@@ -35,3 +35,15 @@ def test_float_rows_empty_shapes():
     assert matrices._float_rows(np.zeros((0, 3))) == []
     assert matrices._float_rows(np.zeros((2, 0))) == ["", ""]
     assert matrices._float_rows(np.array([[0.5]])) == ["0.5"]
+
+
+def test_matrices_path_imports_no_pandas_scipy():
+    """``metaeval matrices`` must start fast: its imports pull neither pandas nor scipy (~0.3 s)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, metaeval.cli, metaeval.cli.matrices, metaeval.io, metaeval.metrics\n"
+            "metaeval.cli.build_parser()\n"
+            "print(sorted(m for m in ('pandas', 'scipy', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
