@@ -174,7 +174,11 @@ class EvalContext:
             arr[e] = val
             out[name] = arr
         out["topic"] = out["list"] % max(T, 1)
-        return {k: _ro(v) for k, v in out.items()}
+        out = {k: _ro(v) for k, v in out.items()}
+        # slot k >= 1 of the running sums: entries a..b-1 continue entries p..p+b-a-1 (Python ints:
+        # numpy scalars would make each slice a few times slower)
+        out["steps"] = [(int(off[k]), int(off[k + 1]), int(off[k] - m[k - 1])) for k in range(1, K)]
+        return out
 
     @property
     def rel_count(self) -> np.ndarray:
@@ -257,14 +261,12 @@ class EvalContext:
 
     def _running(self, x: np.ndarray, op) -> np.ndarray:
         e = self._entries
-        m, off = e["m"], e["off"]
         x = np.asarray(x, dtype=np.float64)
         out = np.empty_like(x)
-        if m.size:
-            out[:m[0]] = x[:m[0]]
-        for k in range(1, m.size):      # one vector op per slot; the loop is over slots, not documents
-            a, n = off[k], m[k]
-            op(out[a - m[k - 1]:a - m[k - 1] + n], x[a:a + n], out=out[a:a + n])
+        first = e["off"][1] if e["m"].size else 0
+        out[:first] = x[:first]
+        for a, b, p in e["steps"]:      # one vector op per slot; the loop is over slots, not documents
+            op(out[p:p + b - a], x[a:b], out=out[a:b])
         return out
 
     @cached_property
