@@ -201,3 +201,10 @@ def test_no_relevant_documents_score_zero():
               K.sliding_ratio, K.modified_sliding_ratio, K.averaged_ndcg, K.generalized_recall):
         assert float(f([0, 0, 1], [0, 0])) == 0.0
     assert float(K.average_precision([1, 0], 0)) == 0.0
+
+
+def test_ranked_half_life_of_empty_lists_is_nan_not_an_error():
+    from metaeval.kishida.indicators import ranked_half_life
+
+    out = ranked_half_life(np.zeros((2, 3, 0)))
+    assert out.shape == (2, 3) and np.isnan(out).all()

@@ -257,8 +257,10 @@ def ranked_half_life(x) -> np.ndarray:
     ``RHL = (k - 1) + (T/2 - cum_{k-1}) / x_k``.  (Kishida's example -- degrees .5, 1, 1, .5 at
     ranks 1, 3, 9, 14 -- gives 3.0.)  Lower is better; NaN when the list has no relevant document."""
     x = _x(x)
+    if x.shape[-1] == 0:                                  # empty lists: no relevant document
+        return np.full(x.shape[:-1], np.nan)
     cum = np.cumsum(x, axis=-1)
-    total = cum[..., -1] if x.shape[-1] else np.zeros(x.shape[:-1])
+    total = cum[..., -1]
     half = total / 2.0
     reached = cum >= half[..., None]
     k = np.argmax(reached, axis=-1)                       # 0-based index of the median class
