@@ -55,5 +55,13 @@ def test_dl19_example_runs_end_to_end(tmp_path, shared):
     assert ap.min() >= all_ap.sort_values(ascending=False).iloc[29] - 1e-12
     gk = pd.read_csv(res / "tables" / "gain_kendall.csv")
     assert len(gk) == 3 * 4 and gk["tau"].between(-1, 1).all()
+    # issue 5, acceptance 4: Kishida's v_G, v_S', v_D are meta-evaluated like any other metric
+    kishida = {"kishida-vG", "kishida-vSprime", "kishida-vD"}
+    kendall = pd.read_csv(res / "tables" / "kendall.csv")
+    ranked = set(kendall["metric_a"]) | set(kendall["metric_b"])
+    assert kishida <= ranked
+    for m in kishida:     # one row against every other ranked metric
+        assert ((kendall["metric_a"] == m) | (kendall["metric_b"] == m)).sum() == len(ranked) - 1
+    assert kishida <= set(paired["metric"]) and kishida <= set(unpaired["metric"])
     summary = pd.read_csv(tmp_path / "results" / "summary" / "sensitivity_paired.csv")
     assert list(summary.columns) == ["metric", "trec-dl19"]
