@@ -79,13 +79,8 @@ wildcard_constraints:
 
 def _canonical(name, where):
     """The registry's canonical spelling of a measure name (clear error before any job runs)."""
-    try:
-        import metaeval.metrics  # noqa: F401  (registers the measures)
-        from metaeval.metrics.registry import REGISTRY, parse_measure
-    except ImportError:  # pragma: no cover - the package is a dependency of the workflow
-        return name
-    if not REGISTRY:
-        return name
+    from metaeval.metrics import parse_measure  # importing metaeval.metrics registers the measures
+
     try:
         return parse_measure(name).name
     except ValueError as e:

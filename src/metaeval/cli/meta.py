@@ -94,12 +94,9 @@ def run(args) -> int:
     out = Path(args.out)
     write_tables(tables, out / "tables")
     if not args.no_figures:
-        try:
-            from ..figures import make_all_figures
-        except ImportError:
-            make_all_figures = None
-        if make_all_figures is not None:
-            if progress:
-                progress("figures", "")
-            make_all_figures(out / "tables", out / "figures", alpha=cfg.alpha)
+        from ..figures import make_all_figures
+
+        if progress:
+            progress("figures", "")
+        make_all_figures(out / "tables", out / "figures", alpha=cfg.alpha)
     return 0

@@ -311,27 +311,14 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     return combine(parts)
 
 
-def _write_csv(df: pd.DataFrame, stem: Path) -> list[Path]:
-    from ..util import atomic_write
-
-    path = Path(str(stem) + ".csv")
-    with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
-        df.to_csv(fh, index=False, lineterminator="\n", float_format=None)
-    return [path]
-
-
 def write_tables(tables: dict[str, pd.DataFrame], out_dir: str | Path) -> list[Path]:
-    """Write every table as ``OUT/NAME.{csv,md,tex}`` via :func:`metaeval.tables.write_table`
-    (CSV only, with full precision, if that module is unavailable)."""
-    try:
-        from metaeval.tables import write_table
-    except ImportError:  # pragma: no cover
-        write_table = None
+    """Write every table as ``OUT/NAME.{csv,md,tex}`` via :func:`metaeval.tables.write_table`."""
+    from ..tables import write_table
+
     out = Path(out_dir)
     paths: list[Path] = []
     for name, df in tables.items():
-        stem = out / name
-        paths += write_table(df, stem, kind=name) if write_table is not None else _write_csv(df, stem)
+        paths += write_table(df, out / name, kind=name)
     return paths
 
 
