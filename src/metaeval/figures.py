@@ -34,6 +34,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from metaeval.tables import read_table
 from metaeval.util import atomic_dir_outputs, atomic_write
 
 __all__ = [
@@ -390,9 +391,7 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05) -> list[Pa
         if not csv.is_file():
             continue
         if spec.table not in cache:
-            cache[spec.table] = pd.read_csv(csv, keep_default_na=False, na_values=[""],
-                                            dtype={"metric": str, "run": str, "system_x": str,
-                                                   "system_y": str, "test": str})
+            cache[spec.table] = read_table(csv)
         kwargs = dict(spec.kwargs)
         if spec.draw is plot_asl_curves:
             kwargs["alpha"] = alpha

@@ -22,7 +22,7 @@ import pandas as pd
 
 from .util import atomic_write
 
-__all__ = ["matrix_name", "read_runs", "write_csv", "read_part", "meta_config", "select_runs",
+__all__ = ["matrix_name", "read_runs", "write_csv", "meta_config", "select_runs",
            "kendall_part", "paired_part", "unpaired_part", "swap_part", "stability_part",
            "sweep_part", "write_tables"]
 
@@ -63,14 +63,6 @@ def write_csv(df: pd.DataFrame, path: str | os.PathLike) -> Path:
     with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
         fh.write(csv_text(df))
     return Path(path)
-
-
-_STR_COLS = {c: str for c in ("metric", "metric_a", "metric_b", "run", "system_x", "system_y",
-                               "test", "topic", "gains", "paper_gains", "variant", "level")}
-
-
-def read_part(path: str | os.PathLike) -> pd.DataFrame:
-    return pd.read_csv(path, keep_default_na=False, na_values=[""], dtype=_STR_COLS)
 
 
 def _write_parts(frames: Mapping[str, pd.DataFrame], outs: Mapping[str, str]) -> None:
@@ -163,7 +155,7 @@ def write_tables(*, cache, runs_path, matrix_paths: Mapping[str, str], mean_metr
     write every table in ``tables`` as CSV + Markdown + LaTeX."""
     from .collection import Collection
     from .meta.run import combine, stage_collection, stage_run_means
-    from .tables import write_table
+    from .tables import read_table, write_table
 
     runs = read_runs(runs_path)
     mats = _matrices(matrix_paths, runs_path)
@@ -173,7 +165,7 @@ def write_tables(*, cache, runs_path, matrix_paths: Mapping[str, str], mean_metr
     pieces.append(stage_run_means(mats, meta_config(**cfg), list(mean_metrics)))
     for name, paths in parts.items():
         for p in paths:
-            pieces.append({name: read_part(p)})
+            pieces.append({name: read_table(p)})
     frames = combine(pieces)
     out_dir = Path(out_dir)
     written: list[Path] = []

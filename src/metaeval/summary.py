@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from metaeval import figures as F
-from metaeval.tables import KINDS, write_table
+from metaeval.tables import KINDS, read_table, write_table
 
 __all__ = ["write_summary", "SUMMARY_TABLES", "SUMMARY_FIGURES", "SUMMARY_CAPTIONS",
            "summary_outputs", "metric_table", "collection_table", "kendall_table",
@@ -76,9 +76,7 @@ def _read(tables: Path, name: str) -> pd.DataFrame | None:
     csv = tables / f"{name}.csv"
     if not csv.is_file():
         return None
-    return pd.read_csv(csv, keep_default_na=False, na_values=[""],
-                       dtype={"metric": str, "metric_a": str, "metric_b": str, "run": str,
-                              "system_x": str, "system_y": str, "test": str, "topic": str})
+    return read_table(csv)
 
 
 def _unique(values) -> list:

@@ -44,7 +44,7 @@ import pandas as pd
 from metaeval.util import atomic_dir_outputs, atomic_write
 
 __all__ = [
-    "Cell", "Layout", "TableKind", "KINDS", "CAPTIONS", "write_table", "csv_text", "render_markdown",
+    "Cell", "Layout", "TableKind", "KINDS", "CAPTIONS", "write_table", "read_table", "csv_text", "render_markdown",
     "render_latex", "layout_table", "escape_latex", "escape_markdown", "sig_figs", "format_tau",
     "format_percent", "split_measure",
 ]
@@ -714,6 +714,19 @@ def csv_text(df: pd.DataFrame) -> str:
         elif col.dtype == object:
             out[c] = [_float_text(v) if isinstance(v, (float, np.floating)) else v for v in col]
     return out.to_csv(index=False, lineterminator="\n")
+
+
+#: the text columns of the tables (and of the pipeline's part CSVs); every other column is read
+#: as numbers or booleans
+TEXT_COLUMNS = ("metric", "metric_a", "metric_b", "run", "system_x", "system_y", "test", "topic",
+                "gains", "paper_gains", "variant", "level")
+
+
+def read_table(path) -> pd.DataFrame:
+    """Read a table CSV back (as :func:`csv_text` wrote it): empty cells are missing values, the
+    :data:`TEXT_COLUMNS` stay strings (a run named ``001`` or a metric named ``NA`` survives)."""
+    return pd.read_csv(path, keep_default_na=False, na_values=[""],
+                       dtype={c: str for c in TEXT_COLUMNS})
 
 
 def _resolve_kind(kind: str | None, stem: Path) -> TableKind:
