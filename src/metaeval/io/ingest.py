@@ -37,7 +37,7 @@ from ..errors import InputError, InputWarning
 from ._hash import HashIndex
 from ._text import hash_rows
 from .qrels import Qrels, qrels_files, read_qrels
-from .runs import ParsedRun, RunSource, expand_runs, read_run
+from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
 
 __all__ = ["load_collection", "load_or_build", "label_run"]
 
@@ -227,22 +227,14 @@ def _duplicates(ct: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.nd
 def _runs_arg(runs) -> list[RunSource]:
     if isinstance(runs, (str, os.PathLike, RunSource)):
         runs = [runs]
-    out: list[RunSource] = []
-    specs = []
-    for r in runs:
-        if isinstance(r, RunSource):
-            out.append(r)
-        else:
-            specs.append(r)
-    if specs:
-        out.extend(expand_runs(specs))
-    names = {}
-    for s in out:
-        if s.name in names and names[s.name] != s:
-            raise InputError(f"run name {s.name!r} is given twice: {names[s.name].files[0]} and "
-                             f"{s.files[0]}", s.files[0])
-        names[s.name] = s
-    return [names[k] for k in sorted(names)]
+    given = [r for r in runs if isinstance(r, RunSource)]
+    specs = [r for r in runs if not isinstance(r, RunSource)]
+    return unique_sources(given + (expand_runs(specs) if specs else []))
+
+
+def _runs_info(sources: list[RunSource]) -> dict:
+    """``Collection.info["runs"]``: run name -> its file (or per-topic files); the cache key."""
+    return {s.name: list(s.files) if s.path is None else s.path for s in sources}
 
 
 def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
@@ -302,7 +294,7 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
     info = {
         "qrels": list(q.sources),
         "qrels_form": q.form,
-        "runs": {s.name: list(s.files) if s.path is None else s.path for s in sources},
+        "runs": _runs_info(sources),
         "order": order,
         "depth": depth,
         "max_level": q.max_level,
@@ -331,10 +323,9 @@ def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file
         except Exception:  # noqa: BLE001 -- an unreadable cache is rebuilt
             c = None
         if c is not None:
-            want = {s.name: (list(s.files) if s.path is None else s.path) for s in sources}
             info = c.info
             same = (info.get("order") == order and info.get("depth") == depth
-                    and info.get("runs") == want and sorted(info.get("qrels", [])) == sorted(qfiles)
+                    and info.get("runs") == _runs_info(sources) and sorted(info.get("qrels", [])) == sorted(qfiles)
                     and (max_level is None or info.get("max_level") == max_level))
             files = list(qfiles) + [f for s in sources for f in s.files]
             if same and os.stat(cache_path).st_mtime >= _mtime(files):

@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import InputError
 from ._text import _matrix, check_numeric, parse_float32, tokenize
 
-__all__ = ["RunSource", "ParsedRun", "run_name", "expand_runs", "read_run"]
+__all__ = ["RunSource", "ParsedRun", "run_name", "expand_runs", "unique_sources", "read_run"]
 
 _SUFFIXES = (".gz", ".bz2", ".xz", ".run", ".txt", ".res", ".trec", ".tsv", ".out")
 
@@ -86,6 +86,12 @@ def expand_runs(specs) -> list[RunSource]:
             sources.extend(RunSource(run_name(f), f) for f in files)
         else:
             raise InputError("no such run file or directory", spec)
+    return unique_sources(sources)
+
+
+def unique_sources(sources) -> list[RunSource]:
+    """``sources`` sorted by run name, a source given twice kept once; two different sources with
+    the same run name are an error naming both."""
     seen: dict[str, RunSource] = {}
     for s in sources:
         if s.name in seen and seen[s.name] != s:
