@@ -226,10 +226,10 @@ def test_swap_matches_plain_loop(seed, levels):
     assert res.counts.tolist() == count
     assert res.swaps.tolist() == swap
     if req is None:
-        assert math.isnan(res.diff_required) and res.pct_satisfying == 0
+        assert math.isnan(res.diff_required) and res.share_satisfying == 0
     else:
         assert res.diff_required == pytest.approx(req, abs=1e-15)
-        assert res.pct_satisfying == pytest.approx(pct, abs=1e-15)
+        assert res.share_satisfying == pytest.approx(pct, abs=1e-15)
     assert res.max_value == pytest.approx(vmax, rel=1e-12)
 
 

@@ -181,7 +181,7 @@ def stage_swap(matrices: dict, metric: str, cfg: MetaConfig, samples=None, sampl
     q2 = samples2 if samples2 is not None else _samples(df, cfg, "swap")
     r = swap_method(df, q1, q2, threshold=cfg.swap_threshold, statistic=stat, max_rule=cfg.swap_max_rule,
                     required_rule=cfg.swap_required_rule, batch=cfg.batch, metric=metric)
-    swap = pd.DataFrame([(metric, r.diff_required, r.max_value, r.relative, 100.0 * r.pct_satisfying)],
+    swap = pd.DataFrame([(metric, r.diff_required, r.max_value, r.relative, r.pct_satisfying)],
                         columns=["metric", "diff_required", "max_diff", "relative", "pct_satisfying"])
     rates = pd.DataFrame({"metric": metric, "bin": r.edges, "comparisons": r.counts, "swaps": r.swaps,
                           "swap_rate": r.swap_rate})

@@ -17,12 +17,14 @@ Decisions (also in docs/meta.md):
   the smallest bin from which every non-empty bin has swap rate ``<= threshold`` -- "if the
   difference is at least this, the swap rate does not exceed 5%" (paper 000 Sec. 5.3);
   ``"first"`` is the lower edge of the first non-empty bin whose swap rate ``<= threshold``.
-  When no bin qualifies, ``diff_required`` is NaN and ``pct_satisfying`` 0.
+  When no bin qualifies, ``diff_required`` is NaN and ``share_satisfying`` 0.
 * **Maximum** (column iii): ``max_rule="performance"`` (default) is the maximum performance value
   ``M(X, Q*b)`` recorded among all trials, both sample sets and all runs (paper 001 Sec. 7.2; the
   only reading that fits the published RR 1.0000 and nCG .9973); ``"difference"`` is the maximum
   absolute difference ``|D|`` over both sample sets (paper 000 Sec. 5.3's wording).
-* ``pct_satisfying``: the share of the ``pairs x B`` comparisons with ``|D*b| >= diff_required``.
+* ``share_satisfying``: the share (0-1) of the ``pairs x B`` comparisons with
+  ``|D*b| >= diff_required``; ``pct_satisfying`` is the same as a percentage (0-100), the ``swap``
+  table's column.  Like ``sensitivity`` and ``relative``, a share unless the name says pct.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ class SwapResult:
     threshold: float
     diff_required: float
     max_value: float
-    pct_satisfying: float
+    share_satisfying: float
     n_pairs: int
     B: int
     max_rule: str = "performance"
@@ -68,6 +70,11 @@ class SwapResult:
     def swap_rate(self) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(self.counts > 0, self.swaps / np.maximum(self.counts, 1), np.nan)
+
+    @property
+    def pct_satisfying(self) -> float:
+        """``share_satisfying`` as a percentage (0-100)."""
+        return 100.0 * self.share_satisfying
 
     @property
     def relative(self) -> float:
@@ -146,6 +153,6 @@ def swap_method(scores, samples=None, samples2=None, *, B: int | None = None, se
         else:
             vmax = max(vmax, float(A1.max()), float(np.abs(D2).max()))
     diff, i = required_difference(edges, counts, swaps, threshold, required_rule)
-    pct = float(counts[i:].sum() / counts.sum()) if i < n_bins else 0.0
-    return SwapResult(metric, edges, counts, swaps, float(threshold), diff, vmax, pct, P, q1.B,
+    share = float(counts[i:].sum() / counts.sum()) if i < n_bins else 0.0
+    return SwapResult(metric, edges, counts, swaps, float(threshold), diff, vmax, share, P, q1.B,
                       max_rule, required_rule, stat.name)
