@@ -233,16 +233,12 @@ def _concat(frames, columns):
     return pd.concat(frames, ignore_index=True)
 
 
-def _sort_desc(df: pd.DataFrame, col: str) -> pd.DataFrame:
-    if df.empty:
-        return df
-    key = pd.DataFrame({"v": -df[col].astype(float), "m": df["metric"].astype(str)})
-    return df.loc[key.sort_values(["v", "m"], kind="mergesort").index].reset_index(drop=True)
-
-
 def combine(parts: list[dict]) -> dict[str, pd.DataFrame]:
     """Concatenate stage outputs per table (in the order given); sort the bootstrap tables by
-    sensitivity (descending; ties by metric name), as the papers do."""
+    sensitivity (descending; ties by metric name), as the papers do -- the row order
+    :func:`metaeval.tables.write_table` gives them (``KINDS[name].sort``)."""
+    from ..tables import KINDS
+
     names: dict[str, list] = {}
     for p in parts:
         for k, v in p.items():
@@ -251,7 +247,7 @@ def combine(parts: list[dict]) -> dict[str, pd.DataFrame]:
     for k in sorted(names, key=lambda n: (TABLE_ORDER.index(n) if n in TABLE_ORDER else len(TABLE_ORDER), n)):
         df = _concat(names[k], list(names[k][0].columns))
         if k in ("bootstrap_paired", "bootstrap_unpaired"):
-            df = _sort_desc(df, "sensitivity")
+            df = KINDS[k].sort(df)
         out[k] = df
     return out
 
