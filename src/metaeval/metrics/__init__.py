@@ -8,10 +8,10 @@ __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "parse_gains", "parse_m
 
 from .evaluate import evaluate  # noqa: E402
 from . import ranked  # noqa: E402,F401  (registers the measures)
-from .ntcir import (format_ntcir, format_ntcir_header, format_ntcir_line, ntcir_header,  # noqa: E402
+from .ntcir import (format_ntcir_header, format_ntcir_line, ntcir_header,  # noqa: E402
                     ntcir_measures, ntcir_measures_2011, ntcir_report)
 
-__all__ += ["ntcir_measures", "ntcir_measures_2011", "ntcir_header", "format_ntcir", "format_ntcir_line",
+__all__ += ["ntcir_measures", "ntcir_measures_2011", "ntcir_header", "format_ntcir_line",
             "format_ntcir_header", "ntcir_report"]
 
 __all__.append("evaluate")

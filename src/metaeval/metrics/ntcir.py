@@ -18,7 +18,7 @@ from .context import EvalContext
 from .evaluate import evaluate
 from .registry import Measure, parse_measure
 
-__all__ = ["ntcir_measures", "ntcir_measures_2011", "ntcir_header", "format_ntcir", "format_ntcir_line",
+__all__ = ["ntcir_measures", "ntcir_measures_2011", "ntcir_header", "format_ntcir_line",
            "format_ntcir_header", "ntcir_report", "NTCIR_PAD"]
 
 NTCIR_PAD = 21          # "NAME=" is left-justified in 21 columns, then the value
@@ -102,9 +102,6 @@ def ntcir_header(ctx: Collection | EvalContext) -> dict[str, np.ndarray]:
 def format_ntcir_line(prefix: str, name: str, value: float) -> str:
     """``PREFIX NAME=<pad>VALUE`` exactly as ``ntcir_eval`` prints it (``%.4f``)."""
     return f"{prefix} " + f"{name}=".ljust(NTCIR_PAD) + "%.4f" % float(value)
-
-
-format_ntcir = format_ntcir_line
 
 
 def format_ntcir_header(prefix: str, syslen: int, jrel: int, jnonrel: int, r1: int, rp: int) -> list[str]:
