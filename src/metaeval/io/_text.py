@@ -289,11 +289,6 @@ def check_numeric(table: Table, col: int, what: str) -> None:
             raise table.error(int(i), f"{what} {tok!r} is not a number") from None
 
 
-def parse_float(table: Table, col: int) -> np.ndarray:
-    """Field ``col`` as float64 (after :func:`check_numeric`)."""
-    return table.fixed(col).astype(np.float64)
-
-
 _POW10 = 10.0 ** np.arange(23)                  # exact in binary64 up to 1e22
 _TWO53 = np.uint64(1 << 53)
 
