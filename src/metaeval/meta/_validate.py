@@ -44,11 +44,9 @@ def as_scores(data, name: str = "", min_topics: int = MIN_TOPICS, min_runs: int 
     if isinstance(data, Scores):
         return data
     label = f"{name}: " if name else ""
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover
-        pd = None
-    if pd is not None and isinstance(data, pd.DataFrame):
+    import pandas as pd
+
+    if isinstance(data, pd.DataFrame):
         topics = tuple(str(t) for t in data.index)
         runs = tuple(str(r) for r in data.columns)
         try:
