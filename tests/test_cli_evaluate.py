@@ -99,3 +99,23 @@ def test_too_few_gains_is_rejected(capsys):
     rc, _, err = run_cli(["evaluate", "--qrels", DL19 / "qrels.txt", "--run", DL19 / "runs" / "ICT-BERT2.run.gz",
                           "--gains", "1:2", "--metrics", "AP"], capsys)
     assert rc == 1 and "L1..L3" in err
+
+
+def test_cutoffs_are_parsed_alike_by_evaluate_and_ntcir_compute(tmp_path, capsys):
+    """One parser for both commands: an empty item (``1,,10``) is rejected, not skipped."""
+    with pytest.raises(SystemExit) as e:
+        main(["evaluate", "--qrels", str(WWW4 / "qrels.txt"), "--run",
+              str(WWW4 / "runs" / "THUIR-CO-NEW-2.run.gz"), "--cutoffs", "1,,10"])
+    assert e.value.code == 2 and "cutoffs" in capsys.readouterr().err
+    rel = tmp_path / "t.rel"
+    rel.write_text("a L1\n")
+    import io
+    import sys
+
+    old = sys.stdin
+    sys.stdin = io.StringIO("a L1\n")
+    try:
+        assert main(["ntcir", "compute", "-r", str(rel), "-g", "1", "-cutoffs", "1,,10"]) == 1
+    finally:
+        sys.stdin = old
+    assert "cutoffs" in capsys.readouterr().err

@@ -37,26 +37,17 @@ def add_measure_args(p: argparse.ArgumentParser) -> None:
                    help="highest relevance level H of the scale (default: highest level in the qrels)")
 
 
-def parse_cutoffs(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    try:
-        vals = [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--cutoffs {text!r}: expected integers separated by commas") from None
-    if not vals or any(v < 1 for v in vals):
-        raise argparse.ArgumentTypeError(f"--cutoffs {text!r}: expected positive integers")
-    return vals
-
-
 def resolve_measures(parser: argparse.ArgumentParser, args):
     """(measures, gains) from the parsed options; bad values are usage errors (exit 2)."""
     from ..metrics import ntcir_measures, parse_gains, parse_measure
+    from ..metrics.registry import parse_cutoffs
 
-    try:
-        cutoffs = parse_cutoffs(args.cutoffs)
-    except argparse.ArgumentTypeError as e:
-        parser.error(str(e))
+    cutoffs = None
+    if args.cutoffs is not None:
+        try:
+            cutoffs = list(parse_cutoffs(args.cutoffs))
+        except ValueError as e:
+            parser.error(f"--cutoffs: {e}")
     gains = None
     if args.gains is not None:
         try:

@@ -181,6 +181,7 @@ def run_compute(args) -> int:
     from ..collection import PAD, Collection
     from ..errors import InputError
     from ..metrics import EvalContext, evaluate, ntcir_measures, ntcir_measures_2011, ntcir_report
+    from ..metrics.registry import parse_cutoffs
 
     gains = _parse_values(args.gains, "gains")
     H = len(gains)
@@ -188,11 +189,9 @@ def run_compute(args) -> int:
     if stops is not None and len(stops) != H:
         raise InputError(f"-s gives {len(stops)} stop values but -g declares {H} levels")
     try:
-        cutoffs = [int(x) for x in args.cutoffs.split(",")]
-    except ValueError:
-        raise InputError(f"-cutoffs {args.cutoffs!r}: expected positive integers separated by commas") from None
-    if not cutoffs or any(c < 1 for c in cutoffs):
-        raise InputError(f"-cutoffs {args.cutoffs!r}: expected positive integers")
+        cutoffs = list(parse_cutoffs(args.cutoffs))
+    except ValueError as e:
+        raise InputError(f"-cutoffs: {e}") from None
     for opt, v in (("-gamma", args.gamma), ("-rbp", args.rbp), ("-rbup", args.rbup)):
         if not 0 < v <= 1:
             raise InputError(f"{opt} {v}: expected a value in (0, 1]")

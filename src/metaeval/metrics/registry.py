@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 __all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "register", "parse_measure",
-           "parse_gains", "format_gains"]
+           "parse_gains", "format_gains", "parse_cutoffs"]
 
 
 def parse_gains(text: str | tuple | list) -> tuple[float, ...]:
@@ -34,6 +34,17 @@ def parse_gains(text: str | tuple | list) -> tuple[float, ...]:
             raise ValueError(f"gains {text!r}: expected numbers separated by ':' (e.g. 1:2:3)") from None
     if not vals or any(v < 0 or not np.isfinite(v) for v in vals):
         raise ValueError(f"gains {text!r}: expected non-negative finite numbers")
+    return vals
+
+
+def parse_cutoffs(text: str) -> tuple[int, ...]:
+    """``"1,10,100"`` -> ``(1, 10, 100)`` (NTCIREVAL ``-cutoffs``); every item a positive integer."""
+    try:
+        vals = tuple(int(v) for v in str(text).split(","))
+    except ValueError:
+        raise ValueError(f"cutoffs {text!r}: expected positive integers separated by commas") from None
+    if any(v < 1 for v in vals):
+        raise ValueError(f"cutoffs {text!r}: expected positive integers separated by commas")
     return vals
 
 
