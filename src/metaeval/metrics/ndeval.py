@@ -5,9 +5,10 @@ per-intent binary relevance arrays and calls :func:`ndeval_measures`, which retu
 ndeval's CSV for all runs and topics at once.  :func:`greedy_ideal` exposes ndeval's greedy ideal
 ranking (used by property tests); :func:`ndeval_amean` its two ``amean`` rules.
 
-The measures (names as in ndeval's CSV header; k a cutoff, A the number of intents of the topic
-that have at least one relevant document, g(d, i) = (1 - alpha)^(number of documents above d that
-are relevant to intent i) if d is relevant to i, else 0, and s(d) = sum_i g(d, i)):
+The measures, intent-aware in the sense of Agrawal et al. (2009) (names as in ndeval's CSV
+header; k a cutoff, A the number of intents of the topic that have at least one relevant document,
+g(d, i) = (1 - alpha)^(number of documents above d that are relevant to intent i) if d is relevant
+to i, else 0, and s(d) = sum_i g(d, i)):
 
 * ``alpha-DCG@k`` = sum_{r<=k} s(r) / log2(r + 1), divided by the "ideal ideal"
   sum_{r<=k} A (1 - alpha)^(r-1) / log2(r + 1) (collection independent; Clarke et al. 2008);
@@ -306,15 +307,11 @@ def ndeval_measures(run_rel, lengths, ideal_rel, ideal_order, n_intents, depth=N
         raise ValueError(f"lengths must be {run_rel.shape[:2]}, got {lengths.shape}")
     n_r, n_t, n_d, n_i = run_rel.shape
     d_used = min(n_d, int(lengths.max()) if lengths.size else 0)
-    if d_used < depth:  # zero-pad so that every cutoff curve has depth ranks
-        pad = np.zeros((n_r, n_t, depth - d_used, n_i), dtype=bool)
-        run_rel = np.concatenate([run_rel[:, :, :d_used], pad], axis=2)
-    else:
-        run_rel = run_rel[:, :, :d_used]
+    run_rel = run_rel[:, :, :d_used]
 
     a_t = n_intents                     # (T,)
     a_run = a_t[None, :, None]          # broadcast against (R, T, depth)
-    n_d = run_rel.shape[2]
+    n_d = max(d_used, depth)            # rank axis of the score arrays (zeros past list ends)
 
     # ---- the run side, from the relevant (run, topic, rank, intent) entries only
     e = _run_entries(run_rel)
