@@ -35,7 +35,7 @@ def _need_data() -> Path:
 
 
 def load_qrels(path: Path):
-    """ndeval qrels `TOPIC SUBTOPIC DOCID REL` -> topics, docids per topic, arrays of the contract."""
+    """ndeval qrels `TOPIC SUBTOPIC DOCID REL` -> topics, docs per topic, the contract's arrays."""
     q = pd.read_csv(path, sep=r"\s+", header=None, names=["topic", "sub", "doc", "rel"],
                     dtype={"topic": np.int64, "sub": np.int64, "doc": str, "rel": np.int64})
     topics = np.sort(q["topic"].unique())

@@ -1,4 +1,4 @@
-"""TREC's intent-aware diversity measures exactly as the official ``ndeval`` (version 4.5) computes them.
+"""TREC's intent-aware diversity measures exactly as the official ``ndeval`` 4.5 computes them.
 
 Pure array code: no file reading, no registry.  A caller (the diversity collection layer) builds
 per-intent binary relevance arrays and calls :func:`ndeval_measures`, which returns every measure of
@@ -75,7 +75,7 @@ def ndeval_names(cutoffs=NDEVAL_CUTOFFS) -> list[str]:
 
 
 def _power_table(factor: float, n: int, start: float = 1.0) -> np.ndarray:
-    """[start, start*f, start*f*f, ...] (n entries) by repeated multiplication, like C's ``x *= f``."""
+    """[start, start*f, start*f*f, ...] (n entries) by repeated products, like C's ``x *= f``."""
     seq = np.full(max(n, 1), float(factor))
     seq[0] = start
     return np.cumprod(seq)[:n]
