@@ -63,12 +63,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from ..errors import ConfigError
-    from ..kishida.reproduce import KishidaParams, reproduce
+    from ..kishida.reproduce import KishidaParams
+    from ..report.kishida import write_kishida
 
     try:
         params = KishidaParams(R=args.R, v=args.v, j=args.j, thetas=args.thetas, L=args.L, N=args.N,
                                M=args.M, seed=args.seed, degrees=args.degrees, n=args.n, b=args.b)
-        paths = reproduce(args.out, params)
+        paths = write_kishida(args.out, params)
     except ValueError as e:
         raise ConfigError(f"reproduce kishida: {e}") from None
     for path in paths:
