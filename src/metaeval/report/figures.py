@@ -255,7 +255,7 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
 
 
 # --------------------------------------------------------------------------------------------
-# cross-collection figures (used by metaeval.summary)
+# cross-collection figures (used by metaeval.report.summary)
 # --------------------------------------------------------------------------------------------
 
 def plot_metric_by_collection(wide: pd.DataFrame, path_stem, *, ylabel: str, title: str,
