@@ -1,7 +1,8 @@
 """``metaeval reproduce kishida --out DIR``: regenerate the tables of a paper that needs no data.
 
-``kishida`` (paper 004, Kishida 2005) writes ``table1..table5`` (CSV at full precision and Markdown)
-and ``patterns.csv``; see :mod:`metaeval.kishida.reproduce`.  Runs in well under a second.
+``kishida`` (Kishida (2005)) writes ``table1..table5`` (CSV at full precision and Markdown) and
+``patterns.csv``; see :mod:`metaeval.kishida.reproduce` (the tables) and
+:mod:`metaeval.report.kishida` (the files).  Runs in well under a second.
 """
 
 from __future__ import annotations
