@@ -1,4 +1,4 @@
-"""metaeval.figures: every figure writes non-empty PNG and PDF, deterministically, from CSVs."""
+"""metaeval.report.figures: every declared figure writes non-empty PNG and PDF, deterministically, from CSVs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ import pandas as pd
 import pytest
 
 from _synth_tables import frames, write_csvs
-from metaeval import figures as F
+from metaeval import outputs as O
+from metaeval.report import figures as F
+
+FIGURES = O.figures("collection")
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -24,24 +27,29 @@ def _check(paths, stem):
     return png, pdf
 
 
-@pytest.mark.parametrize("spec", F.FIGURES, ids=lambda s: s.stem)
-def test_each_figure_writes_png_and_pdf_identically_on_rerun(spec, synth, tmp_path):
-    stem = tmp_path / spec.stem
-    first = _check(spec.draw(synth[spec.table], stem, **spec.kwargs), stem)
-    second = _check(spec.draw(synth[spec.table], stem, **spec.kwargs), stem)
+def _draw(out, df, stem):
+    draw, _ = F.PLOTTERS[out.layout]
+    return draw(df, stem, **F.figure_kwargs(out.layout))
+
+
+@pytest.mark.parametrize("out", FIGURES, ids=lambda o: o.name)
+def test_each_figure_writes_png_and_pdf_identically_on_rerun(out, synth, tmp_path):
+    stem = tmp_path / out.name
+    first = _check(_draw(out, synth[out.source], stem), stem)
+    second = _check(_draw(out, synth[out.source], stem), stem)
     assert first == second                                      # byte-identical rerun
 
 
-@pytest.mark.parametrize("spec", F.FIGURES, ids=lambda s: s.stem)
-def test_empty_table_still_draws_a_no_data_figure(spec, synth, tmp_path):
-    empty = synth[spec.table].iloc[:0]
-    _check(spec.draw(empty, tmp_path / spec.stem, **spec.kwargs), tmp_path / spec.stem)
+@pytest.mark.parametrize("out", FIGURES, ids=lambda o: o.name)
+def test_empty_table_still_draws_a_no_data_figure(out, synth, tmp_path):
+    empty = synth[out.source].iloc[:0]
+    _check(_draw(out, empty, tmp_path / out.name), tmp_path / out.name)
 
 
 def test_make_all_figures_from_csvs(synth, tmp_path):
     write_csvs(synth, tmp_path / "tables")
     paths = F.make_all_figures(tmp_path / "tables", tmp_path / "figures")
-    want = {f"{s.stem}.{e}" for s in F.FIGURES for e in ("png", "pdf")}
+    want = {f"{o.name}.{e}" for o in FIGURES for e in o.formats}
     assert {p.name for p in paths} == want
     assert {p.name for p in (tmp_path / "figures").iterdir()} == want
 

@@ -1,51 +1,120 @@
-"""The output lists spelt out in workflow/rules/common.smk agree with the package."""
+"""The output contract is read from its declarations (metaeval.outputs): the workflow's targets,
+the writers' lookup tables and the report captions all agree with them."""
 
 from __future__ import annotations
 
-import ast
-import re
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
+from metaeval import outputs as O
+
 ROOT = Path(__file__).resolve().parents[1]
-COMMON = (ROOT / "workflow/rules/common.smk").read_text()
 
 
-def _list(name: str) -> list:
-    m = re.search(rf"^{name} = (\[.*?\])\n", COMMON, re.S | re.M)
-    assert m, name
-    return ast.literal_eval(m.group(1))
+def _reduced_config(tmp_path: Path, *, alpha=0.01, threshold=0.1, sweep=True) -> Path:
+    from _pipeline_run import REDUCED
+
+    text = REDUCED.replace("alpha: 0.05", f"alpha: {alpha}") + f"swap: {{threshold: {threshold}}}\n"
+    if not sweep:
+        text = "\n".join(ln for ln in text.splitlines() if not ln.startswith("sweeps:"))
+        text += "\nsweeps: {gains: {enabled: false}}\n"
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(text)
+    return cfg
 
 
-def test_figure_and_summary_lists_match_the_package():
-    from metaeval.figures import FIGURES
-    from metaeval.summary import SUMMARY_FIGURES, SUMMARY_TABLES
+def _dag_outputs(tmp_path: Path, cfg: Path) -> set[str]:
+    """Every output file of the DAG (``snakemake -n --summary``), relative to the work dir."""
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
+           str(tmp_path), "--configfile", str(cfg), "-n", "--summary"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300, env=env)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
+    lines = [ln.split("\t")[0] for ln in r.stdout.splitlines() if "\t" in ln]
+    return set(lines[1:])                                   # without the header row
 
-    assert _list("FIGURES") == [f.stem for f in FIGURES]
-    assert _list("SUMMARY_TABLES") == list(SUMMARY_TABLES)
-    assert _list("SUMMARY_FIGURES") == list(SUMMARY_FIGURES)
+
+@pytest.fixture(scope="module")
+def dag(tmp_path_factory):
+    d = tmp_path_factory.mktemp("dag")
+    return d, _dag_outputs(d, _reduced_config(d))
 
 
-def test_table_list_matches_the_contract_order():
+def _expected(collections, *, gain_sweep=True) -> set[str]:
+    want = {f"results/{c}/{f}" for c in collections for f in O.files("collection", gain_sweep=gain_sweep)}
+    want |= {f"results/summary/{f}" for f in O.files("summary")}
+    want |= {f"results/kishida/{f}" for f in O.files("kishida")}
+    return want
+
+
+def test_every_declared_output_is_a_target_of_the_dag(dag):
+    _, outputs = dag
+    want = _expected(["simA", "simB"])
+    assert want <= outputs, sorted(want - outputs)
+    # and nothing published that is not declared (tables/, figures/, summary/, kishida/)
+    published = {p for p in outputs if "/tables/" in p or "/figures/" in p
+                 or p.startswith(("results/summary/", "results/kishida/"))}
+    assert published == want, sorted(published - want)
+
+
+def test_gain_sweep_off_drops_only_its_tables(tmp_path):
+    outputs = _dag_outputs(tmp_path, _reduced_config(tmp_path, sweep=False))
+    assert _expected(["simA", "simB"], gain_sweep=False) <= outputs
+    assert not any("gain_" in p for p in outputs)
+    assert {o.name for o in O.tables("collection")} - set(O.names("collection", gain_sweep=False)) \
+        == {"gain_kendall", "gain_bootstrap"}
+
+
+def test_report_captions_come_from_the_declarations_with_the_config_values(dag):
+    d, _ = dag
+    folder = d / ".snakemake" / "metaeval" / "report-captions"
+    want = O.report_captions(alpha=0.01, swap_threshold=0.1)
+    for name, text in want.items():
+        assert (folder / f"{name}.rst").read_text(encoding="utf-8") == text, name
+    assert "swap rate <= 10%" in (folder / "table_swap.rst").read_text()
+    assert "alpha = 0.01" in (folder / "table_bootstrap_paired.rst").read_text()
+    assert "threshold 10%" in (folder / "figure_swap_rates.rst").read_text()
+
+
+def test_every_declared_table_has_a_layout_and_every_figure_a_plotter():
+    from metaeval.report import figures as F
+    from metaeval.report import summary as S
+    from metaeval.report.layouts import KINDS
+
+    for o in O.tables("collection") + O.tables("summary"):
+        assert o.layout in KINDS, o.key
+    assert set(KINDS) == {o.layout for o in O.tables("collection") + O.tables("summary")}
+    assert set(F.PLOTTERS) == set(O.names("collection", "figure"))
+    assert set(S.TABLE_BUILDERS) == set(O.names("summary", "table"))
+    assert set(S.FIGURE_PLOTTERS) == set(O.names("summary", "figure"))
+    for o in O.figures("collection"):                        # drawn from a declared table
+        assert o.source in O.names("collection"), o.key
+
+
+def test_the_meta_stages_produce_every_declared_collection_table():
     from metaeval.meta.run import TABLE_ORDER
 
-    tables = _list("TABLES") + ["gain_kendall", "gain_bootstrap"]
-    assert sorted(tables) == sorted(TABLE_ORDER)
+    assert sorted(TABLE_ORDER) == sorted(O.names("collection"))
 
 
-def test_every_report_caption_exists():
-    """Each report(...) caption names an existing workflow/report/*.rst."""
-    from metaeval.figures import FIGURES
-    from metaeval.summary import SUMMARY_FIGURES, SUMMARY_TABLES
-    from metaeval.meta.run import TABLE_ORDER
-
-    report = ROOT / "workflow/report"
-    names = [f"table_{t}" for t in TABLE_ORDER] + [f"figure_{f.stem}" for f in FIGURES]
-    names += [f"summary_table_{t}" for t in SUMMARY_TABLES]
-    names += [f"summary_figure_{f}" for f in SUMMARY_FIGURES]
-    names += [f"kishida_table{i}" for i in range(1, 6)] + ["kishida_patterns", "workflow"]
-    for n in names:
-        text = (report / f"{n}.rst").read_text()
-        assert text.strip(), n
-    for n in names:
-        if n.startswith(("table_", "summary_table_", "kishida_table")):
-            assert "paper" in (report / f"{n}.rst").read_text().lower(), n
+def test_declarations_are_complete_and_unique():
+    keys = [o.key for o in O.OUTPUTS]
+    assert len(keys) == len(set(keys))
+    for o in O.OUTPUTS:
+        assert o.caption and o.regenerates and o.stages, o.key
+        assert "(200" in o.regenerates, o.key               # cited by author and year
+        assert "paper 00" not in O.caption(o).lower(), o.key
+        if o.kind == "table":
+            assert o.columns, o.key
+    caps = O.report_captions()
+    assert set(caps) == {O.report_caption_name(o) for o in O.OUTPUTS}
+    assert all(t.strip() for t in caps.values())
+    with pytest.raises(KeyError, match="known"):
+        O.get("nope")
+    with pytest.raises(ValueError, match="unknown condition"):
+        O.tables("collection", diversity=True)

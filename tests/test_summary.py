@@ -1,4 +1,4 @@
-"""metaeval.summary: metric x collection tables and figures; report captions in sync."""
+"""metaeval.report.summary: metric x collection tables and figures."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from _synth_tables import frames, write_csvs
-from metaeval import summary as S
+from metaeval.report import summary as S
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,7 +63,7 @@ def test_swap_and_kendall_summaries(summary_dir):
     kd = pd.read_csv(out / "kendall.csv")
     assert list(kd.columns[:2]) == ["metric_a", "metric_b"] and len(kd) == 6
     md = (out / "kendall.md").read_text()
-    from metaeval.tables import format_tau
+    from metaeval.report.formatting import format_tau
     for v in kd.iloc[:, 2:].to_numpy().ravel():
         assert (f"**{format_tau(v)}**" in md) == (v > 0.8)
 
@@ -88,12 +88,3 @@ def test_no_collections_have_tables(tmp_path):
     (tmp_path / "C" / "tables").mkdir(parents=True)
     written = S.write_summary({"C": tmp_path / "C"}, tmp_path / "summary")
     assert sorted(written) == sorted(S.summary_outputs(tmp_path / "summary"))
-
-
-def test_report_caption_files_are_in_sync():
-    report = ROOT / "workflow" / "report"
-    for name, text in S.report_captions().items():
-        path = report / name
-        assert path.is_file(), f"missing {path}; run metaeval.summary.write_report_captions"
-        assert path.read_text(encoding="utf-8") == text, name
-        assert "paper" in text.lower()

@@ -1,4 +1,4 @@
-"""Layouts of metaeval.tables on small hand-made frames, CSV determinism and atomicity."""
+"""Layouts of metaeval.report on small hand-made frames, CSV determinism and atomicity."""
 
 from __future__ import annotations
 
@@ -8,9 +8,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metaeval import tables as T
-from metaeval.tables import (escape_latex, format_percent, format_tau, layout_table,
-                             render_latex, render_markdown, sig_figs, write_table)
+from metaeval import outputs as O
+from metaeval.report import tables as T
+from metaeval.report.csvio import csv_text
+from metaeval.report.formatting import format_percent, format_tau, sig_figs
+from metaeval.report.layouts import KINDS, layout_table
+from metaeval.report.render import Cell, escape_latex, render_latex, render_markdown
+from metaeval.report.tables import write_table
 
 
 def _read(stem, ext):
@@ -150,7 +154,7 @@ def test_swap_rates_and_stability_layouts():
     assert [c.text for c in lay.rows[1]] == ["0.02", "0.0400 / 0.2000", "0.0600 / 0.2500"]
 
 
-# ------------------------------------------------------------------ paper 000 Tables 1, 5-9
+# ------------------------------------------------------------------ Sakai (2007a) Tables 1, 5-9
 
 def test_collection_table_means_per_topic():
     df = pd.DataFrame({"topic": ["001", "002"], "R": [10, 21], "R(L1)": [6, 11],
@@ -158,7 +162,7 @@ def test_collection_table_means_per_topic():
     lay = layout_table(df, "collection")
     assert [c.text for c in lay.header] == ["|Q|", "R/topic", "R(L3)/topic", "R(L2)/topic",
                                             "R(L1)/topic", "runs used"]
-    assert [c.text if isinstance(c, T.Cell) else c for c in lay.rows[0]] == \
+    assert [c.text if isinstance(c, Cell) else c for c in lay.rows[0]] == \
         ["2", "15.5", "2.0", "5.0", "8.5", "30"]
     md = render_markdown(lay)
     assert "\\|Q\\|" in md                      # a pipe inside a cell is escaped
@@ -253,9 +257,11 @@ def test_kind_inferred_from_stem_else_generic(tmp_path):
 
 
 def test_every_kind_is_dispatched_and_captioned():
-    for name, spec in T.KINDS.items():
+    for name, spec in KINDS.items():
         assert spec.layout is not None
-        assert "paper" in T.CAPTIONS[name].lower()
+        out = O.for_layout(name)
+        assert out is not None and out.kind == "table", name     # every layout is a declared table
+        assert "Regenerates" in T.table_caption(name) and "(20" in T.table_caption(name), name
 
 
 def test_stem_with_dots_keeps_full_name(tmp_path):
@@ -287,7 +293,7 @@ def test_csv_byte_identical_and_full_precision(tmp_path):
 
 def test_float32_and_object_columns_are_written_exactly(tmp_path):
     df = pd.DataFrame({"x": np.array([0.1], dtype=np.float32), "y": pd.Series([0.25], dtype=object)})
-    text = T.csv_text(df)
+    text = csv_text(df)
     assert text == f"x,y\n{float(np.float32(0.1))!r},0.25\n"
 
 

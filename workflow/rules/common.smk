@@ -133,22 +133,16 @@ KISHIDA = bool(config["kishida"]["enabled"])
 SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- outputs (contract)
-TABLES = ["collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
-          "stability", "preferred_rank", "asl", "run_means", "tstar"]
-if GAIN_SWEEP:
-    TABLES += ["gain_kendall", "gain_bootstrap"]
-TABLE_FORMATS = ["csv", "md", "tex"]
+# Every table and figure is declared once, in metaeval.outputs (standard library only, so parsing
+# the workflow -- once per job on a cluster -- imports neither pandas nor matplotlib).
+from metaeval import outputs as _outputs
 
-# figure stems of metaeval.figures.FIGURES (PNG + PDF each) and the files of metaeval.summary
-# (SUMMARY_TABLES, SUMMARY_FIGURES), spelt out so that parsing the workflow (once per job on a
-# cluster) does not import matplotlib; tests/test_pipeline_lists.py checks they agree.
-FIGURES = ["run_means", "asl_paired", "asl_unpaired", "swap_rates", "mr_pt", "tstar"]
-FIGURE_FORMATS = ["png", "pdf"]
-SUMMARY_TABLES = ["collection", "sensitivity_paired", "sensitivity_unpaired", "estimated_diff_paired",
-                  "estimated_diff_unpaired", "swap_diff_required", "swap_relative",
-                  "swap_pct_satisfying", "kendall"]
-SUMMARY_FIGURES = ["sensitivity_paired", "sensitivity_unpaired", "swap_pct_satisfying",
-                   "asl_paired", "asl_unpaired", "run_means"]
+TABLES = _outputs.names("collection", "table", gain_sweep=GAIN_SWEEP)
+TABLE_FORMATS = list(_outputs.TABLE_FORMATS)
+FIGURES = _outputs.names("collection", "figure")
+FIGURE_FORMATS = list(_outputs.FIGURE_FORMATS)
+SUMMARY_TABLES = _outputs.names("summary", "table")
+SUMMARY_FIGURES = _outputs.names("summary", "figure")
 
 
 def cfg(c):
@@ -202,19 +196,19 @@ def cdir(c):
 
 
 def table_files(c):
-    return [f"{RES}/{c}/tables/{t}.{x}" for t in TABLES for x in TABLE_FORMATS]
+    return [f"{RES}/{c}/{f}" for o in _outputs.tables("collection", gain_sweep=GAIN_SWEEP)
+            for f in o.files()]
 
 
 def figure_files(c):
-    return [f"{RES}/{c}/figures/{f}.{x}" for f in FIGURES for x in FIGURE_FORMATS]
+    return [f"{RES}/{c}/{f}" for o in _outputs.figures("collection") for f in o.files()]
 
 
 def summary_files():
-    return ([f"{RES}/summary/{t}.{x}" for t in SUMMARY_TABLES for x in TABLE_FORMATS]
-            + [f"{RES}/summary/{f}.{x}" for f in SUMMARY_FIGURES for x in FIGURE_FORMATS])
+    return [f"{RES}/summary/{f}" for f in _outputs.files("summary")]
 
 
-KISHIDA_FILES = [f"table{i}.{x}" for i in range(1, 6) for x in ("csv", "md")] + ["patterns.csv"]
+KISHIDA_FILES = _outputs.files("kishida")
 
 
 def kishida_files():
@@ -232,50 +226,72 @@ def all_targets():
     return out
 
 
+# Report captions: generated from the declarations with the configured alpha and swap threshold
+# (metaeval.outputs.report_captions), one RST file per output, written (only when changed) under
+# .snakemake/ of the working directory; `snakemake --report` reads them.
+_CAPTION_DIR = _os.path.abspath(_os.path.join(".snakemake", "metaeval", "report-captions"))
+_CAPTIONS = _outputs.report_captions(alpha=ALPHA, swap_threshold=SWAP_THRESHOLD)
+
+
 def caption(name):
-    """The report caption of a table/figure kind (workflow/report/NAME.rst)."""
-    return f"../report/{name}.rst"
+    """The report caption file of an output (``table_NAME``, ``figure_NAME``,
+    ``summary_table_NAME``, ``summary_figure_NAME``, ``kishida_NAME``)."""
+    import tempfile as _tempfile
+
+    try:
+        text = _CAPTIONS[name]
+    except KeyError:
+        raise WorkflowError(f"no report caption {name!r}: declare the output in metaeval.outputs") from None
+    path = _os.path.join(_CAPTION_DIR, f"{name}.rst")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            if fh.read() == text:
+                return path
+    except OSError:
+        pass
+    _os.makedirs(_CAPTION_DIR, exist_ok=True)
+    fd, tmp = _tempfile.mkstemp(dir=_CAPTION_DIR, suffix=".tmp")
+    with _os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    _os.replace(tmp, path)
+    return path
 
 
 # --------------------------------------------------------------------------- report-flagged outputs
 def _table_outputs():
     out = []
-    for t in TABLES:
-        for x in TABLE_FORMATS:
-            path = f"{RES}/{{collection}}/tables/{t}.{x}"
+    for o in _outputs.tables("collection", gain_sweep=GAIN_SWEEP):
+        for x, f in zip(o.formats, o.files()):
+            path = f"{RES}/{{collection}}/{f}"
             if x == "csv":
-                path = report(path, caption=caption(f"table_{t}"), category="{collection}",
-                              subcategory="Tables", labels={"collection": "{collection}", "table": t})
+                path = report(path, caption=caption(_outputs.report_caption_name(o)),
+                              category="{collection}", subcategory="Tables",
+                              labels={"collection": "{collection}", "table": o.name})
             out.append(path)
     return out
 
 
 def _figure_outputs():
     out = []
-    for f in FIGURES:
-        for x in FIGURE_FORMATS:
-            path = f"{RES}/{{collection}}/figures/{f}.{x}"
+    for o in _outputs.figures("collection"):
+        for x, f in zip(o.formats, o.files()):
+            path = f"{RES}/{{collection}}/{f}"
             if x == "png":
-                path = report(path, caption=caption(f"figure_{f}"), category="{collection}",
-                              subcategory="Figures", labels={"collection": "{collection}", "figure": f})
+                path = report(path, caption=caption(_outputs.report_caption_name(o)),
+                              category="{collection}", subcategory="Figures",
+                              labels={"collection": "{collection}", "figure": o.name})
             out.append(path)
     return out
 
 
 def _summary_outputs():
     out = []
-    for t in SUMMARY_TABLES:
-        for x in TABLE_FORMATS:
-            path = f"{RES}/summary/{t}.{x}"
-            if x == "csv":
-                path = report(path, caption=caption(f"summary_table_{t}"), category="Summary", subcategory="Tables",
-                              labels={"collection": "all", "table": t})
-            out.append(path)
-    for f in SUMMARY_FIGURES:
-        for x in FIGURE_FORMATS:
-            path = f"{RES}/summary/{f}.{x}"
-            if x == "png":
-                path = report(path, caption=caption(f"summary_figure_{f}"), category="Summary",
-                              subcategory="Figures", labels={"collection": "all", "figure": f})
+    for o in _outputs.outputs("summary"):
+        for x, f in zip(o.formats, o.files()):
+            path = f"{RES}/summary/{f}"
+            if x == ("csv" if o.kind == "table" else "png"):
+                path = report(path, caption=caption(_outputs.report_caption_name(o)),
+                              category="Summary", subcategory="Tables" if o.kind == "table" else "Figures",
+                              labels={"collection": "all", o.kind: o.name})
             out.append(path)
     return out

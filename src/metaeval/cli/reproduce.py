@@ -1,7 +1,8 @@
 """``metaeval reproduce kishida --out DIR``: regenerate the tables of a paper that needs no data.
 
-``kishida`` (paper 004, Kishida 2005) writes ``table1..table5`` (CSV at full precision and Markdown)
-and ``patterns.csv``; see :mod:`metaeval.kishida.reproduce`.  Runs in well under a second.
+``kishida`` (Kishida (2005)) writes ``table1..table5`` (CSV at full precision and Markdown) and
+``patterns.csv``; see :mod:`metaeval.kishida.reproduce` (the tables) and
+:mod:`metaeval.report.kishida` (the files).  Runs in well under a second.
 """
 
 from __future__ import annotations
@@ -63,12 +64,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from ..errors import ConfigError
-    from ..kishida.reproduce import KishidaParams, reproduce
+    from ..kishida.reproduce import KishidaParams
+    from ..report.kishida import write_kishida
 
     try:
         params = KishidaParams(R=args.R, v=args.v, j=args.j, thetas=args.thetas, L=args.L, N=args.N,
                                M=args.M, seed=args.seed, degrees=args.degrees, n=args.n, b=args.b)
-        paths = reproduce(args.out, params)
+        paths = write_kishida(args.out, params)
     except ValueError as e:
         raise ConfigError(f"reproduce kishida: {e}") from None
     for path in paths:

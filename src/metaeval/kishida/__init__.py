@@ -2,7 +2,8 @@
 the numerical comparison of graded-relevance indicators (Tables 1-5).
 
 See ``docs/kishida.md``.  Registering the indicators as measures happens in
-:mod:`metaeval.kishida.measures` (imported by :mod:`metaeval.metrics`).
+:mod:`metaeval.kishida.measures`, which the metric registry imports on first use
+(:data:`metaeval.metrics.registry.MEASURE_MODULES`).
 """
 
 import importlib
@@ -13,8 +14,8 @@ _SUBMODULES = {m.name for m in pkgutil.iter_modules(__path__)}
 
 def __getattr__(name: str):
     # The public functions load on first use (PEP 562): they need pandas and scipy (~0.3 s to
-    # import), while importing metaeval.metrics, which registers the kishida-* measures through
-    # metaeval.kishida.measures, must stay light for ``metaeval matrices``.  ``from . import
+    # import), while the metric registry, which registers the kishida-* measures by importing
+    # metaeval.kishida.measures on first use, must stay light for ``metaeval matrices``.  ``from . import
     # indicators`` asks for the attribute first: submodules are imported alone.
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")

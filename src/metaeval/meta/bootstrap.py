@@ -39,7 +39,7 @@ from .statistics import Statistic, as_statistic, log_transform, pair_indices
 
 __all__ = ["PairedResult", "UnpairedResult", "paired_bootstrap", "unpaired_bootstrap", "paired_tstar",
            "paired_test_differences", "studentise", "kth_index", "resolve_transform", "run_statistics",
-           "DEFAULT_BATCH_ELEMENTS"]
+           "DEFAULT_BATCH_ELEMENTS", "tstar_asl", "tstar_summary"]
 
 VAR_REL_EPS = 1e-12
 ASL_REL_TOL = 1e-10
@@ -431,3 +431,29 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
             top.add(d, d)
     return UnpairedResult(metric, s.runs, ia, ib, d_obs, count / smp.B, top.result(), alpha,
                           smp.B, n, stat.name)
+
+
+def tstar_asl(t_star, t_observed: float) -> float:
+    """The ASL implied by bootstrap replicates: the share of ``|t*| >= |t(z)|`` (Sakai (2007b)
+    Fig. 2); NaN without replicates."""
+    ts = np.asarray(t_star, dtype=float)
+    return float(np.mean(np.abs(ts) >= abs(float(t_observed)))) if len(ts) else float("nan")
+
+
+def tstar_summary(tstar):
+    """One row per metric of a ``tstar`` table (``metric, system_x, system_y, t_observed,
+    t_star``, B rows per metric): the pair, ``t_observed``, ``B``, the mean and standard
+    deviation (ddof 1) of t* and the implied ASL (:func:`tstar_asl`); NaN where undefined."""
+    import pandas as pd
+
+    rows = []
+    for m, g in tstar.groupby("metric", sort=False):
+        ts = g["t_star"].to_numpy(dtype=float)
+        t0 = float(g["t_observed"].iloc[0])
+        rows.append({"metric": m, "system_x": g["system_x"].iloc[0], "system_y": g["system_y"].iloc[0],
+                     "t_observed": t0, "B": len(ts),
+                     "mean": float(np.mean(ts)) if len(ts) else float("nan"),
+                     "sd": float(np.std(ts, ddof=1)) if len(ts) > 1 else float("nan"),
+                     "asl": tstar_asl(ts, t0)})
+    return pd.DataFrame(rows, columns=["metric", "system_x", "system_y", "t_observed", "B", "mean",
+                                       "sd", "asl"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["collection_stats", "level_names"]
+__all__ = ["collection_stats", "collection_means", "level_names"]
 
 
 def level_names(H: int) -> list[str]:
@@ -34,3 +34,24 @@ def collection_stats(collection, runs_used: int | list | None = None) -> pd.Data
         cols[f"R({name})"] = per[:, j]
     cols["runs"] = [nruns] * len(collection.topics)
     return pd.DataFrame(cols)
+
+
+def collection_means(df: pd.DataFrame) -> list[dict]:
+    """Table 1's row(s) from :func:`collection_stats` rows: per collection (a ``collection``
+    column, if any, groups the topics), ``topics`` (distinct topics), the means of ``R`` and of
+    every ``R(L)`` column, and ``runs`` (the single value, or the distinct values joined by
+    ``", "`` when they differ).  A frame without ``topic`` is already one row per collection and
+    is returned as records."""
+    if "topic" not in df.columns:
+        return df.to_dict("records")
+    levels = [c for c in df.columns if str(c).startswith("R(") and str(c).endswith(")")]
+    groups = (list(df.groupby("collection", sort=False)) if "collection" in df.columns
+              else [(None, df)])
+    recs = []
+    for name, g in groups:
+        runs = list(dict.fromkeys(g["runs"].dropna())) if "runs" in g.columns else []
+        recs.append({"collection": name, "topics": int(g["topic"].nunique()),
+                     "R": g["R"].astype(float).mean(),
+                     **{c: g[c].astype(float).mean() for c in levels},
+                     "runs": runs[0] if len(runs) == 1 else (", ".join(map(str, runs)) or None)})
+    return recs

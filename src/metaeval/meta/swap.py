@@ -38,7 +38,8 @@ from .bootstrap import D_TOL, DEFAULT_BATCH_ELEMENTS, run_statistics
 from .samples import resolve_samples, single_threaded_blas
 from .statistics import as_statistic, pair_indices
 
-__all__ = ["SwapResult", "swap_method", "bin_edges", "required_difference", "BIN_TOL"]
+__all__ = ["SwapResult", "swap_method", "bin_edges", "required_difference", "relative_difference",
+           "BIN_TOL"]
 
 #: a difference less than this many bin widths below a bin edge belongs to the upper bin
 #: (floating-point noise: 0.3 + 0.04 - 0.2 = 0.13999999999999999 is the 0.14 bin)
@@ -79,6 +80,18 @@ class SwapResult:
     @property
     def relative(self) -> float:
         return float(self.diff_required / self.max_value) if self.max_value > 0 else float("nan")
+
+
+def relative_difference(diff_required, max_diff) -> float | None:
+    """Column (ii)/(iii) of the swap table (a share), or None when either is missing or the
+    maximum is not positive (the swap table's ``relative`` column, recomputed for a frame that
+    lacks it)."""
+    def missing(x) -> bool:
+        return x is None or (isinstance(x, (float, np.floating)) and np.isnan(x))
+
+    if missing(diff_required) or missing(max_diff) or float(max_diff) <= 0:
+        return None
+    return float(diff_required) / float(max_diff)
 
 
 def required_difference(edges, counts, swaps, threshold: float = 0.05, rule: str = "monotone") -> tuple[float, int]:

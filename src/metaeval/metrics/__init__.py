@@ -1,4 +1,7 @@
-"""Per-topic metric matrices.  See :mod:`metaeval.metrics.registry` for the naming scheme."""
+"""Per-topic metric matrices.  See :mod:`metaeval.metrics.registry` for the naming scheme.
+
+The measures register from one place, :data:`metaeval.metrics.registry.MEASURE_MODULES`,
+imported on the registry's first use."""
 
 from .registry import REGISTRY, Measure, MeasureDef, Param, parse_gains, parse_measure, register
 from .context import EvalContext
@@ -7,7 +10,6 @@ __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "parse_gains", "parse_m
            "register", "EvalContext"]
 
 from .evaluate import evaluate  # noqa: E402
-from . import ranked  # noqa: E402,F401  (registers the measures)
 from .ntcir import (format_ntcir_header, format_ntcir_line, ntcir_header,  # noqa: E402
                     ntcir_measures, ntcir_measures_2011, ntcir_report)
 
@@ -15,4 +17,3 @@ __all__ += ["ntcir_measures", "ntcir_measures_2011", "ntcir_header", "format_ntc
             "format_ntcir_header", "ntcir_report"]
 
 __all__.append("evaluate")
-from ..kishida import measures as _kishida_measures  # noqa: E402,F401  (registers kishida-* measures)

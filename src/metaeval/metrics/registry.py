@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 __all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "register", "parse_measure",
-           "parse_gains", "format_gains", "parse_cutoffs"]
+           "parse_gains", "format_gains", "parse_cutoffs", "split_param", "MEASURE_MODULES"]
 
 
 def parse_gains(text: str | tuple | list) -> tuple[float, ...]:
@@ -78,17 +78,88 @@ class MeasureDef:
     doc: str = ""
 
 
-REGISTRY: dict[str, MeasureDef] = {}
+#: the modules that define measures (each calls :func:`register` at import).  They are imported
+#: on the registry's first use -- the one place measures come from, so that no package has to
+#: import another for its side effect (and ``metaeval.kishida`` -> ``metaeval.metrics`` is the only
+#: direction of import between the two).  A new family of measures is one more entry here.
+MEASURE_MODULES = ("metaeval.metrics.ranked", "metaeval.kishida.measures")
+
+
+class _Registry(dict):
+    """``base name -> MeasureDef``; the first read imports :data:`MEASURE_MODULES`."""
+
+    _loaded = False
+
+    def load(self) -> "_Registry":
+        if not self._loaded:
+            type(self)._loaded = True            # first: the modules call register() while loading
+            import importlib
+
+            for module in MEASURE_MODULES:
+                importlib.import_module(module)
+        return self
+
+    def __getitem__(self, key):
+        return dict.__getitem__(self.load(), key)
+
+    def __contains__(self, key):
+        return dict.__contains__(self.load(), key)
+
+    def __iter__(self):
+        return dict.__iter__(self.load())
+
+    def __len__(self):
+        return dict.__len__(self.load())
+
+    def get(self, key, default=None):
+        return dict.get(self.load(), key, default)
+
+    def keys(self):
+        return dict.keys(self.load())
+
+    def values(self):
+        return dict.values(self.load())
+
+    def items(self):
+        return dict.items(self.load())
+
+
+REGISTRY: dict[str, MeasureDef] = _Registry()
 
 
 def register(defn: MeasureDef) -> MeasureDef:
-    if defn.base in REGISTRY and REGISTRY[defn.base].func is not defn.func:
+    if dict.__contains__(REGISTRY, defn.base) and dict.__getitem__(REGISTRY, defn.base).func is not defn.func:
         raise ValueError(f"measure {defn.base!r} is already registered")
-    REGISTRY[defn.base] = defn
+    dict.__setitem__(REGISTRY, defn.base, defn)
     return defn
 
 
 _NAME_RE = re.compile(r"^(?P<base>[^()@\s]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>\d+))?$")
+
+
+def split_param(name: str, key: str = "gains") -> tuple[str, str | None]:
+    """Take one parameter out of a measure name, as written (no registry lookup):
+    ``P-plus(gains=10:20:30)@1000`` -> (``P-plus@1000``, ``10:20:30``); a name without the
+    parameter, or not of the measure syntax, -> (name, None).  The tables group a gain sweep's
+    variants by the name without ``gains``."""
+    m = _NAME_RE.match(str(name))
+    if not m:
+        return str(name), None
+    value = None
+    rest = []
+    for part in (m.group("params") or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        k, _, v = part.partition("=")
+        if k.strip() == key:
+            value = v.strip()
+        else:
+            rest.append(part)
+    base = m.group("base") + (f"({','.join(rest)})" if rest else "")
+    if m.group("cutoff"):
+        base += "@" + m.group("cutoff")
+    return base, value
 
 
 @dataclass(frozen=True, order=True)

@@ -1,0 +1,385 @@
+"""The output contract: every table and figure metaeval writes, declared once.
+
+This module is the one place that lists the published files.  The Snakemake workflow's target
+lists (``workflow/rules/common.smk``), the writers (:mod:`metaeval.report`), the report captions
+and ``docs/outputs.md`` all read it.  It imports only the standard library, so parsing the
+workflow (once per job on a cluster) stays cheap.
+
+Each :class:`Output` gives:
+
+* ``name`` -- the file stem (``tables/NAME.csv``, ``figures/NAME.png``, ``summary/NAME.csv``,
+  ``kishida/NAME.csv``);
+* ``kind`` -- ``"table"`` or ``"figure"``; ``scope`` -- ``"collection"`` (one per collection),
+  ``"summary"`` (across collections) or ``"kishida"`` (the Kishida (2005) reproduction);
+* ``formats`` -- the file extensions written;
+* ``columns`` -- the CSV columns of a table (``...`` marks a repeated group, e.g. one column per
+  collection or relevance level);
+* ``caption`` -- the caption text, a template with the fields ``{alpha}`` (the bootstrap
+  significance level) and ``{swap_threshold}`` (the swap method's threshold, as a percentage),
+  filled from the configuration by :func:`caption`;
+* ``regenerates`` -- the table or figure of the papers it regenerates, cited by author and year;
+* ``stages`` -- the pipeline stage(s) that compute it; ``source`` -- for a figure, the table it
+  is drawn from; ``condition`` -- ``None`` or the name of the option that switches it on
+  (``"gain_sweep"``).
+
+Adding a table: one :class:`Output` entry below, its layout in :mod:`metaeval.report.layouts`
+(keyed by :attr:`Output.layout`) and the stage that computes it (see docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
+           "tables", "figures", "get", "for_layout", "names", "files", "caption", "format_alpha",
+           "format_threshold", "report_caption_name", "report_captions", "markdown_reference"]
+
+TABLE_FORMATS = ("csv", "md", "tex")
+FIGURE_FORMATS = ("png", "pdf")
+SCOPES = ("collection", "summary", "kishida")
+STAGES = ("collection", "kendall", "run_means", "paired", "unpaired", "swap", "stability", "sweep",
+          "figures", "summary", "kishida")
+CONDITIONS = ("gain_sweep",)
+
+#: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
+_DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
+         ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): ""}
+
+
+@dataclass(frozen=True)
+class Output:
+    """One published table or figure (see the module docstring for the fields)."""
+
+    name: str
+    kind: str
+    scope: str
+    caption: str
+    regenerates: str
+    stages: tuple = ()
+    columns: tuple = ()
+    formats: tuple = ()
+    source: str | None = None
+    condition: str | None = None
+
+    def __post_init__(self):
+        if self.kind not in ("table", "figure"):
+            raise ValueError(f"{self.name}: kind must be 'table' or 'figure', got {self.kind!r}")
+        if self.scope not in SCOPES:
+            raise ValueError(f"{self.name}: unknown scope {self.scope!r}")
+        if not set(self.stages) <= set(STAGES):
+            raise ValueError(f"{self.name}: unknown stage in {self.stages!r}")
+        if self.condition is not None and self.condition not in CONDITIONS:
+            raise ValueError(f"{self.name}: unknown condition {self.condition!r}")
+        if not self.formats:
+            object.__setattr__(self, "formats",
+                               TABLE_FORMATS if self.kind == "table" else FIGURE_FORMATS)
+
+    @property
+    def key(self) -> str:
+        """``scope/kind/name``: unique across all outputs."""
+        return f"{self.scope}/{self.kind}/{self.name}"
+
+    @property
+    def layout(self) -> str:
+        """The table layout key in :data:`metaeval.report.layouts.KINDS` (``NAME`` for a
+        per-collection table, ``summary_NAME`` for a summary table); figures: the plotter key
+        in :data:`metaeval.report.figures.PLOTTERS` (``NAME`` / ``summary_NAME``)."""
+        return self.name if self.scope == "collection" else f"{self.scope}_{self.name}"
+
+    @property
+    def directory(self) -> str:
+        """The folder under the scope's root (``tables``/``figures`` per collection, else '')."""
+        return _DIRS[(self.scope, self.kind)]
+
+    def files(self) -> list[str]:
+        """The file names relative to the scope's root, one per format."""
+        d = self.directory + "/" if self.directory else ""
+        return [f"{d}{self.name}.{x}" for x in self.formats]
+
+
+_T, _F = "table", "figure"
+_SAKAI_A, _SAKAI_B, _KISHIDA = "Sakai (2007a)", "Sakai (2007b)", "Kishida (2005)"
+
+# ----------------------------------------------------------------------------- the declarations
+# Order within a scope is the order of the workflow's target lists and of docs/outputs.md.
+OUTPUTS: tuple[Output, ...] = (
+    # ---- per collection: tables (results/C/tables/NAME.csv|md|tex)
+    Output("collection", _T, "collection",
+           "Statistics of the collection: topics, mean number of relevant documents per topic "
+           "(in total and per relevance level) and runs used",
+           f"Table 1 of {_SAKAI_A} / Table 1 of {_SAKAI_B}", ("collection",),
+           ("topic", "R", "R(L1)...", "runs")),
+    Output("kendall", _T, "collection",
+           "Kendall's rank correlations between the system rankings of every two metrics "
+           "(values above 0.8 in bold)",
+           f"Table 2 of {_SAKAI_A} / Table 5 of {_SAKAI_B}", ("kendall",),
+           ("metric_a", "metric_b", "tau", "z0", "p_value")),
+    Output("bootstrap_paired", _T, "collection",
+           "Paired bootstrap sensitivity: system pairs with ASL < alpha = {alpha}, and the "
+           "estimated overall difference required (two significant figures)",
+           f"Table 4 of {_SAKAI_A} / Table 2 of {_SAKAI_B}", ("paired",),
+           ("metric", "pairs", "significant", "sensitivity", "estimated_diff")),
+    Output("bootstrap_unpaired", _T, "collection",
+           "Unpaired bootstrap sensitivity: system pairs with ASL < alpha = {alpha}, and the "
+           "estimated overall difference required (two significant figures)",
+           f"Table 3 of {_SAKAI_B}", ("unpaired",),
+           ("metric", "pairs", "significant", "sensitivity", "estimated_diff")),
+    Output("swap", _T, "collection",
+           "Swap method (swap rate <= {swap_threshold}): (ii) absolute difference required, "
+           "(iii) maximum observed, their ratio, and the percentage of comparisons satisfying (ii)",
+           f"Table 3 of {_SAKAI_A} / Table 4 of {_SAKAI_B}", ("swap",),
+           ("metric", "diff_required", "max_diff", "relative", "pct_satisfying")),
+    Output("swap_rates", _T, "collection",
+           "Swap rate per performance-difference bin (bin = lower edge)",
+           f"the curves behind Table 3 of {_SAKAI_A} / Table 4 of {_SAKAI_B}", ("swap",),
+           ("metric", "bin", "comparisons", "swaps", "swap_rate")),
+    Output("stability", _T, "collection",
+           "Stability method: minority rate (MR) and proportion of ties (PT) per fuzziness f",
+           f"the data of {_SAKAI_B} Figs 17-18", ("stability",),
+           ("metric", "f", "minority_rate", "proportion_ties")),
+    Output("gain_kendall", _T, "collection",
+           "Kendall's rank correlations: default gain values versus others (above 0.8 in bold)",
+           f"Table 5 of {_SAKAI_A}", ("sweep",),
+           ("metric", "gains", "tau", "z0", "p_value", "paper_gains", "variant"),
+           condition="gain_sweep"),
+    Output("gain_bootstrap", _T, "collection",
+           "The effect of changing gain values on the paired bootstrap sensitivity",
+           f"Table 6 of {_SAKAI_A}", ("sweep",),
+           ("metric", "pairs", "significant", "sensitivity", "estimated_diff", "gains", "default",
+            "paper_gains"),
+           condition="gain_sweep"),
+    Output("preferred_rank", _T, "collection",
+           "The maximum preferred rank among the runs and the number of relevant documents at "
+           "or above it per relevance level (total in parentheses)",
+           f"Tables 7-9 of {_SAKAI_A}", ("collection",),
+           ("topic", "run", "max_rp", "level", "count", "total")),
+    Output("asl", _T, "collection", "Achieved significance level of every system pair",
+           f"the data of {_SAKAI_B} Figs 10-13", ("paired", "unpaired"),
+           ("metric", "test", "system_x", "system_y", "asl")),
+    Output("run_means", _T, "collection", "Mean performance of every run over the topics",
+           f"the data of {_SAKAI_A} Fig. 8 / {_SAKAI_B} Fig. 1", ("run_means",),
+           ("metric", "run", "mean")),
+    Output("tstar", _T, "collection",
+           "Bootstrap replicates t* of the paired test for the chosen system pair of each metric",
+           f"the data of {_SAKAI_B} Figs 4-5", ("paired",),
+           ("metric", "system_x", "system_y", "t_observed", "t_star")),
+
+    # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
+    Output("run_means", _F, "collection",
+           "Distribution of the mean AP (or the first metric) over the runs",
+           f"{_SAKAI_A} Fig. 8 / {_SAKAI_B} Fig. 1", ("figures",), source="run_means"),
+    Output("asl_paired", _F, "collection",
+           "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "
+           "one line per metric; the dotted line is alpha = {alpha}",
+           f"{_SAKAI_B} Figs 10 and 12", ("figures",), source="asl"),
+    Output("asl_unpaired", _F, "collection",
+           "Unpaired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by "
+           "ASL, one line per metric; the dotted line is alpha = {alpha}",
+           f"{_SAKAI_B} Figs 11 and 13", ("figures",), source="asl"),
+    Output("swap_rates", _F, "collection",
+           "Swap rate against performance-difference bin, one line per metric; the dotted line "
+           "is the swap-rate threshold {swap_threshold}",
+           f"the curves behind Table 3 of {_SAKAI_A} / Table 4 of {_SAKAI_B}", ("figures",),
+           source="swap_rates"),
+    Output("mr_pt", _F, "collection",
+           "MR-PT curves of the stability method, one curve per metric as the fuzziness f varies",
+           f"{_SAKAI_B} Figs 17-18", ("figures",), source="stability"),
+    Output("tstar", _F, "collection",
+           "Histogram of the bootstrap replicates t* for the chosen system pair, observed t marked",
+           f"{_SAKAI_B} Figs 4-5", ("figures",), source="tstar"),
+
+    # ---- across collections: tables (results/summary/NAME.csv|md|tex)
+    Output("collection", _T, "summary", "Statistics of the collections",
+           f"Table 1 of {_SAKAI_A} / Table 1 of {_SAKAI_B}", ("summary",),
+           ("collection", "topics", "R", "R(L1)...", "runs"), source="collection"),
+    Output("sensitivity_paired", _T, "summary",
+           "Paired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
+           "collection", f"{_SAKAI_A} Fig. 10 / {_SAKAI_B} Fig. 14", ("summary",),
+           ("metric", "COLLECTION..."), source="bootstrap_paired"),
+    Output("sensitivity_unpaired", _T, "summary",
+           "Unpaired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
+           "collection", f"{_SAKAI_B} Fig. 15", ("summary",),
+           ("metric", "COLLECTION..."), source="bootstrap_unpaired"),
+    Output("estimated_diff_paired", _T, "summary",
+           "Paired bootstrap: estimated difference required per collection",
+           f"column (iii) of Table 4 of {_SAKAI_A} / Table 2 of {_SAKAI_B}", ("summary",),
+           ("metric", "COLLECTION..."), source="bootstrap_paired"),
+    Output("estimated_diff_unpaired", _T, "summary",
+           "Unpaired bootstrap: estimated difference required per collection",
+           f"column (iii) of Table 3 of {_SAKAI_B}", ("summary",),
+           ("metric", "COLLECTION..."), source="bootstrap_unpaired"),
+    Output("swap_diff_required", _T, "summary",
+           "Swap method: absolute difference required for a swap rate <= {swap_threshold} per "
+           "collection", f"column (ii) of Table 3 of {_SAKAI_A} / Table 4 of {_SAKAI_B}",
+           ("summary",), ("metric", "COLLECTION..."), source="swap"),
+    Output("swap_relative", _T, "summary",
+           "Swap method: relative difference required ((ii)/(iii), %) per collection",
+           f"column (ii)/(iii) of Table 3 of {_SAKAI_A} / Table 4 of {_SAKAI_B}", ("summary",),
+           ("metric", "COLLECTION..."), source="swap"),
+    Output("swap_pct_satisfying", _T, "summary",
+           "Swap method: % of comparisons satisfying the required difference per collection",
+           f"{_SAKAI_A} Fig. 9 / {_SAKAI_B} Fig. 20", ("summary",),
+           ("metric", "COLLECTION..."), source="swap"),
+    Output("kendall", _T, "summary",
+           "Kendall's tau of every metric pair per collection (above 0.8 in bold)",
+           f"Table 2 of {_SAKAI_A} / Table 5 of {_SAKAI_B} across collections", ("summary",),
+           ("metric_a", "metric_b", "COLLECTION..."), source="kendall"),
+
+    # ---- across collections: figures (results/summary/NAME.png|pdf)
+    Output("sensitivity_paired", _F, "summary",
+           "Paired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
+           "metric across the collections", f"{_SAKAI_A} Fig. 10 / {_SAKAI_B} Fig. 14",
+           ("summary",), source="sensitivity_paired"),
+    Output("sensitivity_unpaired", _F, "summary",
+           "Unpaired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
+           "metric across the collections", f"{_SAKAI_B} Fig. 15", ("summary",),
+           source="sensitivity_unpaired"),
+    Output("swap_pct_satisfying", _F, "summary",
+           "Swap method: % of comparisons satisfying the difference required for a swap rate "
+           "<= {swap_threshold}, per metric across the collections",
+           f"{_SAKAI_A} Fig. 9 / {_SAKAI_B} Fig. 20", ("summary",), source="swap_pct_satisfying"),
+    Output("asl_paired", _F, "summary",
+           "Paired test ASL curves, one panel per collection; the dotted line is alpha = {alpha}",
+           f"{_SAKAI_B} Figs 10 and 12 for every collection", ("summary",), source="asl"),
+    Output("asl_unpaired", _F, "summary",
+           "Unpaired test ASL curves, one panel per collection; the dotted line is "
+           "alpha = {alpha}", f"{_SAKAI_B} Figs 11 and 13 for every collection", ("summary",),
+           source="asl"),
+    Output("run_means", _F, "summary",
+           "Distribution of the mean AP over the runs of every collection",
+           f"{_SAKAI_A} Fig. 8 / {_SAKAI_B} Fig. 1", ("summary",), source="run_means"),
+
+    # ---- the Kishida (2005) reproduction (results/kishida/NAME.csv|md)
+    Output("table1", _T, "kishida",
+           "Change of the average precision score after finding a new relevant document "
+           "(unknown relevant documents)", f"Table 1 of {_KISHIDA}", ("kishida",),
+           ("R", "v", "delta"), ("csv", "md")),
+    Output("table2", _T, "kishida",
+           "Results of the simulation of judgment variation (variance of average precision)",
+           f"Table 2 of {_KISHIDA}", ("kishida",), ("theta", "statistic", "value"), ("csv", "md")),
+    Output("table3", _T, "kishida",
+           "Statistics of the graded-relevance indicators over the 136 output patterns",
+           f"Table 3 of {_KISHIDA}", ("kishida",), ("indicator", "mean", "std"), ("csv", "md")),
+    Output("table4", _T, "kishida",
+           "Correlation matrix of the indicators over the 136 output patterns",
+           f"Table 4 of {_KISHIDA}", ("kishida",), ("indicator", "vS'", "vD", "vQ", "vG", "AP"),
+           ("csv", "md")),
+    Output("table5", _T, "kishida",
+           "Scores of the indicators for some characteristic output patterns",
+           f"Table 5 of {_KISHIDA}", ("kishida",), ("row", "pattern", "vS'", "vD", "vQ", "vG"),
+           ("csv", "md")),
+    Output("patterns", _T, "kishida",
+           "The output patterns of Sec. 4.3 and every indicator's value on each",
+           f"the data behind Tables 3-5 of {_KISHIDA}", ("kishida",),
+           ("pattern", "vS'", "vD", "vQ", "vG", "AP"), ("csv",)),
+)
+
+
+# ----------------------------------------------------------------------------- queries
+def _enabled(o: Output, conditions: dict) -> bool:
+    return o.condition is None or bool(conditions.get(o.condition, True))
+
+
+def outputs(scope: str | None = None, kind: str | None = None, **conditions) -> list[Output]:
+    """The declared outputs of ``scope`` and ``kind`` (None = any), in declaration order.
+
+    ``conditions`` switch conditional outputs off: ``outputs("collection", gain_sweep=False)``
+    leaves out the gain-sweep tables (every condition defaults to on)."""
+    unknown = set(conditions) - set(CONDITIONS)
+    if unknown:
+        raise ValueError(f"unknown condition(s) {sorted(unknown)}; known: {list(CONDITIONS)}")
+    if scope is not None and scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}; known: {list(SCOPES)}")
+    return [o for o in OUTPUTS if (scope is None or o.scope == scope)
+            and (kind is None or o.kind == kind) and _enabled(o, conditions)]
+
+
+def tables(scope: str = "collection", **conditions) -> list[Output]:
+    """The tables of ``scope`` (e.g. ``tables("collection", gain_sweep=False)``)."""
+    return outputs(scope, "table", **conditions)
+
+
+def figures(scope: str = "collection", **conditions) -> list[Output]:
+    """The figures of ``scope``."""
+    return outputs(scope, "figure", **conditions)
+
+
+def names(scope: str = "collection", kind: str = "table", **conditions) -> list[str]:
+    """The file stems of :func:`outputs` (``names("summary", "figure")``)."""
+    return [o.name for o in outputs(scope, kind, **conditions)]
+
+
+def get(name: str, scope: str = "collection", kind: str = "table") -> Output:
+    """The declaration of one output; ``KeyError`` naming the known ones otherwise."""
+    for o in OUTPUTS:
+        if o.name == name and o.scope == scope and o.kind == kind:
+            return o
+    known = ", ".join(names(scope, kind))
+    raise KeyError(f"no {scope} {kind} named {name!r}; known: {known}")
+
+
+def for_layout(layout: str, kind: str = "table") -> Output | None:
+    """The output whose :attr:`Output.layout` is ``layout`` (``summary_kendall``), or None."""
+    for o in OUTPUTS:
+        if o.kind == kind and o.layout == layout:
+            return o
+    return None
+
+
+def files(scope: str = "collection", **conditions) -> list[str]:
+    """Every file of ``scope``, relative to its root (``tables/kendall.csv``, ...)."""
+    return [f for o in outputs(scope, **conditions) for f in o.files()]
+
+
+# ----------------------------------------------------------------------------- captions
+def format_alpha(alpha: float) -> str:
+    """The significance level as captions print it: ``0.05``."""
+    return f"{float(alpha):g}"
+
+
+def format_threshold(threshold: float) -> str:
+    """A swap-rate threshold (a share) as captions and figure titles print it: ``5%``."""
+    return f"{100.0 * float(threshold):g}%"
+
+
+def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> str:
+    """The full caption of ``output``: its text (with the configured alpha and swap threshold)
+    and the paper table or figure it regenerates."""
+    text = output.caption.format(alpha=format_alpha(alpha),
+                                 swap_threshold=format_threshold(swap_threshold))
+    return f"{text}. Regenerates {output.regenerates}." if output.regenerates else text + "."
+
+
+def report_caption_name(output: Output) -> str:
+    """The caption key of the Snakemake report: ``table_NAME``, ``figure_NAME``,
+    ``summary_table_NAME``, ``summary_figure_NAME`` or ``kishida_NAME``."""
+    if output.scope == "collection":
+        return f"{output.kind}_{output.name}"
+    if output.scope == "summary":
+        return f"summary_{output.kind}_{output.name}"
+    return f"kishida_{output.name}"
+
+
+def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05) -> dict[str, str]:
+    """Caption key (:func:`report_caption_name`) -> RST text for every output."""
+    return {report_caption_name(o): caption(o, alpha=alpha, swap_threshold=swap_threshold) + "\n"
+            for o in OUTPUTS}
+
+
+# ----------------------------------------------------------------------------- docs
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def markdown_reference(scope: str) -> str:
+    """The generated reference table of ``scope`` that docs/outputs.md embeds (tested in sync)."""
+    lines = ["| file | kind | formats | CSV columns | stage | when | regenerates |",
+             "|---|---|---|---|---|---|---|"]
+    for o in outputs(scope):
+        cols = ", ".join(f"`{c}`" for c in o.columns) if o.columns else (
+            f"drawn from `{o.source}`" if o.source else "")
+        when = "gain sweep on" if o.condition == "gain_sweep" else "always"
+        lines.append("| " + " | ".join(_md_cell(x) for x in (
+            f"`{o.name}`", o.kind, ", ".join(o.formats), cols, ", ".join(o.stages), when,
+            o.regenerates)) + " |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,50 @@
+"""The table CSVs: the data (never rounded, fixed row order, ``\\n`` line ends, floats as their
+shortest round-tripping ``repr``), written and read back the same way everywhere."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..util import atomic_write
+
+__all__ = ["csv_text", "write_csv", "read_table", "TEXT_COLUMNS"]
+
+
+def _float_text(x) -> str:
+    return "" if x is None or x != x else repr(float(x))
+
+
+def csv_text(df: pd.DataFrame) -> str:
+    """The CSV text: floats as shortest round-tripping repr (never rounded), ``\\n`` line ends."""
+    out = df.copy()
+    for c in out.columns:
+        col = out[c]
+        if pd.api.types.is_float_dtype(col.dtype):
+            out[c] = [_float_text(v) for v in col.to_numpy(dtype=float)]
+        elif col.dtype == object:
+            out[c] = [_float_text(v) if isinstance(v, (float, np.floating)) else v for v in col]
+    return out.to_csv(index=False, lineterminator="\n")
+
+
+def write_csv(df: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Write :func:`csv_text` of ``df`` to ``path`` atomically; return the path."""
+    with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write(csv_text(df))
+    return Path(path)
+
+
+#: the text columns of the tables (and of the pipeline's part CSVs); every other column is read
+#: as numbers or booleans
+TEXT_COLUMNS = ("metric", "metric_a", "metric_b", "run", "system_x", "system_y", "test", "topic",
+                "gains", "paper_gains", "variant", "level")
+
+
+def read_table(path) -> pd.DataFrame:
+    """Read a table CSV back (as :func:`csv_text` wrote it): empty cells are missing values, the
+    :data:`TEXT_COLUMNS` stay strings (a run named ``001`` or a metric named ``NA`` survives)."""
+    return pd.read_csv(path, keep_default_na=False, na_values=[""],
+                       dtype={c: str for c in TEXT_COLUMNS})

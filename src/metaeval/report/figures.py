@@ -1,0 +1,383 @@
+"""The meta-evaluation figures, drawn from the tables' CSVs alone (PNG and PDF, same stem).
+
+Every function takes the DataFrame read from a table CSV (see ``docs/outputs.md``) and a path stem,
+and returns ``[STEM.png, STEM.pdf]``.  Drawing uses ``matplotlib.figure.Figure`` with the Agg canvas
+(no pyplot, no display, no global backend switch), matplotlib's default style (a user's
+``matplotlibrc`` does not leak in), ``svg.hashsalt`` fixed, and no creation date / software
+version in the files, so a rerun writes byte-identical PNG and PDF files.  Each file is written
+atomically.
+
+Which figures exist, the table each is drawn from, its caption and the paper figure it
+regenerates are declared in :mod:`metaeval.outputs`; :data:`PLOTTERS` maps each declared
+per-collection figure to its drawing function (the summary figures are drawn by
+:mod:`metaeval.report.summary`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+from pathlib import Path
+from typing import Callable, Iterator, Mapping
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from .. import outputs as O
+from ..meta.bootstrap import tstar_asl
+from ..util import atomic_dir_outputs, atomic_write
+from .csvio import read_table
+
+__all__ = [
+    "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
+    "plot_metric_by_collection", "plot_asl_by_collection", "plot_run_means_by_collection",
+    "make_all_figures", "PLOTTERS", "figure_kwargs", "save_figure", "new_figure",
+]
+
+DPI = 150
+_RC = {"svg.hashsalt": "metaeval", "font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7,
+       "pdf.compression": 6, "figure.dpi": DPI}
+_PNG_META = {"Software": None}
+_PDF_META = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
+
+_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf"]
+_MARKERS = ["o", "s", "^", "v", "D", "x", "+", "*", "<", ">", "p", "h"]
+_LINES = ["-", "--", "-.", ":"]
+
+
+def _style(i: int, marker: bool = True) -> dict:
+    st = {"color": _COLORS[i % len(_COLORS)], "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)]}
+    if marker:
+        st["marker"] = _MARKERS[i % len(_MARKERS)]
+    return st
+
+
+@contextlib.contextmanager
+def _rc() -> Iterator[None]:
+    with matplotlib.rc_context():
+        matplotlib.rcdefaults()
+        matplotlib.rcParams.update(_RC)
+        yield
+
+
+def new_figure(width: float = 6.0, height: float = 4.0) -> Figure:
+    fig = Figure(figsize=(width, height), dpi=DPI)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save_figure(fig: Figure, path_stem) -> list[Path]:
+    """Render ``fig`` to PNG and PDF in memory, then write ``STEM.png`` and ``STEM.pdf`` atomically."""
+    stem = Path(path_stem)
+    blobs = {}
+    for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
+        buf = io.BytesIO()
+        fig.savefig(buf, format=fmt, dpi=DPI, metadata=meta)
+        blobs[fmt] = buf.getvalue()
+    paths: list[Path] = []
+    with atomic_dir_outputs(paths):
+        for fmt, blob in blobs.items():
+            path = Path(f"{stem}.{fmt}")
+            with atomic_write(path, "wb") as fh:
+                fh.write(blob)
+            paths.append(path)
+    return paths
+
+
+def _no_data(ax, what: str) -> None:
+    ax.text(0.5, 0.5, f"no data: {what}", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def _unique(values) -> list:
+    return list(dict.fromkeys(values))
+
+
+def _legend(ax, n: int) -> None:
+    if n:
+        ax.legend(loc="best", ncol=1 if n <= 8 else 2, frameon=False)
+
+
+def _pick_metric(df: pd.DataFrame, metric: str | None) -> str | None:
+    metrics = _unique(df["metric"]) if len(df) else []
+    if metric is not None:
+        return metric
+    for m in ("AP", "AveP"):
+        if m in metrics:
+            return m
+    return metrics[0] if metrics else None
+
+
+# --------------------------------------------------------------------------------------------
+# per-collection figures
+# --------------------------------------------------------------------------------------------
+
+def _draw_run_means(ax, df: pd.DataFrame, metric: str, style: dict, label: str | None) -> None:
+    vals = np.sort(df.loc[df["metric"] == metric, "mean"].to_numpy(dtype=float))[::-1]
+    ax.plot(np.arange(1, len(vals) + 1), vals, label=label, markersize=3, **style)
+
+
+def plot_run_means(run_means: pd.DataFrame, path_stem, *, metric: str | None = None) -> list[Path]:
+    """Mean ``metric`` (default AP) of every run, runs sorted by it (Sakai (2007a) Fig. 8 / Sakai (2007b) Fig. 1)."""
+    with _rc():
+        fig = new_figure(5.0, 3.5)
+        ax = fig.add_subplot()
+        metric = _pick_metric(run_means, metric)
+        if metric is None or not (run_means["metric"] == metric).any():
+            _no_data(ax, f"run means of {metric}")
+        else:
+            _draw_run_means(ax, run_means, metric, _style(0), None)
+            ax.set_xlabel("runs sorted by mean")
+            ax.set_ylabel(f"mean {metric}")
+            ax.set_title(f"Distribution of mean {metric} over the runs")
+            ax.grid(True, alpha=0.3)
+        return save_figure(fig, path_stem)
+
+
+def _draw_asl(ax, asl: pd.DataFrame, test: str, alpha: float, palette: list | None = None) -> int:
+    sub = asl[asl["test"] == test]
+    metrics = _unique(sub["metric"])
+    palette = palette or metrics                 # a metric keeps its colour across panels
+    for m in metrics:
+        vals = np.sort(sub.loc[sub["metric"] == m, "asl"].to_numpy(dtype=float))
+        ax.plot(np.arange(1, len(vals) + 1), vals, label=str(m), linewidth=1,
+                **_style(palette.index(m), marker=False))
+    if metrics:
+        ax.axhline(alpha, color="black", linewidth=0.6, linestyle=":")
+        ax.set_xlabel("system pairs sorted by ASL")
+        ax.set_ylabel("ASL")
+        ax.set_ylim(0, 1)
+        ax.grid(True, alpha=0.3)
+    else:
+        _no_data(ax, f"{test} ASL")
+    return len(metrics)
+
+
+def plot_asl_curves(asl: pd.DataFrame, path_stem, *, test: str = "paired",
+                    alpha: float = 0.05) -> list[Path]:
+    """ASL of every system pair, pairs sorted by ASL, one line per metric (Sakai (2007b) Figs 10-13)."""
+    with _rc():
+        fig = new_figure(6.0, 4.0)
+        ax = fig.add_subplot()
+        n = _draw_asl(ax, asl, test, alpha)
+        ax.set_title(f"{test.capitalize()} test ASL curves (alpha = {alpha:g})")
+        _legend(ax, n)
+        return save_figure(fig, path_stem)
+
+
+def plot_swap_rates(swap_rates: pd.DataFrame, path_stem, *, threshold: float = 0.05) -> list[Path]:
+    """Swap rate against performance-difference bin (lower edge), one line per metric."""
+    with _rc():
+        fig = new_figure(6.0, 4.0)
+        ax = fig.add_subplot()
+        metrics = _unique(swap_rates["metric"])
+        for i, m in enumerate(metrics):
+            sub = swap_rates[swap_rates["metric"] == m].sort_values("bin", kind="mergesort")
+            rate = sub["swap_rate"].to_numpy(dtype=float)
+            if "comparisons" in sub.columns:
+                rate = np.where(sub["comparisons"].to_numpy(dtype=float) > 0, rate, np.nan)
+            ax.plot(sub["bin"].to_numpy(dtype=float), rate, label=str(m), markersize=3, **_style(i))
+        if metrics:
+            ax.axhline(threshold, color="black", linewidth=0.6, linestyle=":")
+            ax.set_xlabel("performance difference bin (lower edge)")
+            ax.set_ylabel("swap rate")
+            ax.set_title("Swap rate against performance difference")
+            ax.grid(True, alpha=0.3)
+            _legend(ax, len(metrics))
+        else:
+            _no_data(ax, "swap rates")
+        return save_figure(fig, path_stem)
+
+
+def plot_mr_pt(stability: pd.DataFrame, path_stem) -> list[Path]:
+    """MR-PT curves: minority rate against proportion of ties as f varies (Sakai (2007b) Figs 17-18)."""
+    with _rc():
+        fig = new_figure(5.0, 4.0)
+        ax = fig.add_subplot()
+        metrics = _unique(stability["metric"])
+        for i, m in enumerate(metrics):
+            sub = stability[stability["metric"] == m].sort_values("f", kind="mergesort")
+            ax.plot(sub["proportion_ties"].to_numpy(dtype=float),
+                    sub["minority_rate"].to_numpy(dtype=float), label=str(m), markersize=3,
+                    **_style(i))
+        if metrics:
+            ax.set_xlabel("proportion of ties (PT)")
+            ax.set_ylabel("minority rate (MR)")
+            ax.set_title("MR-PT curves")
+            ax.grid(True, alpha=0.3)
+            _legend(ax, len(metrics))
+        else:
+            _no_data(ax, "stability")
+        return save_figure(fig, path_stem)
+
+
+def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
+    """Histogram of the bootstrap t* of the chosen pair, observed t marked (Sakai (2007b) Figs 4-5).
+
+    One panel per metric.
+    """
+    metrics = _unique(tstar["metric"])
+    ncols = min(3, max(1, len(metrics)))
+    nrows = max(1, math.ceil(len(metrics) / ncols))
+    with _rc():
+        fig = new_figure(3.2 * ncols, 2.6 * nrows)
+        if not metrics:
+            _no_data(fig.add_subplot(), "t*")
+            return save_figure(fig, path_stem)
+        axes = fig.subplots(nrows, ncols, squeeze=False)
+        for i, m in enumerate(metrics):
+            ax = axes[i // ncols][i % ncols]
+            sub = tstar[tstar["metric"] == m]
+            ts = sub["t_star"].to_numpy(dtype=float)
+            ts = ts[np.isfinite(ts)]
+            t0 = float(sub["t_observed"].iloc[0])
+            lo, hi = (min(ts.min(), t0), max(ts.max(), t0)) if len(ts) else (t0 - 1, t0 + 1)
+            if lo == hi:
+                lo, hi = lo - 1, hi + 1
+            ax.hist(ts, bins=np.linspace(lo, hi, bins + 1), color=_COLORS[0], alpha=0.8)
+            ax.axvline(t0, color=_COLORS[3], linewidth=1.2, label=f"observed t = {t0:.3f}")
+            asl = tstar_asl(ts, t0)
+            ax.set_title(f"{m}: {sub['system_x'].iloc[0]} vs {sub['system_y'].iloc[0]}\n"
+                         f"B = {len(ts)}, ASL = {asl:.3f}")
+            ax.set_xlabel("t*")
+            ax.set_ylabel("frequency")
+            ax.legend(loc="upper left", frameon=False)
+        for j in range(len(metrics), nrows * ncols):
+            axes[j // ncols][j % ncols].set_axis_off()
+        fig.tight_layout()
+        return save_figure(fig, path_stem)
+
+
+# --------------------------------------------------------------------------------------------
+# cross-collection figures (used by metaeval.report.summary)
+# --------------------------------------------------------------------------------------------
+
+def plot_metric_by_collection(wide: pd.DataFrame, path_stem, *, ylabel: str, title: str,
+                              id_col: str = "metric") -> list[Path]:
+    """Grouped bars: one group per metric, one bar per collection (Sakai (2007a) Figs 9-10,
+    Sakai (2007b) Figs 14, 15, 20 -- the papers draw them as 3-D bars)."""
+    collections = [c for c in wide.columns if c != id_col]
+    metrics = [str(m) for m in wide[id_col]] if id_col in wide.columns else []
+    with _rc():
+        fig = new_figure(max(5.0, 0.55 * len(metrics) * max(1, len(collections)) ** 0.5 + 2), 4.0)
+        ax = fig.add_subplot()
+        if not metrics or not collections:
+            _no_data(ax, title)
+            return save_figure(fig, path_stem)
+        x = np.arange(len(metrics))
+        width = 0.8 / len(collections)
+        for i, c in enumerate(collections):
+            vals = pd.to_numeric(wide[c], errors="coerce").to_numpy(dtype=float)
+            ax.bar(x + (i - (len(collections) - 1) / 2) * width, np.nan_to_num(vals, nan=0.0),
+                   width, label=str(c), color=_COLORS[i % len(_COLORS)])
+        ax.set_xticks(x)
+        ax.set_xticklabels(metrics, rotation=45, ha="right")
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.grid(True, axis="y", alpha=0.3)
+        _legend(ax, len(collections))
+        fig.tight_layout()
+        return save_figure(fig, path_stem)
+
+
+def plot_asl_by_collection(asls: Mapping[str, pd.DataFrame], path_stem, *, test: str = "paired",
+                           alpha: float = 0.05) -> list[Path]:
+    """One panel of ASL curves per collection (Sakai (2007b) Figs 10-13 side by side)."""
+    names = list(asls)
+    ncols = min(2, max(1, len(names)))
+    nrows = max(1, math.ceil(len(names) / ncols))
+    with _rc():
+        fig = new_figure(5.0 * ncols, 3.6 * nrows)
+        if not names:
+            _no_data(fig.add_subplot(), f"{test} ASL")
+            return save_figure(fig, path_stem)
+        axes = fig.subplots(nrows, ncols, squeeze=False)
+        palette = _unique(m for df in asls.values() for m in df.loc[df["test"] == test, "metric"])
+        for i, name in enumerate(names):
+            ax = axes[i // ncols][i % ncols]
+            n = _draw_asl(ax, asls[name], test, alpha, palette)
+            ax.set_title(f"{name}: {test} test ASL curves")
+            _legend(ax, n)
+        for j in range(len(names), nrows * ncols):
+            axes[j // ncols][j % ncols].set_axis_off()
+        fig.tight_layout()
+        return save_figure(fig, path_stem)
+
+
+def plot_run_means_by_collection(run_means: Mapping[str, pd.DataFrame], path_stem, *,
+                                 metric: str | None = None) -> list[Path]:
+    """Mean AP of the runs of every collection in one plot (Sakai (2007a) Fig. 8 / Sakai (2007b) Fig. 1)."""
+    with _rc():
+        fig = new_figure(5.5, 3.8)
+        ax = fig.add_subplot()
+        drawn = 0
+        chosen = metric
+        for i, (name, df) in enumerate(run_means.items()):
+            m = _pick_metric(df, metric)
+            if m is None or not (df["metric"] == m).any():
+                continue
+            chosen = chosen or m
+            _draw_run_means(ax, df, m, _style(i), f"{name} ({m})" if metric is None else str(name))
+            drawn += 1
+        if drawn:
+            ax.set_xlabel("runs sorted by mean")
+            ax.set_ylabel(f"mean {chosen}")
+            ax.set_title(f"Distribution of mean {chosen} over the runs")
+            ax.grid(True, alpha=0.3)
+            _legend(ax, drawn)
+        else:
+            _no_data(ax, "run means")
+        return save_figure(fig, path_stem)
+
+
+# --------------------------------------------------------------------------------------------
+# every figure of one collection
+# --------------------------------------------------------------------------------------------
+
+#: per-collection figure name (metaeval.outputs) -> (drawing function, fixed keyword arguments);
+#: the configured alpha / swap threshold are added by :func:`figure_kwargs`
+PLOTTERS: dict[str, tuple[Callable[..., list[Path]], dict]] = {
+    "run_means": (plot_run_means, {}),
+    "asl_paired": (plot_asl_curves, {"test": "paired"}),
+    "asl_unpaired": (plot_asl_curves, {"test": "unpaired"}),
+    "swap_rates": (plot_swap_rates, {}),
+    "mr_pt": (plot_mr_pt, {}),
+    "tstar": (plot_tstar, {}),
+}
+
+
+def figure_kwargs(name: str, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> dict:
+    """The keyword arguments of figure ``name``'s plotter, with the configured values."""
+    draw, kwargs = PLOTTERS[name]
+    kwargs = dict(kwargs)
+    if draw is plot_asl_curves:
+        kwargs["alpha"] = alpha
+    if draw is plot_swap_rates:
+        kwargs["threshold"] = swap_threshold
+    return kwargs
+
+
+def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
+                     swap_threshold: float = 0.05) -> list[Path]:
+    """Draw every declared per-collection figure (:func:`metaeval.outputs.figures`) whose input
+    ``TABLE.csv`` exists in ``tables_dir``; ``alpha`` and ``swap_threshold`` are the configured
+    values (the dotted lines and titles)."""
+    tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
+    cache: dict[str, pd.DataFrame] = {}
+    written: list[Path] = []
+    for out in O.figures("collection"):
+        csv = tables_dir / f"{out.source}.csv"
+        if not csv.is_file():
+            continue
+        if out.source not in cache:
+            cache[out.source] = read_table(csv)
+        draw, _ = PLOTTERS[out.layout]
+        written += draw(cache[out.source], figures_dir / out.name,
+                        **figure_kwargs(out.layout, alpha=alpha, swap_threshold=swap_threshold))
+    return written

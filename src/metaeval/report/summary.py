@@ -1,0 +1,198 @@
+"""Cross-collection summary: one row per metric, one column per collection (``results/summary/``).
+
+:func:`write_summary` reads each collection's ``tables/*.csv`` (the output contract) and writes,
+into ``out_dir``, every summary table and figure declared in :mod:`metaeval.outputs` (scope
+``"summary"``): the tables through :func:`metaeval.report.tables.write_table` (CSV/MD/TEX), the
+figures as PNG/PDF.  :data:`TABLE_BUILDERS` and :data:`FIGURE_PLOTTERS` map each declared name to
+the function that builds it.  The set of files is always the same (a table no collection has
+becomes a header-only CSV and a "no data" figure), so a workflow can declare them as outputs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from .. import outputs as O
+from . import figures as F
+from .csvio import read_table
+from .tables import write_table
+
+__all__ = ["write_summary", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_outputs", "metric_table",
+           "collection_table", "kendall_table"]
+
+def summary_outputs(out_dir) -> list[Path]:
+    """Every file :func:`write_summary` writes into ``out_dir``."""
+    out = Path(out_dir)
+    return [out / f for f in O.files("summary")]
+
+
+def _tables_dir(path) -> Path:
+    path = Path(path)
+    return path / "tables" if (path / "tables").is_dir() else path
+
+
+def _read(tables: Path, name: str) -> pd.DataFrame | None:
+    csv = tables / f"{name}.csv"
+    if not csv.is_file():
+        return None
+    return read_table(csv)
+
+
+def _unique(values) -> list:
+    return list(dict.fromkeys(values))
+
+
+def metric_table(frames: Mapping[str, pd.DataFrame | None], value: Callable[[pd.DataFrame], pd.Series],
+                 order: list[str] | None = None) -> pd.DataFrame:
+    """One row per metric (``order`` first, then first appearance), one column per collection."""
+    metrics = list(order or [])
+    cols = {}
+    for name, df in frames.items():
+        if df is None or "metric" not in df.columns:
+            cols[name] = {}
+            continue
+        metrics += [m for m in df["metric"] if m not in metrics]
+        cols[name] = dict(zip(df["metric"], value(df)))
+    metrics = _unique(m for m in metrics if any(m in c for c in cols.values()))
+    out = pd.DataFrame({"metric": pd.Series(metrics, dtype=object)})
+    for name, c in cols.items():
+        out[name] = np.array([c.get(m, np.nan) for m in metrics], dtype=float)
+    return out
+
+
+def kendall_table(frames: Mapping[str, pd.DataFrame | None]) -> pd.DataFrame:
+    """One row per metric pair, one column per collection: Kendall's tau."""
+    pairs: list[tuple[str, str]] = []
+    cols = {}
+    for name, df in frames.items():
+        cols[name] = {}
+        if df is None:
+            continue
+        for a, b, t in zip(df["metric_a"], df["metric_b"], df["tau"]):
+            key = (a, b) if (b, a) not in pairs else (b, a)
+            if key not in pairs:
+                pairs.append(key)
+            cols[name][key] = t
+    out = pd.DataFrame({"metric_a": pd.Series([a for a, _ in pairs], dtype=object),
+                        "metric_b": pd.Series([b for _, b in pairs], dtype=object)})
+    for name, c in cols.items():
+        out[name] = np.array([c.get(p, np.nan) for p in pairs], dtype=float)
+    return out
+
+
+def collection_table(frames: Mapping[str, pd.DataFrame | None]) -> pd.DataFrame:
+    """Table 1 of Sakai (2007a) across collections: topics, mean R and R(L) per topic, runs used."""
+    recs = []
+    for name, df in frames.items():
+        if df is None:
+            continue
+        if "topic" in df.columns:
+            rec = {"collection": name, "topics": int(df["topic"].nunique())}
+            for c in df.columns:
+                if c == "R" or (c.startswith("R(") and c.endswith(")")):
+                    rec[c] = float(pd.to_numeric(df[c]).mean())
+            if "runs" in df.columns:
+                runs = _unique(df["runs"].dropna())
+                rec["runs"] = runs[0] if len(runs) == 1 else None
+            recs.append(rec)
+        else:
+            for r in df.to_dict("records"):
+                recs.append({"collection": name, **{k: v for k, v in r.items() if k != "collection"}})
+    if not recs:
+        return pd.DataFrame({"collection": pd.Series(dtype=object), "topics": pd.Series(dtype=float),
+                             "R": pd.Series(dtype=float), "runs": pd.Series(dtype=float)})
+    out = pd.DataFrame(recs)
+    first = [c for c in ("collection", "topics", "R") if c in out.columns]
+    levels = [c for c in out.columns if c.startswith("R(")]
+    rest = [c for c in out.columns if c not in first and c not in levels]
+    return out[first + levels + rest]
+
+
+def _pct(df: pd.DataFrame) -> pd.Series:
+    pairs = df["pairs"].astype(float)
+    return 100.0 * df["significant"].astype(float) / pairs.where(pairs > 0)
+
+
+def _relative(df: pd.DataFrame) -> pd.Series:
+    """Column (ii)/(iii) in percent."""
+    if "relative" in df.columns:
+        return 100.0 * df["relative"].astype(float)
+    return 100.0 * df["diff_required"].astype(float) / df["max_diff"].astype(float)
+
+
+#: summary table name (metaeval.outputs) -> builder(read) where ``read(table)`` gives
+#: ``{collection: DataFrame or None}`` of a per-collection table and ``read.order`` the metric order
+TABLE_BUILDERS: dict[str, Callable] = {
+    "collection": lambda read: collection_table(read("collection")),
+    "sensitivity_paired": lambda read: metric_table(read("bootstrap_paired"), _pct, read.order),
+    "sensitivity_unpaired": lambda read: metric_table(read("bootstrap_unpaired"), _pct, read.order),
+    "estimated_diff_paired": lambda read: metric_table(read("bootstrap_paired"),
+                                                       lambda d: d["estimated_diff"], read.order),
+    "estimated_diff_unpaired": lambda read: metric_table(read("bootstrap_unpaired"),
+                                                         lambda d: d["estimated_diff"], read.order),
+    "swap_diff_required": lambda read: metric_table(read("swap"), lambda d: d["diff_required"],
+                                                    read.order),
+    "swap_relative": lambda read: metric_table(read("swap"), _relative, read.order),
+    "swap_pct_satisfying": lambda read: metric_table(read("swap"), lambda d: d["pct_satisfying"],
+                                                     read.order),
+    "kendall": lambda read: kendall_table(read("kendall")),
+}
+
+
+def _asl_frames(read) -> dict:
+    return {name: df for name, df in read("asl").items() if df is not None}
+
+
+#: summary figure name (metaeval.outputs) -> plotter(tables, read, stem, cfg) where ``tables`` are
+#: the summary tables just built and ``cfg`` holds alpha, swap_threshold and metric
+FIGURE_PLOTTERS: dict[str, Callable] = {
+    "sensitivity_paired": lambda t, read, stem, cfg: F.plot_metric_by_collection(
+        t["sensitivity_paired"], stem, ylabel="% pairs with ASL < alpha",
+        title="Paired bootstrap sensitivity"),
+    "sensitivity_unpaired": lambda t, read, stem, cfg: F.plot_metric_by_collection(
+        t["sensitivity_unpaired"], stem, ylabel="% pairs with ASL < alpha",
+        title="Unpaired bootstrap sensitivity"),
+    "swap_pct_satisfying": lambda t, read, stem, cfg: F.plot_metric_by_collection(
+        t["swap_pct_satisfying"], stem, ylabel="% comparisons satisfying the difference",
+        title=f"Swap method (swap rate <= {O.format_threshold(cfg['swap_threshold'])})"),
+    "asl_paired": lambda t, read, stem, cfg: F.plot_asl_by_collection(
+        _asl_frames(read), stem, test="paired", alpha=cfg["alpha"]),
+    "asl_unpaired": lambda t, read, stem, cfg: F.plot_asl_by_collection(
+        _asl_frames(read), stem, test="unpaired", alpha=cfg["alpha"]),
+    "run_means": lambda t, read, stem, cfg: F.plot_run_means_by_collection(
+        {n: d for n, d in read("run_means").items() if d is not None}, stem, metric=cfg["metric"]),
+}
+
+
+def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float = 0.05,
+                  swap_threshold: float = 0.05, metric: str | None = None) -> list[Path]:
+    """Write the cross-collection tables and figures; return every path written.
+
+    ``collection_dirs``: collection name -> ``results/C`` (or directly its ``tables/`` folder).
+    ``alpha`` and ``swap_threshold``: the configured values (captions, titles, dotted lines).
+    ``metric`` selects the run-means figure's metric (default AP, else each collection's first).
+    """
+    out = Path(out_dir)
+    tdirs = {name: _tables_dir(p) for name, p in collection_dirs.items()}
+    cache: dict[str, dict] = {}
+
+    def read(table: str) -> dict[str, pd.DataFrame | None]:
+        if table not in cache:
+            cache[table] = {name: _read(t, table) for name, t in tdirs.items()}
+        return cache[table]
+
+    read.order = _unique(m for df in read("run_means").values() if df is not None
+                         for m in df["metric"])
+    tables = {o.name: TABLE_BUILDERS[o.name](read) for o in O.tables("summary")}
+    written: list[Path] = []
+    for o in O.tables("summary"):
+        written += write_table(tables[o.name], out / o.name, kind=o.layout, alpha=alpha,
+                               swap_threshold=swap_threshold)
+    cfg = {"alpha": alpha, "swap_threshold": swap_threshold, "metric": metric}
+    for o in O.figures("summary"):
+        written += FIGURE_PLOTTERS[o.name](tables, read, out / o.name, cfg)
+    return written

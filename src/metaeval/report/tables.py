@@ -1,0 +1,66 @@
+"""Write one table as ``STEM.csv`` (the data), ``STEM.md`` and ``STEM.tex`` (the presentation).
+
+The layout comes from :data:`metaeval.report.layouts.KINDS`, the caption from the table's
+declaration in :mod:`metaeval.outputs` (with the configured alpha and swap threshold).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from .. import outputs as O
+from ..util import atomic_dir_outputs, atomic_write
+from .csvio import csv_text
+from .layouts import kind_for
+from .render import render_latex, render_markdown
+
+__all__ = ["write_table", "table_caption", "table_texts"]
+
+
+def table_caption(kind: str, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> str:
+    """The caption of a table layout key (``bootstrap_paired``, ``summary_kendall``); '' for a
+    kind no output declares (e.g. ``generic``)."""
+    out = O.for_layout(kind)
+    return O.caption(out, alpha=alpha, swap_threshold=swap_threshold) if out is not None else ""
+
+
+def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
+                caption: str | None = None, alpha: float = 0.05,
+                swap_threshold: float = 0.05) -> dict[str, str]:
+    """``{".csv": ..., ".md": ..., ".tex": ...}`` of :func:`write_table`, without writing."""
+    spec = kind_for(kind, stem_name)
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"write_table: expected a pandas DataFrame, got {type(df).__name__}")
+    data = spec.sort(df) if spec.sort is not None else df
+    if caption is None:
+        caption = table_caption(spec.name, alpha=alpha, swap_threshold=swap_threshold)
+    layout = spec.layout(data)
+    return {".csv": csv_text(data), ".md": render_markdown(layout, caption),
+            ".tex": render_latex(layout, caption, label=stem_name)}
+
+
+def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
+                caption: str | None = None, alpha: float = 0.05,
+                swap_threshold: float = 0.05) -> list[Path]:
+    """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex``; return their paths.
+
+    ``kind`` selects the layout (a key of :data:`metaeval.report.layouts.KINDS`); by default the
+    stem's file name (``.../tables/kendall`` -> ``kendall``), else the generic layout.
+    ``caption`` defaults to the declared caption (:func:`metaeval.outputs.caption`) with
+    ``alpha`` and ``swap_threshold``.  All three texts are rendered before any file is touched,
+    and each file is written atomically, so a failure leaves no partial output.  ``df`` is not
+    modified.
+    """
+    stem = Path(path_stem)
+    texts = table_texts(df, stem.name, kind=kind, caption=caption, alpha=alpha,
+                        swap_threshold=swap_threshold)
+    paths: list[Path] = []
+    with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
+        for suffix, text in texts.items():
+            path = Path(str(stem) + suffix)      # not with_suffix: names may contain dots
+            with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+            paths.append(path)
+    return paths

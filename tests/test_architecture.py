@@ -1,0 +1,160 @@
+"""The layers import downward only (docs/architecture.md).
+
+* Nothing under ``metaeval.io``, ``metaeval.metrics`` or ``metaeval.meta`` imports the output
+  layer (``metaeval.outputs``, ``metaeval.report``, the ``tables``/``figures`` shims), the
+  orchestration (``metaeval.pipeline``, ``metaeval.cli``), matplotlib or Snakemake -- checked
+  statically (every ``import`` statement, also inside functions) and at run time (``sys.modules``
+  after importing every module of those packages in a fresh interpreter).
+* The package-level import graph of ``metaeval`` is acyclic and goes down the layers.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+PKG = SRC / "metaeval"
+
+LOWER = ("metaeval.io", "metaeval.metrics", "metaeval.meta")
+FORBIDDEN = ("metaeval.outputs", "metaeval.report", "metaeval.tables", "metaeval.figures",
+             "metaeval.summary", "metaeval.pipeline", "metaeval.cli", "matplotlib", "snakemake")
+
+#: the layer of each top-level module / subpackage of metaeval; an import must go to a lower one
+RANK = {"errors": 0, "util": 0, "collection": 1, "io": 2, "metrics": 2, "meta": 3, "kishida": 3,
+        "simulate": 3, "outputs": 4, "report": 5, "pipeline": 6,
+        "cli": 7, "__main__": 8,
+        "tables": 5.5, "figures": 5.5}  # compatibility shims over report, until the merge
+
+#: imports the orchestration merge (branch arch-dag: meta/run.py's combine/write_tables move into
+#: the pipeline module) removes; each entry must still exist, so the list shrinks with the code
+PENDING = {("metaeval.meta.run", "metaeval.tables")}
+
+
+def _module_name(path: Path) -> tuple[str, bool]:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    is_pkg = parts[-1] == "__init__"
+    if is_pkg:
+        parts = parts[:-1]
+    return ".".join(parts), is_pkg
+
+
+def _exists(name: str) -> bool:
+    p = SRC.joinpath(*name.split("."))
+    return p.with_suffix(".py").is_file() or (p / "__init__.py").is_file()
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports (absolute names; ``from X import Y`` gives X.Y when that is
+    a module, else X), wherever the statement is."""
+    mod, is_pkg = _module_name(path)
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = mod.split(".") if is_pkg else mod.split(".")[:-1]
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module
+            subs = [f"{target}.{a.name}" for a in node.names]
+            found = [s for s in subs if s.startswith("metaeval.") and _exists(s)]
+            out |= set(found) if found else {target}
+            if node.module:
+                out.add(target)
+    return out
+
+
+def _modules(prefix: str) -> list[Path]:
+    base = SRC.joinpath(*prefix.split("."))
+    return sorted(base.rglob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
+
+
+def _forbidden(name: str) -> bool:
+    return any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
+
+
+def test_lower_layers_do_not_import_the_output_layer_statically():
+    bad = set()
+    for prefix in LOWER:
+        for path in _modules(prefix):
+            mod, _ = _module_name(path)
+            bad |= {(mod, t) for t in imports_of(path) if _forbidden(t)}
+    assert bad - PENDING == set(), sorted(bad - PENDING)
+    assert PENDING <= bad, f"remove from PENDING (the import is gone): {sorted(PENDING - bad)}"
+
+
+def test_lower_layers_do_not_load_the_output_layer_at_run_time():
+    mods = [_module_name(p)[0] for prefix in LOWER for p in _modules(prefix)]
+    code = (
+        "import importlib, json, sys\n"
+        f"for m in {mods!r}:\n"
+        "    importlib.import_module(m)\n"
+        "from metaeval.metrics import parse_measure\n"
+        "parse_measure('AP')  # the registry loads its measure modules\n"
+        "print(json.dumps(sorted(sys.modules)))\n")
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    loaded = json.loads(r.stdout.strip().splitlines()[-1])
+    assert [m for m in loaded if _forbidden(m)] == []
+    assert "metaeval.kishida.measures" in loaded                # registered from MEASURE_MODULES
+
+
+def _package_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for path in PKG.rglob("*.py"):
+        mod, _ = _module_name(path)
+        if mod == "metaeval":
+            continue
+        src = mod.split(".")[1]
+        for t in imports_of(path):
+            parts = t.split(".")
+            if parts[0] != "metaeval" or len(parts) < 2 or not _exists(".".join(parts[:2])):
+                continue
+            if parts[1] != src and (mod, t) not in PENDING:
+                graph.setdefault(src, set()).add(parts[1])
+    return graph
+
+
+def test_package_import_graph_is_acyclic_and_downward():
+    graph = _package_graph()
+    names = set(graph) | {d for ds in graph.values() for d in ds}
+    assert names <= set(RANK), f"give these a layer in RANK: {sorted(names - set(RANK))}"
+    upward = sorted((a, b) for a, ds in graph.items() for b in ds if RANK[a] <= RANK[b])
+    assert upward == [], f"imports that do not go down the layers: {upward}"
+    # acyclic (implied by a strict rank, checked independently by a depth-first search)
+    state: dict[str, int] = {}
+
+    def visit(n: str, stack: list[str]) -> None:
+        state[n] = 1
+        for d in sorted(graph.get(n, ())):
+            assert state.get(d) != 1, f"import cycle: {' -> '.join(stack + [n, d])}"
+            if d not in state:
+                visit(d, stack + [n])
+        state[n] = 2
+
+    for n in sorted(graph):
+        if n not in state:
+            visit(n, [])
+
+
+def test_metrics_and_kishida_are_not_a_cycle():
+    """The registry names its measure modules (one explicit place) instead of importing them."""
+    from metaeval.metrics.registry import MEASURE_MODULES
+
+    assert "metaeval.kishida.measures" in MEASURE_MODULES
+    for path in _modules("metaeval.metrics"):
+        assert not any(t.startswith("metaeval.kishida") for t in imports_of(path)), path.name
+
+
+def test_the_declarations_are_dependency_free():
+    assert {t.split(".")[0] for t in imports_of(PKG / "outputs.py")} <= {"__future__", "dataclasses"}
