@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd

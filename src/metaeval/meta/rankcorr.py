@@ -312,7 +312,8 @@ def rank_correlation(x_scores, y_scores, *, rbo_p: float = DEFAULT_RBO_P) -> dic
 # ---------------------------------------------------------------------------------------------
 
 def _pair_index(m: int):
-    """Ordered pairs (i != j, row-major) and, per coefficient kind, the stored pair list."""
+    """Ordered pairs ``(i != j)`` in row-major order (the table's rows) and unordered pairs
+    ``(i < j)`` (what is stored per sample for the symmetric coefficients)."""
     oi, oj = np.nonzero(~np.eye(m, dtype=bool))
     ui, uj = np.triu_indices(m, 1)
     return (oi, oj), (ui, uj)
