@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 import pandas as pd
 import scipy.stats
 
@@ -69,6 +70,7 @@ def test_per_metric_stages_equal_the_whole_run():
             whole["swap_rates"][whole["swap_rates"].metric == m].reset_index(drop=True))
 
 
+@pytest.mark.shared_data
 def test_real_dl19_matrices_run_clean():
     """TREC DL19 (37 runs, 43 topics, graded 0-3): realistic ties and zero-variance pairs."""
     from conftest import DL19

@@ -89,6 +89,7 @@ def test_canonical_names_and_params():
         assert m.definition.ntcir, m
 
 
+@pytest.mark.shared_data
 def test_ntcir_measures_follow_reference_order(shared):
     ref = (WWW4 / "reference" / "ntcireval" / "baseline.nev").read_text().splitlines()
     names = [line.split()[1].rstrip("=") for line in ref[2:]]
