@@ -1,7 +1,8 @@
 """``metaeval evaluate``: every topic of one run in NTCIREVAL's per-topic form, then the means.
 
 Output (stdout, or ``--out FILE`` written atomically), exactly as NTCIREVAL's ``NTCIR-eval`` script
-concatenates ``ntcir_eval compute -out TID`` over the topics (``shared/data/*/reference/ntcireval``)::
+concatenates ``ntcir_eval compute -out TID`` over the topics (the reference ``.nev`` files the
+tests compare with)::
 
     0201 # syslen=1000 jrel=97 jnonrel=43
     0201 # r1=1 rp=1

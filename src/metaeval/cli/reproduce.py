@@ -1,6 +1,6 @@
 """``metaeval reproduce kishida --out DIR``: regenerate the tables of a paper that needs no data.
 
-``kishida`` (paper 004, Kishida 2005) writes ``table1..table5`` (CSV at full precision and Markdown)
+``kishida`` (Kishida 2005) writes ``table1..table5`` (CSV at full precision and Markdown)
 and ``patterns.csv``; see :mod:`metaeval.kishida.reproduce`.  Runs in well under a second.
 """
 
@@ -37,8 +37,8 @@ def _pos(text: str) -> int:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "reproduce", help="regenerate a paper's analytic tables (kishida: paper 004 Tables 1-5)",
-        description="Regenerate the tables of paper 004 (Kishida 2005): Table 1 (Eq. 17), Table 2 "
+        "reproduce", help="regenerate a paper's analytic tables (kishida: Kishida (2005) Tables 1-5)",
+        description="Regenerate the tables of Kishida (2005): Table 1 (Eq. 17), Table 2 "
                     "(judgment-variation simulation), Tables 3-5 (indicators over all output "
                     "patterns).  Writes tableN.csv (full precision), tableN.md and patterns.csv.")
     p.add_argument("target", choices=["kishida"], help="what to reproduce")

@@ -1,4 +1,4 @@
-"""Write Tables 1-5 of paper 004 (Kishida 2005): CSV at full precision plus Markdown laid out like
+"""Write Tables 1-5 of Kishida (2005): CSV at full precision plus Markdown laid out like
 the report's tables.  Used by ``metaeval reproduce kishida --out DIR``.
 
 Files (in ``out``):
