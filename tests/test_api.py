@@ -189,3 +189,27 @@ def test_import_metaeval_is_light():
                        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 0, r.stdout + r.stderr
     assert float(r.stdout.split()[-1]) < 0.5
+
+
+def test_frames_equal_files_with_utf8_ids_and_a_run_column(tmp_path):
+    """The same small collection from files and from frames (non-ASCII ids, runs in one frame)."""
+    qrels = pd.DataFrame({"query_id": ["t1", "t1", "t1", "t2", "t2"],
+                          "doc_id": ["文書1", "文書2", "d3", "d3", "Dé4"],
+                          "relevance": [1, 2, 0, 2, 1]})
+    runs = pd.DataFrame({"run": ["b", "b", "b", "a", "a", "a", "a"],
+                         "query_id": ["t1", "t1", "t2", "t1", "t2", "t2", "t1"],
+                         "doc_id": ["d3", "文書2", "Dé4", "文書1", "d3", "Dé4", "x"],
+                         "score": [3.0, 2.0, 1.0, 9.0, 8.0, 7.0, 6.0]})
+    (tmp_path / "qrels.txt").write_text("".join(f"{t} 0 {d} {r}\n" for t, d, r in qrels.itertuples(index=False)),
+                                        encoding="utf-8")
+    rd = tmp_path / "runs"
+    rd.mkdir()
+    for name, df in runs.groupby("run"):
+        lines = [f"{t} Q0 {d} {i + 1} {s} {name}\n" for i, (t, d, s) in
+                 enumerate(df[["query_id", "doc_id", "score"]].itertuples(index=False))]
+        (rd / f"{name}.run").write_text("".join(lines), encoding="utf-8")
+    ms = ["AP", "nDCG@10", "RR"]
+    from_files = metaeval.evaluate(tmp_path / "qrels.txt", rd, ms)
+    _same(metaeval.evaluate(qrels, runs, ms, order="file"), from_files)
+    _same(metaeval.evaluate(qrels, runs, ms), metaeval.evaluate(tmp_path / "qrels.txt", rd, ms, order="score"))
+    assert sorted(from_files["run"].unique()) == ["a", "b"]

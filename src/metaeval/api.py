@@ -34,9 +34,7 @@ def _is_frame(x) -> bool:
 def _run_items(runs, order):
     """``runs`` -> list of ("frame", name, DataFrame) / ("path", spec) items."""
     if _is_frame(runs):
-        if "run" in runs.columns:
-            return [("frame", str(name), df) for name, df in runs.groupby("run", sort=True)]
-        return [("frame", "run", runs)]
+        return [("frames", runs)]                  # one run per value of a 'run' column
     if isinstance(runs, Mapping):
         out = []
         for name, v in runs.items():
@@ -65,7 +63,8 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
     ``metaeval matrices`` does; DataFrames through :mod:`metaeval.io.frames`.
     """
     from .io import load_collection
-    from .io.frames import collection_from_parsed, parse_run_source, read_qrels_any, run_from_frame
+    from .io.frames import (collection_from_parsed, parse_run_source, read_qrels_any, run_from_frame,
+                            runs_from_frame)
     from .io.runs import expand_runs
 
     if order not in (None, "file", "score", "rank"):
@@ -85,6 +84,8 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
         if kind == "frame":
             name, df = rest
             parsed.append(run_from_frame(df, name, order))
+        elif kind == "frames":
+            parsed.extend(runs_from_frame(rest[0], "run", order))
     return collection_from_parsed(q, parsed, depth=depth, max_level=max_level)
 
 

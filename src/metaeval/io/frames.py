@@ -28,7 +28,7 @@ from .ingest import _QrelsIndex, _plural, _preview, _warn, label_run
 from .qrels import Qrels, _build, read_qrels
 from .runs import ParsedRun, RunSource, read_run
 
-__all__ = ["qrels_from_frame", "run_from_frame", "collection_from_parsed", "QRELS_COLUMNS",
+__all__ = ["qrels_from_frame", "runs_from_frame", "run_from_frame", "collection_from_parsed", "QRELS_COLUMNS",
            "RUN_COLUMNS"]
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
@@ -43,21 +43,29 @@ def _require(df, cols, what: str) -> None:
 
 
 def _ids(series, what: str, col: str) -> np.ndarray:
-    """A column of ids as a numpy bytes array (UTF-8); empty ids and whitespace rejected."""
-    vals = series.to_numpy()
-    isna = series.isna().to_numpy()
-    if isna.any():
-        raise InputError(f"{what}: row {int(np.flatnonzero(isna)[0])}: {col} is missing")
-    text = series.astype(str).to_numpy(dtype=str)
-    bad = (np.char.str_len(text) == 0) | np.char.isspace(text) | (np.char.find(text, " ") >= 0) \
-        | (np.char.find(text, "\t") >= 0)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"{what}: row {i}: {col} {vals[i]!r} is empty or contains whitespace")
+    """A column of ids as a numpy bytes array (UTF-8); missing or empty ids and whitespace rejected.
+
+    Works on the distinct values (``pandas.factorize``): ids repeat (topics always, documents
+    across runs), so conversion and checks cost little more than one hash pass over the column."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    if (codes < 0).any():
+        raise InputError(f"{what}: row {int(np.flatnonzero(codes < 0)[0])}: {col} is missing")
+    text = np.asarray(pd.Index(uniques).astype(str), dtype=object)
     try:
-        return text.astype("S")
+        ub = text.astype("S")                          # ASCII: converted in C
     except UnicodeEncodeError:
-        return np.char.encode(text, "utf-8")
+        ub = np.asarray(pd.Series(text).str.encode("utf-8"), dtype=object).astype("S")
+    w = max(1, ub.dtype.itemsize)
+    m = ub.view(np.uint8).reshape(len(ub), w) if len(ub) else np.zeros((0, w), np.uint8)
+    space = np.isin(m, np.frombuffer(b" \t\n\r\x0b\x0c", np.uint8)).any(axis=1)
+    bad = space | (m[:, 0] == 0)                       # whitespace inside, or empty
+    if bad.any():
+        u = int(np.flatnonzero(bad)[0])
+        row = int(np.flatnonzero(codes == u)[0])
+        raise InputError(f"{what}: row {row}: {col} {uniques[u]!r} is empty or contains whitespace")
+    return ub[codes]
 
 
 def _numbers(series, what: str, col: str, dtype) -> np.ndarray:
@@ -90,12 +98,14 @@ def qrels_from_frame(df, max_level: int | None = None, name: str = "qrels DataFr
                   "frame")
 
 
-def run_from_frame(df, name: str, order: str | None = None) -> tuple[ParsedRun, str]:
-    """``(ParsedRun, order for label_run)`` from a DataFrame ``query_id, doc_id, score[, rank]``.
+def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tuple[ParsedRun, str]]:
+    """``[(ParsedRun, order for label_run)]`` from a DataFrame ``query_id, doc_id, score[, rank]``,
+    one run per value of a ``run`` column if the frame has one (else one run named ``name``).
 
     ``order`` None: by ``rank`` if the frame has it, else by ``score`` (trec_eval); ``"file"``: the
-    frame's row order; ``"score"``: by score; ``"rank"``: by rank."""
-    what = f"run {name!r} (DataFrame)"
+    frame's row order; ``"score"``: by score; ``"rank"``: by rank.  Each column is converted once
+    for all runs."""
+    what = "runs DataFrame" if "run" in df.columns else f"run {name!r} (DataFrame)"
     if order is None:
         order = "rank" if "rank" in df.columns else "score"
     if order not in ("file", "score", "rank"):
@@ -103,22 +113,47 @@ def run_from_frame(df, name: str, order: str | None = None) -> tuple[ParsedRun, 
     need = ["query_id", "doc_id"] + (["score"] if order == "score" else []) + \
         (["rank"] if order == "rank" else [])
     _require(df, need, what)
-    rows = np.arange(len(df))
-    if order == "rank":
-        rank = _numbers(df["rank"], what, "rank", np.float64)
-        rows = np.argsort(rank, kind="stable")     # label_run keeps the row order within a topic
-    topics = _ids(df["query_id"], what, "query_id")[rows]
-    docs = _ids(df["doc_id"], what, "doc_id")[rows]
-    scores = None
-    if "score" in df.columns:
-        scores = _numbers(df["score"], what, "score", np.float64)[rows].astype(np.float32)
+    topics = _ids(df["query_id"], what, "query_id")
+    docs = _ids(df["doc_id"], what, "doc_id")
+    scores = _numbers(df["score"], what, "score", np.float64).astype(np.float32) \
+        if "score" in df.columns else None
+    rank = _numbers(df["rank"], what, "rank", np.float64) if order == "rank" else None
+    if "run" in df.columns:
+        import pandas as pd
+
+        codes, names = pd.factorize(df["run"].astype(str), sort=True, use_na_sentinel=True)
+        if (codes < 0).any():
+            raise InputError(f"{what}: row {int(np.flatnonzero(codes < 0)[0])}: run is missing")
+        names = [str(n) for n in names]
+    else:
+        codes, names = np.zeros(len(df), np.int64), [str(name)]
+    # rows of each run, in the frame's order (or by rank, stable), grouped by run
+    if rank is None:
+        rows = np.argsort(codes, kind="stable")
+    else:
+        rows = np.lexsort((np.arange(len(df)), rank, codes))
+    bounds = np.searchsorted(codes[rows], np.arange(len(names) + 1))
     w = max(8, (docs.dtype.itemsize + 7) // 8 * 8)
-    mat = np.zeros((len(docs), w), np.uint8)
-    if len(docs):
-        mat[:, :docs.dtype.itemsize] = docs.view(np.uint8).reshape(len(docs), docs.dtype.itemsize)
-    parsed = ParsedRun(name, (what,), topics, mat, rows.astype(np.int64), np.zeros(len(docs), np.int32),
-                       scores, scores is not None)
-    return parsed, ("score" if order == "score" else "file")
+    out = []
+    for k, run_name in enumerate(names):
+        r = rows[bounds[k]:bounds[k + 1]]
+        d = docs[r]
+        mat = np.zeros((len(r), w), np.uint8)
+        if len(r):
+            mat[:, :d.dtype.itemsize] = d.view(np.uint8).reshape(len(r), d.dtype.itemsize)
+        sc = None if scores is None else scores[r]
+        src = f"run {run_name!r} (DataFrame)" if "run" in df.columns else what
+        out.append((ParsedRun(run_name, (src,), topics[r], mat, r.astype(np.int64),
+                              np.zeros(len(r), np.int32), sc, sc is not None),
+                    "score" if order == "score" else "file"))
+    return out
+
+
+def run_from_frame(df, name: str, order: str | None = None) -> tuple[ParsedRun, str]:
+    """One run from a DataFrame without a ``run`` column (see :func:`runs_from_frame`)."""
+    if "run" in df.columns:
+        df = df.drop(columns="run")
+    return runs_from_frame(df, name, order)[0]
 
 
 def read_qrels_any(qrels, max_level: int | None = None) -> Qrels:
