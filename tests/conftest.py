@@ -1,16 +1,130 @@
+"""Shared test configuration: ONE mechanism for tests that need something outside the repository.
+
+Two resources are optional on a developer's machine and required in CI:
+
+* the real data -- a folder laid out like ``../shared/data`` (``ntcir-www4/``,
+  ``trec-dl19-passage/``, each with ``qrels.txt``, ``runs/``, ``reference/``).  Default: the
+  ``shared/data`` folder beside the project; the environment variable ``METAEVAL_SHARED_DATA``
+  points the tests at another folder.  (The papers' text, used by one test, is looked up in
+  ``../data/../papers``, i.e. ``shared/papers``; ``METAEVAL_SHARED_PAPERS`` overrides it.)
+* a headless browser -- ``chromium`` (Debian package ``chromium``), ``chromium-browser`` or
+  ``google-chrome`` on ``PATH``.
+
+How a test asks for them (use exactly these names):
+
+    @pytest.mark.shared_data           # the test reads DL19 / WWW4 / DATA below
+    def test_x(): ...
+
+    def test_y(shared_data):           # fixture: the data folder (a pathlib.Path)
+        qrels = shared_data / "trec-dl19-passage" / "qrels.txt"
+
+    @pytest.mark.shared_papers  /  fixture ``shared_papers``  -> the papers' folder
+    @pytest.mark.browser        /  fixture ``chromium``       -> the browser's executable
+
+When the resource is absent the test is SKIPPED with a one-line reason (``pytest -ra`` lists it in
+the summary); when the environment variable ``CI`` is set (to anything but "", "0", "false") it
+FAILS instead, so CI keeps checking conformance and the report.  ``require(kind)`` does the same
+from inside a test or helper.  Module constants ``DATA``, ``DL19``, ``WWW4``, ``PAPERS`` are plain
+paths (they exist or not); mark every test that uses them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-WWW4 = SHARED / "data" / "ntcir-www4"
-DL19 = SHARED / "data" / "trec-dl19-passage"
-PAPERS = SHARED / "papers"
+DEFAULT_DATA = ROOT.parent / "shared" / "data"          # where CI puts the data, beside the project
+DATA = Path(os.environ.get("METAEVAL_SHARED_DATA") or DEFAULT_DATA).expanduser().resolve()
+SHARED = DATA.parent                                     # kept for older imports
+WWW4 = DATA / "ntcir-www4"
+DL19 = DATA / "trec-dl19-passage"
+PAPERS = Path(os.environ.get("METAEVAL_SHARED_PAPERS") or SHARED / "papers").expanduser().resolve()
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+
+#: marker name -> one-line description (also registered with pytest below)
+MARKERS = {
+    "shared_data": "needs the real data (../shared/data or $METAEVAL_SHARED_DATA); skipped when absent "
+                   "unless CI is set",
+    "shared_papers": "needs the papers' text (../shared/papers or $METAEVAL_SHARED_PAPERS); skipped when "
+                     "absent unless CI is set",
+    "browser": "needs headless Chromium on PATH (Debian: apt-get install chromium); skipped when absent "
+               "unless CI is set",
+}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _find_browser() -> str | None:
+    for name in BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def _probe(kind: str):
+    """(value, reason): value is the path (None when absent); reason says what is missing."""
+    if kind == "shared_data":
+        ok = WWW4.is_dir() and DL19.is_dir()
+        return (DATA if ok else None,
+                f"real data not found at {DATA} (set METAEVAL_SHARED_DATA to a folder laid out like "
+                f"shared/data)")
+    if kind == "shared_papers":
+        ok = PAPERS.is_dir() and any(PAPERS.glob("004_*.txt"))
+        return (PAPERS if ok else None,
+                f"papers' text not found at {PAPERS} (set METAEVAL_SHARED_PAPERS)")
+    if kind == "browser":
+        return (_find_browser(),
+                "headless Chromium not on PATH (Debian: apt-get install chromium)")
+    raise ValueError(f"unknown resource {kind!r}; one of {sorted(MARKERS)}")
+
+
+def require(kind: str):
+    """The resource's path, or skip (fail when CI is set) with a one-line reason."""
+    value, reason = _probe(kind)
+    if value is None:
+        if in_ci():
+            pytest.fail(f"{reason} [required because CI is set]", pytrace=False)
+        pytest.skip(reason)
+    return value
+
+
+def pytest_configure(config):
+    for name, text in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {text}")
+
+
+def pytest_runtest_setup(item):
+    for kind in MARKERS:
+        if item.get_closest_marker(kind) is not None:
+            require(kind)
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The real data folder (``DATA``); skips / fails as described above."""
+    return require("shared_data")
+
+
+@pytest.fixture(scope="session")
+def shared_papers() -> Path:
+    return require("shared_papers")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The headless browser's executable."""
+    return require("browser")
 
 
 @pytest.fixture(scope="session")
 def shared() -> Path:
-    if not SHARED.is_dir():
-        pytest.fail(f"../shared is missing (expected at {SHARED}); CI provides it beside the project")
+    """Older name: like ``shared_data`` but returns the folder above the data (``SHARED``)."""
+    require("shared_data")
     return SHARED

@@ -18,6 +18,7 @@ def run_cli(args, capsys):
     return rc, out.out, out.err
 
 
+@pytest.mark.shared_data
 def test_www4_run_reproduces_reference_nev(capsys):
     ref = (WWW4 / "reference" / "ntcireval" / "THUIR-CO-NEW-2.nev").read_text().splitlines()
     rc, out, err = run_cli(["evaluate", "--qrels", WWW4 / "qrels.txt", "--run",
@@ -35,6 +36,7 @@ def test_www4_run_reproduces_reference_nev(capsys):
     assert body[2] == "0201 RR=" + " " * 18 + body[2].split()[-1]
 
 
+@pytest.mark.shared_data
 def test_mean_lines(capsys):
     rc, out, _ = run_cli(["evaluate", "--qrels", WWW4 / "qrels.txt", "--run",
                           WWW4 / "runs" / "THUIR-CO-NEW-2.run.gz", "--cutoffs", "1,10"], capsys)
@@ -51,6 +53,7 @@ def test_mean_lines(capsys):
     assert abs(float(mean_ap.split()[-1]) - np.mean(per_topic)) < 1e-4
 
 
+@pytest.mark.shared_data
 def test_dl19_condensed_run(capsys):
     ref = (DL19 / "reference" / "ntcireval-condensed" / "ICT-BERT2.nev").read_text()
     rc, out, _ = run_cli(["evaluate", "--qrels", DL19 / "qrels.txt", "--run", DL19 / "runs" / "ICT-BERT2.run.gz",
@@ -58,6 +61,7 @@ def test_dl19_condensed_run(capsys):
     assert rc == 0 and out == ref
 
 
+@pytest.mark.shared_data
 def test_metrics_option_and_out_file(tmp_path, capsys):
     out = tmp_path / "x" / "r.nev"
     rc, stdout, _ = run_cli(["evaluate", "--qrels", WWW4 / "qrels.txt", "--run",
@@ -95,12 +99,14 @@ def test_help(capsys):
         assert opt in out
 
 
+@pytest.mark.shared_data
 def test_too_few_gains_is_rejected(capsys):
     rc, _, err = run_cli(["evaluate", "--qrels", DL19 / "qrels.txt", "--run", DL19 / "runs" / "ICT-BERT2.run.gz",
                           "--gains", "1:2", "--metrics", "AP"], capsys)
     assert rc == 1 and "L1..L3" in err
 
 
+@pytest.mark.shared_data
 def test_cutoffs_are_parsed_alike_by_evaluate_and_ntcir_compute(tmp_path, capsys):
     """One parser for both commands: an empty item (``1,,10``) is rejected, not skipped."""
     with pytest.raises(SystemExit) as e:

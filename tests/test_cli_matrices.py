@@ -118,6 +118,7 @@ def test_condensed_and_gains(tmp_path, data):
     assert rows[2][1] == repr(float(v["AP"][0, 1])) == "0.5"            # alpha T2 condensed: d1 first
 
 
+@pytest.mark.shared_data
 def test_rerun_is_byte_identical(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     for o in (a, b):

@@ -95,6 +95,7 @@ def test_compute_rejects_topics_without_relevant_or_l0(tmp_path, capsys, monkeyp
     assert rc == 1 and "L0" in err
 
 
+@pytest.mark.shared_data
 def test_pipeline_reproduces_reference_topic(shared, tmp_path):
     """label | compute on one real topic, as NTCIREVAL's NTCIR-eval script runs it (subprocesses)."""
     topic, run = "0203", "baseline"

@@ -48,6 +48,7 @@ def _compare(root, coll, gains, cutoffs, sub, condensed):
     return n_lines, mismatches
 
 
+@pytest.mark.shared_data
 @pytest.mark.parametrize("root,gains,cutoffs", CASES)
 @pytest.mark.parametrize("condensed", [False, True], ids=["full", "condensed"])
 def test_reference_nev_files(shared, root, gains, cutoffs, condensed):

@@ -252,6 +252,7 @@ def test_cache_round_trip_and_rebuild(tmp_path, files):
     assert c4.depth == 2
 
 
+@pytest.mark.shared_data
 def test_real_data_header_counts():
     """syslen / jrel / jnonrel of the reference files (WWW4, all runs)."""
     c = load_collection(WWW4 / "qrels.txt", WWW4 / "runs")
@@ -267,6 +268,7 @@ def test_real_data_header_counts():
     assert n == len(c.runs) * len(c.topics) == 200
 
 
+@pytest.mark.shared_data
 def test_real_data_topic_order_is_string_order():
     with warnings.catch_warnings():
         warnings.simplefilter("error", InputWarning)

@@ -133,6 +133,7 @@ def _check_against_reference(data_dir, gains_ones):
     return n, res
 
 
+@pytest.mark.shared_data
 def test_dl19_against_ntcireval(shared):
     n, res = _check_against_reference(DL19, "1:1:1")
     assert n == 37 * 43
@@ -141,11 +142,13 @@ def test_dl19_against_ntcireval(shared):
         assert np.unique(res[name].mean(axis=1).round(6)).size > 30
 
 
+@pytest.mark.shared_data
 def test_www4_against_ntcireval(shared):
     n, _ = _check_against_reference(WWW4, "1:1")
     assert n == 4 * 50
 
 
+@pytest.mark.shared_data
 def test_dl19_matrices_kendall_bootstrap(shared, tmp_path):
     """Acceptance 4: the DL19 configuration's Kishida measures go through ``metaeval matrices`` and
     get rows in the Kendall and paired-bootstrap results like any other measure."""

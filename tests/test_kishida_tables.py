@@ -57,6 +57,7 @@ def out(tmp_path_factory):
     return d
 
 
+@pytest.mark.shared_papers
 def test_printed_numbers_are_the_reports():
     """The constants above are copied from the report's text (guards against typos)."""
     text = (next(PAPERS.glob("004_*.txt"))).read_text(encoding="utf-8")

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 import pandas as pd
 import scipy.stats
 
@@ -69,6 +70,7 @@ def test_per_metric_stages_equal_the_whole_run():
             whole["swap_rates"][whole["swap_rates"].metric == m].reset_index(drop=True))
 
 
+@pytest.mark.shared_data
 def test_real_dl19_matrices_run_clean():
     """TREC DL19 (37 runs, 43 topics, graded 0-3): realistic ties and zero-variance pairs."""
     from conftest import DL19
@@ -77,7 +79,7 @@ def test_real_dl19_matrices_run_clean():
     from metaeval.metrics.evaluate import evaluate
 
     c = load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz")))
-    metrics = ["AP", "RR", "PDoc@1000", "nDCG@10"]
+    metrics = ["AP", "RR", "Prec@1000", "nDCG@10"]
     res = evaluate(c, metrics, gains=(1, 2, 3))
     mats = {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in res.items()}
     cfg = MetaConfig(B=300, seed=3, top_runs=30, geometric=("AP",))
@@ -89,7 +91,7 @@ def test_real_dl19_matrices_run_clean():
         assert not num.isna().any().any(), name
     paired = tables["bootstrap_paired"].set_index("metric")
     assert (paired.pairs == 435).all()
-    # paper 001: PDoc@1000 is the least sensitive, AP among the most
-    assert paired.loc["AP", "significant"] > paired.loc["PDoc@1000", "significant"]
+    # Sakai (2007b): PDoc@1000 (= Prec@1000) is the least sensitive, AP among the most
+    assert paired.loc["AP", "significant"] > paired.loc["Prec@1000", "significant"]
     assert len(tables["preferred_rank"]) == 43 * 3 and len(tables["collection"]) == 43
     assert (tables["collection"].runs == 30).all()

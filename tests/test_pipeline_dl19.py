@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from _pipeline_run import ROOT, snakemake
-from conftest import DL19
+from conftest import DEFAULT_DATA, DL19
 from test_pipeline import check_collection_outputs
 
 pytestmark = pytest.mark.slow
@@ -23,12 +23,14 @@ EXAMPLE = ROOT / "config" / "examples" / "trec-dl19.yaml"
 def test_example_config_points_at_the_shared_data():
     cfg = yaml.safe_load(EXAMPLE.read_text())
     c = cfg["collections"]["trec-dl19"]
-    assert (ROOT / c["qrels"]).resolve() == (DL19 / "qrels.txt").resolve()
-    assert (ROOT / c["runs"]).resolve() == (DL19 / "runs").resolve()
+    default = DEFAULT_DATA / "trec-dl19-passage"        # the example names the default place
+    assert (ROOT / c["qrels"]).resolve() == (default / "qrels.txt").resolve()
+    assert (ROOT / c["runs"]).resolve() == (default / "runs").resolve()
     assert c["top_runs"] == 30 and c["gains"] == "1:2:3"
     assert cfg["bootstrap"]["B"] == 1000
 
 
+@pytest.mark.shared_data
 def test_dl19_example_runs_end_to_end(tmp_path, shared):
     cfg = yaml.safe_load(EXAMPLE.read_text())
     override = {"trec-dl19": {"qrels": str(DL19 / "qrels.txt"), "runs": str(DL19 / "runs")}}

@@ -87,6 +87,7 @@ def data(tmp_path_factory):
     return coll, te
 
 
+@pytest.mark.shared_data
 @pytest.mark.parametrize("ours,theirs,binary", [
     ("AP", "map", True),
     ("RR", "recip_rank", True),

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from _pipeline_run import reduced_run, snakemake
+from conftest import require
 
 pytestmark = pytest.mark.slow
 
@@ -26,11 +26,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-back
 
 
 def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.fail("headless Chromium is needed for the report test: apt-get install -y chromium")
+    return require("browser")           # skips (fails when CI is set) without a browser
 
 
 def render(page: Path, *extra: str, budget_ms: int = 60000) -> str:
@@ -58,6 +54,7 @@ def test_report_is_self_contained_html(report):
     assert "metaeval meta-evaluation report" in text
 
 
+@pytest.mark.browser
 def test_report_renders_every_figure_in_headless_chromium(report, tmp_path):
     probe = (HERE / "report_probe.js").read_text()
     cats = ["simA", "simB", "Summary"]
@@ -82,6 +79,7 @@ def test_report_renders_every_figure_in_headless_chromium(report, tmp_path):
         assert shown[key]["caption_has_paper"], f"figure {key}: caption names no paper"
 
 
+@pytest.mark.browser
 def test_report_screenshot_is_not_blank(report, tmp_path):
     shot = tmp_path / "report.png"
     render(report, f"--screenshot={shot}", "--window-size=1280,900", budget_ms=5000)

@@ -64,7 +64,7 @@ def test_default_config_has_the_four_simulated_collections():
     assert list(cfg["collections"]) == ["ntcir3-chinese", "ntcir3-japanese", "ntcir5-chinese",
                                         "ntcir5-japanese"]
     assert all("simulate" in c and c["top_runs"] == 30 for c in cfg["collections"].values())
-    for m in ["RR", "NWRR", "O-measure", "P-measure", "P-plus", "AP", "Q-measure", "PDoc@1000",
+    for m in ["RR", "NWRR", "O-measure", "P-measure", "P-plus", "AP", "Q-measure", "Prec@1000",
               "nCG@1000", "nDCG@1000"]:
         assert m in cfg["metrics"]
 

@@ -10,6 +10,27 @@ Layers (each importable alone; see docs/architecture.md):
 * :mod:`metaeval.report` -- writes them (CSV / Markdown / LaTeX tables, PNG / PDF figures)
 * :mod:`metaeval.simulate` -- deterministic NTCIR-like default collections
 * :mod:`metaeval.kishida` -- Kishida (2005) indicators and analyses
+
+One call from a notebook (``docs/python.md``): :func:`metaeval.evaluate` (qrels + runs, paths or
+pandas DataFrames -> tidy ``run, topic, measure, value``) and :func:`metaeval.meta_evaluate`
+(scores -> every meta-evaluation table as a DataFrame, ``.write(out_dir)`` for files and figures).
 """
 
 __version__ = "0.1.0"
+
+# The one-call API (metaeval.api), imported on first use so that ``import metaeval`` stays fast and
+# loads neither matplotlib nor Snakemake.
+_API = ("evaluate", "meta_evaluate", "MetaResult")
+__all__ = ["__version__", *_API]
+
+
+def __getattr__(name):
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'metaeval' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_API))

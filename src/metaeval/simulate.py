@@ -1,9 +1,9 @@
-"""Simulated test collections shaped like the NTCIR CLIR data of papers 000 and 001.
+"""Simulated test collections shaped like the NTCIR CLIR data of Sakai (2007a, 2007b).
 
 :func:`simulate` draws one collection (graded qrels + ranked runs) from a seeded
 ``numpy.random.Generator``; :func:`write_collection` writes it in the real file forms (NTCIR qrels
 ``TOPIC DOCID Lk``, TREC 6-column runs, one file per run) atomically; :data:`PRESETS` holds the four
-default collections shaped like paper 000 Table 1 (NTCIR-3 Chinese/Japanese, NTCIR-5
+default collections shaped like Sakai (2007a) Table 1 (NTCIR-3 Chinese/Japanese, NTCIR-5
 Chinese/Japanese).  The generative model is documented in ``docs/simulation.md``; in short:
 
 * **qrels** -- per topic the numbers of S-, A- and B-relevant documents (levels L3, L2, L1) are
@@ -48,7 +48,7 @@ class SimParams:
     """Parameters of one simulated collection (all have defaults; see docs/simulation.md)."""
 
     topics: int = 50
-    #: mean number of relevant documents per topic for L1, L2, L3 (B, A, S): paper 000 Table 1 order
+    #: mean number of relevant documents per topic for L1, L2, L3 (B, A, S): Sakai (2007a) Table 1 order
     #: is S, A, B -- here it is listed from L1 upward like gain vectors.
     rel_means: tuple[float, ...] = (23.3, 30.7, 7.0)
     runs: int = 30
@@ -116,9 +116,9 @@ class SimParams:
         return d
 
 
-#: The four default collections, shaped like paper 000 Table 1 (R(S), R(A), R(B) means per topic;
-#: listed here L1..L3 = B, A, S).  NTCIR-5 Japanese has closely bunched runs (paper 000 Fig. 8,
-#: paper 001 Fig. 1) and the lowest discriminative power; NTCIR-3 Japanese the highest.
+#: The four default collections, shaped like Sakai (2007a) Table 1 (R(S), R(A), R(B) means per topic;
+#: listed here L1..L3 = B, A, S).  NTCIR-5 Japanese has closely bunched runs (Sakai 2007a, Fig. 8,
+#: Sakai (2007b) Fig. 1) and the lowest discriminative power; NTCIR-3 Japanese the highest.
 PRESETS: dict[str, SimParams] = {
     "ntcir3-chinese": SimParams(topics=42, rel_means=(32.3, 24.9, 21.0), skill_mean=1.3,
                                 skill_sd=0.3, seed=3001, doc_prefix="N3C-", topic_prefix="C"),

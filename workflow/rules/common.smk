@@ -99,9 +99,25 @@ def _unique(seq):
     return out
 
 
-METRICS = _unique(_canonical(m, "metrics") for m in config["metrics"])
+def _unique_config_measures(names, where):
+    """Canonical names, each once; two spellings of one measure (Q, Q-measure) -> a warning."""
+    from snakemake.logging import logger
+
+    out, spelled = [], {}
+    for name in names:
+        c = _canonical(name, where)
+        if c in spelled:
+            logger.warning(f"config: {where}: {name!r} is the same measure as {spelled[c]!r} "
+                           f"(canonical name {c}); computed once")
+            continue
+        spelled[c] = name
+        out.append(c)
+    return out
+
+
+METRICS = _unique_config_measures(config["metrics"], "metrics")
 SELECT_BY = _canonical(config["select_by"], "select_by")
-GEOMETRIC = _unique(_canonical(m, "geometric") for m in config["geometric"])
+GEOMETRIC = _unique_config_measures(config["geometric"], "geometric")
 
 _gs = config["sweeps"]["gains"]
 GAIN_SWEEP = bool(_gs["enabled"]) and bool(_gs["metrics"]) and bool(_gs["variants"])

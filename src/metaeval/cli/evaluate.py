@@ -1,7 +1,8 @@
 """``metaeval evaluate``: every topic of one run in NTCIREVAL's per-topic form, then the means.
 
 Output (stdout, or ``--out FILE`` written atomically), exactly as NTCIREVAL's ``NTCIR-eval`` script
-concatenates ``ntcir_eval compute -out TID`` over the topics (``shared/data/*/reference/ntcireval``)::
+concatenates ``ntcir_eval compute -out TID`` over the topics (the reference ``.nev`` files the
+tests compare with)::
 
     0201 # syslen=1000 jrel=97 jnonrel=43
     0201 # r1=1 rp=1
@@ -39,7 +40,7 @@ def add_measure_args(p: argparse.ArgumentParser) -> None:
 
 def resolve_measures(parser: argparse.ArgumentParser, args):
     """(measures, gains) from the parsed options; bad values are usage errors (exit 2)."""
-    from ..metrics import ntcir_measures, parse_gains, parse_measure
+    from ..metrics import ntcir_measures, parse_gains
     from ..metrics.registry import parse_cutoffs
 
     cutoffs = None
@@ -55,13 +56,13 @@ def resolve_measures(parser: argparse.ArgumentParser, args):
         except ValueError as e:
             parser.error(f"--gains: {e}")
     if args.metrics:
-        ms = []
-        for name in args.metrics:
-            for part in _split_names(name):
-                try:
-                    ms.append(parse_measure(part))
-                except (ValueError, KeyError) as e:
-                    parser.error(f"--metrics: {e}")
+        from ..metrics.registry import unique_measures
+
+        names = [part for name in args.metrics for part in _split_names(name)]
+        try:
+            ms = unique_measures(names, where="--metrics")    # two spellings of one measure: a warning
+        except (ValueError, KeyError) as e:
+            parser.error(f"--metrics: {e}")
         if cutoffs is not None:
             parser.error("--cutoffs applies to the default measure list; with --metrics give the "
                          "cutoffs in the names (e.g. nDCG@10)")

@@ -38,8 +38,8 @@ def _pos(text: str) -> int:
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "reproduce", help="regenerate a paper's analytic tables (kishida: paper 004 Tables 1-5)",
-        description="Regenerate the tables of paper 004 (Kishida 2005): Table 1 (Eq. 17), Table 2 "
+        "reproduce", help="regenerate a paper's analytic tables (kishida: Kishida (2005) Tables 1-5)",
+        description="Regenerate the tables of Kishida (2005): Table 1 (Eq. 17), Table 2 "
                     "(judgment-variation simulation), Tables 3-5 (indicators over all output "
                     "patterns).  Writes tableN.csv (full precision), tableN.md and patterns.csv.")
     p.add_argument("target", choices=["kishida"], help="what to reproduce")

@@ -1,4 +1,4 @@
-"""Kishida (2005, paper 004): indicators, sensitivity analysis, judgment-variation simulation and
+"""Kishida (2005): indicators, sensitivity analysis, judgment-variation simulation and
 the numerical comparison of graded-relevance indicators (Tables 1-5).
 
 See ``docs/kishida.md``.  Registering the indicators as measures happens in

@@ -1,4 +1,4 @@
-"""Kishida (2005, paper 004) evaluation indicators as vectorised array functions.
+"""Kishida (2005) evaluation indicators as vectorised array functions.
 
 Every function works on arrays of any leading shape: ``x`` is ``(..., n)``, the relevance degrees
 ``x_1..x_n`` of a ranked output of ``n`` documents (``x_k >= 0``; 0 = irrelevant, unjudged or

@@ -1,4 +1,4 @@
-"""Kishida's indicators (paper 004) registered as measures of the metric registry.
+"""Kishida's (2005) indicators registered as measures of the metric registry.
 
 Names all start with ``kishida-`` so they cannot be confused with NTCIREVAL's (whose ``GAP`` is
 Robertson's graded AP, not Kishida's generalized AP); they contain only ``[A-Za-z-]`` so they are

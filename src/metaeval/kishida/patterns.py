@@ -1,4 +1,4 @@
-"""The numerical comparison of paper 004 Sec. 4.3 (Tables 3, 4, 5).
+"""The numerical comparison of Kishida (2005) Sec. 4.3 (Tables 3, 4, 5).
 
 A database holds one relevant document per degree in ``degrees`` (the report: 3, 2, 1) and any
 number of irrelevant ones; a system outputs ``n`` documents (the report: n = 5).  An *output

@@ -1,4 +1,4 @@
-"""Sensitivity of (generalized) average precision to one document changing (paper 004 Sec. 2.2, 3.2,
+"""Sensitivity of (generalized) average precision to one document changing (Kishida 2005, Sec. 2.2, 3.2,
 4.1.5, 4.2) and the generator of Table 1.
 
 All ``delta_*`` functions are vectorised over the rank ``j``: for a list ``x`` of shape ``(..., n)``

@@ -1,4 +1,4 @@
-"""Judgment-variation simulation of paper 004 Sec. 3.3 (model Eq. 18-25, Appendix Eq. 45-49) and
+"""Judgment-variation simulation of Kishida (2005) Sec. 3.3 (model Eq. 18-25, Appendix Eq. 45-49) and
 Table 2, vectorised over topics and repetitions; plus exact values by enumeration.
 
 Procedure (the report's steps, with ``rng`` a seeded :class:`numpy.random.Generator`):

@@ -2,9 +2,15 @@
 
 A measure is written ``BASE``, ``BASE@CUTOFF`` or ``BASE(key=value,...)@CUTOFF``, e.g. ``AP``,
 ``nDCG@10``, ``Q-measure(beta=0.5)``, ``P-plus(gains=10:20:30)``, ``NCUrb,P@10``.  Gains are listed
-from L1 upward (NTCIREVAL ``-g``), so paper 000's S:A:B = 30:20:10 is ``gains=10:20:30``.  The canonical
-string is also the key in result dicts, the config syntax and the matrix file stem.  Parsing is a
-dictionary lookup of BASE in :data:`REGISTRY` -- one implementation per measure.
+from L1 upward (NTCIREVAL ``-g``), so Sakai (2007a)'s S:A:B = 30:20:10 is ``gains=10:20:30``.  The
+canonical string is also the key in result dicts, the config syntax and the matrix file stem.  Parsing
+is a dictionary lookup of BASE in :data:`REGISTRY` -- one implementation per measure.
+
+One name per measure: parameters at their default are left out of the canonical name
+(``Q-measure(beta=1)`` is ``Q-measure``), a key given twice is an error, and the aliases of
+:data:`ALIASES` (``Q`` without a cutoff is ``Q-measure``; ``PDoc@l`` is ``Prec@l``; ...) resolve to the
+canonical measure.  :func:`unique_measures` merges two spellings of the same measure into one, with
+a warning.
 
 Every implementation has the signature ``func(ctx, cutoff, **params) -> ndarray (runs, topics)``,
 where ``ctx`` is an :class:`metaeval.metrics.context.EvalContext` whose gain vector is already the
@@ -19,8 +25,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "register", "parse_measure",
-           "parse_gains", "format_gains", "parse_cutoffs", "split_param", "MEASURE_MODULES"]
+__all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "ALIASES", "register", "parse_measure",
+           "unique_measures", "parse_gains", "format_gains", "parse_cutoffs", "split_param", "MEASURE_MODULES"]
 
 
 def parse_gains(text: str | tuple | list) -> tuple[float, ...]:
@@ -126,6 +132,19 @@ class _Registry(dict):
 
 REGISTRY: dict[str, MeasureDef] = _Registry()
 
+#: other spellings of a measure -> (canonical base, when): ``when`` is "any", or "no-cutoff" for an
+#: alias that means the canonical measure only without a cutoff (``Q`` is ``Q-measure``, while
+#: ``Q@l`` is NTCIREVAL's own cutoff version of Q).  An alias keeps its cutoff and parameters.
+ALIASES: dict[str, tuple[str, str]] = {
+    "Q": ("Q-measure", "no-cutoff"),       # Sakai (2007a,b) write Q for Q-measure
+    "PDoc": ("Prec", "any"),               # Sakai (2007b) Eq. 2: PDoc_l = P(l), NTCIREVAL's Prec@l
+    "P": ("Prec", "any"),                  # ir_measures / trec_eval spelling (P@10, P_10)
+    "MAP": ("AP", "any"),
+    "MRR": ("RR", "any"),
+    "RecipRank": ("RR", "any"),
+    "Rprec": ("R-prec", "any"),
+}
+
 
 def register(defn: MeasureDef) -> MeasureDef:
     if dict.__contains__(REGISTRY, defn.base) and dict.__getitem__(REGISTRY, defn.base).func is not defn.func:
@@ -200,19 +219,31 @@ class Measure:
         return self.name
 
 
+def _resolve_alias(base: str, cutoff: int | None) -> str:
+    if base in ALIASES:
+        target, when = ALIASES[base]
+        if when == "any" or (when == "no-cutoff" and cutoff is None):
+            return target
+    return base
+
+
 def parse_measure(text: str | Measure) -> Measure:
-    """Parse a canonical measure name; raises ``ValueError`` naming the problem."""
+    """Parse a measure name into its canonical :class:`Measure`; raises ``ValueError`` naming the problem.
+
+    Aliases resolve to their canonical base, parameters at their default are dropped, a parameter
+    given twice is an error.
+    """
     if isinstance(text, Measure):
         return text
-    m = _NAME_RE.match(text.strip())
+    m = _NAME_RE.match(str(text).strip())
     if not m:
         raise ValueError(f"measure {text!r}: expected BASE, BASE@CUTOFF or BASE(key=value,...)@CUTOFF")
-    base = m["base"]
+    cutoff = None if m["cutoff"] is None else int(m["cutoff"])
+    base = _resolve_alias(m["base"], cutoff)
     if base not in REGISTRY:
         known = ", ".join(sorted(REGISTRY))
-        raise ValueError(f"unknown measure {base!r} in {text!r}; known measures: {known}")
+        raise ValueError(f"unknown measure {m['base']!r} in {text!r}; known measures: {known}")
     d = REGISTRY[base]
-    cutoff = None if m["cutoff"] is None else int(m["cutoff"])
     if cutoff is not None and d.cutoff == "forbidden":
         raise ValueError(f"measure {text!r}: {base} takes no cutoff")
     if cutoff is None and d.cutoff == "required":
@@ -228,8 +259,46 @@ def parse_measure(text: str | Measure) -> Measure:
             if k not in d.params:
                 allowed = ", ".join(sorted(d.params)) or "none"
                 raise ValueError(f"measure {text!r}: unknown parameter {k!r} (allowed: {allowed})")
+            if k in params:
+                raise ValueError(f"measure {text!r}: parameter {k!r} given twice")
             try:
                 params[k] = d.params[k].parse(v)
             except ValueError as e:
                 raise ValueError(f"measure {text!r}: parameter {k}: {e}") from None
+    # a parameter at its default is the measure without it: one name per measure
+    params = {k: v for k, v in params.items() if not _is_default(v, d.params[k].default)}
     return Measure(base, cutoff, tuple(sorted(params.items())))
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    if default is None:
+        return value is None
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):       # e.g. array-valued parameters
+        return False
+
+
+def unique_measures(names, *, where: str = "measures", warn: bool = True, stacklevel: int = 2) -> list[Measure]:
+    """Parse ``names`` and keep the first of every canonical measure, in order.
+
+    Two spellings of the same measure (``Q`` and ``Q-measure(beta=1)``, ``PDoc@10`` and ``Prec@10``)
+    yield one measure; with ``warn`` an :class:`metaeval.errors.InputWarning` names them.
+    """
+    import warnings
+
+    from ..errors import InputWarning
+
+    first: dict[Measure, str] = {}
+    out: list[Measure] = []
+    for name in names:
+        m = parse_measure(name)
+        spelled = name.name if isinstance(name, Measure) else str(name).strip()
+        if m in first:
+            if warn:
+                warnings.warn(f"{where}: {spelled!r} is the same measure as {first[m]!r} (canonical name "
+                              f"{m.name}); computed once", InputWarning, stacklevel=stacklevel)
+            continue
+        first[m] = spelled
+        out.append(m)
+    return out

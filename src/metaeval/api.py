@@ -1,0 +1,282 @@
+"""The one-call Python API: pandas DataFrames in, pandas DataFrames out.
+
+* :func:`evaluate` -- qrels + runs (paths or DataFrames) -> a tidy DataFrame ``run, topic, measure,
+  value``, the values of ``metaeval matrices`` (same code, same policies).
+* :func:`meta_evaluate` -- such a tidy DataFrame (or a dict of topic x run matrices) -> a
+  :class:`MetaResult` holding every table of ``metaeval meta`` as a DataFrame (the content of its
+  CSV files) and writing the CSV / Markdown / LaTeX tables and the figures with ``.write(out_dir)``.
+
+Both are exported lazily by :mod:`metaeval` (``metaeval.evaluate``); importing :mod:`metaeval` loads
+neither pandas' plotting, matplotlib nor Snakemake.  Walkthrough: ``docs/python.md``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import fields
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices"]
+
+TIDY_COLUMNS = ["run", "topic", "measure", "value"]
+
+
+# ----------------------------------------------------------------------------------- evaluate
+def _is_frame(x) -> bool:
+    return isinstance(x, pd.DataFrame)
+
+
+def _run_items(runs, order):
+    """``runs`` -> list of ("frame", name, DataFrame) / ("path", spec) items."""
+    if _is_frame(runs):
+        return [("frames", runs)]                  # one run per value of a 'run' column
+    if isinstance(runs, Mapping):
+        out = []
+        for name, v in runs.items():
+            if _is_frame(v):
+                out.append(("frame", str(name), v))
+            else:
+                raise TypeError(f"runs[{name!r}]: expected a DataFrame (query_id, doc_id, score[, rank]), "
+                                f"got {type(v).__name__}")
+        return out
+    if isinstance(runs, (str, os.PathLike)):
+        runs = [runs]
+    out = []
+    for r in runs:
+        if _is_frame(r):
+            raise TypeError("a list of runs holds paths; give DataFrames as one frame with a 'run' "
+                            "column or as a dict {run name: DataFrame}")
+        out.append(("path", r))
+    return out
+
+
+def collection(qrels, runs, *, order: str | None = None, depth: int | None = 1000,
+               max_level: int | None = None):
+    """The labelled :class:`~metaeval.collection.Collection` of :func:`evaluate`'s inputs.
+
+    Files only (paths, directories, globs) go through :func:`metaeval.io.load_collection` exactly as
+    ``metaeval matrices`` does; DataFrames through :mod:`metaeval.io.frames`.
+    """
+    from .io import load_collection
+    from .io.frames import (collection_from_parsed, parse_run_source, read_qrels_any, run_from_frame,
+                            runs_from_frame)
+    from .io.runs import expand_runs
+
+    if order not in (None, "file", "score", "rank"):
+        raise ValueError(f"order must be 'file', 'score', 'rank' or None, got {order!r}")
+    items = _run_items(runs, order)
+    paths = [it[1] for it in items if it[0] == "path"]
+    if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
+        return load_collection(qrels, paths, order=order or "file", depth=depth, max_level=max_level)
+    if order == "rank" and paths:
+        raise ValueError("order='rank' applies to DataFrame runs only (run files are in rank order)")
+    q = read_qrels_any(qrels, max_level=max_level)
+    parsed = []
+    if paths:
+        for src in expand_runs(paths):
+            parsed.append(parse_run_source(src, order or "file"))
+    for kind, *rest in items:
+        if kind == "frame":
+            name, df = rest
+            parsed.append(run_from_frame(df, name, order))
+        elif kind == "frames":
+            parsed.extend(runs_from_frame(rest[0], "run", order))
+    return collection_from_parsed(q, parsed, depth=depth, max_level=max_level)
+
+
+def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, depth: int | None = 1000,
+             max_level: int | None = None, condensed: bool = False) -> pd.DataFrame:
+    """Per-topic scores of every run under every measure, as a tidy DataFrame.
+
+    ``qrels``: a path (NTCIR ``TOPIC DOCID Lk`` or TREC ``TOPIC 0 DOCID REL``, gzip ok, or an
+    NTCIREVAL per-topic directory) or a DataFrame ``query_id, doc_id, relevance``.
+    ``runs``: a path, a directory, a glob, a list of those; a DataFrame ``query_id, doc_id, score``
+    with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame.
+    ``measures``: canonical names or aliases (``"AP"``, ``"nDCG@10"``, ``"Q"``, ...); two spellings
+    of one measure are computed once, with a warning.  ``gains``: gains of L1..LH (``"1:2:3"`` or a
+    sequence; default 1:2:...:H).  ``order``: ``None`` = run files in file order (NTCIREVAL, as
+    ``metaeval matrices``) and DataFrames by ``rank`` if present, else by score with trec_eval's tie
+    rule; ``"file"``, ``"score"`` or ``"rank"`` for every run.  ``depth``: truncation (None: none).
+
+    Returns columns ``run, topic, measure, value``: one row per run, topic (the qrels topics with a
+    relevant document, string order) and measure (canonical name), runs sorted by name, measures in
+    the order asked; ``value`` is float64, exactly the ``metaeval matrices`` value.
+    """
+    from .errors import InputError
+    from .metrics import EvalContext, parse_gains
+    from .metrics import evaluate as _evaluate
+    from .metrics.registry import unique_measures
+
+    if isinstance(measures, str):
+        measures = measures.split()
+    ms = unique_measures(list(measures), where="measures", stacklevel=3)
+    if not ms:
+        raise ValueError("no measure given")
+    g = None if gains is None else parse_gains(gains)
+    c = collection(qrels, runs, order=order, depth=depth, max_level=max_level)
+    if g is not None and len(g) < c.max_level:
+        raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
+    if condensed:
+        c = c.condensed()
+    ctx = EvalContext(c, g)
+    vals = _evaluate(ctx, ms)                                  # {name: (runs, topics)}
+    names = list(vals)
+    R, T, M = len(c.runs), len(c.topics), len(names)
+    cube = np.stack([vals[n] for n in names], axis=-1) if M else np.zeros((R, T, 0))
+    return pd.DataFrame({
+        "run": np.repeat(np.array(c.runs, dtype=object), T * M),
+        "topic": np.tile(np.repeat(np.array(c.topics, dtype=object), M), R),
+        "measure": np.tile(np.array(names, dtype=object), R * T),
+        "value": cube.reshape(-1).astype(np.float64),
+    })
+
+
+# ----------------------------------------------------------------------------- meta_evaluate
+def tidy_to_matrices(scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """A tidy ``run, topic, measure, value`` frame -> ``{measure: topic x run DataFrame}`` (topics
+    and runs in string order, measures by name, as ``metaeval meta`` reads a matrix folder)."""
+    missing = [c for c in TIDY_COLUMNS if c not in scores.columns]
+    if missing:
+        raise ValueError(f"scores: missing column(s) {', '.join(missing)}; expected {', '.join(TIDY_COLUMNS)}")
+    df = scores[TIDY_COLUMNS].copy()
+    for c in ("run", "topic", "measure"):
+        df[c] = df[c].astype(str)
+    dup = df.duplicated(["run", "topic", "measure"])
+    if dup.any():
+        r = df[dup].iloc[0]
+        raise ValueError(f"scores: two values for run {r.run!r}, topic {r.topic!r}, measure {r.measure!r}")
+    out = {}
+    for m in sorted(df["measure"].unique()):
+        part = df[df["measure"] == m]
+        mat = part.pivot(index="topic", columns="run", values="value").sort_index().sort_index(axis=1)
+        if mat.isna().any().any():
+            raise ValueError(f"scores: measure {m!r} lacks a value for some run and topic")
+        mat.index.name, mat.columns.name = "topic", "run"
+        out[m] = mat.astype(np.float64)
+    return out
+
+
+def _as_read(df: pd.DataFrame) -> pd.DataFrame:
+    """A matrix laid out as :func:`metaeval.meta.matrices.read_matrix` returns one (str labels, a
+    C-ordered float64 block): numpy's sums depend on the memory layout, and the tables must equal
+    those of ``metaeval meta`` to the last bit."""
+    vals = np.ascontiguousarray(df.to_numpy(dtype=np.float64))
+    return pd.DataFrame(vals, index=pd.Index([str(t) for t in df.index], name="topic"),
+                        columns=pd.Index([str(r) for r in df.columns], name="run"))
+
+
+def _meta_config(options: dict):
+    from .meta.run import MetaConfig
+
+    known = {f.name for f in fields(MetaConfig)}
+    bad = sorted(set(options) - known)
+    if bad:
+        raise TypeError(f"meta_evaluate: unknown option(s) {', '.join(bad)}; known: metrics, collection, "
+                        f"{', '.join(sorted(known))}")
+    return MetaConfig(**options)
+
+
+def _run_meta(matrices, cfg, metrics, collection):
+    """The one call into the meta-evaluation orchestration (re-point it here when that moves)."""
+    from .meta.run import run_meta
+
+    return run_meta(matrices, cfg, metrics=metrics, collection=collection)
+
+
+def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool) -> list[Path]:
+    """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}`` and ``OUT/figures/``."""
+    from .meta.run import write_tables
+
+    paths = write_tables(tables, out_dir / "tables")
+    if figures:
+        from .figures import make_all_figures
+
+        paths += make_all_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha)
+    return paths
+
+
+def _as_written(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    """The table as its CSV holds it (the writer's row order and text, read back)."""
+    from .tables import KINDS, csv_text, read_table
+
+    spec = KINDS.get(name)
+    data = spec.sort(df) if spec is not None and spec.sort is not None else df
+    return read_table(io.StringIO(csv_text(data)))
+
+
+class MetaResult(Mapping):
+    """Every meta-evaluation table as a DataFrame: ``res.kendall``, ``res["bootstrap_paired"]``,
+    ``list(res)``; the content of ``metaeval meta``'s ``tables/NAME.csv``.  ``res.raw`` holds the
+    tables as computed (before the writers' sorting); ``res.config`` the
+    :class:`~metaeval.meta.run.MetaConfig`."""
+
+    def __init__(self, raw: dict[str, pd.DataFrame], config):
+        self.raw = dict(raw)
+        self.config = config
+        self._tables: dict[str, pd.DataFrame] = {}
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self.raw:
+            raise KeyError(f"no table {name!r}; tables: {', '.join(self.raw)}")
+        if name not in self._tables:
+            self._tables[name] = _as_written(name, self.raw[name])
+        return self._tables[name]
+
+    def __getattr__(self, name: str) -> pd.DataFrame:
+        if name.startswith("_") or name in ("raw", "config"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"MetaResult has no table {name!r}; tables: {', '.join(self.raw)}") from None
+
+    def __iter__(self):
+        return iter(self.raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.raw))
+
+    def __repr__(self) -> str:
+        return f"MetaResult({', '.join(self.raw)})"
+
+    def write(self, out_dir, *, figures: bool = True) -> list[Path]:
+        """Write ``OUT/tables/NAME.{csv,md,tex}`` and (``figures``) ``OUT/figures/*.png``, as
+        ``metaeval meta --out OUT`` does; returns the paths."""
+        return _write_outputs(self.raw, Path(out_dir), self.config, figures)
+
+
+def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=None,
+                  **options: Any) -> MetaResult:
+    """Meta-evaluate measures from per-topic scores: Kendall's tau, bootstrap sensitivity, swap
+    and stability methods (``docs/meta.md``).
+
+    ``scores``: the tidy DataFrame of :func:`evaluate` (``run, topic, measure, value``) or a dict
+    ``{measure: topic x run DataFrame}``.  ``metrics``: which to meta-evaluate (default every
+    measure but gain-sweep variants; ``AG_X`` / ``G_X`` allowed).  ``collection``: a
+    :class:`~metaeval.collection.Collection` for the collection-dependent tables.  ``options``: the
+    fields of :class:`metaeval.meta.run.MetaConfig` -- ``B=1000, alpha=0.05, seed=0, top_runs=None,
+    select_by="AP", swap_threshold=0.05, geometric=(), ...`` -- with the defaults of ``metaeval meta``.
+    """
+    from .meta.matrices import align_matrices
+
+    cfg = _meta_config(options)
+    if isinstance(scores, pd.DataFrame):
+        mats = tidy_to_matrices(scores)
+    elif isinstance(scores, Mapping):
+        mats = {str(k): v for k, v in scores.items()}
+    else:
+        raise TypeError("scores: expected a tidy DataFrame (run, topic, measure, value) or a dict of "
+                        "topic x run DataFrames")
+    if not mats:
+        raise ValueError("scores: no measure")
+    mats = align_matrices({m: _as_read(df) for m, df in mats.items()})
+    raw = _run_meta(mats, cfg, None if metrics is None else list(metrics), collection)
+    return MetaResult(raw, cfg)

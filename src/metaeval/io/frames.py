@@ -1,0 +1,222 @@
+"""In-memory input -> :class:`~metaeval.collection.Collection`: qrels and runs given as pandas
+DataFrames (the column names of ir_measures / ranx / PyTerrier), mixed freely with files.
+
+* qrels: a DataFrame with columns ``query_id, doc_id, relevance`` (integers; a negative relevance is
+  judged nonrelevant, as in trec_eval), or anything :func:`metaeval.io.read_qrels` reads.
+* a run: a DataFrame with columns ``query_id, doc_id, score`` and optionally ``rank``; each run's
+  ranked lists are ordered by ``rank`` when the column is present (ties keep the frame's order),
+  else by ``score`` with trec_eval's rule (descending in single precision, ties by ``doc_id``
+  descending) -- or as ``order`` says: ``"file"`` = the frame's row order, ``"score"`` = by score.
+
+The frames are turned into the same arrays the file readers produce (:class:`~metaeval.io.qrels.Qrels`,
+:class:`~metaeval.io.runs.ParsedRun`) and labelled by :func:`metaeval.io.ingest.label_run`, so every
+policy of ``docs/io.md`` (topic set, repeated documents, truncation, missing topics) applies
+unchanged and the values equal those computed from the same data in files.  Bad frames raise
+:class:`~metaeval.errors.InputError` naming the frame, the row and the column.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Callable
+
+import numpy as np
+
+from ..collection import Collection
+from ..errors import InputError
+from .ingest import _QrelsIndex, _plural, _preview, _warn, label_run
+from .qrels import Qrels, _build, read_qrels
+from .runs import ParsedRun, RunSource, read_run
+
+__all__ = ["qrels_from_frame", "runs_from_frame", "run_from_frame", "collection_from_parsed", "QRELS_COLUMNS",
+           "RUN_COLUMNS"]
+
+QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
+RUN_COLUMNS = ("query_id", "doc_id", "score")
+
+
+def _require(df, cols, what: str) -> None:
+    missing = [c for c in cols if c not in df.columns]
+    if missing:
+        raise InputError(f"{what}: missing column(s) {', '.join(missing)} (has: "
+                         f"{', '.join(map(str, df.columns))}); expected {', '.join(cols)}")
+
+
+def _ids(series, what: str, col: str) -> np.ndarray:
+    """A column of ids as a numpy bytes array (UTF-8); missing or empty ids and whitespace rejected.
+
+    Works on the distinct values (``pandas.factorize``): ids repeat (topics always, documents
+    across runs), so conversion and checks cost little more than one hash pass over the column."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    if (codes < 0).any():
+        raise InputError(f"{what}: row {int(np.flatnonzero(codes < 0)[0])}: {col} is missing")
+    text = np.asarray(pd.Index(uniques).astype(str), dtype=object)
+    try:
+        ub = text.astype("S")                          # ASCII: converted in C
+    except UnicodeEncodeError:
+        ub = np.asarray(pd.Series(text).str.encode("utf-8"), dtype=object).astype("S")
+    w = max(1, ub.dtype.itemsize)
+    m = ub.view(np.uint8).reshape(len(ub), w) if len(ub) else np.zeros((0, w), np.uint8)
+    space = np.isin(m, np.frombuffer(b" \t\n\r\x0b\x0c", np.uint8)).any(axis=1)
+    bad = space | (m[:, 0] == 0)                       # whitespace inside, or empty
+    if bad.any():
+        u = int(np.flatnonzero(bad)[0])
+        row = int(np.flatnonzero(codes == u)[0])
+        raise InputError(f"{what}: row {row}: {col} {uniques[u]!r} is empty or contains whitespace")
+    return ub[codes]
+
+
+def _numbers(series, what: str, col: str, dtype) -> np.ndarray:
+    try:
+        vals = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError):
+        raise InputError(f"{what}: column {col} is not numeric") from None
+    bad = ~np.isfinite(vals)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{what}: row {i}: {col} {series.iloc[i]!r} is not a finite number")
+    return vals.astype(dtype)
+
+
+def qrels_from_frame(df, max_level: int | None = None, name: str = "qrels DataFrame") -> Qrels:
+    """A :class:`Qrels` from a DataFrame ``query_id, doc_id, relevance``."""
+    _require(df, QRELS_COLUMNS, name)
+    topics = _ids(df["query_id"], name, "query_id")
+    docs = _ids(df["doc_id"], name, "doc_id")
+    rel = _numbers(df["relevance"], name, "relevance", np.float64)
+    if (rel != np.round(rel)).any():
+        i = int(np.flatnonzero(rel != np.round(rel))[0])
+        raise InputError(f"{name}: row {i}: relevance {rel[i]!r} is not an integer")
+    rel = np.maximum(rel, 0)                       # trec_eval: negative = judged nonrelevant
+    if (rel > 127).any():
+        i = int(np.flatnonzero(rel > 127)[0])
+        raise InputError(f"{name}: row {i}: relevance level {int(rel[i])} is too large (at most 127)")
+    table = SimpleNamespace(line=np.arange(len(df), dtype=np.int64))      # "line" = row number
+    return _build([name], [[table, "frame", topics, docs, rel.astype(np.int8)]], [None], max_level,
+                  "frame")
+
+
+def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tuple[ParsedRun, str]]:
+    """``[(ParsedRun, order for label_run)]`` from a DataFrame ``query_id, doc_id, score[, rank]``,
+    one run per value of a ``run`` column if the frame has one (else one run named ``name``).
+
+    ``order`` None: by ``rank`` if the frame has it, else by ``score`` (trec_eval); ``"file"``: the
+    frame's row order; ``"score"``: by score; ``"rank"``: by rank.  Each column is converted once
+    for all runs."""
+    what = "runs DataFrame" if "run" in df.columns else f"run {name!r} (DataFrame)"
+    if order is None:
+        order = "rank" if "rank" in df.columns else "score"
+    if order not in ("file", "score", "rank"):
+        raise ValueError(f"order must be 'file', 'score' or 'rank', got {order!r}")
+    need = ["query_id", "doc_id"] + (["score"] if order == "score" else []) + \
+        (["rank"] if order == "rank" else [])
+    _require(df, need, what)
+    topics = _ids(df["query_id"], what, "query_id")
+    docs = _ids(df["doc_id"], what, "doc_id")
+    scores = _numbers(df["score"], what, "score", np.float64).astype(np.float32) \
+        if "score" in df.columns else None
+    rank = _numbers(df["rank"], what, "rank", np.float64) if order == "rank" else None
+    if "run" in df.columns:
+        import pandas as pd
+
+        codes, names = pd.factorize(df["run"].astype(str), sort=True, use_na_sentinel=True)
+        if (codes < 0).any():
+            raise InputError(f"{what}: row {int(np.flatnonzero(codes < 0)[0])}: run is missing")
+        names = [str(n) for n in names]
+    else:
+        codes, names = np.zeros(len(df), np.int64), [str(name)]
+    # rows of each run, in the frame's order (or by rank, stable), grouped by run
+    if rank is None:
+        rows = np.argsort(codes, kind="stable")
+    else:
+        rows = np.lexsort((np.arange(len(df)), rank, codes))
+    bounds = np.searchsorted(codes[rows], np.arange(len(names) + 1))
+    w = max(8, (docs.dtype.itemsize + 7) // 8 * 8)
+    out = []
+    for k, run_name in enumerate(names):
+        r = rows[bounds[k]:bounds[k + 1]]
+        d = docs[r]
+        mat = np.zeros((len(r), w), np.uint8)
+        if len(r):
+            mat[:, :d.dtype.itemsize] = d.view(np.uint8).reshape(len(r), d.dtype.itemsize)
+        sc = None if scores is None else scores[r]
+        src = f"run {run_name!r} (DataFrame)" if "run" in df.columns else what
+        out.append((ParsedRun(run_name, (src,), topics[r], mat, r.astype(np.int64),
+                              np.zeros(len(r), np.int32), sc, sc is not None),
+                    "score" if order == "score" else "file"))
+    return out
+
+
+def run_from_frame(df, name: str, order: str | None = None) -> tuple[ParsedRun, str]:
+    """One run from a DataFrame without a ``run`` column (see :func:`runs_from_frame`)."""
+    if "run" in df.columns:
+        df = df.drop(columns="run")
+    return runs_from_frame(df, name, order)[0]
+
+
+def read_qrels_any(qrels, max_level: int | None = None) -> Qrels:
+    """A path (or list of paths), a :class:`Qrels` or a DataFrame -> :class:`Qrels`."""
+    if isinstance(qrels, Qrels):
+        return qrels.with_max_level(max_level)
+    if hasattr(qrels, "columns"):
+        return qrels_from_frame(qrels, max_level)
+    return read_qrels(qrels, max_level=max_level)
+
+
+def collection_from_parsed(q: Qrels, parsed: list[tuple[ParsedRun, str]], depth: int | None = 1000,
+                           max_level: int | None = None, info: dict | None = None,
+                           progress: Callable[[int, int, str], None] | None = None) -> Collection:
+    """Label parsed runs (each with its ``label_run`` order) against ``q``: the second half of
+    :func:`metaeval.io.load_collection`, for runs that did not come from files.  Runs are sorted by
+    name; two runs of one name are an error."""
+    if depth is not None:
+        depth = int(depth)
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1 (or None), got {depth}")
+    q = q.with_max_level(max_level)
+    if not parsed:
+        raise InputError("no runs given")
+    names = [p.name for p, _ in parsed]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise InputError(f"two runs named {dup[0]!r}: run names must be unique")
+    parsed = sorted(parsed, key=lambda po: po[0].name)
+    nrel = q.n_relevant
+    used = [t for t, r in zip(q.topics, nrel) if r > 0]
+    excluded = [t for t, r in zip(q.topics, nrel) if r == 0]
+    qsrc = q.sources[0] if q.sources else "qrels"
+    if excluded:
+        _warn(f"{qsrc}: {_plural(len(excluded), 'topic')} without any relevant document excluded from "
+              f"the topic set: {_preview(excluded)}")
+    if not used:
+        raise InputError("no topic of the qrels has a relevant document", qsrc)
+    index = _QrelsIndex(q, used)
+    if depth is not None:
+        width = depth
+    else:
+        width = 1
+        for pr, _ in parsed:
+            if len(pr.lines):
+                _, c = np.unique(pr.topics, return_counts=True)
+                width = max(width, int(c.max()))
+    T = len(used)
+    levels = np.empty((len(parsed), T, width), np.int8)
+    lengths = np.empty((len(parsed), T), np.int64)
+    for i, (pr, order) in enumerate(parsed):
+        levels[i], lengths[i] = label_run(pr, index, T, width, order, depth)
+        if progress is not None:
+            progress(i + 1, len(parsed), pr.name)
+    qi = np.array([q.topics.index(t) for t in used], np.int64)
+    meta = {"qrels": list(q.sources), "qrels_form": q.form, "runs": {p.name: list(p.sources) for p, _ in parsed},
+            "order": sorted({o for _, o in parsed}), "depth": depth, "max_level": q.max_level,
+            **(info or {})}
+    return Collection(topics=tuple(used), runs=tuple(p.name for p, _ in parsed), levels=levels,
+                      lengths=lengths, level_counts=q.level_counts[qi], excluded_topics=tuple(excluded),
+                      info=meta)
+
+
+def parse_run_source(source: RunSource, order: str) -> tuple[ParsedRun, str]:
+    """A run file (or per-topic layout) parsed for ``order`` ("file" or "score")."""
+    return read_run(source, scores=(order == "score")), order
