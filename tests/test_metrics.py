@@ -173,7 +173,7 @@ def test_inputs_not_mutated_and_registry_complete():
     assert np.array_equal(coll.levels, before)
     for base in ["RR", "O-measure", "P-measure", "P-plus", "AP", "Q-measure", "Q", "NCUgu,P",
                  "NCUgu,BR", "NCUrb,P", "NCUrb,BR", "NCUrb,IE", "RBP", "nRBP", "ERR", "nERR",
-                 "EBR", "nEBR", "iRBU", "niRBU", "nDCG", "MSnDCG", "Prec", "Hit", "PDoc", "nCG",
+                 "EBR", "nEBR", "iRBU", "niRBU", "nDCG", "MSnDCG", "Prec", "Hit", "nCG",
                  "R-prec", "WRR", "NWRR", "bpref", "bpref_R", "bpref_N", "bpref_relative",
                  "rpref_N", "rpref_relative", "rpref_relative2"]:
         assert base in REGISTRY, base

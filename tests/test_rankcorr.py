@@ -471,7 +471,7 @@ def test_coefficient_matrices_shape():
 # ------------------------------------------------------------------ TREC DL19
 
 PAPER_METRICS = ["RR", "O-measure", "P-measure", "P-plus", "AP", "Q-measure", "nDCG@1000", "nCG@1000",
-                 "PDoc@1000"]
+                 "Prec@1000"]
 
 
 @pytest.fixture(scope="module")
@@ -511,7 +511,7 @@ def test_dl19_table(dl19):
         assert np.array_equal(ok, np.isfinite(lo)) and np.array_equal(ok, np.isfinite(hi)), c
         assert np.all(lo[ok] <= v[ok] + 1e-12) and np.all(v[ok] <= hi[ok] + 1e-12), \
             (c, df.loc[~((lo <= v + 1e-12) & (v <= hi + 1e-12)) & ok, ["metric_a", "metric_b", c, f"{c}_low", f"{c}_high"]])
-    # RR, O-measure, nCG@1000 and PDoc@1000 have tied run means on DL19 (e.g. RR of idst_bert_p1,
+    # RR, O-measure, nCG@1000 and Prec@1000 have tied run means on DL19 (e.g. RR of idst_bert_p1,
     # idst_bert_p2 and idst_bert_pr2): tau_AP is defined exactly between the five tie-free metrics,
     # tau_AP-a exactly when the reference is tie-free, tau_AP-b and the RBO variants always
     tie_free = {"P-measure", "P-plus", "AP", "Q-measure", "nDCG@1000"}

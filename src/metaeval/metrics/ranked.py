@@ -1,4 +1,4 @@
-"""NTCIREVAL's ranked-retrieval measures (``ntcir_eval compute``) plus WRR/NWRR, nCG, PDoc, R-prec.
+"""NTCIREVAL's ranked-retrieval measures (``ntcir_eval compute``) plus WRR/NWRR, nCG, R-prec (PDoc is an alias of Prec).
 
 Every function computes one measure for all runs and topics at once from the arrays of an
 :class:`~metaeval.metrics.context.EvalContext`: running sums over the relevant ranks of every list
@@ -521,7 +521,6 @@ _reg("nDCG", ndcg, cutoff="required", params={**_G, **_LOGB}, ntcir=True,
 _reg("MSnDCG", msndcg, cutoff="required", params=_G, ntcir=True, doc="Microsoft nDCG@l (paper 002 Eq. 7)")
 _reg("Prec", prec, cutoff="required", ntcir=True, doc="precision at l (NTCIREVAL 2011: P@l)")
 _reg("Hit", hit, cutoff="required", ntcir=True, doc="1 if a relevant document is in the top l")
-_reg("PDoc", prec, cutoff="required", doc="PDoc_l = P(l) (paper 001 Eq. 2); same values as Prec@l")
 _reg("nCG", ncg, cutoff="required", params=_G, doc="cg(l)/cg*(l) (paper 001 Eq. 3)")
 _reg("R-prec", r_prec, doc="precision at rank R")
 _reg("WRR", wrr, params=_PEN, bounded=False, doc="weighted reciprocal rank (paper 000 Eq. 4)")
