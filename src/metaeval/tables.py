@@ -563,16 +563,17 @@ def _layout_tstar(df: pd.DataFrame) -> Layout:
               Cell("t observed", tex=r"$t(\mathbf{z})$"), Cell("B"),
               Cell("mean t*", tex=r"mean $t^*$"), Cell("s.d. t*", tex=r"s.d. $t^*$"),
               Cell("ASL", tex=r"ASL")]
+    from .meta.bootstrap import tstar_summary
+
     rows = []
     for m, g in df.groupby("metric", sort=False):
         ts = g["t_star"].to_numpy(dtype=float)
         t0 = float(g["t_observed"].iloc[0])
-        asl = float(np.mean(np.abs(ts) >= abs(t0))) if len(ts) else float("nan")
+        mean, sd, asl = tstar_summary(ts, t0)           # finite t* only for mean and s.d.
         rows.append([Cell(str(m)), Cell(str(g["system_x"].iloc[0])), Cell(str(g["system_y"].iloc[0])),
                      Cell(_round_half_up(t0, 3)), Cell(str(len(ts))),
-                     Cell(_fmt4(float(np.mean(ts)) if len(ts) else None)),
-                     Cell(_fmt4(float(np.std(ts, ddof=1)) if len(ts) > 1 else None)),
-                     Cell(_round_half_up(asl, 3) if math.isfinite(asl) else "-")])
+                     Cell(_fmt4(mean)), Cell(_fmt4(sd)),
+                     Cell(_round_half_up(asl, 3) if asl is not None else "-")])
     return Layout(header, rows, "lllrrrrr")
 
 

@@ -352,6 +352,24 @@ def paired_tstar(scores, pair: tuple[int, int], samples=None, *, B: int | None =
     return t_obs, t
 
 
+def tstar_summary(t_star, t_observed: float) -> tuple[float | None, float | None, float | None]:
+    """``(mean, s.d., ASL)`` of the bootstrap t* of one pair, for the t* table.
+
+    With few topics a bootstrap sample can have zero variance, so t* is ``+-inf`` (or ``0``) by
+    the zero-variance rule of this module.  The ASL counts every t* (an infinite one is as large
+    as any ``|t(z)|``); the mean and s.d. are those of the finite t* only (``None`` when fewer
+    than one / two are finite), so the table never shows an infinite or NaN mean and no numpy
+    warning is raised."""
+    ts = np.asarray(t_star, dtype=np.float64)
+    if len(ts) == 0:
+        return None, None, None
+    asl = float(np.mean(np.abs(ts) >= abs(float(t_observed))))
+    fin = ts[np.isfinite(ts)]
+    mean = float(fin.mean()) if len(fin) else None
+    sd = float(fin.std(ddof=1)) if len(fin) > 1 else None
+    return mean, sd, asl
+
+
 def run_statistics(X: np.ndarray, smp: BootstrapSamples, statistic: Statistic, s0: int, s1: int,
                    cols: slice | None = None) -> np.ndarray:
     """``M(run, Q*b)`` for rows ``s0:s1`` of ``smp``: a ``(runs, rows)`` matrix.
