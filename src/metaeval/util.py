@@ -54,8 +54,7 @@ def atomic_dir_outputs(paths: list[str | os.PathLike]) -> Iterator[None]:
 
 
 # ------------------------------------------------------------------ whole-folder replacement
-_NEW, _OLD = ".new-", ".old-"
-MANIFEST = ".metaeval-output"          # names the files a metaeval command wrote into a folder
+_KINDS = (".new-", ".ready-", ".old-")      # sibling temporary folders: .NAME.KIND-PID-XXXX
 
 
 def _pid_alive(pid: int) -> bool:
@@ -76,55 +75,59 @@ def _exchange(a: Path, b: Path) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        fn = libc.renameat2
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):
         return False
     AT_FDCWD, RENAME_EXCHANGE = -100, 2
-    rc = fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE)
-    if rc != 0:
+    if fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) != 0:
         err = ctypes.get_errno()
-        if err in (22, 38, 95):             # EINVAL/ENOSYS/EOPNOTSUPP: file system cannot exchange
+        if err in (22, 38, 95):             # EINVAL/ENOSYS/EOPNOTSUPP: the file system cannot exchange
             return False
         raise OSError(err, os.strerror(err), str(a))
     return True
 
 
 def clean_stale(path: str | os.PathLike) -> None:
-    """Remove the sibling temporary folders ``.NAME.new-PID-*`` / ``.NAME.old-PID-*`` left by
-    earlier runs that were killed (their process is gone).  If a kill came between moving the old
-    folder away and moving the new one in (only where atomic exchange is unsupported), the
-    complete new folder is moved into place first."""
+    """Remove the sibling temporary folders ``.NAME.new-PID-*`` (and ``.ready-``/``.old-``) left
+    by earlier runs of :func:`replace_dir` that were killed (their process is gone).  Where atomic
+    exchange is unsupported, a kill between moving the old folder away and moving the complete new
+    one (``.ready-``) in is completed: the new folder is moved into place."""
     import shutil
 
     path = Path(path)
     parent = path.parent
     if not parent.is_dir():
         return
-    for p in sorted(parent.glob(f".{path.name}.*-*-*")):
+    for p in sorted(parent.glob(f".{glob_escape(path.name)}.*-*-*")):
         rest = p.name[len(path.name) + 1:]
-        kind = rest[:5]
-        if kind not in (_NEW, _OLD):
+        kind = next((k for k in _KINDS if rest.startswith(k)), None)
+        if kind is None:
             continue
         try:
-            pid = int(rest[5:].split("-")[0])
+            pid = int(rest[len(kind):].split("-")[0])
         except ValueError:
             continue
-        if _pid_alive(pid) and pid != os.getpid():
-            continue
-        if kind == _NEW and not path.exists() and (p / MANIFEST).exists():
-            os.rename(p, path)               # the new output was complete: finish the swap
+        if pid != os.getpid() and _pid_alive(pid):
+            continue                         # another run is writing right now
+        if kind == ".ready-" and not path.exists():
+            os.rename(p, path)
             continue
         shutil.rmtree(p, ignore_errors=True)
 
 
-def _carry_over(old: Path, new: Path, ours: set[str]) -> None:
-    """Hard-link (or copy) into ``new`` every entry of ``old`` that a metaeval command did not
-    write there (not listed in its manifest) and that the new output does not replace."""
+def glob_escape(name: str) -> str:
+    import glob
+
+    return glob.escape(name)
+
+
+def _carry_over(old: Path, new: Path) -> None:
+    """Hard-link (or copy) into ``new`` every entry of ``old`` that the new output does not
+    replace (files the user keeps there, outputs of other options)."""
     import shutil
 
     for e in old.iterdir():
-        if e.name in ours or e.name == MANIFEST or (new / e.name).exists():
+        if (new / e.name).exists() or (new / e.name).is_symlink():
             continue
         if e.is_dir() and not e.is_symlink():
             shutil.copytree(e, new / e.name, copy_function=_link_or_copy, symlinks=True)
@@ -145,16 +148,15 @@ def _link_or_copy(src, dst):
 @contextlib.contextmanager
 def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
     """Write a whole output folder at once: yields a fresh sibling folder ``.NAME.new-PID-XXXX``
-    to write into; when the block ends without an exception, it replaces ``path`` as a whole.
+    to write into; when the block ends without an exception it replaces ``path`` as a whole.
 
     * The swap is one atomic ``renameat2(RENAME_EXCHANGE)`` on Linux, so a process killed at any
-      moment leaves ``path`` holding either the complete old or the complete new output, never a
-      mix.  Elsewhere: rename the old folder away, rename the new one in (a kill between the two
-      is completed by the next run, see :func:`clean_stale`).
-    * Temporary folders of earlier runs that were killed are removed first.
-    * A manifest ``.metaeval-output`` lists the entries written; entries of the old folder that are
-      not in its manifest (files the user put there) are carried over (hard links).  Stale outputs of
-      a previous run (in its manifest, not written again) are dropped.
+      moment leaves ``path`` holding the complete old or the complete new output, never a mix.
+      Elsewhere: rename the old folder away, then the new one in (a kill between the two is
+      completed by the next run, see :func:`clean_stale`).
+    * Temporary folders of earlier killed runs are removed first (:func:`clean_stale`).
+    * Entries of the old folder that the new output does not contain are kept (hard links): the
+      written entries (files, or whole sub-folders such as ``tables/``) replace their old selves.
     * ``path`` naming an existing file (not a folder) is an :class:`~metaeval.errors.InputError`.
     * On an exception the temporary folder is removed and ``path`` is untouched.
     """
@@ -168,24 +170,23 @@ def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
     parent = path.parent
     parent.mkdir(parents=True, exist_ok=True)
     clean_stale(path)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}{_NEW}{os.getpid()}-", dir=parent))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.new-{os.getpid()}-", dir=parent))
     try:
         yield tmp
-        (tmp / MANIFEST).write_text("".join(sorted(e.name + "\n" for e in tmp.iterdir())))
-        if path.is_dir():
-            m = path / MANIFEST
-            ours = set(m.read_text().split("\n")) if m.exists() else set()
-            _carry_over(path, tmp, ours)
-            if _exchange(tmp, path):
-                shutil.rmtree(tmp, ignore_errors=True)      # tmp now holds the old output
-                return
-            old = Path(tempfile.mkdtemp(prefix=f".{path.name}{_OLD}{os.getpid()}-", dir=parent))
-            os.rmdir(old)
-            os.rename(path, old)
+        if not path.is_dir():
             os.rename(tmp, path)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, path)
+            return
+        _carry_over(path, tmp)
+        if _exchange(tmp, path):
+            shutil.rmtree(tmp, ignore_errors=True)      # tmp now holds the old output
+            return
+        ready = Path(str(tmp).replace(".new-", ".ready-", 1))
+        os.rename(tmp, ready)
+        tmp = ready
+        old = Path(str(tmp).replace(".ready-", ".old-", 1))
+        os.rename(path, old)
+        os.rename(ready, path)
+        shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -67,6 +67,8 @@ SIM_ROOT = config["simulated_root"].rstrip("/")
 COLLECTIONS = list(config["collections"])
 if not COLLECTIONS:
     raise WorkflowError("config: `collections` is empty - configure at least one collection")
+# Input errors (empty run directory, gains that do not fit the qrels) are found here, before any job.
+__import__("metaeval.io.check").io.check.check_collections(config, WorkflowError)
 
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
 COLLECTION_RE = "[A-Za-z0-9][A-Za-z0-9_.-]*"

@@ -130,7 +130,7 @@ def run(args) -> int:
     else:
         c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth,
                             max_level=args.max_level, progress=show_runs)
-    check_gains(c, gains)
+    check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()
     values = compute_matrices(c, measures, gains, _measure_progress(args.quiet))

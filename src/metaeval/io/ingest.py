@@ -36,8 +36,6 @@ import numpy as np
 
 from ..collection import PAD, UNJUDGED, Collection
 from ..errors import InputError, InputWarning
-import pandas as pd
-
 from ._text import hash_ids
 from .qrels import Qrels, qrels_files, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
@@ -73,8 +71,10 @@ class _QrelsIndex:
         self.fast = len(q.topics) < (1 << 16)
         if self.fast:
             key = (q.topic_index.astype(np.uint64) << _TOPIC_SHIFT) | (q.doc_hash >> np.uint64(16))
-            self.table = pd.Index(key)
-            if not self.table.is_unique:
+            # plain numpy: sorted keys + searchsorted (no hand-written hash table, no pandas import)
+            self.order = np.argsort(key, kind="stable")
+            self.sorted = key[self.order]
+            if len(key) > 1 and (self.sorted[1:] == self.sorted[:-1]).any():
                 self.fast = False           # a 48-bit hash collision inside a topic: exact path
         if not self.fast:
             self.dict = {(int(t), d): int(v) for t, d, v in
@@ -92,7 +92,8 @@ class _QrelsIndex:
                 out[i] = self.dict.get((t, d), UNJUDGED)
             return out
         key = (qt.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
-        qi = self.table.get_indexer(key)
+        p = np.minimum(np.searchsorted(self.sorted, key), len(self.sorted) - 1)
+        qi = np.where(self.sorted[p] == key, self.order[p], -1)
         cand = np.flatnonzero(qi >= 0)
         qi = qi[cand]
         ok = self.q.docs[qi] == docs[rows[cand]]        # verify byte for byte (exact)

@@ -249,10 +249,13 @@ def _build(files, parsed, fixed_topics, max_level, form) -> Qrels:
                 k = int(np.flatnonzero(conflict)[0])
                 i, j = int(a[k]), int(b[k])
                 # report in file order: earlier line first
+                # a per-topic .rel file names its topic by its path: no "topic" in the message
+                per_topic = fixed_topics[fileidx[j]] is not None
                 raise InputError(
-                    f"document {docs[j].decode('utf-8', 'replace')} of topic {topics[tinv[j]]} is judged "
+                    f"document {docs[j].decode('utf-8', 'replace')} is judged "
                     f"L{int(level[i])} at {files[fileidx[i]]}:{int(lines[i])} and L{int(level[j])} at "
-                    f"{files[fileidx[j]]}:{int(lines[j])}", files[fileidx[j]], int(lines[j]), topics[tinv[j]])
+                    f"{files[fileidx[j]]}:{int(lines[j])}", files[fileidx[j]], int(lines[j]),
+                    None if per_topic else topics[tinv[j]])
             keep = np.ones(len(docs), bool)
             keep[b] = False
             tinv, docs, level, lines, fileidx = tinv[keep], docs[keep], level[keep], lines[keep], fileidx[keep]
