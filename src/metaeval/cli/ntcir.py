@@ -22,7 +22,7 @@ import argparse
 import re
 import sys
 
-_LABEL = re.compile(r"^L(\d+)$")
+_LABEL = re.compile(r"L([0-9]+)\Z")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

@@ -31,7 +31,8 @@ from ._text import Table, hash_ids, tokenize
 
 __all__ = ["Qrels", "read_qrels", "read_rel", "qrels_files"]
 
-_LABEL_NTCIR = re.compile(r"^L(\d+)$")
+_LABEL_NTCIR = re.compile(r"L([0-9]+)\Z")           # ASCII digits only (not "L\u0661")
+_INT_TREC = re.compile(r"[+-]?[0-9]+\Z")             # no "1_0", no non-ASCII digits
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,10 +126,7 @@ def _levels_from_labels(table: Table, col: int, form: str) -> np.ndarray:
     for j, u in enumerate(uniq.tolist()):
         s = u.decode("utf-8", "replace")
         if form == "trec":
-            try:
-                v = int(s)
-            except ValueError:
-                v = None
+            v = int(s) if _INT_TREC.match(s) else None
             if v is not None and v < 0:
                 v = 0                      # trec_eval: negative REL = judged nonrelevant
         else:
