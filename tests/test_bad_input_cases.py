@@ -4,7 +4,6 @@ error naming file and line, never a traceback, never a mixed output."""
 
 from __future__ import annotations
 
-import gzip
 import os
 import subprocess
 import sys
