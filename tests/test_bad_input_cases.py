@@ -294,3 +294,10 @@ def test_case12_ntcir_label_duplicate_judgment_message(tmp_path, capsys, monkeyp
     rc, _, err = cli(["ntcir", "label", "-r", rel], capsys)
     assert rc == 1 and "topic topic" not in err and "of topic" not in err
     assert f"{rel}:2: document d1 is judged L1 at {rel}:1 and L2 at {rel}:2" in err
+
+
+def test_case1_bom_in_ntcir_label_input(tmp_path, capsys):
+    rel = wb(tmp_path / "0201.rel", b"d1 L1\nd2 L0\n")
+    res = wb(tmp_path / "R.res", BOM + b"d1\nd2\n")
+    rc, out, _ = cli(["ntcir", "label", "-r", rel, res], capsys)
+    assert rc == 0 and out == "d1 L1\nd2 L0\n"

@@ -12,13 +12,14 @@ from typing import IO, Iterator
 
 
 def open_text(path: str | os.PathLike) -> IO[str]:
-    """Open a text file for reading; ``.gz`` (or gzip magic bytes) is decompressed transparently."""
+    """Open a UTF-8 text file for reading; ``.gz`` (or gzip magic bytes) is decompressed
+    transparently and a leading byte-order mark is dropped (``utf-8-sig``)."""
     path = Path(path)
     with open(path, "rb") as fh:
         magic = fh.read(2)
     if magic == b"\x1f\x8b":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="strict")
-    return open(path, "r", encoding="utf-8", errors="strict")
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", errors="strict")
+    return open(path, "r", encoding="utf-8-sig", errors="strict")
 
 
 @contextlib.contextmanager
