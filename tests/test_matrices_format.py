@@ -1,4 +1,4 @@
-"""`metaeval matrices` speed paths: float text exactly as repr; no heavy imports on its path."""
+"""`metaeval matrices`: float text exactly as repr; no heavy imports on its path."""
 
 from __future__ import annotations
 
@@ -21,13 +21,6 @@ def _values():
 
 def test_float_rows_equal_repr():
     x = _values()
-    assert matrices._DUMPS is not None          # orjson is a dependency: the fast path is in use
-    assert matrices._float_rows(x) == [",".join(map(repr, r)) for r in x.tolist()]
-
-
-def test_float_rows_without_orjson(monkeypatch):
-    x = _values()[:20]
-    monkeypatch.setattr(matrices, "_DUMPS", None)
     assert matrices._float_rows(x) == [",".join(map(repr, r)) for r in x.tolist()]
 
 

@@ -78,6 +78,17 @@ class Collection:
         lengths = keep.sum(axis=2).astype(self.lengths.dtype)
         return replace(self, levels=out, lengths=lengths, info={**self.info, "condensed": True})
 
+    def with_max_level(self, H: int) -> "Collection":
+        """The same collection on the level scale L0..LH (H >= :attr:`max_level`): the top levels
+        added have no judged document (a gain vector of H values declares H, as NTCIREVAL's -g)."""
+        if H == self.max_level:
+            return self
+        if H < self.max_level:
+            raise ValueError(f"level scale L0..L{H} below the highest level L{self.max_level} in use")
+        pad = np.zeros((self.level_counts.shape[0], H - self.max_level), self.level_counts.dtype)
+        return replace(self, level_counts=np.concatenate([self.level_counts, pad], axis=1),
+                       info={**self.info, "max_level": H})
+
     def select_runs(self, runs) -> "Collection":
         idx = [self.runs.index(r) for r in runs]
         return replace(self, runs=tuple(self.runs[i] for i in idx), levels=self.levels[idx],

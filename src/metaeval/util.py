@@ -1,4 +1,4 @@
-"""Small shared helpers: atomic output files, gzip-transparent opening."""
+"""Small shared helpers: atomic output files and folders, gzip-transparent opening."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ from typing import IO, Iterator
 
 
 def open_text(path: str | os.PathLike) -> IO[str]:
-    """Open a text file for reading; ``.gz`` (or gzip magic bytes) is decompressed transparently."""
+    """Open a UTF-8 text file for reading; ``.gz`` (or gzip magic bytes) is decompressed
+    transparently and a leading byte-order mark is dropped (``utf-8-sig``)."""
     path = Path(path)
     with open(path, "rb") as fh:
         magic = fh.read(2)
     if magic == b"\x1f\x8b":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="strict")
-    return open(path, "r", encoding="utf-8", errors="strict")
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", errors="strict")
+    return open(path, "r", encoding="utf-8-sig", errors="strict")
 
 
 @contextlib.contextmanager
@@ -50,4 +51,143 @@ def atomic_dir_outputs(paths: list[str | os.PathLike]) -> Iterator[None]:
         for p in paths:
             with contextlib.suppress(FileNotFoundError, IsADirectoryError):
                 os.unlink(p)
+        raise
+
+
+# ------------------------------------------------------------------ whole-folder replacement
+_KINDS = (".new-", ".ready-", ".old-")      # sibling temporary folders: .NAME.KIND-PID-XXXX
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False if unsupported."""
+    import ctypes
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    AT_FDCWD, RENAME_EXCHANGE = -100, 2
+    if fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) != 0:
+        err = ctypes.get_errno()
+        if err in (22, 38, 95):             # EINVAL/ENOSYS/EOPNOTSUPP: the file system cannot exchange
+            return False
+        raise OSError(err, os.strerror(err), str(a))
+    return True
+
+
+def clean_stale(path: str | os.PathLike) -> None:
+    """Remove the sibling temporary folders ``.NAME.new-PID-*`` (and ``.ready-``/``.old-``) left
+    by earlier runs of :func:`replace_dir` that were killed (their process is gone).  Where atomic
+    exchange is unsupported, a kill between moving the old folder away and moving the complete new
+    one (``.ready-``) in is completed: the new folder is moved into place."""
+    import shutil
+
+    path = Path(path)
+    parent = path.parent
+    if not parent.is_dir():
+        return
+    for p in sorted(parent.glob(f".{glob_escape(path.name)}.*-*-*")):
+        rest = p.name[len(path.name) + 1:]
+        kind = next((k for k in _KINDS if rest.startswith(k)), None)
+        if kind is None:
+            continue
+        try:
+            pid = int(rest[len(kind):].split("-")[0])
+        except ValueError:
+            continue
+        if pid != os.getpid() and _pid_alive(pid):
+            continue                         # another run is writing right now
+        if kind == ".ready-" and not path.exists():
+            os.rename(p, path)
+            continue
+        shutil.rmtree(p, ignore_errors=True)
+
+
+def glob_escape(name: str) -> str:
+    import glob
+
+    return glob.escape(name)
+
+
+def _carry_over(old: Path, new: Path) -> None:
+    """Hard-link (or copy) into ``new`` every entry of ``old`` that the new output does not
+    replace (files the user keeps there, outputs of other options)."""
+    import shutil
+
+    for e in old.iterdir():
+        if (new / e.name).exists() or (new / e.name).is_symlink():
+            continue
+        if e.is_dir() and not e.is_symlink():
+            shutil.copytree(e, new / e.name, copy_function=_link_or_copy, symlinks=True)
+        else:
+            _link_or_copy(e, new / e.name)
+
+
+def _link_or_copy(src, dst):
+    import shutil
+
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
+    return dst
+
+
+@contextlib.contextmanager
+def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
+    """Write a whole output folder at once: yields a fresh sibling folder ``.NAME.new-PID-XXXX``
+    to write into; when the block ends without an exception it replaces ``path`` as a whole.
+
+    * The swap is one atomic ``renameat2(RENAME_EXCHANGE)`` on Linux, so a process killed at any
+      moment leaves ``path`` holding the complete old or the complete new output, never a mix.
+      Elsewhere: rename the old folder away, then the new one in (a kill between the two is
+      completed by the next run, see :func:`clean_stale`).
+    * Temporary folders of earlier killed runs are removed first (:func:`clean_stale`).
+    * Entries of the old folder that the new output does not contain are kept (hard links): the
+      written entries (files, or whole sub-folders such as ``tables/``) replace their old selves.
+    * ``path`` naming an existing file (not a folder) is an :class:`~metaeval.errors.InputError`.
+    * On an exception the temporary folder is removed and ``path`` is untouched.
+    """
+    import shutil
+
+    from .errors import InputError
+
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise InputError("output path exists and is not a folder", path)
+    parent = path.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    clean_stale(path)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.new-{os.getpid()}-", dir=parent))
+    try:
+        yield tmp
+        if not path.is_dir():
+            os.rename(tmp, path)
+            return
+        _carry_over(path, tmp)
+        if _exchange(tmp, path):
+            shutil.rmtree(tmp, ignore_errors=True)      # tmp now holds the old output
+            return
+        ready = Path(str(tmp).replace(".new-", ".ready-", 1))
+        os.rename(tmp, ready)
+        tmp = ready
+        old = Path(str(tmp).replace(".ready-", ".old-", 1))
+        os.rename(path, old)
+        os.rename(ready, path)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -25,7 +25,8 @@ from .ingest import add_order_args
 
 def add_measure_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gains", metavar="G1:...:GH", default=None,
-                   help="gain values for L1..LH (NTCIREVAL -g; default 1:2:...:H)")
+                   help="gain values for L1..LH, non-decreasing; their number declares H, as NTCIREVAL's "
+                        "-g (default 1:2:...:H, H = highest level in the qrels)")
     p.add_argument("--cutoffs", metavar="l1,l2,...", default=None,
                    help="document cutoffs of the default measure list (NTCIREVAL -cutoffs; default 1000)")
     p.add_argument("--condensed", action="store_true",
@@ -40,8 +41,8 @@ def add_measure_args(p: argparse.ArgumentParser) -> None:
 
 def resolve_measures(parser: argparse.ArgumentParser, args):
     """(measures, gains) from the parsed options; bad values are usage errors (exit 2)."""
-    from ..metrics import ntcir_measures, parse_gains
-    from ..metrics.registry import parse_cutoffs
+    from ..metrics import ntcir_measures, parse_gains, parse_measure
+    from ..metrics.registry import check_gain_order, parse_cutoffs
 
     cutoffs = None
     if args.cutoffs is not None:
@@ -53,6 +54,7 @@ def resolve_measures(parser: argparse.ArgumentParser, args):
     if args.gains is not None:
         try:
             gains = parse_gains(args.gains)
+            check_gain_order(gains, args.gains)
         except ValueError as e:
             parser.error(f"--gains: {e}")
     if args.metrics:
@@ -82,11 +84,20 @@ def _split_names(text: str) -> list[str]:
     return [t for t in text.split() if t]
 
 
-def check_gains(collection, gains) -> None:
+def check_gains(collection, gains, max_level=None) -> None:
+    """The gains rule (docs/io.md): the number of gains given is H, so the qrels may not use a
+    level above it, and ``--max-level`` (if given) must equal it."""
     from ..errors import InputError
 
-    if gains is not None and len(gains) < collection.max_level:
-        raise InputError(f"--gains gives {len(gains)} values but the qrels have levels L1..L{collection.max_level}")
+    if gains is None:
+        return
+    if max_level is not None and max_level != len(gains):
+        raise InputError(f"--gains gives {len(gains)} values (H = {len(gains)}) but --max-level is {max_level}")
+    if len(gains) < collection.max_level:
+        src = (collection.info.get("qrels") or [None])[0]
+        raise InputError(f"--gains gives {len(gains)} values (H = {len(gains)}) but the qrels use level "
+                         f"L{collection.max_level}: give one gain for each of L1..L{collection.max_level} (labels above "
+                         f"H are an error)", src)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -124,7 +135,7 @@ def run(args) -> int:
         raise InputError(f"--run must name one run; found {len(sources)}: "
                          f"{', '.join(s.name for s in sources[:5])}", args.run)
     c = load_collection(args.qrels, sources, order=args.order, depth=args.depth, max_level=args.max_level)
-    check_gains(c, gains)
+    check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()
     ctx = EvalContext(c, gains)

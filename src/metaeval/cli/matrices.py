@@ -4,19 +4,16 @@
 first column ``topic`` (topics in string order), then one column per run (run names sorted),
 values unrounded (the text of Python's ``repr`` of the float64, exact round trip).  ``OUT/topics.csv``:
 ``topic,status,reason`` for every used topic and every excluded one (qrels topic without a
-relevant document).  All files are computed in memory first and then written through a temporary
-folder inside ``OUT`` and renamed into place, so rejected input writes nothing.
+relevant document).  All files are computed in memory first, written into a fresh sibling folder
+and swapped in for ``OUT`` as a whole, so rejected input writes nothing and a killed run leaves the
+complete old or the complete new folder.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 from .evaluate import add_measure_args, check_gains, resolve_measures
@@ -71,66 +68,29 @@ def compute_matrices(collection, measures, gains=None, progress=None) -> dict:
     return out
 
 
-# Exact float text.  A matrix cell is written as ``repr(float)``: the shortest text that reads back
-# to the same float64.  Python's repr costs ~0.3-0.4 us a value, which made formatting the 129k
-# values of the 81 default DL19 matrices cost more than computing them.  orjson (C/Rust) writes the
-# same shortest round-trip digits about 4x faster; its text equals repr for finite values in
-# [1e-4, 1e15) and for +-0.0 (checked below on probe values at import), while for other magnitudes
-# it writes exponents differently (``1e-5`` vs ``1e-05``) and ``null`` for nan/inf.  Rows holding
-# such values are formatted with repr, so the output is repr's text in every case.
-_FAST_LO, _FAST_HI = 1e-4, 1e15
-_PROBES = [0.0, -0.0, 1.0, 0.5, 0.1, 0.2, 0.3, 1 / 3, 2 / 3, 1e-4, 1.5e-4, 0.00012345678901234567, 0.001,
-           0.999999999999, 0.1 + 0.2, 10.0, 123.456, 1e14, 1e15 - 1, 123456789012345.6, 99999.99999999999,
-           -0.25, -1 / 7, 5e-1, 7.0 / 9.0, 0.9503, 2.0 ** -13, 1 - 2.0 ** -53, 1 + 2.0 ** -52]
-
-
-def _orjson_dumps():
-    """``orjson.dumps`` if installed and it writes repr's text on the probe values, else None."""
-    try:
-        import numpy as np
-        import orjson
-    except ImportError:
-        return None
-    probe = np.array(_PROBES, dtype=np.float64)
-    got = orjson.dumps(probe, option=orjson.OPT_SERIALIZE_NUMPY).decode()
-    return orjson.dumps if got == "[" + ",".join(map(repr, _PROBES)) + "]" else None
-
-
-_DUMPS = _orjson_dumps()
-
-
 def _float_rows(mat) -> list[str]:
-    """Rows of ``mat`` (2-D float64) as comma-joined ``repr`` texts."""
+    """Rows of ``mat`` (2-D float64) as comma-joined ``repr`` texts (shortest exact round trip).
+    The plain route: formatting costs about 5% of the end-to-end DL19 ``matrices`` time, below the
+    15% that would justify a hand-written writer (``benchmarks/bench_metrics.py --parts``)."""
     import numpy as np
 
-    mat = np.ascontiguousarray(mat, dtype=np.float64)
-    if mat.shape[0] == 0:
-        return []
-    if _DUMPS is None:
-        return [",".join(map(repr, r)) for r in mat.tolist()]
-    import orjson
-
-    # "[[a,b],[c,d]]" -> ["a,b", "c,d"]
-    rows = _DUMPS(mat, option=orjson.OPT_SERIALIZE_NUMPY).decode()[2:-2].split("],[")
-    a = np.abs(mat)
-    slow = ~(((a >= _FAST_LO) & (a < _FAST_HI)) | (a == 0.0))
-    for t in np.flatnonzero(slow.any(axis=1)):
-        rows[t] = ",".join(map(repr, mat[t].tolist()))
-    return rows
+    return [",".join(map(repr, r)) for r in np.asarray(mat, dtype=np.float64).tolist()]
 
 
 def write_matrices(collection, values: dict, out_dir) -> list[Path]:
-    """Write ``OUT/NAME.csv`` for every matrix in ``values`` and ``OUT/topics.csv``, all or nothing."""
+    """Write ``OUT/NAME.csv`` for every matrix in ``values`` and ``OUT/topics.csv``, all or nothing:
+    the folder is written aside and swapped in as a whole (:func:`metaeval.util.replace_dir`), so a
+    killed run leaves the complete old or the complete new folder."""
+    from ..util import replace_dir
+
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".matrices-", dir=out_dir))
-    written = []
+    for name in values:
+        if "/" in name or name.startswith("."):
+            raise ValueError(f"measure name {name!r} cannot be a file name")
     topics = [_field(t) + "," for t in collection.topics]
     header = ",".join(["topic", *(_field(r) for r in collection.runs)]) + "\n"
-    try:
+    with replace_dir(out_dir) as tmp:
         for name, mat in values.items():
-            if "/" in name or name.startswith("."):
-                raise ValueError(f"measure name {name!r} cannot be a file name")
             rows = _float_rows(mat.T)                       # topics x runs
             text = header + "".join(t + r + "\n" for t, r in zip(topics, rows))
             with open(tmp / f"{name}.csv", "w", newline="", encoding="utf-8") as fh:
@@ -140,13 +100,8 @@ def write_matrices(collection, values: dict, out_dir) -> list[Path]:
             w.writerow(["topic", "status", "reason"])
             w.writerows([t, "used", ""] for t in collection.topics)
             w.writerows([t, "excluded", "no relevant document in the qrels"] for t in collection.excluded_topics)
-        for f in sorted(tmp.iterdir()):
-            os.replace(f, out_dir / f.name)
-            written.append(out_dir / f.name)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            shutil.rmtree(tmp)
-    return written
+        names = sorted(f.name for f in tmp.iterdir())
+    return [out_dir / n for n in names]
 
 
 def run(args) -> int:
@@ -161,6 +116,8 @@ def run(args) -> int:
     elif not (args.qrels and args.runs):
         parser.error("give --qrels and --runs (or --collection CACHE.npz)")
     measures, gains = resolve_measures(parser, args)
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise InputError("--out exists and is not a folder", args.out)
     show_runs = progress_printer(args.quiet, "parsed")
     if args.collection:
         try:
@@ -173,7 +130,7 @@ def run(args) -> int:
     else:
         c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth,
                             max_level=args.max_level, progress=show_runs)
-    check_gains(c, gains)
+    check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()
     values = compute_matrices(c, measures, gains, _measure_progress(args.quiet))

@@ -56,7 +56,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from pathlib import Path
 
     from ..errors import InputError
     from ..meta.matrices import load_matrices
@@ -91,12 +90,14 @@ def run(args) -> int:
         if isinstance(e, InputError):
             raise
         raise InputError(str(e), args.matrices) from None
-    out = Path(args.out)
-    write_tables(tables, out / "tables")
-    if not args.no_figures:
-        from ..figures import make_all_figures
+    from ..util import replace_dir
 
-        if progress:
-            progress("figures", "")
-        make_all_figures(out / "tables", out / "figures", alpha=cfg.alpha)
+    with replace_dir(args.out) as out:          # swapped in as a whole: never a mix of old and new
+        write_tables(tables, out / "tables")
+        if not args.no_figures:
+            from ..figures import make_all_figures
+
+            if progress:
+                progress("figures", "")
+            make_all_figures(out / "tables", out / "figures", alpha=cfg.alpha)
     return 0

@@ -22,7 +22,7 @@ import argparse
 import re
 import sys
 
-_LABEL = re.compile(r"^L(\d+)$")
+_LABEL = re.compile(r"L([0-9]+)\Z")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -85,7 +85,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def _read_lines(path):
     """(name, lines) of a file or stdin."""
     if path is None or path == "-":
-        return "<stdin>", sys.stdin.read().splitlines()
+        return "<stdin>", sys.stdin.read().removeprefix("\ufeff").splitlines()
     from ..errors import InputError
     from ..util import open_text
     try:

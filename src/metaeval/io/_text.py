@@ -12,7 +12,9 @@ for ASCII.  Field contents are kept as raw bytes (UTF-8); ids are compared byte 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
+import re
 
 import numpy as np
 
@@ -27,6 +29,10 @@ except ImportError:  # pragma: no cover - depends on the environment
     _gzip = gzip
 
 _PAD = 256          # zero bytes after the data: fixed-width field extraction never runs off the end
+_BOM = b"\xef\xbb\xbf"
+# Fields up to this many bytes are held in dense fixed-width arrays (memory <= 64 bytes a line);
+# a column with a longer field is held as Python bytes objects (memory proportional to the input).
+DENSE_MAX = 64
 
 
 def read_bytes(path: str | os.PathLike) -> bytes:
@@ -41,7 +47,37 @@ def read_bytes(path: str | os.PathLike) -> bytes:
             raw = _gzip.decompress(raw)
         except (OSError, EOFError, ValueError) as e:
             raise InputError(f"corrupt gzip data: {e}", path) from None
-    return raw
+    return check_text(raw, path)
+
+
+def _line_of(data: bytes, pos: int) -> int:
+    return data.count(b"\n", 0, pos) + 1
+
+
+def check_text(data: bytes, path) -> bytes:
+    """The bytes of a UTF-8 text file, a leading UTF-8 byte-order mark removed.
+
+    Refused with an :class:`InputError` naming the line: UTF-16/UTF-32 (a UTF-16 byte-order mark,
+    or NUL bytes), a byte-order mark anywhere but at the very start, and bytes that are not UTF-8."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise InputError("UTF-16/UTF-32 text (byte-order mark): only UTF-8 is accepted; convert the "
+                         "file (e.g. iconv -f UTF-16 -t UTF-8)", path, 1)
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise InputError("NUL byte: binary or UTF-16 data; only UTF-8 text is accepted", path,
+                         _line_of(data, nul))
+    bom = data.find(_BOM)
+    if bom >= 0:
+        raise InputError("byte-order mark (U+FEFF) inside the file: only one at the very start is "
+                         "allowed (concatenated files?)", path, _line_of(data, bom))
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text (byte 0x{data[e.start]:02x}); other encodings are refused",
+                         path, _line_of(data, e.start)) from None
+    return data
 
 
 class Table:
@@ -91,9 +127,26 @@ class Table:
         return _words(self.buf, *self.span(col))
 
     def fixed(self, col: int) -> np.ndarray:
-        """Field ``col`` as a numpy bytes array (``S<W>``), one element per row."""
+        """Field ``col`` as a numpy bytes array (``S<W>``), one element per row.  Dense: only for
+        columns whose fields are short (see :meth:`ids`)."""
         m = self.matrix(col)
         return m.view(f"S{m.shape[1]}").ravel()
+
+    def width(self, col: int) -> int:
+        s, e = self.span(col)
+        return int((e - s).max(initial=0))
+
+    def ids(self, col: int) -> np.ndarray:
+        """Field ``col`` as an array of byte strings in memory proportional to the input: ``S<W>``
+        when every field has at most :data:`DENSE_MAX` bytes, else an object array of ``bytes``
+        (one long id must not make every row as wide as itself)."""
+        if self.width(col) <= DENSE_MAX:
+            return self.fixed(col)
+        return _objects(self.buf, *self.span(col))
+
+    def hash(self, col: int) -> np.ndarray:
+        """64-bit hash of every field of column ``col`` (:func:`hash_ids`)."""
+        return _hash_spans(self.buf, *self.span(col))
 
     def error(self, row: int, message: str) -> InputError:
         return InputError(message, self.path, int(self.line[row]))
@@ -125,6 +178,13 @@ def _words(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     return m.view("<u8")
 
 
+def _objects(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    mv = memoryview(buf)
+    out = np.empty(len(s), object)
+    out[:] = [bytes(mv[a:b]) for a, b in zip(s.tolist(), e.tolist())]
+    return out
+
+
 def _matrix(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     """Rows ``buf[s[i]:e[i]]`` zero-padded to a common width (a multiple of 8, at least 8), uint8."""
     w = _words(buf, s, e)
@@ -152,8 +212,7 @@ def tokenize(path: str | os.PathLike, ncols: int | tuple[int, ...], what: str,
     :class:`InputError` naming the line.  If the first non-blank line starts with ``header``
     (e.g. NTCIR's ``<SYSDESC>`` run description) it is skipped.  Whitespace is any byte <= 0x20."""
     path = str(path)
-    if data is None:
-        data = read_bytes(path)
+    data = read_bytes(path) if data is None else check_text(data, path)
     allowed = (ncols,) if isinstance(ncols, int) else tuple(ncols)
     skip, first_line = 0, 1
     if header is not None:
@@ -259,16 +318,24 @@ _DFA[9, :] = 9
 _STEP = _DFA[:, _WS_CLASS].reshape(-1).astype(np.intp)
 
 
+# A number as C's strtod reads it, restricted to what a score or rank may be: decimal digits are
+# ASCII only, and the whole field must be the number (atof would silently read the prefix "1" of
+# "1_000"; we refuse it).  Hexadecimal floats and "nan(...)" are refused too.
+_NUMBER = re.compile(rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
+                     re.IGNORECASE)
+
+
 def check_numeric(table: Table, col: int, what: str) -> None:
     """Raise :class:`InputError` at the first row whose field ``col`` is not a number.
 
     Decimal and exponent forms are recognised by a vectorised automaton, one byte position at a
-    time over all rows; anything else (``inf``, ``nan``, ...) is checked by parsing just those
-    tokens with Python's ``float``."""
+    time over all rows (fields longer than :data:`DENSE_MAX` bytes skip it); the remaining tokens
+    (``inf``, ``nan``, very long ones, bad ones) are checked one by one with :data:`_NUMBER`."""
     if table.n == 0:
         return
     s, e = table.span(col)
-    steps = int((e - s).max()) + 1
+    L = e - s
+    steps = min(int(L.max()), DENSE_MAX) + 1
     buf = table.buf
     n = len(s)
     state = np.zeros(n, np.intp)
@@ -280,101 +347,35 @@ def check_numeric(table: Table, col: int, what: str) -> None:
         state |= byte
         np.take(_STEP, state, out=state)
         idx += 1
-    rest = np.flatnonzero(state != 9)
+    rest = np.flatnonzero((state != 9) | (L > DENSE_MAX))
     for i in rest:          # only unusual tokens reach Python
-        tok = table.token(int(i), col)
-        try:
-            float(tok)
-        except ValueError:
-            raise table.error(int(i), f"{what} {tok!r} is not a number") from None
-
-
-_POW10 = 10.0 ** np.arange(23)                  # exact in binary64 up to 1e22
-_TWO53 = np.uint64(1 << 53)
+        s_i, e_i = int(s[i]), int(e[i])
+        if not _NUMBER.match(bytes(buf[s_i:e_i])):
+            tok = table.token(int(i), col)
+            if len(tok) > 40:
+                tok = tok[:40] + "..."
+            raise table.error(int(i), f"{what} {tok!r} is not a number")
 
 
 def parse_float32(table: Table, col: int, what: str) -> np.ndarray:
-    """Field ``col`` validated and converted as C does ``(float) atof(s)``: the correctly rounded
-    double, then rounded to single precision (trec_eval keeps scores as ``float``).
-
-    Plain decimals ``[+-]?digits[.digits]`` with at most 19 digits, at most 22 of them after the
-    point, are converted in one vectorised pass: the digits form an integer M, and M / 10^k is
-    the exact double when M < 2^53 (Clinger's fast path), otherwise within 1.5 units in the last
-    place -- which gives the same single-precision value unless it lies that close to a midpoint
-    between two floats; those rows, and every other form (exponents, ``inf``...), are converted
-    exactly by numpy's string parser.  Result identical to ``float32(float64(token))``."""
+    """Field ``col`` validated (:func:`check_numeric`) and converted as C does ``(float) atof(s)``:
+    the correctly rounded double, then rounded to single precision (trec_eval keeps scores as
+    ``float``).  The plain route: numpy's string-to-double conversion, then ``astype(float32)``."""
+    check_numeric(table, col, what)
     n = table.n
+    out = np.empty(n, np.float32)
     if n == 0:
-        return np.zeros(0, np.float32)
+        return out
     s, e = table.span(col)
-    L = e - s
-    buf = table.buf
-    M = np.zeros(n, np.uint64)
-    ndig = np.zeros(n, np.int64)
-    frac = np.zeros(n, np.int64)
-    dots = np.zeros(n, np.int64)
-    plain = np.ones(n, bool)
-    first = buf[s]
-    neg = first == ord("-")
-    signed = neg | (first == ord("+"))
-    idx = s + signed
-    Ls = L - signed
-    # work arrays, updated in place (no allocation per byte position)
-    b = np.empty(n, np.uint8)
-    d = np.empty(n, np.uint8)
-    live = np.empty(n, bool)
-    isdig = np.empty(n, bool)
-    isdot = np.empty(n, bool)
-    ok = np.empty(n, bool)
-    seen = np.zeros(n, bool)
-    mul = np.empty(n, np.uint8)
-    for j in range(int(Ls.max())):
-        np.take(buf, idx, out=b)
-        np.greater(Ls, j, out=live)
-        np.subtract(b, np.uint8(48), out=d)                   # wraps: digits -> 0..9
-        np.less(d, 10, out=isdig)
-        isdig &= live
-        np.equal(b, 46, out=isdot)                              # '.'
-        isdot &= live
-        np.logical_or(isdig, isdot, out=ok)
-        np.logical_not(live, out=live)
-        ok |= live
-        plain &= ok
-        np.multiply(isdig.view(np.uint8), np.uint8(9), out=mul)
-        mul += np.uint8(1)                                      # 10 for a digit, else 1
-        M *= mul
-        d *= isdig.view(np.uint8)
-        M += d
-        ndig += isdig
-        np.logical_and(isdig, seen, out=ok)
-        frac += ok
-        dots += isdot
-        seen |= isdot
-        idx += 1
-    plain &= (ndig >= 1) & (ndig <= 19) & (dots <= 1) & (frac <= 22)
-    with np.errstate(all="ignore"):
-        d64 = M.astype(np.float64) / _POW10[np.minimum(frac, 22)]
-    d64[neg] = -d64[neg]
-    out = d64.astype(np.float32)
-    # inexact M (>= 2^53): near a single-precision rounding midpoint -> exact conversion
-    near = plain & (M >= _TWO53)
-    if near.any():
-        i = np.flatnonzero(near)
-        g = out[i].astype(np.float64)
-        lo = np.nextafter(out[i], np.float32(-np.inf)).astype(np.float64)
-        hi = np.nextafter(out[i], np.float32(np.inf)).astype(np.float64)
-        dist = np.minimum(np.abs(d64[i] - (g + lo) / 2), np.abs(d64[i] - (g + hi) / 2))
-        risky = dist <= 8 * np.spacing(np.abs(d64[i]))
-        plain[i[risky]] = False
-    rest = np.flatnonzero(~plain)
-    if len(rest):
-        f = table.fixed(col)[rest]
-        try:
-            out[rest] = f.astype(np.float64).astype(np.float32)
-        except ValueError:
-            sub = Table(table.path, buf, table.line[rest], 1, starts=s[rest][:, None], ends=e[rest][:, None])
-            check_numeric(sub, 0, what)
-            raise
+    short = (e - s) <= DENSE_MAX
+    if short.all():
+        out[:] = table.fixed(col).astype(np.float64)
+        return out
+    i = np.flatnonzero(short)
+    m = _matrix(table.buf, s[i], e[i])
+    out[i] = m.view(f"S{m.shape[1]}").ravel().astype(np.float64)
+    for k in np.flatnonzero(~short).tolist():
+        out[k] = float(bytes(table.buf[s[k]:e[k]]))
     return out
 
 
@@ -400,3 +401,47 @@ def hash_rows(m: np.ndarray) -> np.ndarray:
             x ^= x >> np.uint64(32)
             h = np.where(w != 0, x, h) if j else x
     return h
+
+
+def _blake64(items) -> np.ndarray:
+    return np.array([int.from_bytes(hashlib.blake2b(b, digest_size=8).digest(), "little")
+                     for b in items], np.uint64)
+
+
+def _hash_spans(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """:func:`hash_ids` of the fields ``buf[s[i]:e[i]]``, without a dense array wider than
+    :data:`DENSE_MAX` bytes."""
+    L = e - s
+    long_ = L > DENSE_MAX
+    if not long_.any():
+        return hash_rows(_words(buf, s, e))
+    out = np.empty(len(s), np.uint64)
+    i = np.flatnonzero(~long_)
+    out[i] = hash_rows(_words(buf, s[i], e[i]))
+    mv = memoryview(buf)
+    j = np.flatnonzero(long_)
+    out[j] = _blake64(bytes(mv[a:b]) for a, b in zip(s[j].tolist(), e[j].tolist()))
+    return out
+
+
+def hash_ids(ids: np.ndarray) -> np.ndarray:
+    """64-bit hash of each byte string of ``ids`` (an ``S<W>`` or object array of ``bytes``): the
+    same value whatever the array's form, so qrels and runs held differently still match.  Ids of
+    up to :data:`DENSE_MAX` bytes go through :func:`hash_rows`, longer ones through BLAKE2b."""
+    n = len(ids)
+    if ids.dtype.kind == "S":
+        w = ids.dtype.itemsize
+        w8 = max(8, (w + 7) // 8 * 8)
+        m = np.zeros((n, w8), np.uint8)
+        m[:, :w] = ids.view(np.uint8).reshape(n, w)
+        return hash_rows(m)
+    lens = np.fromiter(map(len, ids), np.int64, n)
+    long_ = lens > DENSE_MAX
+    out = np.empty(n, np.uint64)
+    i = np.flatnonzero(~long_)
+    if len(i):
+        out[i] = hash_ids(ids[i].astype(f"S{DENSE_MAX}"))
+    j = np.flatnonzero(long_)
+    if len(j):
+        out[j] = _blake64(ids[j].tolist())
+    return out

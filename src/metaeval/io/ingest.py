@@ -25,8 +25,10 @@ Policies (each also in ``docs/io.md``):
 
 from __future__ import annotations
 
+import hashlib
 import os
 import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -34,8 +36,7 @@ import numpy as np
 
 from ..collection import PAD, UNJUDGED, Collection
 from ..errors import InputError, InputWarning
-from ._hash import HashIndex
-from ._text import hash_rows
+from ._text import hash_ids
 from .qrels import Qrels, qrels_files, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
 
@@ -70,9 +71,10 @@ class _QrelsIndex:
         self.fast = len(q.topics) < (1 << 16)
         if self.fast:
             key = (q.topic_index.astype(np.uint64) << _TOPIC_SHIFT) | (q.doc_hash >> np.uint64(16))
-            try:
-                self.table = HashIndex(key)
-            except ValueError:
+            # plain numpy: sorted keys + searchsorted (no hand-written hash table, no pandas import)
+            self.order = np.argsort(key, kind="stable")
+            self.sorted = key[self.order]
+            if len(key) > 1 and (self.sorted[1:] == self.sorted[:-1]).any():
                 self.fast = False           # a 48-bit hash collision inside a topic: exact path
         if not self.fast:
             self.dict = {(int(t), d): int(v) for t, d, v in
@@ -90,7 +92,8 @@ class _QrelsIndex:
                 out[i] = self.dict.get((t, d), UNJUDGED)
             return out
         key = (qt.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
-        qi = self.table.get(key)
+        p = np.minimum(np.searchsorted(self.sorted, key), len(self.sorted) - 1)
+        qi = np.where(self.sorted[p] == key, self.order[p], -1)
         cand = np.flatnonzero(qi >= 0)
         qi = qi[cand]
         ok = self.q.docs[qi] == docs[rows[cand]]        # verify byte for byte (exact)
@@ -136,8 +139,8 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
         rows = _ranges(starts[kb], blen[kb])
         ct = np.repeat(bc[kb], blen[kb])
         qt = np.repeat(bq[kb], blen[kb])
-        docs = run.docs.view(f"S{run.docs.shape[1]}").ravel()
-        h_all = hash_rows(run.docs)
+        docs = run.docs
+        h_all = run.doc_hash if run.doc_hash is not None else hash_ids(docs)
         dhash = h_all[rows]
         if order == "score":
             if not run.has_scores or run.scores is None:
@@ -145,7 +148,7 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
                                  f"NTCIREVAL .res lists have none", src)
             # trec_eval keeps SCORE as a C float: compare in float32 so that scores equal in
             # single precision tie (and are then ordered by DOCID descending), as pytrec_eval does
-            o = _score_order(ct, run.scores[rows].astype(np.float32), run.docs, rows)
+            o = _score_order(ct, run.scores[rows].astype(np.float32), docs, rows)
             rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
         elif order != "file":
             raise ValueError(f"order must be 'file' or 'score', got {order!r}")
@@ -184,14 +187,14 @@ def _score_order(ct: np.ndarray, sc: np.ndarray, docs: np.ndarray, rows: np.ndar
     u = (sc + np.float32(0)).view(np.uint32)                      # -0.0 -> +0.0 (they tie in C)
     # float32 bits -> uint32 with the same order (negative: flip all bits; positive: set sign bit)
     u = np.where(u & np.uint32(0x80000000), ~u, u | np.uint32(0x80000000))
+    u[np.isnan(sc)] = 0                                           # NaN: below every number, -inf too
     key = (ct.astype(np.uint64) << np.uint64(32)) | (~u).astype(np.uint64)
     o = np.argsort(key, kind="stable")
     ks = key[o]
     if not (ks[1:] == ks[:-1]).any():
         return o
-    words = docs[rows].view(np.uint8).reshape(len(rows), -1)
-    be = np.ascontiguousarray(words).view(">u8")                  # big-endian words: byte order
-    pre = np.lexsort(tuple(~be[:, j].astype(np.uint64) for j in range(be.shape[1] - 1, -1, -1)))
+    code = np.unique(docs[rows], return_inverse=True)[1]          # rank of the DOCID in byte order
+    pre = np.argsort(-code, kind="stable")                         # DOCID descending
     return pre[np.argsort(key[pre], kind="stable")]
 
 
@@ -304,19 +307,37 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
                       info=info)
 
 
-def _mtime(paths: Iterable[str]) -> float:
-    return max((os.stat(p).st_mtime for p in paths), default=0.0)
+def fingerprint(path: str | os.PathLike) -> str:
+    """Content key of one input file: its size and a BLAKE2b hash of its bytes (not its mtime: a
+    file replaced by another with an older or equal mtime must not keep the old values)."""
+    h = hashlib.blake2b(digest_size=16)
+    size = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 22):
+            h.update(chunk)
+            size += len(chunk)
+    return f"{size}:{h.hexdigest()}"
+
+
+def _fingerprints(paths: Iterable[str]) -> dict[str, str]:
+    try:
+        return {str(p): fingerprint(p) for p in paths}
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", e.filename) from None
 
 
 def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file",
                   depth: int | None = 1000, max_level: int | None = None,
                   progress: Callable[[int, int, str], None] | None = None) -> Collection:
-    """Load the npz cache at ``cache_path`` if it was built from the same input files with the same
-    ``order``/``depth``/``max_level`` and is newer than every input file; otherwise build it with
-    :func:`load_collection` and save it (atomically)."""
+    """Load the npz cache at ``cache_path`` if it was built from the same input files (same paths,
+    same sizes and same content hashes: :func:`fingerprint`) with the same
+    ``order``/``depth``/``max_level``; otherwise build it with :func:`load_collection` and save it
+    (atomically).  File times play no part."""
     cache_path = Path(cache_path)
     qfiles = list(qrels.sources) if isinstance(qrels, Qrels) else [f for f, _ in qrels_files(qrels)]
     sources = _runs_arg(runs)
+    files = list(qfiles) + [f for s in sources for f in s.files]
+    prints = _fingerprints(files)
     if cache_path.exists():
         try:
             c = Collection.load(cache_path)
@@ -326,10 +347,11 @@ def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file
             info = c.info
             same = (info.get("order") == order and info.get("depth") == depth
                     and info.get("runs") == _runs_info(sources) and sorted(info.get("qrels", [])) == sorted(qfiles)
-                    and (max_level is None or info.get("max_level") == max_level))
-            files = list(qfiles) + [f for s in sources for f in s.files]
-            if same and os.stat(cache_path).st_mtime >= _mtime(files):
+                    and (max_level is None or info.get("max_level") == max_level)
+                    and info.get("fingerprints") == prints)
+            if same:
                 return c
     c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress)
+    c = replace(c, info={**c.info, "fingerprints": prints})
     c.save(cache_path)
     return c

@@ -27,11 +27,12 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from ._text import Table, hash_rows, tokenize
+from ._text import Table, hash_ids, tokenize
 
 __all__ = ["Qrels", "read_qrels", "read_rel", "qrels_files"]
 
-_LABEL_NTCIR = re.compile(r"^L(\d+)$")
+_LABEL_NTCIR = re.compile(r"L([0-9]+)\Z")           # ASCII digits only (not "L\u0661")
+_INT_TREC = re.compile(r"[+-]?[0-9]+\Z")             # no "1_0", no non-ASCII digits
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,7 +46,7 @@ class Qrels:
     """
     topics: tuple[str, ...]
     topic_index: np.ndarray      # (n,) int32 into topics
-    docs: np.ndarray             # (n,) S<W> raw bytes of the document ids
+    docs: np.ndarray             # (n,) raw bytes of the document ids: S<W>, or object (long ids)
     level: np.ndarray            # (n,) int8, 0..H
     max_level: int
     sources: tuple[str, ...] = ()
@@ -96,11 +97,7 @@ class Qrels:
     @property
     def doc_hash(self) -> np.ndarray:
         if self._hash is None:
-            w = self.docs.dtype.itemsize
-            w8 = max(8, (w + 7) // 8 * 8)
-            m = np.zeros((len(self.docs), w8), np.uint8)
-            m[:, :w] = self.docs.view(np.uint8).reshape(len(self.docs), w)
-            object.__setattr__(self, "_hash", hash_rows(m))
+            object.__setattr__(self, "_hash", hash_ids(self.docs))
         return self._hash
 
     def where(self, i: int) -> str:
@@ -123,16 +120,13 @@ class Qrels:
 # ------------------------------------------------------------------------------ reading
 def _levels_from_labels(table: Table, col: int, form: str) -> np.ndarray:
     """Parse the label column through its few distinct values (no Python loop per line)."""
-    labels = table.fixed(col)
+    labels = table.ids(col)
     uniq, inv = np.unique(labels, return_inverse=True)
     vals = np.empty(len(uniq), np.int64)
     for j, u in enumerate(uniq.tolist()):
         s = u.decode("utf-8", "replace")
         if form == "trec":
-            try:
-                v = int(s)
-            except ValueError:
-                v = None
+            v = int(s) if _INT_TREC.match(s) else None
             if v is not None and v < 0:
                 v = 0                      # trec_eval: negative REL = judged nonrelevant
         else:
@@ -156,14 +150,14 @@ def _read_one(path: str, topic: str | None = None) -> tuple[list, str]:
         table = tokenize(path, (3, 4), "qrels")
         form = "ntcir" if table.ncols == 3 else "trec"
         tcol, dcol, lcol = (0, 1, 2) if form == "ntcir" else (0, 2, 3)
-        topics = table.fixed(tcol)
+        topics = table.ids(tcol)
     else:
         table = tokenize(path, 2, "rel")
         form = "rel"
         dcol, lcol = 0, 1
         topics = None
     level = _levels_from_labels(table, lcol, "trec" if form == "trec" else "ntcir")
-    docs = table.fixed(dcol)
+    docs = table.ids(dcol)
     return [table, form, topics, docs, level], form
 
 
@@ -211,6 +205,15 @@ def read_qrels(paths, max_level: int | None = None) -> Qrels:
     return _build(files, parsed, fixed_topics, max_level, "+".join(sorted(forms)))
 
 
+def _concat(arrays) -> np.ndarray:
+    """Concatenate byte-string arrays: ``S<W>`` if all are, else an object array of ``bytes``."""
+    if not arrays:
+        return np.zeros(0, "S1")
+    if all(a.dtype.kind == "S" for a in arrays):
+        return np.concatenate(arrays)        # numpy widens to the widest (each <= DENSE_MAX)
+    return np.concatenate([a.astype(object) for a in arrays])
+
+
 def _build(files, parsed, fixed_topics, max_level, form) -> Qrels:
     tstr_rows = []
     for (table, _form, topics, docs, level), t in zip(parsed, fixed_topics):
@@ -218,10 +221,8 @@ def _build(files, parsed, fixed_topics, max_level, form) -> Qrels:
             tstr_rows.append(np.full(len(docs), t.encode("utf-8"), dtype=f"S{max(1, len(t.encode()))}"))
         else:
             tstr_rows.append(topics)
-    width = max((d.dtype.itemsize for _, _, _, d, _ in parsed), default=1)
-    twidth = max((t.dtype.itemsize for t in tstr_rows), default=1)
-    docs = np.concatenate([p[3].astype(f"S{width}") for p in parsed]) if parsed else np.zeros(0, "S1")
-    tb = np.concatenate([t.astype(f"S{twidth}") for t in tstr_rows]) if parsed else np.zeros(0, "S1")
+    docs = _concat([p[3] for p in parsed])
+    tb = _concat(tstr_rows)
     level = np.concatenate([p[4] for p in parsed]) if parsed else np.zeros(0, np.int8)
     lines = np.concatenate([p[0].line for p in parsed]) if parsed else np.zeros(0, np.int64)
     fileidx = np.concatenate([np.full(len(p[4]), i, np.int32) for i, p in enumerate(parsed)]) \
@@ -235,7 +236,8 @@ def _build(files, parsed, fixed_topics, max_level, form) -> Qrels:
 
     # duplicates (topic, doc): identical label -> keep first; conflicting -> error naming both lines
     if len(docs):
-        o = np.lexsort((np.arange(len(docs)), docs, tinv))
+        dcode = np.unique(docs, return_inverse=True)[1]
+        o = np.lexsort((np.arange(len(docs)), dcode, tinv))
         same = (tinv[o[1:]] == tinv[o[:-1]]) & (docs[o[1:]] == docs[o[:-1]])
         if same.any():
             pairs = np.flatnonzero(same)
@@ -245,10 +247,13 @@ def _build(files, parsed, fixed_topics, max_level, form) -> Qrels:
                 k = int(np.flatnonzero(conflict)[0])
                 i, j = int(a[k]), int(b[k])
                 # report in file order: earlier line first
+                # a per-topic .rel file names its topic by its path: no "topic" in the message
+                per_topic = fixed_topics[fileidx[j]] is not None
                 raise InputError(
-                    f"document {docs[j].decode('utf-8', 'replace')} of topic {topics[tinv[j]]} is judged "
+                    f"document {docs[j].decode('utf-8', 'replace')} is judged "
                     f"L{int(level[i])} at {files[fileidx[i]]}:{int(lines[i])} and L{int(level[j])} at "
-                    f"{files[fileidx[j]]}:{int(lines[j])}", files[fileidx[j]], int(lines[j]), topics[tinv[j]])
+                    f"{files[fileidx[j]]}:{int(lines[j])}", files[fileidx[j]], int(lines[j]),
+                    None if per_topic else topics[tinv[j]])
             keep = np.ones(len(docs), bool)
             keep[b] = False
             tinv, docs, level, lines, fileidx = tinv[keep], docs[keep], level[keep], lines[keep], fileidx[keep]

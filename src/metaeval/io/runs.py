@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from ._text import _matrix, check_numeric, parse_float32, tokenize
+from ._text import check_numeric, parse_float32, tokenize
+from .qrels import _concat
 
 __all__ = ["RunSource", "ParsedRun", "run_name", "expand_runs", "unique_sources", "read_run"]
 
@@ -114,8 +115,8 @@ def _per_topic_sources(root: Path) -> list[RunSource]:
 class ParsedRun:
     """One run's lines, in file order (per-topic layouts: topic folders in string order).
 
-    ``topics`` (S bytes) / ``docs`` ((n, W) uint8 zero-padded bytes) / ``lines`` / ``files`` per
-    line; ``scores`` when parsed (TREC form, ``order="score"``): float32, as C's ``(float) atof``
+    ``topics`` / ``docs`` (byte strings: ``S<W>``, or object arrays of ``bytes`` when a field is
+    long) / ``doc_hash`` (:func:`~metaeval.io._text.hash_ids`) / ``lines`` / ``files`` per line; ``scores`` when parsed (TREC form, ``order="score"``): float32, as C's ``(float) atof``
     -- trec_eval's precision.
     """
     name: str
@@ -126,12 +127,13 @@ class ParsedRun:
     files: np.ndarray
     scores: np.ndarray | None
     has_scores: bool
+    doc_hash: np.ndarray | None = None
 
     def where(self, i: int) -> str:
         return f"{self.sources[int(self.files[i])]}:{int(self.lines[i])}"
 
     def doc(self, i: int) -> str:
-        return bytes(self.docs[i]).rstrip(b"\0").decode("utf-8", "replace")
+        return bytes(self.docs[i]).decode("utf-8", "replace")
 
 
 def read_run(source: RunSource | str | os.PathLike, scores: bool = False) -> ParsedRun:
@@ -146,29 +148,23 @@ def read_run(source: RunSource | str | os.PathLike, scores: bool = False) -> Par
         else:
             check_numeric(t, 4, "score")
             sc = None
-        return ParsedRun(source.name, (source.path,), t.fixed(0), t.matrix(2), t.line,
-                         np.zeros(t.n, np.int32), sc, True)
+        return ParsedRun(source.name, (source.path,), t.ids(0), t.ids(2), t.line,
+                         np.zeros(t.n, np.int32), sc, True, t.hash(2))
     # NTCIREVAL per-topic layout: one DOCID a line
-    topics, docs, lines, files = [], [], [], []
+    topics, docs, hashes, lines, files = [], [], [], [], []
     paths = []
     for i, (tid, path) in enumerate(source.per_topic):
         t = tokenize(path, 1, "NTCIREVAL .res (one DOCID a line)", header=b"<SYSDESC>")
         paths.append(path)
-        topics.append(np.full(t.n, tid.encode("utf-8")))
-        docs.append(t)
+        topics.append(np.full(t.n, tid.encode("utf-8"), dtype=object))
+        docs.append(t.ids(0))
+        hashes.append(t.hash(0))
         lines.append(t.line)
         files.append(np.full(t.n, i, np.int32))
-    W = max((int(np.subtract(*d.span(0)[::-1]).max(initial=1)) for d in docs), default=1)
-    W8 = max(8, (W + 7) // 8 * 8)
-    mats = []
-    for d in docs:
-        m = _matrix(d.buf, *d.span(0))
-        if m.shape[1] < W8:
-            m = np.pad(m, ((0, 0), (0, W8 - m.shape[1])))
-        mats.append(m)
-    tw = max((len(t.encode()) for t, _ in source.per_topic), default=1)
-    return ParsedRun(source.name, tuple(paths),
-                     np.concatenate(topics).astype(f"S{max(tw, 1)}") if topics else np.zeros(0, "S1"),
-                     np.concatenate(mats) if mats else np.zeros((0, 8), np.uint8),
+    tb = _concat(topics)
+    if len(tb) and max(map(len, (t for t, _ in source.per_topic))) <= 64:
+        tb = tb.astype(bytes)
+    return ParsedRun(source.name, tuple(paths), tb, _concat(docs),
                      np.concatenate(lines) if lines else np.zeros(0, np.int64),
-                     np.concatenate(files) if files else np.zeros(0, np.int32), None, False)
+                     np.concatenate(files) if files else np.zeros(0, np.int32), None, False,
+                     np.concatenate(hashes) if hashes else np.zeros(0, np.uint64))

@@ -443,17 +443,19 @@ def tstar_asl(t_star, t_observed: float) -> float:
 def tstar_summary(tstar):
     """One row per metric of a ``tstar`` table (``metric, system_x, system_y, t_observed,
     t_star``, B rows per metric): the pair, ``t_observed``, ``B``, the mean and standard
-    deviation (ddof 1) of t* and the implied ASL (:func:`tstar_asl`); NaN where undefined."""
+    deviation (ddof 1) of the finite t* and the implied ASL of every t* (:func:`tstar_asl`); NaN
+    where undefined (so the table never shows an infinite mean, and numpy raises no warning)."""
     import pandas as pd
 
     rows = []
     for m, g in tstar.groupby("metric", sort=False):
         ts = g["t_star"].to_numpy(dtype=float)
         t0 = float(g["t_observed"].iloc[0])
+        fin = ts[np.isfinite(ts)]       # t* = +-inf on zero-variance samples: counted by the ASL only
         rows.append({"metric": m, "system_x": g["system_x"].iloc[0], "system_y": g["system_y"].iloc[0],
                      "t_observed": t0, "B": len(ts),
-                     "mean": float(np.mean(ts)) if len(ts) else float("nan"),
-                     "sd": float(np.std(ts, ddof=1)) if len(ts) > 1 else float("nan"),
+                     "mean": float(np.mean(fin)) if len(fin) else float("nan"),
+                     "sd": float(np.std(fin, ddof=1)) if len(fin) > 1 else float("nan"),
                      "asl": tstar_asl(ts, t0)})
     return pd.DataFrame(rows, columns=["metric", "system_x", "system_y", "t_observed", "B", "mean",
                                        "sd", "asl"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,8 @@ __all__ = ["read_matrix", "load_matrices", "list_matrices", "select_top_runs", "
            "align_matrices", "NON_MATRIX_FILES"]
 
 NON_MATRIX_FILES = {"topics.csv", "runs_used.csv"}
+_NUMBER = re.compile(r"\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\s*\Z",
+                     re.IGNORECASE)
 
 
 def read_matrix(path: str | Path) -> pd.DataFrame:
@@ -71,6 +74,8 @@ def read_matrix(path: str | Path) -> pd.DataFrame:
                 vals = []
                 for r, c in zip(runs, row[1:]):
                     try:
+                        if not _NUMBER.match(c):             # float() also takes "1_0", "\u0661"
+                            raise ValueError(c)
                         v = float(c)
                     except ValueError:
                         raise InputError(f"run {r}: {c!r} is not a number", path, lineno, t) from None

@@ -276,6 +276,10 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     mats = prepare_matrices(matrices, cfg)
     runs = [str(r) for r in next(iter(mats.values())).columns]
     metrics = list(metrics) if metrics is not None else default_metrics(mats, cfg)
+    missing = [m for m in list(metrics) + list(cfg.geometric)
+               if (m[3:] if m.startswith("AG_") else m[2:] if m.startswith("G_") else m) not in mats]
+    if missing:
+        raise ValueError(f"no matrix for metric {missing[0]!r} (available: {', '.join(sorted(mats))})")
     plain, paired_list, other_list = _stage_lists(metrics, cfg)
     first = mats[plain[0] if plain else next(iter(mats))]
     q1 = _samples(first, cfg)

@@ -26,8 +26,16 @@ class EvalContext:
         if gains is None:
             gains = tuple(float(j) for j in range(1, H + 1))   # default 1:2:...:H
         gains = tuple(float(g) for g in gains)
+        # the gains rule (docs/io.md): the number of gains given is H; labels above H are an error
         if len(gains) < H:
-            raise ValueError(f"{len(gains)} gain values given for {H} relevance levels (L1..L{H})")
+            raise ValueError(f"{len(gains)} gain values given but the qrels use level L{H}: give one "
+                             f"gain for each of L1..L{H}")
+        from .registry import check_gain_order
+
+        check_gain_order(gains)
+        if len(gains) > H:
+            collection = collection.with_max_level(len(gains))
+            self.collection = collection
         self.gains = gains
         self._derived: dict = {}
         self._parent: EvalContext | None = None     # same collection, other gains: shares slots

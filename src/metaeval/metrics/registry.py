@@ -26,7 +26,8 @@ from typing import Any, Callable
 import numpy as np
 
 __all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "ALIASES", "register", "parse_measure",
-           "unique_measures", "parse_gains", "format_gains", "parse_cutoffs", "split_param", "MEASURE_MODULES"]
+           "unique_measures", "parse_gains", "check_gain_order", "format_gains", "parse_cutoffs", "split_param",
+           "MEASURE_MODULES"]
 
 
 def parse_gains(text: str | tuple | list) -> tuple[float, ...]:
@@ -41,6 +42,16 @@ def parse_gains(text: str | tuple | list) -> tuple[float, ...]:
     if not vals or any(v < 0 or not np.isfinite(v) for v in vals):
         raise ValueError(f"gains {text!r}: expected non-negative finite numbers")
     return vals
+
+
+def check_gain_order(vals, text=None) -> None:
+    """The gains rule (docs/io.md): gains are listed for L1..LH and must not decrease (as in
+    NTCIREVAL, which rejects such a -g).  The number of gains given is H."""
+    for j in range(1, len(vals)):
+        if vals[j] < vals[j - 1]:
+            shown = text if text is not None else ":".join(map(str, vals))
+            raise ValueError(f"gains {shown!r}: the gain of L{j + 1} is below that of L{j}; gains must "
+                             f"not decrease from L1 to LH")
 
 
 def parse_cutoffs(text: str) -> tuple[int, ...]:

@@ -1,0 +1,53 @@
+"""Checks of a pipeline configuration against its input files, run before any job starts.
+
+``check_collections(config)`` finds, at Snakemake's parse time, the input errors that would
+otherwise fail inside a job: a missing or unreadable qrels file, a run directory or glob without
+files, and gains that do not fit the qrels (the gains rule of docs/io.md: the number of gains is H,
+gains must not decrease, the qrels may not use a level above H).
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+
+__all__ = ["check_collection", "check_collections"]
+
+
+def check_collection(name: str, qrels, runs, gains=None, max_level=None) -> None:
+    """Raise :class:`InputError` (message starting ``collections.NAME:``) if the inputs of one
+    configured collection are unusable.  Reads the qrels (cheap) and lists the run files; it does
+    not parse runs."""
+    from ..metrics.registry import check_gain_order, parse_gains
+    from .qrels import read_qrels
+    from .runs import expand_runs
+
+    def fail(e: Exception) -> InputError:
+        return InputError(f"collections.{name}: {e}")
+
+    try:
+        expand_runs(runs)
+        q = read_qrels(qrels, max_level=max_level)
+        if gains is not None:
+            g = parse_gains(gains)
+            check_gain_order(g, gains)
+            if max_level is not None and int(max_level) != len(g):
+                raise InputError(f"gains {gains!r} give H = {len(g)} but max_level is {max_level}")
+            if len(g) < q.max_level:
+                raise InputError(f"gains {gains!r} give H = {len(g)} but the qrels use level "
+                                 f"L{q.max_level}: labels above H are an error", q.sources[0])
+    except (InputError, ValueError) as e:
+        raise fail(e) from None
+
+
+def check_collections(config: dict, error: type[Exception] | None = None) -> None:
+    """:func:`check_collection` for every non-simulated collection of a validated config; with
+    ``error`` (e.g. Snakemake's ``WorkflowError``) the message is re-raised as that type."""
+    for name, c in (config.get("collections") or {}).items():
+        if "simulate" in c:
+            continue
+        try:
+            check_collection(name, c["qrels"], c["runs"], c.get("gains"), c.get("max_level"))
+        except InputError as e:
+            if error is None:
+                raise
+            raise error(f"config: {e}") from None
