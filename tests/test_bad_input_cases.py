@@ -180,7 +180,7 @@ def test_case4_gains_rule_everywhere(tmp_path, capsys):
         rc, _, err = cli([cmd[0], "--qrels", q, *cmd[1:], "--gains", "1", "--metrics", "AP"], capsys)
         assert rc == 1 and "labels above H" in err
     assert not (tmp_path / "m").exists()
-    from metaeval.io.check import check_collection
+    from metaeval.checks import check_collection
     with pytest.raises(InputError, match="must not decrease"):
         check_collection("c", q, r, "3:2:1")
     with pytest.raises(InputError, match="labels above H"):

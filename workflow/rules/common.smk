@@ -69,7 +69,7 @@ if not COLLECTIONS:
     raise WorkflowError("config: `collections` is empty - configure at least one collection")
 # Input errors (empty run directory, gains that do not fit the qrels) are found here, before any job.
 if workflow.is_main_process:
-    from metaeval.io.check import check_collections
+    from metaeval.checks import check_collections
     check_collections(config, WorkflowError)
 
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.

@@ -8,7 +8,7 @@ gains must not decrease, the qrels may not use a level above H).
 
 from __future__ import annotations
 
-from ..errors import InputError
+from .errors import InputError
 
 __all__ = ["check_collection", "check_collections"]
 
@@ -17,9 +17,9 @@ def check_collection(name: str, qrels, runs, gains=None, max_level=None) -> None
     """Raise :class:`InputError` (message starting ``collections.NAME:``) if the inputs of one
     configured collection are unusable.  Reads the qrels (cheap) and lists the run files; it does
     not parse runs."""
-    from ..metrics.registry import check_gain_order, parse_gains
-    from .qrels import read_qrels
-    from .runs import expand_runs
+    from .metrics.registry import check_gain_order, parse_gains
+    from .io.qrels import read_qrels
+    from .io.runs import expand_runs
 
     def fail(e: Exception) -> InputError:
         return InputError(f"collections.{name}: {e}")
