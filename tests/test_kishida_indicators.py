@@ -1,4 +1,4 @@
-"""Kishida's indicators (paper 004) and the sensitivity functions: worked examples of the report,
+"""Kishida's indicators (Kishida 2005) and the sensitivity functions: worked examples of the report,
 properties (acceptance 3) and agreement with direct recomputation."""
 
 from __future__ import annotations

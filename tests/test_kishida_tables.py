@@ -1,4 +1,4 @@
-"""Paper 004 (Kishida 2005) Tables 1, 3, 4, 5 reproduced to every printed digit from the CSVs of
+"""Kishida (2005) (Kishida 2005) Tables 1, 3, 4, 5 reproduced to every printed digit from the CSVs of
 ``metaeval reproduce kishida`` (Table 2 is statistical: tests/test_kishida_simulation.py)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from metaeval.kishida.patterns import characteristic_rows, enumerate_patterns
 
 from conftest import PAPERS
 
-# The numbers as printed in the report (paper 004, Tables 1, 3, 4, 5).
+# The numbers as printed in the report (Kishida (2005), Tables 1, 3, 4, 5).
 TABLE1 = {10: ("0.00081", "-0.01737", "-0.03555"),
           50: ("0.00794", "0.00402", "0.00010"),
           100: ("0.00891", "0.00693", "0.00495")}

@@ -1,6 +1,6 @@
 """metaeval.meta against independent plain-loop implementations of the papers' pseudo-code.
 
-The references below are written from paper 000 Figs 4-7 and paper 001 Figs 2-3, 6-9, 16, 19 with
+The references below are written from Sakai (2007a) Figs 4-7 and Sakai (2007b) Figs 2-3, 6-9, 16, 19 with
 explicit Python loops over pairs and bootstrap samples.  Where exact ties matter (swap bins and
 signs, stability margins, unpaired |d*| >= |d|) they compute with ``fractions.Fraction`` from the
 4-decimal scores, so they are exact and share no floating-point code path with the library.
@@ -45,7 +45,7 @@ def pairs(R):
 # ----------------------------------------------------------------------------- references
 
 def ref_paired(X, idx, alpha):
-    """Paper 001 Figs 2, 3 and 8 with loops (floats; plain statistics)."""
+    """Sakai (2007b) Figs 2, 3 and 8 with loops (floats; plain statistics)."""
     n, R = X.shape
     B = idx.shape[0]
     asl, est = [], []
@@ -72,7 +72,7 @@ def ref_paired(X, idx, alpha):
 
 
 def ref_unpaired(X, idx, alpha, stat):
-    """Paper 001 Figs 6, 7, 9; ``stat`` maps a list of Fractions (or floats) to a number."""
+    """Sakai (2007b) Figs 6, 7, 9; ``stat`` maps a list of Fractions (or floats) to a number."""
     n, R = X.shape
     F = frac_matrix(X)
     B = idx.shape[0]
@@ -102,7 +102,7 @@ def frac_mean(xs):
 
 
 def ref_swap(X, idx1, idx2, threshold=0.05):
-    """Paper 000 Fig. 4 / 001 Fig. 19 with exact arithmetic; 21 bins of width 0.01 on |D|."""
+    """Sakai (2007a) Fig. 4 / 001 Fig. 19 with exact arithmetic; 21 bins of width 0.01 on |D|."""
     n, R = X.shape
     F = frac_matrix(X)
     B = idx1.shape[0]
@@ -129,7 +129,7 @@ def ref_swap(X, idx1, idx2, threshold=0.05):
 
 
 def ref_stability(X, idx, fs):
-    """Paper 001 Fig. 16, Eqs 9-10 with exact arithmetic (identical values are EQ, documented)."""
+    """Sakai (2007b) Fig. 16, Eqs 9-10 with exact arithmetic (identical values are EQ, documented)."""
     n, R = X.shape
     F = frac_matrix(X)
     B = idx.shape[0]
@@ -283,7 +283,7 @@ def test_kendall_ties_tau_a_and_tau_b():
     assert r.tau == pytest.approx(2 * (pos - neg) / (5 * 4))
     assert kendall_tau(a, b, "b").tau == pytest.approx(
         scipy.stats.kendalltau(a, np.round(b, 12)).statistic)
-    # 30 systems: |tau| > 0.34 is significant at 0.01 (paper 000 Sec. 4.1)
+    # 30 systems: |tau| > 0.34 is significant at 0.01 (Sakai 2007a, Sec. 4.1)
     from metaeval.meta.kendall import kendall_z0
     assert kendall_z0(0.35, 30)[1] < 0.01 < kendall_z0(0.33, 30)[1]
 

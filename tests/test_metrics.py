@@ -129,7 +129,7 @@ def test_header_r1_rp():
 
 
 def test_wrr_nwrr_defaults():
-    # H = 3: 4:3:2 (paper 000); H = 2: 3:2; H = 1: 2
+    # H = 3: 4:3:2 (Sakai 2007a); H = 2: 3:2; H = 1: 2
     v = one([0, 1], [0, 1, 0, 1], ["WRR", "NWRR"], (1, 2, 3))
     assert v["WRR"] == pytest.approx(1 / (2 - 1 / 4))
     assert v["NWRR"] == pytest.approx((1 - 1 / 2) / (2 - 1 / 4))

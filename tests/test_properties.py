@@ -111,7 +111,7 @@ def test_p_plus_equals_p_equals_o_when_rp_is_r1(cg):
 @SETTINGS
 @given(collections())
 def test_q_measure_with_beta_0_is_ap(cg):
-    """Paper 001: Q-measure reduces to AP when the gains vanish from the blended ratio (beta = 0)."""
+    """Sakai (2007b): Q-measure reduces to AP when the gains vanish from the blended ratio (beta = 0)."""
     coll, gains = cg
     v = evaluate(coll, ["AP", "Q-measure(beta=0)", "AP@3", "Q(beta=0)@3", "NCUrb,P",
                         "NCUrb,BR(beta=0)", "NCUgu,P", "NCUgu,BR(beta=0)"], gains)

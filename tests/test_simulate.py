@@ -17,7 +17,7 @@ from metaeval.simulate import PRESETS, SimParams, preset, simulate, to_collectio
 
 SMALL = dict(topics=12, runs=6, depth=300, candidates=900, pool_depth=40)
 
-# paper 000 Table 1: |Q|, R/topic, R(S), R(A), R(B) per topic
+# Sakai (2007a) Table 1: |Q|, R/topic, R(S), R(A), R(B) per topic
 TABLE1 = {
     "ntcir3-chinese": (42, 78.2, 21.0, 24.9, 32.3),
     "ntcir3-japanese": (42, 60.4, 7.9, 31.5, 21.0),
@@ -106,7 +106,7 @@ def test_table1_means_within_10_percent(defaults):
 
 def test_discriminative_power_differs_and_bunched_is_lowest(defaults):
     """Acceptance 4: the four collections differ in paired-bootstrap sensitivity of AP, NTCIR-5
-    Japanese (closely bunched runs, paper 000 Fig. 8) the lowest; mean AP spread like Fig. 8."""
+    Japanese (closely bunched runs, Sakai (2007a) Fig. 8) the lowest; mean AP spread like Fig. 8."""
     from metaeval.meta.bootstrap import paired_bootstrap
     from metaeval.metrics import evaluate
 

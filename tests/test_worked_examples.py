@@ -1,12 +1,12 @@
 """Acceptance 3: the worked examples of the papers, set up exactly as printed.
 
-* paper 002 (NTCIREVAL) Figs. 1 and 2: every printed line, through ``metaeval ntcir label`` /
+* Sakai (2011) (NTCIREVAL) Figs. 1 and 2: every printed line, through ``metaeval ntcir label`` /
   ``compute`` on the figure's tiny files (2011 measure list, ``-v2011``, whose ``P@1000`` is our
   ``Prec@1000``), and the rank-biased / graded-uniform stopping-probability examples of Sec. 3.1;
-* paper 000 Sec. 3: O-measure 2/3 and 1/3 and NWRR 1/5 (Fig. 2), systems X, Y, Z and the perfect
+* Sakai (2007a) Sec. 3: O-measure 2/3 and 1/3 and NWRR 1/5 (Fig. 2), systems X, Y, Z and the perfect
   inverse of Fig. 3 (P-measure 0.86 / 0.50 / 0.57, P+ 0.74), and the appendix's BR(913) = 0.004,
   P-measure 0.440 and O-measure 0.250.
-NTCIR levels: B = L1 (gain 1), A = L2 (gain 2), S = L3 (gain 3); paper 000's penalties
+NTCIR levels: B = L1 (gain 1), A = L2 (gain 2), S = L3 (gain 3); Sakai (2007a)'s penalties
 beta(S)=2, beta(A)=3, beta(B)=4 are our default 4:3:2 (L1 first).
 """
 

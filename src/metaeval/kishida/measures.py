@@ -150,16 +150,16 @@ def _zp(ctx, cutoff, N=None):
 _N = Param(None, _size, "collection size N (number of documents in the database)")
 
 _DEFS = [
-    ("kishida-vG", _vG, {}, True, "generalized average precision v_G (paper 004 Eq. 42)"),
-    ("kishida-vW", _vW, {}, True, "weighted average precision v_W (paper 004 Eq. 34)"),
-    ("kishida-vQ", _vQ, {}, True, "Kishida's Q-measure v_Q (paper 004 Eq. 35)"),
-    ("kishida-vS", _vS, {}, True, "sliding ratio v_S (paper 004 Eq. 26)"),
-    ("kishida-vSprime", _vSprime, {}, True, "modified sliding ratio v_S' (paper 004 Eq. 27)"),
+    ("kishida-vG", _vG, {}, True, "generalized average precision v_G (Kishida 2005, Eq. 42)"),
+    ("kishida-vW", _vW, {}, True, "weighted average precision v_W (Kishida 2005, Eq. 34)"),
+    ("kishida-vQ", _vQ, {}, True, "Kishida's Q-measure v_Q (Kishida 2005, Eq. 35)"),
+    ("kishida-vS", _vS, {}, True, "sliding ratio v_S (Kishida 2005, Eq. 26)"),
+    ("kishida-vSprime", _vSprime, {}, True, "modified sliding ratio v_S' (Kishida 2005, Eq. 27)"),
     ("kishida-vD", _vD, {"b": Param(2.0, _base, "log base b of the discount")}, True,
-     "averaged normalised DCG v_D over ranks 1..n (paper 004 Eq. 30-32)"),
-    ("kishida-gP", _gP, {}, True, "generalized precision g_P (paper 004 Sec. 4.1.4)"),
-    ("kishida-gR", _gR, {}, True, "generalized recall g_R (paper 004 Sec. 4.1.4)"),
-    ("kishida-RHL", _rhl, {}, False, "ranked half-life (paper 004 Sec. 4.1.3), a rank"),
+     "averaged normalised DCG v_D over ranks 1..n (Kishida 2005, Eq. 30-32)"),
+    ("kishida-gP", _gP, {}, True, "generalized precision g_P (Kishida 2005, Sec. 4.1.4)"),
+    ("kishida-gR", _gR, {}, True, "generalized recall g_R (Kishida 2005, Sec. 4.1.4)"),
+    ("kishida-RHL", _rhl, {}, False, "ranked half-life (Kishida 2005, Sec. 4.1.3), a rank"),
 ]
 
 for _name, _func, _params, _bounded, _doc in _DEFS:
@@ -167,11 +167,11 @@ for _name, _func, _params, _bounded, _doc in _DEFS:
                         bounded=_bounded, doc=_doc))
 
 register(MeasureDef("kishida-Rprec", _rprec, cutoff="forbidden", params={},
-                    doc="R-precision (paper 004 Eq. 6)"))
+                    doc="R-precision (Kishida 2005, Eq. 6)"))
 register(MeasureDef("kishida-zr", _zr, cutoff="optional", params={"N": _N},
-                    doc="normalized recall z_r given the collection size N (paper 004 Eq. 7)"))
+                    doc="normalized recall z_r given the collection size N (Kishida 2005, Eq. 7)"))
 register(MeasureDef("kishida-zp", _zp, cutoff="optional", params={"N": _N},
-                    doc="normalized precision z_p given the collection size N (paper 004 Eq. 8)"))
+                    doc="normalized precision z_p given the collection size N (Kishida 2005, Eq. 8)"))
 
 #: every registered Kishida measure base name
 MEASURE_NAMES = tuple(d[0] for d in _DEFS) + ("kishida-Rprec", "kishida-zr", "kishida-zp")

@@ -1,5 +1,5 @@
 """Paired and unpaired bootstrap hypothesis tests for every system pair, and the bootstrap
-sensitivity method (paper 000 Sec. 4.3; paper 001 Secs. 5-6, Figs 2, 3, 6-9).
+sensitivity method (Sakai 2007a, Sec. 4.3; Sakai 2007b, Secs. 5-6, Figs 2, 3, 6-9).
 
 Everything is computed for all pairs and all bootstrap samples at once: with ``C`` the ``(B, n)``
 count matrix of the samples ``Q*b`` and ``W`` the ``(n, pairs)`` matrix of centred per-topic
@@ -23,7 +23,7 @@ Decisions where the papers leave room (also in docs/meta.md):
   share the k-th largest ``|t*b|``, the largest of their ``|w_bar*b|`` is taken (conservative,
   like the max over pairs).  ``estimated_diff`` is the raw maximum; rounding to two significant
   figures happens only in the Markdown/LaTeX tables.
-* **AG_ variant** (paper 001 Sec. 5.1): ``transform="log"`` tests ``log(x + 0.00001)``; its
+* **AG_ variant** (Sakai 2007b, Sec. 5.1): ``transform="log"`` tests ``log(x + 0.00001)``; its
   estimated difference is a difference of means of logs (as the paper's 1.42).
 """
 
@@ -263,7 +263,7 @@ class UnpairedResult:
 def paired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int | None = None,
                      alpha: float = 0.05, transform=None, batch: int | None = None,
                      metric: str = "") -> PairedResult:
-    """Paired bootstrap test (paper 001 Figs 2-3) for every pair of runs, and Fig. 8's estimate.
+    """Paired bootstrap test (Sakai 2007b, Figs 2-3) for every pair of runs, and Fig. 8's estimate.
 
     ``scores``: topic x run matrix (DataFrame or ``(n, runs)`` array).  ``samples``: a
     :class:`~metaeval.meta.samples.BootstrapSamples` / ``(B, n)`` index matrix, or ``None`` to
@@ -334,7 +334,7 @@ def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int 
 @single_threaded_blas
 def paired_tstar(scores, pair: tuple[int, int], samples=None, *, B: int | None = None,
                  seed: int | None = None, transform=None, metric: str = "") -> tuple[float, np.ndarray]:
-    """``(t(z), t(w*b) for every b)`` of one pair (run indices), the data of paper 001 Figs 4-5."""
+    """``(t(z), t(w*b) for every b)`` of one pair (run indices), the data of Sakai (2007b) Figs 4-5."""
     s = as_scores(scores, metric)
     fn, _ = resolve_transform(transform)
     X = s.values if fn is None else np.asarray(fn(s.values), dtype=np.float64)
@@ -373,7 +373,7 @@ def run_statistics(X: np.ndarray, smp: BootstrapSamples, statistic: Statistic, s
 def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int | None = None,
                        alpha: float = 0.05, statistic="mean", batch: int | None = None,
                        metric: str = "") -> UnpairedResult:
-    """Unpaired bootstrap test (paper 001 Figs 6-7) for every pair, and Fig. 9's estimate.
+    """Unpaired bootstrap test (Sakai 2007b, Figs 6-7) for every pair, and Fig. 9's estimate.
 
     ``samples``: ``(B, 2n)`` indices into ``v = (x_1..x_n, y_1..y_n)`` (columns ``:n`` give
     ``x*b``, ``n:`` give ``y*b``), or ``None`` to derive them from ``(seed, n, B)`` (stream

@@ -1,4 +1,4 @@
-"""Collection statistics (paper 000 / 001 Table 1): topics, runs used, R and R(L) per topic."""
+"""Collection statistics (Table 1 of Sakai (2007a, 2007b)): topics, runs used, R and R(L) per topic."""
 
 from __future__ import annotations
 

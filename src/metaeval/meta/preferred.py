@@ -1,4 +1,4 @@
-"""Preferred-rank statistics (paper 000 Appendix, Tables 7-9).
+"""Preferred-rank statistics (Sakai (2007a) Appendix, Tables 7-9).
 
 For each topic: among the runs whose list contains a relevant document, the run with the largest
 preferred rank ``r_p`` (the rank of the first document of the highest level present in the list,

@@ -1,4 +1,4 @@
-"""The stability method on bootstrap samples (paper 001 Sec. 7.1, Fig. 16, Eqs 9-10).
+"""The stability method on bootstrap samples (Sakai 2007b, Sec. 7.1, Fig. 16, Eqs 9-10).
 
 For every pair ``(X, Y)`` and every shared bootstrap sample ``Q*b`` (stream ``"paired"``, reused
 as in the paper), with ``margin = f * max(M(X, Q*b), M(Y, Q*b))``: ``EQ`` if

@@ -1,10 +1,10 @@
-"""Summary statistics over topics (the ``M`` of paper 001 Eq. 8) and system-pair indexing.
+"""Summary statistics over topics (the ``M`` of Sakai (2007b) Eq. 8) and system-pair indexing.
 
 A :class:`Statistic` maps per-topic scores of shape ``(..., n)`` to a summary of shape ``(...)``.
 Two kinds:
 
 * *mean-of-transform* statistics (``transform`` and ``outer`` set): ``outer(mean(transform(x)))``.
-  The arithmetic mean and the geometric mean of paper 001 Eq. 7
+  The arithmetic mean and the geometric mean of Sakai (2007b) Eq. 7
   (``exp(mean(log(x + 0.00001))) - 0.00001``) are of this kind; the bootstrap code evaluates them
   for every run and every bootstrap sample at once as a count-matrix product, never materialising
   the resampled scores.
@@ -24,7 +24,7 @@ import numpy as np
 __all__ = ["Statistic", "MEAN", "GMEAN", "LOG_EPS", "worst_mean", "area", "as_statistic",
            "pair_indices", "log_transform"]
 
-LOG_EPS = 0.00001  # paper 001 Eq. 7
+LOG_EPS = 0.00001  # Sakai (2007b) Eq. 7
 
 
 def _identity(x):
@@ -70,7 +70,7 @@ GMEAN = Statistic("gmean", transform=log_transform, outer=_gm_outer)
 
 
 def worst_mean(N: int) -> Statistic:
-    """The mean of the worst ``N`` topics of a run (a robustness statistic, paper 001 Sec. 5.1)."""
+    """The mean of the worst ``N`` topics of a run (a robustness statistic, Sakai (2007b) Sec. 5.1)."""
     N = int(N)
     if N < 1:
         raise ValueError(f"worst_mean: N must be >= 1, got {N}")

@@ -1,10 +1,10 @@
-"""The swap method, with-replacement version (paper 000 Sec. 4.2 / Fig. 4; paper 001 Sec. 7.2 / Fig. 19).
+"""The swap method, with-replacement version (Sakai 2007a, Sec. 4.2 / Fig. 4; Sakai 2007b, Sec. 7.2 / Fig. 19).
 
 For every pair ``(X, Y)`` and trial ``b``: ``D*b = M(X, Q*b) - M(Y, Q*b)`` and
 ``D'*b = M(X, Q'*b) - M(Y, Q'*b)``; ``counter(BIN(D*b))++`` and, unless ``D*b * D'*b > 0``,
 ``swap_counter(BIN(D*b))++`` (an exact tie on either side counts as a swap, as in Fig. 4).
 
-Samples: ``Q*b`` are the shared paired-test samples (stream ``"paired"``, paper 001 Sec. 7
+Samples: ``Q*b`` are the shared paired-test samples (stream ``"paired"``, Sakai (2007b) Sec. 7
 reuses them) and ``Q'*b`` a second, independent, equally seed-derived set (stream ``"swap"``).
 
 Decisions (also in docs/meta.md):
@@ -15,13 +15,13 @@ Decisions (also in docs/meta.md):
   difference.  Both are exact for 4-decimal scores (distinct means differ by >= 1/(n 10^4)).
 * **Required difference** (column ii): ``required_rule="monotone"`` (default) is the lower edge of
   the smallest bin from which every non-empty bin has swap rate ``<= threshold`` -- "if the
-  difference is at least this, the swap rate does not exceed 5%" (paper 000 Sec. 5.3);
+  difference is at least this, the swap rate does not exceed 5%" (Sakai 2007a, Sec. 5.3);
   ``"first"`` is the lower edge of the first non-empty bin whose swap rate ``<= threshold``.
   When no bin qualifies, ``diff_required`` is NaN and ``share_satisfying`` 0.
 * **Maximum** (column iii): ``max_rule="performance"`` (default) is the maximum performance value
-  ``M(X, Q*b)`` recorded among all trials, both sample sets and all runs (paper 001 Sec. 7.2; the
+  ``M(X, Q*b)`` recorded among all trials, both sample sets and all runs (Sakai 2007b, Sec. 7.2; the
   only reading that fits the published RR 1.0000 and nCG .9973); ``"difference"`` is the maximum
-  absolute difference ``|D|`` over both sample sets (paper 000 Sec. 5.3's wording).
+  absolute difference ``|D|`` over both sample sets (Sakai 2007a, Sec. 5.3's wording).
 * ``share_satisfying``: the share (0-1) of the ``pairs x B`` comparisons with
   ``|D*b| >= diff_required``; ``pct_satisfying`` is the same as a percentage (0-100), the ``swap``
   table's column.  Like ``sensitivity`` and ``relative``, a share unless the name says pct.

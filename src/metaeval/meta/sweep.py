@@ -1,4 +1,4 @@
-"""Gain-value sweep (paper 000 Sec. 5.5, Tables 5-6; paper 003 Sec. 5.3).
+"""Gain-value sweep (Sakai 2007a, Sec. 5.5, Tables 5-6; Sakai 2006, Sec. 5.3).
 
 The paper writes gain vectors in S:A:B order (highest level first: "30:20:10" means gain(S)=30,
 gain(A)=20, gain(B)=10).  Our measure syntax lists gains from L1 upward (NTCIREVAL ``-g``), so the
@@ -18,7 +18,7 @@ from ._validate import as_scores
 __all__ = ["PAPER_GAIN_VARIANTS", "DEFAULT_SWEEP_METRICS", "paper_to_gains", "gains_to_paper",
            "variant_name", "gain_sweep"]
 
-#: paper 000 Table 5-6 variants, in the paper's S:A:B order (default 3:2:1 excluded)
+#: Sakai (2007a) Table 5-6 variants, in the paper's S:A:B order (default 3:2:1 excluded)
 PAPER_GAIN_VARIANTS = ("30:20:10", "0.3:0.2:0.1", "1:1:1", "10:5:1")
 DEFAULT_SWEEP_METRICS = ("P-plus", "P-measure", "O-measure")
 

@@ -2,7 +2,7 @@
 values, and line formatting (``TOPIC METRIC=<pad>VALUE``, values ``%.4f``).
 
 The order and names follow the NTCIREVAL version that produced ``shared/data/*/reference/ntcireval``
-(later than the 2011 version of paper 002 Fig. 1: it prints ``Prec@l`` where Fig. 1 prints ``P@l``,
+(later than the 2011 version of Sakai (2011) Fig. 1: it prints ``Prec@l`` where Fig. 1 prints ``P@l``,
 drops the graded-uniform NCU lines and adds NCUrb,IE, EBR, iRBU, nRBP@l, nEBR@l, niRBU@l, and the
 cutoff versions of the NCUrb measures).  :func:`ntcir_measures_2011` gives Fig. 1's list.
 """
@@ -64,7 +64,7 @@ def ntcir_measures(cutoffs: Iterable[int] = DEFAULT_CUTOFFS, *, condensed: bool 
 
 def ntcir_measures_2011(cutoffs: Iterable[int] = DEFAULT_CUTOFFS, *, condensed: bool = False,
                         **params) -> list[Measure]:
-    """The 2011 list of paper 002 Fig. 1 (``P@l`` there is our ``Prec@l``)."""
+    """The 2011 list of Sakai (2011) Fig. 1 (``P@l`` there is our ``Prec@l``)."""
     out = [_measure(b, None, params, None) for b in _TOP_2011]
     for l in cutoffs:
         out += [_measure(b, int(l), params, None) for b in _CUT_2011]
@@ -84,7 +84,7 @@ def ntcir_header(ctx: Collection | EvalContext) -> dict[str, np.ndarray]:
     """The ``#`` header values per (run, topic): ``syslen``, ``jrel``, ``jnonrel``, ``r1``, ``rp``.
 
     ``r1`` is the rank of the first relevant document, ``rp`` the preferred rank (the first
-    document of the highest level present in the list, paper 000 Sec. 3.3); both are 0 when the
+    document of the highest level present in the list, Sakai (2007a) Sec. 3.3); both are 0 when the
     list holds no relevant document, as NTCIREVAL prints them.
     """
     ctx = ctx if isinstance(ctx, EvalContext) else EvalContext(ctx)
