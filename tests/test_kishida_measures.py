@@ -45,7 +45,7 @@ def test_names():
     assert set(MEASURE_NAMES) <= set(REGISTRY)
     for name in MEASURE_NAMES:
         assert re.fullmatch(r"kishida-[A-Za-z]+", name), name
-        assert "paper 004" in REGISTRY[name].doc
+        assert "Kishida 2005" in REGISTRY[name].doc
     lower = [n.lower() for n in REGISTRY]
     assert len(lower) == len(set(lower))          # distinct file stems on case-insensitive disks
     assert parse_measure("kishida-vD(b=3)@10").name == "kishida-vD(b=3)@10"
