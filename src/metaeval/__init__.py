@@ -12,3 +12,12 @@ Layers (each importable alone):
 """
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    """``metaeval.compare(scores, ...)``: :func:`metaeval.meta.compare.compare`, imported on first use."""
+    if name == "compare":
+        from .meta.compare import compare
+
+        return compare
+    raise AttributeError(f"module 'metaeval' has no attribute {name!r}")
