@@ -238,6 +238,13 @@ def test_cli_matrices_all_pairs_and_errors(dl19, tmp_path, capsys):
         assert not bad.exists()
 
 
+def test_cli_test_choices_match_the_library():
+    from metaeval.cli.compare import TESTS
+    from metaeval.meta.compare import COMPARE_TESTS
+
+    assert TESTS == COMPARE_TESTS
+
+
 def test_render_all_pairs_letters():
     df = pd.DataFrame({"metric": "AP", "run": ["x", "x", "y"], "other": ["y", "z", "z"], "test": "paired-t",
                        "correction": "holm", "mean": [0.5, 0.5, 0.3], "other_mean": [0.3, 0.1, 0.1],

@@ -19,7 +19,8 @@ from scipy import stats
 from conftest import DL19
 from metaeval.meta.anova import two_way_anova
 from metaeval.meta.discpower import (ANOVA_COLUMNS, DISCPOWER_COLUMNS, PVALUE_COLUMNS, TESTS, TSS_COLUMNS,
-                                     discpower_text, stage_discpower)
+                                     discpower_text, discpower_texts, discriminative_power_wide,
+                                     stage_discpower)
 from metaeval.meta.pairtests import (adjust, cohen_dz, paired_t, permutation_test, sign_test,
                                      studentized_range_sf, tukey_hsd, wilcoxon)
 from metaeval.meta.rthsd import rthsd, rthsd_many
@@ -343,5 +344,9 @@ def test_stage_tables_columns_and_asl_rows(dl19):
     r0 = pv[(pv["metric"] == "AP") & (pv["test"] == "rthsd")].iloc[0]
     assert (x, y) == (r0["system_x"], r0["system_y"])
     assert float(d) == abs(r0["diff"]) and float(pval) == r0["p_value"]
+    assert list(discpower_texts(pv)) == ["AP", "RR"] and discpower_texts(pv)["AP"] == text
+    wide = discriminative_power_wide(dp)
+    assert list(wide.columns) == list(TESTS) and list(wide.index) == ["AP", "RR"]
+    assert wide.loc["AP", "paired-t"] == f"{row['significant']}/28 = {100 * row['share']:.0f}%"
     with pytest.raises(ValueError, match="no matrix"):
         stage_discpower(mats, ["nope"])

@@ -20,11 +20,11 @@ from .evaluate import add_measure_args
 from .ingest import add_order_args
 
 DEFAULT_METRICS = ["AP", "nDCG@10"]
+#: ``metaeval.meta.compare.COMPARE_TESTS`` (spelled out: building the parser must not import pandas)
+TESTS = ("paired-t", "wilcoxon", "sign", "permutation", "bootstrap", "rthsd", "tukey-hsd")
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    from ..meta.compare import COMPARE_TESTS
-
     p = sub.add_parser(
         "compare", help="significance tests, corrections and effect sizes for runs vs a baseline",
         description="Compare runs on one or more metrics: per metric and compared pair the means, "
@@ -41,7 +41,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_measure_args(p)
     add_order_args(p)
     p.add_argument("--baseline", metavar="RUN", help="compare every run with this one (default: all pairs)")
-    p.add_argument("--test", choices=COMPARE_TESTS, default="paired-t",
+    p.add_argument("--test", choices=TESTS, default="paired-t",
                    help="significance test (default paired-t); rthsd and tukey-hsd cover all runs given")
     p.add_argument("--correction", choices=("none", "bonferroni", "holm", "bh"), default=None,
                    help="multiple-comparison correction over the comparisons per metric (default: holm "

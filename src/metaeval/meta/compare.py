@@ -98,7 +98,8 @@ def compare(scores, *, baseline: str | None = None, metrics: list[str] | None = 
     return pd.concat(frames, ignore_index=True)[COMPARE_COLUMNS]
 
 
-def _compare_metric(s, metric, baseline, test, correction, alpha, B, seed, ci, batch, rthsd_result=None) -> pd.DataFrame:
+def _compare_metric(s, metric, baseline, test, correction, alpha, B, seed, ci, batch,
+                    rthsd_result=None) -> pd.DataFrame:
     from scipy import stats
 
     X = s.values

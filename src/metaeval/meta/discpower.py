@@ -25,7 +25,8 @@ from .rthsd import DEFAULT_RTHSD_B, rthsd_many
 from .statistics import pair_indices
 from .topicset import TSS_COLUMNS, topic_set_size
 
-__all__ = ["stage_discpower", "discpower_text", "discpower_pvalues", "TESTS", "PVALUE_COLUMNS",
+__all__ = ["stage_discpower", "discpower_text", "discpower_texts", "discpower_pvalues", "discriminative_power",
+           "discriminative_power_wide", "TESTS", "PVALUE_COLUMNS",
            "DISCPOWER_COLUMNS", "ANOVA_COLUMNS", "TSS_COLUMNS", "ASL_TESTS", "DEFAULT_TSS_BETA",
            "DEFAULT_TSS_MIN_DIFF", "DEFAULT_TSS_SYSTEMS"]
 
@@ -184,3 +185,20 @@ def discpower_text(pvalues: pd.DataFrame, metric: str, test: str = "rthsd") -> s
     lines = [f"{x} {y} {abs(float(d))!r} {float(p)!r}"
              for x, y, d, p in zip(sub["system_x"], sub["system_y"], sub["diff"], sub["p_value"])]
     return "\n".join(lines) + "\n"
+
+
+def discpower_texts(pvalues: pd.DataFrame, test: str = "rthsd") -> dict[str, str]:
+    """``{metric: discpower_text(...)}`` for every metric with ``test`` rows (metrics in table order)."""
+    sub = pvalues[pvalues["test"] == test]
+    return {m: discpower_text(pvalues, m, test) for m in dict.fromkeys(sub["metric"])}
+
+
+def discriminative_power_wide(dp: pd.DataFrame) -> pd.DataFrame:
+    """The Markdown layout's content: metrics x tests, each cell ``significant/pairs = N%`` (share
+    rounded to a whole percent), tests in :data:`TESTS` order, metrics in table order."""
+    tests = [t for t in TESTS if t in set(dp["test"])]
+    metrics = list(dict.fromkeys(dp["metric"]))
+    out = pd.DataFrame("", index=pd.Index(metrics, name="metric"), columns=tests)
+    for r in dp.itertuples(index=False):
+        out.loc[r.metric, r.test] = f"{r.significant}/{r.pairs} = {100 * r.share:.0f}%"
+    return out
