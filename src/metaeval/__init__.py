@@ -18,17 +18,19 @@ pandas DataFrames -> tidy ``run, topic, measure, value``) and :func:`metaeval.me
 
 __version__ = "0.1.0"
 
-# The one-call API (metaeval.api), imported on first use so that ``import metaeval`` stays fast and
-# loads neither matplotlib nor Snakemake.
-_API = ("evaluate", "meta_evaluate", "MetaResult")
+# The one-call API, imported on first use so that ``import metaeval`` stays fast and loads neither
+# pandas, matplotlib nor Snakemake: evaluate / meta_evaluate (metaeval.api), compare
+# (metaeval.meta.compare) and rank_correlation (metaeval.meta.rankcorr).
+_API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare": "meta.compare",
+        "rank_correlation": "meta.rankcorr"}
 __all__ = ["__version__", *_API]
 
 
 def __getattr__(name):
     if name in _API:
-        from . import api
+        from importlib import import_module
 
-        return getattr(api, name)
+        return getattr(import_module(f"{__name__}.{_API[name]}"), name)
     raise AttributeError(f"module 'metaeval' has no attribute {name!r}")
 
 

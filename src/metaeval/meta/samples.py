@@ -12,7 +12,9 @@ Streams (independent, all seed-derived):
 ``"paired"``    ``Q*b`` -- the paired test, the stability method and the first side of the swap method;
 ``"swap"``      ``Q'*b`` -- the second, independent side of the swap method (paper 001 Sec. 7.2:
                 "in addition to ... {Q*b}, we create another set ... {Q'*b}");
-``"unpaired"``  ``(B, 2n)`` indices into the concatenation ``v = (x, y)`` (paper 001 Fig. 6).
+``"unpaired"``  ``(B, 2n)`` indices into the concatenation ``v = (x, y)`` (paper 001 Fig. 6);
+``"rthsd"``     the per-topic permutations of the randomised Tukey HSD test (:mod:`.rthsd`);
+``"permutation"`` the sign flips of the paired randomisation test (:mod:`.pairtests`).
 
 Algorithms never need the ``(B, n)`` resampled scores themselves for arithmetic means: a ``(B, n)``
 count matrix ``C`` (``C[b, i]`` = how often topic ``i`` occurs in ``Q*b``) times an ``(n, k)``
@@ -33,7 +35,7 @@ __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "bootstrap_
            "counts_from_indices",
            "BootstrapSamples", "resolve_samples"]
 
-STREAMS = {"paired": 1, "swap": 2, "unpaired": 3}
+STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5}
 
 #: bootstrap samples go through the matrix products in fixed, zero-padded blocks of this many rows
 #: (aligned to absolute sample numbers), so every replicate meets an identically shaped BLAS call

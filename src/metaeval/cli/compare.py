@@ -1,0 +1,127 @@
+"""``metaeval compare``: is my run better than the baseline, on these metrics, and by how much?
+
+Per metric and compared pair (every run against ``--baseline``, or all pairs): means, confidence
+interval, difference, effect sizes, p-value of the chosen test, adjusted p-value over the family,
+significance and wins/ties/losses -> ``OUT/compare.csv``; and the table a paper prints (runs x
+metrics, daggers or superscript letters, a legend) -> ``OUT/compare.md`` and ``OUT/compare.tex``.
+The chosen ``--format`` is also printed on stdout.  Statistics: docs/meta.md
+(:mod:`metaeval.meta.compare`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from .evaluate import add_measure_args
+from .ingest import add_order_args
+
+DEFAULT_METRICS = ["AP", "nDCG@10"]
+#: ``metaeval.meta.compare.COMPARE_TESTS`` (spelled out: building the parser must not import pandas)
+TESTS = ("paired-t", "wilcoxon", "sign", "permutation", "bootstrap", "rthsd", "tukey-hsd")
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "compare", help="significance tests, corrections and effect sizes for runs vs a baseline",
+        description="Compare runs on one or more metrics: per metric and compared pair the means, "
+                    "confidence interval, difference, effect sizes (diff / sqrt(V_E) and Cohen's d_z), "
+                    "p-value, adjusted p-value and wins/ties/losses (OUT/compare.csv), and the "
+                    "paper-style table (OUT/compare.md, OUT/compare.tex).")
+    src = p.add_argument_group("input (either --qrels and --runs, or --matrices)")
+    src.add_argument("--qrels", metavar="QRELS", help="qrels file (NTCIR or TREC form, plain or gzip)")
+    src.add_argument("--runs", metavar="GLOB_OR_DIR", action="append",
+                     help="run files: a file, a glob (quote it) or a directory; repeatable")
+    src.add_argument("--matrices", metavar="DIR",
+                     help="per-topic scores from any tool: DIR/METRIC.csv (first column 'topic', one "
+                          "column per run), as 'metaeval matrices' writes them")
+    add_measure_args(p)
+    add_order_args(p)
+    p.add_argument("--baseline", metavar="RUN", help="compare every run with this one (default: all pairs)")
+    p.add_argument("--test", choices=TESTS, default="paired-t",
+                   help="significance test (default paired-t); rthsd and tukey-hsd cover all runs given")
+    p.add_argument("--correction", choices=("none", "bonferroni", "holm", "bh"), default=None,
+                   help="multiple-comparison correction over the comparisons per metric (default: holm "
+                        "when there is more than one comparison; none for rthsd and tukey-hsd)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--B", type=int, default=None,
+                   help="replicates of the resampling tests (default: permutation 10000, bootstrap 1000, "
+                        "rthsd 5000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the resampling tests (default 0)")
+    p.add_argument("--out", metavar="DIR", help="write DIR/compare.csv, compare.md and compare.tex")
+    p.add_argument("--format", choices=("md", "csv", "tex"), default="md",
+                   help="what to print on stdout (default md)")
+    p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
+    p.set_defaults(func=run, _parser=p)
+    return p
+
+
+def _load_scores(args, parser):
+    from ..errors import InputError
+
+    if args.matrices:
+        if args.qrels or args.runs:
+            parser.error("--matrices replaces --qrels/--runs; give one or the other")
+        from ..meta.matrices import list_matrices, load_matrices
+
+        if args.metrics:
+            avail = set(list_matrices(args.matrices))
+            bad = [m for m in args.metrics if m not in avail]
+            if bad:
+                raise InputError(f"metric {bad[0]!r} not available (matrices: {', '.join(sorted(avail)) or 'none'})",
+                                 args.matrices)
+        return load_matrices(args.matrices, args.metrics)
+    if not (args.qrels and args.runs):
+        parser.error("give --qrels and --runs (or --matrices DIR)")
+    import pandas as pd
+
+    from ..io import load_collection
+    from .evaluate import check_gains, resolve_measures
+    from .matrices import compute_matrices
+
+    if not args.metrics:
+        args.metrics = list(DEFAULT_METRICS)
+    measures, gains = resolve_measures(parser, args)
+    c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth, max_level=args.max_level)
+    check_gains(c, gains)
+    if args.condensed:
+        c = c.condensed()
+    values = compute_matrices(c, measures, gains)
+    return {name: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for name, v in values.items()}
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def run(args) -> int:
+    from ..compare_table import render_compare
+    from ..errors import InputError
+    from ..meta.compare import compare
+
+    parser = args._parser
+    scores = _load_scores(args, parser)
+    where = args.matrices or args.runs[0]
+    try:
+        df = compare(scores, baseline=args.baseline, metrics=args.metrics if args.matrices else None,
+                     test=args.test, correction=args.correction, alpha=args.alpha, B=args.B, seed=args.seed)
+    except ValueError as e:
+        raise InputError(str(e), where) from None
+    n_topics = next(iter(scores.values())).shape[0]
+    csv_text = df.to_csv(index=False, lineterminator="\n")
+    md = render_compare(df, alpha=args.alpha, baseline=args.baseline, fmt="md", n_topics=n_topics)
+    tex = render_compare(df, alpha=args.alpha, baseline=args.baseline, fmt="tex", n_topics=n_topics)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, text in (("compare.csv", csv_text), ("compare.md", md), ("compare.tex", tex)):
+            _write_atomic(out / name, text)
+    if not args.quiet:
+        sys.stdout.write({"md": md, "csv": csv_text, "tex": tex}[args.format])
+    return 0
