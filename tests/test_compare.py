@@ -14,7 +14,7 @@ from scipy import stats
 
 from conftest import DL19
 from metaeval.cli import main
-from metaeval.compare_table import render_compare, run_letter
+from metaeval.report.compare import render_compare, run_letter
 from metaeval.meta.compare import COMPARE_COLUMNS, compare
 
 METRICS = ["AP", "nDCG@10", "RR"]

@@ -101,7 +101,7 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def run(args) -> int:
-    from ..compare_table import render_compare
+    from ..report.compare import render_compare
     from ..errors import InputError
     from ..meta.compare import compare
 

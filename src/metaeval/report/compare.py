@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .meta.compare import CORRECTION_NAMES, TEST_NAMES
+from ..meta.compare import CORRECTION_NAMES, TEST_NAMES
 
 __all__ = ["render_compare", "run_letter"]
 
