@@ -254,3 +254,21 @@ def test_render_all_pairs_letters():
     tex = render_compare(df, fmt="tex")
     assert r"0.5000$^{\mathrm{bc}}$" in tex
     assert [run_letter(i) for i in (0, 25, 26, 27)] == ["a", "z", "aa", "ab"]
+
+
+@pytest.mark.shared_data
+def test_readme_worked_example_is_what_the_command_prints(dl19, tmp_path, capsys):
+    """The README's "Comparing runs" block is the output of the command shown above it."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Comparing runs", 1)[1].split("\n## ", 1)[0]
+    command = re.search(r"```sh\n(.*?)```", section, re.S).group(1).replace("\\\n", " ")
+    expected = re.search(r"```text\n(.*?)```", section, re.S).group(1)
+    words = command.split()
+    assert words[:2] == ["metaeval", "compare"]
+    args = [w.replace("$DL19", str(DL19)) for w in words[1:]]
+    args[args.index("--out") + 1] = str(tmp_path / "cmp")
+    assert main(args) == 0
+    assert capsys.readouterr().out == expected
