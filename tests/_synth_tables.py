@@ -49,7 +49,27 @@ def frames(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 50,
     out["tstar"] = pd.DataFrame([(m, "run00", "run03", float(rng.normal(0, 3)), float(t))
                                  for m in metrics for t in rng.standard_normal(B)],
                                 columns=["metric", "system_x", "system_y", "t_observed", "t_star"])
+    out["rank_correlation"] = rank_correlation_frame(seed, runs=runs, topics=topics, metrics=metrics)
     return out
+
+
+def rank_correlation_frame(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 40,
+                           metrics=METRICS) -> pd.DataFrame:
+    """A ``rank_correlation`` table computed by metaeval.meta.rankcorr from random matrices; the
+    first metric gives two systems the same scores, so that its ranking has ties (tau_ap and
+    tau_ap_a undefined where it is the reference)."""
+    from metaeval.meta.rankcorr import stage_rank_correlation
+
+    rng = np.random.default_rng(seed + 1000)
+    run_ids = [f"run{i:02d}" for i in range(runs)]
+    topic_ids = [f"t{i}" for i in range(topics)]
+    mats = {}
+    for k, m in enumerate(metrics):
+        x = rng.random((topics, runs))
+        if k == 0:
+            x[:, 1] = x[:, 0]                                  # two tied systems
+        mats[m] = pd.DataFrame(x, index=topic_ids, columns=run_ids)
+    return stage_rank_correlation(mats, metrics, B=B, seed=seed)["rank_correlation"]
 
 
 def write_csvs(frames_: dict[str, pd.DataFrame], tables_dir: Path) -> None:

@@ -38,7 +38,7 @@ TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
 SCOPES = ("collection", "summary", "kishida")
 STAGES = ("collection", "kendall", "run_means", "paired", "unpaired", "swap", "stability", "sweep",
-          "figures", "summary", "kishida")
+          "figures", "summary", "kishida", "rank_correlation")
 CONDITIONS = ("gain_sweep",)
 
 #: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
@@ -99,6 +99,14 @@ class Output:
 
 _T, _F = "table", "figure"
 _SAKAI_A, _SAKAI_B, _KISHIDA = "Sakai (2007a)", "Sakai (2007b)", "Kishida (2005)"
+# rank correlation beyond Kendall's tau (issue 12)
+_RANKCORR_REFS = ("tau_AP (Yilmaz et al. (2008)), its tie-aware variants tau_AP-a and tau_AP-b "
+                  "(Urbano & Marrero (2017)), rank-biased overlap RBO (Webber et al. (2010)) and its "
+                  "tie-aware variants RBO^a and RBO^b (Corsi & Urbano (2024))")
+_RANKCORR_REGEN = (f"Table 2 of {_SAKAI_A} / Table 5 of {_SAKAI_B}, extended with the coefficients "
+                   "of Yilmaz et al. (2008), Urbano & Marrero (2017), Webber et al. (2010) and "
+                   "Corsi & Urbano (2024)")
+_RANKCORR_COEFS = ("tau_a", "tau_b", "tau_ap", "tau_ap_a", "tau_ap_b", "rbo", "rbo_a", "rbo_b")
 
 # ----------------------------------------------------------------------------- the declarations
 # Order within a scope is the order of the workflow's target lists and of docs/outputs.md.
@@ -163,6 +171,15 @@ OUTPUTS: tuple[Output, ...] = (
            "Bootstrap replicates t* of the paired test for the chosen system pair of each metric",
            f"the data of {_SAKAI_B} Figs 4-5", ("paired",),
            ("metric", "system_x", "system_y", "t_observed", "t_star")),
+    Output("rank_correlation", _T, "collection",
+           "Rank correlations between the system rankings of every two metrics, one full matrix "
+           "per coefficient (row = reference ranking a, column = estimate b): Kendall's tau-a and "
+           f"tau-b, {_RANKCORR_REFS}; RBO with the configured persistence p; tau values above 0.8 "
+           "in bold; '-' = undefined (or the diagonal); the CSV adds each coefficient's bootstrap "
+           "interval (2.5th and 97.5th percentiles over the paired bootstrap samples)",
+           _RANKCORR_REGEN, ("rank_correlation",),
+           ("metric_a", "metric_b", *_RANKCORR_COEFS,
+            *(f"{c}_{s}" for c in _RANKCORR_COEFS for s in ("low", "high")))),
 
     # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
     Output("run_means", _F, "collection",
@@ -187,6 +204,11 @@ OUTPUTS: tuple[Output, ...] = (
     Output("tstar", _F, "collection",
            "Histogram of the bootstrap replicates t* for the chosen system pair, observed t marked",
            f"{_SAKAI_B} Figs 4-5", ("figures",), source="tstar"),
+    Output("rank_correlation", _F, "collection",
+           "Rank correlations between the system rankings of every two metrics: one heat map per "
+           "coefficient (Kendall's tau-a and tau-b, " + _RANKCORR_REFS + "), row = reference "
+           "ranking a, column = estimate b, values printed; undefined cells blank",
+           _RANKCORR_REGEN, ("figures",), source="rank_correlation"),
 
     # ---- across collections: tables (results/summary/NAME.csv|md|tex)
     Output("collection", _T, "summary", "Statistics of the collections",
@@ -224,6 +246,11 @@ OUTPUTS: tuple[Output, ...] = (
            "Kendall's tau of every metric pair per collection (above 0.8 in bold)",
            f"Table 2 of {_SAKAI_A} / Table 5 of {_SAKAI_B} across collections", ("summary",),
            ("metric_a", "metric_b", "COLLECTION..."), source="kendall"),
+    Output("rank_correlation", _T, "summary",
+           "Tie-aware rank correlations of every metric pair per collection: tau_AP-b "
+           "(Urbano & Marrero (2017)) and RBO^a (Corsi & Urbano (2024)) with the configured "
+           "persistence p", f"{_RANKCORR_REGEN}, across collections", ("summary",),
+           ("metric_a", "metric_b", "coefficient", "COLLECTION..."), source="rank_correlation"),
 
     # ---- across collections: figures (results/summary/NAME.png|pdf)
     Output("sensitivity_paired", _F, "summary",

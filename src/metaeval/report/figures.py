@@ -36,6 +36,7 @@ __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
     "plot_metric_by_collection", "plot_asl_by_collection", "plot_run_means_by_collection",
     "make_all_figures", "PLOTTERS", "figure_kwargs", "save_figure", "new_figure",
+    "plot_rank_correlation",
 ]
 
 DPI = 150
@@ -254,6 +255,80 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
         return save_figure(fig, path_stem)
 
 
+#: the coefficients of the ``rank_correlation`` table (issue 12), in its column order, with the
+#: panel titles of :func:`plot_rank_correlation`
+RANKCORR_TITLES = {"tau_a": "Kendall's tau-a", "tau_b": "Kendall's tau-b",
+                   "tau_ap": "tau_AP (Yilmaz et al. 2008)",
+                   "tau_ap_a": "tau_AP-a (Urbano & Marrero 2017)",
+                   "tau_ap_b": "tau_AP-b (Urbano & Marrero 2017)",
+                   "rbo": "RBO (Webber et al. 2010)", "rbo_a": "RBO^a (Corsi & Urbano 2024)",
+                   "rbo_b": "RBO^b (Corsi & Urbano 2024)"}
+
+
+def _tau_text(v: float) -> str:
+    s = f"{v:.2f}"
+    return s[1:] if s.startswith("0.") else ("-" + s[2:] if s.startswith("-0.") else s)
+
+
+def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
+    """The ``rank_correlation`` table as heat maps: one panel per coefficient (2 rows of 4), each
+    the full metric x metric matrix (row = reference ranking a, column = estimate b) on one
+    diverging colour scale from -1 to 1, values printed to 2 decimals; undefined values and the
+    diagonal are left blank (Yilmaz et al. (2008), Urbano & Marrero (2017), Webber et al. (2010),
+    Corsi & Urbano (2024)).  The panels are placed by fixed margins computed from the metric
+    names (no tight layout: with some 1,000 printed values, every extra draw costs seconds)."""
+    coefs = [c for c in RANKCORR_TITLES if c in table.columns]
+    metrics = (_unique(m for pr in zip(table["metric_a"], table["metric_b"]) for m in pr)
+               if len(table) and {"metric_a", "metric_b"} <= set(table.columns) else [])
+    n = len(metrics)
+    with _rc():
+        if not metrics or not coefs:
+            fig = new_figure(5.0, 3.5)
+            _no_data(fig.add_subplot(), "rank correlations")
+            return save_figure(fig, path_stem)
+        ncols = min(4, len(coefs))
+        nrows = math.ceil(len(coefs) / ncols)
+        size = max(3.0, min(7.0, 60.0 / n))                 # value font size (points)
+        label = max(len(str(m)) for m in metrics) * (size + 1) * 0.6 / 72 + 0.15   # inches
+        cell = max(0.24, size * 2.6 / 72)                     # a value fits its cell
+        side = n * cell                                       # one panel (inches)
+        left, top, bottom, right, gap = label + 0.35, 0.35, label + 0.35, 0.75, 0.2
+        width = left + ncols * side + (ncols - 1) * (gap + label) + right
+        height = top + nrows * side + (nrows - 1) * (top + label + 0.2) + bottom
+        fig = new_figure(width, height)
+        index = {m: i for i, m in enumerate(metrics)}
+        ia = table["metric_a"].map(index).to_numpy(dtype=int)
+        ib = table["metric_b"].map(index).to_numpy(dtype=int)
+        cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="white")
+        names = [str(m) for m in metrics]
+        image = None
+        for k, c in enumerate(coefs):
+            r, q = divmod(k, ncols)
+            x0 = left + q * (side + gap + label)
+            y0 = height - top - (r + 1) * side - r * (top + label + 0.2)
+            ax = fig.add_axes((x0 / width, y0 / height, side / width, side / height))
+            mat = np.full((n, n), np.nan)
+            mat[ia, ib] = pd.to_numeric(table[c], errors="coerce").to_numpy(dtype=float)
+            np.fill_diagonal(mat, np.nan)
+            image = ax.imshow(np.ma.masked_invalid(mat), cmap=cmap, vmin=-1.0, vmax=1.0,
+                              interpolation="nearest", aspect="auto")
+            for i, j in zip(*np.nonzero(np.isfinite(mat))):
+                v = mat[i, j]
+                ax.text(j, i, _tau_text(v), ha="center", va="center", fontsize=size,
+                        color="white" if abs(v) > 0.6 else "black")
+            ax.set_xticks(np.arange(n), names, rotation=90, fontsize=size + 1)
+            ax.set_yticks(np.arange(n), names, fontsize=size + 1)
+            ax.set_title(RANKCORR_TITLES[c])
+            if q == 0:
+                ax.set_ylabel("reference a")
+            if r == nrows - 1:
+                ax.set_xlabel("estimate b")
+        cax = fig.add_axes(((width - right + 0.15) / width, bottom / height, 0.12 / width,
+                            (height - top - bottom) / height))
+        fig.colorbar(image, cax=cax)
+        return save_figure(fig, path_stem)
+
+
 # --------------------------------------------------------------------------------------------
 # cross-collection figures (used by metaeval.report.summary)
 # --------------------------------------------------------------------------------------------
@@ -349,6 +424,7 @@ PLOTTERS: dict[str, tuple[Callable[..., list[Path]], dict]] = {
     "swap_rates": (plot_swap_rates, {}),
     "mr_pt": (plot_mr_pt, {}),
     "tstar": (plot_tstar, {}),
+    "rank_correlation": (plot_rank_correlation, {}),
 }
 
 

@@ -337,6 +337,44 @@ def _wide(fmt: Callable, *, bold_over: float | None = None, id_cols: int = 1):
     return layout
 
 
+# ---- rank correlation beyond Kendall's tau (issue 12; metaeval.meta.rankcorr)
+#: coefficient column -> (Markdown label, LaTeX label), in the CSV's column order
+RANKCORR_LABELS = {
+    "tau_a": ("tau-a", r"$\tau_a$"), "tau_b": ("tau-b", r"$\tau_b$"),
+    "tau_ap": ("tau_AP", r"$\tau_{AP}$"), "tau_ap_a": ("tau_AP-a", r"$\tau_{AP,a}$"),
+    "tau_ap_b": ("tau_AP-b", r"$\tau_{AP,b}$"), "rbo": ("RBO", "RBO"),
+    "rbo_a": ("RBO^a", r"RBO$^a$"), "rbo_b": ("RBO^b", r"RBO$^b$"),
+}
+
+
+def _layout_rank_correlation(df: pd.DataFrame) -> Layout:
+    """One full (non-triangular) metric x metric matrix per coefficient, stacked: row = the
+    reference ranking a ``(a) AP``, column = the estimate b ``(b)``..; values as Kendall's tau
+    (4 decimals, no leading zero), tau coefficients above 0.8 in bold, ``-`` for an undefined
+    value (an empty CSV cell) and on the diagonal."""
+    coefs = [c for c in RANKCORR_LABELS if c in df.columns]
+    _require(df, "rank_correlation", ["metric_a", "metric_b"])
+    if not coefs:
+        raise ValueError("table 'rank_correlation': no coefficient column; got "
+                         f"{list(df.columns)}")
+    metrics = _unique(m for pair in zip(df["metric_a"], df["metric_b"]) for m in pair)
+    labels = [f"({_letter(i)})" for i in range(len(metrics))]
+    header = [Cell("coefficient"), Cell("metric (reference a)")] + [Cell(lab) for lab in labels]
+    pairs = list(zip(df["metric_a"], df["metric_b"]))
+    rows = []
+    for c in coefs:
+        val = dict(zip(pairs, df[c]))
+        md, tex = RANKCORR_LABELS[c]
+        bold = c.startswith("tau")
+        for i, a in enumerate(metrics):
+            row = [Cell(md, tex=tex) if i == 0 else Cell(""), Cell(f"{labels[i]} {a}")]
+            for j, b in enumerate(metrics):
+                v = None if i == j else val.get((a, b))
+                row.append(Cell(format_tau(v), bold=bold and not is_missing(v) and float(v) > 0.8))
+            rows.append(row)
+    return Layout(header, rows, "ll" + "r" * len(metrics))
+
+
 # --------------------------------------------------------------------------------------------
 # the dispatch table: layout key (metaeval.outputs.Output.layout) -> layout and row order
 # --------------------------------------------------------------------------------------------
@@ -371,6 +409,8 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("summary_swap_relative", _wide(format_percent)),
     TableKind("summary_swap_pct_satisfying", _wide(format_percent)),
     TableKind("summary_kendall", _wide(format_tau, bold_over=0.8, id_cols=2)),
+    TableKind("rank_correlation", _layout_rank_correlation),
+    TableKind("summary_rank_correlation", _wide(format_tau, id_cols=3)),
 ]}
 
 GENERIC = TableKind("generic", _layout_generic)

@@ -22,7 +22,7 @@ from .csvio import read_table
 from .tables import write_table
 
 __all__ = ["write_summary", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_outputs", "metric_table",
-           "collection_table", "kendall_table"]
+           "collection_table", "kendall_table", "rank_correlation_table"]
 
 def summary_outputs(out_dir) -> list[Path]:
     """Every file :func:`write_summary` writes into ``out_dir``."""
@@ -84,6 +84,15 @@ def kendall_table(frames: Mapping[str, pd.DataFrame | None]) -> pd.DataFrame:
     return out
 
 
+def rank_correlation_table(frames: Mapping[str, pd.DataFrame | None]) -> pd.DataFrame:
+    """tau_AP-b and RBO^a of every metric pair (one row per pair and coefficient), one column per
+    collection: :func:`metaeval.meta.rankcorr.summary_rank_correlation` on the per-collection
+    ``rank_correlation`` tables (a collection without the table gets an empty column)."""
+    from ..meta.rankcorr import summary_rank_correlation
+
+    return summary_rank_correlation(frames)
+
+
 def collection_table(frames: Mapping[str, pd.DataFrame | None]) -> pd.DataFrame:
     """Table 1 of Sakai (2007a) across collections: topics, mean R and R(L) per topic, runs used."""
     recs = []
@@ -140,6 +149,7 @@ TABLE_BUILDERS: dict[str, Callable] = {
     "swap_pct_satisfying": lambda read: metric_table(read("swap"), lambda d: d["pct_satisfying"],
                                                      read.order),
     "kendall": lambda read: kendall_table(read("kendall")),
+    "rank_correlation": lambda read: rank_correlation_table(read("rank_correlation")),
 }
 
 
