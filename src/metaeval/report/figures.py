@@ -275,8 +275,9 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
     the full metric x metric matrix (row = reference ranking a, column = estimate b) on one
     diverging colour scale from -1 to 1, values printed to 2 decimals; undefined values and the
     diagonal are left blank (Yilmaz et al. (2008), Urbano & Marrero (2017), Webber et al. (2010),
-    Corsi & Urbano (2024)).  The panels are placed by fixed margins computed from the metric
-    names (no tight layout: with some 1,000 printed values, every extra draw costs seconds)."""
+    Corsi & Urbano (2024)).  Metric names label the outer panels only.  The panels are placed by
+    fixed margins computed from the metric names (no tight layout: with some 1,000 printed values,
+    every extra draw costs seconds)."""
     coefs = [c for c in RANKCORR_TITLES if c in table.columns]
     metrics = (_unique(m for pr in zip(table["metric_a"], table["metric_b"]) for m in pr)
                if len(table) and {"metric_a", "metric_b"} <= set(table.columns) else [])
@@ -292,9 +293,9 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         label = max(len(str(m)) for m in metrics) * (size + 1) * 0.6 / 72 + 0.15   # inches
         cell = max(0.24, size * 2.6 / 72)                     # a value fits its cell
         side = n * cell                                       # one panel (inches)
-        left, top, bottom, right, gap = label + 0.35, 0.35, label + 0.35, 0.75, 0.2
-        width = left + ncols * side + (ncols - 1) * (gap + label) + right
-        height = top + nrows * side + (nrows - 1) * (top + label + 0.2) + bottom
+        left, top, bottom, right, gap = label + 0.35, 0.35, label + 0.35, 0.75, 0.15
+        width = left + ncols * side + (ncols - 1) * gap + right
+        height = top + nrows * side + (nrows - 1) * top + bottom
         fig = new_figure(width, height)
         index = {m: i for i, m in enumerate(metrics)}
         ia = table["metric_a"].map(index).to_numpy(dtype=int)
@@ -304,8 +305,8 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         image = None
         for k, c in enumerate(coefs):
             r, q = divmod(k, ncols)
-            x0 = left + q * (side + gap + label)
-            y0 = height - top - (r + 1) * side - r * (top + label + 0.2)
+            x0 = left + q * (side + gap)
+            y0 = height - top - (r + 1) * side - r * top
             ax = fig.add_axes((x0 / width, y0 / height, side / width, side / height))
             mat = np.full((n, n), np.nan)
             mat[ia, ib] = pd.to_numeric(table[c], errors="coerce").to_numpy(dtype=float)
@@ -315,13 +316,16 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
             for i, j in zip(*np.nonzero(np.isfinite(mat))):
                 v = mat[i, j]
                 ax.text(j, i, _tau_text(v), ha="center", va="center", fontsize=size,
-                        color="white" if abs(v) > 0.6 else "black")
-            ax.set_xticks(np.arange(n), names, rotation=90, fontsize=size + 1)
-            ax.set_yticks(np.arange(n), names, fontsize=size + 1)
+                        color="white" if abs(v) > 0.6 else "black", parse_math=False)
+            # metric names on the outer panels only (every panel has the same rows and columns)
+            bottom_row = r == nrows - 1 or k + ncols >= len(coefs)
+            ax.set_xticks(np.arange(n), names if bottom_row else [], rotation=90,
+                          fontsize=size + 1)
+            ax.set_yticks(np.arange(n), names if q == 0 else [], fontsize=size + 1)
             ax.set_title(RANKCORR_TITLES[c])
             if q == 0:
                 ax.set_ylabel("reference a")
-            if r == nrows - 1:
+            if bottom_row:
                 ax.set_xlabel("estimate b")
         cax = fig.add_axes(((width - right + 0.15) / width, bottom / height, 0.12 / width,
                             (height - top - bottom) / height))
