@@ -8,6 +8,7 @@ __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "parse_gains", "parse_m
 
 from .evaluate import evaluate  # noqa: E402
 from . import ranked  # noqa: E402,F401  (registers the measures)
+from . import diversity  # noqa: E402,F401  (registers D-, D#-, I-rec and the ndeval names)
 from .ntcir import (format_ntcir_header, format_ntcir_line, ntcir_header,  # noqa: E402
                     ntcir_measures, ntcir_measures_2011, ntcir_report)
 
