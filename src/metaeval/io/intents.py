@@ -227,44 +227,13 @@ def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file
     :class:`~metaeval.divcollection.DiversityCollection` (labelling and its policies as
     :func:`metaeval.io.load_collection`)."""
     from ..divcollection import DiversityCollection
-    from .ingest import load_collection, _QrelsIndex
 
     iq = qrels if isinstance(qrels, IntentQrels) else read_intent_qrels(qrels, max_level)
     probs = uniform_probs(iq) if intent_probs is None else read_intent_probs(intent_probs, iq)
-    q = iq.as_qrels()
-    captured = []
-
-    class _Capture(_QrelsIndex):
-        # label_run assigns the looked-up values to levels[ct, rank] with ct sorted and rank
-        # increasing within ct, i.e. in C order of the filled cells: record the entry of each
-        def lookup(self, qt, dhash, docs, rows):
-            ent = _entries(self, qt, dhash, docs, rows)
-            captured.append(ent)
-            return np.where(ent >= 0, self.q.level[np.maximum(ent, 0)], UNJUDGED).astype(np.int8)
-
-    import metaeval.io.ingest as ing
-    saved = ing._QrelsIndex
-    ing._QrelsIndex = _Capture
-    try:
-        marks = []
-
-        def _progress(i, n, name):          # label_run looks up once per run with lines
-            marks.append(len(captured))
-            if progress is not None:
-                progress(i, n, name)
-        base = load_collection(q, runs, order=order, depth=depth, max_level=iq.max_level,
-                               progress=_progress)
-    finally:
-        ing._QrelsIndex = saved
+    base, entry = label_entries(iq.as_qrels(), runs, order=order, depth=depth,
+                                max_level=iq.max_level, progress=progress)
     R, T, D = base.levels.shape
-    # entry index per rank (captured once per run that has lines, in run order)
-    entry = np.full((R, T, D), PAD, np.int64)
     filled = base.levels != PAD
-    prev = 0
-    for r in range(R):
-        for ent in captured[prev:marks[r]]:
-            entry[r][filled[r]] = ent
-        prev = marks[r]
     # judged lists of the used topics
     tpos = {t: k for k, t in enumerate(iq.topics)}
     used = np.array([tpos[t] for t in base.topics], np.int64)
@@ -294,6 +263,46 @@ def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file
         intent_ids=tuple(iq.intent_ids[k] for k in used.tolist()))
 
 
+def label_entries(q: Qrels, runs, order: str = "file", depth: int | None = 1000,
+                  max_level: int | None = None, progress=None):
+    """:func:`metaeval.io.load_collection` on ``q`` that also returns the qrels entry (row of
+    ``q``) of the document at every rank: ``(collection, entry (R, T, D) int64)``, entry -1 for an
+    unjudged document and ``PAD`` past the end of a list."""
+    import metaeval.io.ingest as ing
+
+    captured, marks = [], []
+
+    class _Capture(ing._QrelsIndex):
+        # label_run assigns the looked-up values to levels[ct, rank] with ct sorted and rank
+        # increasing within ct, i.e. in C order of the filled cells: record the entry of each
+        def lookup(self, qt, dhash, docs, rows):
+            ent = _entries(self, qt, dhash, docs, rows)
+            captured.append(ent)
+            return np.where(ent >= 0, self.q.level[np.maximum(ent, 0)], UNJUDGED).astype(np.int8)
+
+    def _progress(i, n, name):          # label_run looks up once per run that has lines
+        marks.append(len(captured))
+        if progress is not None:
+            progress(i, n, name)
+
+    saved = ing._QrelsIndex
+    ing._QrelsIndex = _Capture
+    try:
+        base = ing.load_collection(q, runs, order=order, depth=depth, max_level=max_level,
+                                   progress=_progress)
+    finally:
+        ing._QrelsIndex = saved
+    R = len(base.runs)
+    entry = np.full(base.levels.shape, PAD, np.int64)
+    filled = base.levels != PAD
+    prev = 0
+    for r in range(R):
+        for ent in captured[prev:marks[r]]:
+            entry[r][filled[r]] = ent
+        prev = marks[r]
+    return base, entry
+
+
 def _entries(index, qt, dhash, docs, rows) -> np.ndarray:
     """Entry (qrels row) of each looked-up (topic, document), -1 if not judged (as
     ``_QrelsIndex.lookup``, returning the row instead of its level)."""
@@ -319,3 +328,72 @@ def _entries(index, qt, dhash, docs, rows) -> np.ndarray:
     ok = index.q.docs[qi] == docs[rows[cand]]
     out[cand[ok]] = qi[ok]
     return out
+
+
+# ------------------------------------------------------------------ one entry point per form
+
+QRELS_FORMS = ("auto", "intents", "ec")
+
+
+def load_form(qrels, runs, qrels_form: str | None = None, intent_probs=None, order: str = "file",
+              depth: int | None = 1000, max_level: int | None = None, progress=None):
+    """Load a collection in the declared qrels form: ``auto``/None (NTCIR, TREC or NTCIREVAL
+    per-topic qrels: :func:`metaeval.io.load_collection`), ``intents`` (per-intent diversity
+    qrels: :func:`load_diversity_collection`) or ``ec`` (equivalence classes:
+    :func:`metaeval.io.ec.load_ec_collection`)."""
+    form = qrels_form or "auto"
+    if form not in QRELS_FORMS:
+        raise ValueError(f"qrels form must be one of {', '.join(QRELS_FORMS)}, got {form!r}")
+    if intent_probs is not None and form != "intents":
+        raise InputError("intent probabilities apply to the per-intent qrels form only "
+                         "(--qrels-form intents)", intent_probs)
+    if form == "intents":
+        return load_diversity_collection(qrels, runs, intent_probs, order=order, depth=depth,
+                                         max_level=max_level, progress=progress)
+    if form == "ec":
+        from .ec import load_ec_collection
+        return load_ec_collection(qrels, runs, order=order, depth=depth, max_level=max_level,
+                                  progress=progress)
+    from .ingest import load_collection
+    return load_collection(qrels, runs, order=order, depth=depth, max_level=max_level,
+                           progress=progress)
+
+
+def load_or_build_form(qrels, runs, cache_path, qrels_form: str | None = None, intent_probs=None,
+                       order: str = "file", depth: int | None = 1000, max_level: int | None = None,
+                       progress=None):
+    """:func:`metaeval.io.load_or_build` for every qrels form: the cache is reused only if it was
+    built from the same form and intent probability file (and is newer than it)."""
+    import os
+    from pathlib import Path
+
+    from ..collection import Collection
+    from .ingest import _runs_arg, _runs_info, _mtime, load_or_build
+
+    form = qrels_form or "auto"
+    if form == "auto":
+        return load_or_build(qrels, runs, cache_path, order=order, depth=depth, max_level=max_level,
+                             progress=progress)
+    cache_path = Path(cache_path)
+    sources = _runs_arg(runs)
+    qfiles = [str(qrels)]
+    extra = [] if intent_probs is None else [str(intent_probs)]
+    if cache_path.exists():
+        try:
+            c = Collection.load(cache_path)
+        except Exception:  # noqa: BLE001 -- an unreadable cache is rebuilt
+            c = None
+        if c is not None:
+            info = c.info
+            same = (info.get("order") == order and info.get("depth") == depth
+                    and info.get("runs") == _runs_info(sources) and info.get("qrels") == qfiles
+                    and info.get("qrels_form") == form
+                    and info.get("intent_probs") == (extra[0] if extra else None)
+                    and (max_level is None or info.get("max_level") == max_level))
+            files = qfiles + extra + [f for s in sources for f in s.files]
+            if same and os.stat(cache_path).st_mtime >= _mtime(files):
+                return c
+    c = load_form(qrels, sources, form, intent_probs, order=order, depth=depth, max_level=max_level,
+                  progress=progress)
+    c.save(cache_path)
+    return c

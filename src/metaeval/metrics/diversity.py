@@ -296,3 +296,25 @@ _register_all()
 __all__ = ["GainTableContext", "global_gain_context", "judged_global_gains", "round_gains", "irec",
            "ndeval_inputs", "D_BASES", "DSHARP_BASES"]
 _ = ranked  # the plain measures must be registered before their D-versions
+
+
+def gain_list_context(sys_gains, ideal_gains, topic: str = "", run: str = "run") -> GainTableContext:
+    """A one-run, one-topic global-gain context from NTCIREVAL's files: ``sys_gains`` the gains of
+    the ranked list (``glabel`` output; NaN = unlabelled, i.e. unjudged) and ``ideal_gains`` the
+    Grelv gains in file order (``gcompute`` takes the ideal list as given: gains > 0, in order;
+    the gain-0 lines count as judged nonrelevant)."""
+    sg = np.asarray(sys_gains, np.float64)
+    ig = np.asarray(ideal_gains, np.float64)
+    vals = np.unique(np.concatenate([sg[sg > 0], ig[ig > 0]]))
+    code = lambda x: np.searchsorted(vals, x) + 1                     # noqa: E731
+    n = len(sg)
+    lv = np.full((1, 1, max(n, 1)), PAD, np.int16)
+    lv[0, 0, :n] = np.where(np.isnan(sg), -1, np.where(sg > 0, code(np.where(sg > 0, sg, 1.0)), 0))
+    counts = np.zeros((1, len(vals) + 1), np.int64)
+    np.add.at(counts[0], code(ig[ig > 0]), 1)
+    counts[0, 0] = int((ig == 0).sum())
+    table = np.concatenate([[0.0], vals])[None, :]
+    ideal = ig[ig > 0][None, :] if (ig > 0).any() else np.zeros((1, 1))
+    coll = Collection(topics=(topic,), runs=(run,), levels=lv, lengths=np.array([[n]], np.int64),
+                      level_counts=counts)
+    return GainTableContext(coll, table, ideal)
