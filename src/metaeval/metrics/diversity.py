@@ -230,29 +230,27 @@ def ndeval_inputs(c) -> dict:
                 n_intents=c.n_intents)
 
 
-def _ndeval_values(ctx: EvalContext, depth: int, alpha: float) -> dict:
-    key = ("ndeval", depth, alpha)
+def _ndeval_values(ctx: EvalContext, depth: int, cutoffs: tuple, alpha: float) -> dict:
+    key = ("ndeval", depth, cutoffs, alpha)
     if key not in ctx._derived:
         c = _divcoll(ctx, "an intent-aware (ndeval) measure")
-        try:
-            from .ndeval import ndeval_measures
-        except ImportError:                                              # pragma: no cover
-            raise InputError("the intent-aware (ndeval) measures are not available in this build") from None
-        ctx._derived[key] = ndeval_measures(**ndeval_inputs(c), depth=depth, alpha=alpha)
+        from .ndeval import ndeval_measures
+        ctx._derived[key] = ndeval_measures(**ndeval_inputs(c), depth=depth, alpha=alpha,
+                                            cutoffs=cutoffs)
     return ctx._derived[key]
 
 
 def _ndeval(base):
+    """ndeval's depth is 20 (its @5/@10/@20 columns and its ideal list); a cutoff k > 20 computes
+    that measure with depth k."""
     def f(ctx, cutoff=None, alpha=0.5):
-        depth = 20 if cutoff is None or cutoff <= 20 else int(cutoff)
-        name = base if cutoff is None else f"{base}@{cutoff}"
-        vals = _ndeval_values(ctx, depth, float(alpha))
-        if name not in vals and cutoff is not None:
-            vals = _ndeval_values(ctx, int(cutoff), float(alpha))
-        if name not in vals:
-            raise InputError(f"{name}: ndeval computes {base} at the cutoffs "
-                             f"{', '.join(sorted(k for k in vals if k.startswith(base + '@')))}")
-        return vals[name]
+        if cutoff is None or cutoff <= 20:
+            vals = _ndeval_values(ctx, 20, (5, 10, 20), float(alpha))
+            if cutoff is not None and f"{base}@{cutoff}" not in vals:
+                vals = _ndeval_values(ctx, 20, (int(cutoff),), float(alpha))
+        else:
+            vals = _ndeval_values(ctx, int(cutoff), (int(cutoff),), float(alpha))
+        return vals[base if cutoff is None else f"{base}@{cutoff}"]
     return f
 
 
