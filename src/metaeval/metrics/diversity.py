@@ -179,16 +179,16 @@ def _d_measure(func):
 # --------------------------------------------------------------------------------- I-rec
 
 def _first_cover(ctx: EvalContext) -> np.ndarray:
-    """(R, T, I) 1-based rank at which each intent is first covered (REL > 0), D+1 if never."""
+    """(R, T, I) 1-based rank at which each intent is first covered (REL > 0), a huge value if
+    never."""
     key = ("I-rec first",)
     if key not in ctx._derived:
         c = _divcoll(ctx, "I-rec")
         T, J, I = c.judged_levels.shape
-        D = c.depth
         # per judged doc, which intents it covers; first rank per (r, t, intent)
         cover = c.judged_levels > 0                                   # (T, J, I)
         di = c.doc_index
-        first = np.full(c.lengths.shape + (I,), D + 1, np.int64)
+        first = np.full(c.lengths.shape + (I,), np.iinfo(np.int64).max, np.int64)
         r, t, k = np.nonzero(di >= 0)
         cov = cover[t, di[r, t, k]]                                   # (N, I)
         for i in range(I):
