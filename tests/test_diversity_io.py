@@ -159,11 +159,16 @@ def test_cli_rejects_probs_without_form(files, capsys):
     assert "--intent-probs needs --qrels-form intents" in capsys.readouterr().err
 
 
-def test_d_measure_on_plain_collection_is_an_error(files, capsys):
-    (files / "plain").write_text("t1 0 a 1\nt1 0 b 0\n")
+def test_plain_collection_is_one_intent(files):
+    (files / "plain").write_text("t1 0 a 1\nt1 0 b 0\nt1 0 c 2\n")
     rc = main(["matrices", "--qrels", str(files / "plain"), "--runs", str(files / "run1"),
-               "--out", str(files / "o"), "--metrics", "D-nDCG@10", "--quiet"])
-    assert rc == 1 and "--qrels-form intents" in capsys.readouterr().err
+               "--out", str(files / "o"), "--quiet", "--metrics", "D-nDCG@10", "nDCG@10",
+               "I-rec@1", "Hit@1", "I-rec@4", "Hit@4", "alpha-nDCG@5", "strec@5"])
+    assert rc == 0
+    read = lambda n: (files / "o" / f"{n}.csv").read_text().splitlines()[1:]    # noqa: E731
+    assert read("D-nDCG@10") == read("nDCG@10")
+    assert read("I-rec@1") == read("Hit@1") == ["t1,1.0"] and read("I-rec@4") == read("Hit@4")
+    assert read("strec@5") == ["t1,1.0"] and read("alpha-nDCG@5")[0] != "t1,0.0"
 
 
 def test_evaluate_cli_intents(files, capsys):

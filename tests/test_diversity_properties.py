@@ -92,8 +92,16 @@ def test_single_intent_d_measures_equal_plain(data):
     d = evaluate(EvalContext(c, gains), _names("D-", D_BASES))
     plain = Collection(c.topics, c.runs, c.levels, c.lengths, c.level_counts)
     p = evaluate(EvalContext(plain, gains), _names("", D_BASES))
+    dp = evaluate(EvalContext(plain, gains), _names("D-", D_BASES))      # a plain collection: one intent
     for name, v in p.items():
         assert np.array_equal(d["D-" + name], v), name
+        assert np.array_equal(dp["D-" + name], v), name
+    # the intent-aware measures agree on the two forms as well
+    nd = [f"{b}@{k}" for b in ("alpha-nDCG", "ERR-IA", "strec") for k in (5, 10)] + ["NRBP", "MAP-IA"]
+    a, b = evaluate(c, nd + ["I-rec@3"]), evaluate(plain, nd + ["I-rec@3", "Hit@3"])
+    for name in nd:
+        assert np.allclose(a[name], b[name], rtol=0, atol=1e-15), name
+    assert np.array_equal(a["I-rec@3"], b["Hit@3"]) and np.array_equal(b["I-rec@3"], b["Hit@3"])
 
 
 @SETTINGS

@@ -34,14 +34,13 @@ GG_DECIMALS = 4
 
 # ------------------------------------------------------------------------- global gains
 
-def _divcoll(ctx: EvalContext, what: str):
+def _divcoll(ctx: EvalContext):
+    """The diversity collection of ``ctx``, or None for a plain collection (which is read as one
+    intent of probability 1: every D-measure then equals the plain measure, I-rec@l = Hit@l)."""
     from ..divcollection import DiversityCollection
 
     c = ctx.collection
-    if not isinstance(c, DiversityCollection):
-        raise InputError(f"{what} needs per-intent relevance: give the diversity qrels with "
-                         f"--qrels-form intents (config: qrels_form: intents)")
-    return c
+    return c if isinstance(c, DiversityCollection) else None
 
 
 def round_gains(x: np.ndarray, decimals: int | None = GG_DECIMALS) -> np.ndarray:
@@ -117,7 +116,11 @@ def global_gain_context(ctx: EvalContext, decimals: int | None = GG_DECIMALS) ->
     key = ("D-context", decimals)
     if key in ctx._derived:
         return ctx._derived[key]
-    c = _divcoll(ctx, "a D-measure")
+    c = _divcoll(ctx)
+    if c is None:
+        out = _plain_gain_context(ctx, decimals)
+        ctx._derived[key] = out
+        return out
     gg = judged_global_gains(c, ctx.gains, decimals)                  # (T, J)
     T, J = gg.shape
     valid = np.arange(J)[None, :] < c.n_judged[:, None]
@@ -159,6 +162,33 @@ def global_gain_context(ctx: EvalContext, decimals: int | None = GG_DECIMALS) ->
     return out
 
 
+def _plain_gain_context(ctx: EvalContext, decimals) -> GainTableContext:
+    """One intent of probability 1: GG(d) = g(level of d), rounded; codes rank the distinct
+    positive gains (the same for every topic)."""
+    c = ctx.collection
+    g = round_gains(ctx.gain_of_level.copy(), decimals)              # (H+1,), g[0] = 0
+    vals = np.unique(g[g > 0])
+    code_of_level = np.where(g > 0, np.searchsorted(vals, g) + 1, 0)
+    T = len(c.topics)
+    counts = np.zeros((T, len(vals) + 1), np.int64)
+    for lvl in range(len(g)):                                       # a few levels
+        counts[:, code_of_level[lvl]] += c.level_counts[:, lvl]
+    table = np.broadcast_to(np.concatenate([[0.0], vals]), (T, len(vals) + 1))
+    lv = c.levels.astype(np.int16)
+    lv = np.where(lv >= 0, code_of_level[np.maximum(lv, 0)], lv).astype(np.int16)
+    R = counts[:, 1:].sum(axis=1)
+    W = int(max(R.max(initial=0), 1))
+    rev = counts[:, :0:-1]                                          # highest code first
+    bounds = np.cumsum(rev, axis=1)
+    k = np.arange(W)
+    which = (k[None, :, None] >= bounds[:, None, :]).sum(axis=2)
+    K = len(vals)
+    ideal = np.where(k[None, :] < R[:, None], table[0][np.clip(K - which, 0, K)], 0.0)
+    gc = Collection(topics=c.topics, runs=c.runs, levels=lv, lengths=c.lengths, level_counts=counts,
+                    excluded_topics=c.excluded_topics, info={**c.info, "global_gains": True})
+    return GainTableContext(gc, table, ideal)
+
+
 # ------------------------------------------------------------------------------ D-measures
 
 # every ranked measure gcompute prints (top-level and cutoff lines)
@@ -183,7 +213,14 @@ def _first_cover(ctx: EvalContext) -> np.ndarray:
     never."""
     key = ("I-rec first",)
     if key not in ctx._derived:
-        c = _divcoll(ctx, "I-rec")
+        c = _divcoll(ctx)
+        if c is None:                                   # one intent: the first relevant rank
+            rel = ctx.collection.levels >= 1
+            first = np.where(rel.any(axis=2), rel.argmax(axis=2) + 1, np.iinfo(np.int64).max)
+            first = first[..., None].astype(np.int64)
+            first.setflags(write=False)
+            ctx._derived[key] = first
+            return first
         T, J, I = c.judged_levels.shape
         # per judged doc, which intents it covers; first rank per (r, t, intent)
         cover = c.judged_levels > 0                                   # (T, J, I)
@@ -200,9 +237,9 @@ def _first_cover(ctx: EvalContext) -> np.ndarray:
 
 
 def irec(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    c = _divcoll(ctx, "I-rec")
+    c = _divcoll(ctx)
     first = _first_cover(ctx)
-    n = c.n_intents.astype(np.int64)
+    n = (c.n_intents if c is not None else (ctx.n_rel > 0)).astype(np.int64)
     lim = n[None, :, None] if cutoff is None else int(cutoff)
     covered = (first <= lim).sum(axis=2)
     return np.where(n[None, :] > 0, covered / np.maximum(n, 1)[None, :], 0.0)
@@ -224,7 +261,19 @@ NDEVAL_TOP = ["NRBP", "nNRBP", "MAP-IA"]
 
 def ndeval_inputs(c) -> dict:
     """The arrays :func:`metaeval.metrics.ndeval.ndeval_measures` reads, from a diversity
-    collection: binary per-intent relevance of every run's ranks and of every judged document."""
+    collection: binary per-intent relevance of every run's ranks and of every judged document.
+    A plain collection is one intent: its judged documents are the level counts."""
+    from ..divcollection import DiversityCollection
+
+    if not isinstance(c, DiversityCollection):
+        counts = c.level_counts
+        rel_n, all_n = counts[:, 1:].sum(axis=1), counts.sum(axis=1)
+        J = int(max(all_n.max(initial=0), 1))
+        j = np.arange(J)[None, :]
+        return dict(run_rel=(c.levels >= 1)[..., None], lengths=c.lengths,
+                    ideal_rel=(j < rel_n[:, None])[..., None],
+                    ideal_order=np.where(j < all_n[:, None], j, np.iinfo(np.int32).max),
+                    n_intents=(rel_n > 0).astype(np.int64))
     return dict(run_rel=c.intent_levels > 0, lengths=c.lengths,
                 ideal_rel=c.judged_levels > 0, ideal_order=c.judged_order,
                 n_intents=c.n_intents)
@@ -233,9 +282,8 @@ def ndeval_inputs(c) -> dict:
 def _ndeval_values(ctx: EvalContext, depth: int, cutoffs: tuple, alpha: float) -> dict:
     key = ("ndeval", depth, cutoffs, alpha)
     if key not in ctx._derived:
-        c = _divcoll(ctx, "an intent-aware (ndeval) measure")
         from .ndeval import ndeval_measures
-        ctx._derived[key] = ndeval_measures(**ndeval_inputs(c), depth=depth, alpha=alpha,
+        ctx._derived[key] = ndeval_measures(**ndeval_inputs(ctx.collection), depth=depth, alpha=alpha,
                                             cutoffs=cutoffs)
     return ctx._derived[key]
 
