@@ -280,11 +280,39 @@ def ndeval_inputs(c) -> dict:
 
 
 def _ndeval_values(ctx: EvalContext, depth: int, cutoffs: tuple, alpha: float) -> dict:
+    """ndeval's measures for all runs and topics.  Topics are grouped by their number of intents
+    (a handful of groups, not a loop over topics) so that the (R, T, D, I) arrays are only as wide
+    as each group's intents: intent slots with a relevant document come first."""
     key = ("ndeval", depth, cutoffs, alpha)
     if key not in ctx._derived:
         from .ndeval import ndeval_measures
-        ctx._derived[key] = ndeval_measures(**ndeval_inputs(ctx.collection), depth=depth, alpha=alpha,
-                                            cutoffs=cutoffs)
+
+        c = _divcoll(ctx)
+        if c is None:
+            ctx._derived[key] = ndeval_measures(**ndeval_inputs(ctx.collection), depth=depth,
+                                                alpha=alpha, cutoffs=cutoffs)
+            return ctx._derived[key]
+        R, T = c.lengths.shape
+        out: dict[str, np.ndarray] = {}
+        rel_j = c.judged_levels > 0                                     # (T, J, I)
+        # intent columns with a relevant document first (the reader stores them so already)
+        perm = np.argsort(~rel_j.any(axis=1), axis=1, kind="stable")   # (T, I)
+        di = c.doc_index
+        for n in np.unique(c.n_intents).tolist():
+            ts = np.flatnonzero(c.n_intents == n)
+            w = max(int(n), 1)
+            d = di[:, ts]                                               # (R, t, D)
+            L = int(c.lengths[:, ts].max(initial=0))
+            d = d[:, :, :max(L, 1)]
+            ideal = np.take_along_axis(rel_j[ts], perm[ts][:, None, :w], axis=2)
+            run_rel = ideal[np.arange(len(ts))[None, :, None], np.maximum(d, 0)] & (d >= 0)[..., None]
+            vals = ndeval_measures(run_rel, c.lengths[:, ts], ideal, c.judged_order[ts],
+                                   c.n_intents[ts], depth=depth, alpha=alpha, cutoffs=cutoffs)
+            for name, v in vals.items():
+                if name not in out:
+                    out[name] = np.zeros((R, T))
+                out[name][:, ts] = v
+        ctx._derived[key] = out
     return ctx._derived[key]
 
 
