@@ -103,3 +103,22 @@ def test_ndeval_reference(matrices):
                 mismatches += "%.6f" % ours != ref
     assert checked == 20874 + 20 * len(names)
     assert mismatches == 0
+
+
+def test_ndeval_complete_amean_reference(matrices):
+    """``ndeval -c``: the same rows; amean = sum over the run's topics / all 50 qrels topics (a topic
+    missing from the run scores 0 in the matrices)."""
+    vals, names = matrices
+    mismatches = 0
+    for path in sorted((DATA / "reference" / "ndeval-c").glob("*.ndeval")):
+        run = path.stem
+        rows = [r for r in csv.reader(open(path)) if r[0] != "runid"]
+        amean = [r for r in rows if r[1] == "amean"][0]
+        topics = sorted({t for (rn, t) in vals[names[0]] if rn == run})
+        assert len(topics) == 50
+        for name, ref in zip(names, amean[2:]):
+            total = 0.0
+            for t in sorted(topics, key=int):
+                total += vals[name][(run, t)]
+            mismatches += "%.6f" % (total / 50) != ref
+    assert mismatches == 0
