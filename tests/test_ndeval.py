@@ -35,7 +35,7 @@ def _need_data() -> Path:
 
 
 def load_qrels(path: Path):
-    """ndeval qrels `TOPIC SUBTOPIC DOCID REL` -> topics, docids per topic, arrays of the contract."""
+    """ndeval qrels `TOPIC SUBTOPIC DOCID REL` -> topics, docs per topic, the contract's arrays."""
     q = pd.read_csv(path, sep=r"\s+", header=None, names=["topic", "sub", "doc", "rel"],
                     dtype={"topic": np.int64, "sub": np.int64, "doc": str, "rel": np.int64})
     topics = np.sort(q["topic"].unique())
@@ -396,7 +396,7 @@ def test_matches_literal_port_of_the_c_loops(cases, alpha, beta):
         for r in range(n_runs):
             want = ndeval_topic(runs[r][t], judged, n_sub, alpha, beta)
             for m in got:
-                assert got[m][r, t] == pytest.approx(want[m], rel=1e-12, abs=1e-15), (m, r, t)
+                assert got[m][r, t] == want[m], (m, r, t)  # bit for bit
 
 
 @settings(max_examples=150, deadline=None)
@@ -451,3 +451,29 @@ def test_single_intent_is_discounted_binary_ndcg(judged, run, alpha):
             want = dcg / idcg if dcg else 0.0
             assert v[f"alpha-nDCG@{k}"][0, 0] == pytest.approx(want)
         assert v[f"alpha-nDCG@{k}"][0, 0] <= 1.0 + 1e-12
+
+
+def test_greedy_ideal_is_not_optimal():
+    # ndeval's greedy ideal (d4, d3, d1, d2) is beaten by d1, d3, d2, d0, d4 on nERR-IA and nNRBP
+    judged = {"d0": set(), "d1": {1, 2}, "d2": {2}, "d3": {0, 3}, "d4": {2, 3}}
+    run = ["d1", "d3", "d2", "d0", "d4"]
+    v = ndeval_measures(*arrays_from_lists([[run]], [judged], 4))
+    want = ndeval_topic(run, judged, 4)
+    assert v["nERR-IA@5"][0, 0] == pytest.approx(want["nERR-IA@5"]) and want["nERR-IA@5"] > 1.001
+    assert v["nNRBP"][0, 0] == pytest.approx(want["nNRBP"]) and want["nNRBP"] > 1.004
+    assert v["ERR-IA@5"][0, 0] <= 1.0 and v["NRBP"][0, 0] <= 1.0
+
+
+@pytest.mark.parametrize("beta", [0.5, 0.9, 0.1])
+def test_ideal_nrbp_truncation_is_exact(web2013, beta):
+    from metaeval.metrics.ndeval import _nrbp, _nrbp_ranks
+    w = web2013
+    args = (w["ideal_rel"], w["ideal_order"], w["n_intents"])
+    full = greedy_ideal(*args, None).score
+    k = max(20, _nrbp_ranks(int(w["n_intents"].max()), beta, full.shape[1]))
+    part = greedy_ideal(*args, k).score
+    assert np.array_equal(full[:, :k], part)
+    if beta < 0.9:
+        assert k < full.shape[1] // 4          # the point: far fewer greedy steps
+    assert np.array_equal(_nrbp(full, w["n_intents"], 0.5, beta),
+                          _nrbp(part, w["n_intents"], 0.5, beta))

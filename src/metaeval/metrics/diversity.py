@@ -339,6 +339,8 @@ def _unit(text: str) -> float:
     return v
 
 
+# normalised by ndeval's greedy (not optimal) ideal list: a run can score above 1
+_NDEVAL_UNBOUNDED = ("alpha-nDCG", "nERR-IA", "nNRBP")
 _GAMMA = {"gamma": Param(0.5, _unit, "weight of I-rec in D# = gamma I-rec + (1-gamma) D (Sakai (2011) Eq. 9)")}
 _ALPHA = {"alpha": Param(0.5, _unit, "ndeval's alpha (redundancy penalty)")}
 
@@ -359,10 +361,10 @@ def _register_all() -> None:
                         "intent recall; no cutoff = I-rec@n (n = the topic's number of intents)"))
     for base in NDEVAL_CUT:
         register(MeasureDef(base, _ndeval(base), "required", dict(_ALPHA),
-                            base not in ("alpha-DCG",), False, f"ndeval's {base}@k"))
+                            base not in _NDEVAL_UNBOUNDED, False, f"ndeval's {base}@k"))
     for base in NDEVAL_TOP:
-        register(MeasureDef(base, _ndeval(base), "forbidden", dict(_ALPHA), True, False,
-                            f"ndeval's {base} (whole list)"))
+        register(MeasureDef(base, _ndeval(base), "forbidden", dict(_ALPHA),
+                            base not in _NDEVAL_UNBOUNDED, False, f"ndeval's {base} (whole list)"))
 
 
 _register_all()

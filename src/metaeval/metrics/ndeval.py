@@ -1,13 +1,14 @@
-"""TREC's intent-aware diversity measures exactly as the official ``ndeval`` (version 4.5) computes them.
+"""TREC's intent-aware diversity measures exactly as the official ``ndeval`` 4.5 computes them.
 
 Pure array code: no file reading, no registry.  A caller (the diversity collection layer) builds
 per-intent binary relevance arrays and calls :func:`ndeval_measures`, which returns every measure of
 ndeval's CSV for all runs and topics at once.  :func:`greedy_ideal` exposes ndeval's greedy ideal
 ranking (used by property tests); :func:`ndeval_amean` its two ``amean`` rules.
 
-The measures (names as in ndeval's CSV header; k a cutoff, A the number of intents of the topic
-that have at least one relevant document, g(d, i) = (1 - alpha)^(number of documents above d that
-are relevant to intent i) if d is relevant to i, else 0, and s(d) = sum_i g(d, i)):
+The measures, intent-aware in the sense of Agrawal et al. (2009) (names as in ndeval's CSV
+header; k a cutoff, A the number of intents of the topic that have at least one relevant document,
+g(d, i) = (1 - alpha)^(number of documents above d that are relevant to intent i) if d is relevant
+to i, else 0, and s(d) = sum_i g(d, i)):
 
 * ``alpha-DCG@k`` = sum_{r<=k} s(r) / log2(r + 1), divided by the "ideal ideal"
   sum_{r<=k} A (1 - alpha)^(r-1) / log2(r + 1) (collection independent; Clarke et al. 2008);
@@ -74,7 +75,7 @@ def ndeval_names(cutoffs=NDEVAL_CUTOFFS) -> list[str]:
 
 
 def _power_table(factor: float, n: int, start: float = 1.0) -> np.ndarray:
-    """[start, start*f, start*f*f, ...] (n entries) by repeated multiplication, like C's ``x *= f``."""
+    """[start, start*f, start*f*f, ...] (n entries) by repeated products, like C's ``x *= f``."""
     seq = np.full(max(n, 1), float(factor))
     seq[0] = start
     return np.cumprod(seq)[:n]
@@ -93,16 +94,43 @@ def _seq_sum_last(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _alpha_gain_scores(rel: np.ndarray, gain_table: np.ndarray) -> np.ndarray:
-    """s(d) for every rank of every list: rel (..., D, I) bool -> (..., D) float64.
+class _Entries(NamedTuple):
+    r: np.ndarray          # run, topic, 0-based rank, intent of every relevant entry,
+    t: np.ndarray          # in (r, t, d, i) order
+    d: np.ndarray
+    i: np.ndarray
+    count: np.ndarray      # documents relevant to i at ranks <= d of (r, t) (this one included)
+    by_intent: np.ndarray  # permutation into (r, t, i, d) order
 
-    g(d, i) = (1-alpha)^(#documents above d relevant to i) for relevant (d, i); s(d) sums the
-    intents in column order, as ndeval's loop ``for (j = 0; j < subtopics; j++)`` does.
+
+def _run_entries(run_rel: np.ndarray) -> _Entries:
+    """The True cells of run_rel (R, T, D, I) with each one's running count along the ranks."""
+    n_r, n_t, n_d, n_i = run_rel.shape
+    flat = np.flatnonzero(run_rel)                       # C order: (r, t, d, i) ascending
+    r, t, d, i = np.unravel_index(flat, run_rel.shape)
+    grp = (r * n_t + t) * n_i + i
+    by_intent = np.argsort(grp, kind="stable")          # stable: ranks stay ascending per intent
+    g = grp[by_intent]
+    n = g.size
+    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]]) if n else np.zeros(0, dtype=np.int64)
+    within = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n]))
+    count = np.empty(n, dtype=np.int64)
+    count[by_intent] = within + 1
+    return _Entries(r, t, d, i, count, by_intent)
+
+
+def _nrbp_ranks(a_max: int, beta: float, n_ranks: int) -> int:
+    """Ranks of an ideal list that can change its NRBP sum; the rest add exactly nothing.
+
+    The sum is >= 1 after rank 1 (the top document gains >= 1) and the term at 0-based rank k is
+    at most a_max * beta^k; once that is below 2^-54 (under half an ulp of any number >= 1),
+    adding it (and every later, smaller term) leaves the double unchanged.
     """
-    seen = np.cumsum(rel, axis=-2, dtype=np.int32)
-    seen -= rel  # documents strictly above
-    gains = np.where(rel, gain_table[np.minimum(seen, gain_table.size - 1)], 0.0)
-    return _seq_sum_last(gains)
+    if beta >= 1.0 or a_max == 0:
+        return n_ranks
+    decay = _power_table(beta, n_ranks)
+    small = np.flatnonzero(a_max * decay < 2.0 ** -54)
+    return int(small[0]) if small.size else n_ranks
 
 
 def _cutoff_curves(scores: np.ndarray, n_int: np.ndarray, alpha: float, depth: int):
@@ -202,7 +230,8 @@ def greedy_ideal(ideal_rel, ideal_order, n_intents, depth=NDEVAL_DEPTH, alpha=0.
     rel_first = np.argsort(~is_rel, axis=1, kind="stable")  # relevant (tie order) then the rest
     cand = np.take_along_axis(by_tie, rel_first, axis=1)     # J indices: relevant..., nonrel...
     m = int(n_rel.max()) if n_t else 0
-    cand_rel = np.take_along_axis(ideal_rel, cand[:, :m, None], axis=1).astype(np.float64)
+    cand_rel = np.take_along_axis(ideal_rel, cand[:, :m, None], axis=1)        # (T, M, I)
+    cand_cols = np.ascontiguousarray(np.moveaxis(cand_rel, 2, 0), dtype=np.float64)  # (I, T, M)
     valid = np.arange(m)[None, :] < n_rel[:, None]
 
     steps = min(m, n_ranks)
@@ -214,14 +243,16 @@ def greedy_ideal(ideal_rel, ideal_order, n_intents, depth=NDEVAL_DEPTH, alpha=0.
     rows = np.arange(n_t)
     for r in range(steps):
         g = gain_table[covered]                                  # (T, I)
-        s = _seq_sum_last(cand_rel * g[:, None, :])              # (T, M)
+        s = np.zeros((n_t, m))
+        for j in range(n_i):  # intents in column order, as ndeval's sum
+            s += cand_cols[j] * g[:, j, None]
         s_masked = np.where(placed, -1.0, s)
         w = np.argmax(s_masked, axis=1)
         active = r < n_rel
         picks[:, r] = w
         scores[:, r] = np.where(active, s[rows, w], 0.0)
         placed[rows[active], w[active]] = True
-        covered += (cand_rel[rows, w] > 0) & active[:, None]
+        covered += cand_rel[rows, w] & active[:, None]
 
     order = np.full((n_t, n_ranks), -1, dtype=np.int64)
     score = np.zeros((n_t, n_ranks))
@@ -276,26 +307,28 @@ def ndeval_measures(run_rel, lengths, ideal_rel, ideal_order, n_intents, depth=N
         raise ValueError(f"lengths must be {run_rel.shape[:2]}, got {lengths.shape}")
     n_r, n_t, n_d, n_i = run_rel.shape
     d_used = min(n_d, int(lengths.max()) if lengths.size else 0)
-    if d_used < depth:  # zero-pad so that every cutoff curve has depth ranks
-        pad = np.zeros((n_r, n_t, depth - d_used, n_i), dtype=bool)
-        run_rel = np.concatenate([run_rel[:, :, :d_used], pad], axis=2)
-    else:
-        run_rel = run_rel[:, :, :d_used]
+    run_rel = run_rel[:, :, :d_used]
 
     a_t = n_intents                     # (T,)
     a_run = a_t[None, :, None]          # broadcast against (R, T, depth)
-    gain_table = _power_table(1.0 - alpha, run_rel.shape[2] + 1)
+    n_d = max(d_used, depth)            # rank axis of the score arrays (zeros past list ends)
 
-    # ---- the run side (R, T, D)
-    scores = _alpha_gain_scores(run_rel, gain_table)
+    # ---- the run side, from the relevant (run, topic, rank, intent) entries only
+    e = _run_entries(run_rel)
+    gain_table = _power_table(1.0 - alpha, n_d + 1)
+    flat = (e.r * n_t + e.t) * n_d + e.d
+    # s(d): the entries are in (r, t, d, i) order, so each bin adds its intents in column order
+    scores = np.bincount(flat, weights=gain_table[e.count - 1], minlength=n_r * n_t * n_d)
+    scores = scores.reshape(n_r, n_t, n_d)
     dcg, err = _cutoff_curves(scores, a_run, alpha, depth)
     nrbp = _nrbp(scores, a_t[None, :], alpha, beta)
 
-    # ---- the ideal side (T, ...), computed once from the qrels
-    ideal = greedy_ideal(ideal_rel, ideal_order, n_intents, None, alpha)
+    # ---- the ideal side (T, ...), computed once from the qrels; the greedy runs as deep as
+    # NRBP of the ideal list can still change (see _nrbp_ranks), and at least to depth
+    ideal = greedy_ideal(ideal_rel, ideal_order, n_intents,
+                         max(depth, _nrbp_ranks(int(a_t.max(initial=0)), beta, ideal_rel.shape[1])),
+                         alpha)
     iscore = ideal.score
-    if iscore.shape[1] < depth:
-        iscore = np.concatenate([iscore, np.zeros((n_t, depth - iscore.shape[1]))], axis=1)
     idcg, ierr = _cutoff_curves(iscore, a_t[:, None], alpha, depth)
     inrbp = _nrbp(iscore, a_t, alpha, beta)
 
@@ -306,13 +339,26 @@ def ndeval_measures(run_rel, lengths, ideal_rel, ideal_order, n_intents, depth=N
         nerr = np.where(nz, err / np.where(nz, ierr[None], 1.0), 0.0)
         nnrbp = np.where(inrbp[None] > 0, nrbp / np.where(inrbp > 0, inrbp, 1.0)[None], 0.0)
 
-    # ---- MAP-IA over the whole list: per intent, sum_{relevant ranks} count/rank, in rank order
-    mapia = _map_ia(run_rel, ideal_rel, a_t)
+    # ---- MAP-IA over the whole list: per intent, sum over its relevant ranks of count/rank
+    grp = (e.r * n_t + e.t) * n_i + e.i
+    terms = e.count / (e.d + 1.0)
+    # bins fill in (r, t, i, d) order: rank order within an intent, as ndeval's loop
+    totals = np.bincount(grp[e.by_intent], weights=terms[e.by_intent],
+                         minlength=n_r * n_t * n_i).reshape(n_r, n_t, n_i)
+    nrel_sub = ideal_rel.sum(axis=1)                                  # (T, I)
+    per_intent = np.where(nrel_sub > 0, totals / np.where(nrel_sub > 0, nrel_sub, 1), 0.0)
+    mapia = _seq_sum_last(per_intent)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mapia = np.where(a_t > 0, mapia / np.where(a_t > 0, a_t, 1), 0.0)
 
     # ---- P-IA and strec on the first depth ranks
-    top = run_rel[:, :, :depth]
-    pairs = np.cumsum(top.sum(axis=-1, dtype=np.int64), axis=-1)                     # (R,T,depth)
-    seen = np.logical_or.accumulate(top, axis=2).sum(axis=-1)                         # (R,T,depth)
+    top = e.d < depth
+    ftop = (e.r * n_t + e.t) * depth + e.d
+    pairs = np.bincount(ftop[top], minlength=n_r * n_t * depth).reshape(n_r, n_t, depth)
+    first = top & (e.count == 1)
+    new = np.bincount(ftop[first], minlength=n_r * n_t * depth).reshape(n_r, n_t, depth)
+    pairs = np.cumsum(pairs, axis=-1)
+    seen = np.cumsum(new, axis=-1)
     ranks = np.arange(1, depth + 1)
     denom_p = (ranks[None, None, :] * a_run).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -332,27 +378,6 @@ def ndeval_measures(run_rel, lengths, ideal_rel, ideal_order, n_intents, depth=N
         for k in cutoffs:
             out[f"{fam}@{k}"] = np.ascontiguousarray(curves[fam][:, :, k - 1])
     return out
-
-
-def _map_ia(run_rel: np.ndarray, ideal_rel: np.ndarray, a_t: np.ndarray) -> np.ndarray:
-    """ndeval's computeMAP (the intent-aware part): (R, T)."""
-    n_r, n_t, n_d, n_i = run_rel.shape
-    nrel_sub = ideal_rel.sum(axis=1)                                  # (T, I)
-    out = np.zeros((n_r, n_t))
-    if n_d == 0:
-        return out
-    ranks = np.arange(1, n_d + 1, dtype=np.float64)                   # (D,)
-    for j in range(n_i):  # a loop over the few intent columns (C sums them in this order)
-        col = run_rel[:, :, :, j]                                     # (R, T, D)
-        if not col.any():
-            continue
-        count = np.cumsum(col, axis=-1, dtype=np.int64)
-        terms = np.where(col, count / ranks, 0.0)
-        total = np.cumsum(terms, axis=-1)[..., -1]                     # sequential, as in C
-        nr = nrel_sub[:, j]
-        out += np.where(nr[None, :] > 0, total / np.where(nr > 0, nr, 1)[None, :], 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(a_t[None, :] > 0, out / np.where(a_t > 0, a_t, 1)[None, :], 0.0)
 
 
 def ndeval_amean(values: np.ndarray, retrieved: np.ndarray, complete: bool = False) -> np.ndarray:
