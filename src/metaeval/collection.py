@@ -117,6 +117,9 @@ class Collection:
         with np.load(path, allow_pickle=False) as z:
             if int(z["format"]) != CACHE_FORMAT:
                 raise ValueError(f"{path}: cache format {int(z['format'])}, expected {CACHE_FORMAT}")
+            if "kind" in z.files and str(z["kind"]) == "diversity":     # per-intent form
+                from .divcollection import DiversityCollection
+                return DiversityCollection.from_npz(z)
             return cls(
                 topics=tuple(str(t) for t in z["topics"]),
                 runs=tuple(str(r) for r in z["runs"]),
