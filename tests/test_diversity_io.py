@@ -8,10 +8,11 @@ import pytest
 
 from metaeval.cli import main
 from metaeval.collection import Collection
-from metaeval.divcollection import DiversityCollection
+from metaeval.collection import DiversityCollection
 from metaeval.errors import InputError, InputWarning
 from metaeval.io.ec import load_ec_collection
-from metaeval.io.intents import load_diversity_collection, load_or_build_form, read_intent_qrels
+from metaeval.io.ingest import load_or_build
+from metaeval.io.intents import load_diversity_collection, read_intent_qrels
 from metaeval.metrics import EvalContext, evaluate
 
 QRELS = """\
@@ -91,12 +92,12 @@ def test_cache_roundtrip_and_selection(files, tmp_path):
     e = c.condensed()
     assert e.lengths[0, 0] == 3 and e.intent_levels[0, 0, :3, 1].tolist() == [0, 0, 3]
     assert c.select_runs(["run1"]).doc_index.shape == c.doc_index.shape
-    # load_or_build_form: reused when up to date, rebuilt when the form changes
+    # load_or_build: reused when up to date, rebuilt when the form changes
     p = tmp_path / "cache.npz"
-    a = load_or_build_form(str(files / "q"), [str(files / "run1")], p, "intents", str(files / "p"))
-    b = load_or_build_form(str(files / "q"), [str(files / "run1")], p, "intents", str(files / "p"))
+    a = load_or_build(str(files / "q"), [str(files / "run1")], p, qrels_form="intents", intent_probs=str(files / "p"))
+    b = load_or_build(str(files / "q"), [str(files / "run1")], p, qrels_form="intents", intent_probs=str(files / "p"))
     assert isinstance(b, DiversityCollection) and np.array_equal(a.doc_index, b.doc_index)
-    u = load_or_build_form(str(files / "q"), [str(files / "run1")], p, "intents", None)
+    u = load_or_build(str(files / "q"), [str(files / "run1")], p, qrels_form="intents")
     assert u.probs[0].tolist() == [0.5, 0.5]
 
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metaeval.collection import PAD, Collection
-from metaeval.divcollection import DiversityCollection
+from metaeval.collection import DiversityCollection
 from metaeval.metrics import EvalContext, evaluate
 from metaeval.metrics.diversity import D_BASES, DSHARP_BASES
 from metaeval.metrics.ndeval import greedy_ideal

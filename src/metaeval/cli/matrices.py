@@ -109,7 +109,8 @@ def write_matrices(collection, values: dict, out_dir) -> list[Path]:
 def run(args) -> int:
     from ..collection import Collection
     from ..errors import InputError
-    from ..io.intents import load_form, load_or_build_form
+    from ..io.intents import load_form
+    from ..io.ingest import load_or_build
 
     parser = args._parser
     if args.collection:
@@ -128,9 +129,9 @@ def run(args) -> int:
         except (OSError, ValueError, KeyError) as e:
             raise InputError(f"cannot read the collection cache: {e}", args.collection) from None
     elif args.cache:
-        c = load_or_build_form(args.qrels, args.runs, args.cache, args.qrels_form, args.intent_probs,
-                               order=args.order, depth=args.depth, max_level=args.max_level,
-                               progress=show_runs)
+        c = load_or_build(args.qrels, args.runs, args.cache, order=args.order, depth=args.depth,
+                          max_level=args.max_level, progress=show_runs, qrels_form=args.qrels_form,
+                          intent_probs=args.intent_probs)
     else:
         c = load_form(args.qrels, args.runs, args.qrels_form, args.intent_probs, order=args.order,
                       depth=args.depth, max_level=args.max_level, progress=show_runs)

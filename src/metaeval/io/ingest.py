@@ -345,16 +345,22 @@ def _fingerprints(paths: Iterable[str]) -> dict[str, str]:
 
 def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file",
                   depth: int | None = 1000, max_level: int | None = None,
-                  progress: Callable[[int, int, str], None] | None = None) -> Collection:
+                  progress: Callable[[int, int, str], None] | None = None, *,
+                  qrels_form: str | None = None, intent_probs=None) -> Collection:
     """Load the npz cache at ``cache_path`` if it was built from the same input files (same paths,
     same sizes and same content hashes: :func:`fingerprint`) with the same
-    ``order``/``depth``/``max_level``; otherwise build it with :func:`load_collection` and save it
-    (atomically).  File times play no part."""
+    ``order``/``depth``/``max_level``/``qrels_form``/``intent_probs``; otherwise build it (with
+    :func:`load_collection`, or :func:`metaeval.io.intents.load_form` for the ``intents`` and ``ec``
+    forms) and save it (atomically).  File times play no part."""
+    form = qrels_form or "auto"
     cache_path = Path(cache_path)
-    qfiles = list(qrels.sources) if isinstance(qrels, Qrels) else [f for f, _ in qrels_files(qrels)]
+    if form == "auto":
+        qfiles = list(qrels.sources) if isinstance(qrels, Qrels) else [f for f, _ in qrels_files(qrels)]
+    else:
+        qfiles = [str(qrels)]
+    extra = [] if intent_probs is None else [str(intent_probs)]
     sources = _runs_arg(runs)
-    files = list(qfiles) + [f for s in sources for f in s.files]
-    prints = _fingerprints(files)
+    prints = _fingerprints(list(qfiles) + extra + [f for s in sources for f in s.files])
     if cache_path.exists():
         try:
             c = Collection.load(cache_path)
@@ -364,11 +370,19 @@ def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file
             info = c.info
             same = (info.get("order") == order and info.get("depth") == depth
                     and info.get("runs") == _runs_info(sources) and sorted(info.get("qrels", [])) == sorted(qfiles)
+                    and (info.get("qrels_form") if info.get("qrels_form") in ("intents", "ec") else "auto") == form
+                    and info.get("intent_probs") == (extra[0] if extra else None)
                     and (max_level is None or info.get("max_level") == max_level)
                     and info.get("fingerprints") == prints)
             if same:
                 return c
-    c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress)
+    if form == "auto":
+        c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress)
+    else:
+        from .intents import load_form
+
+        c = load_form(qrels, sources, form, intent_probs, order=order, depth=depth, max_level=max_level,
+                      progress=progress)
     c = replace(c, info={**c.info, "fingerprints": prints})
     c.save(cache_path)
     return c

@@ -224,9 +224,9 @@ def _desc_rank(docs: np.ndarray, topic: np.ndarray, T: int) -> np.ndarray:
 def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file",
                               depth: int | None = 1000, max_level: int | None = None, progress=None):
     """Parse per-intent qrels, intent probabilities and runs into a
-    :class:`~metaeval.divcollection.DiversityCollection` (labelling and its policies as
+    :class:`~metaeval.collection.DiversityCollection` (labelling and its policies as
     :func:`metaeval.io.load_collection`)."""
-    from ..divcollection import DiversityCollection
+    from ..collection import DiversityCollection
     from .ingest import load_collection
 
     iq = qrels if isinstance(qrels, IntentQrels) else read_intent_qrels(qrels, max_level)
@@ -293,41 +293,3 @@ def load_form(qrels, runs, qrels_form: str | None = None, intent_probs=None, ord
                            progress=progress)
 
 
-def load_or_build_form(qrels, runs, cache_path, qrels_form: str | None = None, intent_probs=None,
-                       order: str = "file", depth: int | None = 1000, max_level: int | None = None,
-                       progress=None):
-    """:func:`metaeval.io.load_or_build` for every qrels form: the cache is reused only if it was
-    built from the same form and intent probability file (and is newer than it)."""
-    import os
-    from pathlib import Path
-
-    from ..collection import Collection
-    from .ingest import _runs_arg, _runs_info, _mtime, load_or_build
-
-    form = qrels_form or "auto"
-    if form == "auto":
-        return load_or_build(qrels, runs, cache_path, order=order, depth=depth, max_level=max_level,
-                             progress=progress)
-    cache_path = Path(cache_path)
-    sources = _runs_arg(runs)
-    qfiles = [str(qrels)]
-    extra = [] if intent_probs is None else [str(intent_probs)]
-    if cache_path.exists():
-        try:
-            c = Collection.load(cache_path)
-        except Exception:  # noqa: BLE001 -- an unreadable cache is rebuilt
-            c = None
-        if c is not None:
-            info = c.info
-            same = (info.get("order") == order and info.get("depth") == depth
-                    and info.get("runs") == _runs_info(sources) and info.get("qrels") == qfiles
-                    and info.get("qrels_form") == form
-                    and info.get("intent_probs") == (extra[0] if extra else None)
-                    and (max_level is None or info.get("max_level") == max_level))
-            files = qfiles + extra + [f for s in sources for f in s.files]
-            if same and os.stat(cache_path).st_mtime >= _mtime(files):
-                return c
-    c = load_form(qrels, sources, form, intent_probs, order=order, depth=depth, max_level=max_level,
-                  progress=progress)
-    c.save(cache_path)
-    return c

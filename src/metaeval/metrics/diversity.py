@@ -1,4 +1,4 @@
-"""Diversity measures on a :class:`~metaeval.divcollection.DiversityCollection`, all runs and
+"""Diversity measures on a :class:`~metaeval.collection.DiversityCollection`, all runs and
 topics at once (Sakai (2011) Sec. 4; TREC's ndeval).
 
 * ``D-X`` for every ranked measure X that NTCIREVAL's ``gcompute`` prints: X computed by the
@@ -37,7 +37,7 @@ GG_DECIMALS = 4
 def _divcoll(ctx: EvalContext):
     """The diversity collection of ``ctx``, or None for a plain collection (which is read as one
     intent of probability 1: every D-measure then equals the plain measure, I-rec@l = Hit@l)."""
-    from ..divcollection import DiversityCollection
+    from ..collection import DiversityCollection
 
     c = ctx.collection
     return c if isinstance(c, DiversityCollection) else None
@@ -263,7 +263,7 @@ def ndeval_inputs(c) -> dict:
     """The arrays :func:`metaeval.metrics.ndeval.ndeval_measures` reads, from a diversity
     collection: binary per-intent relevance of every run's ranks and of every judged document.
     A plain collection is one intent: its judged documents are the level counts."""
-    from ..divcollection import DiversityCollection
+    from ..collection import DiversityCollection
 
     if not isinstance(c, DiversityCollection):
         counts = c.level_counts
