@@ -1,9 +1,0 @@
-# Adapter: rule summary -> metaeval.summary.write_summary (cross-collection tables and figures).
-import sys
-
-sys.stderr = open(snakemake.log[0], "w")
-from metaeval.summary import write_summary
-
-paths = write_summary(dict(snakemake.params.collections), snakemake.params.out,
-                      alpha=snakemake.params.alpha)
-print(f"summary: {len(paths)} files", file=sys.stderr)
