@@ -9,12 +9,13 @@ so a pipeline run writes byte-identical tables to a single ``metaeval meta`` run
 
 Files of one collection ``C`` in the pipeline (docs/pipeline.md):
 
-``C/runs_used.csv``          the runs meta-evaluated (:func:`write_runs_used`);
 ``C/parts/STAGE/TABLE.csv``  the rows stage ``STAGE`` contributes to table ``TABLE``
                              (:func:`write_stage_parts`; the stages and their tables are
-                             :data:`metaeval.meta.run.STAGES`);
+                             :data:`metaeval.meta.run.STAGES`); every stage picks the runs in
+                             use itself (:func:`stage_runs`: top K by mean of ``select_by``);
 ``C/tables/TABLE.{csv,md,tex}`` every table, parts combined and the collection-level tables added
-                             (:func:`write_collection_tables`);
+                             (:func:`write_collection_tables`), and ``C/runs_used.csv``, the runs
+                             meta-evaluated (:func:`write_runs_used`);
 ``C/figures/``, ``summary/`` drawn from the table CSVs (:func:`write_figures`, :func:`write_summary`).
 
 Importing this module is cheap (no pandas, numpy or matplotlib until a function needs them).
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
-           "write_runs_used", "write_stage_parts", "write_collection_tables", "write_tables",
+           "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables", "write_tables",
            "write_figures", "write_summary", "run_meta_files", "collection_cache", "stderr_progress"]
 
 
@@ -119,55 +120,71 @@ def write_tables(tables: Mapping, out_dir) -> list[Path]:
 
 
 # --------------------------------------------------------------------------- stages
-def write_runs_used(matrices_dir, out_path, top_runs: int | None, select_by: str = "AP") -> list[str]:
-    """The runs meta-evaluated: the top ``top_runs`` by mean of the ``select_by`` matrix (the
-    papers: 30 by relaxed AP; ties by run name), or every run for ``None``.  Writes ``run, mean``
-    in the order ``metaeval meta`` uses (:func:`metaeval.meta.run.select_runs`), so that system
-    pairs -- and hence every table -- come out as in a single ``metaeval meta`` run."""
+def stage_runs(matrices_dir, cfg, runs_path=None) -> list[str] | None:
+    """The runs a stage meta-evaluates: those of ``runs_path`` (``runs_used.csv``) when given, else
+    the top ``cfg.top_runs`` by mean of the ``cfg.select_by`` matrix (ties by run name), as
+    ``metaeval meta`` picks them (:func:`metaeval.meta.run.select_runs`); ``None`` = every run."""
+    if runs_path is not None:
+        return read_runs(runs_path)
+    if cfg.top_runs is None:
+        return None
+    from .meta.run import select_runs
+
+    return [str(r) for r in select_runs(load_stage_matrices(matrices_dir, [cfg.select_by]), cfg)]
+
+
+def write_runs_used(matrices_dir, out_path, cfg, runs: Sequence[str] | None = None) -> list[str]:
+    """``runs_used.csv`` (``run, mean`` of the ``cfg.select_by`` matrix): the runs meta-evaluated
+    (``runs``, default :func:`stage_runs`), in the order every stage uses them."""
     import pandas as pd
 
-    from .meta.run import MetaConfig, select_runs
-
-    df = load_stage_matrices(matrices_dir, [select_by])[select_by]
-    cfg = MetaConfig(top_runs=None if top_runs is None else int(top_runs), select_by=select_by)
-    used = [str(r) for r in select_runs({select_by: df}, cfg)]
+    df = load_stage_matrices(matrices_dir, [cfg.select_by])[cfg.select_by]
+    used = [str(r) for r in (runs if runs is not None else stage_runs(matrices_dir, cfg) or df.columns)]
     means = df[used].mean(axis=0)
     write_part(pd.DataFrame({"run": used, "mean": means.to_numpy(dtype=float)}), out_path)
     return used
 
 
-def write_stage_parts(name: str, matrices_dir, runs_path, out_dir, cfg, metrics: Sequence[str],
+def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[str], *, runs_path=None,
                       progress: Callable[[str, str], None] | None = None) -> list[Path]:
     """Stage ``name`` of :data:`metaeval.meta.run.STAGES` over its metric list, on the matrices of
-    ``matrices_dir`` restricted to the runs of ``runs_path``; writes ``OUT/TABLE.csv`` for every
-    table of the stage (computed in full before the first file is written)."""
+    ``matrices_dir`` restricted to the runs in use (:func:`stage_runs`); writes ``OUT/TABLE.csv``
+    for every table of the stage (computed in full before the first file is written)."""
     from .meta.run import STAGES, run_stage, stage_matrix_names
 
     if name not in STAGES:
         raise ValueError(f"unknown stage {name!r}; known: {', '.join(STAGES)}")
-    mats = load_stage_matrices(matrices_dir, stage_matrix_names(name, list(metrics), cfg),
-                               read_runs(runs_path))
+    runs = stage_runs(matrices_dir, cfg, runs_path)
+    mats = load_stage_matrices(matrices_dir, stage_matrix_names(name, list(metrics), cfg), runs)
     frames = run_stage(name, mats, list(metrics), cfg, progress=progress)
     return write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
 
 
-def write_collection_tables(*, matrices_dir, runs_path, parts_dir, stages: Sequence[str], out_dir, cfg,
-                            metrics: Sequence[str], collection=None) -> list[Path]:
+def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg,
+                            metrics: Sequence[str], runs_path=None, collection=None,
+                            runs_used=None) -> list[Path]:
     """Every table of one collection: the parts of ``stages`` combined
     (:func:`metaeval.meta.run.combine`), plus the run means and -- given a collection cache
     (``metaeval ingest``) -- Table 1 and the preferred-rank tables; written as CSV + Markdown +
-    LaTeX into ``out_dir``."""
+    LaTeX into ``out_dir``.  ``runs_used``: also write the runs in use there
+    (:func:`write_runs_used`)."""
     from .meta.run import combine, matrix_name, run_means_metrics, stage_collection, stage_run_means
 
-    runs = read_runs(runs_path)
     mean_metrics = run_means_metrics(list(metrics), cfg)
+    runs = stage_runs(matrices_dir, cfg, runs_path)
     mats = load_stage_matrices(matrices_dir, list(dict.fromkeys(matrix_name(m) for m in mean_metrics)), runs)
+    runs = [str(r) for r in next(iter(mats.values())).columns]
     pieces: list[dict] = []
     if collection is not None:
         pieces.append(stage_collection(collection_cache(collection), runs))
     pieces.append(stage_run_means(mats, cfg, mean_metrics))
     pieces += read_parts(parts_dir, stages)
-    return write_tables(combine(pieces), out_dir)
+    tables = combine(pieces)
+    written = write_tables(tables, out_dir)
+    if runs_used is not None:
+        written.append(Path(runs_used))
+        write_runs_used(matrices_dir, runs_used, cfg, runs)
+    return written
 
 
 def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05) -> list[Path]:

@@ -6,7 +6,6 @@
 rule bootstrap_paired:
     input:
         matrices=matrix_files(EVAL_MATRICES),
-        runs=runs_used,
     output:
         directory(f"{RES}/{{collection}}/parts/paired"),
     params:
@@ -24,14 +23,13 @@ rule bootstrap_paired:
         mem_mb=2000,
         runtime=20,
     shell:
-        "{params.metaeval} stage paired --matrices {params.matrices:q} --runs {input.runs:q}"
+        "{params.metaeval} stage paired --matrices {params.matrices:q}"
         " --out {output:q} {params.args} > {log:q} 2>&1"
 
 
 rule bootstrap_unpaired:
     input:
         matrices=matrix_files(EVAL_MATRICES),
-        runs=runs_used,
     output:
         directory(f"{RES}/{{collection}}/parts/unpaired"),
     params:
@@ -49,5 +47,5 @@ rule bootstrap_unpaired:
         mem_mb=2000,
         runtime=20,
     shell:
-        "{params.metaeval} stage unpaired --matrices {params.matrices:q} --runs {input.runs:q}"
+        "{params.metaeval} stage unpaired --matrices {params.matrices:q}"
         " --out {output:q} {params.args} > {log:q} 2>&1"

@@ -111,8 +111,9 @@ SWEEP_NAMES = [_canonical(f"{m}(gains={g})", "sweeps.gains.variants")
 
 # every matrix the metrics rule computes per collection
 MATRIX_METRICS = _unique(METRICS + GEOMETRIC + [SELECT_BY] + SWEEP_METRICS + SWEEP_NAMES)
-# the matrices the meta-evaluation stages read (AG_X and G_X, for X in `geometric`, read X.csv)
-EVAL_MATRICES = _unique(METRICS + GEOMETRIC)
+# the matrices the meta-evaluation stages read (AG_X and G_X, for X in `geometric`, read X.csv;
+# every stage reads select_by to pick the top runs)
+EVAL_MATRICES = _unique(METRICS + GEOMETRIC + [SELECT_BY])
 
 
 B = config["bootstrap"]["B"]
@@ -158,10 +159,13 @@ STAGE_ARGS = {
 
 
 def stage_args(stage):
-    """Params function: the `metaeval stage STAGE` options of a collection's job."""
+    """Params function: the `metaeval stage STAGE` options of a collection's job. Every stage picks
+    the runs in use itself (the top `top_runs` by mean `select_by`, as `metaeval meta` does)."""
     def args(w):
-        extra = _args(default_gains=cfg(w.collection)["gains"]) if stage == "gain_sweep" else ""
-        return f"{STAGE_ARGS[stage]} {extra}".strip()
+        c = cfg(w.collection)
+        extra = _args(top_runs=c["top_runs"], select_by=SELECT_BY,
+                      default_gains=c["gains"] if stage == "gain_sweep" else None)
+        return f"{STAGE_ARGS[stage]} {extra}"
 
     return args
 
@@ -177,10 +181,6 @@ def matrix_files(names):
         return [f"{RES}/{w.collection}/matrices/{m}.csv" for m in names]
 
     return files
-
-
-def runs_used(w):
-    return f"{RES}/{w.collection}/runs_used.csv"
 
 
 def stage_parts(w):
@@ -220,11 +220,6 @@ def parse_args(w):
 
 def gains_arg(w):
     return cfg(w.collection)["gains"]
-
-
-def top_runs_arg(w):
-    k = cfg(w.collection)["top_runs"]
-    return "" if k is None else f"--top-runs {int(k)}"
 
 
 def simulate_params(w):

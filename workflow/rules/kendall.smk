@@ -4,8 +4,7 @@
 
 rule kendall:
     input:
-        matrices=matrix_files(METRICS),
-        runs=runs_used,
+        matrices=matrix_files(_unique(METRICS + [SELECT_BY])),
     output:
         directory(f"{RES}/{{collection}}/parts/kendall"),
     params:
@@ -23,5 +22,5 @@ rule kendall:
         mem_mb=1000,
         runtime=5,
     shell:
-        "{params.metaeval} stage kendall --matrices {params.matrices:q} --runs {input.runs:q}"
+        "{params.metaeval} stage kendall --matrices {params.matrices:q}"
         " --out {output:q} {params.args} > {log:q} 2>&1"

@@ -5,7 +5,6 @@
 rule stability:
     input:
         matrices=matrix_files(EVAL_MATRICES),
-        runs=runs_used,
     output:
         directory(f"{RES}/{{collection}}/parts/stability"),
     params:
@@ -23,5 +22,5 @@ rule stability:
         mem_mb=2000,
         runtime=20,
     shell:
-        "{params.metaeval} stage stability --matrices {params.matrices:q} --runs {input.runs:q}"
+        "{params.metaeval} stage stability --matrices {params.matrices:q}"
         " --out {output:q} {params.args} > {log:q} 2>&1"

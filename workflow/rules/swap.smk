@@ -5,7 +5,6 @@
 rule swap:
     input:
         matrices=matrix_files(EVAL_MATRICES),
-        runs=runs_used,
     output:
         directory(f"{RES}/{{collection}}/parts/swap"),
     params:
@@ -23,5 +22,5 @@ rule swap:
         mem_mb=2000,
         runtime=20,
     shell:
-        "{params.metaeval} stage swap --matrices {params.matrices:q} --runs {input.runs:q}"
+        "{params.metaeval} stage swap --matrices {params.matrices:q}"
         " --out {output:q} {params.args} > {log:q} 2>&1"

@@ -4,8 +4,7 @@
 
 rule sweeps:
     input:
-        matrices=matrix_files(SWEEP_METRICS + SWEEP_NAMES),
-        runs=runs_used,
+        matrices=matrix_files(_unique(SWEEP_METRICS + SWEEP_NAMES + [SELECT_BY])),
     output:
         directory(f"{RES}/{{collection}}/parts/gain_sweep"),
     params:
@@ -23,5 +22,5 @@ rule sweeps:
         mem_mb=2000,
         runtime=20,
     shell:
-        "{params.metaeval} stage gain_sweep --matrices {params.matrices:q} --runs {input.runs:q}"
+        "{params.metaeval} stage gain_sweep --matrices {params.matrices:q}"
         " --out {output:q} {params.args} > {log:q} 2>&1"

@@ -1,15 +1,16 @@
 # Every table of the output contract for one collection (CSV + Markdown + LaTeX): the parts of the
-# method stages combined, plus the collection-level tables (Table 1, preferred ranks, run means).
+# method stages combined, plus the collection-level tables (Table 1, preferred ranks, run means)
+# and runs_used.csv, the runs meta-evaluated.
 
 
 rule tables:
     input:
         cache=f"{RES}/{{collection}}/collection.npz",
-        runs=runs_used,
         matrices=matrix_files(EVAL_MATRICES),
         parts=stage_parts,
     output:
         _table_outputs(),
+        runs=f"{RES}/{{collection}}/runs_used.csv",
     params:
         metaeval=METAEVAL,
         matrices=matrices_dir,
@@ -27,6 +28,6 @@ rule tables:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{params.metaeval} stage tables --matrices {params.matrices:q} --runs {input.runs:q}"
-        " --collection {input.cache:q} --parts {params.parts:q} --out {params.out:q} {params.args}"
+        "{params.metaeval} stage tables --matrices {params.matrices:q} --collection {input.cache:q}"
+        " --parts {params.parts:q} --out {params.out:q} --runs-used {output.runs:q} {params.args}"
         " > {log:q} 2>&1"

@@ -20,10 +20,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "stage", help="run one pipeline stage (what each Snakemake job does)",
         description="Run one stage of the pipeline on one collection and write its files. STAGE is "
-                    "'select_runs' (MATRICES/SELECT_BY.csv -> OUT = runs_used.csv), a meta-evaluation "
-                    "method registered in metaeval.meta.run.STAGES (kendall, paired, unpaired, swap, "
-                    "stability, gain_sweep, ...: MATRICES + RUNS -> OUT/TABLE.csv, the method's part of "
-                    "each table), 'tables' (the parts of --stages under PARTS combined, plus run means "
+                    "'select_runs' (MATRICES/SELECT_BY.csv -> OUT = runs_used.csv: the top --top-runs "
+                    "runs by mean --select-by, which every stage meta-evaluates, as 'metaeval meta' "
+                    "does), a meta-evaluation method registered in metaeval.meta.run.STAGES (kendall, "
+                    "paired, unpaired, swap, stability, gain_sweep, ...: MATRICES -> OUT/TABLE.csv, the "
+                    "method's part of each table), 'tables' (the parts of --stages under PARTS combined, plus run means "
                     "and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
                     "cross-collection tables and figures). Options mean what they mean for "
@@ -32,7 +33,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="PATH",
                    help="output folder (runs_used.csv file for select_runs)")
     p.add_argument("--matrices", metavar="DIR", help="folder of METRIC.csv matrices")
-    p.add_argument("--runs", metavar="CSV", help="runs_used.csv written by 'metaeval stage select_runs'")
+    p.add_argument("--runs", metavar="CSV",
+                   help="the runs to meta-evaluate (runs_used.csv: column 'run'), instead of the top "
+                        "--top-runs by mean --select-by")
     add_config_args(p)
     p.add_argument("--parts", metavar="DIR", help="tables: folder of the stage parts (PARTS/STAGE/TABLE.csv)")
     p.add_argument("--stages", nargs="+", metavar="S",
@@ -40,6 +43,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "registered stage with a folder under --parts)")
     p.add_argument("--collection", metavar="CACHE.npz",
                    help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv")
+    p.add_argument("--runs-used", metavar="CSV",
+                   help="tables: also write the runs meta-evaluated (run, mean of --select-by) here")
     p.add_argument("--tables", metavar="DIR", help="figures: folder of the table CSVs")
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
@@ -77,7 +82,7 @@ def run(args) -> int:
     try:
         if name == "select_runs":
             _need(parser, args, "matrices")
-            pipeline.write_runs_used(args.matrices, args.out, args.top_runs, args.select_by)
+            pipeline.write_runs_used(args.matrices, args.out, config_from_args(args))
         elif name == "figures":
             _need(parser, args, "tables")
             pipeline.write_figures(args.tables, args.out, alpha=args.alpha)
@@ -90,7 +95,7 @@ def run(args) -> int:
 
             if name != "tables" and name not in STAGES:
                 parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
-            _need(parser, args, "matrices", "runs")
+            _need(parser, args, "matrices")
             cfg = config_from_args(args)
             metrics = args.metrics
             if metrics is None:      # as metaeval meta: every matrix but the gain-sweep variants
@@ -102,9 +107,10 @@ def run(args) -> int:
                     stages = [s for s in STAGES if (Path(args.parts) / s).is_dir()]
                 pipeline.write_collection_tables(
                     matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=stages,
-                    out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection)
+                    out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
+                    runs_used=args.runs_used)
             else:
-                pipeline.write_stage_parts(name, args.matrices, args.runs, args.out, cfg, metrics,
+                pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
                                            progress=progress)
     except ValueError as e:
         if isinstance(e, InputError):
