@@ -17,10 +17,10 @@ rule figures:
         benchmark_path("figures")
     message:
         "{wildcards.collection}: every figure (PNG, PDF)"
-    threads: 1
+    threads: 2  # the t* histograms beside the other figures (metaeval.pipeline.write_figures)
     resources:
         mem_mb=2000,
         runtime=10,
     shell:
         "{params.metaeval} stage figures --tables {params.tables:q} --out {params.out:q}"
-        " --alpha {params.alpha} > {log:q} 2>&1"
+        " --alpha {params.alpha} --jobs {threads} > {log:q} 2>&1"

@@ -46,6 +46,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--runs-used", metavar="CSV",
                    help="tables: also write the runs meta-evaluated (run, mean of --select-by) here")
     p.add_argument("--tables", metavar="DIR", help="figures: folder of the table CSVs")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="figures: draw in N processes (default 1)")
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -85,7 +87,7 @@ def run(args) -> int:
             pipeline.write_runs_used(args.matrices, args.out, config_from_args(args))
         elif name == "figures":
             _need(parser, args, "tables")
-            pipeline.write_figures(args.tables, args.out, alpha=args.alpha)
+            pipeline.write_figures(args.tables, args.out, alpha=args.alpha, jobs=args.jobs)
         elif name == "summary":
             _need(parser, args, "collection_dirs")
             pipeline.write_summary(_pairs(parser, args.collection_dirs), args.out, alpha=args.alpha)
