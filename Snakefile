@@ -1,5 +1,5 @@
 # metaeval pipeline: meta-evaluate IR metrics on every configured collection and regenerate the
-# tables and figures of papers 000 and 001 (plus the Kishida reproduction of paper 004).
+# tables and figures of Sakai (2007a, 2007b), plus the reproduction of Kishida (2005).
 #
 #   snakemake --profile workflow/profiles/default            # the shipped config.yaml
 #   snakemake --profile workflow/profiles/default --configfile config/examples/trec-dl19.yaml

@@ -22,6 +22,7 @@ import argparse
 import filecmp
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -73,26 +74,34 @@ def cli_commands(cfg: dict, work: Path) -> list[list[str]]:
     return [matrices, meta]
 
 
-def run_cli(cfg: dict, work: Path) -> float:
-    t = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds (user + system) of every finished child process so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_cli(cfg: dict, work: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of the two CLI calls."""
+    t, c = time.perf_counter(), _cpu()
     for cmd in cli_commands(cfg, work):
         subprocess.run(cmd, check=True, cwd=work)
-    return time.perf_counter() - t
+    return time.perf_counter() - t, _cpu() - c
 
 
-def run_dag(work: Path, cores: int, summary: bool) -> float:
+def run_dag(work: Path, cores: int, summary: bool) -> tuple[float, float]:
+    """(wall, CPU) seconds of the Snakemake run (Snakemake itself and every job)."""
     override = {"trec-dl19": {"qrels": str(DL19 / "qrels.txt"), "runs": str(DL19 / "runs")}}
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(work),
            "--profile", str(ROOT / "workflow" / "profiles" / "default"), "--configfile", str(EXAMPLE),
            "--cores", str(cores), "--config", f"collections={json.dumps(override)}", "results=results"]
     if not summary:
         cmd.append("summary={enabled: false}")
-    t = time.perf_counter()
+    t, c = time.perf_counter(), _cpu()
     r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
-    wall = time.perf_counter() - t
+    wall, cpu = time.perf_counter() - t, _cpu() - c
     if r.returncode:
         sys.exit(f"snakemake failed ({r.returncode}):\n{r.stderr[-4000:]}")
-    return wall
+    return wall, cpu
 
 
 def job_walls(results: Path) -> dict[str, float]:
@@ -125,7 +134,7 @@ def main(argv=None) -> int:
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     sys.path.insert(0, str(ROOT / "src"))
     cfg = yaml.safe_load(EXAMPLE.read_text())
-    cli, dag = [], []
+    cli, dag, cli_cpu, dag_cpu = [], [], [], []
     for i in range(args.repeat):
         with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
             tmp = Path(tmp)
@@ -134,11 +143,16 @@ def main(argv=None) -> int:
             order = [("cli", None), ("dag", None)] if i % 2 == 0 else [("dag", None), ("cli", None)]
             for which, _ in order:
                 if which == "cli":
-                    cli.append(run_cli(cfg, tmp / "cli"))
+                    w, c = run_cli(cfg, tmp / "cli")
+                    cli.append(w)
+                    cli_cpu.append(c)
                 else:
-                    dag.append(run_dag(tmp / "dag", args.cores, args.summary))
-            print(f"round {i + 1}: CLI {cli[-1]:6.2f} s   DAG {dag[-1]:6.2f} s   DAG/CLI {dag[-1] / cli[-1]:.2f}",
-                  flush=True)
+                    w, c = run_dag(tmp / "dag", args.cores, args.summary)
+                    dag.append(w)
+                    dag_cpu.append(c)
+            print(f"round {i + 1}: wall CLI {cli[-1]:6.2f} s  DAG {dag[-1]:6.2f} s  DAG/CLI {dag[-1] / cli[-1]:.2f}"
+                  f"   CPU CLI {cli_cpu[-1]:6.2f} s  DAG {dag_cpu[-1]:6.2f} s"
+                  f"   (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)", flush=True)
             diff = same_tables(tmp / "cli" / "trec-dl19" / "tables", tmp / "dag" / "results" / "trec-dl19" / "tables")
             if diff:
                 print(f"  tables differ between the routes: {', '.join(diff)}")
@@ -150,7 +164,11 @@ def main(argv=None) -> int:
     c, d = statistics.median(cli), statistics.median(dag)
     what = "with the summary" if args.summary else "same work"
     print(f"DL19 example, --cores {args.cores}, median of {args.repeat}: CLI {c:.2f} s, DAG ({what}) "
-          f"{d:.2f} s, DAG/CLI = {d / c:.2f} (target <= 1.2)")
+          f"{d:.2f} s, DAG/CLI = {d / c:.2f} (target <= 1.2); CPU seconds: CLI "
+          f"{statistics.median(cli_cpu):.2f}, DAG {statistics.median(dag_cpu):.2f}")
+    if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
+        print("note: the machine was busy with other work; wall times (and their ratio) are only "
+              "meaningful on an otherwise idle machine")
     return 0
 
 

@@ -24,8 +24,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "runs by mean --select-by, which every stage meta-evaluates, as 'metaeval meta' "
                     "does), a meta-evaluation method registered in metaeval.meta.run.STAGES (kendall, "
                     "paired, unpaired, swap, stability, gain_sweep, ...: MATRICES -> OUT/TABLE.csv, the "
-                    "method's part of each table), 'tables' (the parts of --stages under PARTS combined, plus run means "
-                    "and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
+                    "method's part of each table), 'tables' (the parts of --stages under PARTS "
+                    "combined, plus run means and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
                     "cross-collection tables and figures). Options mean what they mean for "
                     "'metaeval meta'; docs/pipeline.md lists the files.")
