@@ -141,6 +141,7 @@ ALPHA = config["bootstrap"]["alpha"]
 SEED = config["bootstrap"]["seed"]
 SWAP_THRESHOLD = config["swap"]["threshold"]
 FUZZINESS = config["stability"]["fuzziness"]
+RBO_P = config["rank_correlation"]["rbo_p"]
 KISHIDA = bool(config["kishida"]["enabled"])
 SUMMARY = bool(config["summary"]["enabled"])
 
@@ -151,6 +152,7 @@ SUMMARY = bool(config["summary"]["enabled"])
 METHOD_STAGES = ["kendall", "paired", "unpaired", "swap", "stability"]
 if GAIN_SWEEP:
     METHOD_STAGES += ["gain_sweep"]
+METHOD_STAGES += ["rank_correlation"]
 
 
 def _args(**opts):
@@ -174,6 +176,7 @@ STAGE_ARGS = {
     "swap": _args(B=B, seed=SEED, swap_threshold=SWAP_THRESHOLD, **_METRIC_ARGS),
     "stability": _args(B=B, seed=SEED, fuzziness=FUZZINESS, **_METRIC_ARGS),
     "gain_sweep": _args(B=B, alpha=ALPHA, seed=SEED, sweep_metrics=SWEEP_METRICS, sweep_gains=SWEEP_VARIANTS),
+    "rank_correlation": _args(B=B, seed=SEED, rbo_p=RBO_P, metrics=METRICS),
     "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES),
 }
 

@@ -41,6 +41,9 @@ def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True) -> No
                         "0.3:0.2:0.1, 1:1:1, 10:5:1 as 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10)")
     p.add_argument("--default-gains", metavar="G", help="label of the default-gain row (e.g. 1:2:3)")
     p.add_argument("--batch", type=int, help="bootstrap samples per batch (memory bound)")
+    p.add_argument("--rbo-p", type=float, default=0.9, metavar="P",
+                   help="persistence p of rank-biased overlap in the rank_correlation table (RBO, "
+                        "RBO^a, RBO^b; Webber et al. 2010, Corsi & Urbano 2024; default 0.9)")
 
 
 def config_from_args(args):
@@ -60,6 +63,6 @@ def config_from_args(args):
             kendall_variant=args.kendall, geometric=tuple(args.geometric), batch=args.batch,
             sweep_metrics=tuple(args.sweep_metrics) if args.sweep_metrics is not None else DEFAULT_SWEEP_METRICS,
             sweep_gains=tuple(args.sweep_gains) if args.sweep_gains else None,
-            default_gains=args.default_gains)
+            default_gains=args.default_gains, rbo_p=getattr(args, "rbo_p", 0.9))
     except ValueError as e:
         raise InputError(str(e)) from None

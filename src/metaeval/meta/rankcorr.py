@@ -61,6 +61,7 @@ from .kendall import TIE_DECIMALS
 from .samples import BLOCK, resolve_samples, single_threaded_blas
 
 __all__ = ["COEFFICIENTS", "SYMMETRIC", "RANK_CORRELATION_COLUMNS", "SUMMARY_COEFFICIENTS", "DEFAULT_RBO_P",
+           "check_rbo_p",
            "tau_a", "tau_b", "tau_ap", "tau_ap_a", "tau_ap_b", "rbo", "rbo_a", "rbo_b",
            "coefficient_matrices", "rank_correlation", "rank_correlation_table", "stage_rank_correlation",
            "summary_pairs", "summary_rank_correlation"]
@@ -80,6 +81,11 @@ CHUNK = 32
 #: default number of samples whose run means are computed at once
 DEFAULT_BATCH = 4 * BLOCK
 PERCENTILES = (2.5, 97.5)
+
+
+def check_rbo_p(p) -> float:
+    """``p`` as a float in (0, 1) (the RBO persistence); ``ValueError`` naming ``rbo_p`` otherwise."""
+    return _check_p(p)
 
 
 def _check_p(p) -> float:

@@ -28,6 +28,7 @@ import pandas as pd
 from ._validate import as_scores, check_alpha, check_B
 from .bootstrap import paired_bootstrap, paired_tstar, unpaired_bootstrap
 from .kendall import rank_correlations
+from .rankcorr import DEFAULT_RBO_P, check_rbo_p, stage_rank_correlation
 from .matrices import align_matrices, restrict_runs, select_top_runs
 from .samples import BootstrapSamples
 from .stability import DEFAULT_FUZZINESS, stability_method
@@ -43,7 +44,8 @@ __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "s
            "default_metrics"]
 
 TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
-               "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar")
+               "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar",
+               "rank_correlation")
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 
@@ -68,6 +70,7 @@ class MetaConfig:
     sweep_gains: tuple | None = None            # measure syntax (L1 first); None = the paper's four
     default_gains: str | None = None            # label of the default row of the sweep, e.g. "1:2:3"
     tstar_pair: tuple | None = None             # (run x, run y); None = ASL closest to alpha
+    rbo_p: float = DEFAULT_RBO_P                # persistence of RBO (rank_correlation stage)
 
     def __post_init__(self):
         check_B(self.B)
@@ -76,6 +79,7 @@ class MetaConfig:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
         if self.kendall_variant not in ("a", "b"):
             raise ValueError(f"kendall_variant must be 'a' or 'b', got {self.kendall_variant!r}")
+        check_rbo_p(self.rbo_p)
 
     @property
     def sweep_variants(self) -> tuple:
@@ -329,6 +333,13 @@ def _sweep_stage(matrices, metrics, cfg, samples):
     return stage_gain_sweep(matrices, cfg, samples)
 
 
+def _rank_correlation_stage(matrices, metrics, cfg, samples):
+    """``rank_correlation`` (issue 12): every coefficient of :mod:`.rankcorr` for every ordered pair
+    of the plain metrics, intervals over the paired samples ``Q*b``."""
+    return stage_rank_correlation(matrices, metrics, B=cfg.B, seed=cfg.seed, rbo_p=cfg.rbo_p,
+                                  batch=cfg.batch, samples=samples)
+
+
 #: every method, in the order its rows appear in a table written by more than one stage
 #: (``asl``: paired, then unpaired).  A new method is one stage function plus one entry here.
 STAGES: dict[str, Stage] = {s.name: s for s in (
@@ -338,6 +349,7 @@ STAGES: dict[str, Stage] = {s.name: s for s in (
     Stage("swap", stage_swap, ("swap", "swap_rates"), "other", streams=("paired", "swap")),
     Stage("stability", stage_stability, ("stability",), "other"),
     Stage("gain_sweep", _sweep_stage, ("gain_kendall", "gain_bootstrap"), None, per_metric=False),
+    Stage("rank_correlation", _rank_correlation_stage, ("rank_correlation",), "plain", per_metric=False),
 )}
 
 
