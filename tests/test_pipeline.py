@@ -136,10 +136,10 @@ def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
     res = tmp_path / "results" / "tiny"
     check_collection_outputs(res, 5, ["AP", "RR"], sweep=False)
     job_logs = list(logs.glob("*.out"))
-    # one detached process per non-local job (all but the `all` target): simulate, metrics, the five
-    # methods, tables, figures, summary
+    # one detached process per non-local job (all but the `all` target): simulate, metrics, the six
+    # methods (kendall, paired, unpaired, swap, stability, rank_correlation), tables, figures, summary
     n_jobs = out.count("Submitted job")
-    assert n_jobs == 10 and len(job_logs) == n_jobs
+    assert n_jobs == 11 and len(job_logs) == n_jobs
 
 
 def test_slurm_profile_dry_runs_cleanly():
