@@ -270,6 +270,38 @@ def _tau_text(v: float) -> str:
     return s[1:] if s.startswith("0.") else ("-" + s[2:] if s.startswith("-0.") else s)
 
 
+_CELL_CHARS = 5            # characters per heat-map cell (".86" centred in 5)
+_MONO_ADVANCE = 0.6021     # advance of every DejaVu Sans Mono glyph, in em (1233 / 2048)
+
+
+def _print_values(ax, mat: np.ndarray, fontsize: float) -> None:
+    """Print ``mat``'s finite values in their cells, white on dark cells (|v| > 0.6), black
+    elsewhere.  One text per run of adjacent cells of a row with the same colour, in a monospaced
+    font whose pitch puts exactly :data:`_CELL_CHARS` characters in a cell, so each value sits
+    centred in its cell; a few hundred texts instead of one per cell (drawing a text costs about
+    a millisecond per format)."""
+    n = mat.shape[1]
+    for i in range(n):
+        row = mat[i]
+        j = 0
+        while j < n:
+            if not np.isfinite(row[j]):
+                j += 1
+                continue
+            dark = abs(row[j]) > 0.6
+            start = j
+            while j < n and np.isfinite(row[j]) and (abs(row[j]) > 0.6) == dark:
+                j += 1
+            text = "".join(_tau_text(v).center(_CELL_CHARS) for v in row[start:j])
+            lead = len(text) - len(text.lstrip())
+            trail = len(text) - len(text.rstrip())
+            # centre of the printed characters, in cell units (cell c spans c - 0.5 .. c + 0.5)
+            x = start - 0.5 + (lead + len(text) - trail) / 2.0 / _CELL_CHARS
+            ax.text(x, i, text.strip(), ha="center", va="center", fontsize=fontsize,
+                    family="DejaVu Sans Mono", color="white" if dark else "black",
+                    parse_math=False)
+
+
 def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
     """The ``rank_correlation`` table as heat maps: one panel per coefficient (2 rows of 4), each
     the full metric x metric matrix (row = reference ranking a, column = estimate b) on one
@@ -301,6 +333,8 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         ia = table["metric_a"].map(index).to_numpy(dtype=int)
         ib = table["metric_b"].map(index).to_numpy(dtype=int)
         cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="white")
+        # the values in a monospaced font, _CELL_CHARS characters per cell (see _print_values)
+        mono = cell * 72.0 / (_CELL_CHARS * _MONO_ADVANCE)
         names = [str(m) for m in metrics]
         image = None
         for k, c in enumerate(coefs):
@@ -313,15 +347,17 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
             np.fill_diagonal(mat, np.nan)
             image = ax.imshow(np.ma.masked_invalid(mat), cmap=cmap, vmin=-1.0, vmax=1.0,
                               interpolation="nearest", aspect="auto")
-            for i, j in zip(*np.nonzero(np.isfinite(mat))):
-                v = mat[i, j]
-                ax.text(j, i, _tau_text(v), ha="center", va="center", fontsize=size,
-                        color="white" if abs(v) > 0.6 else "black", parse_math=False)
+            _print_values(ax, mat, mono)
             # metric names on the outer panels only (every panel has the same rows and columns)
             bottom_row = r == nrows - 1 or k + ncols >= len(coefs)
-            ax.set_xticks(np.arange(n), names if bottom_row else [], rotation=90,
-                          fontsize=size + 1)
-            ax.set_yticks(np.arange(n), names if q == 0 else [], fontsize=size + 1)
+            if bottom_row:
+                ax.set_xticks(np.arange(n), names, rotation=90, fontsize=size + 1)
+            else:
+                ax.set_xticks([])
+            if q == 0:
+                ax.set_yticks(np.arange(n), names, fontsize=size + 1)
+            else:
+                ax.set_yticks([])
             ax.set_title(RANKCORR_TITLES[c])
             if q == 0:
                 ax.set_ylabel("reference a")
