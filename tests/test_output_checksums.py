@@ -1,4 +1,4 @@
-"""The pipeline's outputs are byte-identical to those written before the code was reorganised
+r"""The pipeline's outputs are byte-identical to those written before the code was reorganised
 (one module per job, one job per collection x metric): tests/data/*_outputs.sha256 list the SHA-256
 of every table (CSV, Markdown, LaTeX), matrix, runs_used.csv, summary table and Kishida table that
 the code of version 0.1 wrote.  Figures are not listed: their bytes depend on the matplotlib version.
