@@ -19,6 +19,8 @@ Outputs that did not exist in 0.1 (tables added since) are not compared here.  R
 (only when an output is meant to change, and say why in the commit):
 
     PYTHONPATH=src python tests/test_output_checksums.py RESULTS_DIR [--rename OLD=NEW] > tests/data/NAME_outputs.sha256
+
+(``dl19_outputs.sha256``, the DL19 example config, is compared by tests/test_pipeline_dl19.py.)
 """
 
 from __future__ import annotations
