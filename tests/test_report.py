@@ -18,7 +18,7 @@ from conftest import require
 pytestmark = pytest.mark.slow
 
 HERE = Path(__file__).resolve().parent
-FIGURES = ["asl_paired", "asl_unpaired", "mr_pt", "run_means", "swap_rates", "tstar"]
+FIGURES = ["asl_paired", "asl_unpaired", "mr_pt", "run_means", "swap_rates", "tstar", "rank_correlation"]
 SUMMARY_FIGURES = ["asl_paired", "asl_unpaired", "run_means", "sensitivity_paired",
                    "sensitivity_unpaired", "swap_pct_satisfying"]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
