@@ -13,12 +13,26 @@ from .errors import InputError
 __all__ = ["check_collection", "check_collections"]
 
 
-def check_collection(name: str, qrels, runs, gains=None, max_level=None) -> None:
+def _read_qrels(qrels, form, max_level):
+    """The qrels of a configured collection, read in its form (``qrels_form``)."""
+    if form == "intents":
+        from .io.intents import read_intent_qrels
+
+        return read_intent_qrels(qrels, max_level)
+    if form == "ec":
+        from .io.ec import read_ec_qrels
+
+        return read_ec_qrels(qrels, max_level)[0]
+    from .io.qrels import read_qrels
+
+    return read_qrels(qrels, max_level=max_level)
+
+
+def check_collection(name: str, qrels, runs, gains=None, max_level=None, qrels_form=None) -> None:
     """Raise :class:`InputError` (message starting ``collections.NAME:``) if the inputs of one
     configured collection are unusable.  Reads the qrels (cheap) and lists the run files; it does
     not parse runs."""
     from .metrics.registry import check_gain_order, parse_gains
-    from .io.qrels import read_qrels
     from .io.runs import expand_runs
 
     def fail(e: Exception) -> InputError:
@@ -26,7 +40,7 @@ def check_collection(name: str, qrels, runs, gains=None, max_level=None) -> None
 
     try:
         expand_runs(runs)
-        q = read_qrels(qrels, max_level=max_level)
+        q = _read_qrels(qrels, qrels_form or "auto", max_level)
         if gains is not None:
             g = parse_gains(gains)
             check_gain_order(g, gains)
@@ -34,7 +48,7 @@ def check_collection(name: str, qrels, runs, gains=None, max_level=None) -> None
                 raise InputError(f"gains {gains!r} give H = {len(g)} but max_level is {max_level}")
             if len(g) < q.max_level:
                 raise InputError(f"gains {gains!r} give H = {len(g)} but the qrels use level "
-                                 f"L{q.max_level}: labels above H are an error", q.sources[0])
+                                 f"L{q.max_level}: labels above H are an error", str(qrels))
     except (InputError, ValueError) as e:
         raise fail(e) from None
 
@@ -46,7 +60,8 @@ def check_collections(config: dict, error: type[Exception] | None = None) -> Non
         if "simulate" in c:
             continue
         try:
-            check_collection(name, c["qrels"], c["runs"], c.get("gains"), c.get("max_level"))
+            check_collection(name, c["qrels"], c["runs"], c.get("gains"), c.get("max_level"),
+                             c.get("qrels_form"))
         except InputError as e:
             if error is None:
                 raise
