@@ -1,12 +1,17 @@
 # metaeval pipeline: meta-evaluate IR metrics on every configured collection and regenerate the
-# tables and figures of papers 000 and 001 (plus the Kishida reproduction of paper 004).
+# tables and figures of Sakai (2007a, 2007b), plus the reproduction of Kishida (2005).
 #
 #   snakemake --profile workflow/profiles/default            # the shipped config.yaml
 #   snakemake --profile workflow/profiles/default --configfile config/examples/trec-dl19.yaml
 #   snakemake --report results/report.html                   # HTML report of every table/figure
 #
-# Nothing is computed here: the rules in workflow/rules/ call `metaeval` commands or library entry
-# points through the thin adapters in workflow/scripts/. See docs/pipeline.md.
+# Nothing is computed here: every rule in workflow/rules/ runs one `metaeval` command (`shell:`;
+# `metaeval stage NAME` for the per-collection stages, metaeval.pipeline), so a job imports neither
+# Snakemake nor more of metaeval than its stage needs. See docs/pipeline.md.
+
+from snakemake.utils import min_version
+
+min_version("9.0")
 
 # The shipped config.yaml, unless config files are given on the command line (--configfile): those
 # then replace it instead of being merged into it (so an example config does not add its
@@ -18,7 +23,6 @@ if not workflow.overwrite_configfiles:
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
-include: "workflow/rules/ingest.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/kendall.smk"
 include: "workflow/rules/bootstrap.smk"

@@ -14,7 +14,7 @@ import metaeval
 from metaeval.cli import main
 from metaeval.errors import InputError, InputWarning
 from metaeval.meta.matrices import load_matrices
-from metaeval.tables import read_table
+from metaeval.report.csvio import read_table
 
 from conftest import DL19, ROOT
 

@@ -86,8 +86,12 @@ def test_reduced_dag_writes_every_contract_output():
     assert any((res / "summary").glob("*.png"))
     for i in range(1, 6):
         assert (res / "kishida" / f"table{i}.csv").is_file()
-    # every job logged
-    assert any((res / "logs" / "simA" / "paired").glob("*.log"))
+    # every job logged and benchmarked (one job per collection and method)
+    for job in ("metrics", "kendall", "paired", "unpaired", "swap", "stability", "gain_sweep", "tables",
+                "figures"):
+        assert (res / "logs" / "simA" / f"{job}.log").is_file(), job
+        assert (res / "benchmarks" / "simA" / f"{job}.tsv").is_file(), job
+    assert (res / "simA" / "parts" / "paired" / "tstar.csv").is_file()
 
 
 def test_two_runs_give_byte_identical_tables():
@@ -132,9 +136,10 @@ def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
     res = tmp_path / "results" / "tiny"
     check_collection_outputs(res, 5, ["AP", "RR"], sweep=False)
     job_logs = list(logs.glob("*.out"))
-    # one detached process per non-local job (all but the `all` target)
+    # one detached process per non-local job (all but the `all` target): simulate, metrics, the five
+    # methods, tables, figures, summary
     n_jobs = out.count("Submitted job")
-    assert n_jobs >= 14 and len(job_logs) == n_jobs
+    assert n_jobs == 10 and len(job_logs) == n_jobs
 
 
 def test_slurm_profile_dry_runs_cleanly():
@@ -147,8 +152,8 @@ def test_slurm_profile_dry_runs_cleanly():
     assert "bootstrap_paired" in out and "This was a dry-run" in out
 
 
-def test_per_metric_jobs_equal_one_metaeval_meta_run(tmp_path):
-    """The collection x metric jobs (separate processes, samples derived from the seed) give
+def test_per_method_jobs_equal_one_metaeval_meta_run(tmp_path):
+    """The collection x method jobs (separate processes, samples derived from the seed) give
     byte-identical tables to a single `metaeval meta` run on the same matrices."""
     from metaeval.cli import main
 

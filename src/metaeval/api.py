@@ -190,19 +190,19 @@ def _run_meta(matrices, cfg, metrics, collection):
 
 def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool) -> list[Path]:
     """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}`` and ``OUT/figures/``."""
-    from .meta.run import write_tables
+    from .pipeline import write_figures, write_tables
 
-    paths = write_tables(tables, out_dir / "tables")
+    paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
     if figures:
-        from .figures import make_all_figures
-
-        paths += make_all_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha)
+        paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
+                               swap_threshold=cfg.swap_threshold)
     return paths
 
 
 def _as_written(name: str, df: pd.DataFrame) -> pd.DataFrame:
     """The table as its CSV holds it (the writer's row order and text, read back)."""
-    from .tables import KINDS, csv_text, read_table
+    from .report.csvio import csv_text, read_table
+    from .report.layouts import KINDS
 
     spec = KINDS.get(name)
     data = spec.sort(df) if spec is not None and spec.sort is not None else df

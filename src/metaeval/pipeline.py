@@ -1,176 +1,287 @@
-"""File-in/file-out stages of the Snakemake pipeline (``workflow/scripts/*.py`` call these).
+"""Run a stage and write its files: the one orchestration layer of metaeval.
 
-Each function reads the topic x run matrices (``results/C/matrices/METRIC.csv``) restricted to the
-runs in use (``results/C/runs_used.csv``), calls one stage of :mod:`metaeval.meta.run` and writes
-its contract-shaped part CSVs (``results/C/parts/...``) atomically; :func:`write_tables`
-concatenates the parts (:func:`metaeval.meta.run.combine`) into ``results/C/tables/`` through
-:func:`metaeval.tables.write_table`.  The per-metric stages derive their bootstrap samples from
-``(seed, topics, B)`` alone, exactly as ``metaeval meta`` does, so jobs on different nodes agree
-with each other and with a single ``metaeval meta`` run.
+:mod:`metaeval.meta` computes (``{table: DataFrame}``, no files); this module reads the inputs of a
+stage, calls it and writes its outputs.  Its callers are the ``metaeval`` command line --
+``metaeval meta`` (every stage of one collection in one process, :func:`run_meta_files`) and
+``metaeval stage NAME`` (one stage) -- and, through ``metaeval stage``, the Snakemake rules of
+``workflow/rules/``.  The two routes run the same stage functions on the same seed-derived samples,
+so a pipeline run writes byte-identical tables to a single ``metaeval meta`` run.
 
-Metric names follow :func:`metaeval.meta.run.resolve_metric`: ``AG_X`` is the paired test on
-``log(X + 0.00001)`` and ``G_X`` the geometric mean (paper 001 Sec. 5.1); both read ``X.csv``.
+Files of one collection ``C`` in the pipeline (docs/pipeline.md):
+
+``C/parts/STAGE/TABLE.csv``  the rows stage ``STAGE`` contributes to table ``TABLE``
+                             (:func:`write_stage_parts`; the stages and their tables are
+                             :data:`metaeval.meta.run.STAGES`); every stage picks the runs in
+                             use itself (:func:`stage_runs`: top K by mean of ``select_by``);
+``C/tables/TABLE.{csv,md,tex}`` every table, parts combined and the collection-level tables added
+                             (:func:`write_collection_tables`), and ``C/runs_used.csv``, the runs
+                             meta-evaluated (:func:`write_runs_used`);
+``C/figures/``, ``summary/`` drawn from the table CSVs (:func:`write_figures`, :func:`write_summary`).
+
+Importing this module is cheap (no pandas, numpy or matplotlib until a function needs them).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
-import pandas as pd
-
-from .util import atomic_write
-
-__all__ = ["matrix_name", "read_runs", "write_csv", "meta_config", "select_runs",
-           "kendall_part", "paired_part", "unpaired_part", "swap_part", "stability_part",
-           "sweep_part", "write_tables"]
+__all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
+           "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables", "write_tables",
+           "write_figures", "write_summary", "run_meta_files", "collection_cache", "stderr_progress"]
 
 
-def matrix_name(metric: str) -> str:
-    """The matrix a (possibly ``AG_``/``G_``-prefixed) metric name reads."""
-    for prefix in ("AG_", "G_"):
-        if metric.startswith(prefix):
-            return metric[len(prefix):]
-    return metric
-
-
-# --------------------------------------------------------------------------- I/O
+# --------------------------------------------------------------------------- reading and writing
 def read_runs(path: str | os.PathLike) -> list[str]:
     """The runs in use (``runs_used.csv``: ``run, mean``), in the order every stage uses them."""
+    import pandas as pd
+
     return [str(r) for r in pd.read_csv(path, dtype={"run": str})["run"]]
 
 
-def _matrices(paths: Mapping[str, str], runs_path) -> dict[str, pd.DataFrame]:
-    """``{matrix name: DataFrame}`` restricted to the runs in use (validated by metaeval.meta)."""
-    from .meta.matrices import read_matrix
+def load_stage_matrices(matrices_dir, names: Sequence[str], runs: Sequence[str] | None = None) -> dict:
+    """``{name: topic x run DataFrame}`` read from ``DIR/NAME.csv``, restricted to ``runs`` (in that
+    order) when given; every matrix must hold the same topics and runs."""
+    from .errors import InputError
+    from .meta.matrices import align_matrices, list_matrices, read_matrix
 
-    runs = read_runs(runs_path)
-    out = {}
-    for name, p in paths.items():
-        df = read_matrix(p)
-        missing = [r for r in runs if r not in df.columns]
-        if missing:
-            raise ValueError(f"{p}: runs missing from the matrix: {', '.join(missing[:5])}")
-        out[name] = df[runs]
-    return out
+    d = Path(matrices_dir)
+    out, paths = {}, {}
+    for name in names:
+        p = d / f"{name}.csv"
+        if not p.is_file():
+            avail = ", ".join(list_matrices(d)) if d.is_dir() else "none"
+            raise InputError(f"no matrix for metric {name!r} (available: {avail or 'none'})", p)
+        out[name], paths[name] = read_matrix(p), p
+    if runs is not None:
+        for name, df in out.items():
+            missing = [r for r in runs if r not in df.columns]
+            if missing:
+                raise InputError(f"runs missing from the matrix: {', '.join(missing[:5])}", paths[name])
+            out[name] = df[list(runs)]
+    return align_matrices(out, paths) if len(out) > 1 else out
 
 
-def write_csv(df: pd.DataFrame, path: str | os.PathLike) -> Path:
-    """Deterministic CSV (floats as shortest repr, ``\\n`` line ends), written atomically."""
-    from .tables import csv_text
+def write_part(df, path: str | os.PathLike) -> Path:
+    """One part CSV (floats as shortest repr, ``\\n`` line ends, as the tables), written atomically."""
+    from .report.csvio import csv_text
+    from .util import atomic_write
 
     with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
         fh.write(csv_text(df))
     return Path(path)
 
 
-def _write_parts(frames: Mapping[str, pd.DataFrame], outs: Mapping[str, str]) -> None:
-    for name, path in outs.items():
-        write_csv(frames[name], path)
+def write_parts(frames: Mapping, out_dir) -> list[Path]:
+    """``OUT/TABLE.csv`` for every frame; on a failure no part of this call is left behind."""
+    from .util import atomic_dir_outputs
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with atomic_dir_outputs(written):
+        for name, df in frames.items():
+            written.append(write_part(df, out / f"{name}.csv"))
+    return written
 
 
-def meta_config(**kw):
-    """A :class:`metaeval.meta.run.MetaConfig` from the pipeline's config values (None = default)."""
-    from .meta.run import MetaConfig
+def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
+    """The parts of ``stages`` (``PARTS/STAGE/TABLE.csv`` for every table of the stage), one
+    ``{table: DataFrame}`` per stage, in the order given."""
+    from .errors import InputError
+    from .meta.run import STAGES
+    from .report.csvio import read_table
 
-    kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in kw.items() if v is not None}
-    return MetaConfig(**kw)
+    out = []
+    for s in stages:
+        if s not in STAGES:
+            raise InputError(f"unknown stage {s!r}; known: {', '.join(STAGES)}")
+        piece = {}
+        for t in STAGES[s].tables:
+            p = Path(parts_dir) / s / f"{t}.csv"
+            if not p.is_file():
+                raise InputError(f"stage {s!r} wrote no part for table {t!r}", p)
+            piece[t] = read_table(p)
+        out.append(piece)
+    return out
+
+
+def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> list[Path]:
+    """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
+    captions stating the configured ``alpha`` and swap threshold."""
+    from .report.tables import write_table
+
+    out = Path(out_dir)
+    paths: list[Path] = []
+    for name, df in tables.items():
+        paths += write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold)
+    return paths
 
 
 # --------------------------------------------------------------------------- stages
-def select_runs(matrix_path, out_path, top_runs: int | None, select_by: str = "AP") -> list[str]:
-    """The runs meta-evaluated: the top ``top_runs`` by mean of the ``select_by`` matrix (the
-    papers: 30 by relaxed AP; ties by run name), or every run for ``None``.  Writes ``run, mean``
-    in the order ``metaeval meta`` uses (:func:`metaeval.meta.run.select_runs`), so that system
-    pairs -- and hence every table -- come out identical to a single ``metaeval meta`` run."""
-    from .meta.matrices import read_matrix
-    from .meta.run import select_runs as meta_select
+def stage_runs(matrices_dir, cfg, runs_path=None) -> list[str] | None:
+    """The runs a stage meta-evaluates: those of ``runs_path`` (``runs_used.csv``) when given, else
+    the top ``cfg.top_runs`` by mean of the ``cfg.select_by`` matrix (ties by run name), as
+    ``metaeval meta`` picks them (:func:`metaeval.meta.run.select_runs`); ``None`` = every run."""
+    if runs_path is not None:
+        return read_runs(runs_path)
+    if cfg.top_runs is None:
+        return None
+    from .meta.run import select_runs
 
-    df = read_matrix(matrix_path)
-    cfg = meta_config(top_runs=None if top_runs is None else int(top_runs), select_by=select_by)
-    used = [str(r) for r in meta_select({select_by: df}, cfg)]
+    return [str(r) for r in select_runs(load_stage_matrices(matrices_dir, [cfg.select_by]), cfg)]
+
+
+def write_runs_used(matrices_dir, out_path, cfg, runs: Sequence[str] | None = None) -> list[str]:
+    """``runs_used.csv`` (``run, mean`` of the ``cfg.select_by`` matrix): the runs meta-evaluated
+    (``runs``, default :func:`stage_runs`), in the order every stage uses them."""
+    import pandas as pd
+
+    df = load_stage_matrices(matrices_dir, [cfg.select_by])[cfg.select_by]
+    used = [str(r) for r in (runs if runs is not None else stage_runs(matrices_dir, cfg) or df.columns)]
     means = df[used].mean(axis=0)
-    write_csv(pd.DataFrame({"run": used, "mean": means.to_numpy(dtype=float)}), out_path)
+    write_part(pd.DataFrame({"run": used, "mean": means.to_numpy(dtype=float)}), out_path)
     return used
 
 
-def kendall_part(matrix_paths: Mapping[str, str], runs_path, out_path, **cfg) -> None:
-    """Kendall's tau, Z0 and p-value of every two metrics (paper 000 Table 2, 001 Table 5)."""
-    from .meta.run import stage_kendall
+def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[str], *, runs_path=None,
+                      progress: Callable[[str, str], None] | None = None) -> list[Path]:
+    """Stage ``name`` of :data:`metaeval.meta.run.STAGES` over its metric list, on the matrices of
+    ``matrices_dir`` restricted to the runs in use (:func:`stage_runs`); writes ``OUT/TABLE.csv``
+    for every table of the stage (computed in full before the first file is written)."""
+    from .meta.run import STAGES, run_stage, stage_matrix_names
 
-    mats = _matrices(matrix_paths, runs_path)
-    _write_parts(stage_kendall(mats, meta_config(**cfg), list(mats)), {"kendall": out_path})
-
-
-def paired_part(matrix_path, runs_path, metric: str, *, out_paired, out_asl, out_tstar, **cfg) -> None:
-    """Paired bootstrap test of one metric: sensitivity row (paper 000 Table 4, 001 Table 2),
-    every pair's ASL, and the t* of the pair whose ASL is closest to alpha (001 Figs 4-5)."""
-    from .meta.run import stage_paired
-
-    mats = _matrices({matrix_name(metric): matrix_path}, runs_path)
-    _write_parts(stage_paired(mats, metric, meta_config(**cfg)),
-                 {"bootstrap_paired": out_paired, "asl": out_asl, "tstar": out_tstar})
+    if name not in STAGES:
+        raise ValueError(f"unknown stage {name!r}; known: {', '.join(STAGES)}")
+    runs = stage_runs(matrices_dir, cfg, runs_path)
+    mats = load_stage_matrices(matrices_dir, stage_matrix_names(name, list(metrics), cfg), runs)
+    frames = run_stage(name, mats, list(metrics), cfg, progress=progress)
+    return write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
 
 
-def unpaired_part(matrix_path, runs_path, metric: str, *, out_unpaired, out_asl, **cfg) -> None:
-    """Unpaired bootstrap test of one metric (paper 001 Table 3) and every pair's ASL."""
-    from .meta.run import stage_unpaired
+def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg,
+                            metrics: Sequence[str], runs_path=None, collection=None,
+                            runs_used=None) -> list[Path]:
+    """Every table of one collection: the parts of ``stages`` combined
+    (:func:`metaeval.meta.run.combine`), plus the run means and -- given a collection cache
+    (``metaeval ingest``) -- Table 1 and the preferred-rank tables; written as CSV + Markdown +
+    LaTeX into ``out_dir``.  ``runs_used``: also write the runs in use there
+    (:func:`write_runs_used`)."""
+    from .meta.run import combine, matrix_name, run_means_metrics, stage_collection, stage_run_means
 
-    mats = _matrices({matrix_name(metric): matrix_path}, runs_path)
-    _write_parts(stage_unpaired(mats, metric, meta_config(**cfg)),
-                 {"bootstrap_unpaired": out_unpaired, "asl": out_asl})
-
-
-def swap_part(matrix_path, runs_path, metric: str, *, out_swap, out_rates, **cfg) -> None:
-    """Swap method of one metric (paper 000 Table 3, 001 Table 4) and its swap rate per bin."""
-    from .meta.run import stage_swap
-
-    mats = _matrices({matrix_name(metric): matrix_path}, runs_path)
-    _write_parts(stage_swap(mats, metric, meta_config(**cfg)),
-                 {"swap": out_swap, "swap_rates": out_rates})
-
-
-def stability_part(matrix_path, runs_path, metric: str, *, out_path, **cfg) -> None:
-    """Stability method of one metric: MR and PT per fuzziness (paper 001 Figs 17-18)."""
-    from .meta.run import stage_stability
-
-    mats = _matrices({matrix_name(metric): matrix_path}, runs_path)
-    _write_parts(stage_stability(mats, metric, meta_config(**cfg)), {"stability": out_path})
-
-
-def sweep_part(matrix_paths: Mapping[str, str], runs_path, *, out_kendall, out_bootstrap,
-               **cfg) -> None:
-    """Gain-value sweep (paper 000 Tables 5-6)."""
-    from .meta.run import stage_gain_sweep
-
-    mats = _matrices(matrix_paths, runs_path)
-    _write_parts(stage_gain_sweep(mats, meta_config(**cfg)),
-                 {"gain_kendall": out_kendall, "gain_bootstrap": out_bootstrap})
-
-
-def write_tables(*, cache, runs_path, matrix_paths: Mapping[str, str], mean_metrics: Sequence[str],
-                 parts: Mapping[str, Sequence], out_dir, tables: Sequence[str], **cfg) -> list[Path]:
-    """Combine the parts, add the collection-level tables (Table 1, Tables 7-9, run means) and
-    write every table in ``tables`` as CSV + Markdown + LaTeX."""
-    from .collection import Collection
-    from .meta.run import combine, stage_collection, stage_run_means
-    from .tables import read_table, write_table
-
-    runs = read_runs(runs_path)
-    mats = _matrices(matrix_paths, runs_path)
+    mean_metrics = run_means_metrics(list(metrics), cfg)
+    runs = stage_runs(matrices_dir, cfg, runs_path)
+    mats = load_stage_matrices(matrices_dir, list(dict.fromkeys(matrix_name(m) for m in mean_metrics)), runs)
+    runs = [str(r) for r in next(iter(mats.values())).columns]
     pieces: list[dict] = []
-    if "collection" in tables or "preferred_rank" in tables:
-        pieces.append(stage_collection(Collection.load(cache), runs))
-    pieces.append(stage_run_means(mats, meta_config(**cfg), list(mean_metrics)))
-    for name, paths in parts.items():
-        for p in paths:
-            pieces.append({name: read_table(p)})
-    frames = combine(pieces)
-    out_dir = Path(out_dir)
-    written: list[Path] = []
-    for t in tables:
-        if t not in frames:
-            raise ValueError(f"table {t!r}: no part produced it")
-        written += write_table(frames[t], out_dir / t, kind=t)
+    if collection is not None:
+        pieces.append(stage_collection(collection_cache(collection), runs))
+    pieces.append(stage_run_means(mats, cfg, mean_metrics))
+    pieces += read_parts(parts_dir, stages)
+    tables = combine(pieces)
+    written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+    if runs_used is not None:
+        written.append(Path(runs_used))
+        write_runs_used(matrices_dir, runs_used, cfg, runs)
     return written
+
+
+def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
+                  jobs: int = 1) -> list[Path]:
+    """Every figure of one collection, drawn from its table CSVs (PNG + PDF)
+    (:func:`metaeval.report.figures.make_all_figures`).
+
+    ``jobs > 1`` draws in that many processes (forked once matplotlib is imported): the table CSVs
+    are dealt into ``jobs`` groups, largest first, and each process draws the figures of its group
+    from a folder linking just those tables -- the same drawing code, so the same bytes.  A
+    pipeline job with ``threads: 2`` thus draws the t* histograms beside the other figures.
+    """
+    from functools import partial
+
+    from .report.figures import make_all_figures as _draw
+
+    make_all_figures = partial(_draw, alpha=alpha, swap_threshold=swap_threshold)
+
+    tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
+    csvs = sorted(tables_dir.glob("*.csv"), key=lambda p: (-p.stat().st_size, p.name))
+    if jobs <= 1 or len(csvs) < 2 or not hasattr(os, "fork"):
+        return make_all_figures(tables_dir, figures_dir)
+    import concurrent.futures
+    import multiprocessing
+    import shutil
+    import tempfile
+
+    groups: list[list[Path]] = [[] for _ in range(min(jobs, len(csvs)))]
+    load = [0] * len(groups)
+    for p in csvs:                                   # largest table to the least loaded group
+        i = load.index(min(load))
+        groups[i].append(p)
+        load[i] += p.stat().st_size
+    figures_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".tables-", dir=figures_dir) as tmp:
+        views = []
+        for i, group in enumerate(groups):
+            view = Path(tmp) / str(i)
+            view.mkdir()
+            for p in group:
+                try:
+                    os.symlink(p.resolve(), view / p.name)
+                except OSError:
+                    shutil.copyfile(p, view / p.name)
+            views.append(view)
+        ctx = multiprocessing.get_context("fork")
+        with concurrent.futures.ProcessPoolExecutor(len(views) - 1, mp_context=ctx) as pool:
+            futures = [pool.submit(make_all_figures, v, figures_dir) for v in views[1:]]
+            written = make_all_figures(views[0], figures_dir)
+            for f in futures:
+                written += f.result()
+    return written
+
+
+def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float = 0.05,
+                  swap_threshold: float = 0.05) -> list[Path]:
+    """The cross-collection tables and figures (:func:`metaeval.report.summary.write_summary`)."""
+    from .report.summary import write_summary as _write_summary
+
+    return _write_summary(dict(collection_dirs), out_dir, alpha=alpha, swap_threshold=swap_threshold)
+
+
+def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,
+                   figures: bool = True, progress: Callable[[str, str], None] | None = None) -> list[Path]:
+    """``metaeval meta``: every stage of one collection in this process
+    (:func:`metaeval.meta.run.run_meta`), the tables into ``OUT/tables/`` and, with ``figures``,
+    the figures into ``OUT/figures/``.  ``OUT`` is replaced as a whole (:func:`metaeval.util.replace_dir`):
+    a run killed midway leaves the complete old output, never a mix of old and new files."""
+    from .meta.run import run_meta
+    from .util import replace_dir
+
+    tables = run_meta(dict(matrices), cfg, metrics=None if metrics is None else list(metrics),
+                      collection=collection, progress=progress)
+    with replace_dir(out_dir) as out:
+        written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+        if figures:
+            if progress:
+                progress("figures", "")
+            written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
+                                     swap_threshold=cfg.swap_threshold)
+    return written
+
+
+def collection_cache(collection):
+    """A :class:`metaeval.collection.Collection`, or the one cached in an npz file."""
+    if not isinstance(collection, (str, os.PathLike)):
+        return collection
+    from .collection import Collection
+    from .errors import InputError
+
+    try:
+        return Collection.load(collection)
+    except (OSError, ValueError, KeyError) as e:
+        raise InputError(f"cannot load the collection cache: {e}", collection) from None
+
+
+def stderr_progress(stage: str, metric: str) -> None:
+    """Progress line on stderr (``metaeval meta: paired AP``)."""
+    print(f"metaeval meta: {stage}" + (f" {metric}" if metric else ""), file=sys.stderr, flush=True)

@@ -1,46 +1,51 @@
-# Paired and unpaired bootstrap tests, one job per collection x metric (paper 000 Sec. 4.3, paper
-# 001 Secs. 5-6). Every job derives the same bootstrap samples from (seed, topics, B), so the jobs
-# are independent and can run on different nodes.
+# Paired and unpaired bootstrap tests (Sakai 2007a Sec. 4.3, Sakai 2007b Secs. 5-6): one job per
+# collection and test, every metric in it. Every job derives the same bootstrap samples from
+# (seed, topics, B), so the jobs are independent and can run on different nodes.
 
 
 rule bootstrap_paired:
     input:
-        matrix=matrix_path,
-        runs=f"{RES}/{{collection}}/runs_used.csv",
+        matrices=matrix_files(EVAL_MATRICES),
     output:
-        paired=f"{RES}/{{collection}}/parts/paired/{{metric}}/bootstrap_paired.csv",
-        asl=f"{RES}/{{collection}}/parts/paired/{{metric}}/asl.csv",
-        tstar=f"{RES}/{{collection}}/parts/paired/{{metric}}/tstar.csv",
+        directory(f"{RES}/{{collection}}/parts/paired"),
     params:
-        B=B,
-        alpha=ALPHA,
-        seed=SEED,
+        metaeval=METAEVAL,
+        matrices=matrices_dir,
+        args=stage_args("paired"),
     log:
-        f"{RES}/logs/{{collection}}/paired/{{metric}}.log",
+        log_path("paired"),
+    benchmark:
+        benchmark_path("paired")
+    message:
+        "{wildcards.collection}: paired bootstrap test of every metric (sensitivity, ASL, t*)"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=20,
-    script:
-        "../scripts/bootstrap_paired.py"
+    shell:
+        "{params.metaeval} stage paired --matrices {params.matrices:q}"
+        " --out {output:q} {params.args} > {log:q} 2>&1"
 
 
 rule bootstrap_unpaired:
     input:
-        matrix=matrix_path,
-        runs=f"{RES}/{{collection}}/runs_used.csv",
+        matrices=matrix_files(EVAL_MATRICES),
     output:
-        unpaired=f"{RES}/{{collection}}/parts/unpaired/{{metric}}/bootstrap_unpaired.csv",
-        asl=f"{RES}/{{collection}}/parts/unpaired/{{metric}}/asl.csv",
+        directory(f"{RES}/{{collection}}/parts/unpaired"),
     params:
-        B=B,
-        alpha=ALPHA,
-        seed=SEED,
+        metaeval=METAEVAL,
+        matrices=matrices_dir,
+        args=stage_args("unpaired"),
     log:
-        f"{RES}/logs/{{collection}}/unpaired/{{metric}}.log",
+        log_path("unpaired"),
+    benchmark:
+        benchmark_path("unpaired")
+    message:
+        "{wildcards.collection}: unpaired bootstrap test of every metric (sensitivity, ASL)"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=20,
-    script:
-        "../scripts/bootstrap_unpaired.py"
+    shell:
+        "{params.metaeval} stage unpaired --matrices {params.matrices:q}"
+        " --out {output:q} {params.args} > {log:q} 2>&1"

@@ -1,5 +1,6 @@
-# Shared configuration handling: schema validation, collection/metric lists, target lists.
-# Nothing here runs a job; it only names files.
+# Shared configuration handling: schema validation, collection/metric lists, the input functions
+# and shell arguments of the rules, target lists. Nothing here runs a job; it only names files.
+# Parsing the workflow (once per job on a cluster) imports no pandas, scipy or matplotlib.
 
 import glob as _glob
 import json as _json
@@ -8,8 +9,6 @@ import shlex as _shlex
 import sys as _sys
 
 from snakemake.exceptions import WorkflowError
-
-from metaeval.pipeline import matrix_name  # AG_X / G_X read the matrix of X
 from snakemake.utils import validate
 
 SCHEMA_PATH = _os.path.join(workflow.basedir, "workflow", "schemas", "config.schema.yaml")
@@ -130,18 +129,11 @@ SWEEP_VARIANTS = list(_gs["variants"]) if GAIN_SWEEP else []
 SWEEP_NAMES = [_canonical(f"{m}(gains={g})", "sweeps.gains.variants")
                for m in SWEEP_METRICS for g in SWEEP_VARIANTS]
 
-# per-metric job lists (metaeval.meta.run naming): the paired test also runs AG_X (the arithmetic
-# mean of log(X + 0.00001)), the unpaired test, swap and stability also G_X (the geometric mean of
-# paper 001 Eq. 7) for every X in `geometric`
-PAIRED_METRICS = METRICS + [f"AG_{g}" for g in GEOMETRIC]
-OTHER_METRICS = METRICS + [f"G_{g}" for g in GEOMETRIC]
-
 # every matrix the metrics rule computes per collection
 MATRIX_METRICS = _unique(METRICS + GEOMETRIC + [SELECT_BY] + SWEEP_METRICS + SWEEP_NAMES)
-
-
-def matrix_path(w):
-    return f"{RES}/{w.collection}/matrices/{matrix_name(w.metric)}.csv"
+# the matrices the meta-evaluation stages read (AG_X and G_X, for X in `geometric`, read X.csv;
+# every stage reads select_by to pick the top runs)
+EVAL_MATRICES = _unique(METRICS + GEOMETRIC + [SELECT_BY])
 
 
 B = config["bootstrap"]["B"]
@@ -151,6 +143,136 @@ SWAP_THRESHOLD = config["swap"]["threshold"]
 FUZZINESS = config["stability"]["fuzziness"]
 KISHIDA = bool(config["kishida"]["enabled"])
 SUMMARY = bool(config["summary"]["enabled"])
+
+# --------------------------------------------------------------------------- stages (jobs)
+# The meta-evaluation methods run per collection, one job each (`metaeval stage NAME`, names of
+# metaeval.meta.run.STAGES), each over every metric; the tables rule combines their parts in this
+# order. A new method: its stage function in metaeval/meta/run.py, its rule, its name here.
+METHOD_STAGES = ["kendall", "paired", "unpaired", "swap", "stability"]
+if GAIN_SWEEP:
+    METHOD_STAGES += ["gain_sweep"]
+
+
+def _args(**opts):
+    """`--name value...` shell arguments (each value quoted; lists spread; None/empty left out)."""
+    out = []
+    for k, v in opts.items():
+        if v is None or v == []:
+            continue
+        vals = v if isinstance(v, (list, tuple)) else [v]
+        out.append(" ".join([f"--{k.replace('_', '-')}"] + [_quote(x) for x in vals]))
+    return " ".join(out)
+
+
+# the options of each stage: only those it reads, so that changing one method's parameter re-runs
+# that method's jobs alone (rerun-triggers: params)
+_METRIC_ARGS = dict(metrics=METRICS, geometric=GEOMETRIC)
+STAGE_ARGS = {
+    "kendall": _args(metrics=METRICS),
+    "paired": _args(B=B, alpha=ALPHA, seed=SEED, **_METRIC_ARGS),
+    "unpaired": _args(B=B, alpha=ALPHA, seed=SEED, **_METRIC_ARGS),
+    "swap": _args(B=B, seed=SEED, swap_threshold=SWAP_THRESHOLD, **_METRIC_ARGS),
+    "stability": _args(B=B, seed=SEED, fuzziness=FUZZINESS, **_METRIC_ARGS),
+    "gain_sweep": _args(B=B, alpha=ALPHA, seed=SEED, sweep_metrics=SWEEP_METRICS, sweep_gains=SWEEP_VARIANTS),
+    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES),
+}
+
+
+def stage_args(stage):
+    """Params function: the `metaeval stage STAGE` options of a collection's job. Every stage picks
+    the runs in use itself (the top `top_runs` by mean `select_by`, as `metaeval meta` does)."""
+    def args(w):
+        c = cfg(w.collection)
+        extra = _args(top_runs=c["top_runs"], select_by=SELECT_BY,
+                      default_gains=c["gains"] if stage == "gain_sweep" else None)
+        return f"{STAGE_ARGS[stage]} {extra}"
+
+    return args
+
+
+# --------------------------------------------------------------------------- input functions
+def matrices_dir(w):
+    return f"{RES}/{w.collection}/matrices"
+
+
+def matrix_files(names):
+    """Input function: the matrices `names` of the wildcard collection."""
+    def files(w):
+        return [f"{RES}/{w.collection}/matrices/{m}.csv" for m in names]
+
+    return files
+
+
+def stage_parts(w):
+    """The part folders of every method stage of the collection (inputs of the tables rule)."""
+    return [f"{RES}/{w.collection}/parts/{s}" for s in METHOD_STAGES]
+
+
+def parts_dir(w):
+    return f"{RES}/{w.collection}/parts"
+
+
+def tables_dir(w):
+    return f"{RES}/{w.collection}/tables"
+
+
+def figures_dir(w):
+    return f"{RES}/{w.collection}/figures"
+
+
+def collection_qrels(w):
+    return qrels_path(w.collection)
+
+
+def collection_run_files(w):
+    """Run files, plus the intent probability file of a diversity collection (so that a changed
+    file re-triggers the metrics job)."""
+    probs = cfg(w.collection).get("intent_probs")
+    return run_files(w.collection) + ([probs] if probs else [])
+
+
+def runs_args(w):
+    return " ".join(f"--runs {_quote(s)}" for s in run_specs(w.collection))
+
+
+def parse_args(w):
+    """How a collection's files are read (order, depth, highest level; the qrels form and intent
+    probabilities of a diversity or equivalence-class collection)."""
+    c = cfg(w.collection)
+    form = c.get("qrels_form")
+    return _args(order=c["order"], depth=c["depth"], max_level=c["max_level"],
+                 qrels_form=None if form in (None, "auto") else form, intent_probs=c.get("intent_probs"))
+
+
+def gains_arg(w):
+    return cfg(w.collection)["gains"]
+
+
+def simulate_params(w):
+    return sim_params_json(w.collection)
+
+
+def simulate_dir(w):
+    return f"{SIM_ROOT}/{w.collection}"
+
+
+def all_tables(w=None):
+    """Every table CSV of every collection (inputs of the summary rule)."""
+    return [f"{RES}/{c}/tables/{t}.csv" for c in COLLECTIONS for t in TABLES]
+
+
+def summary_args(w=None):
+    return _args(collection_dirs=[f"{c}={RES}/{c}" for c in COLLECTIONS], alpha=ALPHA)
+
+
+def log_path(name):
+    """`log:` of a per-collection job."""
+    return f"{RES}/logs/{{collection}}/{name}.log"
+
+
+def benchmark_path(name):
+    """`benchmark:` of a per-collection job (run time and memory; not an output)."""
+    return f"{RES}/benchmarks/{{collection}}/{name}.tsv"
 
 # --------------------------------------------------------------------------- outputs (contract)
 # Every table and figure is declared once, in metaeval.outputs (standard library only, so parsing

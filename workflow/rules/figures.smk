@@ -1,6 +1,4 @@
-# Every figure of the output contract for one collection, drawn from the table CSVs alone
-# (metaeval.figures.make_all_figures), PNG + PDF.
-
+# Every figure of the output contract for one collection, drawn from the table CSVs alone, PNG + PDF.
 
 
 rule figures:
@@ -9,14 +7,20 @@ rule figures:
     output:
         _figure_outputs(),
     params:
-        tables=lambda w: f"{RES}/{w.collection}/tables",
-        out=lambda w: f"{RES}/{w.collection}/figures",
+        metaeval=METAEVAL,
+        tables=tables_dir,
+        out=figures_dir,
         alpha=ALPHA,
     log:
-        f"{RES}/logs/{{collection}}/figures.log",
-    threads: 1
+        log_path("figures"),
+    benchmark:
+        benchmark_path("figures")
+    message:
+        "{wildcards.collection}: every figure (PNG, PDF)"
+    threads: 2  # the t* histograms beside the other figures (metaeval.pipeline.write_figures)
     resources:
         mem_mb=2000,
         runtime=10,
-    script:
-        "../scripts/figures.py"
+    shell:
+        "{params.metaeval} stage figures --tables {params.tables:q} --out {params.out:q}"
+        " --alpha {params.alpha} --jobs {threads} > {log:q} 2>&1"

@@ -1,4 +1,4 @@
-# Kishida 2005 (paper 004) reproduction: `metaeval reproduce kishida`.
+# Kishida (2005) reproduction: `metaeval reproduce kishida`.
 
 
 rule kishida:
@@ -12,6 +12,10 @@ rule kishida:
         out=f"{RES}/kishida",
     log:
         f"{RES}/logs/kishida.log",
+    benchmark:
+        f"{RES}/benchmarks/kishida.tsv"
+    message:
+        "Kishida (2005): the tables of the reproduction"
     threads: 1
     resources:
         mem_mb=2000,

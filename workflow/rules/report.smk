@@ -14,6 +14,10 @@ rule report:
         snakefile=workflow.main_snakefile,
     log:
         f"{RES}/logs/report.log",
+    benchmark:
+        f"{RES}/benchmarks/report.tsv"
+    message:
+        "the HTML report of every table and figure"
     localrule: True
     threads: 1
     resources:

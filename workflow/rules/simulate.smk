@@ -7,10 +7,14 @@ rule simulate:
         runs=directory(f"{SIM_ROOT}/{{collection}}/runs"),
     params:
         metaeval=METAEVAL,
-        sim=lambda w: sim_params_json(w.collection),
-        out=lambda w: f"{SIM_ROOT}/{w.collection}",
+        sim=simulate_params,
+        out=simulate_dir,
     log:
-        f"{RES}/logs/{{collection}}/simulate.log",
+        log_path("simulate"),
+    benchmark:
+        benchmark_path("simulate")
+    message:
+        "{wildcards.collection}: simulate a test collection (qrels and runs)"
     threads: 1
     resources:
         mem_mb=2000,

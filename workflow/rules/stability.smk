@@ -1,21 +1,26 @@
-# Stability method: minority rate and proportion of ties per fuzziness (paper 001 Sec. 7.1), per metric.
+# Stability method: minority rate and proportion of ties per fuzziness (Sakai 2007b Sec. 7.1): one
+# job per collection, every metric in it.
 
 
 rule stability:
     input:
-        matrix=matrix_path,
-        runs=f"{RES}/{{collection}}/runs_used.csv",
+        matrices=matrix_files(EVAL_MATRICES),
     output:
-        part=f"{RES}/{{collection}}/parts/stability/{{metric}}/stability.csv",
+        directory(f"{RES}/{{collection}}/parts/stability"),
     params:
-        B=B,
-        seed=SEED,
-        fuzziness=FUZZINESS,
+        metaeval=METAEVAL,
+        matrices=matrices_dir,
+        args=stage_args("stability"),
     log:
-        f"{RES}/logs/{{collection}}/stability/{{metric}}.log",
+        log_path("stability"),
+    benchmark:
+        benchmark_path("stability")
+    message:
+        "{wildcards.collection}: stability method of every metric"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=20,
-    script:
-        "../scripts/stability.py"
+    shell:
+        "{params.metaeval} stage stability --matrices {params.matrices:q}"
+        " --out {output:q} {params.args} > {log:q} 2>&1"

@@ -1,22 +1,25 @@
-# Cross-collection summary (paper 000 Figs 9-10, paper 001 Figs 14, 15, 20): one row per metric,
-# one column per collection (metaeval.summary.write_summary).
-
+# Cross-collection summary (Sakai 2007a Figs 9-10, Sakai 2007b Figs 14, 15, 20): one row per
+# metric, one column per collection.
 
 
 rule summary:
     input:
-        tables=[f"{RES}/{c}/tables/{t}.csv" for c in COLLECTIONS for t in TABLES],
+        tables=all_tables,
     output:
         _summary_outputs(),
     params:
-        collections={c: f"{RES}/{c}" for c in COLLECTIONS},
+        metaeval=METAEVAL,
         out=f"{RES}/summary",
-        alpha=ALPHA,
+        args=summary_args,
     log:
         f"{RES}/logs/summary.log",
+    benchmark:
+        f"{RES}/benchmarks/summary.tsv"
+    message:
+        "every collection: the cross-collection summary tables and figures"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    script:
-        "../scripts/summary.py"
+    shell:
+        "{params.metaeval} stage summary --out {params.out:q} {params.args} > {log:q} 2>&1"

@@ -1,22 +1,26 @@
-# Swap method, with-replacement version (paper 000 Sec. 4.2, paper 001 Sec. 7.2), per metric.
+# Swap method, with-replacement version (Sakai 2007a Sec. 4.2, Sakai 2007b Sec. 7.2): one job per
+# collection, every metric in it.
 
 
 rule swap:
     input:
-        matrix=matrix_path,
-        runs=f"{RES}/{{collection}}/runs_used.csv",
+        matrices=matrix_files(EVAL_MATRICES),
     output:
-        swap=f"{RES}/{{collection}}/parts/swap/{{metric}}/swap.csv",
-        rates=f"{RES}/{{collection}}/parts/swap/{{metric}}/swap_rates.csv",
+        directory(f"{RES}/{{collection}}/parts/swap"),
     params:
-        B=B,
-        seed=SEED,
-        threshold=SWAP_THRESHOLD,
+        metaeval=METAEVAL,
+        matrices=matrices_dir,
+        args=stage_args("swap"),
     log:
-        f"{RES}/logs/{{collection}}/swap/{{metric}}.log",
+        log_path("swap"),
+    benchmark:
+        benchmark_path("swap")
+    message:
+        "{wildcards.collection}: swap method of every metric"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=20,
-    script:
-        "../scripts/swap.py"
+    shell:
+        "{params.metaeval} stage swap --matrices {params.matrices:q}"
+        " --out {output:q} {params.args} > {log:q} 2>&1"

@@ -1,27 +1,26 @@
-# Gain-value sweep (paper 000 Sec. 5.5, Tables 5-6): Kendall's tau of each variant against the
-# default gains and the paired bootstrap sensitivity of every variant.
+# Gain-value sweep (Sakai 2007a Sec. 5.5, Tables 5-6): Kendall's tau of each variant against the
+# default gains and the paired bootstrap sensitivity of every variant; one job per collection.
 
 
 rule sweeps:
     input:
-        matrices=[f"{RES}/{{collection}}/matrices/{m}.csv" for m in SWEEP_METRICS + SWEEP_NAMES],
-        runs=f"{RES}/{{collection}}/runs_used.csv",
+        matrices=matrix_files(_unique(SWEEP_METRICS + SWEEP_NAMES + [SELECT_BY])),
     output:
-        kendall=f"{RES}/{{collection}}/parts/sweeps/gain_kendall.csv",
-        bootstrap=f"{RES}/{{collection}}/parts/sweeps/gain_bootstrap.csv",
+        directory(f"{RES}/{{collection}}/parts/gain_sweep"),
     params:
-        names=SWEEP_METRICS + SWEEP_NAMES,
-        metrics=SWEEP_METRICS,
-        variants=SWEEP_VARIANTS,
-        default_gains=lambda w: cfg(w.collection)["gains"],
-        B=B,
-        alpha=ALPHA,
-        seed=SEED,
+        metaeval=METAEVAL,
+        matrices=matrices_dir,
+        args=stage_args("gain_sweep"),
     log:
-        f"{RES}/logs/{{collection}}/sweeps.log",
+        log_path("gain_sweep"),
+    benchmark:
+        benchmark_path("gain_sweep")
+    message:
+        f"{{wildcards.collection}}: gain-value sweep of {', '.join(SWEEP_METRICS)}"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=20,
-    script:
-        "../scripts/sweeps.py"
+    shell:
+        "{params.metaeval} stage gain_sweep --matrices {params.matrices:q}"
+        " --out {output:q} {params.args} > {log:q} 2>&1"

@@ -1,36 +1,33 @@
-# Every table of the output contract for one collection (CSV + Markdown + LaTeX): concatenates the
-# per-metric parts and adds the collection-level tables (metaeval.tables.write_table).
-
+# Every table of the output contract for one collection (CSV + Markdown + LaTeX): the parts of the
+# method stages combined, plus the collection-level tables (Table 1, preferred ranks, run means)
+# and runs_used.csv, the runs meta-evaluated.
 
 
 rule tables:
     input:
         cache=f"{RES}/{{collection}}/collection.npz",
-        runs=f"{RES}/{{collection}}/runs_used.csv",
-        matrices=[f"{RES}/{{collection}}/matrices/{m}.csv" for m in _unique(METRICS + GEOMETRIC)],
-        kendall=f"{RES}/{{collection}}/parts/kendall.csv",
-        paired=[f"{RES}/{{collection}}/parts/paired/{m}/bootstrap_paired.csv" for m in PAIRED_METRICS],
-        asl_paired=[f"{RES}/{{collection}}/parts/paired/{m}/asl.csv" for m in PAIRED_METRICS],
-        tstar=[f"{RES}/{{collection}}/parts/paired/{m}/tstar.csv" for m in PAIRED_METRICS],
-        unpaired=[f"{RES}/{{collection}}/parts/unpaired/{m}/bootstrap_unpaired.csv" for m in OTHER_METRICS],
-        asl_unpaired=[f"{RES}/{{collection}}/parts/unpaired/{m}/asl.csv" for m in OTHER_METRICS],
-        swap=[f"{RES}/{{collection}}/parts/swap/{m}/swap.csv" for m in OTHER_METRICS],
-        swap_rates=[f"{RES}/{{collection}}/parts/swap/{m}/swap_rates.csv" for m in OTHER_METRICS],
-        stability=[f"{RES}/{{collection}}/parts/stability/{m}/stability.csv" for m in OTHER_METRICS],
-        gain_kendall=[f"{RES}/{{collection}}/parts/sweeps/gain_kendall.csv"] if GAIN_SWEEP else [],
-        gain_bootstrap=[f"{RES}/{{collection}}/parts/sweeps/gain_bootstrap.csv"] if GAIN_SWEEP else [],
+        matrices=matrix_files(EVAL_MATRICES),
+        parts=stage_parts,
     output:
         _table_outputs(),
+        runs=f"{RES}/{{collection}}/runs_used.csv",
     params:
-        out=lambda w: f"{RES}/{w.collection}/tables",
-        matrix_names=_unique(METRICS + GEOMETRIC),
-        mean_metrics=OTHER_METRICS,
-        tables=TABLES,
+        metaeval=METAEVAL,
+        matrices=matrices_dir,
+        parts=parts_dir,
+        out=tables_dir,
+        args=stage_args("tables"),
     log:
-        f"{RES}/logs/{{collection}}/tables.log",
+        log_path("tables"),
+    benchmark:
+        benchmark_path("tables")
+    message:
+        "{wildcards.collection}: every table (CSV, Markdown, LaTeX)"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    script:
-        "../scripts/tables.py"
+    shell:
+        "{params.metaeval} stage tables --matrices {params.matrices:q} --collection {input.cache:q}"
+        " --parts {params.parts:q} --out {params.out:q} --runs-used {output.runs:q} {params.args}"
+        " > {log:q} 2>&1"

@@ -114,6 +114,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "directory ROOT/TID/RUN.res holding a single run")
     add_measure_args(p)
     add_order_args(p)
+    from ._forms import add_form_args
+    add_form_args(p)
     p.add_argument("--no-means", action="store_true", help="omit the ALL mean lines")
     p.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     p.set_defaults(func=run, _parser=p)
@@ -124,7 +126,7 @@ def run(args) -> int:
     import numpy as np
 
     from ..errors import InputError
-    from ..io import expand_runs, load_collection
+    from ..io import expand_runs
     from ..metrics import EvalContext, evaluate, ntcir_report
     from ..metrics.ntcir import format_ntcir_line
     from ..util import atomic_write
@@ -134,7 +136,11 @@ def run(args) -> int:
     if len(sources) != 1:
         raise InputError(f"--run must name one run; found {len(sources)}: "
                          f"{', '.join(s.name for s in sources[:5])}", args.run)
-    c = load_collection(args.qrels, sources, order=args.order, depth=args.depth, max_level=args.max_level)
+    from ..io.intents import load_form
+    from ._forms import check_form_args
+    check_form_args(args._parser, args)
+    c = load_form(args.qrels, sources, args.qrels_form, args.intent_probs, order=args.order,
+                  depth=args.depth, max_level=args.max_level)
     check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()

@@ -76,6 +76,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "write the labelled collection as an npz cache, read by 'metaeval matrices "
                     "--collection'.  Input formats and policies: docs/io.md.")
     add_common_input_args(p)
+    from ._forms import add_form_args
+    add_form_args(p)
     p.add_argument("--out", required=True, metavar="CACHE.npz", help="output cache (written atomically)")
     p.add_argument("--topics-out", metavar="CSV", help="also write the used/excluded topic list")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
@@ -84,10 +86,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..io import load_collection
+    from ..io.intents import load_form
 
-    c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth,
-                        max_level=args.max_level, progress=progress_printer(args.quiet))
+    if args.intent_probs and args.qrels_form != "intents":
+        raise SystemExit("metaeval ingest: error: --intent-probs needs --qrels-form intents")
+    c = load_form(args.qrels, args.runs, args.qrels_form, args.intent_probs, order=args.order,
+                  depth=args.depth, max_level=args.max_level, progress=progress_printer(args.quiet))
     c.save(args.out)
     if args.topics_out:
         write_topics_csv(c, args.topics_out)

@@ -16,6 +16,7 @@ import csv
 import sys
 from pathlib import Path
 
+from ._forms import add_form_args, check_form_args
 from .evaluate import add_measure_args, check_gains, resolve_measures
 from .ingest import add_order_args, progress_printer
 
@@ -39,6 +40,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     add_measure_args(p)
     add_order_args(p)
+    add_form_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
     p.set_defaults(func=run, _parser=p)
     return p
@@ -107,7 +109,8 @@ def write_matrices(collection, values: dict, out_dir) -> list[Path]:
 def run(args) -> int:
     from ..collection import Collection
     from ..errors import InputError
-    from ..io import load_collection, load_or_build
+    from ..io.intents import load_form
+    from ..io.ingest import load_or_build
 
     parser = args._parser
     if args.collection:
@@ -115,6 +118,7 @@ def run(args) -> int:
             parser.error("--collection replaces --qrels/--runs/--cache; give one or the other")
     elif not (args.qrels and args.runs):
         parser.error("give --qrels and --runs (or --collection CACHE.npz)")
+    check_form_args(parser, args)
     measures, gains = resolve_measures(parser, args)
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise InputError("--out exists and is not a folder", args.out)
@@ -126,10 +130,11 @@ def run(args) -> int:
             raise InputError(f"cannot read the collection cache: {e}", args.collection) from None
     elif args.cache:
         c = load_or_build(args.qrels, args.runs, args.cache, order=args.order, depth=args.depth,
-                          max_level=args.max_level, progress=show_runs)
+                          max_level=args.max_level, progress=show_runs, qrels_form=args.qrels_form,
+                          intent_probs=args.intent_probs)
     else:
-        c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth,
-                            max_level=args.max_level, progress=show_runs)
+        c = load_form(args.qrels, args.runs, args.qrels_form, args.intent_probs, order=args.order,
+                      depth=args.depth, max_level=args.max_level, progress=show_runs)
     check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()

@@ -31,7 +31,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         description="Drop-in replacement for NTCIREVAL's `ntcir_eval label` and `ntcir_eval "
                     "compute` on one topic (paper 002 Figs. 1-2). Options are single-dash like "
                     "NTCIREVAL's.")
-    sub = p.add_subparsers(dest="ntcir_command", metavar="label|compute")
+    sub = p.add_subparsers(dest="ntcir_command", metavar="label|compute|glabel|gcompute|irec")
     sub.required = True
 
     lab = sub.add_parser("label", allow_abbrev=False,
@@ -44,6 +44,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                      help="drop unjudged documents (condensed list)")
     lab.add_argument("-truncate", dest="truncate", type=int, metavar="N",
                      help="label only the top N documents")
+    lab.add_argument("-ec", dest="ec", action="store_true",
+                     help="equivalence classes: REL is an erel file (ITEM Lk CLASS); a later item "
+                          "of an already retrieved class is left unlabelled")
+    lab.add_argument("-sep", dest="sep", default=None, metavar="S",
+                     help="with -ec: field separator of the erel file (items may contain spaces)")
     lab.add_argument("res", nargs="?", metavar="RES", help="ranked list file (default: stdin)")
     lab.set_defaults(func=run_label)
 
@@ -73,9 +78,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                       help="string printed at the start of every output line (e.g. the topic id)")
     comp.add_argument("-v2011", dest="v2011", action="store_true",
                       help="print the 2011 measure list of paper 002 Fig. 1 (P@l, NCUgu)")
+    comp.add_argument("-ec", dest="ec", action="store_true",
+                      help="equivalence classes: REL is an erel file; R = the number of classes")
+    comp.add_argument("-sep", dest="sep", default=None, metavar="S",
+                      help="with -ec: field separator of the erel file and the labelled list")
     comp.add_argument("labelled", nargs="?", metavar="LABELLED",
                       help="labelled ranked list (default: stdin)")
     comp.set_defaults(func=run_compute)
+    from ._ntcir_div import add_diversity_parsers
+    add_diversity_parsers(sub)
     return p
 
 
@@ -112,6 +123,9 @@ def run_label(args) -> int:
 
     if args.truncate is not None and args.truncate < 1:
         raise InputError(f"-truncate {args.truncate}: expected a positive rank")
+    if getattr(args, "ec", False):
+        from ._ntcir_div import run_label_ec
+        return run_label_ec(args)
     judged, _ = _judged(args.rel)
     name, lines = _read_lines(args.res)
     out = []
@@ -183,6 +197,9 @@ def run_compute(args) -> int:
     from ..metrics import EvalContext, evaluate, ntcir_measures, ntcir_measures_2011, ntcir_report
     from ..metrics.registry import parse_cutoffs
 
+    if getattr(args, "ec", False):
+        from ._ntcir_div import run_compute_ec
+        return run_compute_ec(args)
     gains = _parse_values(args.gains, "gains")
     H = len(gains)
     stops = _parse_values(args.stops, "stops", positive=True) if args.stops else None

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..collection import Collection
 from ..errors import InputError
+from ._text import DENSE_MAX
 from .ingest import _QrelsIndex, _plural, _preview, _warn, label_run
 from .qrels import Qrels, _build, read_qrels
 from .runs import ParsedRun, RunSource, read_run
@@ -53,6 +54,15 @@ def _ids(series, what: str, col: str) -> np.ndarray:
     if (codes < 0).any():
         raise InputError(f"{what}: row {int(np.flatnonzero(codes < 0)[0])}: {col} is missing")
     text = np.asarray(pd.Index(uniques).astype(str), dtype=object)
+    if len(text) and max(map(len, text)) > DENSE_MAX:
+        # long ids: object bytes (as the file readers keep them), so that one long id does not
+        # size a dense (ids x width) array
+        ub = np.array([t.encode("utf-8") for t in text], dtype=object)
+        bad = [i for i, b in enumerate(ub) if not b or any(c in b for c in b" \t\n\r\x0b\x0c")]
+        if bad:
+            row = int(np.flatnonzero(codes == bad[0])[0])
+            raise InputError(f"{what}: row {row}: {col} {uniques[bad[0]]!r} is empty or contains whitespace")
+        return ub[codes]
     try:
         ub = text.astype("S")                          # ASCII: converted in C
     except UnicodeEncodeError:
@@ -133,17 +143,12 @@ def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tup
     else:
         rows = np.lexsort((np.arange(len(df)), rank, codes))
     bounds = np.searchsorted(codes[rows], np.arange(len(names) + 1))
-    w = max(8, (docs.dtype.itemsize + 7) // 8 * 8)
     out = []
     for k, run_name in enumerate(names):
         r = rows[bounds[k]:bounds[k + 1]]
-        d = docs[r]
-        mat = np.zeros((len(r), w), np.uint8)
-        if len(r):
-            mat[:, :d.dtype.itemsize] = d.view(np.uint8).reshape(len(r), d.dtype.itemsize)
         sc = None if scores is None else scores[r]
         src = f"run {run_name!r} (DataFrame)" if "run" in df.columns else what
-        out.append((ParsedRun(run_name, (src,), topics[r], mat, r.astype(np.int64),
+        out.append((ParsedRun(run_name, (src,), topics[r], docs[r], r.astype(np.int64),
                               np.zeros(len(r), np.int32), sc, sc is not None),
                     "score" if order == "score" else "file"))
     return out

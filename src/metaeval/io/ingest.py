@@ -76,20 +76,21 @@ class _QrelsIndex:
             self.sorted = key[self.order]
             if len(key) > 1 and (self.sorted[1:] == self.sorted[:-1]).any():
                 self.fast = False           # a 48-bit hash collision inside a topic: exact path
-        if not self.fast:
-            self.dict = {(int(t), d): int(v) for t, d, v in
-                         zip(q.topic_index.tolist(), q.docs.tolist(), q.level.tolist())}
 
-    def lookup(self, qt: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Level of each (qrels topic index ``qt[i]``, document ``docs[rows[i]]``) -- ``docs`` the
-        run's ``S<W>`` ids, ``dhash`` their hashes per i; UNJUDGED if not judged."""
+    def entries(self, qt: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Qrels row of each (qrels topic index ``qt[i]``, document ``docs[rows[i]]``) -- ``docs``
+        the run's ``S<W>`` ids, ``dhash`` their hashes per i; -1 if not judged."""
         n = len(qt)
-        out = np.full(n, UNJUDGED, np.int8)
+        out = np.full(n, -1, np.int64)
         if n == 0 or len(self.q) == 0:
             return out
         if not self.fast:
+            pos = getattr(self, "_pos", None)
+            if pos is None:
+                pos = self._pos = {(int(t), d): k for k, (t, d) in
+                                   enumerate(zip(self.q.topic_index.tolist(), self.q.docs.tolist()))}
             for i, (t, d) in enumerate(zip(qt.tolist(), docs[rows].tolist())):
-                out[i] = self.dict.get((t, d), UNJUDGED)
+                out[i] = pos.get((t, d), -1)
             return out
         key = (qt.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
         p = np.minimum(np.searchsorted(self.sorted, key), len(self.sorted) - 1)
@@ -97,8 +98,14 @@ class _QrelsIndex:
         cand = np.flatnonzero(qi >= 0)
         qi = qi[cand]
         ok = self.q.docs[qi] == docs[rows[cand]]        # verify byte for byte (exact)
-        out[cand[ok]] = self.q.level[qi[ok]]
+        out[cand[ok]] = qi[ok]
         return out
+
+    def levels_of(self, entries: np.ndarray) -> np.ndarray:
+        """The level of each qrels row of :meth:`entries` (UNJUDGED for -1)."""
+        if len(self.q) == 0:
+            return np.full(len(entries), UNJUDGED, np.int8)
+        return np.where(entries >= 0, self.q.level[np.maximum(entries, 0)], UNJUDGED).astype(np.int8)
 
 
 def _ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
@@ -111,10 +118,11 @@ def _ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
 
 
 def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, order: str = "file",
-              depth: int | None = 1000) -> tuple[np.ndarray, np.ndarray]:
+              depth: int | None = 1000, entries: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Label one parsed run: ``(levels (topics, width) int8, lengths (topics,))`` over the
     collection's used topics, applying the ordering, de-duplication and truncation policies and
-    emitting their warnings.  Works on row indices; document bytes are touched only to hash them
+    emitting their warnings.  ``entries`` (optional, (topics, width) int64, filled with a pad
+    value by the caller) receives the qrels row of the document at every rank (-1: unjudged).  Works on row indices; document bytes are touched only to hash them
     and to verify hash matches."""
     n = len(run.lines)
     levels = np.full((n_topics, width), PAD, np.int8)
@@ -169,7 +177,10 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
         if len(rank) and int(rank.max()) >= lim:
             t = rank < lim
             rows, ct, qt, dhash, rank = rows[t], ct[t], qt[t], dhash[t], rank[t]
-        levels[ct, rank] = index.lookup(qt, dhash, docs, rows)
+        ent = index.entries(qt, dhash, docs, rows)
+        levels[ct, rank] = index.levels_of(ent)
+        if entries is not None:
+            entries[ct, rank] = ent
         lengths = np.bincount(ct, minlength=n_topics).astype(np.int64)
     missing = int((lengths == 0).sum())
     if missing:
@@ -242,7 +253,8 @@ def _runs_info(sources: list[RunSource]) -> dict:
 
 def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
                     max_level: int | None = None,
-                    progress: Callable[[int, int, str], None] | None = None) -> Collection:
+                    progress: Callable[[int, int, str], None] | None = None,
+                    entries: bool = False):
     """Parse and label qrels and runs into a :class:`Collection`.
 
     ``qrels``: a path (NTCIR/TREC form, or an NTCIREVAL per-topic directory), a list of paths, or a
@@ -251,7 +263,10 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
     ``"score"``; ``depth`` truncation depth (``None``: no truncation); ``max_level`` H of the level
     scale (default: the highest level in the qrels).  ``progress(i, n, run_name)`` is called after
     each run.  Raises :class:`InputError` naming file and line on rejected input; policies with a
-    fallback emit :class:`InputWarning` (see the module docstring).
+    fallback emit :class:`InputWarning` (see the module docstring).  ``entries=True`` returns
+    ``(collection, entry)`` with ``entry`` (runs, topics, width) int64 the qrels row of the document
+    at every rank (-1 unjudged, ``PAD`` past the end of a list), for forms that carry more per
+    judgment than its level (diversity intents, equivalence classes).
     """
     if order not in ("file", "score"):
         raise ValueError(f"order must be 'file' or 'score', got {order!r}")
@@ -288,8 +303,10 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
     T = len(used)
     levels = np.empty((len(sources), T, width), np.int8)
     lengths = np.empty((len(sources), T), np.int64)
+    entry = np.full((len(sources), T, width), PAD, np.int64) if entries else None
     for i, pr in enumerate(parsed):
-        levels[i], lengths[i] = label_run(pr, index, T, width, order, depth)
+        levels[i], lengths[i] = label_run(pr, index, T, width, order, depth,
+                                          None if entry is None else entry[i])
         if progress is not None:
             progress(i + 1, len(sources), pr.name)
     qi = np.array([q.topics.index(t) for t in used], np.int64) if used else np.zeros(0, np.int64)
@@ -302,9 +319,9 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
         "depth": depth,
         "max_level": q.max_level,
     }
-    return Collection(topics=tuple(used), runs=tuple(s.name for s in sources), levels=levels,
-                      lengths=lengths, level_counts=level_counts, excluded_topics=tuple(excluded),
-                      info=info)
+    c = Collection(topics=tuple(used), runs=tuple(s.name for s in sources), levels=levels,
+                   lengths=lengths, level_counts=level_counts, excluded_topics=tuple(excluded), info=info)
+    return (c, entry) if entries else c
 
 
 def fingerprint(path: str | os.PathLike) -> str:
@@ -328,16 +345,22 @@ def _fingerprints(paths: Iterable[str]) -> dict[str, str]:
 
 def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file",
                   depth: int | None = 1000, max_level: int | None = None,
-                  progress: Callable[[int, int, str], None] | None = None) -> Collection:
+                  progress: Callable[[int, int, str], None] | None = None, *,
+                  qrels_form: str | None = None, intent_probs=None) -> Collection:
     """Load the npz cache at ``cache_path`` if it was built from the same input files (same paths,
     same sizes and same content hashes: :func:`fingerprint`) with the same
-    ``order``/``depth``/``max_level``; otherwise build it with :func:`load_collection` and save it
-    (atomically).  File times play no part."""
+    ``order``/``depth``/``max_level``/``qrels_form``/``intent_probs``; otherwise build it (with
+    :func:`load_collection`, or :func:`metaeval.io.intents.load_form` for the ``intents`` and ``ec``
+    forms) and save it (atomically).  File times play no part."""
+    form = qrels_form or "auto"
     cache_path = Path(cache_path)
-    qfiles = list(qrels.sources) if isinstance(qrels, Qrels) else [f for f, _ in qrels_files(qrels)]
+    if form == "auto":
+        qfiles = list(qrels.sources) if isinstance(qrels, Qrels) else [f for f, _ in qrels_files(qrels)]
+    else:
+        qfiles = [str(qrels)]
+    extra = [] if intent_probs is None else [str(intent_probs)]
     sources = _runs_arg(runs)
-    files = list(qfiles) + [f for s in sources for f in s.files]
-    prints = _fingerprints(files)
+    prints = _fingerprints(list(qfiles) + extra + [f for s in sources for f in s.files])
     if cache_path.exists():
         try:
             c = Collection.load(cache_path)
@@ -347,11 +370,19 @@ def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file
             info = c.info
             same = (info.get("order") == order and info.get("depth") == depth
                     and info.get("runs") == _runs_info(sources) and sorted(info.get("qrels", [])) == sorted(qfiles)
+                    and (info.get("qrels_form") if info.get("qrels_form") in ("intents", "ec") else "auto") == form
+                    and info.get("intent_probs") == (extra[0] if extra else None)
                     and (max_level is None or info.get("max_level") == max_level)
                     and info.get("fingerprints") == prints)
             if same:
                 return c
-    c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress)
+    if form == "auto":
+        c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress)
+    else:
+        from .intents import load_form
+
+        c = load_form(qrels, sources, form, intent_probs, order=order, depth=depth, max_level=max_level,
+                      progress=progress)
     c = replace(c, info={**c.info, "fingerprints": prints})
     c.save(cache_path)
     return c

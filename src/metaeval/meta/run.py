@@ -1,22 +1,25 @@
-"""Per-stage entry points (for the pipeline) and ``run_meta`` (everything for one collection).
+"""The meta-evaluation stages of one collection: computation only, no files.
 
 Each ``stage_*`` function takes the topic x run matrices (``{metric: DataFrame}``), the metric name
 for per-metric stages, and a :class:`MetaConfig`, and returns ``{table name: DataFrame}`` in the
-output contract's columns.  Per-metric stages can run in separate processes: every stage derives
-the bootstrap samples from ``(seed, n topics, B)`` alone, so all metrics of a collection share the
-same ``Q*b`` without passing files around.  :func:`combine` concatenates the parts in a fixed
-order.
+output contract's columns.  :data:`STAGES` registers every method (the tables it produces, the
+metric list it runs over, the sample streams it uses); :func:`run_stage` runs one of them over its
+metric list and :func:`run_meta` runs all of them in memory.  Writing files is the business of
+:mod:`metaeval.pipeline`, which the CLI and the Snakemake rules call.
+
+Per-metric stages can run in separate processes: every stage derives the bootstrap samples from
+``(seed, n topics, B)`` alone, so all metrics of a collection share the same ``Q*b`` without
+passing files around.  :func:`combine` concatenates the parts in a fixed order.
 
 Metric names: a matrix name (``AP``) is evaluated as is; ``AG_AP`` is the paired test on
-``log(AP + 0.00001)`` (paper 001 Sec. 5.1, only in the paired stage); ``G_AP`` is the geometric
-mean of Eq. 7 (unpaired, swap and stability stages).  ``MetaConfig.geometric = ("AP",)`` adds both.
+``log(AP + 0.00001)`` (Sakai 2007b, Sec. 5.1; only in the paired stage); ``G_AP`` is the geometric
+mean of Sakai (2007b) Eq. 7 (unpaired, swap and stability stages).  ``MetaConfig.geometric =
+("AP",)`` adds both.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -34,8 +37,10 @@ from .sweep import DEFAULT_SWEEP_METRICS, gain_sweep, paper_to_gains, PAPER_GAIN
 
 __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "stage_kendall",
            "stage_run_means", "stage_paired", "stage_unpaired", "stage_swap", "stage_stability",
-           "stage_gain_sweep", "stage_collection", "combine", "run_meta", "write_tables",
-           "TABLE_ORDER", "default_metrics"]
+           "stage_gain_sweep", "stage_collection", "sweep_available", "combine", "sort_by_sensitivity",
+           "matrix_name", "stage_metric_lists", "SampleSet", "Stage", "STAGES", "stage_metrics",
+           "stage_matrix_names", "run_stage", "run_meta", "run_means_metrics", "TABLE_ORDER",
+           "default_metrics"]
 
 TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
                "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar")
@@ -88,7 +93,7 @@ def resolve_metric(matrices: dict, name: str, stage: str):
     if name.startswith("G_") and name[2:] in matrices:
         if stage == "paired":
             raise ValueError(f"{name}: the paired test is on arithmetic means; use AG_{name[2:]} "
-                             "(paper 001 Sec. 5.1) or the unpaired test for the geometric mean")
+                             "(Sakai 2007b, Sec. 5.1) or the unpaired test for the geometric mean")
         return matrices[name[2:]], None, GMEAN
     raise ValueError(f"no matrix for metric {name!r} (have: {', '.join(sorted(matrices))})")
 
@@ -198,7 +203,7 @@ def stage_stability(matrices: dict, metric: str, cfg: MetaConfig, samples=None) 
 
 
 def stage_gain_sweep(matrices: dict, cfg: MetaConfig, samples=None) -> dict:
-    """``gain_kendall`` and ``gain_bootstrap`` (paper 000 Tables 5-6) for ``cfg.sweep_metrics``."""
+    """``gain_kendall`` and ``gain_bootstrap`` (Sakai 2007a, Tables 5-6) for ``cfg.sweep_metrics``."""
     first = next(iter(matrices.values()))
     smp = samples if samples is not None else _samples(first, cfg)
     k, b = gain_sweep(matrices, cfg.sweep_metrics, cfg.sweep_variants, default_gains=cfg.default_gains,
@@ -233,12 +238,18 @@ def _concat(frames, columns):
     return pd.concat(frames, ignore_index=True)
 
 
-def combine(parts: list[dict]) -> dict[str, pd.DataFrame]:
-    """Concatenate stage outputs per table (in the order given); sort the bootstrap tables by
-    sensitivity (descending; ties by metric name), as the papers do -- the row order
-    :func:`metaeval.tables.write_table` gives them (``KINDS[name].sort``)."""
-    from ..tables import KINDS
+def sort_by_sensitivity(df: pd.DataFrame) -> pd.DataFrame:
+    """A bootstrap table's row order, as the papers list it: sensitivity descending, ties by metric
+    name (stable; missing values last).  Frames without these columns are returned as they are."""
+    if "sensitivity" not in df.columns or "metric" not in df.columns:
+        return df
+    return df.sort_values(["sensitivity", "metric"], ascending=[False, True], kind="mergesort",
+                          na_position="last").reset_index(drop=True)
 
+
+def combine(parts: list[dict]) -> dict[str, pd.DataFrame]:
+    """Concatenate stage outputs per table (in the order given), the tables in :data:`TABLE_ORDER`;
+    the bootstrap tables sorted by :func:`sort_by_sensitivity`, as the papers do."""
     names: dict[str, list] = {}
     for p in parts:
         for k, v in p.items():
@@ -247,80 +258,171 @@ def combine(parts: list[dict]) -> dict[str, pd.DataFrame]:
     for k in sorted(names, key=lambda n: (TABLE_ORDER.index(n) if n in TABLE_ORDER else len(TABLE_ORDER), n)):
         df = _concat(names[k], list(names[k][0].columns))
         if k in ("bootstrap_paired", "bootstrap_unpaired"):
-            df = KINDS[k].sort(df)
+            df = sort_by_sensitivity(df)
         out[k] = df
     return out
 
 
-def _stage_lists(metrics: list[str], cfg: MetaConfig):
+# --------------------------------------------------------------------------- the stage registry
+def matrix_name(metric: str) -> str:
+    """The matrix a (possibly ``AG_``/``G_``-prefixed) metric name reads: ``AG_AP`` and ``G_AP``
+    read ``AP``."""
+    for prefix in ("AG_", "G_"):
+        if metric.startswith(prefix):
+            return metric[len(prefix):]
+    return metric
+
+
+def stage_metric_lists(metrics: list[str], geometric=()) -> dict[str, list[str]]:
+    """The metric list of every kind of stage, from the metrics asked for and ``geometric``:
+
+    ``plain``  the metrics without ``AG_``/``G_`` prefix (Kendall's tau);
+    ``paired`` plain + every ``AG_X`` given + ``AG_X`` for X in ``geometric`` (Sakai 2007b, Sec. 5.1);
+    ``other``  plain + every ``G_X`` given + ``G_X`` for X in ``geometric`` (unpaired, swap, stability,
+               run means).
+    """
     plain = [m for m in metrics if not (m.startswith("AG_") or m.startswith("G_"))]
-    geo = list(cfg.geometric)
+    geo = list(geometric)
     paired = plain + [m for m in metrics if m.startswith("AG_")] + [f"AG_{g}" for g in geo]
     other = plain + [m for m in metrics if m.startswith("G_")] + [f"G_{g}" for g in geo]
-    dedup = lambda xs: list(dict.fromkeys(xs))  # noqa: E731
-    return plain, dedup(paired), dedup(other)
+    return {"plain": plain, "paired": list(dict.fromkeys(paired)), "other": list(dict.fromkeys(other))}
+
+
+class SampleSet:
+    """The seed-derived bootstrap samples of one collection (``n`` topics), drawn on first use per
+    stream and then shared by every metric and stage run in this process."""
+
+    def __init__(self, cfg: MetaConfig, n_topics: int):
+        self.cfg, self.n = cfg, int(n_topics)
+        self._drawn: dict[str, BootstrapSamples] = {}
+
+    def __getitem__(self, stream: str) -> BootstrapSamples:
+        if stream not in self._drawn:
+            self._drawn[stream] = BootstrapSamples.from_seed(self.cfg.seed, self.n, self.cfg.B, stream)
+        return self._drawn[stream]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One meta-evaluation method as a pipeline stage.
+
+    ``run(matrices, metric_or_list, cfg, *samples)`` returns ``{table: DataFrame}``; ``tables``
+    names them (the part files a pipeline job writes); ``metrics`` is the list of
+    :func:`stage_metric_lists` it runs over (``None``: the gain-sweep metrics of the config);
+    ``per_metric`` says whether ``run`` is called once per metric or once with the whole list;
+    ``streams`` are the sample streams passed after ``cfg``.
+    """
+
+    name: str
+    run: Callable
+    tables: tuple
+    metrics: str | None
+    per_metric: bool = True
+    streams: tuple = ("paired",)
+
+
+def _kendall_stage(matrices, metrics, cfg):
+    return stage_kendall(matrices, cfg, metrics)
+
+
+def _sweep_stage(matrices, metrics, cfg, samples):
+    return stage_gain_sweep(matrices, cfg, samples)
+
+
+#: every method, in the order its rows appear in a table written by more than one stage
+#: (``asl``: paired, then unpaired).  A new method is one stage function plus one entry here.
+STAGES: dict[str, Stage] = {s.name: s for s in (
+    Stage("kendall", _kendall_stage, ("kendall",), "plain", per_metric=False, streams=()),
+    Stage("paired", stage_paired, ("bootstrap_paired", "asl", "tstar"), "paired"),
+    Stage("unpaired", stage_unpaired, ("bootstrap_unpaired", "asl"), "other", streams=("unpaired",)),
+    Stage("swap", stage_swap, ("swap", "swap_rates"), "other", streams=("paired", "swap")),
+    Stage("stability", stage_stability, ("stability",), "other"),
+    Stage("gain_sweep", _sweep_stage, ("gain_kendall", "gain_bootstrap"), None, per_metric=False),
+)}
+
+
+def _stage(name: str) -> Stage:
+    try:
+        return STAGES[name]
+    except KeyError:
+        raise ValueError(f"unknown stage {name!r}; known: {', '.join(STAGES)}") from None
+
+
+def stage_metrics(name: str, metrics: list[str], cfg: MetaConfig) -> list[str]:
+    """The metrics stage ``name`` runs over (``AG_``/``G_`` names included), in table order."""
+    st = _stage(name)
+    if st.metrics is None:
+        return list(cfg.sweep_metrics)
+    return stage_metric_lists(metrics, cfg.geometric)[st.metrics]
+
+
+def stage_matrix_names(name: str, metrics: list[str], cfg: MetaConfig) -> list[str]:
+    """The matrices stage ``name`` reads (``AG_X``/``G_X`` read ``X``; the sweep also reads every
+    variant matrix)."""
+    if _stage(name).metrics is None:
+        return list(dict.fromkeys([m for m in cfg.sweep_metrics] +
+                                  [variant_name(m, g) for m in cfg.sweep_metrics for g in cfg.sweep_variants]))
+    return list(dict.fromkeys(matrix_name(m) for m in stage_metrics(name, metrics, cfg)))
+
+
+def run_stage(name: str, matrices: dict, metrics: list[str], cfg: MetaConfig, samples: SampleSet | None = None,
+              progress: Callable[[str, str], None] | None = None) -> dict[str, pd.DataFrame]:
+    """Stage ``name`` over every metric of its list (:func:`stage_metrics`): ``{table: DataFrame}``
+    with the rows of the metrics in list order.  ``matrices`` are already restricted to the runs in
+    use; ``samples`` defaults to the seed-derived set (the same in every process)."""
+    st = _stage(name)
+    say = progress or (lambda stage, metric: None)
+    names = stage_metrics(name, metrics, cfg)
+    if samples is None:
+        samples = SampleSet(cfg, next(iter(matrices.values())).shape[0])
+    smp = [samples[s] for s in st.streams]
+    if not st.per_metric:
+        say(name, ",".join(names) if st.metrics is None else "")
+        return combine([st.run(matrices, names, cfg, *smp)])
+    parts = []
+    for m in names:
+        say(name, m)
+        parts.append(st.run(matrices, m, cfg, *smp))
+    return combine(parts)
 
 
 def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] | None = None,
              collection=None, progress: Callable[[str, str], None] | None = None,
              figures_data: bool = True) -> dict[str, pd.DataFrame]:
-    """Every table of the output contract for one collection.
+    """Every table of the output contract for one collection, in memory.
 
     ``matrices``: ``{metric: topic x run DataFrame}`` (all with the same topics and runs); the
     runs are first restricted to the top ``cfg.top_runs`` by ``cfg.select_by``.  ``metrics``:
     which to meta-evaluate (default: every matrix but the gain-sweep variants); ``AG_X``/``G_X``
     names are allowed.  ``collection``: a :class:`metaeval.collection.Collection` for the
     collection-dependent tables.  ``progress(stage, metric)`` is called before each step.
+    Every stage of :data:`STAGES` runs (the gain sweep when its matrices are present), exactly as
+    the pipeline's per-stage jobs do.
     """
     say = progress or (lambda stage, metric: None)
     mats = prepare_matrices(matrices, cfg)
     runs = [str(r) for r in next(iter(mats.values())).columns]
     metrics = list(metrics) if metrics is not None else default_metrics(mats, cfg)
-    missing = [m for m in list(metrics) + list(cfg.geometric)
-               if (m[3:] if m.startswith("AG_") else m[2:] if m.startswith("G_") else m) not in mats]
+    missing = [m for m in list(metrics) + list(cfg.geometric) if matrix_name(m) not in mats]
     if missing:
         raise ValueError(f"no matrix for metric {missing[0]!r} (available: {', '.join(sorted(mats))})")
-    plain, paired_list, other_list = _stage_lists(metrics, cfg)
-    first = mats[plain[0] if plain else next(iter(mats))]
-    q1 = _samples(first, cfg)
-    q2 = _samples(first, cfg, "swap")
-    qu = _samples(first, cfg, "unpaired")
+    lists = stage_metric_lists(metrics, cfg.geometric)
+    first = mats[matrix_name(lists["plain"][0]) if lists["plain"] else next(iter(mats))]
+    samples = SampleSet(cfg, first.shape[0])
     parts: list[dict] = []
     if collection is not None:
         say("collection", "")
         parts.append(stage_collection(collection, runs))
-    say("kendall", "")
-    parts.append(stage_kendall(mats, cfg, plain))
     say("run_means", "")
-    parts.append(stage_run_means(mats, cfg, plain + [m for m in other_list if m not in plain]))
-    for m in paired_list:
-        say("paired", m)
-        parts.append(stage_paired(mats, m, cfg, q1))
-    for m in other_list:
-        say("unpaired", m)
-        parts.append(stage_unpaired(mats, m, cfg, qu))
-    for m in other_list:
-        say("swap", m)
-        parts.append(stage_swap(mats, m, cfg, q1, q2))
-    for m in other_list:
-        say("stability", m)
-        parts.append(stage_stability(mats, m, cfg, q1))
-    if sweep_available(mats, cfg):
-        say("gain_sweep", ",".join(cfg.sweep_metrics))
-        parts.append(stage_gain_sweep(mats, cfg, q1))
+    parts.append(stage_run_means(mats, cfg, run_means_metrics(metrics, cfg)))
+    for name in STAGES:
+        if name == "gain_sweep" and not sweep_available(mats, cfg):
+            continue
+        parts.append(run_stage(name, mats, metrics, cfg, samples, say))
     return combine(parts)
 
 
-def write_tables(tables: dict[str, pd.DataFrame], out_dir: str | Path) -> list[Path]:
-    """Write every table as ``OUT/NAME.{csv,md,tex}`` via :func:`metaeval.tables.write_table`."""
-    from ..tables import write_table
-
-    out = Path(out_dir)
-    paths: list[Path] = []
-    for name, df in tables.items():
-        paths += write_table(df, out / name, kind=name)
-    return paths
-
-
-def stderr_progress(stage: str, metric: str) -> None:
-    print(f"metaeval meta: {stage}" + (f" {metric}" if metric else ""), file=sys.stderr, flush=True)
+def run_means_metrics(metrics: list[str], cfg: MetaConfig) -> list[str]:
+    """The metrics of the ``run_means`` table: every plain metric, then the ``G_X`` ones."""
+    lists = stage_metric_lists(metrics, cfg.geometric)
+    return lists["plain"] + [m for m in lists["other"] if m not in lists["plain"]]

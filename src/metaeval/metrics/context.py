@@ -142,6 +142,11 @@ class EvalContext:
         """g_h: the gain of the highest level LH (NTCIREVAL ``gv[maxrl]``, the last ``-g`` value)."""
         return float(self.gain_of_level[-1])
 
+    def hgain(self, topic=None):
+        """g_h, the gain ERR/RBP/EBR/iRBU normalise by: the scalar :attr:`max_gain` here; per topic
+        (indexed by ``topic``, or (T,) if None) in contexts whose gains differ by topic (D-measures)."""
+        return self.max_gain
+
     # ------------------------------------------------- relevant ranks: the lists as "entries"
     # Only ~6% of DL19's 37 x 43 x 1000 ranks hold a relevant document, and every NTCIREVAL sum over
     # a system list runs over its relevant ranks only or adds terms that are 0 at the other ranks
@@ -311,7 +316,7 @@ class EvalContext:
         relevant document."""
         e = self._entries
         lst, lv = e["list"], e["level"]
-        top = np.zeros(e["count"].size, dtype=np.int8)
+        top = np.zeros(e["count"].size, dtype=lv.dtype)
         np.maximum.at(top, lst, lv)
         first = np.full(top.shape, lv.size)                            # > every slot
         at_top = lv == top[lst]

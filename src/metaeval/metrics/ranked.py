@@ -168,6 +168,7 @@ class _System:
     def __init__(self, ctx: EvalContext):
         self.ctx = ctx
         self.gain, self.rank, self.index = ctx.rel_gain, ctx.rel_rank, ctx.rel_index
+        self.hgain = ctx.hgain(ctx.rel_topic)                    # g_h per entry (or a scalar)
 
     def cumsum(self, x):
         return self.ctx.rel_cumsum(x)
@@ -190,6 +191,7 @@ class _Ideal:
         self.gain = np.ascontiguousarray(ctx.ideal_gain_full.T)          # (W, T)
         self.index = np.arange(W).reshape(W, 1)
         self.rank = (self.index + 1).astype(np.float64)
+        self.hgain = ctx.hgain()                                 # g_h, scalar or (T,)
 
     def cumsum(self, x):
         return np.cumsum(x, axis=0)
@@ -332,8 +334,7 @@ def ncu_rb_ie(ctx: EvalContext, cutoff=None, gamma=0.95, persistence=0.99) -> np
 def _rbp(ctx: EvalContext, lists, p: float, cutoff) -> np.ndarray:
     power = _rbp_power(p, _table_len(ctx))
     s = _sum(ctx, lists, ("RBP", p), cutoff, lambda: lists.gain * power[lists.index])
-    g = ctx.max_gain
-    return _div((1 - p) * s, np.full(s.shape, g))
+    return _div((1 - p) * s, np.broadcast_to(ctx.hgain(), s.shape))
 
 
 def rbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
@@ -351,12 +352,12 @@ def nrbp(ctx: EvalContext, cutoff=None, persistence=0.95) -> np.ndarray:
 def _dsat_prev(ctx: EvalContext, lists) -> np.ndarray:
     """dsat(r-1) = prod over earlier ranks of (1 - g/(g_h+1)) (1 at the first rank)."""
     return _memo(ctx, ("dsat_prev", lists.key),
-                 lambda: lists.prev(lists.cumprod(1 - lists.gain / (ctx.max_gain + 1)), 1.0))
+                 lambda: lists.prev(lists.cumprod(1 - lists.gain / (lists.hgain + 1)), 1.0))
 
 
 def _err(ctx: EvalContext, lists, cutoff) -> np.ndarray:
     def terms():
-        pr = lists.gain / (ctx.max_gain + 1)
+        pr = lists.gain / (lists.hgain + 1)
         return (_dsat_prev(ctx, lists) / lists.rank) * pr
     return _sum(ctx, lists, ("ERR",), cutoff, terms)
 
@@ -372,20 +373,20 @@ def nerr(ctx: EvalContext, cutoff=None) -> np.ndarray:
 def ebr(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
     lists = _system(ctx)
     return _sum(ctx, lists, ("EBR", float(beta)), cutoff,
-                lambda: ctx.rel_br(beta) * _dsat_prev(ctx, lists) * lists.gain / (ctx.max_gain + 1))
+                lambda: ctx.rel_br(beta) * _dsat_prev(ctx, lists) * lists.gain / (lists.hgain + 1))
 
 
 def nebr(ctx: EvalContext, cutoff=None, beta=1.0) -> np.ndarray:
     lists = _ideal(ctx)          # the ideal list's BR is 1 at every rank (NTCIREVAL uses 1.0)
     ideal = _sum(ctx, lists, ("EBR",), cutoff,
-                 lambda: 1.0 * _dsat_prev(ctx, lists) * lists.gain / (ctx.max_gain + 1))
+                 lambda: 1.0 * _dsat_prev(ctx, lists) * lists.gain / (lists.hgain + 1))
     return _div(ebr(ctx, cutoff, beta), ideal[None, :])
 
 
 def _irbu(ctx: EvalContext, lists, p: float, cutoff) -> np.ndarray:
     pw = _pow_table(p, _table_len(ctx) + 1)[1:]                      # p**r at index r-1
     return _sum(ctx, lists, ("iRBU", p), cutoff,
-                lambda: pw[lists.index] * _dsat_prev(ctx, lists) * lists.gain / (ctx.max_gain + 1))
+                lambda: pw[lists.index] * _dsat_prev(ctx, lists) * lists.gain / (lists.hgain + 1))
 
 
 def irbu(ctx: EvalContext, cutoff=None, persistence=0.99) -> np.ndarray:

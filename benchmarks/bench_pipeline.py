@@ -1,0 +1,176 @@
+"""Benchmark of the Snakemake DAG against the same work done by two sequential CLI calls.
+
+On the TREC DL19 example (config/examples/trec-dl19.yaml: 37 runs, 43 topics, 13 metrics + AG_/G_
+of AP and Q-measure, the gain sweep, B = 1000), each into a temporary folder:
+
+(a) the DAG: ``snakemake --profile workflow/profiles/default --cores 2`` with the example config
+    (the cross-collection summary switched off: the CLI calls below do not write it; ``--summary``
+    keeps it and times that too);
+(b) the CLI: ``metaeval matrices`` for the same measures (writing the collection cache), then
+    ``metaeval meta`` with the same options, the collection tables and the figures.
+
+Prints both wall times (median of ``--repeat`` interleaved rounds) and the ratio DAG / CLI; the
+target of the pipeline is a ratio <= 1.2.  Also checks that both routes wrote byte-identical tables.
+Skips with a message when ../shared (the DL19 data beside the project) is absent.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_pipeline.py [--repeat 3] [--cores 2] [--summary]
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+DL19 = ROOT.parent / "shared" / "data" / "trec-dl19-passage"
+EXAMPLE = ROOT / "config" / "examples" / "trec-dl19.yaml"
+
+
+def _unique(xs):
+    return list(dict.fromkeys(xs))
+
+
+def cli_commands(cfg: dict, work: Path) -> list[list[str]]:
+    """The two `metaeval` calls doing the DAG's work on the example config."""
+    from metaeval.metrics import parse_measure
+
+    def canon(m):
+        return parse_measure(m).name
+
+    (name, col), = cfg["collections"].items()
+    metrics = _unique(canon(m) for m in cfg["metrics"])
+    geometric = _unique(canon(m) for m in cfg.get("geometric", []))
+    select_by = canon(cfg.get("select_by", "AP"))
+    sw = cfg["sweeps"]["gains"]
+    sweep_metrics = _unique(canon(m) for m in sw["metrics"])
+    variants = list(sw["variants"])
+    sweep_names = [canon(f"{m}(gains={g})") for m in sweep_metrics for g in variants]
+    matrix_metrics = _unique(metrics + geometric + [select_by] + sweep_metrics + sweep_names)
+    boot = cfg["bootstrap"]
+    py = [sys.executable, "-m", "metaeval"]
+    out = work / name
+    matrices = py + ["matrices", "--qrels", str(DL19 / "qrels.txt"), "--runs", str(DL19 / "runs"),
+                     "--order", col.get("order", "file"), "--depth", str(col.get("depth", 1000)),
+                     "--cache", str(out / "collection.npz"), "--out", str(out / "matrices"),
+                     "--gains", col["gains"], "--quiet", "--metrics", *matrix_metrics]
+    meta = py + ["meta", "--matrices", str(out / "matrices"), "--collection", str(out / "collection.npz"),
+                 "--out", str(out), "--B", str(boot["B"]), "--alpha", str(boot["alpha"]),
+                 "--seed", str(boot["seed"]), "--top-runs", str(col["top_runs"]), "--select-by", select_by,
+                 "--swap-threshold", str(cfg["swap"]["threshold"]), "--default-gains", col["gains"],
+                 "--quiet", "--metrics", *metrics, "--geometric", *geometric,
+                 "--sweep-metrics", *sweep_metrics, "--sweep-gains", *variants]
+    return [matrices, meta]
+
+
+def _cpu() -> float:
+    """CPU seconds (user + system) of every finished child process so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_cli(cfg: dict, work: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of the two CLI calls."""
+    t, c = time.perf_counter(), _cpu()
+    for cmd in cli_commands(cfg, work):
+        subprocess.run(cmd, check=True, cwd=work)
+    return time.perf_counter() - t, _cpu() - c
+
+
+def run_dag(work: Path, cores: int, summary: bool) -> tuple[float, float]:
+    """(wall, CPU) seconds of the Snakemake run (Snakemake itself and every job)."""
+    override = {"trec-dl19": {"qrels": str(DL19 / "qrels.txt"), "runs": str(DL19 / "runs")}}
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(work),
+           "--profile", str(ROOT / "workflow" / "profiles" / "default"), "--configfile", str(EXAMPLE),
+           "--cores", str(cores), "--config", f"collections={json.dumps(override)}", "results=results"]
+    if not summary:
+        cmd.append("summary={enabled: false}")
+    t, c = time.perf_counter(), _cpu()
+    r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - t, _cpu() - c
+    if r.returncode:
+        sys.exit(f"snakemake failed ({r.returncode}):\n{r.stderr[-4000:]}")
+    return wall, cpu
+
+
+def job_walls(results: Path) -> dict[str, float]:
+    """Wall seconds of every DAG job (the `benchmark:` files)."""
+    out = {}
+    for f in sorted((results / "benchmarks").rglob("*.tsv")):
+        rows = f.read_text().splitlines()
+        if len(rows) > 1:
+            out[str(f.relative_to(results / "benchmarks").with_suffix(""))] = float(rows[1].split("\t")[0])
+    return out
+
+
+def same_tables(a: Path, b: Path) -> list[str]:
+    """Table files that differ (or are missing) between two tables/ folders."""
+    names = sorted(p.name for p in a.iterdir())
+    return [n for n in names if not (b / n).is_file() or not filecmp.cmp(a / n, b / n, shallow=False)]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds (median reported)")
+    ap.add_argument("--cores", type=int, default=2, help="snakemake --cores (default 2)")
+    ap.add_argument("--summary", action="store_true",
+                    help="let the DAG also write the cross-collection summary (work the CLI does not do)")
+    ap.add_argument("--keep", metavar="DIR", help="keep the last round's folders under DIR")
+    args = ap.parse_args(argv)
+    if not DL19.is_dir():
+        print(f"bench_pipeline: skipped: the DL19 data are not at {DL19} (../shared beside the project)")
+        return 0
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+    sys.path.insert(0, str(ROOT / "src"))
+    cfg = yaml.safe_load(EXAMPLE.read_text())
+    cli, dag, cli_cpu, dag_cpu = [], [], [], []
+    for i in range(args.repeat):
+        with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
+            tmp = Path(tmp)
+            (tmp / "cli").mkdir()
+            (tmp / "dag").mkdir()
+            order = [("cli", None), ("dag", None)] if i % 2 == 0 else [("dag", None), ("cli", None)]
+            for which, _ in order:
+                if which == "cli":
+                    w, c = run_cli(cfg, tmp / "cli")
+                    cli.append(w)
+                    cli_cpu.append(c)
+                else:
+                    w, c = run_dag(tmp / "dag", args.cores, args.summary)
+                    dag.append(w)
+                    dag_cpu.append(c)
+            print(f"round {i + 1}: wall CLI {cli[-1]:6.2f} s  DAG {dag[-1]:6.2f} s  DAG/CLI {dag[-1] / cli[-1]:.2f}"
+                  f"   CPU CLI {cli_cpu[-1]:6.2f} s  DAG {dag_cpu[-1]:6.2f} s"
+                  f"   (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)", flush=True)
+            diff = same_tables(tmp / "cli" / "trec-dl19" / "tables", tmp / "dag" / "results" / "trec-dl19" / "tables")
+            if diff:
+                print(f"  tables differ between the routes: {', '.join(diff)}")
+            if i == args.repeat - 1:
+                walls = job_walls(tmp / "dag" / "results")
+                print("  DAG jobs (s): " + ", ".join(f"{k} {v:.2f}" for k, v in walls.items()))
+                if args.keep:
+                    shutil.copytree(tmp, Path(args.keep), dirs_exist_ok=True)
+    c, d = statistics.median(cli), statistics.median(dag)
+    what = "with the summary" if args.summary else "same work"
+    print(f"DL19 example, --cores {args.cores}, median of {args.repeat}: CLI {c:.2f} s, DAG ({what}) "
+          f"{d:.2f} s, DAG/CLI = {d / c:.2f} (target <= 1.2); CPU seconds: CLI "
+          f"{statistics.median(cli_cpu):.2f}, DAG {statistics.median(dag_cpu):.2f}")
+    if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
+        print("note: the machine was busy with other work; wall times (and their ratio) are only "
+              "meaningful on an otherwise idle machine")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""The meta-evaluation options shared by ``metaeval meta`` and ``metaeval stage``: one spelling of
+every :class:`metaeval.meta.run.MetaConfig` parameter on the command line."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True) -> None:
+    """Options for every :class:`~metaeval.meta.run.MetaConfig` field (``selection``: also
+    ``--top-runs``/``--select-by``, which the per-stage commands take from ``--runs`` instead)."""
+    p.add_argument("--B", type=int, default=1000, help="bootstrap samples (default 1000)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed; every sample set derives from (seed, number of topics, B) (default 0)")
+    if selection:
+        p.add_argument("--top-runs", type=int, metavar="K",
+                       help="keep the top K runs by the mean of --select-by (the papers: 30)")
+        p.add_argument("--select-by", default="AP", metavar="METRIC",
+                       help="matrix whose mean ranks the runs for --top-runs (default AP, relaxed AP)")
+    p.add_argument("--metrics", nargs="+", metavar="M",
+                   help="metrics to meta-evaluate (default: every matrix except gain-sweep variants); "
+                        "AG_M = paired test on log(M + 0.00001), G_M = geometric mean")
+    p.add_argument("--geometric", nargs="+", default=[], metavar="M",
+                   help="also evaluate AG_M (paired) and G_M (unpaired, swap, stability) for these")
+    p.add_argument("--swap-threshold", type=float, default=0.05, help="largest swap rate (default 0.05)")
+    p.add_argument("--swap-max", choices=["performance", "difference"], default="performance",
+                   help="column (iii) of the swap table: maximum performance (default) or maximum |D|")
+    p.add_argument("--swap-rule", choices=["monotone", "first"], default="monotone",
+                   help="read the required difference as the bin from which all swap rates are within "
+                        "the threshold (monotone, default) or the first such bin")
+    p.add_argument("--fuzziness", nargs="+", type=float, metavar="F",
+                   help="fuzziness values of the stability method (default 0.01 ... 0.20)")
+    p.add_argument("--kendall", choices=["a", "b"], default="a",
+                   help="Kendall's tau-a (Sakai 2007a, Eq. 8, default) or tau-b")
+    p.add_argument("--sweep-metrics", nargs="*", metavar="M",
+                   help="gain-sweep metrics (default P-plus P-measure O-measure; run when every "
+                        "variant matrix is present)")
+    p.add_argument("--sweep-gains", nargs="+", metavar="G",
+                   help="gain variants in measure syntax, L1 first (default: the paper's 30:20:10, "
+                        "0.3:0.2:0.1, 1:1:1, 10:5:1 as 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10)")
+    p.add_argument("--default-gains", metavar="G", help="label of the default-gain row (e.g. 1:2:3)")
+    p.add_argument("--batch", type=int, help="bootstrap samples per batch (memory bound)")
+
+
+def config_from_args(args):
+    """The :class:`~metaeval.meta.run.MetaConfig` of the parsed options (a bad value is an
+    :class:`~metaeval.errors.InputError`: one line, exit status 1)."""
+    from ..errors import InputError
+    from ..meta.run import MetaConfig
+    from ..meta.stability import DEFAULT_FUZZINESS
+    from ..meta.sweep import DEFAULT_SWEEP_METRICS
+
+    try:
+        return MetaConfig(
+            B=args.B, alpha=args.alpha, seed=args.seed, top_runs=getattr(args, "top_runs", None),
+            select_by=getattr(args, "select_by", "AP"),
+            swap_threshold=args.swap_threshold, swap_max_rule=args.swap_max, swap_required_rule=args.swap_rule,
+            fuzziness=tuple(args.fuzziness) if args.fuzziness else DEFAULT_FUZZINESS,
+            kendall_variant=args.kendall, geometric=tuple(args.geometric), batch=args.batch,
+            sweep_metrics=tuple(args.sweep_metrics) if args.sweep_metrics is not None else DEFAULT_SWEEP_METRICS,
+            sweep_gains=tuple(args.sweep_gains) if args.sweep_gains else None,
+            default_gains=args.default_gains)
+    except ValueError as e:
+        raise InputError(str(e)) from None

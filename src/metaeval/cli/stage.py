@@ -1,0 +1,123 @@
+"""``metaeval stage NAME``: run one stage of the pipeline and write its files.
+
+The Snakemake rules of ``workflow/rules/`` call this command (``shell:``), one job per collection
+and stage; ``metaeval meta`` runs every stage of a collection in one process.  Both go through
+:mod:`metaeval.pipeline`, so they write byte-identical tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._meta_options import add_config_args, config_from_args
+
+#: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES)
+FILE_STAGES = ("select_runs", "tables", "figures", "summary")
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "stage", help="run one pipeline stage (what each Snakemake job does)",
+        description="Run one stage of the pipeline on one collection and write its files. STAGE is "
+                    "'select_runs' (MATRICES/SELECT_BY.csv -> OUT = runs_used.csv: the top --top-runs "
+                    "runs by mean --select-by, which every stage meta-evaluates, as 'metaeval meta' "
+                    "does), a meta-evaluation method registered in metaeval.meta.run.STAGES (kendall, "
+                    "paired, unpaired, swap, stability, gain_sweep, ...: MATRICES -> OUT/TABLE.csv, the "
+                    "method's part of each table), 'tables' (the parts of --stages under PARTS "
+                    "combined, plus run means and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
+                    "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
+                    "cross-collection tables and figures). Options mean what they mean for "
+                    "'metaeval meta'; docs/pipeline.md lists the files.")
+    p.add_argument("name", metavar="STAGE", help="stage to run (see above)")
+    p.add_argument("--out", required=True, metavar="PATH",
+                   help="output folder (runs_used.csv file for select_runs)")
+    p.add_argument("--matrices", metavar="DIR", help="folder of METRIC.csv matrices")
+    p.add_argument("--runs", metavar="CSV",
+                   help="the runs to meta-evaluate (runs_used.csv: column 'run'), instead of the top "
+                        "--top-runs by mean --select-by")
+    add_config_args(p)
+    p.add_argument("--parts", metavar="DIR", help="tables: folder of the stage parts (PARTS/STAGE/TABLE.csv)")
+    p.add_argument("--stages", nargs="+", metavar="S",
+                   help="tables: the stages whose parts to combine, in this order (default: every "
+                        "registered stage with a folder under --parts)")
+    p.add_argument("--collection", metavar="CACHE.npz",
+                   help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv")
+    p.add_argument("--runs-used", metavar="CSV",
+                   help="tables: also write the runs meta-evaluated (run, mean of --select-by) here")
+    p.add_argument("--tables", metavar="DIR", help="figures: folder of the table CSVs")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="figures: draw in N processes (default 1)")
+    p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
+                   help="summary: every collection's results folder (holding tables/), in column order")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run, _parser=p)
+    return p
+
+
+def _need(parser, args, *names: str) -> None:
+    missing = [n for n in names if getattr(args, n) is None]
+    if missing:
+        parser.error(f"stage {args.name}: give " + ", ".join("--" + n.replace("_", "-") for n in missing))
+
+
+def _pairs(parser, items) -> dict[str, str]:
+    out = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            parser.error(f"--collection-dirs: expected NAME=DIR, got {item!r}")
+        out[name] = path
+    return out
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from .. import pipeline
+    from ..errors import InputError
+
+    parser, name = args._parser, args.name
+    progress = None if args.quiet else (
+        lambda stage, metric: print(f"metaeval stage: {stage}" + (f" {metric}" if metric else ""),
+                                    file=sys.stderr, flush=True))
+    try:
+        if name == "select_runs":
+            _need(parser, args, "matrices")
+            pipeline.write_runs_used(args.matrices, args.out, config_from_args(args))
+        elif name == "figures":
+            _need(parser, args, "tables")
+            pipeline.write_figures(args.tables, args.out, alpha=args.alpha, swap_threshold=args.swap_threshold,
+                                   jobs=args.jobs)
+        elif name == "summary":
+            _need(parser, args, "collection_dirs")
+            pipeline.write_summary(_pairs(parser, args.collection_dirs), args.out, alpha=args.alpha,
+                                   swap_threshold=args.swap_threshold)
+        else:
+            from ..meta.matrices import list_matrices
+            from ..meta.run import STAGES, default_metrics
+
+            if name != "tables" and name not in STAGES:
+                parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
+            _need(parser, args, "matrices")
+            cfg = config_from_args(args)
+            metrics = args.metrics
+            if metrics is None:      # as metaeval meta: every matrix but the gain-sweep variants
+                metrics = default_metrics(dict.fromkeys(list_matrices(args.matrices)), cfg)
+            if name == "tables":
+                _need(parser, args, "parts")
+                stages = args.stages
+                if stages is None:
+                    stages = [s for s in STAGES if (Path(args.parts) / s).is_dir()]
+                pipeline.write_collection_tables(
+                    matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=stages,
+                    out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
+                    runs_used=args.runs_used)
+            else:
+                pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
+                                           progress=progress)
+    except ValueError as e:
+        if isinstance(e, InputError):
+            raise
+        raise InputError(f"stage {name}: {e}") from None
+    return 0
