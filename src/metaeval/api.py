@@ -189,10 +189,13 @@ def _run_meta(matrices, cfg, metrics, collection):
 
 
 def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool) -> list[Path]:
-    """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}`` and ``OUT/figures/``."""
-    from .pipeline import write_figures, write_tables
+    """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}``, ``OUT/figures/`` and the
+    Discpower text files ``OUT/pvalues/METRIC.rthsd.B``."""
+    from .pipeline import write_discpower_texts, write_figures, write_tables
 
     paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+    if "pvalues" in tables:
+        paths += write_discpower_texts(tables["pvalues"], out_dir / "pvalues", cfg.rthsd_B)
     if figures:
         paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
                                swap_threshold=cfg.swap_threshold)
