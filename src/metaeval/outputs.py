@@ -417,9 +417,10 @@ def report_caption_name(output: Output) -> str:
 
 
 def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05) -> dict[str, str]:
-    """Caption key (:func:`report_caption_name`) -> RST text for every output."""
+    """Caption key (:func:`report_caption_name`) -> RST text for every table and figure (text
+    outputs are not in the report)."""
     return {report_caption_name(o): caption(o, alpha=alpha, swap_threshold=swap_threshold) + "\n"
-            for o in OUTPUTS}
+            for o in OUTPUTS if o.kind != "text"}
 
 
 # ----------------------------------------------------------------------------- docs
