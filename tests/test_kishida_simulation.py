@@ -1,4 +1,4 @@
-"""Paper 004 Sec. 3.3 / Table 2: the judgment-variation simulation against exact enumeration and
+"""Kishida (2005) Sec. 3.3 / Table 2: the judgment-variation simulation against exact enumeration and
 against the report's numbers (which must lie within the spread over seeds)."""
 
 from __future__ import annotations

@@ -35,7 +35,12 @@ def test_dl19_example_runs_end_to_end(tmp_path, shared):
     cfg = yaml.safe_load(EXAMPLE.read_text())
     override = {"trec-dl19": {"qrels": str(DL19 / "qrels.txt"), "runs": str(DL19 / "runs")}}
     snakemake(tmp_path, "--configfile", str(EXAMPLE), "--cores", "2", "--quiet", "rules",
-              "--config", f"collections={json.dumps(override)}", "bootstrap={B: 100}")
+              "--config", f"collections={json.dumps(override)}", timeout=1200)
+    # byte-identical to the outputs of version 0.1 (the deliberate changes applied: see
+    # tests/test_output_checksums.py)
+    from test_output_checksums import compare
+
+    compare(tmp_path / "results", "dl19")
     res = tmp_path / "results" / "trec-dl19"
     metrics = cfg["metrics"] + [f"AG_{g}" for g in cfg["geometric"]]
     check_collection_outputs(res, 30, metrics)

@@ -1,7 +1,7 @@
 """The labelled collection: (run x topic x rank) arrays of relevance levels, and its per-intent
 (diversity) form.
 
-This is the output of the *labelling* step (NTCIREVAL's ``label``; paper 002 Sec. 2.3) for all runs
+This is the output of the *labelling* step (NTCIREVAL's ``label``; Sakai 2011, Sec. 2.3) for all runs
 and topics at once.  Computation (:mod:`metaeval.metrics`) never sees document ids, only these
 arrays, so other labelling strategies (condensed lists, equivalence classes, real-valued global
 gains for diversity) produce a Collection or a gain array of the same shape without touching the

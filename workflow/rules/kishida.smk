@@ -4,7 +4,7 @@
 rule kishida:
     output:
         [report(f"{RES}/kishida/{f}", caption=caption(f"kishida_{f.split('.')[0]}"),
-                category="Kishida 2005", labels={"collection": "paper 004", "table": f.split(".")[0]})
+                category="Kishida 2005", labels={"collection": "Kishida (2005)", "table": f.split(".")[0]})
          if f.endswith(".csv") else f"{RES}/kishida/{f}"
          for f in KISHIDA_FILES],
     params:

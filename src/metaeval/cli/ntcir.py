@@ -1,6 +1,6 @@
 """``metaeval ntcir label|compute``: a drop-in for NTCIREVAL's ``ntcir_eval label|compute`` on one topic.
 
-Same inputs and outputs as paper 002 Figs. 1-2 (and NTCIREVAL's README):
+Same inputs and outputs as Sakai (2011) Figs. 1-2 (and NTCIREVAL's README):
 
 * ``metaeval ntcir label -r REL [-j] [-truncate N] [RES]``: reads a ranked list (one document id per
   line; stdin by default) and prints it with relevance labels (``DOCID Lk``; an unjudged document
@@ -11,7 +11,7 @@ Same inputs and outputs as paper 002 Figs. 1-2 (and NTCIREVAL's README):
 
 As in NTCIREVAL, ``-out PREFIX`` is the string printed at the start of every output line (the
 ``NTCIR-eval`` script passes the topic id); without it the lines start with a space.  ``-v2011``
-prints the 2011 measure list of paper 002 Fig. 1 (``P@l``, graded-uniform NCU) instead of the
+prints the 2011 measure list of Sakai (2011) Fig. 1 (``P@l``, graded-uniform NCU) instead of the
 current one (``Prec@l``, NCUrb,IE, EBR, iRBU, ...).  The computation is the library's array code on
 a one-run, one-topic :class:`~metaeval.collection.Collection`.
 """
@@ -29,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "ntcir", help="ntcir_eval-compatible label/compute for one topic",
         description="Drop-in replacement for NTCIREVAL's `ntcir_eval label` and `ntcir_eval "
-                    "compute` on one topic (paper 002 Figs. 1-2). Options are single-dash like "
+                    "compute` on one topic (Sakai 2011, Figs. 1-2). Options are single-dash like "
                     "NTCIREVAL's.")
     sub = p.add_subparsers(dest="ntcir_command", metavar="label|compute|glabel|gcompute|irec")
     sub.required = True
@@ -77,7 +77,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     comp.add_argument("-out", dest="out", default="", metavar="PREFIX",
                       help="string printed at the start of every output line (e.g. the topic id)")
     comp.add_argument("-v2011", dest="v2011", action="store_true",
-                      help="print the 2011 measure list of paper 002 Fig. 1 (P@l, NCUgu)")
+                      help="print the 2011 measure list of Sakai (2011) Fig. 1 (P@l, NCUgu)")
     comp.add_argument("-ec", dest="ec", action="store_true",
                       help="equivalence classes: REL is an erel file; R = the number of classes")
     comp.add_argument("-sep", dest="sep", default=None, metavar="S",

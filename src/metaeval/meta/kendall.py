@@ -1,6 +1,6 @@
-"""Kendall's rank correlation between the system rankings of two metrics (paper 000 Sec. 4.1).
+"""Kendall's rank correlation between the system rankings of two metrics (Sakai 2007a, Sec. 4.1).
 
-Systems are ranked by their arithmetic mean over topics.  ``tau`` is paper 000 Eq. 8,
+Systems are ranked by their arithmetic mean over topics.  ``tau`` is Sakai (2007a) Eq. 8,
 ``tau = 2 (pos - neg) / (n_s (n_s - 1))`` (tau-a): a pair of systems tied in either ranking counts
 as neither an agreement nor a disagreement, so ties pull tau towards 0.  ``variant="b"`` gives
 tau-b, ``(pos - neg) / sqrt((n0 - t_a)(n0 - t_b))``, which equals ``scipy.stats.kendalltau``.
@@ -49,7 +49,7 @@ def kendall_tau(a, b, variant: str = "a") -> KendallResult:
     """Kendall's tau between the rankings given by the scores ``a`` and ``b`` of the same systems.
 
     ``a``, ``b``: 1-D arrays (one summary value per system, e.g. the mean over topics).
-    ``variant``: ``"a"`` (paper 000 Eq. 8, default) or ``"b"`` (tie-corrected).
+    ``variant``: ``"a"`` (Sakai 2007a, Eq. 8, default) or ``"b"`` (tie-corrected).
     """
     a = np.round(np.asarray(a, dtype=np.float64), TIE_DECIMALS)
     b = np.round(np.asarray(b, dtype=np.float64), TIE_DECIMALS)

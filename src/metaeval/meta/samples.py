@@ -1,7 +1,7 @@
 """Bootstrap topic samples shared by every method of a collection.
 
-Paper 001 Sec. 7 reuses the paired-test bootstrap samples ``Q*b`` for the stability and swap
-methods; paper 000 uses the same ``Q*b`` for every metric.  Here a sample set is a ``(B, n)``
+Sakai (2007b) Sec. 7 reuses the paired-test bootstrap samples ``Q*b`` for the stability and swap
+methods; Sakai (2007a) uses the same ``Q*b`` for every metric.  Here a sample set is a ``(B, n)``
 integer index matrix (row ``b`` = the topic positions of ``Q*b``) drawn from a
 ``numpy.random.Generator`` whose seed is derived from ``(seed, n, B, stream)`` **alone**
 (:func:`sample_rng`).  Hence a per-metric job in another process, given the same configured seed,
@@ -10,9 +10,9 @@ draws exactly the same samples as every other metric of the collection, with no 
 Streams (independent, all seed-derived):
 
 ``"paired"``    ``Q*b`` -- the paired test, the stability method and the first side of the swap method;
-``"swap"``      ``Q'*b`` -- the second, independent side of the swap method (paper 001 Sec. 7.2:
+``"swap"``      ``Q'*b`` -- the second, independent side of the swap method (Sakai 2007b, Sec. 7.2:
                 "in addition to ... {Q*b}, we create another set ... {Q'*b}");
-``"unpaired"``  ``(B, 2n)`` indices into the concatenation ``v = (x, y)`` (paper 001 Fig. 6);
+``"unpaired"``  ``(B, 2n)`` indices into the concatenation ``v = (x, y)`` (Sakai 2007b, Fig. 6);
 ``"rthsd"``     the per-topic permutations of the randomised Tukey HSD test (:mod:`.rthsd`);
 ``"permutation"`` the sign flips of the paired randomisation test (:mod:`.pairtests`).
 

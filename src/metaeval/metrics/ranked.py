@@ -3,8 +3,8 @@
 Every function computes one measure for all runs and topics at once from the arrays of an
 :class:`~metaeval.metrics.context.EvalContext`: running sums over the relevant ranks of every list
 (the context's entries) or over the ranks of the ideal list.  Definitions and conventions are in
-``docs/metrics.md``; references are to paper 002 (NTCIREVAL, Sec. 3), paper 000 (Sec. 3) and
-paper 001 (Sec. 3).
+``docs/metrics.md``; references are to Sakai (2011) (NTCIREVAL, Sec. 3), Sakai (2007a) (Sec. 3) and
+Sakai (2007b) (Sec. 3).
 
 Exactness notes (to reproduce NTCIREVAL to the 4 printed decimals, ties included):
 
@@ -232,7 +232,7 @@ def _prec_terms(ctx: EvalContext) -> np.ndarray:
     return _memo(ctx, ("P(r)",), lambda: ctx.rel_k / ctx.rel_rank)
 
 
-# ------------------------------------------------------------- RR, O, P, P+ (paper 000)
+# ------------------------------------------------------------- RR, O, P, P+ (Sakai 2007a)
 
 
 def rr(ctx: EvalContext, cutoff=None) -> np.ndarray:
@@ -436,11 +436,11 @@ def r_prec(ctx: EvalContext, cutoff=None) -> np.ndarray:
     return _div(c.reshape(ctx.rel_count.shape), _n_rel(ctx)[None, :])
 
 
-# ------------------------------------------------------------- WRR, NWRR (paper 000 Eqs. 4-5)
+# ------------------------------------------------------------- WRR, NWRR (Sakai 2007a, Eqs. 4-5)
 
 
 def default_penalties(H: int) -> tuple[float, ...]:
-    """beta(L1..LH) = H+1, H, ..., 2 (paper 000's 4:3:2 for three levels)."""
+    """beta(L1..LH) = H+1, H, ..., 2 (Sakai (2007a)'s 4:3:2 for three levels)."""
     return tuple(float(H + 1 - j) for j in range(H))
 
 
@@ -450,7 +450,7 @@ def _penalty_table(ctx: EvalContext, penalties) -> np.ndarray:
     if len(pen) < H:
         raise ValueError(f"{len(pen)} penalty values given for {H} relevance levels (L1..L{H})")
     if any(not (x > 1) for x in pen[:H]):
-        raise ValueError("WRR penalties must be > 1 (paper 000 Sec. 3.2)")
+        raise ValueError("WRR penalties must be > 1 (Sakai 2007a, Sec. 3.2)")
     return np.concatenate([[np.inf], np.asarray(pen[:H], float)])
 
 
@@ -493,15 +493,15 @@ def _reg(base, func, cutoff="forbidden", params=None, bounded=True, ntcir=False,
     register(MeasureDef(base, func, cutoff, dict(params or {}), bounded, ntcir, doc))
 
 
-_reg("RR", rr, ntcir=True, doc="reciprocal rank 1/r1 (paper 002 Sec. 3.1)")
-_reg("O-measure", o_measure, params={**_G, **_BETA}, ntcir=True, doc="BR(r1) (paper 000 Eq. 3)")
-_reg("P-measure", p_measure, params={**_G, **_BETA}, ntcir=True, doc="BR(rp) (paper 000 Eq. 6)")
-_reg("P-plus", p_plus, params={**_G, **_BETA}, ntcir=True, doc="P+ (paper 000 Eq. 7)")
+_reg("RR", rr, ntcir=True, doc="reciprocal rank 1/r1 (Sakai 2011, Sec. 3.1)")
+_reg("O-measure", o_measure, params={**_G, **_BETA}, ntcir=True, doc="BR(r1) (Sakai 2007a, Eq. 3)")
+_reg("P-measure", p_measure, params={**_G, **_BETA}, ntcir=True, doc="BR(rp) (Sakai 2007a, Eq. 6)")
+_reg("P-plus", p_plus, params={**_G, **_BETA}, ntcir=True, doc="P+ (Sakai 2007a, Eq. 7)")
 _reg("AP", ap, cutoff="optional", ntcir=True, doc="average precision; AP@l divides by min(l,R)")
-_reg("Q-measure", q_measure, params={**_G, **_BETA}, ntcir=True, doc="Q-measure (paper 002 Eq. 3)")
+_reg("Q-measure", q_measure, params={**_G, **_BETA}, ntcir=True, doc="Q-measure (Sakai 2011, Eq. 3)")
 _reg("Q", q_measure, cutoff="required", params={**_G, **_BETA}, ntcir=True,
      doc="Q@l: Q-measure over the top l, divided by min(l,R)")
-_reg("NCUgu,P", ncu_gu_p, params={**_G, **_STOPS}, doc="NCU, graded-uniform stop, NU=P (paper 002 Eq. 6)")
+_reg("NCUgu,P", ncu_gu_p, params={**_G, **_STOPS}, doc="NCU, graded-uniform stop, NU=P (Sakai 2011, Eq. 6)")
 _reg("NCUgu,BR", ncu_gu_br, params={**_G, **_BETA, **_STOPS}, doc="NCU, graded-uniform stop, NU=BR")
 _reg("NCUrb,P", ncu_rb_p, cutoff="optional", params={**_G, **_GAMMA}, ntcir=True,
      doc="NCU, rank-biased stop, NU=P")
@@ -518,17 +518,17 @@ _reg("nEBR", nebr, cutoff="required", params={**_G, **_BETA}, ntcir=True, doc="E
 _reg("iRBU", irbu, cutoff="optional", params={**_G, **_RBU}, ntcir=True, doc="intentwise rank-biased utility")
 _reg("niRBU", nirbu, cutoff="required", params={**_G, **_RBU}, ntcir=True, doc="iRBU@l / ideal iRBU@l")
 _reg("nDCG", ndcg, cutoff="required", params={**_G, **_LOGB}, ntcir=True,
-     doc="original nDCG@l (Jarvelin/Kekalainen; paper 001 Eq. 4)")
-_reg("MSnDCG", msndcg, cutoff="required", params=_G, ntcir=True, doc="Microsoft nDCG@l (paper 002 Eq. 7)")
+     doc="original nDCG@l (Jarvelin/Kekalainen; Sakai 2007b, Eq. 4)")
+_reg("MSnDCG", msndcg, cutoff="required", params=_G, ntcir=True, doc="Microsoft nDCG@l (Sakai 2011, Eq. 7)")
 _reg("Prec", prec, cutoff="required", ntcir=True, doc="precision at l (NTCIREVAL 2011: P@l)")
 _reg("Hit", hit, cutoff="required", ntcir=True, doc="1 if a relevant document is in the top l")
-_reg("nCG", ncg, cutoff="required", params=_G, doc="cg(l)/cg*(l) (paper 001 Eq. 3)")
+_reg("nCG", ncg, cutoff="required", params=_G, doc="cg(l)/cg*(l) (Sakai 2007b, Eq. 3)")
 _reg("R-prec", r_prec, doc="precision at rank R")
-_reg("WRR", wrr, params=_PEN, bounded=False, doc="weighted reciprocal rank (paper 000 Eq. 4)")
-_reg("NWRR", nwrr, params=_PEN, doc="normalised WRR (paper 000 Eq. 5)")
+_reg("WRR", wrr, params=_PEN, bounded=False, doc="weighted reciprocal rank (Sakai 2007a, Eq. 4)")
+_reg("NWRR", nwrr, params=_PEN, doc="normalised WRR (Sakai 2007a, Eq. 5)")
 
 
-# ------------------------------------------------- bpref family (condensed lists; paper 002 Sec. 3.2)
+# ------------------------------------------------- bpref family (condensed lists; Sakai 2011, Sec. 3.2)
 # NTCIREVAL prints these with ``compute -j`` on a condensed list (unjudged documents removed); the
 # functions compute them on whatever list they are given.  N = number of judged nonrelevant (L0)
 # documents; terms dividing by N = 0 are 0 (NTCIREVAL refuses such topics).
