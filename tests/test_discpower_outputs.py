@@ -278,3 +278,13 @@ def test_metaeval_meta_on_dl19_writes_the_discpower_outputs(tmp_path):
                                                                    "nDCG@10.rthsd.5000"]
     assert len((out / "pvalues" / "AP.rthsd.5000").read_text().splitlines()) == 435
     assert (out / "figures" / "pvalues.png").stat().st_size > 1000
+
+
+def test_meta_evaluate_api_has_the_discpower_tables_and_writes_the_texts(tmp_path):
+    import metaeval
+
+    res = metaeval.meta_evaluate(_matrices(seed=2), B=100, rthsd_B=200, seed=1)
+    assert {"anova", "pvalues", "discriminative_power", "topic_set_size"} <= set(res)
+    assert set(res.pvalues["test"]) >= {"rthsd", "paired-bootstrap", "unpaired-bootstrap"}
+    res.write(tmp_path / "out", figures=False)
+    assert sorted(p.name for p in (tmp_path / "out" / "pvalues").iterdir()) == ["AP.rthsd.200", "RR.rthsd.200"]
