@@ -50,6 +50,7 @@ def frames(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 50,
                                  for m in metrics for t in rng.standard_normal(B)],
                                 columns=["metric", "system_x", "system_y", "t_observed", "t_star"])
     out["rank_correlation"] = rank_correlation_frame(seed, runs=runs, topics=topics, metrics=metrics)
+    out.update(discpower_frames(rng, metrics, run_ids, topics, out["asl"]))
     return out
 
 
@@ -70,6 +71,17 @@ def rank_correlation_frame(seed: int = 0, runs: int = 6, topics: int = 8, B: int
             x[:, 1] = x[:, 0]                                  # two tied systems
         mats[m] = pd.DataFrame(x, index=topic_ids, columns=run_ids)
     return stage_rank_correlation(mats, metrics, B=B, seed=seed)["rank_correlation"]
+
+
+def discpower_frames(rng, metrics, run_ids, topics, asl) -> dict[str, pd.DataFrame]:
+    """``anova``, ``pvalues``, ``discriminative_power``, ``topic_set_size`` of random scores (the
+    stage itself, B_r = 200), the bootstrap rows from ``asl``."""
+    from metaeval.meta.discpower import stage_discpower
+
+    skill = rng.uniform(0.2, 0.6, len(run_ids))
+    mats = {m: pd.DataFrame(np.clip(skill + rng.normal(0, 0.15, (topics, len(run_ids))), 0, 1),
+                            index=[f"t{i}" for i in range(topics)], columns=run_ids) for m in metrics}
+    return stage_discpower(mats, alpha=0.05, seed=1, B_r=200, asl=asl)
 
 
 def write_csvs(frames_: dict[str, pd.DataFrame], tables_dir: Path) -> None:

@@ -39,7 +39,7 @@
           caption = document.body.innerText;
         }
         found.push({category: cat, label: label, width: width,
-                    caption_has_paper: /Sakai \(2007[ab]\)/.test(caption)});
+                    caption_has_paper: /Sakai \(20\d\d[ab]?\)/.test(caption)});
       }
     }
     return {found: found, errors: errors};

@@ -26,10 +26,15 @@ TABLE_COLUMNS = {
     "asl": ["metric", "test", "system_x", "system_y", "asl"],
     "run_means": ["metric", "run", "mean"],
     "tstar": ["metric", "system_x", "system_y", "t_observed", "t_star"],
+    "anova": ["metric", "topics", "systems", "S_A", "S_B", "S_E", "V_A", "V_B", "V_E", "F_A", "F_B", "p_A", "p_B"],
+    "pvalues": ["metric", "test", "system_x", "system_y", "diff", "effect_size", "p_value"],
+    "discriminative_power": ["metric", "test", "alpha", "pairs", "significant", "share"],
+    "topic_set_size": ["metric", "method", "alpha", "beta", "min_diff", "systems", "variance", "n"],
 }
 TABLES = ["collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
-          "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar"]
-FIGURES = ["run_means", "asl_paired", "asl_unpaired", "swap_rates", "mr_pt", "tstar"]
+          "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar",
+          "anova", "pvalues", "discriminative_power", "topic_set_size"]
+FIGURES = ["run_means", "asl_paired", "asl_unpaired", "swap_rates", "mr_pt", "tstar", "pvalues"]
 
 
 def check_collection_outputs(res: Path, n_runs: int, metrics: list[str], sweep: bool = True) -> None:
@@ -63,6 +68,17 @@ def check_collection_outputs(res: Path, n_runs: int, metrics: list[str], sweep: 
     assert len(asl[(asl["test"] == "paired") & (asl["metric"] == metrics[0])]) == pairs
     means = pd.read_csv(res / "tables" / "run_means.csv", dtype={"run": str})
     assert means.groupby("metric").size().eq(n_runs).all()
+    # discriminative power: the bootstrap tests' p-values are the ASLs; one Discpower file per metric
+    pv = pd.read_csv(res / "tables" / "pvalues.csv")
+    for test, name in (("paired", "paired-bootstrap"), ("unpaired", "unpaired-bootstrap")):
+        a = asl[(asl["test"] == test) & (asl["metric"] == metrics[0])]
+        p = pv[(pv["test"] == name) & (pv["metric"] == metrics[0])]
+        assert (p["p_value"].to_numpy() == a["asl"].to_numpy()).all(), name
+    texts = sorted(f.name for f in (res / "pvalues").iterdir() if not f.name.startswith("."))  # Snakemake's
+    # .snakemake_timestamp marks a directory output
+    plain = [m for m in metrics if not m.startswith(("AG_", "G_"))]
+    assert texts == sorted(f"{m}.rthsd.5000" for m in plain)
+    assert len((res / "pvalues" / f"{metrics[0]}.rthsd.5000").read_text().splitlines()) == pairs
     assert (res / "matrices" / "topics.csv").is_file()
     assert len(pd.read_csv(res / "runs_used.csv")) == n_runs
 
@@ -83,12 +99,14 @@ def test_reduced_dag_writes_every_contract_output():
     # cross-collection summary and the Kishida reproduction
     summary = pd.read_csv(res / "summary" / "sensitivity_paired.csv")
     assert list(summary.columns) == ["metric", "simA", "simB"]
+    assert list(pd.read_csv(res / "summary" / "discriminative_power.csv").columns) == ["metric", "test", "simA",
+                                                                                        "simB"]
     assert any((res / "summary").glob("*.png"))
     for i in range(1, 6):
         assert (res / "kishida" / f"table{i}.csv").is_file()
     # every job logged and benchmarked (one job per collection and method)
-    for job in ("metrics", "kendall", "paired", "unpaired", "swap", "stability", "gain_sweep", "tables",
-                "figures"):
+    for job in ("metrics", "kendall", "paired", "unpaired", "swap", "stability", "gain_sweep", "discpower",
+                "tables", "figures"):
         assert (res / "logs" / "simA" / f"{job}.log").is_file(), job
         assert (res / "benchmarks" / "simA" / f"{job}.tsv").is_file(), job
     assert (res / "simA" / "parts" / "paired" / "tstar.csv").is_file()
@@ -137,9 +155,10 @@ def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
     check_collection_outputs(res, 5, ["AP", "RR"], sweep=False)
     job_logs = list(logs.glob("*.out"))
     # one detached process per non-local job (all but the `all` target): simulate, metrics, the six
-    # methods (kendall, paired, unpaired, swap, stability, rank_correlation), tables, figures, summary
+    # methods (kendall, paired, unpaired, swap, stability, rank_correlation), discpower, tables,
+    # figures, summary
     n_jobs = out.count("Submitted job")
-    assert n_jobs == 11 and len(job_logs) == n_jobs
+    assert n_jobs == 12 and len(job_logs) == n_jobs
 
 
 def test_slurm_profile_dry_runs_cleanly():

@@ -18,8 +18,8 @@ from conftest import require
 pytestmark = pytest.mark.slow
 
 HERE = Path(__file__).resolve().parent
-FIGURES = ["asl_paired", "asl_unpaired", "mr_pt", "run_means", "swap_rates", "tstar", "rank_correlation"]
-SUMMARY_FIGURES = ["asl_paired", "asl_unpaired", "run_means", "sensitivity_paired",
+FIGURES = ["asl_paired", "asl_unpaired", "mr_pt", "pvalues", "run_means", "swap_rates", "tstar", "rank_correlation"]
+SUMMARY_FIGURES = ["asl_paired", "asl_unpaired", "discriminative_power", "run_means", "sensitivity_paired",
                    "sensitivity_unpaired", "swap_pct_satisfying"]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--no-first-run", "--disable-sync"]

@@ -189,10 +189,13 @@ def _run_meta(matrices, cfg, metrics, collection):
 
 
 def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool) -> list[Path]:
-    """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}`` and ``OUT/figures/``."""
-    from .pipeline import write_figures, write_tables
+    """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}``, ``OUT/figures/`` and the
+    Discpower text files ``OUT/pvalues/METRIC.rthsd.B``."""
+    from .pipeline import write_discpower_texts, write_figures, write_tables
 
     paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+    if "pvalues" in tables:
+        paths += write_discpower_texts(tables["pvalues"], out_dir / "pvalues", cfg.rthsd_B)
     if figures:
         paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
                                swap_threshold=cfg.swap_threshold)
@@ -256,14 +259,15 @@ class MetaResult(Mapping):
 def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=None,
                   **options: Any) -> MetaResult:
     """Meta-evaluate measures from per-topic scores: Kendall's tau, bootstrap sensitivity, swap
-    and stability methods (``docs/meta.md``).
+    and stability methods, discriminative power (``docs/meta.md``).
 
     ``scores``: the tidy DataFrame of :func:`evaluate` (``run, topic, measure, value``) or a dict
     ``{measure: topic x run DataFrame}``.  ``metrics``: which to meta-evaluate (default every
     measure but gain-sweep variants; ``AG_X`` / ``G_X`` allowed).  ``collection``: a
     :class:`~metaeval.collection.Collection` for the collection-dependent tables.  ``options``: the
     fields of :class:`metaeval.meta.run.MetaConfig` -- ``B=1000, alpha=0.05, seed=0, top_runs=None,
-    select_by="AP", swap_threshold=0.05, geometric=(), ...`` -- with the defaults of ``metaeval meta``.
+    select_by="AP", swap_threshold=0.05, geometric=(), rthsd_B=5000, ...`` -- with the defaults of
+    ``metaeval meta``.
     """
     from .meta.matrices import align_matrices
 

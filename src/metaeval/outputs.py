@@ -9,11 +9,13 @@ Each :class:`Output` gives:
 
 * ``name`` -- the file stem (``tables/NAME.csv``, ``figures/NAME.png``, ``summary/NAME.csv``,
   ``kishida/NAME.csv``);
-* ``kind`` -- ``"table"`` or ``"figure"``; ``scope`` -- ``"collection"`` (one per collection),
+* ``kind`` -- ``"table"``, ``"figure"`` or ``"text"`` (a folder of plain-text files whose names
+  depend on the configuration, e.g. ``pvalues/METRIC.rthsd.B``: declared as the folder, its
+  file-name pattern in ``formats``); ``scope`` -- ``"collection"`` (one per collection),
   ``"summary"`` (across collections) or ``"kishida"`` (the Kishida (2005) reproduction);
 * ``formats`` -- the file extensions written;
 * ``columns`` -- the CSV columns of a table (``...`` marks a repeated group, e.g. one column per
-  collection or relevance level);
+  collection or relevance level); of a text output, the space-separated fields of a line;
 * ``caption`` -- the caption text, a template with the fields ``{alpha}`` (the bootstrap
   significance level) and ``{swap_threshold}`` (the swap method's threshold, as a percentage),
   filled from the configuration by :func:`caption`;
@@ -38,12 +40,13 @@ TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
 SCOPES = ("collection", "summary", "kishida")
 STAGES = ("collection", "kendall", "run_means", "paired", "unpaired", "swap", "stability", "sweep",
-          "figures", "summary", "kishida", "rank_correlation")
+          "figures", "summary", "kishida", "rank_correlation", "discpower")
 CONDITIONS = ("gain_sweep",)
 
 #: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
 _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
-         ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): ""}
+         ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
+         ("collection", "text"): ""}
 
 
 @dataclass(frozen=True)
@@ -62,8 +65,10 @@ class Output:
     condition: str | None = None
 
     def __post_init__(self):
-        if self.kind not in ("table", "figure"):
-            raise ValueError(f"{self.name}: kind must be 'table' or 'figure', got {self.kind!r}")
+        if self.kind not in ("table", "figure", "text"):
+            raise ValueError(f"{self.name}: kind must be 'table', 'figure' or 'text', got {self.kind!r}")
+        if self.kind == "text" and not self.formats:
+            raise ValueError(f"{self.name}: a text output needs its file-name pattern in formats")
         if self.scope not in SCOPES:
             raise ValueError(f"{self.name}: unknown scope {self.scope!r}")
         if not set(self.stages) <= set(STAGES):
@@ -92,7 +97,10 @@ class Output:
         return _DIRS[(self.scope, self.kind)]
 
     def files(self) -> list[str]:
-        """The file names relative to the scope's root, one per format."""
+        """The file names relative to the scope's root, one per format (a text output: its
+        folder, ``NAME``, whose files are named by the pattern in ``formats``)."""
+        if self.kind == "text":
+            return [self.name]
         d = self.directory + "/" if self.directory else ""
         return [f"{d}{self.name}.{x}" for x in self.formats]
 
@@ -107,6 +115,9 @@ _RANKCORR_REGEN = (f"Table 2 of {_SAKAI_A} / Table 5 of {_SAKAI_B}, extended wit
                    "of Yilmaz et al. (2008), Urbano & Marrero (2017), Webber et al. (2010) and "
                    "Corsi & Urbano (2024)")
 _RANKCORR_COEFS = ("tau_a", "tau_b", "tau_ap", "tau_ap_a", "tau_ap_b", "rbo", "rbo_a", "rbo_b")
+# discriminative power as practised since 2012 (issue 11): randomised Tukey HSD (Carterette 2012;
+# Sakai's Discpower tool, Sakai 2014), two-way ANOVA and effect sizes, topic set size (Sakai 2016)
+_CARTERETTE, _SAKAI_14, _SAKAI_16 = "Carterette (2012)", "Sakai (2014)", "Sakai (2016)"
 
 # ----------------------------------------------------------------------------- the declarations
 # Order within a scope is the order of the workflow's target lists and of docs/outputs.md.
@@ -181,6 +192,37 @@ OUTPUTS: tuple[Output, ...] = (
            ("metric_a", "metric_b", *_RANKCORR_COEFS,
             *(f"{c}_{s}" for c in _RANKCORR_COEFS for s in ("low", "high")))),
 
+    # ---- per collection: discriminative power (stage discpower; Carterette 2012, Sakai 2014/2016)
+    Output("anova", _T, "collection",
+           "Two-way ANOVA without replication (system x topic) of every metric: sums of squares, "
+           "mean squares, F and p of the system (A) and topic (B) effects; V_E is the residual "
+           "variance behind the effect sizes and the topic set sizes",
+           f"the ANOVA behind {_SAKAI_14} and {_SAKAI_16}", ("discpower",),
+           ("metric", "topics", "systems", "S_A", "S_B", "S_E", "V_A", "V_B", "V_E", "F_A", "F_B",
+            "p_A", "p_B")),
+    Output("pvalues", _T, "collection",
+           "p-values of every system pair under every test (randomised and parametric Tukey HSD, "
+           "paired t with Holm and Benjamini-Hochberg adjustment, Wilcoxon, sign, paired and "
+           "unpaired bootstrap ASL), with the difference and the effect size diff / sqrt(V_E)",
+           f"the data of {_CARTERETTE} and of Sakai's Discpower tool, {_SAKAI_14}", ("discpower",),
+           ("metric", "test", "system_x", "system_y", "diff", "effect_size", "p_value")),
+    Output("discriminative_power", _T, "collection",
+           "Discriminative power: system pairs with p < alpha = {alpha} under every test",
+           f"the discriminative power of {_SAKAI_14} (randomised Tukey HSD, {_CARTERETTE}) beside "
+           f"Table 4 of {_SAKAI_A} / Tables 2-3 of {_SAKAI_B}", ("discpower",),
+           ("metric", "test", "alpha", "pairs", "significant", "share")),
+    Output("topic_set_size", _T, "collection",
+           "Topic set size design: the smallest number of topics giving power 1 - beta at "
+           "alpha = {alpha} to the paired t-test and to one-way ANOVA over m systems, from each "
+           "metric's residual variance V_E",
+           f"the topic set size tables of {_SAKAI_16}", ("discpower",),
+           ("metric", "method", "alpha", "beta", "min_diff", "systems", "variance", "n")),
+    Output("pvalues", "text", "collection",
+           "Discpower-compatible p-values of the randomised Tukey HSD test, one file per metric "
+           "(B = the number of permutations), one line RUN_X RUN_Y ABSDIFF PVALUE per system pair",
+           f"the output of Sakai's Discpower tool, {_SAKAI_14}", ("discpower",),
+           ("RUN_X", "RUN_Y", "ABSDIFF", "PVALUE"), ("METRIC.rthsd.B",)),
+
     # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
     Output("run_means", _F, "collection",
            "Distribution of the mean AP (or the first metric) over the runs",
@@ -209,6 +251,11 @@ OUTPUTS: tuple[Output, ...] = (
            "coefficient (Kendall's tau-a and tau-b, " + _RANKCORR_REFS + "), row = reference "
            "ranking a, column = estimate b, values printed; undefined cells blank",
            _RANKCORR_REGEN, ("figures",), source="rank_correlation"),
+    Output("pvalues", _F, "collection",
+           "p-value curves: the p-value of every system pair, pairs sorted by p-value, one line "
+           "per metric, one panel per test; the dotted line is alpha = {alpha}",
+           f"the p-value curves of {_SAKAI_14} (ASL curves of {_SAKAI_B} Figs 10-13)",
+           ("figures",), source="pvalues"),
 
     # ---- across collections: tables (results/summary/NAME.csv|md|tex)
     Output("collection", _T, "summary", "Statistics of the collections",
@@ -251,6 +298,10 @@ OUTPUTS: tuple[Output, ...] = (
            "(Urbano & Marrero (2017)) and RBO^a (Corsi & Urbano (2024)) with the configured "
            "persistence p", f"{_RANKCORR_REGEN}, across collections", ("summary",),
            ("metric_a", "metric_b", "coefficient", "COLLECTION..."), source="rank_correlation"),
+    Output("discriminative_power", _T, "summary",
+           "Discriminative power (% of system pairs with p < alpha = {alpha}) per metric and test "
+           "in every collection", f"the discriminative power of {_SAKAI_14} across collections",
+           ("summary",), ("metric", "test", "COLLECTION..."), source="discriminative_power"),
 
     # ---- across collections: figures (results/summary/NAME.png|pdf)
     Output("sensitivity_paired", _F, "summary",
@@ -275,6 +326,11 @@ OUTPUTS: tuple[Output, ...] = (
     Output("run_means", _F, "summary",
            "Distribution of the mean AP over the runs of every collection",
            f"{_SAKAI_A} Fig. 8 / {_SAKAI_B} Fig. 1", ("summary",), source="run_means"),
+    Output("discriminative_power", _F, "summary",
+           "Discriminative power by test: % of system pairs with p < alpha = {alpha}, one panel "
+           "per collection, one line per metric",
+           f"the discriminative power of {_SAKAI_14} across collections", ("summary",),
+           source="discriminative_power"),
 
     # ---- the Kishida (2005) reproduction (results/kishida/NAME.csv|md)
     Output("table1", _T, "kishida",
@@ -388,9 +444,10 @@ def report_caption_name(output: Output) -> str:
 
 
 def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05) -> dict[str, str]:
-    """Caption key (:func:`report_caption_name`) -> RST text for every output."""
+    """Caption key (:func:`report_caption_name`) -> RST text for every table and figure (text
+    outputs are not in the report)."""
     return {report_caption_name(o): caption(o, alpha=alpha, swap_threshold=swap_threshold) + "\n"
-            for o in OUTPUTS}
+            for o in OUTPUTS if o.kind != "text"}
 
 
 # ----------------------------------------------------------------------------- docs

@@ -16,6 +16,8 @@ Files of one collection ``C`` in the pipeline (docs/pipeline.md):
 ``C/tables/TABLE.{csv,md,tex}`` every table, parts combined and the collection-level tables added
                              (:func:`write_collection_tables`), and ``C/runs_used.csv``, the runs
                              meta-evaluated (:func:`write_runs_used`);
+``C/pvalues/METRIC.rthsd.B``     the Discpower text files of the ``pvalues`` table (written with
+                             the tables, :func:`write_discpower_texts`);
 ``C/figures/``, ``summary/`` drawn from the table CSVs (:func:`write_figures`, :func:`write_summary`).
 
 Importing this module is cheap (no pandas, numpy or matplotlib until a function needs them).
@@ -30,7 +32,7 @@ from typing import Callable, Mapping, Sequence
 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
            "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables", "write_tables",
-           "write_figures", "write_summary", "run_meta_files", "collection_cache", "stderr_progress"]
+           "write_figures", "write_summary", "run_meta_files", "write_discpower_texts", "collection_cache", "stderr_progress"]
 
 
 # --------------------------------------------------------------------------- reading and writing
@@ -147,28 +149,37 @@ def write_runs_used(matrices_dir, out_path, cfg, runs: Sequence[str] | None = No
 
 
 def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[str], *, runs_path=None,
-                      progress: Callable[[str, str], None] | None = None) -> list[Path]:
+                      progress: Callable[[str, str], None] | None = None, parts_dir=None) -> list[Path]:
     """Stage ``name`` of :data:`metaeval.meta.run.STAGES` over its metric list, on the matrices of
     ``matrices_dir`` restricted to the runs in use (:func:`stage_runs`); writes ``OUT/TABLE.csv``
-    for every table of the stage (computed in full before the first file is written)."""
-    from .meta.run import STAGES, run_stage, stage_matrix_names
+    for every table of the stage (computed in full before the first file is written).  A stage
+    that needs other stages' tables (:attr:`metaeval.meta.run.Stage.needs`: ``discpower`` reads
+    the ASLs of ``paired`` and ``unpaired``) reads their parts under ``parts_dir``."""
+    from .meta.run import STAGES, combine, run_stage, stage_matrix_names
 
     if name not in STAGES:
         raise ValueError(f"unknown stage {name!r}; known: {', '.join(STAGES)}")
+    inputs = None
+    if STAGES[name].needs:
+        if parts_dir is None:
+            raise ValueError(f"stage {name} reads the parts of stage(s) {', '.join(STAGES[name].needs)}: "
+                             "give --parts")
+        inputs = combine(read_parts(parts_dir, STAGES[name].needs))
     runs = stage_runs(matrices_dir, cfg, runs_path)
     mats = load_stage_matrices(matrices_dir, stage_matrix_names(name, list(metrics), cfg), runs)
-    frames = run_stage(name, mats, list(metrics), cfg, progress=progress)
+    frames = run_stage(name, mats, list(metrics), cfg, progress=progress, inputs=inputs)
     return write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
 
 
 def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg,
                             metrics: Sequence[str], runs_path=None, collection=None,
-                            runs_used=None) -> list[Path]:
+                            runs_used=None, texts_dir=None) -> list[Path]:
     """Every table of one collection: the parts of ``stages`` combined
     (:func:`metaeval.meta.run.combine`), plus the run means and -- given a collection cache
     (``metaeval ingest``) -- Table 1 and the preferred-rank tables; written as CSV + Markdown +
     LaTeX into ``out_dir``.  ``runs_used``: also write the runs in use there
-    (:func:`write_runs_used`)."""
+    (:func:`write_runs_used`).  ``texts_dir``: also write the Discpower text files of the
+    ``pvalues`` table there (:func:`write_discpower_texts`)."""
     from .meta.run import combine, matrix_name, run_means_metrics, stage_collection, stage_run_means
 
     mean_metrics = run_means_metrics(list(metrics), cfg)
@@ -182,6 +193,8 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     pieces += read_parts(parts_dir, stages)
     tables = combine(pieces)
     written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+    if texts_dir is not None:
+        written += write_discpower_texts(tables.get("pvalues"), texts_dir, cfg.rthsd_B)
     if runs_used is not None:
         written.append(Path(runs_used))
         write_runs_used(matrices_dir, runs_used, cfg, runs)
@@ -252,7 +265,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                    figures: bool = True, progress: Callable[[str, str], None] | None = None) -> list[Path]:
     """``metaeval meta``: every stage of one collection in this process
     (:func:`metaeval.meta.run.run_meta`), the tables into ``OUT/tables/`` and, with ``figures``,
-    the figures into ``OUT/figures/``.  ``OUT`` is replaced as a whole (:func:`metaeval.util.replace_dir`):
+    the figures into ``OUT/figures/``, the Discpower text files into ``OUT/pvalues/``.  ``OUT`` is replaced as a whole (:func:`metaeval.util.replace_dir`):
     a run killed midway leaves the complete old output, never a mix of old and new files."""
     from .meta.run import run_meta
     from .util import replace_dir
@@ -261,11 +274,34 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                       collection=collection, progress=progress)
     with replace_dir(out_dir) as out:
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+        if "pvalues" in tables:
+            written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
         if figures:
             if progress:
                 progress("figures", "")
             written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
                                      swap_threshold=cfg.swap_threshold)
+    return written
+
+
+def write_discpower_texts(pvalues, out_dir, B: int) -> list[Path]:
+    """The Discpower-compatible text form of the randomised Tukey HSD p-values, one file per metric:
+    ``OUT/METRIC.rthsd.B`` (``B`` = the permutations used), lines ``RUN_X RUN_Y ABSDIFF PVALUE``
+    (:func:`metaeval.meta.discpower.discpower_texts`).  ``pvalues``: the ``pvalues`` table (None or
+    no ``rthsd`` rows: an empty folder).  Each file is written atomically."""
+    from .meta.discpower import discpower_texts
+    from .util import atomic_dir_outputs, atomic_write
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    texts = discpower_texts(pvalues) if pvalues is not None and len(pvalues) else {}
+    written: list[Path] = []
+    with atomic_dir_outputs(written):
+        for metric, text in texts.items():
+            path = out / f"{metric}.rthsd.{int(B)}"
+            with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+            written.append(path)
     return written
 
 

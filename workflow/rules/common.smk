@@ -142,6 +142,11 @@ SEED = config["bootstrap"]["seed"]
 SWAP_THRESHOLD = config["swap"]["threshold"]
 FUZZINESS = config["stability"]["fuzziness"]
 RBO_P = config["rank_correlation"]["rbo_p"]
+# discriminative power (stage discpower): randomised Tukey HSD permutations, topic set size design
+RTHSD_B = config["discpower"]["B"]
+TSS_BETA = config["discpower"]["tss_beta"]
+TSS_MIN_DIFF = config["discpower"]["tss_min_diff"]
+TSS_SYSTEMS = config["discpower"]["tss_systems"]
 KISHIDA = bool(config["kishida"]["enabled"])
 SUMMARY = bool(config["summary"]["enabled"])
 
@@ -153,6 +158,7 @@ METHOD_STAGES = ["kendall", "paired", "unpaired", "swap", "stability"]
 if GAIN_SWEEP:
     METHOD_STAGES += ["gain_sweep"]
 METHOD_STAGES += ["rank_correlation"]
+METHOD_STAGES += ["discpower"]      # reads the ASLs of paired and unpaired (rule discpower's inputs)
 
 
 def _args(**opts):
@@ -177,7 +183,9 @@ STAGE_ARGS = {
     "stability": _args(B=B, seed=SEED, fuzziness=FUZZINESS, **_METRIC_ARGS),
     "gain_sweep": _args(B=B, alpha=ALPHA, seed=SEED, sweep_metrics=SWEEP_METRICS, sweep_gains=SWEEP_VARIANTS),
     "rank_correlation": _args(B=B, seed=SEED, rbo_p=RBO_P, metrics=METRICS),
-    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES),
+    "discpower": _args(alpha=ALPHA, seed=SEED, rthsd_B=RTHSD_B, tss_beta=TSS_BETA, tss_min_diff=TSS_MIN_DIFF,
+                       tss_systems=TSS_SYSTEMS, **_METRIC_ARGS),
+    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B),
 }
 
 
@@ -349,6 +357,11 @@ def figure_files(c):
     return [f"{RES}/{c}/{f}" for o in _outputs.figures("collection") for f in o.files()]
 
 
+def text_files(c):
+    """The folders of text outputs (pvalues/: the Discpower files METRIC.rthsd.B)."""
+    return [f"{RES}/{c}/{f}" for o in _outputs.outputs("collection", "text") for f in o.files()]
+
+
 def summary_files():
     return [f"{RES}/summary/{f}" for f in _outputs.files("summary")]
 
@@ -363,7 +376,7 @@ def kishida_files():
 def all_targets():
     out = []
     for c in COLLECTIONS:
-        out += table_files(c) + figure_files(c)
+        out += table_files(c) + figure_files(c) + text_files(c)
     if SUMMARY:
         out += summary_files()
     if KISHIDA:

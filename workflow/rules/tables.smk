@@ -1,6 +1,6 @@
 # Every table of the output contract for one collection (CSV + Markdown + LaTeX): the parts of the
 # method stages combined, plus the collection-level tables (Table 1, preferred ranks, run means)
-# and runs_used.csv, the runs meta-evaluated.
+# and runs_used.csv, the runs meta-evaluated; pvalues/, the Discpower text files of the pvalues table.
 
 
 rule tables:
@@ -11,6 +11,7 @@ rule tables:
     output:
         _table_outputs(),
         runs=f"{RES}/{{collection}}/runs_used.csv",
+        texts=directory(f"{RES}/{{collection}}/pvalues"),
     params:
         metaeval=METAEVAL,
         matrices=matrices_dir,
@@ -29,5 +30,6 @@ rule tables:
         runtime=10,
     shell:
         "{params.metaeval} stage tables --matrices {params.matrices:q} --collection {input.cache:q}"
-        " --parts {params.parts:q} --out {params.out:q} --runs-used {output.runs:q} {params.args}"
+        " --parts {params.parts:q} --out {params.out:q} --runs-used {output.runs:q}"
+        " --texts {output.texts:q} {params.args}"
         " > {log:q} 2>&1"

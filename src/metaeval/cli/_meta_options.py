@@ -44,6 +44,26 @@ def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True) -> No
     p.add_argument("--rbo-p", type=float, default=0.9, metavar="P",
                    help="persistence p of rank-biased overlap in the rank_correlation table (RBO, "
                         "RBO^a, RBO^b; Webber et al. 2010, Corsi & Urbano 2024; default 0.9)")
+    # discriminative power (stage discpower): Carterette (2012), Sakai (2014), Sakai (2016)
+    p.add_argument("--rthsd-B", type=int, default=5000, metavar="N", dest="rthsd_B",
+                   help="permutations of the randomised Tukey HSD test (default 5000, as Sakai's Discpower)")
+    p.add_argument("--tss-beta", type=float, default=0.20, metavar="BETA",
+                   help="topic set size design: type II error rate, power = 1 - BETA (default 0.20)")
+    p.add_argument("--tss-min-diff", type=float, nargs="+", metavar="D",
+                   help="topic set size design: minimum detectable differences (default 0.05 0.10)")
+    p.add_argument("--tss-systems", type=_systems, nargs="+", metavar="M",
+                   help="topic set size design: numbers of systems m of the one-way ANOVA, integers >= 2 "
+                        "or 'runs' = the number of runs (default 2 10 runs)")
+
+
+def _systems(text: str):
+    """A ``--tss-systems`` value: an integer or ``runs``."""
+    if text == "runs":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer or 'runs', got {text!r}") from None
 
 
 def config_from_args(args):
@@ -63,6 +83,8 @@ def config_from_args(args):
             kendall_variant=args.kendall, geometric=tuple(args.geometric), batch=args.batch,
             sweep_metrics=tuple(args.sweep_metrics) if args.sweep_metrics is not None else DEFAULT_SWEEP_METRICS,
             sweep_gains=tuple(args.sweep_gains) if args.sweep_gains else None,
-            default_gains=args.default_gains, rbo_p=getattr(args, "rbo_p", 0.9))
+            default_gains=args.default_gains, rbo_p=getattr(args, "rbo_p", 0.9), rthsd_B=args.rthsd_B,
+            tss_beta=args.tss_beta, tss_min_diff=tuple(args.tss_min_diff) if args.tss_min_diff else (0.05, 0.10),
+            tss_systems=tuple(args.tss_systems) if args.tss_systems else (2, 10, "runs"))
     except ValueError as e:
         raise InputError(str(e)) from None

@@ -10,10 +10,12 @@ from ._meta_options import add_config_args, config_from_args
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "meta",
-        help="Kendall's tau, bootstrap sensitivity, swap and stability methods from topic x run matrices",
+        help="Kendall's tau, bootstrap sensitivity, swap and stability methods, discriminative power "
+             "from topic x run matrices",
         description="Read MATRICES/METRIC.csv (first column 'topic', one column per run; as written by "
                     "'metaeval matrices' or exported from any other tool) and write the meta-evaluation "
-                    "tables (CSV, Markdown, LaTeX) into OUT/tables/ and the figures into OUT/figures/. "
+                    "tables (CSV, Markdown, LaTeX) into OUT/tables/, the figures into OUT/figures/ and the "
+                    "Discpower text files (randomised Tukey HSD p-values) into OUT/pvalues/. "
                     "Methods and decisions: docs/meta.md.",
     )
     p.add_argument("--matrices", required=True, metavar="DIR", help="folder of METRIC.csv matrices")

@@ -37,7 +37,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="the runs to meta-evaluate (runs_used.csv: column 'run'), instead of the top "
                         "--top-runs by mean --select-by")
     add_config_args(p)
-    p.add_argument("--parts", metavar="DIR", help="tables: folder of the stage parts (PARTS/STAGE/TABLE.csv)")
+    p.add_argument("--parts", metavar="DIR",
+                   help="tables: folder of the stage parts (PARTS/STAGE/TABLE.csv); discpower: where the "
+                        "parts of the paired and unpaired stages are (their ASLs)")
+    p.add_argument("--texts", metavar="DIR",
+                   help="tables: also write the Discpower text files (METRIC.rthsd.B) of the pvalues table here")
     p.add_argument("--stages", nargs="+", metavar="S",
                    help="tables: the stages whose parts to combine, in this order (default: every "
                         "registered stage with a folder under --parts)")
@@ -112,10 +116,10 @@ def run(args) -> int:
                 pipeline.write_collection_tables(
                     matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=stages,
                     out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
-                    runs_used=args.runs_used)
+                    runs_used=args.runs_used, texts_dir=args.texts)
             else:
                 pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
-                                           progress=progress)
+                                           progress=progress, parts_dir=args.parts)
     except ValueError as e:
         if isinstance(e, InputError):
             raise

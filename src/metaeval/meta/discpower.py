@@ -26,7 +26,7 @@ from .statistics import pair_indices
 from .topicset import TSS_COLUMNS, topic_set_size
 
 __all__ = ["stage_discpower", "discpower_text", "discpower_texts", "discpower_pvalues", "discriminative_power",
-           "discriminative_power_wide", "TESTS", "PVALUE_COLUMNS",
+           "discriminative_power_wide", "pvalue_summary", "PVALUE_LEVELS", "TESTS", "PVALUE_COLUMNS",
            "DISCPOWER_COLUMNS", "ANOVA_COLUMNS", "TSS_COLUMNS", "ASL_TESTS", "DEFAULT_TSS_BETA",
            "DEFAULT_TSS_MIN_DIFF", "DEFAULT_TSS_SYSTEMS"]
 
@@ -202,3 +202,26 @@ def discriminative_power_wide(dp: pd.DataFrame) -> pd.DataFrame:
     for r in dp.itertuples(index=False):
         out.loc[r.metric, r.test] = f"{r.significant}/{r.pairs} = {100 * r.share:.0f}%"
     return out
+
+
+#: the significance levels of :func:`pvalue_summary` (the Markdown/LaTeX form of ``pvalues``)
+PVALUE_LEVELS = (0.01, 0.05, 0.10)
+
+
+def pvalue_summary(pvalues: pd.DataFrame, levels: Iterable[float] = PVALUE_LEVELS) -> pd.DataFrame:
+    """One row per metric and test of the long ``pvalues`` table: ``metric, test, pairs``, the
+    number of pairs with ``p < level`` for every level (columns ``p<0.01`` ...), and the median
+    p-value.  Metrics in table order, tests in :data:`TESTS` order (unknown tests after them)."""
+    levels = [float(v) for v in levels]
+    cols = ["metric", "test", "pairs"] + [f"p<{v:g}" for v in levels] + ["median_p"]
+    rows = []
+    known = [t for t in TESTS if t in set(pvalues["test"])]
+    tests = known + [t for t in dict.fromkeys(pvalues["test"]) if t not in known]
+    for m in dict.fromkeys(pvalues["metric"]):
+        sub = pvalues[pvalues["metric"] == m]
+        for t in tests:
+            p = sub.loc[sub["test"] == t, "p_value"].to_numpy(dtype=np.float64)
+            if p.size:
+                rows.append([m, t, int(p.size)] + [int((p < v).sum()) for v in levels]
+                            + [float(np.median(p))])
+    return pd.DataFrame(rows, columns=cols)

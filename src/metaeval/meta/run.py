@@ -46,6 +46,8 @@ __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "s
 TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
                "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar",
                "rank_correlation")
+# discriminative power (stage discpower, issue 11)
+TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 
@@ -71,6 +73,12 @@ class MetaConfig:
     default_gains: str | None = None            # label of the default row of the sweep, e.g. "1:2:3"
     tstar_pair: tuple | None = None             # (run x, run y); None = ASL closest to alpha
     rbo_p: float = DEFAULT_RBO_P                # persistence of RBO (rank_correlation stage)
+    # discriminative power (stage discpower): randomised Tukey HSD permutations (Discpower's 5000)
+    # and the topic set size design (Sakai 2016): beta, minimum detectable differences, systems m
+    rthsd_B: int = 5000
+    tss_beta: float = 0.20
+    tss_min_diff: tuple = (0.05, 0.10)
+    tss_systems: tuple = (2, 10, "runs")        # "runs" = the number of runs meta-evaluated
 
     def __post_init__(self):
         check_B(self.B)
@@ -80,6 +88,14 @@ class MetaConfig:
         if self.kendall_variant not in ("a", "b"):
             raise ValueError(f"kendall_variant must be 'a' or 'b', got {self.kendall_variant!r}")
         check_rbo_p(self.rbo_p)
+        check_B(self.rthsd_B)
+        if not 0 < float(self.tss_beta) < 1:
+            raise ValueError(f"tss_beta must lie in (0, 1), got {self.tss_beta}")
+        if not self.tss_min_diff or any(not float(d) > 0 for d in self.tss_min_diff):
+            raise ValueError(f"tss_min_diff: give positive differences, got {list(self.tss_min_diff)}")
+        for m in self.tss_systems:
+            if m != "runs" and (isinstance(m, bool) or int(m) != m or int(m) < 2):
+                raise ValueError(f"tss_systems: give integers >= 2 or 'runs', got {m!r}")
 
     @property
     def sweep_variants(self) -> tuple:
@@ -314,7 +330,9 @@ class Stage:
     names them (the part files a pipeline job writes); ``metrics`` is the list of
     :func:`stage_metric_lists` it runs over (``None``: the gain-sweep metrics of the config);
     ``per_metric`` says whether ``run`` is called once per metric or once with the whole list;
-    ``streams`` are the sample streams passed after ``cfg``.
+    ``streams`` are the sample streams passed after ``cfg``; ``needs`` are the stages whose tables
+    it reads (passed as ``inputs=`` {table: DataFrame}, those stages' parts combined; in the
+    pipeline, their part folders are the job's inputs).
     """
 
     name: str
@@ -323,6 +341,7 @@ class Stage:
     metrics: str | None
     per_metric: bool = True
     streams: tuple = ("paired",)
+    needs: tuple = ()
 
 
 def _kendall_stage(matrices, metrics, cfg):
@@ -338,6 +357,15 @@ def _rank_correlation_stage(matrices, metrics, cfg, samples):
     of the plain metrics, intervals over the paired samples ``Q*b``."""
     return stage_rank_correlation(matrices, metrics, B=cfg.B, seed=cfg.seed, rbo_p=cfg.rbo_p,
                                   batch=cfg.batch, samples=samples)
+def _discpower_stage(matrices, metrics, cfg, *, inputs):
+    """The four discriminative-power tables (:func:`metaeval.meta.discpower.stage_discpower`) of the
+    plain metrics; the paired and unpaired bootstrap ASLs (``inputs["asl"]``) become the
+    ``paired-bootstrap`` and ``unpaired-bootstrap`` tests."""
+    from .discpower import stage_discpower
+
+    return stage_discpower(matrices, list(metrics), alpha=cfg.alpha, seed=cfg.seed, B_r=cfg.rthsd_B,
+                           tss_beta=cfg.tss_beta, tss_min_diff=cfg.tss_min_diff,
+                           tss_systems=cfg.tss_systems, batch=cfg.batch, asl=inputs.get("asl"))
 
 
 #: every method, in the order its rows appear in a table written by more than one stage
@@ -350,6 +378,8 @@ STAGES: dict[str, Stage] = {s.name: s for s in (
     Stage("stability", stage_stability, ("stability",), "other"),
     Stage("gain_sweep", _sweep_stage, ("gain_kendall", "gain_bootstrap"), None, per_metric=False),
     Stage("rank_correlation", _rank_correlation_stage, ("rank_correlation",), "plain", per_metric=False),
+    Stage("discpower", _discpower_stage, ("anova", "pvalues", "discriminative_power", "topic_set_size"),
+          "plain", per_metric=False, streams=(), needs=("paired", "unpaired")),
 )}
 
 
@@ -378,23 +408,28 @@ def stage_matrix_names(name: str, metrics: list[str], cfg: MetaConfig) -> list[s
 
 
 def run_stage(name: str, matrices: dict, metrics: list[str], cfg: MetaConfig, samples: SampleSet | None = None,
-              progress: Callable[[str, str], None] | None = None) -> dict[str, pd.DataFrame]:
+              progress: Callable[[str, str], None] | None = None,
+              inputs: dict | None = None) -> dict[str, pd.DataFrame]:
     """Stage ``name`` over every metric of its list (:func:`stage_metrics`): ``{table: DataFrame}``
     with the rows of the metrics in list order.  ``matrices`` are already restricted to the runs in
-    use; ``samples`` defaults to the seed-derived set (the same in every process)."""
+    use; ``samples`` defaults to the seed-derived set (the same in every process).  ``inputs``: the
+    tables of the stages ``name`` needs (:attr:`Stage.needs`, combined), required for such a stage."""
     st = _stage(name)
     say = progress or (lambda stage, metric: None)
     names = stage_metrics(name, metrics, cfg)
+    if st.needs and inputs is None:
+        raise ValueError(f"stage {name} needs the tables of stage(s) {', '.join(st.needs)}")
+    kw = {"inputs": inputs} if st.needs else {}
     if samples is None:
         samples = SampleSet(cfg, next(iter(matrices.values())).shape[0])
     smp = [samples[s] for s in st.streams]
     if not st.per_metric:
         say(name, ",".join(names) if st.metrics is None else "")
-        return combine([st.run(matrices, names, cfg, *smp)])
+        return combine([st.run(matrices, names, cfg, *smp, **kw)])
     parts = []
     for m in names:
         say(name, m)
-        parts.append(st.run(matrices, m, cfg, *smp))
+        parts.append(st.run(matrices, m, cfg, *smp, **kw))
     return combine(parts)
 
 
@@ -427,10 +462,14 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
         parts.append(stage_collection(collection, runs))
     say("run_means", "")
     parts.append(stage_run_means(mats, cfg, run_means_metrics(metrics, cfg)))
+    done: dict[str, dict] = {}
     for name in STAGES:
         if name == "gain_sweep" and not sweep_available(mats, cfg):
             continue
-        parts.append(run_stage(name, mats, metrics, cfg, samples, say))
+        needs = STAGES[name].needs
+        inputs = combine([done[n] for n in needs]) if needs else None
+        done[name] = run_stage(name, mats, metrics, cfg, samples, say, inputs=inputs)
+        parts.append(done[name])
     return combine(parts)
 
 

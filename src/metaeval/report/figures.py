@@ -37,6 +37,7 @@ __all__ = [
     "plot_metric_by_collection", "plot_asl_by_collection", "plot_run_means_by_collection",
     "make_all_figures", "PLOTTERS", "figure_kwargs", "save_figure", "new_figure",
     "plot_rank_correlation",
+    "plot_pvalue_curves", "plot_discpower_by_collection",
 ]
 
 DPI = 150
@@ -452,6 +453,92 @@ def plot_run_means_by_collection(run_means: Mapping[str, pd.DataFrame], path_ste
 
 
 # --------------------------------------------------------------------------------------------
+# discriminative power (stage discpower): p-value curves, and discriminative power by test
+# --------------------------------------------------------------------------------------------
+
+#: the tests of ``pvalues.csv`` in the order of metaeval.meta.discpower.TESTS (spelt out: this
+#: module does not import the scipy-based meta.discpower)
+DISCPOWER_TESTS = ("rthsd", "tukey-hsd", "paired-t", "paired-t-holm", "paired-t-bh", "wilcoxon", "sign",
+                   "paired-bootstrap", "unpaired-bootstrap")
+
+
+def _ordered_tests(values) -> list:
+    present = _unique(values)
+    return [t for t in DISCPOWER_TESTS if t in present] + [t for t in present if t not in DISCPOWER_TESTS]
+
+
+def plot_pvalue_curves(pvalues: pd.DataFrame, path_stem, *, alpha: float = 0.05) -> list[Path]:
+    """p-value curves (Sakai (2014); the ASL curves of Sakai (2007b) Figs 10-13 for every test):
+    one panel per test, the p-values of every system pair sorted, one line per metric (a metric
+    keeps its colour across panels), alpha dotted."""
+    tests = _ordered_tests(pvalues["test"]) if len(pvalues) else []
+    ncols = min(3, max(1, len(tests)))
+    nrows = max(1, math.ceil(len(tests) / ncols))
+    with _rc():
+        fig = new_figure(3.4 * ncols, 2.8 * nrows)
+        if not tests:
+            _no_data(fig.add_subplot(), "p-values")
+            return save_figure(fig, path_stem)
+        axes = fig.subplots(nrows, ncols, squeeze=False)
+        palette = _unique(pvalues["metric"])
+        for i, t in enumerate(tests):
+            ax = axes[i // ncols][i % ncols]
+            sub = pvalues[pvalues["test"] == t]
+            for m in _unique(sub["metric"]):
+                vals = np.sort(sub.loc[sub["metric"] == m, "p_value"].to_numpy(dtype=float))
+                ax.plot(np.arange(1, len(vals) + 1), vals, label=str(m), linewidth=1,
+                        **_style(palette.index(m), marker=False))
+            ax.axhline(alpha, color="black", linewidth=0.6, linestyle=":")
+            ax.set_ylim(0, 1)
+            ax.set_title(f"{t} (alpha = {alpha:g})")
+            ax.set_xlabel("system pairs sorted by p-value")
+            ax.set_ylabel("p-value")
+            ax.grid(True, alpha=0.3)
+        for j in range(len(tests), nrows * ncols):
+            axes[j // ncols][j % ncols].set_axis_off()
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=min(6, max(1, len(labels))), frameon=False)
+        fig.tight_layout(rect=(0, 0.03 + 0.025 * math.ceil(len(labels) / 6), 1, 1))
+        return save_figure(fig, path_stem)
+
+
+def plot_discpower_by_collection(wide: pd.DataFrame, path_stem, *, alpha: float = 0.05) -> list[Path]:
+    """Discriminative power by test across collections: one panel per collection, the tests on
+    the x axis, one line per metric (% of pairs with p < alpha).  ``wide``: the summary table
+    ``metric, test, COLLECTION...`` (percentages)."""
+    collections = [c for c in wide.columns if c not in ("metric", "test")]
+    ncols = min(2, max(1, len(collections)))
+    nrows = max(1, math.ceil(len(collections) / ncols))
+    with _rc():
+        fig = new_figure(5.5 * ncols, 3.8 * nrows)
+        if not len(wide) or not collections:
+            _no_data(fig.add_subplot(), "discriminative power")
+            return save_figure(fig, path_stem)
+        axes = fig.subplots(nrows, ncols, squeeze=False)
+        tests = _ordered_tests(wide["test"])
+        metrics = _unique(wide["metric"])
+        x = np.arange(len(tests))
+        for i, c in enumerate(collections):
+            ax = axes[i // ncols][i % ncols]
+            val = {(m, t): v for m, t, v in zip(wide["metric"], wide["test"],
+                                                  pd.to_numeric(wide[c], errors="coerce"))}
+            for k, m in enumerate(metrics):
+                ax.plot(x, [val.get((m, t), np.nan) for t in tests], label=str(m), markersize=3,
+                        linewidth=1, **_style(k))
+            ax.set_xticks(x)
+            ax.set_xticklabels(tests, rotation=45, ha="right")
+            ax.set_ylabel(f"% pairs with p < {alpha:g}")
+            ax.set_ylim(0, 100)
+            ax.set_title(f"{c}: discriminative power by test")
+            ax.grid(True, alpha=0.3)
+            _legend(ax, len(metrics))
+        for j in range(len(collections), nrows * ncols):
+            axes[j // ncols][j % ncols].set_axis_off()
+        fig.tight_layout()
+        return save_figure(fig, path_stem)
+
+
+# --------------------------------------------------------------------------------------------
 # every figure of one collection
 # --------------------------------------------------------------------------------------------
 
@@ -465,6 +552,7 @@ PLOTTERS: dict[str, tuple[Callable[..., list[Path]], dict]] = {
     "mr_pt": (plot_mr_pt, {}),
     "tstar": (plot_tstar, {}),
     "rank_correlation": (plot_rank_correlation, {}),
+    "pvalues": (plot_pvalue_curves, {}),
 }
 
 
@@ -472,7 +560,7 @@ def figure_kwargs(name: str, *, alpha: float = 0.05, swap_threshold: float = 0.0
     """The keyword arguments of figure ``name``'s plotter, with the configured values."""
     draw, kwargs = PLOTTERS[name]
     kwargs = dict(kwargs)
-    if draw is plot_asl_curves:
+    if draw in (plot_asl_curves, plot_pvalue_curves):
         kwargs["alpha"] = alpha
     if draw is plot_swap_rates:
         kwargs["threshold"] = swap_threshold

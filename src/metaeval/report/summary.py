@@ -23,6 +23,7 @@ from .tables import write_table
 
 __all__ = ["write_summary", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_outputs", "metric_table",
            "collection_table", "kendall_table", "rank_correlation_table"]
+           "collection_table", "kendall_table", "discpower_table"]
 
 def summary_outputs(out_dir) -> list[Path]:
     """Every file :func:`write_summary` writes into ``out_dir``."""
@@ -133,6 +134,31 @@ def _relative(df: pd.DataFrame) -> pd.Series:
     return 100.0 * df["diff_required"].astype(float) / df["max_diff"].astype(float)
 
 
+def discpower_table(frames: Mapping[str, pd.DataFrame | None], order: list[str] | None = None) -> pd.DataFrame:
+    """Discriminative power across collections: one row per metric and test (metrics in ``order``
+    first, then first appearance; tests in the order of ``discriminative_power.csv``), one column
+    per collection: 100 * significant / pairs."""
+    keys: list[tuple[str, str]] = []
+    cols = {}
+    for name, df in frames.items():
+        cols[name] = {}
+        if df is None:
+            continue
+        pct = _pct(df)
+        for m, t, v in zip(df["metric"], df["test"], pct):
+            keys.append((m, t))
+            cols[name][(m, t)] = v
+    keys = _unique(keys)
+    rank = {m: i for i, m in enumerate(_unique(list(order or []) + [m for m, _ in keys]))}
+    tests = _unique(t for _, t in keys)
+    keys.sort(key=lambda k: (rank[k[0]], tests.index(k[1])))
+    out = pd.DataFrame({"metric": pd.Series([m for m, _ in keys], dtype=object),
+                        "test": pd.Series([t for _, t in keys], dtype=object)})
+    for name, c in cols.items():
+        out[name] = np.array([c.get(k, np.nan) for k in keys], dtype=float)
+    return out
+
+
 #: summary table name (metaeval.outputs) -> builder(read) where ``read(table)`` gives
 #: ``{collection: DataFrame or None}`` of a per-collection table and ``read.order`` the metric order
 TABLE_BUILDERS: dict[str, Callable] = {
@@ -150,6 +176,7 @@ TABLE_BUILDERS: dict[str, Callable] = {
                                                      read.order),
     "kendall": lambda read: kendall_table(read("kendall")),
     "rank_correlation": lambda read: rank_correlation_table(read("rank_correlation")),
+    "discriminative_power": lambda read: discpower_table(read("discriminative_power"), read.order),
 }
 
 
@@ -175,6 +202,8 @@ FIGURE_PLOTTERS: dict[str, Callable] = {
         _asl_frames(read), stem, test="unpaired", alpha=cfg["alpha"]),
     "run_means": lambda t, read, stem, cfg: F.plot_run_means_by_collection(
         {n: d for n, d in read("run_means").items() if d is not None}, stem, metric=cfg["metric"]),
+    "discriminative_power": lambda t, read, stem, cfg: F.plot_discpower_by_collection(
+        t["discriminative_power"], stem, alpha=cfg["alpha"]),
 }
 
 
