@@ -22,8 +22,8 @@ from .csvio import read_table
 from .tables import write_table
 
 __all__ = ["write_summary", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_outputs", "metric_table",
-           "collection_table", "kendall_table", "rank_correlation_table"]
-           "collection_table", "kendall_table", "discpower_table"]
+           "collection_table", "kendall_table", "rank_correlation_table", "discpower_table"]
+
 
 def summary_outputs(out_dir) -> list[Path]:
     """Every file :func:`write_summary` writes into ``out_dir``."""
