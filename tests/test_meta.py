@@ -102,7 +102,7 @@ def frac_mean(xs):
 
 
 def ref_swap(X, idx1, idx2, threshold=0.05):
-    """Sakai (2007a) Fig. 4 / 001 Fig. 19 with exact arithmetic; 21 bins of width 0.01 on |D|."""
+    """Sakai (2007a) Fig. 4 / Sakai 2007b, Fig. 19 with exact arithmetic; 21 bins of width 0.01 on |D|."""
     n, R = X.shape
     F = frac_matrix(X)
     B = idx1.shape[0]

@@ -124,7 +124,7 @@ def test_q_measure_with_beta_0_is_ap(cg):
 @SETTINGS
 @given(collections(H=1))
 def test_binary_relevance_identities(cg):
-    """Binary relevance (papers 000 Sec. 3.2, 001 Sec. 3): O-measure = RR iff r1 <= R (else >);
+    """Binary relevance (Sakai 2007a, Sec. 3.2; Sakai 2007b, Sec. 3): O-measure = RR iff r1 <= R (else >);
     Q-measure = AP iff no relevant document is retrieved below rank R (else >)."""
     coll, _ = cg
     v = evaluate(coll, ["RR", "O-measure", "AP", "Q-measure"], (1.0,))
