@@ -94,7 +94,8 @@ def test_meta_killed_leaves_old_or_new(tmp_path, inputs):
     run(["matrices", "--qrels", inputs / "qa.txt", "--runs", inputs / "runs", "--out", mats,
          "--metrics", "AP", "RR", "--quiet"])
     out = tmp_path / "o"
-    common = ["meta", "--matrices", mats, "--out", out, "--B", "50", "--no-figures", "--quiet"]
+    common = ["meta", "--matrices", mats, "--out", out, "--B", "50", "--rthsd-B", "100", "--no-figures",
+              "--quiet"]
     _check(tmp_path, [*common, "--seed", "1"], [*common, "--seed", "2"], out, seeds=range(3))
 
 

@@ -97,16 +97,50 @@ def wilcoxon(D) -> np.ndarray:
     A = np.sort(np.abs(D), axis=0)
     clean = (A[0] != 0) & (np.diff(A, axis=0) != 0).all(axis=0)
     p = np.empty(D.shape[1])
+    # with ties or zeros and n <= 13 scipy runs an exact sign-flip permutation test through a Python
+    # call per flip and pair (minutes for a few hundred pairs): the same test, vectorised here
+    small = ~clean & (D.shape[0] <= _WILCOXON_EXACT_MAX_N)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        for group in (clean, ~clean):
+        for group in (clean, ~clean & ~small):
             if group.any():
                 p[group] = np.array(stats.wilcoxon(D[:, group], axis=0).pvalue, dtype=np.float64, ndmin=1)
+    if small.any():
+        p[small] = _wilcoxon_signflip_exact(D[:, small])
     nonzero = (D != 0).any(axis=0)
     p[~nonzero] = 1.0
     if np.isnan(p).any():                                     # pragma: no cover - scipy contract
         raise ValueError("scipy.stats.wilcoxon returned NaN for a column with non-zero differences")
     return p
+
+
+_WILCOXON_EXACT_MAX_N = 13        # scipy's method="auto": exact permutation test up to 2**13 flips
+
+
+def _wilcoxon_signflip_exact(D: np.ndarray, batch: int = 256) -> np.ndarray:
+    """Two-sided p of scipy's exact permutation version of the Wilcoxon test (``method="auto"``
+    with ties or zeros and n <= 13): the statistic r+ (the rank sum of the positive differences,
+    zeros dropped, average ranks of ``|d|``) over all ``2**n`` sign flips, and scipy's
+    ``permutation_test`` p-value (``2 * min(P(null <= r+), P(null >= r+))`` with its relative
+    tolerance ``100 * eps``, clipped to 1) -- every column at once, as one matrix product."""
+    from scipy import stats
+
+    n = D.shape[0]
+    A = np.abs(D).astype(np.float64)
+    A[D == 0] = np.nan
+    r = np.nan_to_num(stats.rankdata(A, axis=0, nan_policy="omit"), nan=0.0)
+    pos, neg = r * (D > 0), r * (D < 0)
+    observed = pos.sum(axis=0)
+    flips = ((np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.float64)  # (2^n, n)
+    gamma = np.abs(np.finfo(np.float64).eps * 100 * observed)
+    out = np.empty(D.shape[1])
+    for s0 in range(0, D.shape[1], batch):
+        sl = slice(s0, s0 + batch)
+        null = flips @ pos[:, sl] + (1.0 - flips) @ neg[:, sl]           # (2^n, columns)
+        less = (null <= observed[sl] + gamma[sl]).mean(axis=0)
+        greater = (null >= observed[sl] - gamma[sl]).mean(axis=0)
+        out[sl] = np.clip(2 * np.minimum(less, greater), 0.0, 1.0)
+    return out
 
 
 def sign_counts(D) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
