@@ -25,7 +25,7 @@ import numpy as np
 from ..collection import Collection
 from ..errors import InputError
 from ._text import DENSE_MAX
-from .ingest import _QrelsIndex, _plural, _preview, _warn, label_run
+from .ingest import label_runs
 from .qrels import Qrels, _build, read_qrels
 from .runs import ParsedRun, RunSource, read_run
 
@@ -188,31 +188,7 @@ def collection_from_parsed(q: Qrels, parsed: list[tuple[ParsedRun, str]], depth:
     if dup:
         raise InputError(f"two runs named {dup[0]!r}: run names must be unique")
     parsed = sorted(parsed, key=lambda po: po[0].name)
-    nrel = q.n_relevant
-    used = [t for t, r in zip(q.topics, nrel) if r > 0]
-    excluded = [t for t, r in zip(q.topics, nrel) if r == 0]
-    qsrc = q.sources[0] if q.sources else "qrels"
-    if excluded:
-        _warn(f"{qsrc}: {_plural(len(excluded), 'topic')} without any relevant document excluded from "
-              f"the topic set: {_preview(excluded)}")
-    if not used:
-        raise InputError("no topic of the qrels has a relevant document", qsrc)
-    index = _QrelsIndex(q, used)
-    if depth is not None:
-        width = depth
-    else:
-        width = 1
-        for pr, _ in parsed:
-            if len(pr.lines):
-                _, c = np.unique(pr.topics, return_counts=True)
-                width = max(width, int(c.max()))
-    T = len(used)
-    levels = np.empty((len(parsed), T, width), np.int8)
-    lengths = np.empty((len(parsed), T), np.int64)
-    for i, (pr, order) in enumerate(parsed):
-        levels[i], lengths[i] = label_run(pr, index, T, width, order, depth)
-        if progress is not None:
-            progress(i + 1, len(parsed), pr.name)
+    used, excluded, levels, lengths, _ = label_runs(q, parsed, depth, progress)
     qi = np.array([q.topics.index(t) for t in used], np.int64)
     meta = {"qrels": list(q.sources), "qrels_form": q.form, "runs": {p.name: list(p.sources) for p, _ in parsed},
             "order": sorted({o for _, o in parsed}), "depth": depth, "max_level": q.max_level,

@@ -251,6 +251,40 @@ def _runs_info(sources: list[RunSource]) -> dict:
     return {s.name: list(s.files) if s.path is None else s.path for s in sources}
 
 
+def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries: bool = False):
+    """Label parsed runs ``[(ParsedRun, order), ...]`` against ``q`` (the second half of
+    :func:`load_collection`, shared with :mod:`metaeval.io.frames`): ``(used topics, excluded
+    topics, levels (runs, topics, width), lengths (runs, topics), entry or None)``.  Topics without
+    a relevant document are excluded with a warning."""
+    nrel = q.n_relevant
+    used = [t for t, r in zip(q.topics, nrel) if r > 0]
+    excluded = [t for t, r in zip(q.topics, nrel) if r == 0]
+    qsrc = q.sources[0] if q.sources else "qrels"
+    if excluded:
+        _warn(f"{qsrc}: {_plural(len(excluded), 'topic')} without any relevant document excluded from "
+              f"the topic set: {_preview(excluded)}")
+    if not used:
+        raise InputError("no topic of the qrels has a relevant document", qsrc)
+    index = _QrelsIndex(q, used)
+    width = depth
+    if width is None:
+        width = 1
+        for pr, _ in parsed:
+            if len(pr.lines):
+                _, c = np.unique(pr.topics, return_counts=True)
+                width = max(width, int(c.max()))
+    T = len(used)
+    levels = np.empty((len(parsed), T, width), np.int8)
+    lengths = np.empty((len(parsed), T), np.int64)
+    entry = np.full((len(parsed), T, width), PAD, np.int64) if entries else None
+    for i, (pr, order) in enumerate(parsed):
+        levels[i], lengths[i] = label_run(pr, index, T, width, order, depth,
+                                          None if entry is None else entry[i])
+        if progress is not None:
+            progress(i + 1, len(parsed), pr.name)
+    return used, excluded, levels, lengths, entry
+
+
 def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
                     max_level: int | None = None,
                     progress: Callable[[int, int, str], None] | None = None,
@@ -279,36 +313,9 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
     sources = _runs_arg(runs)
     if not sources:
         raise InputError("no runs given")
-    nrel = q.n_relevant
-    used = [t for t, r in zip(q.topics, nrel) if r > 0]
-    excluded = [t for t, r in zip(q.topics, nrel) if r == 0]
-    qsrc = q.sources[0] if q.sources else "qrels"
-    if excluded:
-        _warn(f"{qsrc}: {_plural(len(excluded), 'topic')} without any relevant document excluded from "
-              f"the topic set: {_preview(excluded)}")
-    if not used:
-        raise InputError("no topic of the qrels has a relevant document", qsrc)
-    index = _QrelsIndex(q, used)
-    parsed = []
-    for i, s in enumerate(sources):
-        parsed.append(read_run(s, scores=(order == "score")))
-    if depth is not None:
-        width = depth
-    else:
-        width = 1
-        for pr in parsed:
-            if len(pr.lines):
-                _, c = np.unique(pr.topics, return_counts=True)
-                width = max(width, int(c.max()))
-    T = len(used)
-    levels = np.empty((len(sources), T, width), np.int8)
-    lengths = np.empty((len(sources), T), np.int64)
-    entry = np.full((len(sources), T, width), PAD, np.int64) if entries else None
-    for i, pr in enumerate(parsed):
-        levels[i], lengths[i] = label_run(pr, index, T, width, order, depth,
-                                          None if entry is None else entry[i])
-        if progress is not None:
-            progress(i + 1, len(sources), pr.name)
+    parsed = [read_run(s, scores=(order == "score")) for s in sources]
+    used, excluded, levels, lengths, entry = label_runs(q, [(pr, order) for pr in parsed], depth,
+                                                        progress, entries)
     qi = np.array([q.topics.index(t) for t in used], np.int64) if used else np.zeros(0, np.int64)
     level_counts = q.level_counts[qi]
     info = {
