@@ -128,3 +128,17 @@ def shared() -> Path:
     """Older name: like ``shared_data`` but returns the folder above the data (``SHARED``)."""
     require("shared_data")
     return SHARED
+
+
+def dl19_matrices(metrics) -> dict:
+    """``{metric: topic x run DataFrame}`` of every DL19 run (gains 1:2:3), for the statistics
+    tests; requires the shared data (skip, or fail under CI)."""
+    import pandas as pd
+
+    from metaeval.io import load_collection
+    from metaeval.metrics import evaluate
+
+    require("shared_data")
+    c = load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz")))
+    res = evaluate(c, list(metrics), gains=(1, 2, 3))
+    return {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in res.items()}

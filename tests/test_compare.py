@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from conftest import DL19
+from conftest import DL19, dl19_matrices
 from metaeval.cli import main
 from metaeval.report.compare import render_compare, run_letter
 from metaeval.meta.compare import COMPARE_COLUMNS, compare
@@ -22,22 +22,9 @@ BASE = "bm25base_p"
 EXAMPLE_RUNS = ["p_bert", "idst_bert_p1", "TUW19-p3-f", BASE]
 
 
-def need_dl19():
-    if not DL19.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"{DL19} is missing (CI must provide ../shared)")
-        pytest.skip("../shared/data/trec-dl19-passage is not present")
-
-
 @pytest.fixture(scope="module")
 def dl19():
-    need_dl19()
-    from metaeval.io import load_collection
-    from metaeval.metrics import evaluate
-
-    c = load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz")))
-    res = evaluate(c, METRICS, gains=(1, 2, 3))
-    return {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in res.items()}
+    return dl19_matrices(METRICS)
 
 
 def _family(df, baseline):

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from conftest import DL19
+from conftest import DL19, dl19_matrices
 from metaeval.meta.anova import two_way_anova
 from metaeval.meta.discpower import (ANOVA_COLUMNS, DISCPOWER_COLUMNS, PVALUE_COLUMNS, TESTS, TSS_COLUMNS,
                                      discpower_text, discpower_texts, discriminative_power_wide,
@@ -30,22 +30,9 @@ from metaeval.meta.topicset import anova_power, paired_t_power, topic_set_size
 METRICS = ["AP", "nDCG@10", "RR", "Q-measure", "Prec@10"]
 
 
-def need_dl19():
-    if not DL19.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"{DL19} is missing (CI must provide ../shared)")
-        pytest.skip("../shared/data/trec-dl19-passage is not present")
-
-
 @pytest.fixture(scope="module")
 def dl19():
-    need_dl19()
-    from metaeval.io import load_collection
-    from metaeval.metrics import evaluate
-
-    c = load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz")))
-    res = evaluate(c, METRICS, gains=(1, 2, 3))
-    return {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in res.items()}
+    return dl19_matrices(METRICS)
 
 
 def _pairs(m):
