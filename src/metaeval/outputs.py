@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import stages as _stages
+
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "format_alpha",
            "format_threshold", "report_caption_name", "report_captions", "markdown_reference"]
@@ -39,9 +41,10 @@ __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FOR
 TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
 SCOPES = ("collection", "summary", "kishida")
-STAGES = ("collection", "kendall", "run_means", "paired", "unpaired", "swap", "stability", "sweep",
-          "figures", "summary", "kishida", "rank_correlation", "discpower")
-CONDITIONS = ("gain_sweep",)
+#: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
+STAGES = _stages.names()
+#: the switches of conditional outputs: the conditions of the registry's stages
+CONDITIONS = tuple(dict.fromkeys(s.condition for s in _stages.REGISTRY if s.condition))
 
 #: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
 _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
@@ -158,12 +161,12 @@ OUTPUTS: tuple[Output, ...] = (
            ("metric", "f", "minority_rate", "proportion_ties")),
     Output("gain_kendall", _T, "collection",
            "Kendall's rank correlations: default gain values versus others (above 0.8 in bold)",
-           f"Table 5 of {_SAKAI_A}", ("sweep",),
+           f"Table 5 of {_SAKAI_A}", ("gain_sweep",),
            ("metric", "gains", "tau", "z0", "p_value", "paper_gains", "variant"),
            condition="gain_sweep"),
     Output("gain_bootstrap", _T, "collection",
            "The effect of changing gain values on the paired bootstrap sensitivity",
-           f"Table 6 of {_SAKAI_A}", ("sweep",),
+           f"Table 6 of {_SAKAI_A}", ("gain_sweep",),
            ("metric", "pairs", "significant", "sensitivity", "estimated_diff", "gains", "default",
             "paper_gains"),
            condition="gain_sweep"),

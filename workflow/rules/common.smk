@@ -148,17 +148,20 @@ TSS_BETA = config["discpower"]["tss_beta"]
 TSS_MIN_DIFF = config["discpower"]["tss_min_diff"]
 TSS_SYSTEMS = config["discpower"]["tss_systems"]
 KISHIDA = bool(config["kishida"]["enabled"])
+# robustness to incomplete judgments and pool reuse (stage incompleteness, one job per collection)
+_inc = config["incompleteness"]
+INCOMPLETENESS = bool(_inc["enabled"])
 SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- stages (jobs)
-# The meta-evaluation methods run per collection, one job each (`metaeval stage NAME`, names of
-# metaeval.meta.run.STAGES), each over every metric; the tables rule combines their parts in this
-# order. A new method: its stage function in metaeval/meta/run.py, its rule, its name here.
-METHOD_STAGES = ["kendall", "paired", "unpaired", "swap", "stability"]
-if GAIN_SWEEP:
-    METHOD_STAGES += ["gain_sweep"]
-METHOD_STAGES += ["rank_correlation"]
-METHOD_STAGES += ["discpower"]      # reads the ASLs of paired and unpaired (rule discpower's inputs)
+# The meta-evaluation methods run per collection, one job each (`metaeval stage NAME`), each over
+# every metric; the tables rule combines their parts in this order. The list is derived from the one
+# stage registry (metaeval.stages): a new method is its registry entry, its function and its rule.
+from metaeval import stages as _stages
+
+#: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
+CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS)
+METHOD_STAGES = _stages.method_stages(**CONDITIONS)
 
 
 def _args(**opts):
@@ -290,9 +293,9 @@ def benchmark_path(name):
 # the workflow -- once per job on a cluster -- imports neither pandas nor matplotlib).
 from metaeval import outputs as _outputs
 
-TABLES = _outputs.names("collection", "table", gain_sweep=GAIN_SWEEP)
+TABLES = _outputs.names("collection", "table", **CONDITIONS)
 TABLE_FORMATS = list(_outputs.TABLE_FORMATS)
-FIGURES = _outputs.names("collection", "figure")
+FIGURES = _outputs.names("collection", "figure", **CONDITIONS)
 FIGURE_FORMATS = list(_outputs.FIGURE_FORMATS)
 SUMMARY_TABLES = _outputs.names("summary", "table")
 SUMMARY_FIGURES = _outputs.names("summary", "figure")
@@ -349,17 +352,17 @@ def cdir(c):
 
 
 def table_files(c):
-    return [f"{RES}/{c}/{f}" for o in _outputs.tables("collection", gain_sweep=GAIN_SWEEP)
+    return [f"{RES}/{c}/{f}" for o in _outputs.tables("collection", **CONDITIONS)
             for f in o.files()]
 
 
 def figure_files(c):
-    return [f"{RES}/{c}/{f}" for o in _outputs.figures("collection") for f in o.files()]
+    return [f"{RES}/{c}/{f}" for o in _outputs.figures("collection", **CONDITIONS) for f in o.files()]
 
 
 def text_files(c):
     """The folders of text outputs (pvalues/: the Discpower files METRIC.rthsd.B)."""
-    return [f"{RES}/{c}/{f}" for o in _outputs.outputs("collection", "text") for f in o.files()]
+    return [f"{RES}/{c}/{f}" for o in _outputs.outputs("collection", "text", **CONDITIONS) for f in o.files()]
 
 
 def summary_files():
@@ -418,7 +421,7 @@ def caption(name):
 # --------------------------------------------------------------------------- report-flagged outputs
 def _table_outputs():
     out = []
-    for o in _outputs.tables("collection", gain_sweep=GAIN_SWEEP):
+    for o in _outputs.tables("collection", **CONDITIONS):
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "csv":
@@ -431,7 +434,7 @@ def _table_outputs():
 
 def _figure_outputs():
     out = []
-    for o in _outputs.figures("collection"):
+    for o in _outputs.figures("collection", **CONDITIONS):
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "png":

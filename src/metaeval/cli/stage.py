@@ -12,8 +12,11 @@ import sys
 
 from ._meta_options import add_config_args, config_from_args
 
-#: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES)
-FILE_STAGES = ("select_runs", "tables", "figures", "summary")
+from ..stages import file_stages
+
+#: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES); both lists
+#: derive from the one registry, metaeval.stages
+FILE_STAGES = file_stages()
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
