@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._meta_options import add_config_args, config_from_args
+from ._meta_options import add_config_args, add_incompleteness_args, config_from_args
 
 from ..stages import file_stages
 
@@ -49,7 +49,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="tables: the stages whose parts to combine, in this order (default: every "
                         "registered stage with a folder under --parts)")
     p.add_argument("--collection", metavar="CACHE.npz",
-                   help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv")
+                   help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv; "
+                        "a stage on the labelled collection (incompleteness): the collection it reads")
+    p.add_argument("--gains", metavar="G1:...:GH",
+                   help="a stage on the labelled collection: the collection's gains (default 1:2:...:H)")
+    p.add_argument("--folder", metavar="DIR",
+                   help="incompleteness: its own folder (trials.csv, qrels/)")
     p.add_argument("--runs-used", metavar="CSV",
                    help="tables: also write the runs meta-evaluated (run, mean of --select-by) here")
     p.add_argument("--tables", metavar="DIR", help="figures: folder of the table CSVs")
@@ -57,6 +62,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="figures: draw in N processes (default 1)")
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
+    add_incompleteness_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, _parser=p)
     return p
@@ -121,8 +127,12 @@ def run(args) -> int:
                     out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
                     runs_used=args.runs_used, texts_dir=args.texts)
             else:
+                from ..metrics.registry import parse_gains
+
                 pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
-                                           progress=progress, parts_dir=args.parts)
+                                           progress=progress, parts_dir=args.parts, collection=args.collection,
+                                           gains=parse_gains(args.gains) if args.gains else None,
+                                           folder=args.folder, write_qrels=args.write_qrels)
     except ValueError as e:
         if isinstance(e, InputError):
             raise
