@@ -190,6 +190,22 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
     return written
 
 
+def collection_runs(collection, cfg, gains=None) -> list[str]:
+    """The runs meta-evaluated on a labelled collection: the top ``cfg.top_runs`` by mean
+    ``cfg.select_by`` (as every stage picks them from the matrices), or every run."""
+    if cfg.top_runs is None:
+        return list(collection.runs)
+    import pandas as pd
+
+    from .meta.run import select_runs
+    from .metrics import evaluate, parse_measure
+
+    name = parse_measure(cfg.select_by).name
+    vals = evaluate(collection, [name], gains=gains)[name]
+    mats = {cfg.select_by: pd.DataFrame(vals.T, index=list(collection.topics), columns=list(collection.runs))}
+    return select_runs(mats, cfg)
+
+
 def write_incompleteness_folder(collection, frames: Mapping, masks, folder) -> list[Path]:
     """``FOLDER/trials.csv`` (the ``incompleteness_trials`` frame) and, given the keep masks of
     :func:`metaeval.meta.incompleteness.stage_incompleteness`, every reduced qrels as

@@ -151,6 +151,7 @@ KISHIDA = bool(config["kishida"]["enabled"])
 # robustness to incomplete judgments and pool reuse (stage incompleteness, one job per collection)
 _inc = config["incompleteness"]
 INCOMPLETENESS = bool(_inc["enabled"])
+INCOMPLETENESS_JOBS = int(_inc["jobs"])
 SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- stages (jobs)
@@ -188,6 +189,11 @@ STAGE_ARGS = {
     "rank_correlation": _args(B=B, seed=SEED, rbo_p=RBO_P, metrics=METRICS),
     "discpower": _args(alpha=ALPHA, seed=SEED, rthsd_B=RTHSD_B, tss_beta=TSS_BETA, tss_min_diff=TSS_MIN_DIFF,
                        tss_systems=TSS_SYSTEMS, **_METRIC_ARGS),
+    "incompleteness": _args(B=B, alpha=ALPHA, seed=SEED, metrics=METRICS, method=_inc["methods"],
+                            fractions=",".join(str(f) for f in _inc["fractions"]),
+                            depths=",".join(str(d) for d in _inc["depths"]), trials=_inc["trials"],
+                            groups=_inc["groups"], pool_depth=_inc["pool_depth"])
+    + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
     "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B),
 }
 

@@ -73,7 +73,7 @@ def run(args) -> int:
 
         c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth)
     try:
-        runs = _select(c, cfg, gains)
+        runs = pipeline.collection_runs(c, cfg, gains)
         written = pipeline.write_incompleteness(c, args.out, cfg, metrics, gains=gains, runs=runs,
                                                 write_qrels=args.write_qrels, figures=not args.no_figures)
     except ValueError as e:
@@ -83,19 +83,3 @@ def run(args) -> int:
     if not args.quiet:
         print(f"metaeval incompleteness: {len(written)} files -> {args.out}", file=sys.stderr)
     return 0
-
-
-def _select(c, cfg, gains):
-    """The runs meta-evaluated: the top ``cfg.top_runs`` by mean ``cfg.select_by`` (as every stage
-    picks them), or every run."""
-    if cfg.top_runs is None:
-        return list(c.runs)
-    import pandas as pd
-
-    from ..meta.run import select_runs
-    from ..metrics import evaluate, parse_measure
-
-    name = parse_measure(cfg.select_by).name
-    vals = evaluate(c, [name], gains=gains)[name]
-    mats = {cfg.select_by: pd.DataFrame(vals.T, index=list(c.topics), columns=list(c.runs))}
-    return select_runs(mats, cfg)

@@ -49,7 +49,7 @@ TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired"
 # discriminative power (stage discpower)
 TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
 # robustness to incomplete judgments and pool reuse (stage incompleteness)
-TABLE_ORDER += ("incompleteness", "pool_reuse", "incompleteness_trials")
+TABLE_ORDER += ("incompleteness", "pool_reuse")
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 
