@@ -354,6 +354,26 @@ def _significant(scores: np.ndarray, cfg, samples_for) -> np.ndarray:
     return out
 
 
+def _tau_a(full: np.ndarray, red: np.ndarray) -> np.ndarray:
+    """Kendall's tau-a of every row pair as :func:`metaeval.meta.kendall.kendall_tau` computes it
+    (scores rounded to its tie tolerance; (concordant - discordant) / (n (n - 1) / 2), exact counts)."""
+    from .kendall import TIE_DECIMALS
+
+    a, b = np.round(full, TIE_DECIMALS), np.round(red, TIE_DECIMALS)
+    n = a.shape[1]
+    i, j = np.triu_indices(n, 1)
+    prod = np.sign(a[:, i] - a[:, j]) * np.sign(b[:, i] - b[:, j])
+    return ((prod > 0).sum(axis=1) - (prod < 0).sum(axis=1)) / (n * (n - 1) // 2)
+
+
+def _tau_ap(full: np.ndarray, red: np.ndarray) -> np.ndarray:
+    """tau_AP (Yilmaz et al. 2008) of every reduced ranking against the full one
+    (:func:`metaeval.meta.rankcorr.coefficient_matrices`; NaN with ties)."""
+    from .rankcorr import coefficient_matrices
+
+    return coefficient_matrices(np.stack([full, red], axis=1))["tau_ap"][:, 0, 1]
+
+
 class _Samples:
     def __init__(self, cfg, samples=None):
         self.cfg, self._have = cfg, {}
@@ -375,11 +395,7 @@ def _level_rows(c, method, level, masks, measures, gains, full_means, cfg, sampl
     K = masks.shape[0]
     red = np.concatenate([_means(scores[n]) for n in names])                 # (M K, runs)
     full = np.repeat(np.stack([full_means[n] for n in names]), K, axis=0)    # (M K, runs)
-    stack = np.stack([full, red], axis=1)
-    from .rankcorr import coefficient_matrices
-
-    co = coefficient_matrices(stack)
-    tau, tau_ap = co["tau_a"][:, 0, 1], co["tau_ap"][:, 0, 1]
+    tau, tau_ap = _tau_a(full, red), _tau_ap(full, red)
     d = red - full
     rmse = np.sqrt(np.add.reduce(d * d, axis=1) / d.shape[1])
     sig = _significant(np.concatenate([scores[n] for n in names]), cfg, samples_for)
@@ -497,7 +513,9 @@ def summarise(trials: pd.DataFrame, n_runs: int) -> pd.DataFrame:
         tap = tap[~np.isnan(tap)]
         n = len(tau)
         mean = np.add.reduce(tau) / n
-        sd = float(np.sqrt(np.add.reduce((tau - mean) ** 2) / (n - 1))) if n > 1 else float("nan")
+        # s.d. (n - 1) from the pairwise differences: exactly 0 when every trial gives one value
+        i, j = np.triu_indices(n, 1)
+        sd = float(np.sqrt(np.add.reduce((tau[i] - tau[j]) ** 2) / (n * (n - 1)))) if n > 1 else float("nan")
         rows.append((*k, n, mean, sd, np.add.reduce(tap) / len(tap) if len(tap) else float("nan"),
                      np.add.reduce(g["rmse"].to_numpy(float)) / n,
                      np.add.reduce(g["significant_pairs"].to_numpy(float)) / n, n_runs * (n_runs - 1) // 2))
