@@ -123,7 +123,7 @@ _RANKCORR_COEFS = ("tau_a", "tau_b", "tau_ap", "tau_ap_a", "tau_ap_b", "rbo", "r
 _CARTERETTE, _SAKAI_14, _SAKAI_16 = "Carterette (2012)", "Sakai (2014)", "Sakai (2016)"
 
 # robustness to incomplete judgments and pool reuse (stage incompleteness)
-_INC_REFS = ("Buckley & Voorhees (2004) and Sakai (2007, \"Alternatives to bpref\") (reduced qrels), "
+_INC_REFS = ("Buckley & Voorhees (2004) and Sakai (SIGIR 2007) (reduced qrels), "
              "Zobel (1998) and Sakai & Kando (2008) (reduced pool depth)")
 _POOL_REFS = "Zobel (1998) and Büttcher et al. (2007)"
 

@@ -21,8 +21,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "incompleteness", help="robustness of the metrics to incomplete judgments and pool reuse",
         description="Recompute every metric on reduced qrels (methods judged, stratified, depth, "
-                    "leave-one-group-out; Buckley & Voorhees 2004, Sakai 2007, Zobel 1998, Sakai & Kando "
-                    "2008, Buettcher et al. 2007) as given and on condensed lists, and compare the run "
+                    "leave-one-group-out; Buckley & Voorhees 2004, Sakai SIGIR 2007, Zobel 1998, Sakai & Kando "
+                    "2008, Büttcher et al. 2007) as given and on condensed lists, and compare the run "
                     "rankings with those on the full qrels. Writes OUT/tables/incompleteness.{csv,md,tex}, "
                     "OUT/tables/pool_reuse.{csv,md,tex}, OUT/incompleteness/trials.csv (and with "
                     "--write-qrels OUT/incompleteness/qrels/), OUT/figures/. See docs/meta.md.")

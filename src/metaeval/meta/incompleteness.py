@@ -5,9 +5,9 @@ judgments and pool reuse"):
 
 ``judged``      per topic, a simple random sample without replacement of ``round(f |judged|)``
                 (at least one) of its judged documents, redrawn until it holds a relevant one
-                (Buckley & Voorhees 2004; Sakai 2007, "Alternatives to bpref");
+                (Buckley & Voorhees 2004; Sakai SIGIR 2007, "Alternatives to bpref");
 ``stratified``  the same fraction of the relevant (at least one) and of the nonrelevant documents
-                separately (Sakai 2007);
+                separately (Sakai SIGIR 2007);
 ``depth``       the judged documents in the top ``d`` of at least one run of the collection: the
                 pool the runs would have formed at depth ``d`` (Zobel 1998; Sakai & Kando 2008);
 ``leave-one-group-out``  for each group of runs, the judged documents only that group contributed

@@ -540,7 +540,7 @@ def plot_discpower_by_collection(wide: pd.DataFrame, path_stem, *, alpha: float 
 
 def plot_incompleteness(table: pd.DataFrame, path_stem) -> list[Path]:
     """tau (top row) and tau_AP (bottom row) against the level, one column per method, one line
-    per metric with its s.d. band over trials (Buckley & Voorhees 2004; Sakai 2007; Zobel 1998;
+    per metric with its s.d. band over trials (Buckley & Voorhees 2004; Sakai SIGIR 2007; Zobel 1998;
     Sakai & Kando 2008)."""
     with _rc():
         methods = _unique(table["method"]) if len(table) else []
