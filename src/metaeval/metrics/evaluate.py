@@ -12,19 +12,26 @@ from .registry import Measure, parse_measure
 
 
 def evaluate(collection: Collection | EvalContext, measures: Iterable[str | Measure],
-             gains=None) -> dict[str, np.ndarray]:
+             gains=None, vocabulary: str | None = None) -> dict[str, np.ndarray]:
     """Compute every measure for every run and topic at once.
 
     Returns ``{measure.name: float64 array (runs, topics)}`` in the order given.  ``gains`` (for
     L1..LH) is the collection's default gain vector; a measure's own ``gains=`` parameter overrides it.
+    ``vocabulary`` reads names given as text (:func:`~metaeval.metrics.registry.parse_measure`).
+
+    Three parameters are applied here, not by the implementations: ``rel=`` (levels below it made
+    L0), ``judged_only=True`` (any measure: the condensed lists, unjudged documents removed) --
+    both by :meth:`EvalContext.view` -- and ``gains=``.
     """
     ctx = collection if isinstance(collection, EvalContext) else EvalContext(collection, gains)
     out: dict[str, np.ndarray] = {}
     for m in measures:
-        m = parse_measure(m)
+        m = parse_measure(m, vocabulary)
         d = m.definition
-        params = {k: m.param(k) for k in d.params if k != "gains"}
-        c = ctx.with_gains(m.param("gains")) if "gains" in d.params and m.param("gains") is not None else ctx
+        params = {k: m.param(k) for k in d.params if k not in ("gains", "rel")}
+        c = ctx.view(m.param("rel") if "rel" in d.params else 1, m.param("judged_only"))
+        if "gains" in d.params and m.param("gains") is not None:
+            c = c.with_gains(m.param("gains"))
         val = np.asarray(d.func(c, m.cutoff, **params), dtype=np.float64)
         R, T = len(ctx.collection.runs), len(ctx.collection.topics)
         if val.shape != (R, T):
