@@ -7,7 +7,7 @@ trec_eval, each exact to that provider (``docs/metrics.md``, "ir_measures' names
   2^level - 1, discount ln(r + 1), the ideal list of every positively judged document;
 * ``gdeval.ERR@k`` -- gdeval's ERR@k (Chapelle et al. 2009) with the stopping probability
   (2^level - 1) / 2^4 (gdeval's ``MAX_JUDGMENT = 4``);
-* ``cwl.RBP(p=..., rel=...)`` -- cwl_eval 1.0.12's RBP (Moffat and Zobel 2008) on binary relevance
+* ``irm.RBP(p=..., rel=...)`` -- cwl_eval 1.0.12's RBP (Moffat and Zobel 2008) on binary relevance
   (level >= rel), over cwl_eval's fixed 1000 ranks: weights p^(r-1) / sum_{j<1000} p^j;
 * ``Compat(p=..., normalize=...)`` -- ir_measures' ``compat`` provider: the compatibility of Clarke
   et al. (2021), rank-biased overlap with the ideal ranking (relevant documents by level, equal
@@ -88,10 +88,10 @@ def _cwl_weights(p: float) -> np.ndarray:
 
 
 def cwl_rbp(ctx: EvalContext, cutoff=None, p=0.8) -> np.ndarray:
-    w = _memo(ctx, ("cwl.RBP.w", float(p)), lambda: _cwl_weights(float(p)))
+    w = _memo(ctx, ("irm.RBP.w", float(p)), lambda: _cwl_weights(float(p)))
     lists = _system(ctx)
     # relevant documents (level >= rel: the context's levels >= 1) within cwl_eval's 1000 ranks
-    return _sum(ctx, lists, ("cwl.RBP", float(p)), CWL_MAX_N,
+    return _sum(ctx, lists, ("irm.RBP", float(p)), CWL_MAX_N,
                 lambda: np.where(lists.index < CWL_MAX_N, w[np.minimum(lists.index, CWL_MAX_N - 1)], 0.0))
 
 
@@ -164,7 +164,7 @@ register(MeasureDef("gdeval.nDCG", gdeval_ndcg, "required", {}, True, False,
 register(MeasureDef("gdeval.ERR", gdeval_err, "required", {}, True, False,
                     "gdeval's ERR@k: stopping probability (2^L - 1)/16 (ir_measures ERR@k)",
                     source="gdeval.pl 1.2a (ir_measures' gdeval provider)"))
-register(MeasureDef("cwl.RBP", cwl_rbp, "forbidden", _P_RBP, True, False,
+register(MeasureDef("irm.RBP", cwl_rbp, "forbidden", _P_RBP, True, False,
                     "cwl_eval's RBP on binary relevance (level >= rel) over 1000 ranks (ir_measures RBP(p,rel))",
                     source="cwl_eval 1.0.12 (ir_measures' cwl_eval provider)"))
 register(MeasureDef("Compat", compat, "forbidden", _P_COMPAT, True, False,

@@ -12,7 +12,7 @@ maps every ir_measures name onto the canonical measure that gives the same value
 * where trec_eval computes it and NTCIREVAL has nothing equal (AP@k = ``map_cut``, nDCG@k =
   ``ndcg_cut``, R@k, NumRet, IPrec, SetP, infAP, ...) it is the trec_eval family's ``trec.NAME``;
 * where another provider computes it, a measure of :mod:`metaeval.metrics.irm` named after it
-  (``gdeval.ERR@20``, ``gdeval.nDCG@10``, ``cwl.RBP(p=0.8,rel=2)``, ``Judged@10``, ``Compat``).
+  (``gdeval.ERR@20``, ``gdeval.nDCG@10``, ``irm.RBP(p=0.8,rel=2)``, ``Judged@10``, ``Compat``).
 
 A name is *ambiguous* when NTCIREVAL uses it for another measure (``nDCG@10``, ``AP@100``,
 ``ERR@20``, ``RBP``): it is read with ir_measures' meaning only in vocabulary ``"ir_measures"``.
@@ -107,7 +107,7 @@ def _rbp(text, params, cutoff):
         raise ValueError(f"measure {text!r}: ir_measures computes RBP with cwl_eval, which needs rel= "
                          f"(binary relevance), e.g. RBP(p=0.8,rel=2); NTCIREVAL's graded RBP is "
                          f"'RBP' in vocabulary ntcireval")
-    return "cwl.RBP", list(params.items()), cutoff
+    return "irm.RBP", list(params.items()), cutoff
 
 
 def _rbp_ambiguous(params, cutoff):
