@@ -70,7 +70,7 @@ def _ndcg(text, params, cutoff):
 
 
 def _ndcg_ambiguous(params, cutoff):
-    return str(params.get("dcg", "log2")) != "exp-log2"
+    return "dcg" not in params                  # NTCIREVAL's nDCG has no dcg parameter
 
 
 def _bpref(text, params, cutoff):
