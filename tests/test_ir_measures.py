@@ -90,6 +90,8 @@ def _available(name):
 def test_ir_measures_names_equal_ir_measures_per_topic(dl19_tie_free):
     tmp, runs, qrels = dl19_tie_free
     names = [n for n in NAMES if _available(n)]
+    if not ir_measures.gdeval.is_available():              # gdeval is a Perl script: CI has perl
+        names = [n for n in names if not parse_measure(n, "ir_measures").base.startswith(GDEVAL)]
     missing = sorted(set(NAMES) - set(names))
     got = metaeval.evaluate(DL19 / "qrels.txt", sorted(str(p) for p in tmp.glob("*.run")), names,
                             order="score", depth=None, vocabulary="ir_measures")
