@@ -268,3 +268,53 @@ def test_measures_command_with_no_match_suggests_names(capsys):
     assert main(["measures", "nDGC"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("metaeval: error: no measure matches 'nDGC'; did you mean") and "nDCG" in err
+
+
+# --------------------------------------------------------------------------------- docs/metrics.md
+
+def _docs_vocabulary_rows():
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "metrics.md").read_text(encoding="utf-8")
+    sec = text.split("| name | vocabulary `ntcireval` | vocabulary `ir_measures` |")[1].split("\n\n")[0]
+    rows = []
+    for line in sec.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        rows.append([c.split("`")[1] if "`" in c else c for c in cells[:3]])
+    return rows
+
+
+def test_docs_vocabulary_table_is_what_the_code_does():
+    rows = _docs_vocabulary_rows()
+    assert len(rows) >= 30 and {r[0] for r in rows} >= set(EXAMPLES)
+    for name, ntcir, irm in rows:
+        for vocabulary, want in (("ntcireval", ntcir), ("ir_measures", irm)):
+            if want == "-":
+                with pytest.raises(ValueError):
+                    parse_measure(name, vocabulary)
+            elif want.startswith("trec.") and not _trec_family():
+                with pytest.raises(ValueError, match="trec_eval family"):
+                    parse_measure(name, vocabulary)
+            else:
+                assert parse_measure(name, vocabulary).name == want, (name, vocabulary)
+
+
+# --------------------------------------------------------------------------------- the two sides agree
+
+@pytest.mark.skipif(not _trec_family(), reason="the trec_eval family (trec.*) is not installed")
+def test_ntcireval_and_trec_eval_agree_where_they_coincide():
+    """NTCIREVAL AP = trec_eval map, Prec@k = P_k, RR = recip_rank, R-prec = Rprec, Hit@k =
+    success_k, bpref on the condensed list = bpref, MSnDCG@k with gains = levels = ndcg_cut_k, on
+    score-ordered lists without ties (the toy collections are lists of levels: order is given)."""
+    for seed in range(3):
+        c = _toy(seed)
+        ctx = EvalContext(c)
+        pairs = [("AP", "trec.map"), ("AP(rel=2)", "trec.map(rel=2)"), ("Prec@5", "trec.P@5"),
+                 ("RR", "trec.recip_rank"), ("R-prec", "trec.Rprec"), ("Hit@3", "trec.success@3"),
+                 ("bpref(judged_only=True)", "trec.bpref"), ("MSnDCG@5", "trec.ndcg_cut@5"),
+                 ("AP(judged_only=True)", "trec.map(judged_only=True)")]
+        got = evaluate(ctx, [n for p in pairs for n in p])
+        for a, b in pairs:
+            va, vb = got[parse_measure(a).name], got[parse_measure(b).name]
+            tol = 1e-12 if a.startswith("MSnDCG") else 0.0
+            np.testing.assert_allclose(va, vb, rtol=0, atol=tol, err_msg=f"{a} vs {b}")
