@@ -260,7 +260,8 @@ def main(argv=None) -> int:
             o["zdata"] = _zscores(o["Z"])
             o["zqids"] = {k for k, _ in o["zdata"]}
         parsed = [read_trec_run(p) for p in runs]
-        rk = rank_runs(q, parsed, names=runs, max_docs=o["M"], judged_only=o["J"], complete=o["c"])
+        rk = rank_runs(q, parsed, names=runs, max_docs=o["M"], judged_only=o["J"], complete=o["c"],
+                       version=o["version"])
         if not o["c"]:
             for r, p in enumerate(runs):
                 miss = np.flatnonzero(~rk.present[r])
