@@ -51,8 +51,11 @@ def collections(draw):
         run_topics.append("99")                       # run topic absent from the qrels
     for t in topics:
         judged = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=10, unique=True))
-        for d in judged:
-            qrels.append(f"{t} 0 {d} {draw(st.sampled_from([-1, 0, 0, 1, 1, 2, 3]))}")
+        for i, d in enumerate(judged):
+            # every topic has a level-3 judgment: trec_eval reads stale memory for a topic whose
+            # judgments are all negative, and for bpref when -l exceeds its highest level + 1
+            level = 3 if i == 0 else draw(st.sampled_from([-1, 0, 0, 1, 1, 2, 3]))
+            qrels.append(f"{t} 0 {d} {level}")
     missing = draw(st.booleans()) and len(topics) > 1
     for t in run_topics:
         if missing and t == topics[-1]:

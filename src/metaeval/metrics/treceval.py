@@ -601,7 +601,10 @@ def compute(rel: np.ndarray, num_ret: np.ndarray, rel_levels: np.ndarray, specs:
     """Every value of ``specs`` for every ranking: ``[(printed name, spec, values (..., T))]`` in
     the order given.  ``rl`` is trec_eval's ``-l``, ``N`` its ``-N``; ``version=9`` switches to
     trec_eval 9.0.x's truncating recall cutoffs for iprec_at_recall and 11pt_avg."""
-    ctx = _Ctx(rel, num_ret, rel_levels, rl, N, version)
+    return _compute(_Ctx(rel, num_ret, rel_levels, rl, N, version), specs)
+
+
+def _compute(ctx: "_Ctx", specs):
     out = []
     nret = ctx.num_ret
     nrr = ctx.nrr
@@ -724,3 +727,139 @@ def summary(values: np.ndarray, aggregate: str, num_q: int, complete_extra: int 
     if aggregate == "num_q":
         return float(num_q)
     raise KeyError(aggregate)
+
+
+# ------------------------------------------------------------------------------------ registry
+def aggregate(base: str, values: np.ndarray) -> np.ndarray:
+    """The summary ("all" line) of a ``trec.*`` measure from its (runs, topics) values, over the
+    topics given: the mean; the sum for the counts; for ``trec.gm_map`` / ``trec.gm_bpref`` the
+    geometric mean with trec_eval's floor ``MIN_GEO_MEAN`` (per-topic values are AP / bpref)."""
+    name = base[len("trec."):] if base.startswith("trec.") else base
+    agg = MEASURES[name].aggregate
+    v = np.asarray(values, np.float64)
+    T = v.shape[-1]
+    s = np.cumsum(v, axis=-1)[..., -1] if T else np.zeros(v.shape[:-1])
+    if agg in ("sum", "num_rel"):
+        return s
+    if agg == "gm":
+        lg = _m_gm(v)
+        return np.array([math.exp(x / T) for x in np.cumsum(lg, axis=-1)[..., -1].ravel()]).reshape(s.shape)
+    if agg == "num_q":
+        return np.full(s.shape, float(T))
+    return s / T
+
+
+def _trec_ctx(ectx, rel, judged_only):
+    """The trec_eval arrays of an :class:`EvalContext`'s collection (cached on it)."""
+    key = ("trec_eval", int(rel), bool(judged_only))
+    d = ectx._derived
+    if key not in d:
+        c = ectx.collection
+        if judged_only:
+            c = c.condensed()
+        lv = c.levels.astype(np.int32)
+        from ..collection import PAD
+        lv = np.where(lv == PAD, -(2 ** 30), lv)           # UNJUDGED (-1) is trec_eval's NONPOOL
+        d[key] = _Ctx(lv, c.lengths.astype(np.int64), c.level_counts.astype(np.int64), rel, 0, 10)
+    return d[key]
+
+
+def _pairs(text) -> tuple:
+    if not text:
+        return ()
+    out = []
+    for item in str(text).split(":"):
+        k, _, v = item.partition("=")
+        out.append((k, float(v)))
+    return tuple(out)
+
+
+def _measure_func(name):
+    def func(ctx, cutoff, rel=1, judged_only=False, **params):
+        c = _trec_ctx(ctx, rel, judged_only)
+        info = MEASURES[name]
+        if info.kind == "cut_long":
+            spec = Spec(name, (int(cutoff),), (), str(cutoff))
+        elif name == "iprec_at_recall":
+            spec = Spec(name, (float(params["recall"]),), (), "x")
+            c = c if params.get("version", 10) == 10 else _Ctx(c.rel, c.num_ret, c.rel_levels, c.rl, 0, 9)
+        elif name == "11pt_avg":
+            c = c if params.get("version", 10) == 10 else _Ctx(c.rel, c.num_ret, c.rel_levels, c.rl, 0, 9)
+            spec = Spec(name, _ELEVEN)
+        elif name == "Rprec_mult":
+            spec = Spec(name, (float(params["mult"]),), (), "x")
+        elif name == "utility":
+            spec = Spec(name, (params["a"], params["b"], params["c"], params["d"]), (), "x")
+        elif name == "set_F":
+            spec = Spec(name, (params["beta"],), (), "x")
+        elif info.kind == "p_pair":
+            pairs = _pairs(params.get("gain_map"))
+            if name in ("rbp", "rbp_resid"):
+                pairs = pairs + (("p", params["p"]),)
+            spec = Spec(name, (), pairs, "x" if pairs else None)
+        else:
+            spec = Spec(name)
+        vals = compute_ctx(c, [spec])
+        out = vals[0][2]
+        if name in ("gm_map", "gm_bpref"):
+            out = compute_ctx(c, [Spec("map" if name == "gm_map" else "bpref")])[0][2]
+        return out
+    return func
+
+
+def compute_ctx(ctx: "_Ctx", specs):
+    """:func:`compute` on an existing context (shared intermediates)."""
+    return _compute(ctx, specs)
+
+
+def _register():
+    from .registry import MeasureDef, Param, register
+
+    def _bool(s):
+        t = str(s).strip().lower()
+        if t in ("true", "1", "yes"):
+            return True
+        if t in ("false", "0", "no"):
+            return False
+        raise ValueError(f"expected true or false, got {s!r}")
+
+    def _int(s):
+        return int(s)
+
+    def _ver(s):
+        v = int(s)
+        if v not in (9, 10):
+            raise ValueError("trec_eval version 9 or 10")
+        return v
+
+    common = {"rel": Param(1, _int, "relevance threshold: levels >= rel are relevant (trec_eval -l)"),
+              "judged_only": Param(False, _bool, "unjudged documents removed first (trec_eval -J)",
+                                   lambda v: "true" if v else "false")}
+    extra = {
+        "iprec_at_recall": {"recall": Param(0.0, float, "recall level (trec_eval iprec_at_recall.X)"),
+                            "version": Param(10, _ver, "9: trec_eval 9.0.x's truncated recall cutoffs")},
+        "11pt_avg": {"version": Param(10, _ver, "9: trec_eval 9.0.x's truncated recall cutoffs")},
+        "Rprec_mult": {"mult": Param(1.0, float, "multiple of R (trec_eval Rprec_mult.X)")},
+        "utility": {"a": Param(1.0, float, "gain per relevant retrieved"),
+                    "b": Param(-1.0, float, "per nonrelevant retrieved"),
+                    "c": Param(0.0, float, "per relevant missed"),
+                    "d": Param(0.0, float, "per nonrelevant missed (needs -N)")},
+        "set_F": {"beta": Param(1.0, float, "trec_eval set_F parameter")},
+        "rbp": {"p": Param(0.9, float, "persistence"), "gain_map": Param(None, str, "LEVEL=GAIN:LEVEL=GAIN")},
+        "rbp_resid": {"p": Param(0.9, float, "persistence")},
+    }
+    for g in ("G", "ndcg", "ndcg_rel", "Rndcg", "dcg", "ideal_dcg"):
+        extra[g] = {"gain_map": Param(None, str, "gains of levels, LEVEL=GAIN:LEVEL=GAIN (trec_eval ndcg.L=G,...)")}
+    for name, info in MEASURES.items():
+        if name in ("runid", "relstring"):
+            continue
+        params = {**common, **extra.get(name, {})}
+        unbounded = name in ("num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "utility",
+                             "dcg", "ideal_dcg", "G")
+        register(MeasureDef(f"trec.{name}", _measure_func(name),
+                            cutoff="required" if info.kind == "cut_long" else "forbidden",
+                            params=params, bounded=not unbounded,
+                            doc=f"trec_eval 10.0's {name} (m_{name}.c); summary: {info.aggregate}"))
+
+
+_register()
