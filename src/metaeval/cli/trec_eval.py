@@ -184,7 +184,18 @@ def render(o, q, rk, run_index: int) -> list[str]:
     rel = rk.rel[r]
     nret = rk.num_ret[r]
     present = rk.present[r]
-    res = compute(rel, nret, rk.rel_levels, o["specs"], o["l"], o["N"], o["version"])
+    v9 = o["version"] == 9
+    # trec_eval 9.0.x: without -c a qrels topic missing from the run is skipped; with -c it counts
+    # in the summary (as 0) but has no per-topic lines.  10.0 prints it (-c) or stops (no -c).
+    keep = present if (v9 and not o["c"]) else np.ones(T, bool)
+    show = present if v9 else np.ones(T, bool)
+    if not keep.all():
+        rel, nret, present = rel[keep], nret[keep], present[keep]
+        show = show[keep]
+        T = int(keep.sum())
+    topics = [t for t, k in zip(rk.topics, keep) if k]
+    rel_levels = rk.rel_levels[keep]
+    res = compute(rel, nret, rel_levels, o["specs"], o["l"], o["N"], o["version"])
     missing = ~present
     Z = o.get("zdata")
     zq = o.get("zqids")
@@ -199,20 +210,20 @@ def render(o, q, rk, run_index: int) -> list[str]:
             if name in ("num_ret", "utility", "rbp_resid") or name.startswith("unj"):
                 vals[missing] = 0.0
         if Z is not None and info.printing != "runid":
-            vals = _to_z(vals, name, rk.topics, Z, zq)
+            vals = _to_z(vals, name, topics, Z, zq)
         if o["q"]:
             if info.printing in ("double",):
                 for t in range(T):
-                    lines_q[t].append(f"{pre}{name:<22}\t{rk.topics[t]}\t{_fmt(vals[t])}")
+                    lines_q[t].append(f"{pre}{name:<22}\t{topics[t]}\t{_fmt(vals[t])}")
             elif info.printing == "long":
                 for t in range(T):
                     v = _fmt(vals[t]) if Z is not None else _long(vals[t])
-                    lines_q[t].append(f"{pre}{name:<22}\t{rk.topics[t]}\t{v}")
+                    lines_q[t].append(f"{pre}{name:<22}\t{topics[t]}\t{v}")
             elif info.printing == "relstring":
                 L = sp.values[0] if sp.values else 10.0
                 for t in range(T):
                     s = "" if (missing[t] and name == "relstring") else _relstring(rel[t], int(nret[t]), int(L))
-                    lines_q[t].append(f"{name:<22}\t{rk.topics[t]}\t'{s}'")
+                    lines_q[t].append(f"{name:<22}\t{topics[t]}\t'{s}'")
         if o["n"]:
             continue
         agg = info.aggregate
@@ -230,7 +241,7 @@ def render(o, q, rk, run_index: int) -> list[str]:
             final.append(f"{name:<22}\tall\t{_long(v)}")
         else:
             final.append(f"{pre}{name:<22}\tall\t{_fmt(v)}")
-    out = [line for t in range(T) for line in lines_q[t]]
+    out = [line for t in range(T) if show[t] for line in lines_q[t]]
     return out + final
 
 
@@ -260,14 +271,22 @@ def main(argv=None) -> int:
             o["zdata"] = _zscores(o["Z"])
             o["zqids"] = {k for k, _ in o["zdata"]}
         parsed = [read_trec_run(p) for p in runs]
-        rk = rank_runs(q, parsed, names=runs, max_docs=o["M"], judged_only=o["J"], complete=o["c"])
-        if not o["c"]:
+        rk = rank_runs(q, parsed, names=runs, max_docs=o["M"], judged_only=o["J"], complete=o["c"],
+                       version=o["version"])
+        if not o["c"] and o["version"] == 10:
             for r, p in enumerate(runs):
                 miss = np.flatnonzero(~rk.present[r])
                 if len(miss):
                     raise InputError(f"topic {rk.topics[miss[0]]} of the qrels has no result in the run "
                                      f"(trec_eval 10.0 stops here: \"result qid '{rk.topics[miss[0]]}' not "
                                      f"found\"); use -c to evaluate it as an empty ranking", p)
+        neg = np.flatnonzero(rk.rel_levels.sum(1) == 0)
+        for r, p in enumerate(runs):
+            ev = np.ones(len(rk.topics), bool) if o["version"] == 10 or o["c"] else rk.present[r]
+            bad = [t for t in neg if ev[t]]
+            if bad:
+                raise InputError(f"topic {rk.topics[bad[0]]} has only negative judgments: trec_eval cannot "
+                                 f"evaluate it (form_res_rels fails)", qpath)
         out = []
         for r in range(len(runs)):
             out.extend(render(o, q, rk, r))

@@ -250,7 +250,7 @@ class TrecRanking:
 
 
 def _rank_one(q: TrecQrels, run: TrecRun, max_docs: int | None, judged_only: bool,
-              complete: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              complete: bool, float32: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One run: ``(rel (T, D) int32, num_ret (T,), present (T,))``."""
     T = len(q.topics)
     # run topics -> qrels topic index (-1: not in the qrels, ignored as trec_eval does)
@@ -267,6 +267,8 @@ def _rank_one(q: TrecQrels, run: TrecRun, max_docs: int | None, judged_only: boo
     ti = ti[keep]
     docs = run.docs[keep]
     sc = run.scores[keep]
+    if float32:                 # trec_eval 9.0.x keeps SCORE as a C float
+        sc = sc.astype(np.float32).astype(np.float64)
     lines = run.lines[keep]
     # one code space for the run's and the qrels' DOCIDs (byte order)
     allq = q.docs
@@ -334,9 +336,10 @@ def _find(arr, x) -> int:
 
 def rank_runs(q: TrecQrels, runs: list[TrecRun], names: list[str] | None = None,
               max_docs: int | None = None, judged_only: bool = False,
-              complete: bool = False) -> TrecRanking:
-    """trec_eval's rankings of ``runs`` on the topics of ``q`` (``-M max_docs``, ``-J``, ``-c``)."""
-    parts = [_rank_one(q, r, max_docs, judged_only, complete) for r in runs]
+              complete: bool = False, version: int = 10) -> TrecRanking:
+    """trec_eval's rankings of ``runs`` on the topics of ``q`` (``-M max_docs``, ``-J``, ``-c``);
+    ``version=9``: scores rounded to single precision first, as trec_eval 9.0.x keeps them."""
+    parts = [_rank_one(q, r, max_docs, judged_only, complete, version == 9) for r in runs]
     T = len(q.topics)
     D = max([p[0].shape[1] for p in parts] + [1])
     rel = np.full((len(runs), T, D), PAD_REL, np.int32)

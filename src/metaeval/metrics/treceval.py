@@ -204,6 +204,24 @@ def _clog(x: np.ndarray) -> np.ndarray:
     return np.fromiter(map(math.log, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
 
 
+def _msort(items: list, cmp) -> list:
+    """glibc's qsort for arrays that fit its buffer: a top-down merge sort (msort.c), stable."""
+    n = len(items)
+    if n <= 1:
+        return list(items)
+    n1 = n // 2
+    a, b = _msort(items[:n1], cmp), _msort(items[n1:], cmp)
+    out, i, j = [], 0, 0
+    while i < len(a) and j < len(b):
+        if cmp(a[i], b[j]) <= 0:
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return out + a[i:] + b[j:]
+
+
 def _valid_int(s: str) -> bool:
     t = s[1:] if s[:1] in "+-" else s
     return bool(t) and all("0" <= c <= "9" for c in t)
@@ -264,34 +282,95 @@ class _Ctx:
         return _take_last(self.ap_terms, n - 1, 0.0)
 
     # --- gains (gain_init.c)
-    def gains(self, pairs) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
-        """``(table (T, span), lo, gain_list_min, gain_list_max)``: gain of level ``lo + j`` for each
-        topic (setup_gains / get_gain), and per topic the min / max over its gain list."""
+    def _gain_lists(self, pairs):
+        """Per distinct ``num_rel_levels`` value: setup_gains' list ``[(level, gain, counted)]``
+        sorted as glibc's qsort (a stable merge sort) sorts it with comp_rel_gain's
+        ``(int)(gain1 - gain2)``."""
+        key = ("lists", pairs)
+        if key not in self._c:
+            T, H1 = self.rel_levels.shape
+            nrl = np.where(self.rel_levels > 0, np.arange(H1) + 1, 0).max(1) if H1 else np.zeros(T, int)
+            plist = [(_atol(n), float(v)) for n, v in pairs if _valid_int(n)]
+            lists = {}
+            for n in sorted(set(nrl.tolist())):
+                ent = [[lv, g, False] for lv, g in plist]
+                for i in range(n):
+                    j = next((j for j, e in enumerate(ent) if e[0] == i), None)
+                    if j is None:
+                        ent.append([i, float(i), True])
+                    else:
+                        ent[j][2] = True
+                lists[n] = _msort(ent, lambda a, b: int(a[1] - b[1]))
+            self._c[key] = (nrl, lists)
+        return self._c[key]
+
+    def gains(self, pairs):
+        """``(table (T, span), lo, gain_list_min, gain_list_max)``: get_gain of level ``lo + j``
+        for each topic, and per topic the min / max over its gain list."""
         key = ("gains", pairs)
         if key in self._c:
             return self._c[key]
+        nrl, lists = self._gain_lists(pairs)
         T, H1 = self.rel_levels.shape
-        nrl = np.where(self.rel_levels > 0, np.arange(H1) + 1, 0).max(1) if H1 else np.zeros(T, int)
-        plist = [(_atol(n), float(v)) for n, v in pairs if _valid_int(n)]
-        lo = min([-2] + [p for p, _ in plist])
-        hi = max([H1 - 1] + [p for p, _ in plist])
+        levels = [e[0] for L in lists.values() for e in L]
+        lo = min([-2] + levels)
+        hi = max([H1 - 1] + levels)
         span = hi - lo + 1
         tab = np.zeros((T, span))
-        inlist = np.zeros((T, span), bool)
-        lv = np.arange(lo, hi + 1)
-        default = (lv[None, :] >= 0) & (lv[None, :] < nrl[:, None])
-        tab = np.where(default, lv[None, :].astype(np.float64), 0.0)
-        inlist |= default
-        seen = set()
-        for p, v in plist:           # first pair for a level wins
-            if p in seen:
+        gmin = np.zeros(T)
+        gmax = np.zeros(T)
+        for n, L in lists.items():
+            row = np.zeros(span)
+            done = set()
+            for lv, g, _ in L:                     # get_gain: first entry of the sorted list
+                if lv not in done:
+                    done.add(lv)
+                    row[lv - lo] = g
+            m = nrl == n
+            tab[m] = row
+            gs = [e[1] for e in L]
+            gmin[m] = min(gs) if gs else np.inf
+            gmax[m] = max(gs) if gs else -np.inf
+        out = (tab, lo, gmin, gmax, None)
+        self._c[key] = out
+        return out
+
+    def ideal(self, pairs):
+        """``(ig (T, L), L (T,))``: the ideal gains in order (ndcg's second loop), per topic."""
+        key = ("ideal", pairs)
+        if key in self._c:
+            return self._c[key]
+        nrl, lists = self._gain_lists(pairs)
+        T, H1 = self.rel_levels.shape
+        rows = {}
+        for n, L in lists.items():
+            m = np.flatnonzero(nrl == n)
+            desc = L[::-1]
+            cnt = np.zeros((len(m), len(desc)), np.int64)
+            for j, (lv, g, counted) in enumerate(desc):
+                if counted and 0 <= lv < H1:
+                    cnt[:, j] = self.rel_levels[m, lv]
+            gs = np.array([e[1] for e in desc], np.float64)
+            if not len(desc) or gs[0] <= 0:
+                cnt[:] = 0
+            else:
+                stop = (cnt > 0) & (gs[None, :] <= 0)
+                after = np.cumsum(stop, axis=1) > 0
+                cnt = np.where(after, 0, cnt)
+            rows[n] = (m, gs, cnt)
+        Ls = np.zeros(T, np.int64)
+        for m, gs, cnt in rows.values():
+            Ls[m] = cnt.sum(1)
+        Lm = max(1, int(Ls.max(initial=0)))
+        ig = np.zeros((T, Lm))
+        pos = np.arange(Lm)
+        for m, gs, cnt in rows.values():
+            if not len(gs):
                 continue
-            seen.add(p)
-            tab[:, p - lo] = v
-            inlist[:, p - lo] = True
-        gmin = np.where(inlist, tab, np.inf).min(1)
-        gmax = np.where(inlist, tab, -np.inf).max(1)
-        out = (tab, lo, gmin, gmax, inlist)
+            ends = np.cumsum(cnt, 1)
+            which = np.minimum((pos[None, :, None] >= ends[:, None, :]).sum(-1), len(gs) - 1)
+            ig[m] = np.where(pos[None, :] < Ls[m][:, None], gs[which], 0.0)
+        out = (ig, Ls)
         self._c[key] = out
         return out
 
@@ -301,30 +380,6 @@ class _Ctx:
         g = tab[np.arange(T)[:, None], idx] if self.rel.ndim == 2 else \
             tab[np.arange(T)[None, :, None], idx]
         return np.where(self.valid & (self.rel >= lo), g, 0.0)
-
-    def ideal(self, pairs):
-        """``(ig (T, L) ideal gains in order, L (T,), next gain after the list)``."""
-        key = ("ideal", pairs)
-        if key in self._c:
-            return self._c[key]
-        tab, lo, _, _, inlist = self.gains(pairs)
-        T, H1 = self.rel_levels.shape
-        # levels with judged documents (0..H), their gain per topic
-        g = tab[:, (np.arange(H1) - lo)] if H1 else np.zeros((T, 0))
-        cnt = np.where(g > 0, self.rel_levels, 0)
-        order = np.argsort(-g, axis=1, kind="stable")
-        gs = np.take_along_axis(g, order, 1)
-        cs = np.take_along_axis(cnt, order, 1)
-        L = cs.sum(1)
-        Lm = max(1, int(L.max(initial=0)))
-        ends = np.cumsum(cs, 1)
-        pos = np.arange(Lm)
-        which = (pos[None, :, None] >= ends[:, None, :]).sum(-1)
-        which = np.minimum(which, max(H1 - 1, 0))
-        ig = np.where(pos[None, :] < L[:, None], np.take_along_axis(gs, which, 1) if H1 else 0.0, 0.0)
-        out = (ig, L)
-        self._c[key] = out
-        return out
 
     def dcg_terms(self, pairs):
         key = ("dcg", pairs)
@@ -527,6 +582,7 @@ def _gain_measures(ctx, name, pairs):
             # m_rbp.c: min/max start uninitialised; trec_eval 10.0 as built behaves as if both are 0
             mn = np.minimum(gmin, 0.0)
             mx = np.maximum(gmax, 0.0)
+            # (trec_eval's values agree on its test suite and the DL19 runs)
             norm = (mn < 0) | (mx > 1)
             with np.errstate(invalid="ignore", divide="ignore"):
                 tabn = np.where(norm[:, None], (tab - mn[:, None]) / (mx - mn)[:, None], tab)
@@ -545,7 +601,10 @@ def compute(rel: np.ndarray, num_ret: np.ndarray, rel_levels: np.ndarray, specs:
     """Every value of ``specs`` for every ranking: ``[(printed name, spec, values (..., T))]`` in
     the order given.  ``rl`` is trec_eval's ``-l``, ``N`` its ``-N``; ``version=9`` switches to
     trec_eval 9.0.x's truncating recall cutoffs for iprec_at_recall and 11pt_avg."""
-    ctx = _Ctx(rel, num_ret, rel_levels, rl, N, version)
+    return _compute(_Ctx(rel, num_ret, rel_levels, rl, N, version), specs)
+
+
+def _compute(ctx: "_Ctx", specs):
     out = []
     nret = ctx.num_ret
     nrr = ctx.nrr
@@ -668,3 +727,139 @@ def summary(values: np.ndarray, aggregate: str, num_q: int, complete_extra: int 
     if aggregate == "num_q":
         return float(num_q)
     raise KeyError(aggregate)
+
+
+# ------------------------------------------------------------------------------------ registry
+def aggregate(base: str, values: np.ndarray) -> np.ndarray:
+    """The summary ("all" line) of a ``trec.*`` measure from its (runs, topics) values, over the
+    topics given: the mean; the sum for the counts; for ``trec.gm_map`` / ``trec.gm_bpref`` the
+    geometric mean with trec_eval's floor ``MIN_GEO_MEAN`` (per-topic values are AP / bpref)."""
+    name = base[len("trec."):] if base.startswith("trec.") else base
+    agg = MEASURES[name].aggregate
+    v = np.asarray(values, np.float64)
+    T = v.shape[-1]
+    s = np.cumsum(v, axis=-1)[..., -1] if T else np.zeros(v.shape[:-1])
+    if agg in ("sum", "num_rel"):
+        return s
+    if agg == "gm":
+        lg = _m_gm(v)
+        return np.array([math.exp(x / T) for x in np.cumsum(lg, axis=-1)[..., -1].ravel()]).reshape(s.shape)
+    if agg == "num_q":
+        return np.full(s.shape, float(T))
+    return s / T
+
+
+def _trec_ctx(ectx, rel, judged_only):
+    """The trec_eval arrays of an :class:`EvalContext`'s collection (cached on it)."""
+    key = ("trec_eval", int(rel), bool(judged_only))
+    d = ectx._derived
+    if key not in d:
+        c = ectx.collection
+        if judged_only:
+            c = c.condensed()
+        lv = c.levels.astype(np.int32)
+        from ..collection import PAD
+        lv = np.where(lv == PAD, -(2 ** 30), lv)           # UNJUDGED (-1) is trec_eval's NONPOOL
+        d[key] = _Ctx(lv, c.lengths.astype(np.int64), c.level_counts.astype(np.int64), rel, 0, 10)
+    return d[key]
+
+
+def _pairs(text) -> tuple:
+    if not text:
+        return ()
+    out = []
+    for item in str(text).split(":"):
+        k, _, v = item.partition("=")
+        out.append((k, float(v)))
+    return tuple(out)
+
+
+def _measure_func(name):
+    def func(ctx, cutoff, rel=1, judged_only=False, **params):
+        c = _trec_ctx(ctx, rel, judged_only)
+        info = MEASURES[name]
+        if info.kind == "cut_long":
+            spec = Spec(name, (int(cutoff),), (), str(cutoff))
+        elif name == "iprec_at_recall":
+            spec = Spec(name, (float(params["recall"]),), (), "x")
+            c = c if params.get("version", 10) == 10 else _Ctx(c.rel, c.num_ret, c.rel_levels, c.rl, 0, 9)
+        elif name == "11pt_avg":
+            c = c if params.get("version", 10) == 10 else _Ctx(c.rel, c.num_ret, c.rel_levels, c.rl, 0, 9)
+            spec = Spec(name, _ELEVEN)
+        elif name == "Rprec_mult":
+            spec = Spec(name, (float(params["mult"]),), (), "x")
+        elif name == "utility":
+            spec = Spec(name, (params["a"], params["b"], params["c"], params["d"]), (), "x")
+        elif name == "set_F":
+            spec = Spec(name, (params["beta"],), (), "x")
+        elif info.kind == "p_pair":
+            pairs = _pairs(params.get("gain_map"))
+            if name in ("rbp", "rbp_resid"):
+                pairs = pairs + (("p", params["p"]),)
+            spec = Spec(name, (), pairs, "x" if pairs else None)
+        else:
+            spec = Spec(name)
+        vals = compute_ctx(c, [spec])
+        out = vals[0][2]
+        if name in ("gm_map", "gm_bpref"):
+            out = compute_ctx(c, [Spec("map" if name == "gm_map" else "bpref")])[0][2]
+        return out
+    return func
+
+
+def compute_ctx(ctx: "_Ctx", specs):
+    """:func:`compute` on an existing context (shared intermediates)."""
+    return _compute(ctx, specs)
+
+
+def _register():
+    from .registry import MeasureDef, Param, register
+
+    def _bool(s):
+        t = str(s).strip().lower()
+        if t in ("true", "1", "yes"):
+            return True
+        if t in ("false", "0", "no"):
+            return False
+        raise ValueError(f"expected true or false, got {s!r}")
+
+    def _int(s):
+        return int(s)
+
+    def _ver(s):
+        v = int(s)
+        if v not in (9, 10):
+            raise ValueError("trec_eval version 9 or 10")
+        return v
+
+    common = {"rel": Param(1, _int, "relevance threshold: levels >= rel are relevant (trec_eval -l)"),
+              "judged_only": Param(False, _bool, "unjudged documents removed first (trec_eval -J)",
+                                   lambda v: "true" if v else "false")}
+    extra = {
+        "iprec_at_recall": {"recall": Param(0.0, float, "recall level (trec_eval iprec_at_recall.X)"),
+                            "version": Param(10, _ver, "9: trec_eval 9.0.x's truncated recall cutoffs")},
+        "11pt_avg": {"version": Param(10, _ver, "9: trec_eval 9.0.x's truncated recall cutoffs")},
+        "Rprec_mult": {"mult": Param(1.0, float, "multiple of R (trec_eval Rprec_mult.X)")},
+        "utility": {"a": Param(1.0, float, "gain per relevant retrieved"),
+                    "b": Param(-1.0, float, "per nonrelevant retrieved"),
+                    "c": Param(0.0, float, "per relevant missed"),
+                    "d": Param(0.0, float, "per nonrelevant missed (needs -N)")},
+        "set_F": {"beta": Param(1.0, float, "trec_eval set_F parameter")},
+        "rbp": {"p": Param(0.9, float, "persistence"), "gain_map": Param(None, str, "LEVEL=GAIN:LEVEL=GAIN")},
+        "rbp_resid": {"p": Param(0.9, float, "persistence")},
+    }
+    for g in ("G", "ndcg", "ndcg_rel", "Rndcg", "dcg", "ideal_dcg"):
+        extra[g] = {"gain_map": Param(None, str, "gains of levels, LEVEL=GAIN:LEVEL=GAIN (trec_eval ndcg.L=G,...)")}
+    for name, info in MEASURES.items():
+        if name in ("runid", "relstring"):
+            continue
+        params = {**common, **extra.get(name, {})}
+        unbounded = name in ("num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "utility",
+                             "dcg", "ideal_dcg", "G")
+        register(MeasureDef(f"trec.{name}", _measure_func(name),
+                            cutoff="required" if info.kind == "cut_long" else "forbidden",
+                            params=params, bounded=not unbounded,
+                            doc=f"trec_eval 10.0's {name} (m_{name}.c); summary: {info.aggregate}"))
+
+
+_register()
