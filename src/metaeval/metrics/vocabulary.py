@@ -91,7 +91,9 @@ def _numret(text, params, cutoff):
 def _iprec(text, params, cutoff):
     if cutoff is None:
         raise ValueError(f"measure {text!r}: IPrec needs a recall level, e.g. IPrec@0.1")
-    return "trec.iprec_at_recall", list(params.items()) + [("recall", cutoff)], None
+    # ir_measures computes it with pytrec_eval, i.e. trec_eval 9.0.x, whose recall levels differ
+    # from 10.0's (docs/metrics.md, the trec_eval family)
+    return "trec.iprec_at_recall", list(params.items()) + [("recall", cutoff), ("version", "9")], None
 
 
 def _setp(text, params, cutoff):
@@ -154,7 +156,8 @@ _ENTRIES = [
     IrName("NumRelRet", "pytrec_eval", _same("trec.num_rel_ret"), doc="trec_eval num_rel_ret"),
     IrName("NumRel", "pytrec_eval", _same("trec.num_rel"), doc="trec_eval num_rel"),
     IrName("NumQ", "pytrec_eval", _same("trec.num_q"), doc="trec_eval num_q"),
-    IrName("IPrec", "pytrec_eval", _iprec, doc="trec_eval iprec_at_recall (the @ value is the recall level)"),
+    IrName("IPrec", "pytrec_eval", _iprec,
+           doc="trec_eval 9.0.x's iprec_at_recall (pytrec_eval; the @ value is the recall level)"),
     IrName("SetP", "pytrec_eval", _setp, doc="trec_eval set_P; SetP(relative=True) is set_relative_P"),
     IrName("SetRelP", "pytrec_eval", _same("trec.set_relative_P"), doc="trec_eval set_relative_P"),
     IrName("SetR", "pytrec_eval", _same("trec.set_recall"), doc="trec_eval set_recall"),
