@@ -813,7 +813,7 @@ def compute_ctx(ctx: "_Ctx", specs):
 
 
 def _register():
-    from .registry import MeasureDef, Param, register, rel_param
+    from .registry import MeasureDef, Param, register
 
     def _bool(s):
         t = str(s).strip().lower()
@@ -832,9 +832,9 @@ def _register():
             raise ValueError("trec_eval version 9 or 10")
         return v
 
-    # rel= (trec_eval -l) and the generic judged_only=True (-J) are applied by metrics.evaluate
-    # (EvalContext.view: levels below rel made L0, then the condensed lists) before func is called
-    common = {"rel": rel_param()}
+    # rel= (trec_eval -l) is applied by func itself (the graded measures keep their gains); the
+    # generic judged_only=True (-J) by metrics.evaluate (EvalContext.view: the condensed lists)
+    common = {"rel": Param(1, _int, "relevance threshold: levels >= rel are relevant (trec_eval -l)")}
     extra = {
         "iprec_at_recall": {"recall": Param(0.0, float, "recall level (trec_eval iprec_at_recall.X)"),
                             "version": Param(10, _ver, "9: trec_eval 9.0.x's truncated recall cutoffs")},
