@@ -318,3 +318,18 @@ def test_ntcireval_and_trec_eval_agree_where_they_coincide():
             va, vb = got[parse_measure(a).name], got[parse_measure(b).name]
             tol = 1e-12 if a.startswith("MSnDCG") else 0.0
             np.testing.assert_allclose(va, vb, rtol=0, atol=tol, err_msg=f"{a} vs {b}")
+
+
+def test_cli_unknown_metric_is_a_usage_error_with_three_suggestions(tmp_path, capsys):
+    q = tmp_path / "qrels.txt"
+    q.write_text("1 0 a 1\n")
+    r = tmp_path / "x.run"
+    r.write_text("1 Q0 a 1 3 x\n")
+    with pytest.raises(SystemExit) as e:
+        main(["matrices", "--qrels", str(q), "--runs", str(r), "--out", str(tmp_path / "m"),
+              "--metrics", "nDGC@10"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("metaeval matrices: error: --metrics: unknown measure 'nDGC'")
+    assert err.count(",") == 2 and "did you mean nDCG" in err
+    assert not (tmp_path / "m").exists()

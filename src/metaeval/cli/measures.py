@@ -41,6 +41,12 @@ def _table(rows: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
 
 
+def _default(key, p) -> str:
+    if p.default is None:
+        return "(collection)" if key in ("gains", "penalties", "stops") else "(none)"
+    return p.fmt(p.default)
+
+
 def measure_rows(pattern: str | None = None) -> list[list[str]]:
     """[name, family, cutoff, parameters, source] per registered measure matching ``pattern``."""
     from ..metrics.registry import ALIASES, REGISTRY, family_of
@@ -57,8 +63,7 @@ def measure_rows(pattern: str | None = None) -> list[list[str]]:
         fam, src = family_of(d)
         name = base + (f" [{', '.join(al)}]" if al else "")
         cut = {"forbidden": "-", "optional": "@k optional", "required": "@k required"}[d.cutoff]
-        params = ", ".join(f"{k}={'(collection)' if p.default is None else p.fmt(p.default)}"
-                           for k, p in d.params.items()) or "-"
+        params = ", ".join(f"{k}={_default(k, p)}" for k, p in d.params.items()) or "-"
         rows.append([name, fam, cut, params, src or "-"])
     return rows
 
