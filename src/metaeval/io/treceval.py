@@ -24,12 +24,12 @@ the qrels, ``UNJUDGED`` (-2) for a negative judgment, ``PAD_REL`` past the end o
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
+from ..util import c_atof, c_atol
 from ._text import Table, read_bytes, tokenize
 
 __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRanking", "read_trec_qrels",
@@ -38,28 +38,6 @@ __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRankin
 NONPOOL = -1
 UNJUDGED = -2
 PAD_REL = -(2 ** 30)
-
-_ATOL = re.compile(rb"\s*([+-]?[0-9]+)")
-_ATOF = re.compile(rb"\s*([+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan))",
-                   re.IGNORECASE)
-
-
-def c_atol(b: bytes) -> int:
-    """C's ``atol``: the leading integer of ``b`` (0 if none)."""
-    m = _ATOL.match(b)
-    return int(m.group(1)) if m else 0
-
-
-def c_atof(b: bytes) -> float:
-    """C's ``atof`` for decimal input: the leading number of ``b`` (0.0 if none)."""
-    m = _ATOF.match(b)
-    if not m:
-        return 0.0
-    try:
-        return float(m.group(1))
-    except ValueError:      # pragma: no cover - the regex admits only floats
-        return 0.0
-
 
 def _comment_lines_blanked(data: bytes, anywhere: bool) -> tuple[bytes, bool]:
     """``data`` with every comment line's bytes replaced by spaces (line numbers kept).  A comment
