@@ -199,7 +199,7 @@ def render(o, q, rk, run_index: int) -> list[str]:
     missing = ~present
     Z = o.get("zdata")
     zq = o.get("zqids")
-    lines_q: list[list[str]] = [[] for _ in range(T)]
+    cols: list[list[str]] = []
     final = []
     rid = rk.run_ids[r]
     pre = "Z" if Z is not None else ""
@@ -212,18 +212,20 @@ def render(o, q, rk, run_index: int) -> list[str]:
         if Z is not None and info.printing != "runid":
             vals = _to_z(vals, name, topics, Z, zq)
         if o["q"]:
-            if info.printing in ("double",):
-                for t in range(T):
-                    lines_q[t].append(f"{pre}{name:<22}\t{topics[t]}\t{_fmt(vals[t])}")
+            head = f"{pre}{name:<22}\t"
+            if info.printing == "double" or (info.printing == "long" and Z is not None):
+                if np.isfinite(vals).all():
+                    col = [f"{head}{t}\t{v:6.4f}" for t, v in zip(topics, vals.tolist())]
+                else:
+                    col = [f"{head}{t}\t{_fmt(v)}" for t, v in zip(topics, vals.tolist())]
+                cols.append(col)
             elif info.printing == "long":
-                for t in range(T):
-                    v = _fmt(vals[t]) if Z is not None else _long(vals[t])
-                    lines_q[t].append(f"{pre}{name:<22}\t{topics[t]}\t{v}")
+                cols.append([f"{head}{t}\t{_long(v)}" for t, v in zip(topics, vals.tolist())])
             elif info.printing == "relstring":
                 L = sp.values[0] if sp.values else 10.0
-                for t in range(T):
-                    s = "" if (missing[t] and name == "relstring") else _relstring(rel[t], int(nret[t]), int(L))
-                    lines_q[t].append(f"{name:<22}\t{topics[t]}\t'{s}'")
+                cols.append([f"{name:<22}\t{topics[t]}\t'"
+                             f"{'' if (missing[t] and name == 'relstring') else _relstring(rel[t], int(nret[t]), int(L))}'"
+                             for t in range(T)])
         if o["n"]:
             continue
         agg = info.aggregate
@@ -241,7 +243,7 @@ def render(o, q, rk, run_index: int) -> list[str]:
             final.append(f"{name:<22}\tall\t{_long(v)}")
         else:
             final.append(f"{pre}{name:<22}\tall\t{_fmt(v)}")
-    out = [line for t in range(T) if show[t] for line in lines_q[t]]
+    out = [col[t] for t in range(T) if show[t] for col in cols]
     return out + final
 
 
@@ -270,26 +272,23 @@ def main(argv=None) -> int:
         if o["Z"] is not None:
             o["zdata"] = _zscores(o["Z"])
             o["zqids"] = {k for k, _ in o["zdata"]}
-        parsed = [read_trec_run(p) for p in runs]
-        rk = rank_runs(q, parsed, names=runs, max_docs=o["M"], judged_only=o["J"], complete=o["c"],
-                       version=o["version"])
-        if not o["c"] and o["version"] == 10:
-            for r, p in enumerate(runs):
-                miss = np.flatnonzero(~rk.present[r])
+        out = []
+        neg = np.flatnonzero(q.rel_levels().sum(1) == 0)
+        for p in runs:                                  # one run at a time: memory of one run
+            rk = rank_runs(q, [read_trec_run(p, q.topic_bytes)], names=[p], max_docs=o["M"],
+                           judged_only=o["J"], complete=o["c"], version=o["version"])
+            if not o["c"] and o["version"] == 10:
+                miss = np.flatnonzero(~rk.present[0])
                 if len(miss):
                     raise InputError(f"topic {rk.topics[miss[0]]} of the qrels has no result in the run "
                                      f"(trec_eval 10.0 stops here: \"result qid '{rk.topics[miss[0]]}' not "
                                      f"found\"); use -c to evaluate it as an empty ranking", p)
-        neg = np.flatnonzero(rk.rel_levels.sum(1) == 0)
-        for r, p in enumerate(runs):
-            ev = np.ones(len(rk.topics), bool) if o["version"] == 10 or o["c"] else rk.present[r]
+            ev = np.ones(len(rk.topics), bool) if o["version"] == 10 or o["c"] else rk.present[0]
             bad = [t for t in neg if ev[t]]
             if bad:
                 raise InputError(f"topic {rk.topics[bad[0]]} has only negative judgments: trec_eval cannot "
                                  f"evaluate it (form_res_rels fails)", qpath)
-        out = []
-        for r in range(len(runs)):
-            out.extend(render(o, q, rk, r))
+            out.extend(render(o, q, rk, 0))
     except InputError as e:
         print(f"metaeval trec_eval: error: {e}", file=sys.stderr)
         return 1

@@ -24,13 +24,13 @@ the qrels, ``UNJUDGED`` (-2) for a negative judgment, ``PAD_REL`` past the end o
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
-from ._text import Table, read_bytes, tokenize
+from ..util import c_atof, c_atol
+from ._text import Table, _hash_spans, _matrix, _objects, hash_ids, read_bytes, tokenize
 
 __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRanking", "read_trec_qrels",
            "read_trec_run", "rank_runs", "c_atol", "c_atof"]
@@ -38,28 +38,6 @@ __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRankin
 NONPOOL = -1
 UNJUDGED = -2
 PAD_REL = -(2 ** 30)
-
-_ATOL = re.compile(rb"\s*([+-]?[0-9]+)")
-_ATOF = re.compile(rb"\s*([+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan))",
-                   re.IGNORECASE)
-
-
-def c_atol(b: bytes) -> int:
-    """C's ``atol``: the leading integer of ``b`` (0 if none)."""
-    m = _ATOL.match(b)
-    return int(m.group(1)) if m else 0
-
-
-def c_atof(b: bytes) -> float:
-    """C's ``atof`` for decimal input: the leading number of ``b`` (0.0 if none)."""
-    m = _ATOF.match(b)
-    if not m:
-        return 0.0
-    try:
-        return float(m.group(1))
-    except ValueError:      # pragma: no cover - the regex admits only floats
-        return 0.0
-
 
 def _comment_lines_blanked(data: bytes, anywhere: bool) -> tuple[bytes, bool]:
     """``data`` with every comment line's bytes replaced by spaces (line numbers kept).  A comment
@@ -171,10 +149,97 @@ class TrecRun:
     scores: np.ndarray
     lines: np.ndarray
     run_id: str
+    doc_hash: np.ndarray | None = None
 
 
-def _scores(t: Table, col: int) -> np.ndarray:
-    col_ids = t.ids(col)
+_POW10 = np.array([10.0 ** k for k in range(23)])      # exact in double
+_LD_OK = np.finfo(np.longdouble).nmant >= 63          # x87 extended or quad long double
+_POW10L = np.array([10 ** k for k in range(28)], dtype=np.longdouble) if _LD_OK else None
+
+
+def _fast_decimal(m: np.ndarray) -> np.ndarray:
+    """Tokens ``[+-]digits[.digits]`` (zero-padded rows of ``m``) as C's strtod reads them,
+    correctly rounded, without a Python call per token: the digits as an exact integer M (Horner's
+    rule, one byte column at a time over all tokens) and one rounding -- M / 10^k in double when both
+    are exact there (Clinger's fast path: <= 15 digits, k <= 22), else in long double (64-bit
+    mantissa; <= 19 digits) unless the result is exactly halfway between two doubles (the one case
+    where rounding twice can differ from rounding once).  Other tokens (exponents, longer) give NaN:
+    the caller parses them one by one."""
+    n, W = m.shape
+    mt = np.ascontiguousarray(m.T)
+    mant = np.zeros(n, np.uint64)
+    nd = np.zeros(n, np.int16)
+    k = np.zeros(n, np.int16)
+    seen = np.zeros(n, bool)
+    dots = np.zeros(n, np.int8)
+    bad = np.zeros(n, bool)
+    first = mt[0]
+    neg = first == 45
+    for c in range(W):
+        b = mt[c]
+        d = b - np.uint8(48)                       # uint8: non-digits wrap to >= 10
+        dig = d < 10
+        if c == 0:
+            bad |= ~dig & (b != 46) & ~neg & (b != 43)
+        else:
+            bad |= ~dig & (b != 46) & (b != 0)
+        isdot = b == 46
+        dots += isdot
+        seen |= isdot
+        np.copyto(mant, mant * np.uint64(10) + d.astype(np.uint64), where=dig)
+        nd += dig
+        k += dig & seen
+    # a zero byte ends the token: nothing may follow it (tokens are zero-padded, never contain NUL)
+    ok = ~bad & (dots <= 1) & (nd >= 1) & (nd <= 19)
+    out = np.full(n, np.nan)
+    fast = ok & (nd <= 15) & (k <= 22)
+    if fast.any():
+        out[fast] = mant[fast].astype(np.float64) / _POW10[k[fast]]
+    if _LD_OK:
+        slow = ok & ~fast & (k <= 27)
+        if slow.any():
+            x = mant[slow].astype(np.longdouble) / _POW10L[k[slow]]
+            dv = x.astype(np.float64)
+            r = np.abs(x - dv.astype(np.longdouble)) * 2
+            up = np.abs(np.nextafter(dv, np.inf) - dv).astype(np.longdouble)
+            down = np.abs(dv - np.nextafter(dv, -np.inf)).astype(np.longdouble)
+            half = (r != 0) & ((r == up) | (r == down))
+            out[np.flatnonzero(slow)[~half]] = dv[~half]
+    return np.where(neg, -out, out)
+
+
+def _atof_token(b: bytes) -> float:
+    try:
+        return float(b)
+    except ValueError:
+        return c_atof(b)
+
+
+def _ids_rows(t: Table, col: int, rows) -> np.ndarray:
+    """Field ``col`` of the given rows only (all rows: ``rows=None``), as :meth:`Table.ids`."""
+    if rows is None:
+        return t.ids(col)
+    s, e = t.span(col)
+    s, e = s[rows], e[rows]
+    if len(s) == 0 or int((e - s).max()) <= 64:
+        m = _matrix(t.buf, s, e)
+        return m.view(f"S{m.shape[1]}").ravel()
+    return _objects(t.buf, s, e)
+
+
+def _scores(t: Table, col: int, rows=None) -> np.ndarray:
+    s, e = t.span(col)
+    if rows is not None:
+        s, e = s[rows], e[rows]
+    n = len(s)
+    if n and int((e - s).max()) <= 32:
+        v = _fast_decimal(_matrix(t.buf, s, e))
+        bad = np.isnan(v)
+        if bad.any():
+            i = np.flatnonzero(bad)
+            v[i] = [_atof_token(bytes(t.buf[a:b])) for a, b in zip(s[i].tolist(), e[i].tolist())]
+        return v
+    col_ids = _ids_rows(t, col, rows)
     try:
         if col_ids.dtype.kind == "S":
             return col_ids.astype(np.float64)
@@ -199,8 +264,10 @@ def _general_run_table(path: str, data: bytes) -> tuple[list, np.ndarray]:
     return rows, np.array(lines, np.int64)
 
 
-def read_trec_run(path: str | os.PathLike) -> TrecRun:
-    """Read a run file as trec_eval 10.0 does (module docstring)."""
+def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> TrecRun:
+    """Read a run file as trec_eval 10.0 does (module docstring).  ``topics`` (sorted bytes array,
+    e.g. :attr:`TrecQrels.topic_bytes`): keep only the lines of these topics (the others are never
+    evaluated; every line is still checked for its number of fields)."""
     path = str(path)
     raw = read_bytes(path)
     data, _ = _comment_lines_blanked(raw, True)
@@ -226,7 +293,23 @@ def read_trec_run(path: str | os.PathLike) -> TrecRun:
         return TrecRun(path, topics, docs, scores, lines, cols[5][-1].decode("utf-8", "replace"))
     if t.n == 0:
         raise InputError("no result lines in the run file", path)
-    return TrecRun(path, t.ids(0), t.ids(2), _scores(t, 4), t.line, t.token(t.n - 1, 5))
+    rows = None
+    tb = t.ids(0)
+    if topics is not None and len(topics) and tb.dtype.kind == "S" and topics.dtype.kind == "S":
+        starts = np.flatnonzero(np.r_[True, tb[1:] != tb[:-1]])          # blocks of one topic
+        bv = tb[starts]
+        pos = np.searchsorted(topics, bv)
+        kb = topics[np.minimum(pos, len(topics) - 1)] == bv
+        keep = np.repeat(kb, np.diff(np.r_[starts, len(tb)]))
+        if not keep.all():
+            rows = np.flatnonzero(keep)
+            tb = tb[rows]
+    line = t.line if rows is None else t.line[rows]
+    ds, de = t.span(2)
+    if rows is not None:
+        ds, de = ds[rows], de[rows]
+    return TrecRun(path, tb, _ids_rows(t, 2, rows), _scores(t, 4, rows), line, t.token(t.n - 1, 5),
+                   _hash_spans(t.buf, ds, de))
 
 
 @dataclass(frozen=True, eq=False)
@@ -270,6 +353,10 @@ def _rank_one(q: TrecQrels, run: TrecRun, max_docs: int | None, judged_only: boo
     if float32:                 # trec_eval 9.0.x keeps SCORE as a C float
         sc = sc.astype(np.float32).astype(np.float64)
     lines = run.lines[keep]
+    fast = _fast_rel(q, run, keep, ti, docs, lines)
+    if fast is not None:
+        rel, o = fast
+        return _finish(T, ti, rel, o, max_docs, complete, judged_only, sc, docs)
     # one code space for the run's and the qrels' DOCIDs (byte order)
     allq = q.docs
     du, dinv = np.unique(np.concatenate([docs.astype(object) if docs.dtype != allq.dtype and
@@ -299,6 +386,67 @@ def _rank_one(q: TrecQrels, run: TrecRun, max_docs: int | None, judged_only: boo
     rel = np.where(hit & (rel < 0), UNJUDGED, rel)
     # ranking: topic, score descending, DOCID descending (comp_sim_docno)
     o = np.lexsort((-dcode, -sc, ti))
+    return _finish(T, ti, rel, o, max_docs, complete, judged_only)
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _qkeys(q: TrecQrels):
+    k = q.__dict__.get("_qkeys")
+    if k is None:
+        with np.errstate(over="ignore"):
+            key = hash_ids(q.docs) ^ (q.topic_index.astype(np.uint64) * _MIX)
+        o = np.argsort(key, kind="stable")
+        k = (key[o], o)
+        object.__setattr__(q, "_qkeys", k)
+    return k
+
+
+def _fast_rel(q, run, keep, ti, docs, lines):
+    """Relevance values by 64-bit hash of (topic, DOCID), verified byte for byte, and the ranking
+    order (topic, score descending, DOCID descending); None on a hash collision (exact path)."""
+    if run.doc_hash is None:
+        return None
+    with np.errstate(over="ignore"):
+        key = run.doc_hash[keep] ^ (ti.astype(np.uint64) * _MIX)
+    ks = np.sort(key)
+    if (ks[1:] == ks[:-1]).any():
+        return None                     # a repeated document (or a collision): the exact path
+    qk, qo = _qkeys(q)
+    if len(qk):
+        j = np.minimum(np.searchsorted(qk, key), len(qk) - 1)
+        hit = qk[j] == key
+        jj = qo[j[hit]]
+        if not ((q.docs[jj] == docs[hit]).all() and (q.topic_index[jj] == ti[hit]).all()):
+            return None
+        rel = np.full(len(ti), NONPOOL, np.int64)
+        r = q.rel[jj]
+        rel[hit] = np.where(r < 0, UNJUDGED, r)
+    else:
+        rel = np.full(len(ti), NONPOOL, np.int64)
+    return rel, None
+
+
+def _finish(T, ti, rel, o, max_docs, complete, judged_only, sc=None, docs=None):
+    if o is None:
+        small = ti.astype(np.int16) if T < 32000 else ti
+        o = np.argsort(small, kind="stable")                 # radix sort: topics, file order kept
+        ts, ss = ti[o], sc[o]
+        if not ((ts[1:] != ts[:-1]) | (ss[1:] <= ss[:-1])).all():     # not score-descending already
+            o1 = np.argsort(-sc, kind="stable")
+            o = o1[np.argsort(small[o1], kind="stable")]
+        ts, ss = ti[o], sc[o]
+        tie = (ts[1:] == ts[:-1]) & (ss[1:] == ss[:-1])
+        if tie.any():
+            # DOCID descending within (topic, score) ties: byte-order codes of the tied rows only
+            mem = np.zeros(len(o), bool)
+            mem[1:] |= tie
+            mem[:-1] |= tie
+            rows = o[mem]
+            code = np.zeros(len(ti), np.int64)
+            code[rows] = np.unique(docs[rows], return_inverse=True)[1] + 1
+            o = np.lexsort((-code, -sc, ti))
     ti, rel = ti[o], rel[o]
     counts = np.bincount(ti, minlength=T)
     present = counts > 0

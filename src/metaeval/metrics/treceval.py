@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..collection import PAD as _PAD
+
 __all__ = ["MEASURES", "NICKNAMES", "Spec", "make_spec", "compute", "summary", "MIN_GEO_MEAN",
            "MeasureInfo", "TrecEvalError"]
 
@@ -126,12 +128,12 @@ class Spec:
 
 
 def _atol(s: str) -> int:
-    from ..io.treceval import c_atol
+    from ..util import c_atol
     return c_atol(s.encode())
 
 
 def _atof(s: str) -> float:
-    from ..io.treceval import c_atof
+    from ..util import c_atof
     return c_atof(s.encode())
 
 
@@ -758,9 +760,17 @@ def _trec_ctx(ectx, rel, judged_only):
         if judged_only:
             c = c.condensed()
         lv = c.levels.astype(np.int32)
-        from ..collection import PAD
-        lv = np.where(lv == PAD, -(2 ** 30), lv)           # UNJUDGED (-1) is trec_eval's NONPOOL
-        d[key] = _Ctx(lv, c.lengths.astype(np.int64), c.level_counts.astype(np.int64), rel, 0, 10)
+        lv = np.where(lv == _PAD, -(2 ** 30), lv)           # UNJUDGED (-1) is trec_eval's NONPOOL
+        n = c.lengths.astype(np.int64)
+        # an empty list is evaluated as trec_eval -c evaluates a topic missing from the run: one
+        # document outside the pool (trec_eval.c's bogus ranking); counts are zeroed afterwards
+        missing = ectx.collection.lengths == 0
+        if missing.any():
+            lv = lv.copy()
+            lv[..., 0] = np.where(missing, -1, lv[..., 0])
+            n = np.where(missing, 1, n)
+        d[key] = (_Ctx(lv, n, c.level_counts.astype(np.int64), rel, 0, 10), missing)
+    return d[key]
     return d[key]
 
 
@@ -776,7 +786,7 @@ def _pairs(text) -> tuple:
 
 def _measure_func(name):
     def func(ctx, cutoff, rel=1, judged_only=False, **params):
-        c = _trec_ctx(ctx, rel, judged_only)
+        c, missing = _trec_ctx(ctx, rel, judged_only)
         info = MEASURES[name]
         if info.kind == "cut_long":
             spec = Spec(name, (int(cutoff),), (), str(cutoff))
@@ -803,7 +813,10 @@ def _measure_func(name):
         out = vals[0][2]
         if name in ("gm_map", "gm_bpref"):
             out = compute_ctx(c, [Spec("map" if name == "gm_map" else "bpref")])[0][2]
-        return out
+        if name in ("num_ret", "utility", "rbp_resid", "unj"):
+            out = np.where(missing, 0.0, out)
+        # trec_eval's 0/0 on an empty ranking (-J with no judged document) prints nan; 0 here
+        return np.where(np.isnan(out), 0.0, out)
     return func
 
 
