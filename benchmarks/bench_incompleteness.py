@@ -1,5 +1,6 @@
 """Benchmark of the incompleteness stage (metaeval.meta.incompleteness): 9 fractions x 20 trials of
-the ``judged`` reduced qrels x 10 measures, each as given and on condensed lists (plus bpref), on 30
+the ``judged`` reduced qrels x 10 measures, each as given and on condensed lists (plus bpref and
+trec_eval's infAP), on 30
 runs x 50 topics (a simulated collection of depth 1000, metaeval.simulate defaults), the paired
 bootstrap at B = 1000 included (target: under 60 s on 2 cores, ``--jobs 2``).
 
@@ -29,6 +30,8 @@ def main():
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--B", type=int, default=1000)
     ap.add_argument("--baseline-trials", type=int, default=3)
+    ap.add_argument("--with-infap", action="store_true",
+                    help="also trec_eval's infAP (the stage's default extra measures; dense, about 2x the scoring)")
     args = ap.parse_args()
 
     from metaeval.cli import main as cli
@@ -47,7 +50,9 @@ def main():
         parse = time.perf_counter() - t0
         R, T, D = c.levels.shape
         print(f"collection: {R} runs x {T} topics x depth {D}, {len(c.judged_level)} judgments (parsed in {parse:.2f} s)")
-        icfg = inc.IncompletenessConfig(methods=("judged",), fractions=FRACTIONS, trials=args.trials, jobs=args.jobs)
+        extra = inc.EXTRA_MEASURES if args.with_infap else ("bpref(judged_only=True)",)
+        icfg = inc.IncompletenessConfig(methods=("judged",), fractions=FRACTIONS, trials=args.trials, jobs=args.jobs,
+                                        extra=extra)
         cfg = MetaConfig(B=args.B, seed=1, incompleteness=icfg)
         inc.stage_incompleteness(c, ["AP"], MetaConfig(B=100, incompleteness=inc.IncompletenessConfig(
             fractions=(0.5,), trials=1)), gains=gains)                                  # warm-up
@@ -63,7 +68,7 @@ def main():
         n_trials = len(FRACTIONS) * args.trials
         measures = inc.measure_names(MEASURES, icfg)
         print(f"stage: {len(FRACTIONS)} fractions x {args.trials} trials x {len(measures)} measures "
-              f"({len(MEASURES)} as given + condensed + bpref) x {R} runs x {T} topics, paired bootstrap "
+              f"({len(MEASURES)} as given + condensed + {', '.join(extra)}) x {R} runs x {T} topics, paired bootstrap "
               f"B = {args.B}, {args.jobs} process(es): wall {wall:.1f} s, CPU {cpu:.1f} s in all processes "
               f"(on an otherwise idle 2-core machine: about {cpu / min(2, args.jobs):.1f} s wall); "
               f"{len(res['incompleteness_trials'])} trial rows")
@@ -83,7 +88,8 @@ def main():
             q.write_text(format_qrels(*inc.reduced_judgments(c, keep), form=str(c.info.get("qrels_form"))))
             for extra in ([], ["--condensed"]):
                 assert cli(["matrices", "--qrels", str(q), "--runs", runs, "--gains", "1:2:3", "--quiet",
-                            "--metrics", *(MEASURES + (["bpref"] if extra else [])),
+                            "--metrics", *(MEASURES + (["bpref"] if extra else [])
+                                           + (["trec.infAP"] if args.with_infap and not extra else [])),
                             "--out", str(tmp / f"m{k}{len(extra)}")] + extra) == 0
         per = (time.perf_counter() - t0) / args.baseline_trials
         print(f"scoring {n_trials} reduced qrels: masking {ours:.1f} s; `metaeval matrices` from files "

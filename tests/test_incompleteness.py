@@ -109,10 +109,13 @@ def test_masked_collection_equals_reading_the_reduced_qrels(small, tmp_path):
         path.write_text(format_qrels(*inc.reduced_judgments(c, keep), form="ntcir"))
         ref = load_collection(path, runs)
         assert ref.topics == c.topics          # every topic keeps a relevant document
-        raw = evaluate(ref, MEASURES, gains=GAINS)
+        raw = evaluate(ref, MEASURES + ["trec.infAP"], gains=GAINS)
         cond = evaluate(ref.condensed(), MEASURES + ["bpref"], gains=GAINS)
-        for name, m, condensed in measures:
-            want = (cond if condensed else raw)[m]
+        assert measures == ["AP", "AP(judged_only=True)", "nDCG@10", "nDCG(judged_only=True)@10", "RR",
+                            "RR(judged_only=True)", "bpref(judged_only=True)", "trec.infAP"]
+        for name in measures:
+            base = name.replace("(judged_only=True)", "")
+            want = cond[base] if "judged_only" in name else raw[base]
             assert np.array_equal(got[name][k], want), (name, k)
 
 
@@ -123,12 +126,12 @@ def test_full_fraction_and_full_depth_change_nothing(tmp_path):
                                     depths=(20, 50), trials=3)
     res = inc.stage_incompleteness(c, MEASURES, MetaConfig(B=100, seed=2, incompleteness=icfg), gains=GAINS)
     table = res["incompleteness"]
-    assert len(table) == 7 * 4          # (3 measures + condensed + bpref) x 4 levels
+    assert len(table) == 8 * 4          # (3 measures + condensed + bpref + infAP) x 4 levels
     assert (table["rmse"] == 0.0).all()
     # tau-a of a ranking with itself: 1, less when runs tie (a tied pair counts 0, as in the kendall table)
     cond = evaluate(c.condensed(), MEASURES + ["bpref"], gains=GAINS)
-    full = {**evaluate(c, MEASURES, gains=GAINS), **{inc.condensed_name(m): cond[m] for m in MEASURES},
-            "bpref": cond["bpref"]}
+    full = {**evaluate(c, MEASURES + ["trec.infAP"], gains=GAINS),
+            **{inc.condensed_name(m): cond[m] for m in MEASURES}, "bpref(judged_only=True)": cond["bpref"]}
     for row in res["incompleteness_trials"].itertuples():
         m = full[row.metric].mean(axis=1)
         assert row.tau == kendall_tau(m, m).tau, row
@@ -136,7 +139,7 @@ def test_full_fraction_and_full_depth_change_nothing(tmp_path):
         m = full[row.metric].mean(axis=1)
         assert math.isclose(row.tau, kendall_tau(m, m).tau, rel_tol=1e-15), row
         assert math.isnan(row.tau_sd) if row.method == "depth" else row.tau_sd == 0.0, row
-    assert (table["tau"] == 1.0).sum() >= 24
+    assert (table["tau"] == 1.0).sum() >= 28
     # depth: exactly the documents of the runs' top d (a literal loop over the run files)
     for d in (1, 5, 20):
         want = set()
@@ -290,7 +293,7 @@ def test_dl19_reduced_qrels_files_sizes_values_and_seeds(shared_data, tmp_path):
     # f = 1: tau 1, rmse 0
     table = pd.read_csv(tmp_path / "a" / "tables" / "incompleteness.csv", dtype={"level": str})
     at1 = table[table["level"] == "1"]
-    assert len(at1) == 2 * 5 and (at1["tau"] == 1).all() and (at1["rmse"] == 0).all()
+    assert len(at1) == 2 * 6 and (at1["tau"] == 1).all() and (at1["rmse"] == 0).all()
 
     # the same seed: byte-identical qrels and tables; another seed: other samples
     _dl19_run(shared_data, tmp_path / "b", 7)

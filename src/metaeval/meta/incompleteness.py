@@ -20,8 +20,8 @@ labelled lists and the relevance counts per level (hence the ideal lists and R) 
 from the mask.  Nothing is read again.  All trials of a level are evaluated at once, stacked along
 the topic axis (every measure is per run and topic), in batches bounded by ``max_elements``.
 Every measure is computed as given (unjudged = nonrelevant) and on condensed lists (unjudged
-documents removed: NTCIREVAL's ``-j``, trec_eval's ``-J``), the latter named
-``M(judged_only=True)``; bpref (defined on condensed lists) is added.
+documents removed: NTCIREVAL's ``-j``, trec_eval's ``-J``): the registry's parameter
+``M(judged_only=True)``; bpref (on condensed lists) and trec_eval's infAP are added.
 
 Each trial's draw comes from its own generator, ``SeedSequence([seed, stream "incompleteness",
 method, level, trial])`` (:func:`metaeval.meta.samples.trial_rng`): independent of how many trials
@@ -55,8 +55,9 @@ DEFAULT_TRIALS = 20
 #: runs grouped by their leading letters (``bm25base_p`` and ``bm25tuned_p`` -> ``bm``)
 DEFAULT_GROUPS = r"^([A-Za-z]+)"
 DEFAULT_POOL_DEPTH = 100
-#: the measure added beside the configured ones (defined on condensed lists)
-EXTRA_MEASURES = ("bpref",)
+#: the measures added beside the configured ones: bpref, defined on condensed lists (Buckley &
+#: Voorhees 2004; NTCIREVAL's, Sakai (2011) Sec. 3.2), and trec_eval's infAP
+EXTRA_MEASURES = ("bpref(judged_only=True)", "trec.infAP")
 
 TABLE_COLUMNS = ["metric", "method", "level", "trials", "tau", "tau_sd", "tau_ap", "rmse",
                  "significant_pairs", "pairs"]
@@ -104,14 +105,14 @@ class IncompletenessConfig:
 
 # --------------------------------------------------------------------------- names and levels
 def condensed_name(measure: str) -> str:
-    """The name of a measure's condensed-list variant: ``AP(judged_only=True)``,
-    ``nDCG(judged_only=True)@10`` (the parameter spelling of ir_measures)."""
-    base, at, cut = measure.partition("@")
-    if base.endswith(")"):
-        base = base[:-1] + ",judged_only=True)"
-    else:
-        base += "(judged_only=True)"
-    return base + at + cut
+    """The canonical name of a measure's condensed-list variant, the registry's parameter
+    ``judged_only=True`` (the spelling of ir_measures): ``AP(judged_only=True)``,
+    ``nDCG(judged_only=True)@10``."""
+    from ..metrics import parse_measure
+
+    base, at, cut = parse_measure(measure).name.partition("@")
+    base = base[:-1] + ",judged_only=True)" if base.endswith(")") else base + "(judged_only=True)"
+    return parse_measure(base + at + cut).name
 
 
 def level_text(level) -> str:
@@ -119,18 +120,20 @@ def level_text(level) -> str:
     return format(float(level), "g") if isinstance(level, float) else str(int(level))
 
 
-def measure_names(metrics, icfg: IncompletenessConfig) -> list[tuple[str, str, bool]]:
-    """``(table name, measure to evaluate, on condensed lists)`` for every measure of the stage:
-    each metric as given, then its condensed variant; then the extra measures (bpref, condensed)."""
+def measure_names(metrics, icfg: IncompletenessConfig) -> list[str]:
+    """The canonical names of every measure of the stage: each metric as given, then its
+    condensed variant; then the extra measures (bpref on condensed lists, trec_eval's infAP)."""
+    from ..metrics import parse_measure
+
     out = []
     for m in metrics:
-        out.append((m, m, False))
+        out.append(parse_measure(m).name)
         if icfg.condensed:
-            out.append((condensed_name(m), m, True))
-    names = {n for n, _, _ in out}
+            out.append(condensed_name(m))
     for e in icfg.extra:
-        if e not in names:
-            out.append((e, e, True))
+        name = parse_measure(e).name
+        if name not in out:
+            out.append(name)
     return out
 
 
@@ -277,26 +280,12 @@ def reduced_collection(c: Collection, keep: np.ndarray) -> tuple[Collection, np.
 
 
 def _evaluate(c: Collection, measures, gains) -> dict[str, np.ndarray]:
-    """``{table name: (runs, topics)}`` for every ``(name, measure, condensed)`` of ``measures``."""
+    """``{name: (runs, topics)}`` for every canonical measure name (``judged_only=True``: on the
+    condensed lists, by the registry)."""
     from ..metrics.evaluate import evaluate
 
-    out = {}
     with np.errstate(divide="ignore", invalid="ignore"):
-        raw = [(n, m) for n, m, cond in measures if not cond]
-        if raw:
-            vals = evaluate(c, [m for _, m in raw], gains=gains)
-            out.update({n: vals[_canon(m)] for n, m in raw})
-        cond = [(n, m) for n, m, cd in measures if cd]
-        if cond:
-            vals = evaluate(c.condensed(), [m for _, m in cond], gains=gains)
-            out.update({n: vals[_canon(m)] for n, m in cond})
-    return {n: out[n] for n, _, _ in measures}
-
-
-def _canon(m: str) -> str:
-    from ..metrics import parse_measure
-
-    return parse_measure(m).name
+        return evaluate(c, list(measures), gains=gains)
 
 
 def reduced_scores(c: Collection, keep: np.ndarray, measures, gains, max_elements: int = MAX_ELEMENTS):
@@ -306,7 +295,7 @@ def reduced_scores(c: Collection, keep: np.ndarray, measures, gains, max_element
     K, T, R = keep.shape[0], len(c.topics), len(c.runs)
     per = max(1, R * T * c.depth)
     step = max(1, min(K, max_elements // per))
-    out = {n: np.empty((K, R, T)) for n, _, _ in measures}
+    out = {n: np.empty((K, R, T)) for n in measures}
     for k0 in range(0, K, step):
         k1 = min(K, k0 + step)
         red, nrel = reduced_collection(c, keep[k0:k1])
@@ -391,7 +380,7 @@ class _Samples:
 def _level_rows(c, method, level, masks, measures, gains, full_means, cfg, samples_for):
     """Trial rows of one (method, level): ``{name: DataFrame}`` pieces."""
     scores = reduced_scores(c, masks, measures, gains)
-    names = [n for n, _, _ in measures]
+    names = list(measures)
     K = masks.shape[0]
     red = np.concatenate([_means(scores[n]) for n in names])                 # (M K, runs)
     full = np.repeat(np.stack([full_means[n] for n in names]), K, axis=0)    # (M K, runs)
@@ -455,7 +444,7 @@ def stage_incompleteness(collection: Collection, metrics, cfg, *, gains=None, ru
         raise ValueError("the incompleteness stage needs at least 2 runs")
     ev = collection.select_runs(runs)
     measures = measure_names(list(metrics), icfg)
-    names = [n for n, _, _ in measures]
+    names = list(measures)
     full_scores = _evaluate(ev, measures, gains)
     full_means = {n: _means(v) for n, v in full_scores.items()}
     todo = []
@@ -530,7 +519,7 @@ def _competition_rank(value: float, others: np.ndarray) -> int:
 def _pool_reuse(c, ev, measures, gains, full_means, icfg, masks_out) -> pd.DataFrame:
     groups = run_groups(list(c.runs), icfg.groups)
     pools = group_pools(c, groups, icfg.pool_depth)
-    names = [n for n, _, _ in measures]
+    names = list(measures)
     runs = list(ev.runs)
     rows = {n: [] for n in names}
     for g, keep in pools.items():
