@@ -333,3 +333,48 @@ def test_dl19_leave_one_group_out_equals_metaeval_matrices_loop(shared_data, tmp
             assert math.isclose(row["reduced"], red[run].mean(), rel_tol=1e-12), run
         # the written qrels of the group is the literal one (same judgments)
         assert _qrels_map(out / "incompleteness" / "qrels" / f"leave-one-group-out-{g}.txt") == _qrels_map(path)
+
+
+def test_pipeline_stage_equals_the_command_and_the_cache_keeps_documents(tmp_path):
+    """`metaeval stage incompleteness` (a pipeline job, on the .npz cache) and then `stage tables`
+    write the bytes of `metaeval incompleteness`; the cache round-trips the document identity and a
+    cache without it is rebuilt."""
+    from metaeval.collection import Collection
+    from metaeval.io.ingest import load_or_build
+
+    q, r = _write_small(tmp_path / "data")
+    cache, mats = tmp_path / "c.npz", tmp_path / "m"
+    assert main(["matrices", "--qrels", str(q), "--runs", str(r), "--cache", str(cache), "--out", str(mats),
+                 "--metrics", "AP", "RR", "--gains", "1:2", "--quiet"]) == 0
+    c = Collection.load(cache)
+    fresh = load_collection(q, r)
+    assert c.has_documents
+    for a in ("qrels_row", "judged_topic", "judged_docs", "judged_level"):
+        assert np.array_equal(getattr(c, a), getattr(fresh, a)), a
+    opts = ["--metrics", "AP", "RR", "--B", "100", "--seed", "4", "--top-runs", "5", "--method", "judged",
+            "depth", "leave-one-group-out", "--fractions", "0.5", "--depths", "5", "--trials", "2",
+            "--pool-depth", "5", "--write-qrels", "--quiet"]
+    assert main(["stage", "incompleteness", "--matrices", str(mats), "--collection", str(cache), "--gains", "1:2",
+                 "--out", str(tmp_path / "parts" / "incompleteness"), "--folder", str(tmp_path / "p" / "incompleteness"),
+                 *opts]) == 0
+    assert main(["stage", "tables", "--matrices", str(mats), "--parts", str(tmp_path / "parts"), "--stages",
+                 "incompleteness", "--out", str(tmp_path / "p" / "tables"), "--metrics", "AP", "RR", "--B", "100",
+                 "--seed", "4", "--top-runs", "5", "--quiet"]) == 0
+    assert main(["incompleteness", "--qrels", str(q), "--runs", str(r), "--out", str(tmp_path / "cli"), "--gains",
+                 "1:2", "--no-figures", *opts]) == 0
+    for name in ("incompleteness", "pool_reuse"):
+        for ext in ("csv", "md", "tex"):
+            assert (tmp_path / "cli" / "tables" / f"{name}.{ext}").read_bytes() == \
+                (tmp_path / "p" / "tables" / f"{name}.{ext}").read_bytes(), (name, ext)
+    for p in sorted((tmp_path / "cli" / "incompleteness").rglob("*")):
+        if p.is_file():
+            assert p.read_bytes() == (tmp_path / "p" / "incompleteness" / p.relative_to(
+                tmp_path / "cli" / "incompleteness")).read_bytes(), p
+    # 6 measures (AP, RR, condensed, bpref, infAP) x (5 runs in use + 3 summary rows)
+    assert len(pd.read_csv(tmp_path / "cli" / "tables" / "pool_reuse.csv")) == 6 * (5 + 3)
+    # a cache written before document identity (no qrels_row) is rebuilt, not used
+    old = Collection(topics=c.topics, runs=c.runs, levels=c.levels.copy(), lengths=c.lengths.copy(),
+                     level_counts=c.level_counts.copy(), info=c.info)
+    old.save(cache)
+    assert not Collection.load(cache).has_documents
+    assert load_or_build(q, r, cache).has_documents
