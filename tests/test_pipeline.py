@@ -110,6 +110,17 @@ def test_reduced_dag_writes_every_contract_output():
         assert (res / "logs" / "simA" / f"{job}.log").is_file(), job
         assert (res / "benchmarks" / "simA" / f"{job}.tsv").is_file(), job
     assert (res / "simA" / "parts" / "paired" / "tstar.csv").is_file()
+    # the incompleteness stage (a stage on the labelled collection): its job, tables and trials
+    assert (res / "benchmarks" / "simA" / "incompleteness.tsv").is_file()
+    inc = pd.read_csv(res / "simA" / "tables" / "incompleteness.csv", dtype={"level": str})
+    assert list(inc.columns) == ["metric", "method", "level", "trials", "tau", "tau_sd", "tau_ap", "rmse",
+                                 "significant_pairs", "pairs"]
+    assert set(inc["method"]) == {"judged"} and (inc["pairs"] == 15).all()
+    assert "AP(judged_only=True)" in set(inc["metric"])
+    trials = pd.read_csv(res / "simA" / "incompleteness" / "trials.csv")
+    assert len(trials) == (inc["trials"]).sum()
+    for fig in ("incompleteness", "pool_reuse"):
+        assert (res / "simA" / "figures" / f"{fig}.png").is_file()
 
 
 def test_two_runs_give_byte_identical_tables():
