@@ -17,8 +17,8 @@ judgments and pool reuse"):
 A reduced qrels differs from the full one only in which judged documents are dropped, so a trial
 is a *mask* over the collection's judgments: the dropped documents become unjudged in the
 labelled lists and the relevance counts per level (hence the ideal lists and R) are recounted
-from the mask.  Nothing is read again.  All trials of a level are evaluated at once, stacked along
-the topic axis (every measure is per run and topic), in batches bounded by ``max_elements``.
+from the mask.  Nothing is read again.  The trials of a level are evaluated together, stacked along
+the topic axis (every measure is per run and topic), as many at once as :data:`MAX_ELEMENTS` allows.
 Every measure is computed as given (unjudged = nonrelevant) and on condensed lists (unjudged
 documents removed: NTCIREVAL's ``-j``, trec_eval's ``-J``): the registry's parameter
 ``M(judged_only=True)``; bpref (on condensed lists) and trec_eval's infAP are added.
