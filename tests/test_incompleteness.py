@@ -201,6 +201,13 @@ def test_leave_one_group_out_equals_a_literal_loop(small, tmp_path):
     assert math.isclose(summary["delta"].iloc[1], runs_rows["delta"].abs().max())
 
 
+def test_cli_defaults_are_the_module_defaults():
+    from metaeval.cli import _meta_options as o
+
+    assert (o.METHODS, o.DEFAULT_GROUPS, o.DEFAULT_POOL_DEPTH, o.DEFAULT_TRIALS) == \
+        (inc.METHODS, inc.DEFAULT_GROUPS, inc.DEFAULT_POOL_DEPTH, inc.DEFAULT_TRIALS)
+
+
 def test_bad_options_are_one_line_errors(small, tmp_path, capsys):
     with pytest.raises(ValueError, match="unknown"):
         inc.IncompletenessConfig(methods=("sampled",))

@@ -75,9 +75,14 @@ def _numbers(kind):
     return parse
 
 
+#: metaeval.meta.incompleteness's methods and defaults, repeated so that building the parser imports
+#: no pandas (tests/test_incompleteness.py checks they agree)
+METHODS = ("judged", "stratified", "depth", "leave-one-group-out")
+DEFAULT_GROUPS, DEFAULT_POOL_DEPTH, DEFAULT_TRIALS = r"^([A-Za-z]+)", 100, 20
+
+
 def add_incompleteness_args(p: argparse.ArgumentParser) -> None:
     """The options of the incompleteness stage (``metaeval incompleteness``, ``metaeval stage``)."""
-    from ..meta.incompleteness import DEFAULT_GROUPS, DEFAULT_POOL_DEPTH, DEFAULT_TRIALS, METHODS
 
     g = p.add_argument_group("incompleteness (robustness to incomplete judgments and pool reuse)")
     g.add_argument("--method", nargs="+", choices=METHODS, default=None, metavar="M", dest="inc_methods",
