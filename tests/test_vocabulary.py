@@ -333,3 +333,15 @@ def test_cli_unknown_metric_is_a_usage_error_with_three_suggestions(tmp_path, ca
     assert err.startswith("metaeval matrices: error: --metrics: unknown measure 'nDGC'")
     assert err.count(",") == 2 and "did you mean nDCG" in err
     assert not (tmp_path / "m").exists()
+
+
+def test_metaeval_help_stays_import_light():
+    """Registering the subcommands (``metaeval --help``, ``metaeval measures --help``) imports
+    neither numpy nor pandas: every command imports its work lazily."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom metaeval.cli import build_parser\nbuild_parser()\n"
+            "print(sorted(m for m in ('numpy', 'pandas', 'metaeval.metrics') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "[]"
