@@ -14,7 +14,15 @@ a warning.
 
 Every implementation has the signature ``func(ctx, cutoff, **params) -> ndarray (runs, topics)``,
 where ``ctx`` is an :class:`metaeval.metrics.context.EvalContext` whose gain vector is already the
-measure's (a ``gains=`` parameter is applied by :func:`evaluate`, not by the implementation).
+measure's (a ``gains=`` parameter is applied by :func:`evaluate`, not by the implementation), as are
+``rel=`` (:func:`rel_param`; unless the implementation takes a ``rel`` argument) and the generic
+``judged_only=True`` of every measure (:data:`GENERIC_PARAMS`).
+
+Names are read in a vocabulary (:data:`VOCABULARIES`): ``"ntcireval"`` (the default; canonical
+names are its fixed points) or ``"ir_measures"``, where the few names NTCIREVAL uses for other
+measures (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``) mean ir_measures' (trec_eval's, gdeval's,
+cwl_eval's); :mod:`metaeval.metrics.vocabulary` maps every ir_measures name.  An unknown name gets
+the three nearest known names (:func:`nearest_names`).
 """
 
 from __future__ import annotations
