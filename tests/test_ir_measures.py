@@ -94,7 +94,7 @@ def test_ir_measures_names_equal_ir_measures_per_topic(dl19_tie_free):
         names = [n for n in names if not parse_measure(n, "ir_measures").base.startswith(GDEVAL)]
     missing = sorted(set(NAMES) - set(names))
     got = metaeval.evaluate(DL19 / "qrels.txt", sorted(str(p) for p in tmp.glob("*.run")), names,
-                            order="score", depth=None, vocabulary="ir_measures")
+                            order="score", depth=None)      # order="score": vocabulary ir_measures
     canon = {n: parse_measure(n, "ir_measures").name for n in names}
     ours = {(r.run, r.topic, r.measure): r.value for r in got.itertuples()}
     irm = {ir_measures.parse_measure(n): n for n in names}
