@@ -195,7 +195,14 @@ def render(o, q, rk, run_index: int) -> list[str]:
         T = int(keep.sum())
     topics = [t for t, k in zip(rk.topics, keep) if k]
     rel_levels = rk.rel_levels[keep]
-    res = compute(rel, nret, rel_levels, o["specs"], o["l"], o["N"], o["version"])
+    # topics in chunks of about 2^18 ranks: the measures' temporaries stay small
+    step = max(1, (1 << 18) // max(1, rel.shape[-1]))
+    res = None
+    for a in range(0, T, step):
+        part = compute(rel[a:a + step], nret[a:a + step], rel_levels[a:a + step], o["specs"], o["l"], o["N"],
+                       o["version"])
+        res = part if res is None else [(n, sp, np.concatenate([v0, v])) for (n, sp, v0), (_, _, v) in
+                                        zip(res, part)]
     missing = ~present
     Z = o.get("zdata")
     zq = o.get("zqids")

@@ -264,35 +264,41 @@ def _general_run_table(path: str, data: bytes) -> tuple[list, np.ndarray]:
     return rows, np.array(lines, np.int64)
 
 
-def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> TrecRun:
-    """Read a run file as trec_eval 10.0 does (module docstring).  ``topics`` (sorted bytes array,
-    e.g. :attr:`TrecQrels.topic_bytes`): keep only the lines of these topics (the others are never
-    evaluated; every line is still checked for its number of fields)."""
-    path = str(path)
-    raw = read_bytes(path)
-    data, _ = _comment_lines_blanked(raw, True)
-    if not data.strip():
-        raise InputError("no result lines in the run file", path)
+_CHUNK = 1 << 22          # bytes of run text tokenised at a time (bounds the temporaries)
+
+
+def _raw_bytes(path: str) -> bytes:
+    from ._text import _gzip
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = _gzip.decompress(raw)
+        except (OSError, EOFError, ValueError) as e:
+            raise InputError(f"corrupt gzip data: {e}", path) from None
+    return raw
+
+
+def _run_chunk(path, data: bytes, line0: int, topics):
+    """Fields of one chunk of whole lines: (topics, docs, scores, lines, hashes, last tag) or None
+    when a line has more than 6 fields (the caller then reads the file the slow way)."""
+    from ._text import check_text
+    try:
+        data = check_text(data, path)
+    except InputError as e:
+        raise InputError(e.message, path, None if e.line is None else e.line + line0) from None
+    data, _ = _comment_lines_blanked(data, True)
     try:
         t = tokenize(path, 6, "TREC run (TOPIC Q0 DOCID RANK SCORE TAG)", data=data)
     except InputError as e:
-        if "fields" not in e.message or "found" not in e.message:
-            raise
-        rows, lines = _general_run_table(path, data)
-        if not rows:
-            raise InputError("no result lines in the run file", path) from None
-        cols = list(zip(*rows))
-        topics = np.array(cols[0], dtype=object)
-        docs = np.array(cols[2], dtype=object)
-        if max(map(len, cols[0])) <= 64:
-            topics = topics.astype(bytes)
-        if max(map(len, cols[2])) <= 64:
-            docs = docs.astype(bytes)
-        su, inv = np.unique(np.array(cols[4], dtype=object), return_inverse=True)
-        scores = np.array([c_atof(bytes(u)) for u in su.tolist()], np.float64)[inv]
-        return TrecRun(path, topics, docs, scores, lines, cols[5][-1].decode("utf-8", "replace"))
+        if "fields" in e.message and "found" in e.message:
+            return None
+        raise InputError(e.message, path, None if e.line is None else e.line + line0) from None
     if t.n == 0:
-        raise InputError("no result lines in the run file", path)
+        return "empty"
     rows = None
     tb = t.ids(0)
     if topics is not None and len(topics) and tb.dtype.kind == "S" and topics.dtype.kind == "S":
@@ -304,12 +310,62 @@ def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> 
         if not keep.all():
             rows = np.flatnonzero(keep)
             tb = tb[rows]
-    line = t.line if rows is None else t.line[rows]
+    line = (t.line if rows is None else t.line[rows]) + line0
     ds, de = t.span(2)
     if rows is not None:
         ds, de = ds[rows], de[rows]
-    return TrecRun(path, tb, _ids_rows(t, 2, rows), _scores(t, 4, rows), line, t.token(t.n - 1, 5),
-                   _hash_spans(t.buf, ds, de))
+    return (tb, _ids_rows(t, 2, rows), _scores(t, 4, rows), line, _hash_spans(t.buf, ds, de),
+            t.token(t.n - 1, 5))
+
+
+def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> TrecRun:
+    """Read a run file as trec_eval 10.0 does (module docstring).  ``topics`` (sorted bytes array,
+    e.g. :attr:`TrecQrels.topic_bytes`): keep only the lines of these topics (the others are never
+    evaluated; every line is still checked for its number of fields).  The text is read in chunks
+    of whole lines, so that memory stays near the size of the file."""
+    from .qrels import _concat
+    path = str(path)
+    raw = _raw_bytes(path)
+    parts, tag = [], None
+    pos, line0 = 0, 0
+    if raw.startswith(b"\xef\xbb\xbf"):
+        pos = 3
+    while pos < len(raw):
+        end = raw.find(b"\n", min(pos + _CHUNK, len(raw)))
+        end = len(raw) if end < 0 else end + 1
+        chunk = raw[pos:end]
+        part = _run_chunk(path, chunk, line0, topics)
+        if part is None:
+            return _read_trec_run_slow(path, raw)
+        if part != "empty":
+            parts.append(part[:5])
+            tag = part[5]
+        line0 += chunk.count(b"\n")
+        pos = end
+    if not parts:
+        raise InputError("no result lines in the run file", path)
+    cols = list(zip(*parts))
+    return TrecRun(path, _concat(list(cols[0])), _concat(list(cols[1])), np.concatenate(cols[2]),
+                   np.concatenate(cols[3]), tag, np.concatenate(cols[4]))
+
+
+def _read_trec_run_slow(path: str, raw: bytes) -> TrecRun:
+    """Runs with more than 6 fields on some line: every line split in Python."""
+    from ._text import check_text
+    data, _ = _comment_lines_blanked(check_text(raw, path), True)
+    rows, lines = _general_run_table(path, data)
+    if not rows:
+        raise InputError("no result lines in the run file", path) from None
+    cols = list(zip(*rows))
+    topics = np.array(cols[0], dtype=object)
+    docs = np.array(cols[2], dtype=object)
+    if max(map(len, cols[0])) <= 64:
+        topics = topics.astype(bytes)
+    if max(map(len, cols[2])) <= 64:
+        docs = docs.astype(bytes)
+    su, inv = np.unique(np.array(cols[4], dtype=object), return_inverse=True)
+    scores = np.array([c_atof(bytes(u)) for u in su.tolist()], np.float64)[inv]
+    return TrecRun(path, topics, docs, scores, lines, cols[5][-1].decode("utf-8", "replace"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -410,12 +466,15 @@ def _fast_rel(q, run, keep, ti, docs, lines):
         return None
     with np.errstate(over="ignore"):
         key = run.doc_hash[keep] ^ (ti.astype(np.uint64) * _MIX)
-    ks = np.sort(key)
+    ko = np.argsort(key)
+    ks = key[ko]
     if (ks[1:] == ks[:-1]).any():
         return None                     # a repeated document (or a collision): the exact path
     qk, qo = _qkeys(q)
     if len(qk):
-        j = np.minimum(np.searchsorted(qk, key), len(qk) - 1)
+        j = np.empty(len(key), np.int64)
+        j[ko] = np.searchsorted(qk, ks)          # sorted needles: a merge-like, cache-friendly search
+        np.minimum(j, len(qk) - 1, out=j)
         hit = qk[j] == key
         jj = qo[j[hit]]
         if not ((q.docs[jj] == docs[hit]).all() and (q.topic_index[jj] == ti[hit]).all()):
