@@ -135,3 +135,34 @@ def test_small_example_literal(tmp_path, capsys):
         f"map                   \tall\t{ap:6.4f}",
         "P_2                   \tall\t0.0000",
     ]
+
+
+@pytest.mark.shared_data
+def test_results_from_stdin(suite, capsys, monkeypatch):
+    """trec_eval 10.0 reads the results from stdin when the file is '-'."""
+    import io
+    import sys
+
+    monkeypatch.chdir(suite)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((suite / "results.test").read_bytes())))
+    rc, out, err = _run(["qrels.test", "-"], capsys)
+    assert rc == 0, err
+    assert out == (suite / "out.test").read_text()
+
+
+@pytest.mark.shared_data
+def test_version_9_switch(suite, capsys, monkeypatch):
+    """--trec-eval-version 9: a qrels topic missing from the run is skipped (10.0 stops), and
+    with -c it counts in the summary without per-topic lines."""
+    monkeypatch.chdir(suite)
+    rc, out, err = _run(["--trec-eval-version", "9", "-q", "qrels.test", "results.trunc"], capsys)
+    assert rc == 0, err
+    assert "num_q                 \tall\t2" in out.splitlines()
+    rc, out_c, err = _run(["--trec-eval-version", "9", "-q", "-c", "-m", "all_trec", "qrels.test",
+                           "results.trunc"], capsys)
+    rc10, out10, _ = _run(["-q", "-c", "-m", "all_trec", "qrels.test", "results.trunc"], capsys)
+    topics10 = {line.split("\t")[1] for line in out10.splitlines()} - {"all"}
+    topics9 = {line.split("\t")[1] for line in out_c.splitlines()} - {"all"}
+    assert len(topics9) == len(topics10) - 1
+    summ = lambda text: [x for x in text.splitlines() if "\tall\t" in x]   # noqa: E731
+    assert summ(out_c) == summ(out10)           # the same summary: the missing topic counts as 0

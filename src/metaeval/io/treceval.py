@@ -269,6 +269,9 @@ _CHUNK = 1 << 22          # bytes of run text tokenised at a time (bounds the te
 
 def _raw_bytes(path: str) -> bytes:
     from ._text import _gzip
+    if path == "-":                        # trec_eval 10.0 reads the results from stdin given "-"
+        import sys
+        return sys.stdin.buffer.read()
     try:
         with open(path, "rb") as fh:
             raw = fh.read()
