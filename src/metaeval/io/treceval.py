@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..util import c_atof, c_atol
-from ._text import Table, _hash_spans, _matrix, _objects, hash_ids, read_bytes, tokenize
+from ._text import Table, _hash_spans, _matrix, _objects, _words, hash_ids, hash_rows, read_bytes, tokenize
 
 __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRanking", "read_trec_qrels",
            "read_trec_run", "rank_runs", "c_atol", "c_atof"]
@@ -42,7 +42,7 @@ PAD_REL = -(2 ** 30)
 def _comment_lines_blanked(data: bytes, anywhere: bool) -> tuple[bytes, bool]:
     """``data`` with every comment line's bytes replaced by spaces (line numbers kept).  A comment
     line starts with ``#`` at column 0 (``anywhere=False``, qrels) or after leading blanks (runs)."""
-    if not (data.startswith(b"#") or b"\n#" in data or (anywhere and b"#" in data)):
+    if b"#" not in data:
         return data, False
     buf = np.frombuffer(data, np.uint8).copy()
     n = len(buf)
@@ -168,8 +168,10 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
     n, W = m.shape
     mt = np.ascontiguousarray(m.T)
     mant = np.zeros(n, np.uint64)
-    nd = np.zeros(n, np.int16)
+    nd = np.zeros(n, np.int16)            # significant digits (leading zeros not counted)
+    any_d = np.zeros(n, bool)
     k = np.zeros(n, np.int16)
+    started = np.zeros(n, bool)
     seen = np.zeros(n, bool)
     dots = np.zeros(n, np.int8)
     bad = np.zeros(n, bool)
@@ -187,10 +189,12 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
         dots += isdot
         seen |= isdot
         np.copyto(mant, mant * np.uint64(10) + d.astype(np.uint64), where=dig)
-        nd += dig
+        started |= dig & (d > 0)
+        nd += dig & started
+        any_d |= dig
         k += dig & seen
     # a zero byte ends the token: nothing may follow it (tokens are zero-padded, never contain NUL)
-    ok = ~bad & (dots <= 1) & (nd >= 1) & (nd <= 19)
+    ok = ~bad & (dots <= 1) & any_d & (nd <= 19)
     out = np.full(n, np.nan)
     fast = ok & (nd <= 15) & (k <= 22)
     if fast.any():
@@ -317,8 +321,13 @@ def _run_chunk(path, data: bytes, line0: int, topics):
     ds, de = t.span(2)
     if rows is not None:
         ds, de = ds[rows], de[rows]
-    return (tb, _ids_rows(t, 2, rows), _scores(t, 4, rows), line, _hash_spans(t.buf, ds, de),
-            t.token(t.n - 1, 5))
+    if len(ds) and int((de - ds).max()) <= 64:
+        w = _words(t.buf, ds, de)                      # one gather for the ids and their hashes
+        docs = w.view(np.uint8).reshape(len(ds), -1).view(f"S{8 * w.shape[1]}").ravel()
+        h = hash_rows(w)
+    else:
+        docs, h = _ids_rows(t, 2, rows), _hash_spans(t.buf, ds, de)
+    return (tb, docs, _scores(t, 4, rows), line, h, t.token(t.n - 1, 5))
 
 
 def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> TrecRun:

@@ -232,7 +232,10 @@ def _valid_int(s: str) -> bool:
 def _take_last(a: np.ndarray, idx: np.ndarray, fill=0.0) -> np.ndarray:
     """``a[..., idx]`` per leading position; ``fill`` where idx < 0."""
     ii = np.maximum(idx, 0)
-    v = np.take_along_axis(a, ii[..., None], axis=-1)[..., 0]
+    if a.ndim == 2 and ii.ndim == 1:
+        v = a[np.arange(a.shape[0]), ii]
+    else:
+        v = np.take_along_axis(a, np.broadcast_to(ii, a.shape[:-1])[..., None], axis=-1)[..., 0]
     return np.where(idx >= 0, v, fill)
 
 
