@@ -514,10 +514,12 @@ def _finish(T, ti, rel, o, max_docs, complete, judged_only, sc=None, docs=None):
             mem = np.zeros(len(o), bool)
             mem[1:] |= tie
             mem[:-1] |= tie
-            rows = o[mem]
-            code = np.zeros(len(ti), np.int64)
-            code[rows] = np.unique(docs[rows], return_inverse=True)[1] + 1
-            o = np.lexsort((-code, -sc, ti))
+            pos = np.flatnonzero(mem)                 # tie groups are contiguous in o
+            rows = o[pos]
+            group = np.cumsum(np.r_[True, ~tie[pos[:-1]]])
+            code = np.unique(docs[rows], return_inverse=True)[1]
+            o = o.copy()
+            o[pos] = rows[np.lexsort((-code, group))]
     ti, rel = ti[o], rel[o]
     counts = np.bincount(ti, minlength=T)
     present = counts > 0
