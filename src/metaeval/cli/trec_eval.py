@@ -279,7 +279,8 @@ def main(argv=None) -> int:
         if o["Z"] is not None:
             o["zdata"] = _zscores(o["Z"])
             o["zqids"] = {k for k, _ in o["zdata"]}
-        out = []
+        import tempfile
+        out = tempfile.SpooledTemporaryFile(max_size=1 << 23, mode="w+")   # printed once all is read
         neg = np.flatnonzero(q.rel_levels().sum(1) == 0)
         for p in runs:                                  # one run at a time: memory of one run
             rk = rank_runs(q, [read_trec_run(p, q.topic_bytes)], names=[p], max_docs=o["M"],
@@ -295,13 +296,20 @@ def main(argv=None) -> int:
             if bad:
                 raise InputError(f"topic {rk.topics[bad[0]]} has only negative judgments: trec_eval cannot "
                                  f"evaluate it (form_res_rels fails)", qpath)
-            out.extend(render(o, q, rk, 0))
+            lines = render(o, q, rk, 0)
+            if lines:
+                out.write("\n".join(lines) + "\n")
+            del lines, rk
     except InputError as e:
         print(f"metaeval trec_eval: error: {e}", file=sys.stderr)
         return 1
     try:
-        sys.stdout.write("\n".join(out) + ("\n" if out else ""))
+        out.seek(0)
+        while block := out.read(1 << 20):
+            sys.stdout.write(block)
         sys.stdout.flush()
     except BrokenPipeError:
         return 0
+    finally:
+        out.close()
     return 0

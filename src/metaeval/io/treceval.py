@@ -268,7 +268,7 @@ def _general_run_table(path: str, data: bytes) -> tuple[list, np.ndarray]:
     return rows, np.array(lines, np.int64)
 
 
-_CHUNK = 1 << 22          # bytes of run text tokenised at a time (bounds the temporaries)
+_CHUNK = 1 << 21          # bytes of run text tokenised at a time (bounds the temporaries)
 
 
 def _raw_bytes(path: str) -> bytes:
@@ -287,6 +287,57 @@ def _raw_bytes(path: str) -> bytes:
         except (OSError, EOFError, ValueError) as e:
             raise InputError(f"corrupt gzip data: {e}", path) from None
     return raw
+
+
+def _chunks(path: str):
+    """The file's bytes in pieces of whole lines (about :data:`_CHUNK` bytes each), read as they are
+    needed; gzip input and stdin are read whole first.  A leading UTF-8 byte-order mark is dropped."""
+    first = True
+    if path == "-" or _is_gzip(path):
+        raw = _raw_bytes(path)
+        pos = 0
+        while pos < len(raw):
+            end = raw.find(b"\n", min(pos + _CHUNK, len(raw)))
+            end = len(raw) if end < 0 else end + 1
+            piece = raw[pos:end]
+            if first and piece.startswith(b"\xef\xbb\xbf"):
+                piece = piece[3:]
+            first = False
+            yield piece
+            pos = end
+        return
+    try:
+        fh = open(path, "rb")
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
+    with fh:
+        rest = b""
+        while True:
+            block = fh.read(_CHUNK)
+            if not block:
+                break
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            if cut == 0:
+                rest = block
+                continue
+            piece, rest = block[:cut], block[cut:]
+            if first and piece.startswith(b"\xef\xbb\xbf"):
+                piece = piece[3:]
+            first = False
+            yield piece
+        if rest:
+            if first and rest.startswith(b"\xef\xbb\xbf"):
+                rest = rest[3:]
+            yield rest
+
+
+def _is_gzip(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(2) == b"\x1f\x8b"
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
 
 
 def _run_chunk(path, data: bytes, line0: int, topics):
@@ -337,23 +388,16 @@ def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> 
     of whole lines, so that memory stays near the size of the file."""
     from .qrels import _concat
     path = str(path)
-    raw = _raw_bytes(path)
     parts, tag = [], None
-    pos, line0 = 0, 0
-    if raw.startswith(b"\xef\xbb\xbf"):
-        pos = 3
-    while pos < len(raw):
-        end = raw.find(b"\n", min(pos + _CHUNK, len(raw)))
-        end = len(raw) if end < 0 else end + 1
-        chunk = raw[pos:end]
+    line0 = 0
+    for chunk in _chunks(path):
         part = _run_chunk(path, chunk, line0, topics)
         if part is None:
-            return _read_trec_run_slow(path, raw)
+            return _read_trec_run_slow(path, _raw_bytes(path))
         if part != "empty":
             parts.append(part[:5])
             tag = part[5]
         line0 += chunk.count(b"\n")
-        pos = end
     if not parts:
         raise InputError("no result lines in the run file", path)
     cols = list(zip(*parts))
@@ -406,21 +450,26 @@ def _rank_one(q: TrecQrels, run: TrecRun, max_docs: int | None, judged_only: boo
     T = len(q.topics)
     # run topics -> qrels topic index (-1: not in the qrels, ignored as trec_eval does)
     tb = run.topics
-    tu, tinv = np.unique(tb, return_inverse=True)
+    starts = np.flatnonzero(np.r_[True, tb[1:] != tb[:-1]]) if len(tb) else np.zeros(0, np.int64)
+    blen = np.diff(np.r_[starts, len(tb)])
+    tu, binv = np.unique(tb[starts], return_inverse=True)      # distinct values of the topic blocks
     pos = np.searchsorted(q.topic_bytes, tu) if q.topic_bytes.dtype.kind == "S" and tu.dtype.kind == "S" \
         else np.array([_find(q.topic_bytes, x) for x in tu.tolist()], np.int64)
     pos = np.asarray(pos, np.int64)
     ok = pos < T
     ok[ok] = q.topic_bytes[pos[ok]] == tu[ok]
-    tmap = np.where(ok, pos, -1)
-    ti = tmap[tinv]
+    tmap = np.where(ok, pos, -1).astype(np.int32)
+    ti = np.repeat(tmap[binv], blen)
     keep = ti >= 0
-    ti = ti[keep]
-    docs = run.docs[keep]
-    sc = run.scores[keep]
+    if keep.all():
+        docs, sc, lines = run.docs, run.scores, run.lines
+    else:
+        ti = ti[keep]
+        docs = run.docs[keep]
+        sc = run.scores[keep]
+        lines = run.lines[keep]
     if float32:                 # trec_eval 9.0.x keeps SCORE as a C float
         sc = sc.astype(np.float32).astype(np.float64)
-    lines = run.lines[keep]
     fast = _fast_rel(q, run, keep, ti, docs, lines)
     if fast is not None:
         rel, o = fast
@@ -476,8 +525,9 @@ def _fast_rel(q, run, keep, ti, docs, lines):
     order (topic, score descending, DOCID descending); None on a hash collision (exact path)."""
     if run.doc_hash is None:
         return None
+    h = run.doc_hash if keep.all() else run.doc_hash[keep]
     with np.errstate(over="ignore"):
-        key = run.doc_hash[keep] ^ (ti.astype(np.uint64) * _MIX)
+        key = h ^ (ti.astype(np.uint64) * _MIX)
     ko = np.argsort(key)
     ks = key[ko]
     if (ks[1:] == ks[:-1]).any():
@@ -491,11 +541,11 @@ def _fast_rel(q, run, keep, ti, docs, lines):
         jj = qo[j[hit]]
         if not ((q.docs[jj] == docs[hit]).all() and (q.topic_index[jj] == ti[hit]).all()):
             return None
-        rel = np.full(len(ti), NONPOOL, np.int64)
+        rel = np.full(len(ti), NONPOOL, np.int32)
         r = q.rel[jj]
         rel[hit] = np.where(r < 0, UNJUDGED, r)
     else:
-        rel = np.full(len(ti), NONPOOL, np.int64)
+        rel = np.full(len(ti), NONPOOL, np.int32)
     return rel, None
 
 
