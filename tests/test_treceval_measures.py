@@ -118,7 +118,7 @@ def test_registry_equals_dropin(dl19_f32, capsys, params, opts):
 def test_parse_and_aggregate():
     assert parse_measure("trec.ndcg_cut@10").name == "trec.ndcg_cut@10"
     assert parse_measure("trec.P(rel=1)@10").name == "trec.P@10"
-    assert parse_measure("trec.map(rel=2,judged_only=true)").name == "trec.map(judged_only=true,rel=2)"
+    assert parse_measure("trec.map(rel=2,judged_only=true)").name == "trec.map(judged_only=True,rel=2)"
     with pytest.raises(ValueError):
         parse_measure("trec.ndcg_cut")                   # cutoff required
     v = np.array([[0.5, 0.0, 0.25]])

@@ -14,8 +14,6 @@ import getopt
 import math
 import sys
 
-import numpy as np
-
 USAGE = ("Usage: metaeval trec_eval [-h] [-q] {-m measure}* [-c] [-n] [-J] [-l N] [-M N] [-N N] [-Z FILE] "
          "[--trec-eval-version 9|10] trec_rel_file trec_top_file [trec_top_file ...]")
 
@@ -149,6 +147,8 @@ def _zscores(path):
 
 
 def _to_z(values: np.ndarray, name: str, topics, z, qids) -> np.ndarray:
+    import numpy as np
+
     out = np.empty(len(values))
     for t, q in enumerate(topics):
         if q not in qids:
@@ -168,6 +168,8 @@ def _to_z(values: np.ndarray, name: str, topics, z, qids) -> np.ndarray:
 
 
 def _relstring(row: np.ndarray, n: int, length: int) -> str:
+    import numpy as np
+
     k = max(0, min(int(length), n))
     chars = []
     for r in row[:k].tolist():
@@ -177,6 +179,8 @@ def _relstring(row: np.ndarray, n: int, length: int) -> str:
 
 def render(o, q, rk, run_index: int) -> list[str]:
     """The lines trec_eval prints for run ``run_index`` of the ranking ``rk``."""
+    import numpy as np
+
     from ..metrics.treceval import compute, summary
 
     r = run_index
@@ -255,6 +259,8 @@ def render(o, q, rk, run_index: int) -> list[str]:
 
 
 def main(argv=None) -> int:
+    import numpy as np
+
     from ..errors import InputError
     from ..io.treceval import rank_runs, read_trec_qrels, read_trec_run
 

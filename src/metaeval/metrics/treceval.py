@@ -848,9 +848,9 @@ def _register():
             raise ValueError("trec_eval version 9 or 10")
         return v
 
-    common = {"rel": Param(1, _int, "relevance threshold: levels >= rel are relevant (trec_eval -l)"),
-              "judged_only": Param(False, _bool, "unjudged documents removed first (trec_eval -J)",
-                                   lambda v: "true" if v else "false")}
+    # rel= (trec_eval -l) is applied by func itself (the graded measures keep their gains); the
+    # generic judged_only=True (-J) by metrics.evaluate (EvalContext.view: the condensed lists)
+    common = {"rel": Param(1, _int, "relevance threshold: levels >= rel are relevant (trec_eval -l)")}
     extra = {
         "iprec_at_recall": {"recall": Param(0.0, float, "recall level (trec_eval iprec_at_recall.X)"),
                             "version": Param(10, _ver, "9: trec_eval 9.0.x's truncated recall cutoffs")},
