@@ -146,7 +146,7 @@ def _zscores(path):
     return z
 
 
-def _to_z(values: np.ndarray, name: str, topics, z, qids) -> np.ndarray:
+def _to_z(values, name: str, topics, z, qids):
     import numpy as np
 
     out = np.empty(len(values))
@@ -167,9 +167,7 @@ def _to_z(values: np.ndarray, name: str, topics, z, qids) -> np.ndarray:
     return out
 
 
-def _relstring(row: np.ndarray, n: int, length: int) -> str:
-    import numpy as np
-
+def _relstring(row, n: int, length: int) -> str:
     k = max(0, min(int(length), n))
     chars = []
     for r in row[:k].tolist():
