@@ -158,13 +158,13 @@ _POW10L = np.array([10 ** k for k in range(28)], dtype=np.longdouble) if _LD_OK 
 
 
 def _fast_decimal(m: np.ndarray) -> np.ndarray:
-    """Tokens ``[+-]digits[.digits]`` (zero-padded rows of ``m``) as C's strtod reads them,
-    correctly rounded, without a Python call per token: the digits as an exact integer M (Horner's
-    rule, one byte column at a time over all tokens) and one rounding -- M / 10^k in double when both
-    are exact there (Clinger's fast path: <= 15 digits, k <= 22), else in long double (64-bit
-    mantissa; <= 19 digits) unless the result is exactly halfway between two doubles (the one case
-    where rounding twice can differ from rounding once).  Other tokens (exponents, longer) give NaN:
-    the caller parses them one by one."""
+    """Tokens ``[+-]digits[.digits][(e|E)[+-]digits]`` (zero-padded rows of ``m``) as C's strtod
+    reads them, correctly rounded, without a Python call per token: the significant digits as an
+    exact integer M (Horner's rule, one byte column at a time over all tokens), the power of ten j,
+    and one rounding -- M * 10^j or M / 10^-j in double when both are exact there (Clinger's fast
+    path: <= 15 digits, |j| <= 22), else in long double (64-bit mantissa; <= 19 digits, |j| <= 27)
+    unless the result is exactly halfway between two doubles (the one case where rounding twice can
+    differ from rounding once).  Other tokens give NaN: the caller parses them one by one."""
     n, W = m.shape
     mt = np.ascontiguousarray(m.T)
     mant = np.zeros(n, np.uint64)
@@ -175,34 +175,57 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
     seen = np.zeros(n, bool)
     dots = np.zeros(n, np.int8)
     bad = np.zeros(n, bool)
-    first = mt[0]
-    neg = first == 45
+    in_exp = np.zeros(n, bool)
+    just_e = np.zeros(n, bool)
+    eneg = np.zeros(n, bool)
+    ev = np.zeros(n, np.int32)
+    ned = np.zeros(n, np.int8)
+    neg = mt[0] == 45
     for c in range(W):
         b = mt[c]
         d = b - np.uint8(48)                       # uint8: non-digits wrap to >= 10
         dig = d < 10
-        if c == 0:
-            bad |= ~dig & (b != 46) & ~neg & (b != 43)
-        else:
-            bad |= ~dig & (b != 46) & (b != 0)
         isdot = b == 46
+        ise = (b == 101) | (b == 69)
+        esign = just_e & ((b == 45) | (b == 43))
+        if c == 0:
+            ok_byte = dig | isdot | (b == 45) | (b == 43)
+        else:
+            ok_byte = dig | isdot | ise | esign | (b == 0)
+        bad |= ~ok_byte
+        bad |= isdot & in_exp
+        bad |= ise & (in_exp | ~any_d)
+        eneg |= esign & (b == 45)
+        md = dig & ~in_exp
         dots += isdot
         seen |= isdot
-        np.copyto(mant, mant * np.uint64(10) + d.astype(np.uint64), where=dig)
-        started |= dig & (d > 0)
-        nd += dig & started
-        any_d |= dig
-        k += dig & seen
+        np.copyto(mant, mant * np.uint64(10) + d.astype(np.uint64), where=md)
+        started |= md & (d > 0)
+        nd += md & started
+        any_d |= md
+        k += md & seen
+        ed = dig & in_exp
+        np.copyto(ev, ev * 10 + d.astype(np.int32), where=ed)
+        ned += ed
+        just_e = ise.copy()
+        in_exp |= ise
     # a zero byte ends the token: nothing may follow it (tokens are zero-padded, never contain NUL)
-    ok = ~bad & (dots <= 1) & any_d & (nd <= 19)
+    ok = ~bad & (dots <= 1) & any_d & (nd <= 19) & (~in_exp | ((ned >= 1) & (ned <= 3)))
+    j = np.where(eneg, -ev, ev).astype(np.int64) - k
     out = np.full(n, np.nan)
-    fast = ok & (nd <= 15) & (k <= 22)
+    fast = ok & (nd <= 15) & (np.abs(j) <= 22)
     if fast.any():
-        out[fast] = mant[fast].astype(np.float64) / _POW10[k[fast]]
+        M = mant[fast].astype(np.float64)
+        jj = j[fast]
+        p = _POW10[np.abs(jj)]
+        out[fast] = np.where(jj >= 0, M * p, M / p)
     if _LD_OK:
-        slow = ok & ~fast & (k <= 27)
+        slow = ok & ~fast & (np.abs(j) <= 27)
         if slow.any():
-            x = mant[slow].astype(np.longdouble) / _POW10L[k[slow]]
+            M = mant[slow].astype(np.longdouble)
+            jj = j[slow]
+            p = _POW10L[np.abs(jj)]
+            x = np.where(jj >= 0, M * p, M / p)
             dv = x.astype(np.float64)
             r = np.abs(x - dv.astype(np.longdouble)) * 2
             up = np.abs(np.nextafter(dv, np.inf) - dv).astype(np.longdouble)
