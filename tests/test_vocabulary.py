@@ -22,6 +22,14 @@ def _trec_family() -> bool:
 
 # --------------------------------------------------------------------------------- parsing
 
+def test_split_names_keeps_parentheses_whole():
+    from metaeval.metrics.registry import split_names
+
+    assert split_names(" AP  RBP(p=0.8, rel=2)\tnDCG(dcg='exp log2')@10 ") == [
+        "AP", "RBP(p=0.8, rel=2)", "nDCG(dcg='exp log2')@10"]
+    assert parse_measure("RBP(p=0.8, rel=2)").name == "irm.RBP(rel=2)"
+
+
 def test_tokenize_reads_quoted_values_and_decimal_at_values():
     assert tokenize("nDCG(dcg='exp-log2')@10") == ("nDCG", [("dcg", "exp-log2")], "10")
     assert tokenize('nDCG(dcg="exp-log2", judged_only=True)@10') == (

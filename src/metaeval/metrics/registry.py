@@ -379,6 +379,30 @@ def tokenize(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
     return m["base"], items, m["cutoff"]
 
 
+def split_names(text: str) -> list[str]:
+    """Names separated by whitespace, a name's parentheses and quotes kept whole:
+    ``"AP RBP(p=0.8, rel=2)"`` -> [``AP``, ``RBP(p=0.8, rel=2)``]."""
+    out, cur, depth, quote = [], [], 0, None
+    for ch in str(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(depth - 1, 0)
+        elif ch.isspace() and depth == 0:
+            if cur:
+                out.append("".join(cur))
+                cur = []
+            continue
+        cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
 def known_names(vocabulary: str = "ntcireval") -> list[str]:
     """Every measure base a name may start with: the registry's, its aliases and the ir_measures
     names (:mod:`metaeval.metrics.vocabulary`)."""
