@@ -5,7 +5,6 @@ ties; the tie rule against trec_eval 10.0's own outputs on the original runs (wi
 from __future__ import annotations
 
 import gzip
-import math
 
 import numpy as np
 import pytest
@@ -206,7 +205,7 @@ def test_runs_with_ties_do_exist_in_the_tie_rule_test():
 def test_every_irm_measure_is_registered():
     for base in ("Judged", "gdeval.nDCG", "gdeval.ERR", "irm.RBP", "Compat"):
         assert base in REGISTRY
-    assert math.isclose(0.2, 1 - 0.8)
+        assert REGISTRY[base].func.__module__ == "metaeval.metrics.irm"
 
 
 PAIRS = [("AP", "trec.map"), ("AP(rel=2)", "trec.map(rel=2)"), ("Prec@10", "trec.P@10"),
