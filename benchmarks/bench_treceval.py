@@ -58,34 +58,39 @@ print(n, file=sys.stderr)
 
 WRAP = ("import resource, subprocess, sys\n"
         "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
-        "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(r.returncode, u.ru_maxrss, u.ru_utime + u.ru_stime)\n")
 
 
-def measure(cmd: list[str], repeat: int) -> tuple[float, int]:
-    """(best wall seconds, peak RSS in MB) of ``cmd`` run in a child process."""
-    best, rss = float("inf"), 0
+def measure(cmd: list[str], repeat: int) -> tuple[float, float, int]:
+    """(best wall seconds, best CPU seconds, peak RSS in MB) of ``cmd`` run in a child process."""
+    return measure_each([cmd], repeat)
+
+
+def measure_each(cmds: list[list[str]], repeat: int) -> tuple[float, float, int]:
+    """One process per command (trec_eval once per run): total wall and CPU time (user + system of
+    the children), largest RSS."""
+    best, best_cpu, rss = float("inf"), float("inf"), 0
     for _ in range(repeat):
         t0 = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", WRAP, *cmd], capture_output=True, text=True, check=True)
-        dt = time.perf_counter() - t0
-        rc, kb = out.stdout.split()
-        if rc != "0":
-            raise SystemExit(f"{cmd[:3]} failed with exit status {rc}")
-        best = min(best, dt)
-        rss = max(rss, int(kb) // 1024)
-    return best, rss
-
-
-def measure_each(cmds: list[list[str]], repeat: int) -> tuple[float, int]:
-    """One process per command (trec_eval once per run): total wall time, largest RSS."""
-    best, rss = float("inf"), 0
-    for _ in range(repeat):
-        t0 = time.perf_counter()
+        cpu = 0.0
         for c in cmds:
             out = subprocess.run([sys.executable, "-c", WRAP, *c], capture_output=True, text=True, check=True)
-            rss = max(rss, int(out.stdout.split()[1]) // 1024)
+            rc, kb, sec = out.stdout.split()
+            if rc != "0":
+                raise SystemExit(f"{c[:3]} failed with exit status {rc}")
+            rss = max(rss, int(kb) // 1024)
+            cpu += float(sec)
         best = min(best, time.perf_counter() - t0)
-    return best, rss
+        best_cpu = min(best_cpu, cpu)
+    return best, best_cpu, rss
+
+
+def _report(me, others) -> None:
+    print(f"  {'metaeval trec_eval':22s} {me[0]:7.2f} s wall {me[1]:7.2f} s CPU {me[2]:6d} MB")
+    for name, (w, c, m), target in others:
+        print(f"  {name:22s} {w:7.2f} s wall {c:7.2f} s CPU {m:6d} MB   metaeval faster: "
+              f"{w / me[0]:.2f}x wall, {c / me[1]:.2f}x CPU (target {target}x)")
 
 
 def build_trec_eval(src: Path, into: Path) -> Path:
@@ -142,21 +147,18 @@ def main(argv=None) -> int:
             runs.append(q)
         qrels = dl / "qrels.txt"
         print(f"TREC DL 2019 passage: {len(runs)} runs, -q -m all_trec")
-        t_me, m_me = measure([*metaeval, str(qrels), *map(str, runs)], a.repeat)
-        t_c, m_c = measure_each([[str(exe), "-q", "-m", "all_trec", str(qrels), str(r)] for r in runs], a.repeat)
-        t_py, m_py = measure([*pytrec, str(qrels), *map(str, runs)], a.repeat)
-        print(f"  metaeval trec_eval   {t_me:7.2f} s  {m_me:6d} MB")
-        print(f"  trec_eval 10.0 (C)   {t_c:7.2f} s  {m_c:6d} MB   metaeval is {t_c / t_me:.2f}x faster (target 3x)")
-        print(f"  pytrec_eval          {t_py:7.2f} s  {m_py:6d} MB   metaeval is {t_py / t_me:.2f}x faster (target 5x)")
+        me = measure([*metaeval, str(qrels), *map(str, runs)], a.repeat)
+        c = measure_each([[str(exe), "-q", "-m", "all_trec", str(qrels), str(r)] for r in runs], a.repeat)
+        py = measure([*pytrec, str(qrels), *map(str, runs)], a.repeat)
+        _report(me, [("trec_eval 10.0 (C)", c, 3), ("pytrec_eval", py, 5)])
         if a.lines:
             qp, sruns = synthetic(tmp, a.lines)
             n = sum(1 for r in sruns for _ in open(r))
             print(f"synthetic: {n:,} run lines in {len(sruns)} runs, -q -m all_trec")
-            t_me, m_me = measure([*metaeval, str(qp), *map(str, sruns)], 1)
-            t_py, m_py = measure([*pytrec, str(qp), *map(str, sruns)], 1)
-            print(f"  metaeval trec_eval   {t_me:7.2f} s  {m_me:6d} MB")
-            print(f"  pytrec_eval          {t_py:7.2f} s  {m_py:6d} MB   metaeval is {t_py / t_me:.2f}x faster "
-                  f"(target 3x), memory ratio {m_me / max(m_py, 1):.2f} (target <= 1)")
+            me = measure([*metaeval, str(qp), *map(str, sruns)], 1)
+            py = measure([*pytrec, str(qp), *map(str, sruns)], 1)
+            _report(me, [("pytrec_eval", py, 3)])
+            print(f"  memory: metaeval / pytrec_eval = {me[2] / max(py[2], 1):.2f} (target <= 1)")
     return 0
 
 

@@ -135,3 +135,58 @@ def test_small_example_literal(tmp_path, capsys):
         f"map                   \tall\t{ap:6.4f}",
         "P_2                   \tall\t0.0000",
     ]
+
+
+@pytest.mark.shared_data
+def test_results_from_stdin(suite, capsys, monkeypatch):
+    """trec_eval 10.0 reads the results from stdin when the file is '-'."""
+    import io
+    import sys
+
+    monkeypatch.chdir(suite)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((suite / "results.test").read_bytes())))
+    rc, out, err = _run(["qrels.test", "-"], capsys)
+    assert rc == 0, err
+    assert out == (suite / "out.test").read_text()
+
+
+@pytest.mark.shared_data
+def test_version_9_switch(suite, capsys, monkeypatch):
+    """--trec-eval-version 9: a qrels topic missing from the run is skipped (10.0 stops), and
+    with -c it counts in the summary without per-topic lines."""
+    monkeypatch.chdir(suite)
+    rc, out, err = _run(["--trec-eval-version", "9", "-q", "qrels.test", "results.trunc"], capsys)
+    assert rc == 0, err
+    assert "num_q                 \tall\t2" in out.splitlines()
+    rc, out_c, err = _run(["--trec-eval-version", "9", "-q", "-c", "-m", "all_trec", "qrels.test",
+                           "results.trunc"], capsys)
+    rc10, out10, _ = _run(["-q", "-c", "-m", "all_trec", "qrels.test", "results.trunc"], capsys)
+    topics10 = {line.split("\t")[1] for line in out10.splitlines()} - {"all"}
+    topics9 = {line.split("\t")[1] for line in out_c.splitlines()} - {"all"}
+    assert len(topics9) == len(topics10) - 1
+    summ = lambda text: [x for x in text.splitlines() if "\tall\t" in x]   # noqa: E731
+    assert summ(out_c) == summ(out10)           # the same summary: the missing topic counts as 0
+
+
+def test_score_reader_is_strtod_exact(tmp_path):
+    """The vectorised score reader gives C's strtod (= Python's float, both correctly rounded) bit
+    for bit, signed zeros included, on repr/%.17g/%e forms and odd tokens (atof's prefix rule)."""
+    import numpy as np
+
+    from metaeval.io.treceval import read_trec_run
+
+    rng = np.random.default_rng(7)
+    x = rng.normal(0, 1, 6000) * 10.0 ** rng.integers(-25, 25, 6000)
+    toks = [repr(float(v)) for v in x] + ["%.17g" % v for v in x[:2000]] + ["%.6e" % v for v in x[:2000]]
+    toks += ["-0", "0.000", "1e5", ".5", "5.", "+3", "1e-400", "12345678901234567890123", "9007199254740993",
+             "0.1000000000000000055511151231257827", "5e-", "1.5abc", "abc", "-0e3", "1E+2"]
+    (tmp_path / "r").write_text("".join(f"1 Q0 d{i} {i} {t} x\n" for i, t in enumerate(toks)))
+    got = read_trec_run(tmp_path / "r").scores
+
+    def atof(t):
+        import re
+        m = re.match(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", t)
+        return float(m.group(0)) if m else 0.0
+
+    want = np.array([atof(t) for t in toks])
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))

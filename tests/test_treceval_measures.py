@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import gzip
-import io
 
 import numpy as np
 import pytest
@@ -47,20 +46,6 @@ def dl19_f32(shared_data, tmp_path_factory):
 def _dropin(args, capsys):
     assert main(["trec_eval", *args]) == 0
     return capsys.readouterr().out
-
-
-def _parse_q(text, runs):
-    """{run index: {(measure, topic): printed value}} from concatenated -q outputs."""
-    out, r = {}, -1
-    for line in text.splitlines():
-        m, q, v = line.split("\t")
-        m = m.strip()
-        if m == "runid":
-            continue
-        if q != "all" and (r < 0 or m == "num_ret" and (m, q) in out.get(r, {})):
-            r += 1 if (r < 0 or (m, q) in out[r]) else 0
-        out.setdefault(r, {})[(m, q)] = v
-    return out
 
 
 def _printed(base, spec_name, v):

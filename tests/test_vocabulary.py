@@ -22,6 +22,14 @@ def _trec_family() -> bool:
 
 # --------------------------------------------------------------------------------- parsing
 
+def test_split_names_keeps_parentheses_whole():
+    from metaeval.metrics.registry import split_names
+
+    assert split_names(" AP  RBP(p=0.8, rel=2)\tnDCG(dcg='exp log2')@10 ") == [
+        "AP", "RBP(p=0.8, rel=2)", "nDCG(dcg='exp log2')@10"]
+    assert parse_measure("RBP(p=0.8, rel=2)").name == "irm.RBP(rel=2)"
+
+
 def test_tokenize_reads_quoted_values_and_decimal_at_values():
     assert tokenize("nDCG(dcg='exp-log2')@10") == ("nDCG", [("dcg", "exp-log2")], "10")
     assert tokenize('nDCG(dcg="exp-log2", judged_only=True)@10') == (
@@ -333,3 +341,15 @@ def test_cli_unknown_metric_is_a_usage_error_with_three_suggestions(tmp_path, ca
     assert err.startswith("metaeval matrices: error: --metrics: unknown measure 'nDGC'")
     assert err.count(",") == 2 and "did you mean nDCG" in err
     assert not (tmp_path / "m").exists()
+
+
+def test_metaeval_help_stays_import_light():
+    """Registering the subcommands (``metaeval --help``, ``metaeval measures --help``) imports
+    neither numpy nor pandas: every command imports its work lazily."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom metaeval.cli import build_parser\nbuild_parser()\n"
+            "print(sorted(m for m in ('numpy', 'pandas', 'metaeval.metrics') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "[]"

@@ -119,7 +119,9 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     from .metrics.registry import check_vocabulary, unique_measures
 
     if isinstance(measures, str):
-        measures = measures.split()
+        from .metrics.registry import split_names
+
+        measures = split_names(measures)
     vocabulary = check_vocabulary(vocabulary, order)
     ms = unique_measures(list(measures), where="measures", stacklevel=3, vocabulary=vocabulary)
     if not ms:

@@ -88,7 +88,9 @@ def resolve_measures(parser: argparse.ArgumentParser, args):
 
 def _split_names(text: str) -> list[str]:
     """``--metrics`` items may also be whitespace separated within one argument."""
-    return [t for t in text.split() if t]
+    from ..metrics.registry import split_names
+
+    return split_names(text)
 
 
 def check_gains(collection, gains, max_level=None) -> None:

@@ -16,8 +16,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "the canonical measure each means. PATTERN (a substring, or a glob with * ? [ ]) "
                     "keeps the rows whose name matches it, case-insensitively.")
     p.add_argument("pattern", nargs="?", metavar="PATTERN", help="e.g. ndcg, 'trec.*', RR")
-    p.add_argument("--vocabulary", choices=("ntcireval", "ir_measures"), default="ir_measures",
-                   help="the vocabulary the ir_measures names are shown in (default ir_measures)")
     p.set_defaults(func=run, _parser=p)
     return p
 
@@ -68,7 +66,7 @@ def measure_rows(pattern: str | None = None) -> list[list[str]]:
     return rows
 
 
-def vocabulary_rows(pattern: str | None = None, vocabulary: str = "ir_measures") -> list[list[str]]:
+def vocabulary_rows(pattern: str | None = None) -> list[list[str]]:
     """[ir_measures name, provider, meaning] per ir_measures name matching ``pattern``."""
     from ..metrics.vocabulary import IR_MEASURES
 
@@ -80,7 +78,7 @@ def run(args) -> int:
     from ..errors import InputError
 
     rows = measure_rows(args.pattern)
-    vrows = vocabulary_rows(args.pattern, args.vocabulary)
+    vrows = vocabulary_rows(args.pattern)
     if not rows and not vrows:
         from ..metrics.registry import nearest_names
 

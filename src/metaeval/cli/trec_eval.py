@@ -14,8 +14,6 @@ import getopt
 import math
 import sys
 
-import numpy as np
-
 USAGE = ("Usage: metaeval trec_eval [-h] [-q] {-m measure}* [-c] [-n] [-J] [-l N] [-M N] [-N N] [-Z FILE] "
          "[--trec-eval-version 9|10] trec_rel_file trec_top_file [trec_top_file ...]")
 
@@ -148,7 +146,9 @@ def _zscores(path):
     return z
 
 
-def _to_z(values: np.ndarray, name: str, topics, z, qids) -> np.ndarray:
+def _to_z(values, name: str, topics, z, qids):
+    import numpy as np
+
     out = np.empty(len(values))
     for t, q in enumerate(topics):
         if q not in qids:
@@ -167,7 +167,7 @@ def _to_z(values: np.ndarray, name: str, topics, z, qids) -> np.ndarray:
     return out
 
 
-def _relstring(row: np.ndarray, n: int, length: int) -> str:
+def _relstring(row, n: int, length: int) -> str:
     k = max(0, min(int(length), n))
     chars = []
     for r in row[:k].tolist():
@@ -177,6 +177,8 @@ def _relstring(row: np.ndarray, n: int, length: int) -> str:
 
 def render(o, q, rk, run_index: int) -> list[str]:
     """The lines trec_eval prints for run ``run_index`` of the ranking ``rk``."""
+    import numpy as np
+
     from ..metrics.treceval import compute, summary
 
     r = run_index
@@ -195,7 +197,14 @@ def render(o, q, rk, run_index: int) -> list[str]:
         T = int(keep.sum())
     topics = [t for t, k in zip(rk.topics, keep) if k]
     rel_levels = rk.rel_levels[keep]
-    res = compute(rel, nret, rel_levels, o["specs"], o["l"], o["N"], o["version"])
+    # topics in chunks of about 2^18 ranks: the measures' temporaries stay small
+    step = max(1, (1 << 18) // max(1, rel.shape[-1]))
+    res = None
+    for a in range(0, T, step):
+        part = compute(rel[a:a + step], nret[a:a + step], rel_levels[a:a + step], o["specs"], o["l"], o["N"],
+                       o["version"])
+        res = part if res is None else [(n, sp, np.concatenate([v0, v])) for (n, sp, v0), (_, _, v) in
+                                        zip(res, part)]
     missing = ~present
     Z = o.get("zdata")
     zq = o.get("zqids")
@@ -248,6 +257,8 @@ def render(o, q, rk, run_index: int) -> list[str]:
 
 
 def main(argv=None) -> int:
+    import numpy as np
+
     from ..errors import InputError
     from ..io.treceval import rank_runs, read_trec_qrels, read_trec_run
 
@@ -272,7 +283,8 @@ def main(argv=None) -> int:
         if o["Z"] is not None:
             o["zdata"] = _zscores(o["Z"])
             o["zqids"] = {k for k, _ in o["zdata"]}
-        out = []
+        import tempfile
+        out = tempfile.SpooledTemporaryFile(max_size=1 << 23, mode="w+")   # printed once all is read
         neg = np.flatnonzero(q.rel_levels().sum(1) == 0)
         for p in runs:                                  # one run at a time: memory of one run
             rk = rank_runs(q, [read_trec_run(p, q.topic_bytes)], names=[p], max_docs=o["M"],
@@ -288,13 +300,20 @@ def main(argv=None) -> int:
             if bad:
                 raise InputError(f"topic {rk.topics[bad[0]]} has only negative judgments: trec_eval cannot "
                                  f"evaluate it (form_res_rels fails)", qpath)
-            out.extend(render(o, q, rk, 0))
+            lines = render(o, q, rk, 0)
+            if lines:
+                out.write("\n".join(lines) + "\n")
+            del lines, rk
     except InputError as e:
         print(f"metaeval trec_eval: error: {e}", file=sys.stderr)
         return 1
     try:
-        sys.stdout.write("\n".join(out) + ("\n" if out else ""))
+        out.seek(0)
+        while block := out.read(1 << 20):
+            sys.stdout.write(block)
         sys.stdout.flush()
     except BrokenPipeError:
         return 0
+    finally:
+        out.close()
     return 0

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..util import c_atof, c_atol
-from ._text import Table, _hash_spans, _matrix, _objects, hash_ids, read_bytes, tokenize
+from ._text import Table, _hash_spans, _matrix, _objects, _words, hash_ids, hash_rows, read_bytes, tokenize
 
 __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRanking", "read_trec_qrels",
            "read_trec_run", "rank_runs", "c_atol", "c_atof"]
@@ -42,7 +42,7 @@ PAD_REL = -(2 ** 30)
 def _comment_lines_blanked(data: bytes, anywhere: bool) -> tuple[bytes, bool]:
     """``data`` with every comment line's bytes replaced by spaces (line numbers kept).  A comment
     line starts with ``#`` at column 0 (``anywhere=False``, qrels) or after leading blanks (runs)."""
-    if not (data.startswith(b"#") or b"\n#" in data or (anywhere and b"#" in data)):
+    if b"#" not in data:
         return data, False
     buf = np.frombuffer(data, np.uint8).copy()
     n = len(buf)
@@ -158,47 +158,74 @@ _POW10L = np.array([10 ** k for k in range(28)], dtype=np.longdouble) if _LD_OK 
 
 
 def _fast_decimal(m: np.ndarray) -> np.ndarray:
-    """Tokens ``[+-]digits[.digits]`` (zero-padded rows of ``m``) as C's strtod reads them,
-    correctly rounded, without a Python call per token: the digits as an exact integer M (Horner's
-    rule, one byte column at a time over all tokens) and one rounding -- M / 10^k in double when both
-    are exact there (Clinger's fast path: <= 15 digits, k <= 22), else in long double (64-bit
-    mantissa; <= 19 digits) unless the result is exactly halfway between two doubles (the one case
-    where rounding twice can differ from rounding once).  Other tokens (exponents, longer) give NaN:
-    the caller parses them one by one."""
+    """Tokens ``[+-]digits[.digits][(e|E)[+-]digits]`` (zero-padded rows of ``m``) as C's strtod
+    reads them, correctly rounded, without a Python call per token: the significant digits as an
+    exact integer M (Horner's rule, one byte column at a time over all tokens), the power of ten j,
+    and one rounding -- M * 10^j or M / 10^-j in double when both are exact there (Clinger's fast
+    path: <= 15 digits, |j| <= 22), else in long double (64-bit mantissa; <= 19 digits, |j| <= 27)
+    unless the result is exactly halfway between two doubles (the one case where rounding twice can
+    differ from rounding once).  Other tokens give NaN: the caller parses them one by one."""
     n, W = m.shape
     mt = np.ascontiguousarray(m.T)
     mant = np.zeros(n, np.uint64)
-    nd = np.zeros(n, np.int16)
+    nd = np.zeros(n, np.int16)            # significant digits (leading zeros not counted)
+    any_d = np.zeros(n, bool)
     k = np.zeros(n, np.int16)
+    started = np.zeros(n, bool)
     seen = np.zeros(n, bool)
     dots = np.zeros(n, np.int8)
     bad = np.zeros(n, bool)
-    first = mt[0]
-    neg = first == 45
+    in_exp = np.zeros(n, bool)
+    just_e = np.zeros(n, bool)
+    eneg = np.zeros(n, bool)
+    ev = np.zeros(n, np.int32)
+    ned = np.zeros(n, np.int8)
+    neg = mt[0] == 45
     for c in range(W):
         b = mt[c]
         d = b - np.uint8(48)                       # uint8: non-digits wrap to >= 10
         dig = d < 10
-        if c == 0:
-            bad |= ~dig & (b != 46) & ~neg & (b != 43)
-        else:
-            bad |= ~dig & (b != 46) & (b != 0)
         isdot = b == 46
+        ise = (b == 101) | (b == 69)
+        esign = just_e & ((b == 45) | (b == 43))
+        if c == 0:
+            ok_byte = dig | isdot | (b == 45) | (b == 43)
+        else:
+            ok_byte = dig | isdot | ise | esign | (b == 0)
+        bad |= ~ok_byte
+        bad |= isdot & in_exp
+        bad |= ise & (in_exp | ~any_d)
+        eneg |= esign & (b == 45)
+        md = dig & ~in_exp
         dots += isdot
         seen |= isdot
-        np.copyto(mant, mant * np.uint64(10) + d.astype(np.uint64), where=dig)
-        nd += dig
-        k += dig & seen
+        np.copyto(mant, mant * np.uint64(10) + d.astype(np.uint64), where=md)
+        started |= md & (d > 0)
+        nd += md & started
+        any_d |= md
+        k += md & seen
+        ed = dig & in_exp
+        np.copyto(ev, ev * 10 + d.astype(np.int32), where=ed)
+        ned += ed
+        just_e = ise.copy()
+        in_exp |= ise
     # a zero byte ends the token: nothing may follow it (tokens are zero-padded, never contain NUL)
-    ok = ~bad & (dots <= 1) & (nd >= 1) & (nd <= 19)
+    ok = ~bad & (dots <= 1) & any_d & (nd <= 19) & (~in_exp | ((ned >= 1) & (ned <= 3)))
+    j = np.where(eneg, -ev, ev).astype(np.int64) - k
     out = np.full(n, np.nan)
-    fast = ok & (nd <= 15) & (k <= 22)
+    fast = ok & (nd <= 15) & (np.abs(j) <= 22)
     if fast.any():
-        out[fast] = mant[fast].astype(np.float64) / _POW10[k[fast]]
+        M = mant[fast].astype(np.float64)
+        jj = j[fast]
+        p = _POW10[np.abs(jj)]
+        out[fast] = np.where(jj >= 0, M * p, M / p)
     if _LD_OK:
-        slow = ok & ~fast & (k <= 27)
+        slow = ok & ~fast & (np.abs(j) <= 27)
         if slow.any():
-            x = mant[slow].astype(np.longdouble) / _POW10L[k[slow]]
+            M = mant[slow].astype(np.longdouble)
+            jj = j[slow]
+            p = _POW10L[np.abs(jj)]
+            x = np.where(jj >= 0, M * p, M / p)
             dv = x.astype(np.float64)
             r = np.abs(x - dv.astype(np.longdouble)) * 2
             up = np.abs(np.nextafter(dv, np.inf) - dv).astype(np.longdouble)
@@ -264,35 +291,95 @@ def _general_run_table(path: str, data: bytes) -> tuple[list, np.ndarray]:
     return rows, np.array(lines, np.int64)
 
 
-def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> TrecRun:
-    """Read a run file as trec_eval 10.0 does (module docstring).  ``topics`` (sorted bytes array,
-    e.g. :attr:`TrecQrels.topic_bytes`): keep only the lines of these topics (the others are never
-    evaluated; every line is still checked for its number of fields)."""
-    path = str(path)
-    raw = read_bytes(path)
-    data, _ = _comment_lines_blanked(raw, True)
-    if not data.strip():
-        raise InputError("no result lines in the run file", path)
+_CHUNK = 1 << 21          # bytes of run text tokenised at a time (bounds the temporaries)
+
+
+def _raw_bytes(path: str) -> bytes:
+    from ._text import _gzip
+    if path == "-":                        # trec_eval 10.0 reads the results from stdin given "-"
+        import sys
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = _gzip.decompress(raw)
+        except (OSError, EOFError, ValueError) as e:
+            raise InputError(f"corrupt gzip data: {e}", path) from None
+    return raw
+
+
+def _chunks(path: str):
+    """The file's bytes in pieces of whole lines (about :data:`_CHUNK` bytes each), read as they are
+    needed; gzip input and stdin are read whole first.  A leading UTF-8 byte-order mark is dropped."""
+    first = True
+    if path == "-" or _is_gzip(path):
+        raw = _raw_bytes(path)
+        pos = 0
+        while pos < len(raw):
+            end = raw.find(b"\n", min(pos + _CHUNK, len(raw)))
+            end = len(raw) if end < 0 else end + 1
+            piece = raw[pos:end]
+            if first and piece.startswith(b"\xef\xbb\xbf"):
+                piece = piece[3:]
+            first = False
+            yield piece
+            pos = end
+        return
+    try:
+        fh = open(path, "rb")
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
+    with fh:
+        rest = b""
+        while True:
+            block = fh.read(_CHUNK)
+            if not block:
+                break
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            if cut == 0:
+                rest = block
+                continue
+            piece, rest = block[:cut], block[cut:]
+            if first and piece.startswith(b"\xef\xbb\xbf"):
+                piece = piece[3:]
+            first = False
+            yield piece
+        if rest:
+            if first and rest.startswith(b"\xef\xbb\xbf"):
+                rest = rest[3:]
+            yield rest
+
+
+def _is_gzip(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(2) == b"\x1f\x8b"
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
+
+
+def _run_chunk(path, data: bytes, line0: int, topics):
+    """Fields of one chunk of whole lines: (topics, docs, scores, lines, hashes, last tag) or None
+    when a line has more than 6 fields (the caller then reads the file the slow way)."""
+    from ._text import check_text
+    try:
+        data = check_text(data, path)
+    except InputError as e:
+        raise InputError(e.message, path, None if e.line is None else e.line + line0) from None
+    data, _ = _comment_lines_blanked(data, True)
     try:
         t = tokenize(path, 6, "TREC run (TOPIC Q0 DOCID RANK SCORE TAG)", data=data)
     except InputError as e:
-        if "fields" not in e.message or "found" not in e.message:
-            raise
-        rows, lines = _general_run_table(path, data)
-        if not rows:
-            raise InputError("no result lines in the run file", path) from None
-        cols = list(zip(*rows))
-        topics = np.array(cols[0], dtype=object)
-        docs = np.array(cols[2], dtype=object)
-        if max(map(len, cols[0])) <= 64:
-            topics = topics.astype(bytes)
-        if max(map(len, cols[2])) <= 64:
-            docs = docs.astype(bytes)
-        su, inv = np.unique(np.array(cols[4], dtype=object), return_inverse=True)
-        scores = np.array([c_atof(bytes(u)) for u in su.tolist()], np.float64)[inv]
-        return TrecRun(path, topics, docs, scores, lines, cols[5][-1].decode("utf-8", "replace"))
+        if "fields" in e.message and "found" in e.message:
+            return None
+        raise InputError(e.message, path, None if e.line is None else e.line + line0) from None
     if t.n == 0:
-        raise InputError("no result lines in the run file", path)
+        return "empty"
     rows = None
     tb = t.ids(0)
     if topics is not None and len(topics) and tb.dtype.kind == "S" and topics.dtype.kind == "S":
@@ -304,12 +391,60 @@ def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> 
         if not keep.all():
             rows = np.flatnonzero(keep)
             tb = tb[rows]
-    line = t.line if rows is None else t.line[rows]
+    line = (t.line if rows is None else t.line[rows]) + line0
     ds, de = t.span(2)
     if rows is not None:
         ds, de = ds[rows], de[rows]
-    return TrecRun(path, tb, _ids_rows(t, 2, rows), _scores(t, 4, rows), line, t.token(t.n - 1, 5),
-                   _hash_spans(t.buf, ds, de))
+    if len(ds) and int((de - ds).max()) <= 64:
+        w = _words(t.buf, ds, de)                      # one gather for the ids and their hashes
+        docs = w.view(np.uint8).reshape(len(ds), -1).view(f"S{8 * w.shape[1]}").ravel()
+        h = hash_rows(w)
+    else:
+        docs, h = _ids_rows(t, 2, rows), _hash_spans(t.buf, ds, de)
+    return (tb, docs, _scores(t, 4, rows), line, h, t.token(t.n - 1, 5))
+
+
+def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> TrecRun:
+    """Read a run file as trec_eval 10.0 does (module docstring).  ``topics`` (sorted bytes array,
+    e.g. :attr:`TrecQrels.topic_bytes`): keep only the lines of these topics (the others are never
+    evaluated; every line is still checked for its number of fields).  The text is read in chunks
+    of whole lines, so that memory stays near the size of the file."""
+    from .qrels import _concat
+    path = str(path)
+    parts, tag = [], None
+    line0 = 0
+    for chunk in _chunks(path):
+        part = _run_chunk(path, chunk, line0, topics)
+        if part is None:
+            return _read_trec_run_slow(path, _raw_bytes(path))
+        if part != "empty":
+            parts.append(part[:5])
+            tag = part[5]
+        line0 += chunk.count(b"\n")
+    if not parts:
+        raise InputError("no result lines in the run file", path)
+    cols = list(zip(*parts))
+    return TrecRun(path, _concat(list(cols[0])), _concat(list(cols[1])), np.concatenate(cols[2]),
+                   np.concatenate(cols[3]), tag, np.concatenate(cols[4]))
+
+
+def _read_trec_run_slow(path: str, raw: bytes) -> TrecRun:
+    """Runs with more than 6 fields on some line: every line split in Python."""
+    from ._text import check_text
+    data, _ = _comment_lines_blanked(check_text(raw, path), True)
+    rows, lines = _general_run_table(path, data)
+    if not rows:
+        raise InputError("no result lines in the run file", path) from None
+    cols = list(zip(*rows))
+    topics = np.array(cols[0], dtype=object)
+    docs = np.array(cols[2], dtype=object)
+    if max(map(len, cols[0])) <= 64:
+        topics = topics.astype(bytes)
+    if max(map(len, cols[2])) <= 64:
+        docs = docs.astype(bytes)
+    su, inv = np.unique(np.array(cols[4], dtype=object), return_inverse=True)
+    scores = np.array([c_atof(bytes(u)) for u in su.tolist()], np.float64)[inv]
+    return TrecRun(path, topics, docs, scores, lines, cols[5][-1].decode("utf-8", "replace"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -338,21 +473,26 @@ def _rank_one(q: TrecQrels, run: TrecRun, max_docs: int | None, judged_only: boo
     T = len(q.topics)
     # run topics -> qrels topic index (-1: not in the qrels, ignored as trec_eval does)
     tb = run.topics
-    tu, tinv = np.unique(tb, return_inverse=True)
+    starts = np.flatnonzero(np.r_[True, tb[1:] != tb[:-1]]) if len(tb) else np.zeros(0, np.int64)
+    blen = np.diff(np.r_[starts, len(tb)])
+    tu, binv = np.unique(tb[starts], return_inverse=True)      # distinct values of the topic blocks
     pos = np.searchsorted(q.topic_bytes, tu) if q.topic_bytes.dtype.kind == "S" and tu.dtype.kind == "S" \
         else np.array([_find(q.topic_bytes, x) for x in tu.tolist()], np.int64)
     pos = np.asarray(pos, np.int64)
     ok = pos < T
     ok[ok] = q.topic_bytes[pos[ok]] == tu[ok]
-    tmap = np.where(ok, pos, -1)
-    ti = tmap[tinv]
+    tmap = np.where(ok, pos, -1).astype(np.int32)
+    ti = np.repeat(tmap[binv], blen)
     keep = ti >= 0
-    ti = ti[keep]
-    docs = run.docs[keep]
-    sc = run.scores[keep]
+    if keep.all():
+        docs, sc, lines = run.docs, run.scores, run.lines
+    else:
+        ti = ti[keep]
+        docs = run.docs[keep]
+        sc = run.scores[keep]
+        lines = run.lines[keep]
     if float32:                 # trec_eval 9.0.x keeps SCORE as a C float
         sc = sc.astype(np.float32).astype(np.float64)
-    lines = run.lines[keep]
     fast = _fast_rel(q, run, keep, ti, docs, lines)
     if fast is not None:
         rel, o = fast
@@ -408,23 +548,27 @@ def _fast_rel(q, run, keep, ti, docs, lines):
     order (topic, score descending, DOCID descending); None on a hash collision (exact path)."""
     if run.doc_hash is None:
         return None
+    h = run.doc_hash if keep.all() else run.doc_hash[keep]
     with np.errstate(over="ignore"):
-        key = run.doc_hash[keep] ^ (ti.astype(np.uint64) * _MIX)
-    ks = np.sort(key)
+        key = h ^ (ti.astype(np.uint64) * _MIX)
+    ko = np.argsort(key)
+    ks = key[ko]
     if (ks[1:] == ks[:-1]).any():
         return None                     # a repeated document (or a collision): the exact path
     qk, qo = _qkeys(q)
     if len(qk):
-        j = np.minimum(np.searchsorted(qk, key), len(qk) - 1)
+        j = np.empty(len(key), np.int64)
+        j[ko] = np.searchsorted(qk, ks)          # sorted needles: a merge-like, cache-friendly search
+        np.minimum(j, len(qk) - 1, out=j)
         hit = qk[j] == key
         jj = qo[j[hit]]
         if not ((q.docs[jj] == docs[hit]).all() and (q.topic_index[jj] == ti[hit]).all()):
             return None
-        rel = np.full(len(ti), NONPOOL, np.int64)
+        rel = np.full(len(ti), NONPOOL, np.int32)
         r = q.rel[jj]
         rel[hit] = np.where(r < 0, UNJUDGED, r)
     else:
-        rel = np.full(len(ti), NONPOOL, np.int64)
+        rel = np.full(len(ti), NONPOOL, np.int32)
     return rel, None
 
 
@@ -443,10 +587,12 @@ def _finish(T, ti, rel, o, max_docs, complete, judged_only, sc=None, docs=None):
             mem = np.zeros(len(o), bool)
             mem[1:] |= tie
             mem[:-1] |= tie
-            rows = o[mem]
-            code = np.zeros(len(ti), np.int64)
-            code[rows] = np.unique(docs[rows], return_inverse=True)[1] + 1
-            o = np.lexsort((-code, -sc, ti))
+            pos = np.flatnonzero(mem)                 # tie groups are contiguous in o
+            rows = o[pos]
+            group = np.cumsum(np.r_[True, ~tie[pos[:-1]]])
+            code = np.unique(docs[rows], return_inverse=True)[1]
+            o = o.copy()
+            o[pos] = rows[np.lexsort((-code, group))]
     ti, rel = ti[o], rel[o]
     counts = np.bincount(ti, minlength=T)
     present = counts > 0

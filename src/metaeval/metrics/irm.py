@@ -18,7 +18,7 @@ decimals, so ir_measures' gdeval values are these values rounded to 5 decimals; 
 reads the ranked list metaeval builds (``order="score"``: score descending, ties by DOCID
 descending, trec_eval's rule), where ir_measures' providers rank each in their own way (Judged,
 Compat and msmarco's RR@k break score ties by DOCID ascending, gdeval by DOCID descending,
-cwl_eval by its own sort) -- so the values agree on runs without score ties.  ``Compat`` places
+cwl_eval by score with ties in input order) -- so the values agree on runs without score ties.  ``Compat`` places
 unretrieved relevant documents after the retrieved ones of their level (ir_measures gives them
 score 0.0, so they would precede retrieved documents of negative score).
 """

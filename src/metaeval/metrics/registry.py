@@ -14,7 +14,15 @@ a warning.
 
 Every implementation has the signature ``func(ctx, cutoff, **params) -> ndarray (runs, topics)``,
 where ``ctx`` is an :class:`metaeval.metrics.context.EvalContext` whose gain vector is already the
-measure's (a ``gains=`` parameter is applied by :func:`evaluate`, not by the implementation).
+measure's (a ``gains=`` parameter is applied by :func:`evaluate`, not by the implementation), as are
+``rel=`` (:func:`rel_param`; unless the implementation takes a ``rel`` argument) and the generic
+``judged_only=True`` of every measure (:data:`GENERIC_PARAMS`).
+
+Names are read in a vocabulary (:data:`VOCABULARIES`): ``"ntcireval"`` (the default; canonical
+names are its fixed points) or ``"ir_measures"``, where the few names NTCIREVAL uses for other
+measures (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``) mean ir_measures' (trec_eval's, gdeval's,
+cwl_eval's); :mod:`metaeval.metrics.vocabulary` maps every ir_measures name.  An unknown name gets
+the three nearest known names (:func:`nearest_names`).
 """
 
 from __future__ import annotations
@@ -369,6 +377,30 @@ def tokenize(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
         k, v = item.split("=", 1)
         items.append((k.strip(), _unquote(v)))
     return m["base"], items, m["cutoff"]
+
+
+def split_names(text: str) -> list[str]:
+    """Names separated by whitespace, a name's parentheses and quotes kept whole:
+    ``"AP RBP(p=0.8, rel=2)"`` -> [``AP``, ``RBP(p=0.8, rel=2)``]."""
+    out, cur, depth, quote = [], [], 0, None
+    for ch in str(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(depth - 1, 0)
+        elif ch.isspace() and depth == 0:
+            if cur:
+                out.append("".join(cur))
+                cur = []
+            continue
+        cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
 
 
 def known_names(vocabulary: str = "ntcireval") -> list[str]:

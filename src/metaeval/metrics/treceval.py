@@ -15,7 +15,7 @@ measures are also in the registry under ``trec.NAME`` (:func:`_register`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -232,7 +232,10 @@ def _valid_int(s: str) -> bool:
 def _take_last(a: np.ndarray, idx: np.ndarray, fill=0.0) -> np.ndarray:
     """``a[..., idx]`` per leading position; ``fill`` where idx < 0."""
     ii = np.maximum(idx, 0)
-    v = np.take_along_axis(a, ii[..., None], axis=-1)[..., 0]
+    if a.ndim == 2 and ii.ndim == 1:
+        v = a[np.arange(a.shape[0]), ii]
+    else:
+        v = np.take_along_axis(a, np.broadcast_to(ii, a.shape[:-1])[..., None], axis=-1)[..., 0]
     return np.where(idx >= 0, v, fill)
 
 
@@ -503,7 +506,7 @@ def _ndcg_cut(ctx, cutoffs):
     ics = np.cumsum(np.where(ig > 0, ig / _disc(Lm), 0.0), axis=-1)
     out = []
     for c in cutoffs:
-        d = ctx.seq_at(np.zeros(1), 0) if False else _take_last(cs, np.minimum(c, ctx.num_ret) - 1, 0.0)
+        d = _take_last(cs, np.minimum(c, ctx.num_ret) - 1, 0.0)
         idc = _take_last(ics, np.minimum(c, L) - 1, 0.0)
         idc = _bcast(idc, ctx)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -559,9 +562,8 @@ def _gain_measures(ctx, name, pairs):
         return np.where(_bcast(ctx.num_rel, ctx) == 0, 0.0, val)
     if name == "G":
         Lm = ig.shape[1]
-        igr = np.zeros(ctx.D)
-        igr = np.take_along_axis(np.broadcast_to(ig, ig.shape), np.minimum(ctx.k[None, :], Lm - 1)[[0] * ig.shape[0]]
-                                 if False else np.broadcast_to(np.minimum(ctx.k, Lm - 1), (ig.shape[0], ctx.D)), axis=1)
+        # the ideal gain at each rank of the run (0 past the ideal list)
+        igr = ig[:, np.minimum(ctx.k, Lm - 1)]
         igr = np.where(ctx.k[None, :] < L[:, None], igr, 0.0)
         cost = np.where((ctx.k[None, :] < L[:, None]) & (igr >= 1.0), igr, 1.0)
         sum_cost = np.cumsum(np.broadcast_to(cost, g.shape), axis=-1)
