@@ -383,7 +383,8 @@ def _run_chunk(path, data: bytes, line0: int, topics):
     when a line has more than 6 fields (the caller then reads the file the slow way)."""
     from ._text import check_text
     try:
-        data = check_text(data, path)
+        if not data.isascii() or b"\0" in data:      # ASCII without NUL: nothing to check
+            data = check_text(data, path)
     except InputError as e:
         raise InputError(e.message, path, None if e.line is None else e.line + line0) from None
     data, _ = _comment_lines_blanked(data, True)
