@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import detmath
+
 __all__ = ["SimParams", "PRESETS", "SimulatedCollection", "simulate", "write_collection",
            "preset", "to_collection", "qrels_text", "run_text"]
 
@@ -182,7 +184,7 @@ def simulate(params: SimParams) -> SimulatedCollection:
     size = rng.normal(0.0, p.topic_size_sd, T)
     counts = np.zeros((T, H), dtype=np.int64)
     for lvl in range(H):
-        w = np.exp(size + rng.normal(0.0, p.level_size_sd, T))
+        w = detmath.exp(size + rng.normal(0.0, p.level_size_sd, T))      # the C library's exp
         counts[:, lvl] = _allocate_counts(p.rel_means[lvl], w)
     # every topic gets at least one relevant document: move one L1 (or the most frequent level)
     # document from the largest topic, which keeps every level's total.

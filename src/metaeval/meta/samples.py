@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..detmath import int_product, sliced_product, split_rows
 from ._validate import check_B
 
 __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "bootstrap_indices", "bootstrap_counts",
@@ -37,9 +38,9 @@ __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "bootstrap_
 
 STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5}
 
-#: bootstrap samples go through the matrix products in fixed, zero-padded blocks of this many rows
-#: (aligned to absolute sample numbers), so every replicate meets an identically shaped BLAS call
-#: whatever the batch size: results are bit-identical for every ``batch=``.
+#: bootstrap samples go through the count-matrix products in blocks of this many rows (aligned to
+#: absolute sample numbers); the products are exact (:func:`metaeval.detmath.int_product`), so
+#: results are bit-identical for every ``batch=``, CPU, BLAS kernel and thread count.
 BLOCK = 256
 
 
@@ -146,18 +147,20 @@ class BootstrapSamples:
 
     def dot_t(self, start: int, stop: int, mats_t, cols: slice | None = None) -> list[np.ndarray]:
         """``M_t @ counts(start, stop, cols).T`` -> ``(k, stop - start)`` for each ``(k, n)`` matrix
-        in ``mats_t``, evaluated block by block: fixed :data:`BLOCK`-sample, zero-padded products
-        (``start`` must be a block boundary), so each sample meets an identically shaped call."""
+        in ``mats_t``, identical on every CPU, BLAS kernel and thread count: each matrix is split
+        once into two slices whose products with a count matrix BLAS computes exactly
+        (:func:`metaeval.detmath.int_product`), then evaluated block by block (fixed
+        :data:`BLOCK`-sample blocks, ``start`` a block boundary)."""
         if start % BLOCK:
             raise ValueError(f"start {start} is not a multiple of BLOCK={BLOCK}")
+        draws = self.indices.shape[1] if cols is None else len(range(*cols.indices(self.indices.shape[1])))
+        splits = [split_rows(M, draws) for M in mats_t]        # every count row sums to `draws`
         outs = [np.empty((M.shape[0], stop - start)) for M in mats_t]
         for b0 in range(start, stop, BLOCK):
             b1 = min(b0 + BLOCK, stop)
-            C = self.counts(b0, b1, cols)
-            if C.shape[0] < BLOCK:
-                C = np.concatenate([C, np.zeros((BLOCK - C.shape[0], C.shape[1]))])
-            for out, M in zip(outs, mats_t):
-                out[:, b0 - start:b1 - start] = (M @ C.T)[:, : b1 - b0]
+            CT = self.counts(b0, b1, cols).T
+            for out, M, sl in zip(outs, mats_t, splits):
+                out[:, b0 - start:b1 - start] = int_product(M, CT, draws) if sl is None else sliced_product(sl, CT)
         return outs
 
 
