@@ -153,7 +153,7 @@ def _gauss_legendre(deg: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
             p0, p1 = 1.0, x
             for k in range(2, deg + 1):
                 p0, p1 = p1, ((2 * k - 1) * x * p1 - (k - 1) * p0) / k
-            dp = deg * (x * p1 - p0) / (x * x - 1.0)
+            dp = deg * (x * p1 - p0) / ((x - 1.0) * (x + 1.0))
             dx = p1 / dp
             x -= dx
             if abs(dx) <= 4e-16:
@@ -161,9 +161,9 @@ def _gauss_legendre(deg: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
         p0, p1 = 1.0, x
         for k in range(2, deg + 1):
             p0, p1 = p1, ((2 * k - 1) * x * p1 - (k - 1) * p0) / k
-        dp = deg * (x * p1 - p0) / (x * x - 1.0)
+        dp = deg * (x * p1 - p0) / ((x - 1.0) * (x + 1.0))
         xs.append(x)
-        ws.append(2.0 / ((1.0 - x * x) * dp * dp))
+        ws.append(2.0 / ((1.0 - x) * (1.0 + x) * dp * dp))
     # symmetric about 0: average each node with its mirror, ascending order
     xs, ws = xs[::-1], ws[::-1]
     x = tuple((xs[i] - xs[deg - 1 - i]) / 2 for i in range(deg))
