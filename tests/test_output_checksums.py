@@ -206,6 +206,33 @@ def test_other_library_versions_may_change_float_digits_only():
     assert close_enough(b"inf\n", b"-inf\n") is not None
 
 
+def test_compare_is_exact_with_the_pinned_versions_and_tolerant_without(tmp_path, monkeypatch):
+    """The recorded reduced outputs, one float's last digit changed: a failure with the pinned
+    versions, a warning with others; a changed count fails with any versions."""
+    ref = reference("reduced")
+    for rel, data in ref.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    compare(tmp_path, "reduced")                                        # the record itself
+    target = tmp_path / "simA" / "tables" / "bootstrap_paired.csv"
+    text = target.read_text()
+    value = text.splitlines()[1].split(",")[-1]                         # an estimated difference
+    nudged = repr(float(value) * (1 + 4e-16))
+    assert nudged != value
+    target.write_text(text.replace(value, nudged, 1))
+    monkeypatch.setattr(sys.modules[__name__], "unpinned_versions", lambda: [])
+    with pytest.raises(AssertionError, match="every byte must agree"):
+        compare(tmp_path, "reduced")
+    monkeypatch.setattr(sys.modules[__name__], "unpinned_versions", lambda: ["numpy 9.9 (pinned 2.4.6)"])
+    with pytest.warns(UserWarning, match="last digits of floats only"):
+        compare(tmp_path, "reduced")
+    row = text.splitlines()[1].split(",")
+    row[2] = str(int(row[2]) + 1)                                       # the number of significant pairs
+    target.write_text(text.replace(text.splitlines()[1], ",".join(row), 1))
+    with pytest.raises(AssertionError, match="beyond the last digits"):
+        compare(tmp_path, "reduced")
+
+
 def test_pinned_versions_are_read_from_the_constraints():
     pins = pinned_versions()
     assert set(pins) == set(NUMERIC_PACKAGES) and all(v[0].isdigit() for v in pins.values())

@@ -137,6 +137,7 @@ def _wilcoxon_signflip_exact(D: np.ndarray, batch: int = 256) -> np.ndarray:
     out = np.empty(D.shape[1])
     for s0 in range(0, D.shape[1], batch):
         sl = slice(s0, s0 + batch)
+        # exact whatever the BLAS kernel: 0/1 flips times ranks (multiples of 1/2), sums <= n (n + 1) / 2
         null = flips @ pos[:, sl] + (1.0 - flips) @ neg[:, sl]           # (2^n, columns)
         less = (null <= observed[sl] + gamma[sl]).mean(axis=0)
         greater = (null >= observed[sl] - gamma[sl]).mean(axis=0)
