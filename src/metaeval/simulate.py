@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .util import public_mkdtemp
+
 __all__ = ["SimParams", "PRESETS", "SimulatedCollection", "simulate", "write_collection",
            "preset", "to_collection", "qrels_text", "run_text"]
 
@@ -314,7 +316,7 @@ def write_collection(params: SimParams, out_dir: str | os.PathLike, *, force: bo
     out.parent.mkdir(parents=True, exist_ok=True)
     sim = simulate(params)
     docids = _docids(sim)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    tmp = Path(public_mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     try:
         (tmp / "runs").mkdir()
         (tmp / "qrels.txt").write_text(qrels_text(sim, docids), encoding="utf-8")

@@ -11,9 +11,7 @@ The chosen ``--format`` is also printed on stdout.  Statistics: docs/meta.md
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from .evaluate import add_measure_args
@@ -94,10 +92,10 @@ def _load_scores(args, parser):
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+    from ..util import atomic_write
+
+    with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
         fh.write(text)
-    os.replace(tmp, path)
 
 
 def run(args) -> int:
