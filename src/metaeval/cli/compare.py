@@ -105,7 +105,12 @@ def run(args) -> int:
 
     parser = args._parser
     scores = _load_scores(args, parser)
-    where = args.matrices or args.runs[0]
+    n_runs = min(df.shape[1] for df in scores.values())
+    if args.test == "rthsd" and n_runs < 3:
+        parser.error(f"--test rthsd compares all runs given and needs at least 3 (got {n_runs}); with two "
+                     "runs use --test permutation (the same randomisation test for one pair)")
+    # a refused comparison (unknown baseline, ...) concerns the runs as a whole, not one run file
+    where = args.matrices
     try:
         df = compare(scores, baseline=args.baseline, metrics=args.metrics if args.matrices else None,
                      test=args.test, correction=args.correction, alpha=args.alpha, B=args.B, seed=args.seed)
