@@ -52,10 +52,16 @@ def _coerce(value, schema):
 with open(SCHEMA_PATH) as _fh:
     import yaml as _yaml
 
-    _coerce(config, _yaml.safe_load(_fh))
+    _SCHEMA = _yaml.safe_load(_fh)
+    _coerce(config, _SCHEMA)
 
-# Validate before any job starts: a misspelt key is rejected with the schema's message, and the
-# schema's defaults are filled in (see config/README.md).
+# Validate before any job starts: a misspelt key is rejected in one line naming the keys allowed
+# there (metaeval.checks.schema_error), and the schema's defaults are filled in (config/README.md).
+from metaeval.checks import schema_error as _schema_error
+
+_bad = _schema_error(config, _SCHEMA)
+if _bad:
+    raise WorkflowError(_bad)
 validate(config, "../schemas/config.schema.yaml")
 
 # `metaeval` through the Python that runs Snakemake (no activated environment needed)
