@@ -121,6 +121,10 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     c = collection(qrels, runs, order=order, depth=depth, max_level=max_level)
     if g is not None and len(g) < c.max_level:
         raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
+    if g is not None and max_level is None:
+        from .metrics.registry import warn_extra_gains
+
+        warn_extra_gains(g, c.max_level, gains if isinstance(gains, str) else None, stacklevel=3)
     if condensed:
         c = c.condensed()
     ctx = EvalContext(c, g)

@@ -50,6 +50,17 @@ def check_collection(name: str, qrels, runs, gains=None, max_level=None, qrels_f
             if len(g) < q.max_level:
                 raise InputError(f"gains {gains!r} give H = {len(g)} but the qrels use level "
                                  f"L{q.max_level}: labels above H are an error", str(qrels))
+            if max_level is None:
+                import warnings
+
+                from .errors import InputWarning
+                from .metrics.registry import warn_extra_gains
+
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", InputWarning)
+                    warn_extra_gains(g, q.max_level, gains)
+                for w in caught:
+                    warnings.warn(f"collections.{name}: {w.message}", InputWarning, stacklevel=2)
     except (InputError, ValueError) as e:
         raise fail(e) from None
 

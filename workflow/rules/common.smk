@@ -73,9 +73,18 @@ COLLECTIONS = list(config["collections"])
 if not COLLECTIONS:
     raise WorkflowError("config: `collections` is empty - configure at least one collection")
 # Input errors (empty run directory, gains that do not fit the qrels) are found here, before any job.
+# Warnings (more gains than the qrels' levels) are printed as Snakemake warnings.
 if workflow.is_main_process:
+    import warnings as _warnings
+
     from metaeval.checks import check_collections
-    check_collections(config, WorkflowError)
+    from snakemake.logging import logger as _logger
+
+    with _warnings.catch_warnings(record=True) as _caught:
+        _warnings.simplefilter("always")
+        check_collections(config, WorkflowError)
+    for _w in _caught:
+        _logger.warning(f"config: {_w.message}")
 
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
 COLLECTION_RE = "[A-Za-z0-9][A-Za-z0-9_.-]*"
