@@ -100,6 +100,10 @@ def test_diff_interval_bootstrap_equals_a_literal_loop():
             boot.append(s / len(d))
         lo, hi = np.quantile(boot, [0.025, 0.975])
         assert (row.diff_ci_low, row.diff_ci_high) == (lo, hi)
+    # one comparison (a lone column) sums the same way
+    one = compare({"AP": X[["r0", "r1"]]}, test="bootstrap", B=B, seed=seed).iloc[0]
+    first = got.iloc[0]
+    assert (one.diff_ci_low, one.diff_ci_high) == (first.diff_ci_low, first.diff_ci_high)
 
 
 def test_diff_interval_tukey_is_the_simultaneous_interval():

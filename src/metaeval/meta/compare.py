@@ -197,16 +197,20 @@ def bootstrap_diff_interval(D, samples: BootstrapSamples, ci: float = 0.95,
     """The bootstrap percentile interval of the mean of every column of ``D`` (n, k) over the
     samples ``Q*b`` (Efron & Tibshirani 1993, Sec. 13.3): the ``(1 -+ ci) / 2`` quantiles
     (``numpy.quantile``, linear) of the ``B`` resampled means ``sum_{i in Q*b} d_i / n``, each sum
-    taken in sample order (a cumulative sum: the same bits on any machine)."""
+    taken in sample order (a reduction over the middle axis adds whole rows one after the other:
+    the same bits on any machine, and those of a plain loop)."""
     D = np.asarray(D, dtype=np.float64)
     n, k = D.shape
+    if k == 1:              # keep a second column: numpy sums a lone contiguous axis pairwise
+        D = np.concatenate([D, D], axis=1)
     idx = samples.indices
     B = idx.shape[0]
-    means = np.empty((B, k))
-    step = max(1, max_cells // max(1, n * k))
+    means = np.empty((B, D.shape[1]))
+    step = max(1, max_cells // max(1, n * D.shape[1]))
     for b0 in range(0, B, step):
         block = D[idx[b0:b0 + step]]                          # (rows, n, k)
-        means[b0:b0 + step] = np.cumsum(block, axis=1)[:, -1, :] / n
+        means[b0:b0 + step] = np.add.reduce(block, axis=1) / n  # row by row, in sample order
+    means = means[:, :k]
     # (1 - 0.95) / 2 is 0.025000000000000022 in binary: the quantile levels as written (0.025, 0.975)
     q = [float(f"{(1 - float(ci)) / 2:.15g}"), float(f"{(1 + float(ci)) / 2:.15g}")]
     lo, hi = np.quantile(means, q, axis=0)
