@@ -113,3 +113,18 @@ def test_conflict_lines_and_inherited_lines():
     assert runconfig.inherited_lines(a, given) == ["collections.x: {gains: '1:2'}", "bootstrap: {alpha: 0.05}",
                                                    "kishida: {enabled: true}"]
     assert re.match(r"# The effective configuration", runconfig.effective_config_text(a, given, ["a.yaml"]))
+
+
+@pytest.mark.parametrize("names, words", [(["tiny"], "(1 collection: tiny; B = 20"),
+                                          (["a", "b"], "(2 collections: a, b; B = 20")])
+def test_report_intro_counts_collections_in_words(names, words):
+    """The report's intro (workflow/report/workflow.rst, rendered by Snakemake with Jinja2)."""
+    from types import SimpleNamespace
+
+    import jinja2
+
+    cfg = {"collections": {n: {} for n in names}, "bootstrap": {"B": 20, "alpha": 0.05, "seed": 1},
+           "swap": {"threshold": 0.05}}
+    text = jinja2.Template((ROOT / "workflow/report/workflow.rst").read_text()).render(
+        snakemake=SimpleNamespace(config=cfg))
+    assert words in " ".join(text.split())
