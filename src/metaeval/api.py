@@ -21,9 +21,9 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: F401  (re-exported)
-
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices"]
+
+from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
 
 # ----------------------------------------------------------------------------------- evaluate

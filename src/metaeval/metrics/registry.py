@@ -26,7 +26,7 @@ from typing import Any, Callable
 import numpy as np
 
 __all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "ALIASES", "register", "parse_measure",
-           "unique_measures", "parse_gains", "check_gain_order", "warn_extra_gains", "format_gains", "parse_cutoffs", "split_param",
+           "unique_measures", "parse_gains", "check_gain_order", "format_gains", "parse_cutoffs", "split_param",
            "MEASURE_MODULES"]
 
 
