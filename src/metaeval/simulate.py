@@ -39,8 +39,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .util import public_mkdtemp
-
 __all__ = ["SimParams", "PRESETS", "SimulatedCollection", "simulate", "write_collection",
            "preset", "to_collection", "qrels_text", "run_text"]
 
@@ -310,6 +308,8 @@ def write_collection(params: SimParams, out_dir: str | os.PathLike, *, force: bo
     The files are written into a temporary sibling directory that is renamed into place, so
     ``out_dir`` is either the previous complete collection or the new complete one.
     """
+    from .util import public_mkdtemp
+
     out = Path(out_dir)
     if out.exists() and not force and any(out.iterdir()):
         raise FileExistsError(f"{out} exists (use force=True to replace it)")

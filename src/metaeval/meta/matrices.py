@@ -20,7 +20,7 @@ from ..errors import InputError
 from ..util import open_text
 
 __all__ = ["read_matrix", "load_matrices", "list_matrices", "select_top_runs", "restrict_runs",
-           "align_matrices", "NON_MATRIX_FILES", "TIDY_COLUMNS", "tidy_to_matrices"]
+           "align_matrices", "NON_MATRIX_FILES"]
 
 NON_MATRIX_FILES = {"topics.csv", "runs_used.csv"}
 _NUMBER = re.compile(r"\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\s*\Z",
