@@ -108,6 +108,8 @@ def _record_effective_config():
 
 onstart:
     _record_effective_config()
+
+
 SIM_ROOT = config["simulated_root"].rstrip("/")
 COLLECTIONS = list(config["collections"])
 if not COLLECTIONS:
