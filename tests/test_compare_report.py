@@ -148,6 +148,9 @@ def test_printed_table_shows_p_and_effect_sizes_and_sorts_by_mean(tmp_path, caps
         assert b[3] == f"{row['effect_size']:.2f}"
         assert b[4] == f"[{row['diff_ci_low']:.4f}, {row['diff_ci_high']:.4f}] |"
     assert "p: the p-value against the baseline, adjusted" in md
+    tex = render_compare(df, baseline="r1", fmt="tex", show=["p", "es", "dz", "ci"])
+    assert r"run & AP & p & ES & d\_z & diff CI \\" in tex
+    assert "sqrt(V\\_E)" in tex and "Cohen's d\\_z" in tex and "d_z" not in tex.replace("\\_", "")
     # without the options: the table as before
     plain = render_compare(df, baseline="r1")
     assert plain.splitlines()[0] == "| run | AP |"

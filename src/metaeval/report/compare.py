@@ -180,8 +180,9 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
     heads = []
     for m in metrics:
         heads.append(_tex_escape(m) if tex else m)
-        heads += [SHOW_COLUMNS[w][0] for w in show]
-    legend = _legend(df, alpha, baseline, n_topics, tex) + _show_legend(show, df, tex)
+        heads += [_tex_escape(SHOW_COLUMNS[w][0]) if tex else SHOW_COLUMNS[w][0] for w in show]
+    extra_legend = _show_legend(show, df, tex)
+    legend = _legend(df, alpha, baseline, n_topics, tex) + (_tex_escape(extra_legend) if tex else extra_legend)
     if not tex:
         lines = ["| run | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(heads)]
         lines += ["| " + label(r) + " | " + " | ".join(cells(r)) + " |" for r in runs]
