@@ -295,12 +295,13 @@ def _tau_text(v: float) -> str:
 
 _CELL_CHARS = 5            # characters per heat-map cell (".86" centred in 5)
 _MONO_ADVANCE = 0.6021     # advance of every DejaVu Sans Mono glyph, in em (1233 / 2048)
+_VALUE_PT_MAX = 10.0       # wide cells (few metrics) keep this size, with more characters per cell
 
 
-def _print_values(ax, mat: np.ndarray, fontsize: float) -> None:
+def _print_values(ax, mat: np.ndarray, fontsize: float, chars: int = _CELL_CHARS) -> None:
     """Print ``mat``'s finite values in their cells, white on dark cells (|v| > 0.6), black
     elsewhere.  One text per run of adjacent cells of a row with the same colour, in a monospaced
-    font whose pitch puts exactly :data:`_CELL_CHARS` characters in a cell, so each value sits
+    font whose pitch puts exactly ``chars`` characters in a cell, so each value sits
     centred in its cell; a few hundred texts instead of one per cell (drawing a text costs about
     a millisecond per format)."""
     n = mat.shape[1]
@@ -315,17 +316,17 @@ def _print_values(ax, mat: np.ndarray, fontsize: float) -> None:
             start = j
             while j < n and np.isfinite(row[j]) and (abs(row[j]) > 0.6) == dark:
                 j += 1
-            text = "".join(_tau_text(v).center(_CELL_CHARS) for v in row[start:j])
+            text = "".join(_tau_text(v).center(chars) for v in row[start:j])
             lead = len(text) - len(text.lstrip())
             trail = len(text) - len(text.rstrip())
             # centre of the printed characters, in cell units (cell c spans c - 0.5 .. c + 0.5)
-            x = start - 0.5 + (lead + len(text) - trail) / 2.0 / _CELL_CHARS
+            x = start - 0.5 + (lead + len(text) - trail) / 2.0 / chars
             ax.text(x, i, text.strip(), ha="center", va="center", fontsize=fontsize,
                     family="DejaVu Sans Mono", color="white" if dark else "black",
                     parse_math=False)
 
 
-def _print_undefined(ax, undefined: np.ndarray, fontsize: float) -> None:
+def _print_undefined(ax, undefined: np.ndarray, fontsize: float, chars: int = _CELL_CHARS) -> None:
     """``n/a`` in every undefined cell (one text per run of adjacent cells of a row, placed as
     :func:`_print_values` places values)."""
     n = undefined.shape[1]
@@ -338,10 +339,10 @@ def _print_undefined(ax, undefined: np.ndarray, fontsize: float) -> None:
             start = j
             while j < n and undefined[i, j]:
                 j += 1
-            text = "n/a".center(_CELL_CHARS) * (j - start)
+            text = "n/a".center(chars) * (j - start)
             lead = len(text) - len(text.lstrip())
             trail = len(text) - len(text.rstrip())
-            x = start - 0.5 + (lead + len(text) - trail) / 2.0 / _CELL_CHARS
+            x = start - 0.5 + (lead + len(text) - trail) / 2.0 / chars
             ax.text(x, i, text.strip(), ha="center", va="center", fontsize=fontsize,
                     family="DejaVu Sans Mono", color="0.35", parse_math=False)
 
@@ -389,8 +390,10 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         ib = table["metric_b"].map(index).to_numpy(dtype=int)
         cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="white")
         grey = matplotlib.colors.ListedColormap(["0.88"]).with_extremes(bad=(0, 0, 0, 0))
-        # the values in a monospaced font, _CELL_CHARS characters per cell (see _print_values)
-        mono = cell * 72.0 / (_CELL_CHARS * _MONO_ADVANCE)
+        # the values in a monospaced font, `chars` characters per cell (see _print_values): at most
+        # _VALUE_PT_MAX points, so wide cells (few metrics) get more characters, not bigger ones
+        chars = max(_CELL_CHARS, math.ceil(cell * 72.0 / (_VALUE_PT_MAX * _MONO_ADVANCE)))
+        mono = cell * 72.0 / (chars * _MONO_ADVANCE)
         names = [str(m) for m in metrics]
         image = None
         for k, c in enumerate(coefs):
@@ -409,8 +412,8 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
             if undefined.any():
                 ax.imshow(np.ma.masked_where(~undefined, np.ones((n, n))), cmap=grey, vmin=0.0, vmax=1.0,
                           interpolation="nearest", aspect="auto")
-                _print_undefined(ax, undefined, mono)
-            _print_values(ax, mat, mono)
+                _print_undefined(ax, undefined, mono, chars)
+            _print_values(ax, mat, mono, chars)
             # metric names on the outer panels only (every panel has the same rows and columns)
             bottom_row = r == nrows - 1 or k + ncols >= len(coefs)
             if bottom_row:
