@@ -393,6 +393,7 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         # the values in a monospaced font, `chars` characters per cell (see _print_values): at most
         # _VALUE_PT_MAX points, so wide cells (few metrics) get more characters, not bigger ones
         chars = max(_CELL_CHARS, math.ceil(cell * 72.0 / (_VALUE_PT_MAX * _MONO_ADVANCE)))
+        chars += 1 - chars % 2                  # odd, as 5: a 3-character value sits exactly centred
         mono = cell * 72.0 / (chars * _MONO_ADVANCE)
         names = [str(m) for m in metrics]
         image = None
