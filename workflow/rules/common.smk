@@ -52,20 +52,22 @@ def _coerce(value, schema):
 with open(SCHEMA_PATH) as _fh:
     import yaml as _yaml
 
-    _SCHEMA = _yaml.safe_load(_fh)
-    _coerce(config, _SCHEMA)
+    _coerce(config, _yaml.safe_load(_fh))
 
 # Validate before any job starts: a misspelt key is rejected in one line naming the keys allowed
-# there (metaeval.checks.schema_error), and the schema's defaults are filled in (config/README.md).
-from metaeval.checks import schema_error as _schema_error
-
-_bad = _schema_error(config, _SCHEMA)
-if _bad:
-    raise WorkflowError(_bad)
+# there (metaeval.checks.schema_error, instead of Snakemake's schema dump), and the schema's
+# defaults are filled in (config/README.md).
 from metaeval import runconfig as _runconfig
 
 _GIVEN = _runconfig.leaf_paths(config)      # what the config files (and --config) give
-validate(config, "../schemas/config.schema.yaml")
+try:
+    validate(config, "../schemas/config.schema.yaml")
+except WorkflowError:
+    from metaeval.checks import schema_error as _schema_error
+
+    with open(SCHEMA_PATH) as _fh:
+        _bad = _schema_error(config, _yaml.safe_load(_fh))
+    raise WorkflowError(_bad or "config: does not validate against workflow/schemas/config.schema.yaml") from None
 
 # `metaeval` through the Python that runs Snakemake (no activated environment needed)
 METAEVAL = f"{_shlex.quote(_sys.executable)} -m metaeval"
