@@ -161,10 +161,11 @@ def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
     assert n_jobs == 12 and len(job_logs) == n_jobs
 
 
-def test_slurm_profile_dry_runs_cleanly():
-    # -F: plan every job even when results/ of an earlier run are up to date
+def test_slurm_profile_dry_runs_cleanly(tmp_path):
+    # -F: plan every job even when results/ of an earlier run are up to date; a results folder of
+    # its own (the project's results/ may hold another config's, which the pipeline refuses)
     r = subprocess.run([sys.executable, "-m", "snakemake", "-n", "-F", "--profile",
-                        "workflow/profiles/slurm"],
+                        "workflow/profiles/slurm", "--config", f"results={tmp_path / 'results'}"],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-4000:]
     out = r.stdout + r.stderr

@@ -146,6 +146,14 @@ def test_cli_params_and_errors(tmp_path, capsys):
     assert main(["simulate", "--out", str(tmp_path / "bad"), "--params", '{"topicz": 3}']) == 1
     assert "topicz" in capsys.readouterr().err
     assert main(["simulate", "nope", "--out-root", str(tmp_path)]) == 1
+    # parameters that validate but cannot be simulated: one line, exit 1, not a traceback
+    small = json.dumps({"preset": "ntcir3-japanese", "topics": 8, "runs": 5, "depth": 50, "candidates": 150,
+                        "pool_depth": 10})
+    capsys.readouterr()
+    assert main(["simulate", "--out", str(tmp_path / "bad"), "--params", small]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("metaeval: error: simulation parameters of ntcir3-japanese: ") and "raise candidates" in err
+    assert err.count("\n") == 1
     assert not (tmp_path / "bad").exists() and not (tmp_path / "nope").exists()
     with pytest.raises(ValueError):
         SimParams(rel_means=(1.0, 2.0), level_bonus=(0.0,))

@@ -23,7 +23,7 @@ import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices"]
 
-TIDY_COLUMNS = ["run", "topic", "measure", "value"]
+from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
 
 # ----------------------------------------------------------------------------------- evaluate
@@ -121,6 +121,10 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     c = collection(qrels, runs, order=order, depth=depth, max_level=max_level)
     if g is not None and len(g) < c.max_level:
         raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
+    if g is not None and max_level is None:
+        from .metrics.registry import warn_extra_gains
+
+        warn_extra_gains(g, c.max_level, gains if isinstance(gains, str) else None, stacklevel=3)
     if condensed:
         c = c.condensed()
     ctx = EvalContext(c, g)
@@ -137,30 +141,6 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
 
 
 # ----------------------------------------------------------------------------- meta_evaluate
-def tidy_to_matrices(scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """A tidy ``run, topic, measure, value`` frame -> ``{measure: topic x run DataFrame}`` (topics
-    and runs in string order, measures by name, as ``metaeval meta`` reads a matrix folder)."""
-    missing = [c for c in TIDY_COLUMNS if c not in scores.columns]
-    if missing:
-        raise ValueError(f"scores: missing column(s) {', '.join(missing)}; expected {', '.join(TIDY_COLUMNS)}")
-    df = scores[TIDY_COLUMNS].copy()
-    for c in ("run", "topic", "measure"):
-        df[c] = df[c].astype(str)
-    dup = df.duplicated(["run", "topic", "measure"])
-    if dup.any():
-        r = df[dup].iloc[0]
-        raise ValueError(f"scores: two values for run {r.run!r}, topic {r.topic!r}, measure {r.measure!r}")
-    out = {}
-    for m in sorted(df["measure"].unique()):
-        part = df[df["measure"] == m]
-        mat = part.pivot(index="topic", columns="run", values="value").sort_index().sort_index(axis=1)
-        if mat.isna().any().any():
-            raise ValueError(f"scores: measure {m!r} lacks a value for some run and topic")
-        mat.index.name, mat.columns.name = "topic", "run"
-        out[m] = mat.astype(np.float64)
-    return out
-
-
 def _as_read(df: pd.DataFrame) -> pd.DataFrame:
     """A matrix laid out as :func:`metaeval.meta.matrices.read_matrix` returns one (str labels, a
     C-ordered float64 block): numpy's sums depend on the memory layout, and the tables must equal

@@ -225,7 +225,8 @@ OUTPUTS: tuple[Output, ...] = (
 
     # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
     Output("run_means", _F, "collection",
-           "Distribution of the mean AP (or the first metric) over the runs",
+           "Mean score of every run under every metric, runs named and sorted by mean AP (or the "
+           "first metric)",
            f"{_SAKAI_A} Fig. 8 / {_SAKAI_B} Fig. 1", ("figures",), source="run_means"),
     Output("asl_paired", _F, "collection",
            "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "

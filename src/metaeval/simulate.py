@@ -310,13 +310,15 @@ def write_collection(params: SimParams, out_dir: str | os.PathLike, *, force: bo
     The files are written into a temporary sibling directory that is renamed into place, so
     ``out_dir`` is either the previous complete collection or the new complete one.
     """
+    from .util import public_mkdtemp
+
     out = Path(out_dir)
     if out.exists() and not force and any(out.iterdir()):
         raise FileExistsError(f"{out} exists (use force=True to replace it)")
     out.parent.mkdir(parents=True, exist_ok=True)
     sim = simulate(params)
     docids = _docids(sim)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    tmp = Path(public_mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     try:
         (tmp / "runs").mkdir()
         (tmp / "qrels.txt").write_text(qrels_text(sim, docids), encoding="utf-8")

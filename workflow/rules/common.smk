@@ -54,22 +54,81 @@ with open(SCHEMA_PATH) as _fh:
 
     _coerce(config, _yaml.safe_load(_fh))
 
-# Validate before any job starts: a misspelt key is rejected with the schema's message, and the
-# schema's defaults are filled in (see config/README.md).
-validate(config, "../schemas/config.schema.yaml")
+# Validate before any job starts: a misspelt key is rejected in one line naming the keys allowed
+# there (metaeval.checks.schema_error, instead of Snakemake's schema dump), and the schema's
+# defaults are filled in (config/README.md).
+from metaeval import runconfig as _runconfig
+
+_GIVEN = _runconfig.leaf_paths(config)      # what the config files (and --config) give
+try:
+    validate(config, "../schemas/config.schema.yaml")
+except WorkflowError:
+    from metaeval.checks import schema_error as _schema_error
+
+    with open(SCHEMA_PATH) as _fh:
+        _bad = _schema_error(config, _yaml.safe_load(_fh))
+    raise WorkflowError(_bad or "config: does not validate against workflow/schemas/config.schema.yaml") from None
 
 # `metaeval` through the Python that runs Snakemake (no activated environment needed)
 METAEVAL = f"{_shlex.quote(_sys.executable)} -m metaeval"
 
 RES = config["results"].rstrip("/")
+
+# One results folder, one configuration (metaeval.runconfig): RES/effective-config.yaml records the
+# effective config of the last run; other collections into RES are refused, and so is a --report
+# of a config that differs in anything (the report would describe another config's files). The
+# record is (re)written, and its first lines printed, when a run starts (onstart below).
+import copy as _copy
+
+_EFFECTIVE = _copy.deepcopy(dict(config))
+_SOURCES = [_os.path.relpath(str(f)) for f in (workflow.overwrite_configfiles or [])] or ["config.yaml"]
+_RECORDED = _runconfig.read_record(RES) if workflow.is_main_process else None
+if workflow.is_main_process:
+    _conflict = _runconfig.collection_conflict(_RECORDED, _EFFECTIVE, RES, _SOURCES)
+    if _conflict is None and any(a == "--report" or a.startswith("--report=") for a in _sys.argv):
+        _conflict = _runconfig.report_conflict(_RECORDED, _EFFECTIVE, RES)
+    if _conflict:
+        raise WorkflowError(_conflict)
+
+
+def _record_effective_config():
+    """Write RES/effective-config.yaml and print its first lines (what came from the defaults)."""
+    from snakemake.logging import logger
+
+    text = _runconfig.effective_config_text(_EFFECTIVE, _GIVEN, _SOURCES)
+    path = _runconfig.write_record(RES, text)
+    changed = _runconfig.changed_keys(_RECORDED, _EFFECTIVE)
+    head = [ln[2:] if ln.startswith("# ") else ln for ln in text.splitlines()
+            if ln.startswith("#   ") or ln.startswith("# From") or ln.startswith("# (")]
+    lines = [f"metaeval: effective config ({', '.join(_SOURCES)} + defaults) -> {path}"]
+    if changed:
+        lines.append(f"  changed since the last run: {', '.join(changed[:8])}"
+                     f"{', ...' if len(changed) > 8 else ''} (Snakemake re-runs the jobs they affect)")
+    lines += [f"  {ln}" for ln in head]
+    logger.info("\n".join(lines))
+
+
+onstart:
+    _record_effective_config()
+
+
 SIM_ROOT = config["simulated_root"].rstrip("/")
 COLLECTIONS = list(config["collections"])
 if not COLLECTIONS:
     raise WorkflowError("config: `collections` is empty - configure at least one collection")
 # Input errors (empty run directory, gains that do not fit the qrels) are found here, before any job.
+# Warnings (more gains than the qrels' levels) are printed as Snakemake warnings.
 if workflow.is_main_process:
+    import warnings as _warnings
+
     from metaeval.checks import check_collections
-    check_collections(config, WorkflowError)
+    from snakemake.logging import logger as _logger
+
+    with _warnings.catch_warnings(record=True) as _caught:
+        _warnings.simplefilter("always")
+        check_collections(config, WorkflowError)
+    for _w in _caught:
+        _logger.warning(f"config: {_w.message}")
 
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
 COLLECTION_RE = "[A-Za-z0-9][A-Za-z0-9_.-]*"

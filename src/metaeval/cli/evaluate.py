@@ -86,7 +86,8 @@ def _split_names(text: str) -> list[str]:
 
 def check_gains(collection, gains, max_level=None) -> None:
     """The gains rule (docs/io.md): the number of gains given is H, so the qrels may not use a
-    level above it, and ``--max-level`` (if given) must equal it."""
+    level above it, and ``--max-level`` (if given) must equal it; more gains than the qrels' levels
+    (without ``--max-level``) are a one-line warning."""
     from ..errors import InputError
 
     if gains is None:
@@ -98,6 +99,10 @@ def check_gains(collection, gains, max_level=None) -> None:
         raise InputError(f"--gains gives {len(gains)} values (H = {len(gains)}) but the qrels use level "
                          f"L{collection.max_level}: give one gain for each of L1..L{collection.max_level} (labels above "
                          f"H are an error)", src)
+    if max_level is None:
+        from ..metrics.registry import warn_extra_gains
+
+        warn_extra_gains(gains, collection.max_level, stacklevel=3)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:

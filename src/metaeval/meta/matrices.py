@@ -27,6 +27,35 @@ _NUMBER = re.compile(r"\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+
                      re.IGNORECASE)
 
 
+#: the tidy per-topic frame of :func:`metaeval.evaluate`
+TIDY_COLUMNS = ["run", "topic", "measure", "value"]
+
+
+def tidy_to_matrices(scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """A tidy ``run, topic, measure, value`` frame (:func:`metaeval.evaluate`'s) ->
+    ``{measure: topic x run DataFrame}`` (topics and runs in string order, measures by name, as
+    ``metaeval meta`` reads a matrix folder)."""
+    missing = [c for c in TIDY_COLUMNS if c not in scores.columns]
+    if missing:
+        raise ValueError(f"scores: missing column(s) {', '.join(missing)}; expected {', '.join(TIDY_COLUMNS)}")
+    df = scores[TIDY_COLUMNS].copy()
+    for c in ("run", "topic", "measure"):
+        df[c] = df[c].astype(str)
+    dup = df.duplicated(["run", "topic", "measure"])
+    if dup.any():
+        r = df[dup].iloc[0]
+        raise ValueError(f"scores: two values for run {r.run!r}, topic {r.topic!r}, measure {r.measure!r}")
+    out = {}
+    for m in sorted(df["measure"].unique()):
+        part = df[df["measure"] == m]
+        mat = part.pivot(index="topic", columns="run", values="value").sort_index().sort_index(axis=1)
+        if mat.isna().any().any():
+            raise ValueError(f"scores: measure {m!r} lacks a value for some run and topic")
+        mat.index.name, mat.columns.name = "topic", "run"
+        out[m] = mat.astype(np.float64)
+    return out
+
+
 def read_matrix(path: str | Path) -> pd.DataFrame:
     """Read one topic x run CSV into a DataFrame (index ``topic`` as str, float columns = runs).
 
