@@ -81,7 +81,7 @@ def test_canonical_names_and_params():
     assert parse_measure("RBP(persistence=0.8)@10").param("persistence") == 0.8
     assert parse_measure("nDCG(logb=10)@10").param("logb") == 10.0
     assert parse_measure("NWRR(penalties=5:3:2)").param("penalties") == (5.0, 3.0, 2.0)
-    for bad in ["nDCG", "RR@10", "NCUrb,P(gamma=1.5)", "RBP(persistence=0)", "Q@0", "AP(beta=1)"]:
+    for bad in ["nDCG", "R-prec@10", "NCUrb,P(gamma=1.5)", "RBP(persistence=0)", "Q@0", "AP(beta=1)"]:
         with pytest.raises(ValueError):
             parse_measure(bad)
     # every NTCIREVAL-printed measure is registered and marked

@@ -75,7 +75,7 @@ def test_bounded_and_finite(cg):
             if parse_measure(name).definition.bounded:
                 assert (v >= -1e-12).all() and (v <= 1 + 1e-12).all(), (name, v)
             else:
-                assert (v >= -1e-12).all() or name.startswith(("bpref_N", "rpref_N")), (name, v)
+                assert (v >= -1e-12).all() or name.startswith(("bpref_N", "rpref_N", "trec.utility")), (name, v)
 
 
 @SETTINGS
@@ -176,5 +176,9 @@ def test_no_relevant_document_gives_finite_zeros():
     vals = evaluate(coll, _all_measures(condensed=True), (1.0, 2.0))
     for name, v in vals.items():
         assert np.isfinite(v).all(), name
+        if name.startswith("Judged"):              # judged documents, relevant or not
+            continue
+        if name.startswith("trec."):
+            continue        # trec_eval's values: counts (num_ret, num_rel, utility, unj...) need not be 0
         assert (v[:, 0] == 0).all(), name          # topic with R = 0
         assert v[0, 1] == 0 or name.startswith(("bpref_N", "rpref_N")), name   # empty list

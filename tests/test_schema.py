@@ -52,7 +52,8 @@ def test_schema_is_valid_and_every_property_documented():
         assert "default" in sub, f"{path} has no default"
 
 
-@pytest.mark.parametrize("name", ["config.yaml", "config/examples/trec-dl19.yaml"])
+@pytest.mark.parametrize("name", ["config.yaml", "config/examples/trec-dl19.yaml",
+                                  "config/examples/trec-dl19-official.yaml"])
 def test_shipped_configs_validate(name):
     cfg = _validate(yaml.safe_load((ROOT / name).read_text()))
     assert cfg["bootstrap"]["B"] == 1000 and cfg["bootstrap"]["alpha"] == 0.05

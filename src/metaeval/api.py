@@ -90,7 +90,8 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
 
 
 def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, depth: int | None = 1000,
-             max_level: int | None = None, condensed: bool = False) -> pd.DataFrame:
+             max_level: int | None = None, condensed: bool = False,
+             vocabulary: str | None = None) -> pd.DataFrame:
     """Per-topic scores of every run under every measure, as a tidy DataFrame.
 
     ``qrels``: a path (NTCIR ``TOPIC DOCID Lk`` or TREC ``TOPIC 0 DOCID REL``, gzip ok, or an
@@ -102,6 +103,11 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     sequence; default 1:2:...:H).  ``order``: ``None`` = run files in file order (NTCIREVAL, as
     ``metaeval matrices``) and DataFrames by ``rank`` if present, else by score with trec_eval's tie
     rule; ``"file"``, ``"score"`` or ``"rank"`` for every run.  ``depth``: truncation (None: none).
+    ``vocabulary``: how ambiguous names are read (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``):
+    ``"ntcireval"`` (NTCIREVAL's meanings) or ``"ir_measures"`` (ir_measures' / trec_eval's);
+    default ``"ir_measures"`` with ``order="score"``, else ``"ntcireval"``.  Any measure takes
+    ``judged_only=True`` (computed on the condensed lists, unjudged documents removed) and the
+    binary ones ``rel=`` (``AP(rel=2)``: levels below 2 count as nonrelevant); docs/metrics.md.
 
     Returns columns ``run, topic, measure, value``: one row per run, topic (the qrels topics with a
     relevant document, string order) and measure (canonical name), runs sorted by name, measures in
@@ -110,11 +116,14 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     from .errors import InputError
     from .metrics import EvalContext, parse_gains
     from .metrics import evaluate as _evaluate
-    from .metrics.registry import unique_measures
+    from .metrics.registry import check_vocabulary, unique_measures
 
     if isinstance(measures, str):
-        measures = measures.split()
-    ms = unique_measures(list(measures), where="measures", stacklevel=3)
+        from .metrics.registry import split_names
+
+        measures = split_names(measures)
+    vocabulary = check_vocabulary(vocabulary, order)
+    ms = unique_measures(list(measures), where="measures", stacklevel=3, vocabulary=vocabulary)
     if not ms:
         raise ValueError("no measure given")
     g = None if gains is None else parse_gains(gains)

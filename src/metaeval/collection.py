@@ -79,6 +79,26 @@ class Collection:
         lengths = keep.sum(axis=2).astype(self.lengths.dtype)
         return replace(self, levels=out, lengths=lengths, info={**self.info, "condensed": True})
 
+    def with_rel(self, rel: int) -> "Collection":
+        """Binary relevance at threshold ``rel`` (trec_eval ``-l``): documents judged below level
+        ``rel`` become judged nonrelevant (L0), in the lists and in ``level_counts``; levels >= rel
+        are kept.  A plain :class:`Collection` (the per-intent arrays of a diversity collection are
+        not carried over)."""
+        rel = int(rel)
+        if rel < 1:
+            raise ValueError(f"rel must be >= 1, got {rel}")
+        if rel == 1:
+            return self
+        lv = self.levels
+        out = np.where((lv >= 0) & (lv < rel), 0, lv).astype(lv.dtype)
+        counts = self.level_counts.copy()
+        top = min(rel, counts.shape[1])
+        counts[:, 0] = counts[:, :top].sum(axis=1)
+        counts[:, 1:top] = 0
+        return Collection(topics=self.topics, runs=self.runs, levels=out, lengths=self.lengths.copy(),
+                          level_counts=counts, excluded_topics=self.excluded_topics,
+                          info={**self.info, "rel": rel})
+
     def with_max_level(self, H: int) -> "Collection":
         """The same collection on the level scale L0..LH (H >= :attr:`max_level`): the top levels
         added have no judged document (a gain vector of H values declares H, as NTCIREVAL's -g)."""

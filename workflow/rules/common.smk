@@ -139,12 +139,25 @@ wildcard_constraints:
     metric="[^/]+",
 
 
-def _canonical(name, where):
-    """The registry's canonical spelling of a measure name (clear error before any job runs)."""
+def _vocabulary():
+    """The config's `vocabulary` (null: ir_measures when every collection ranks by score)."""
+    v = config.get("vocabulary")
+    if v is None:
+        orders = {c.get("order", "file") for c in config["collections"].values()}
+        v = "ir_measures" if orders == {"score"} else "ntcireval"
+    return v
+
+
+VOCABULARY = _vocabulary()
+
+
+def _canonical(name, where, vocabulary=None):
+    """The registry's canonical spelling of a measure name read in the config's vocabulary (clear
+    error before any job runs); canonical names are read back in vocabulary ntcireval."""
     from metaeval.metrics import parse_measure  # importing metaeval.metrics registers the measures
 
     try:
-        return parse_measure(name).name
+        return parse_measure(name, vocabulary or VOCABULARY).name
     except ValueError as e:
         raise WorkflowError(f"config: {where}: {e}") from None
 
@@ -185,7 +198,7 @@ _gs = config["sweeps"]["gains"]
 GAIN_SWEEP = bool(_gs["enabled"]) and bool(_gs["metrics"]) and bool(_gs["variants"])
 SWEEP_METRICS = _unique(_canonical(m, "sweeps.gains.metrics") for m in _gs["metrics"]) if GAIN_SWEEP else []
 SWEEP_VARIANTS = list(_gs["variants"]) if GAIN_SWEEP else []
-SWEEP_NAMES = [_canonical(f"{m}(gains={g})", "sweeps.gains.variants")
+SWEEP_NAMES = [_canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
                for m in SWEEP_METRICS for g in SWEEP_VARIANTS]
 
 # every matrix the metrics rule computes per collection

@@ -31,5 +31,5 @@ rule metrics:
     shell:
         "{params.metaeval} matrices --qrels {input.qrels:q} {params.runs} {params.parse}"
         " --cache {output.cache:q} --out {params.out:q} --gains {params.gains:q}"
-        " --metrics {params.metrics} > {log:q} 2>&1"
+        " --vocabulary ntcireval --metrics {params.metrics} > {log:q} 2>&1"
 

@@ -43,6 +43,11 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["trec_eval"]:          # trec_eval's own getopt-style options, not argparse's
+        from .trec_eval import main as trec_eval_main
+
+        return trec_eval_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     warnings.showwarning = _show_warning

@@ -37,6 +37,10 @@ def add_measure_args(p: argparse.ArgumentParser) -> None:
                         "what ntcir_eval compute prints, in its order")
     p.add_argument("--max-level", type=int, metavar="H", default=None,
                    help="highest relevance level H of the scale (default: highest level in the qrels)")
+    p.add_argument("--vocabulary", choices=("ntcireval", "ir_measures"), default=None,
+                   help="how ambiguous measure names are read (nDCG@10, AP@100, ERR@20, RBP): NTCIREVAL's "
+                        "or ir_measures'/trec_eval's meaning (default: ir_measures with --order score, "
+                        "else ntcireval; docs/metrics.md has the table)")
 
 
 def resolve_measures(parser: argparse.ArgumentParser, args):
@@ -62,7 +66,10 @@ def resolve_measures(parser: argparse.ArgumentParser, args):
 
         names = [part for name in args.metrics for part in _split_names(name)]
         try:
-            ms = unique_measures(names, where="--metrics")    # two spellings of one measure: a warning
+            from ..metrics.registry import check_vocabulary
+
+            vocabulary = check_vocabulary(getattr(args, "vocabulary", None), getattr(args, "order", None))
+            ms = unique_measures(names, where="--metrics", vocabulary=vocabulary)   # two spellings: a warning
         except (ValueError, KeyError) as e:
             parser.error(f"--metrics: {e}")
         if cutoffs is not None:
@@ -81,7 +88,9 @@ def resolve_measures(parser: argparse.ArgumentParser, args):
 
 def _split_names(text: str) -> list[str]:
     """``--metrics`` items may also be whitespace separated within one argument."""
-    return [t for t in text.split() if t]
+    from ..metrics.registry import split_names
+
+    return split_names(text)
 
 
 def check_gains(collection, gains, max_level=None) -> None:

@@ -52,6 +52,22 @@ class EvalContext:
             self._derived[key] = child
         return self._derived[key]
 
+    def view(self, rel: int = 1, judged_only: bool = False) -> "EvalContext":
+        """The context a measure with ``rel=`` / ``judged_only=True`` is computed on (cached): the
+        collection with levels below ``rel`` made L0 (:meth:`Collection.with_rel`, trec_eval -l)
+        and, with ``judged_only``, the condensed lists (unjudged documents removed:
+        :meth:`Collection.condensed`, NTCIREVAL -j, trec_eval -J); same gains."""
+        rel, judged_only = int(rel), bool(judged_only)
+        if rel == 1 and not judged_only:
+            return self
+        key = ("view", rel, judged_only)
+        if key not in self._derived:
+            c = self.collection.with_rel(rel)
+            if judged_only:
+                c = c.condensed()
+            self._derived[key] = EvalContext(c, self.gains)
+        return self._derived[key]
+
     # ------------------------------------------------------------ basic arrays
     @property
     def levels(self) -> np.ndarray:

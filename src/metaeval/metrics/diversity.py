@@ -350,11 +350,12 @@ def _register_all() -> None:
 
     for base in D_BASES:
         d = REGISTRY[base]
-        register(MeasureDef("D-" + base, _d_measure(d.func), d.cutoff, dict(d.params), d.bounded,
+        own = {k: p for k, p in d.params.items() if k != "rel"}        # global gains: no threshold
+        register(MeasureDef("D-" + base, _d_measure(d.func), d.cutoff, own, d.bounded,
                             False, f"D-{base}: {base} on global gains (Sakai (2011) Sec. 4)"))
     for base in DSHARP_BASES:
         d = REGISTRY[base]
-        params = {k: p for k, p in d.params.items() if k != "gamma"}     # NCU's gamma: default
+        params = {k: p for k, p in d.params.items() if k not in ("gamma", "rel")}   # NCU's gamma: default
         register(MeasureDef("D#-" + base, _dsharp(d.func), "required", {**params, **_GAMMA},
                             d.bounded, False, f"gamma I-rec@l + (1-gamma) D-{base}@l (Sakai (2011) Eq. 9)"))
     register(MeasureDef("I-rec", irec, "optional", {}, True, False,

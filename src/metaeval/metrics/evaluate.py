@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable
 
 import numpy as np
@@ -11,20 +12,37 @@ from .context import EvalContext
 from .registry import Measure, parse_measure
 
 
+@lru_cache(maxsize=None)
+def _takes_rel(func) -> bool:
+    """Whether an implementation applies ``rel=`` itself (has a ``rel`` argument)."""
+    import inspect
+
+    return "rel" in inspect.signature(func).parameters
+
+
 def evaluate(collection: Collection | EvalContext, measures: Iterable[str | Measure],
-             gains=None) -> dict[str, np.ndarray]:
+             gains=None, vocabulary: str | None = None) -> dict[str, np.ndarray]:
     """Compute every measure for every run and topic at once.
 
     Returns ``{measure.name: float64 array (runs, topics)}`` in the order given.  ``gains`` (for
     L1..LH) is the collection's default gain vector; a measure's own ``gains=`` parameter overrides it.
+    ``vocabulary`` reads names given as text (:func:`~metaeval.metrics.registry.parse_measure`).
+
+    Three parameters are applied here, not by the implementations: ``rel=`` (levels below it made
+    L0; unless the implementation takes a ``rel`` argument, as the trec_eval family's graded
+    measures, whose gains stay the levels), ``judged_only=True`` (any measure: the condensed lists,
+    unjudged documents removed) -- both by :meth:`EvalContext.view` -- and ``gains=``.
     """
     ctx = collection if isinstance(collection, EvalContext) else EvalContext(collection, gains)
     out: dict[str, np.ndarray] = {}
     for m in measures:
-        m = parse_measure(m)
+        m = parse_measure(m, vocabulary)
         d = m.definition
-        params = {k: m.param(k) for k in d.params if k != "gains"}
-        c = ctx.with_gains(m.param("gains")) if "gains" in d.params and m.param("gains") is not None else ctx
+        own_rel = _takes_rel(d.func)
+        params = {k: m.param(k) for k in d.params if k != "gains" and (k != "rel" or own_rel)}
+        c = ctx.view(m.param("rel") if "rel" in d.params and not own_rel else 1, m.param("judged_only"))
+        if "gains" in d.params and m.param("gains") is not None:
+            c = c.with_gains(m.param("gains"))
         val = np.asarray(d.func(c, m.cutoff, **params), dtype=np.float64)
         R, T = len(ctx.collection.runs), len(ctx.collection.topics)
         if val.shape != (R, T):

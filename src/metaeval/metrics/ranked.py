@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from .context import EvalContext
-from .registry import MeasureDef, Param, format_gains, parse_gains, register
+from .registry import MeasureDef, Param, format_gains, parse_gains, register, rel_param
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -236,7 +236,10 @@ def _prec_terms(ctx: EvalContext) -> np.ndarray:
 
 
 def rr(ctx: EvalContext, cutoff=None) -> np.ndarray:
+    """1/r1; with a cutoff l, 0 when r1 > l (MS MARCO's MRR@l, ir_measures' RR@l)."""
     r1 = ctx.first_rel_rank
+    if cutoff is not None:
+        r1 = np.where(r1 <= int(cutoff), r1, 0)
     return _div(np.where(r1 > 0, 1.0, 0.0), r1)
 
 
@@ -486,6 +489,7 @@ _RBP = {"persistence": Param(0.95, _prob, "RBP persistence p (NTCIREVAL -rbp)")}
 _RBU = {"persistence": Param(0.99, _prob, "iRBU persistence p (NTCIREVAL -rbup)")}
 _LOGB = {"logb": Param(2.0, _logbase, "log base a of the original nDCG (0 = natural log; NTCIREVAL -logb)")}
 _STOPS = {"stops": _levels_param("graded-uniform stop values for L1..LH (default: the gains; NTCIREVAL -s)")}
+_REL = {"rel": rel_param()}
 _PEN = {"penalties": _levels_param("WRR penalties beta(L1..LH) > 1 (default H+1:...:2, i.e. 4:3:2 for H=3)")}
 
 
@@ -493,11 +497,12 @@ def _reg(base, func, cutoff="forbidden", params=None, bounded=True, ntcir=False,
     register(MeasureDef(base, func, cutoff, dict(params or {}), bounded, ntcir, doc))
 
 
-_reg("RR", rr, ntcir=True, doc="reciprocal rank 1/r1 (Sakai 2011, Sec. 3.1)")
+_reg("RR", rr, cutoff="optional", params=_REL, ntcir=True,
+     doc="reciprocal rank 1/r1 (Sakai 2011, Sec. 3.1); RR@l is 0 when r1 > l")
 _reg("O-measure", o_measure, params={**_G, **_BETA}, ntcir=True, doc="BR(r1) (Sakai 2007a, Eq. 3)")
 _reg("P-measure", p_measure, params={**_G, **_BETA}, ntcir=True, doc="BR(rp) (Sakai 2007a, Eq. 6)")
 _reg("P-plus", p_plus, params={**_G, **_BETA}, ntcir=True, doc="P+ (Sakai 2007a, Eq. 7)")
-_reg("AP", ap, cutoff="optional", ntcir=True, doc="average precision; AP@l divides by min(l,R)")
+_reg("AP", ap, cutoff="optional", params=_REL, ntcir=True, doc="average precision; AP@l divides by min(l,R)")
 _reg("Q-measure", q_measure, params={**_G, **_BETA}, ntcir=True, doc="Q-measure (Sakai 2011, Eq. 3)")
 _reg("Q", q_measure, cutoff="required", params={**_G, **_BETA}, ntcir=True,
      doc="Q@l: Q-measure over the top l, divided by min(l,R)")
@@ -520,10 +525,10 @@ _reg("niRBU", nirbu, cutoff="required", params={**_G, **_RBU}, ntcir=True, doc="
 _reg("nDCG", ndcg, cutoff="required", params={**_G, **_LOGB}, ntcir=True,
      doc="original nDCG@l (Jarvelin/Kekalainen; Sakai 2007b, Eq. 4)")
 _reg("MSnDCG", msndcg, cutoff="required", params=_G, ntcir=True, doc="Microsoft nDCG@l (Sakai 2011, Eq. 7)")
-_reg("Prec", prec, cutoff="required", ntcir=True, doc="precision at l (NTCIREVAL 2011: P@l)")
-_reg("Hit", hit, cutoff="required", ntcir=True, doc="1 if a relevant document is in the top l")
+_reg("Prec", prec, cutoff="required", params=_REL, ntcir=True, doc="precision at l (NTCIREVAL 2011: P@l)")
+_reg("Hit", hit, cutoff="required", params=_REL, ntcir=True, doc="1 if a relevant document is in the top l")
 _reg("nCG", ncg, cutoff="required", params=_G, doc="cg(l)/cg*(l) (Sakai 2007b, Eq. 3)")
-_reg("R-prec", r_prec, doc="precision at rank R")
+_reg("R-prec", r_prec, params=_REL, doc="precision at rank R")
 _reg("WRR", wrr, params=_PEN, bounded=False, doc="weighted reciprocal rank (Sakai 2007a, Eq. 4)")
 _reg("NWRR", nwrr, params=_PEN, doc="normalised WRR (Sakai 2007a, Eq. 5)")
 
@@ -605,10 +610,10 @@ def rpref_relative2(ctx: EvalContext, cutoff=None) -> np.ndarray:
     return _rpref(ctx, "relative2")
 
 
-_reg("bpref", bpref, ntcir=True, doc="bpref (Buckley/Voorhees; Sakai SIGIR 2007 form), condensed lists")
-_reg("bpref_R", bpref_r, ntcir=True, doc="bpref with min(R,N) replaced by R")
-_reg("bpref_N", bpref_n, bounded=False, ntcir=True, doc="bpref with denominator N")
-_reg("bpref_relative", bpref_relative, ntcir=True, doc="bpref relative to the rank")
+_reg("bpref", bpref, params=_REL, ntcir=True, doc="bpref (Buckley/Voorhees; Sakai SIGIR 2007 form), condensed lists")
+_reg("bpref_R", bpref_r, params=_REL, ntcir=True, doc="bpref with min(R,N) replaced by R")
+_reg("bpref_N", bpref_n, params=_REL, bounded=False, ntcir=True, doc="bpref with denominator N")
+_reg("bpref_relative", bpref_relative, params=_REL, ntcir=True, doc="bpref relative to the rank")
 _reg("rpref_N", rpref_n, params=_G, bounded=False, ntcir=True, doc="graded bpref_N (Sakai SIGIR 2007)")
 _reg("rpref_relative", rpref_relative, params=_G, ntcir=True, doc="graded bpref_relative")
 _reg("rpref_relative2", rpref_relative2, params=_G, ntcir=True, doc="graded bpref_relative, divided by r")

@@ -14,7 +14,15 @@ a warning.
 
 Every implementation has the signature ``func(ctx, cutoff, **params) -> ndarray (runs, topics)``,
 where ``ctx`` is an :class:`metaeval.metrics.context.EvalContext` whose gain vector is already the
-measure's (a ``gains=`` parameter is applied by :func:`evaluate`, not by the implementation).
+measure's (a ``gains=`` parameter is applied by :func:`evaluate`, not by the implementation), as are
+``rel=`` (:func:`rel_param`; unless the implementation takes a ``rel`` argument) and the generic
+``judged_only=True`` of every measure (:data:`GENERIC_PARAMS`).
+
+Names are read in a vocabulary (:data:`VOCABULARIES`): ``"ntcireval"`` (the default; canonical
+names are its fixed points) or ``"ir_measures"``, where the few names NTCIREVAL uses for other
+measures (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``) mean ir_measures' (trec_eval's, gdeval's,
+cwl_eval's); :mod:`metaeval.metrics.vocabulary` maps every ir_measures name.  An unknown name gets
+the three nearest known names (:func:`nearest_names`).
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "ALIASES", "register", "parse_measure",
-           "unique_measures", "parse_gains", "check_gain_order", "format_gains", "parse_cutoffs", "split_param",
-           "MEASURE_MODULES"]
+__all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "ALIASES", "GENERIC_PARAMS", "register",
+           "parse_measure", "unique_measures", "parse_gains", "check_gain_order", "format_gains", "parse_cutoffs",
+           "split_param", "MEASURE_MODULES", "VOCABULARIES", "default_vocabulary", "check_vocabulary",
+           "known_names", "nearest_names", "rel_param", "parse_bool"]
 
 
 def parse_gains(text: str | tuple | list) -> tuple[float, ...]:
@@ -96,6 +105,32 @@ def _fmt_num(v) -> str:
     return repr(v) if isinstance(v, float) else str(v)
 
 
+def parse_bool(text) -> bool:
+    """``True``/``False`` (Python's spelling, as ir_measures writes them), also ``true``/``1``/..."""
+    if isinstance(text, bool):
+        return text
+    t = str(text).strip().strip("'\"").lower()
+    if t in ("true", "1", "yes"):
+        return True
+    if t in ("false", "0", "no"):
+        return False
+    raise ValueError(f"{text!r}: expected True or False")
+
+
+def _fmt_bool(v) -> str:
+    return "True" if v else "False"
+
+
+def _parse_rel(text) -> int:
+    try:
+        v = int(str(text).strip())
+    except ValueError:
+        raise ValueError(f"{text!r}: expected a relevance level >= 1") from None
+    if v < 1:
+        raise ValueError(f"{text!r}: expected a relevance level >= 1 (level 0 is judged nonrelevant)")
+    return v
+
+
 @dataclass(frozen=True)
 class Param:
     """A typed measure parameter: ``parse`` turns the config/CLI text into the value."""
@@ -114,13 +149,71 @@ class MeasureDef:
     bounded: bool = True               # values lie in [0, 1]
     ntcir: bool = False                # printed by ``ntcir_eval compute`` (NTCIREVAL names)
     doc: str = ""
+    family: str = ""                   # shown by `metaeval measures`; default: from the defining module
+    source: str = ""                   # the reference it is exact to (program or paper); same default
+
+    def param_def(self, key: str) -> Param:
+        """The parameter ``key`` of this measure, or a generic one (:data:`GENERIC_PARAMS`)."""
+        return self.params[key] if key in self.params else GENERIC_PARAMS[key]
+
+
+#: defining module -> (family, source) shown by ``metaeval measures`` for measures that do not say
+_MODULE_FAMILY = {
+    "metaeval.metrics.ranked": ("ntcireval", "NTCIREVAL (Sakai 2011)"),
+    "metaeval.metrics.diversity": ("diversity", "NTCIREVAL / TREC ndeval"),
+    "metaeval.metrics.ndeval": ("diversity", "TREC ndeval"),
+    "metaeval.kishida.measures": ("kishida", "Kishida (2005)"),
+    "metaeval.metrics.irm": ("ir_measures", "ir_measures 0.4.3 providers"),
+    "metaeval.metrics.treceval": ("trec_eval", "trec_eval 10.0"),
+}
+
+
+def family_of(d: MeasureDef) -> tuple[str, str]:
+    """(family, source) of a measure definition."""
+    fam, src = _MODULE_FAMILY.get(getattr(d.func, "__module__", ""), ("", ""))
+    return d.family or fam or "other", d.source or src
+
+
+def rel_param() -> Param:
+    """``rel``: the binary relevance threshold (trec_eval ``-l``, ir_measures ``rel=``): documents
+    judged below level ``rel`` count as nonrelevant.  Applied by :func:`metaeval.metrics.evaluate`
+    (the implementation sees a context whose collection has the levels below ``rel`` made L0)."""
+    return Param(1, _parse_rel, "relevance threshold: levels below it count as nonrelevant (trec_eval -l)")
+
+
+#: parameters every measure takes, applied by :func:`metaeval.metrics.evaluate` before the
+#: implementation is called: ``judged_only=True`` computes the measure on the condensed lists
+#: (unjudged documents removed; NTCIREVAL ``-j``, trec_eval ``-J``, ir_measures ``judged_only``).
+GENERIC_PARAMS: dict[str, Param] = {
+    "judged_only": Param(False, parse_bool, "compute on the condensed list: unjudged documents removed "
+                                            "(NTCIREVAL -j, trec_eval -J)", _fmt_bool),
+}
+
+#: the vocabularies a measure name is read in: NTCIREVAL's (the canonical names) or ir_measures'
+#: (trec_eval's meanings of nDCG@k, AP@k, ERR@k, ...).  Names that are not ambiguous read the same
+#: in both; a canonical name reads as itself in "ntcireval".
+VOCABULARIES = ("ntcireval", "ir_measures")
+
+
+def default_vocabulary(order: str | None = None) -> str:
+    """"ir_measures" for runs ranked by score (trec_eval's order), else "ntcireval"."""
+    return "ir_measures" if order == "score" else "ntcireval"
+
+
+def check_vocabulary(vocabulary: str | None, order: str | None = None) -> str:
+    if vocabulary is None:
+        return default_vocabulary(order)
+    if vocabulary not in VOCABULARIES:
+        raise ValueError(f"vocabulary must be one of {', '.join(VOCABULARIES)}, got {vocabulary!r}")
+    return vocabulary
 
 
 #: the modules that define measures (each calls :func:`register` at import).  They are imported
 #: on the registry's first use -- the one place measures come from, so that no package has to
 #: import another for its side effect (and ``metaeval.kishida`` -> ``metaeval.metrics`` is the only
 #: direction of import between the two).  A new family of measures is one more entry here.
-MEASURE_MODULES = ("metaeval.metrics.ranked", "metaeval.kishida.measures", "metaeval.metrics.diversity")
+MEASURE_MODULES = ("metaeval.metrics.ranked", "metaeval.kishida.measures", "metaeval.metrics.diversity",
+                   "metaeval.metrics.irm", "metaeval.metrics.treceval")
 
 
 class _Registry(dict):
@@ -228,7 +321,7 @@ class Measure:
         s = self.base
         if self.params:
             d = self.definition
-            s += "(" + ",".join(f"{k}={d.params[k].fmt(v)}" for k, v in self.params) + ")"
+            s += "(" + ",".join(f"{k}={d.param_def(k).fmt(v)}" for k, v in self.params) + ")"
         if self.cutoff is not None:
             s += f"@{self.cutoff}"
         return s
@@ -245,7 +338,7 @@ class Measure:
         for k, v in self.params:
             if k == key:
                 return v
-        return self.definition.params[key].default
+        return self.definition.param_def(key).default
 
     def __str__(self) -> str:
         return self.name
@@ -259,22 +352,134 @@ def _resolve_alias(base: str, cutoff: int | None) -> str:
     return base
 
 
-def parse_measure(text: str | Measure) -> Measure:
+_HEAD_RE = re.compile(r"^(?P<base>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<cutoff>[^()@\s]+))?$", re.S)
+
+
+def _split_items(text: str) -> list[str]:
+    """``a=1, b='x,y', c={1:2,3:4}`` -> the items, split at commas outside quotes and braces."""
+    items, cur, quote, depth = [], [], None, 0
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    items.append("".join(cur))
+    return [i.strip() for i in items if i.strip()]
+
+
+def _unquote(v: str) -> str:
+    v = v.strip()
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+        return v[1:-1]
+    return v
+
+
+def tokenize(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
+    """``nDCG(dcg='exp-log2')@10`` -> (``nDCG``, [(``dcg``, ``exp-log2``)], ``10``): the name as
+    written, no registry lookup (quoted values unquoted; the text after ``@`` as written, which may
+    be a number with a decimal point, e.g. ir_measures' ``IPrec@0.1``)."""
+    m = _HEAD_RE.match(str(text).strip())
+    if not m:
+        raise ValueError(f"measure {text!r}: expected BASE, BASE@CUTOFF or BASE(key=value,...)@CUTOFF")
+    items = []
+    for item in _split_items(m["params"] or ""):
+        if "=" not in item:
+            raise ValueError(f"measure {text!r}: parameter {item!r} is not key=value")
+        k, v = item.split("=", 1)
+        items.append((k.strip(), _unquote(v)))
+    return m["base"], items, m["cutoff"]
+
+
+def split_names(text: str) -> list[str]:
+    """Names separated by whitespace, a name's parentheses and quotes kept whole:
+    ``"AP RBP(p=0.8, rel=2)"`` -> [``AP``, ``RBP(p=0.8, rel=2)``]."""
+    out, cur, depth, quote = [], [], 0, None
+    for ch in str(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(depth - 1, 0)
+        elif ch.isspace() and depth == 0:
+            if cur:
+                out.append("".join(cur))
+                cur = []
+            continue
+        cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def known_names(vocabulary: str = "ntcireval") -> list[str]:
+    """Every measure base a name may start with: the registry's, its aliases and the ir_measures
+    names (:mod:`metaeval.metrics.vocabulary`)."""
+    from .vocabulary import IR_MEASURES
+
+    return sorted(set(REGISTRY) | set(ALIASES) | set(IR_MEASURES))
+
+
+def nearest_names(name: str, n: int = 3, vocabulary: str = "ntcireval") -> list[str]:
+    """The ``n`` known names nearest to ``name`` (difflib's ratio, case-insensitive)."""
+    import difflib
+
+    low = name.lower()
+    names = {}
+    for k in sorted(known_names(vocabulary), key=lambda k: (k not in REGISTRY, k)):
+        names.setdefault(k.lower(), k)                    # NDCG and nDCG: one suggestion
+    scored = sorted(names.values(), key=lambda k: (-difflib.SequenceMatcher(None, low, k.lower()).ratio(), k))
+    return scored[:n]
+
+
+def parse_measure(text: str | Measure, vocabulary: str | None = None) -> Measure:
     """Parse a measure name into its canonical :class:`Measure`; raises ``ValueError`` naming the problem.
 
+    ``vocabulary`` ("ntcireval", the default, or "ir_measures") says what an ambiguous name means
+    (``nDCG@10`` is NTCIREVAL's original nDCG or trec_eval's ``ndcg_cut``; see
+    :mod:`metaeval.metrics.vocabulary`); names that are not ambiguous read the same in both.
     Aliases resolve to their canonical base, parameters at their default are dropped, a parameter
-    given twice is an error.
+    given twice is an error; an unknown name gets the three nearest known names.
     """
     if isinstance(text, Measure):
         return text
-    m = _NAME_RE.match(str(text).strip())
-    if not m:
-        raise ValueError(f"measure {text!r}: expected BASE, BASE@CUTOFF or BASE(key=value,...)@CUTOFF")
-    cutoff = None if m["cutoff"] is None else int(m["cutoff"])
-    base = _resolve_alias(m["base"], cutoff)
+    vocabulary = check_vocabulary(vocabulary)
+    base, items, cutoff = tokenize(text)
+    from .vocabulary import translate
+
+    tr = translate(text, base, items, cutoff, vocabulary)
+    if tr is not None:
+        base, items, cutoff = tr
+    return _build(text, base, items, cutoff, vocabulary)
+
+
+def _build(text, base: str, items: list[tuple[str, str]], cutoff_text: str | None, vocabulary: str) -> Measure:
+    cutoff = None
+    if cutoff_text is not None:
+        if not cutoff_text.isdigit():
+            raise ValueError(f"measure {text!r}: the cutoff {cutoff_text!r} is not a positive integer")
+        cutoff = int(cutoff_text)
+    written = base
+    base = _resolve_alias(base, cutoff)
     if base not in REGISTRY:
-        known = ", ".join(sorted(REGISTRY))
-        raise ValueError(f"unknown measure {m['base']!r} in {text!r}; known measures: {known}")
+        if base.startswith("trec."):
+            raise ValueError(f"measure {text!r}: {base} is a measure of the trec_eval family, which is not "
+                             f"installed in this version")
+        near = ", ".join(nearest_names(written, 3, vocabulary))
+        raise ValueError(f"unknown measure {written!r} in {text!r}; did you mean {near}? "
+                         f"(`metaeval measures` lists them all)")
     d = REGISTRY[base]
     if cutoff is not None and d.cutoff == "forbidden":
         raise ValueError(f"measure {text!r}: {base} takes no cutoff")
@@ -283,22 +488,18 @@ def parse_measure(text: str | Measure) -> Measure:
     if cutoff is not None and cutoff < 1:
         raise ValueError(f"measure {text!r}: cutoff must be >= 1")
     params: dict[str, Any] = {}
-    if m["params"]:
-        for item in m["params"].split(","):
-            if "=" not in item:
-                raise ValueError(f"measure {text!r}: parameter {item!r} is not key=value")
-            k, v = (s.strip() for s in item.split("=", 1))
-            if k not in d.params:
-                allowed = ", ".join(sorted(d.params)) or "none"
-                raise ValueError(f"measure {text!r}: unknown parameter {k!r} (allowed: {allowed})")
-            if k in params:
-                raise ValueError(f"measure {text!r}: parameter {k!r} given twice")
-            try:
-                params[k] = d.params[k].parse(v)
-            except ValueError as e:
-                raise ValueError(f"measure {text!r}: parameter {k}: {e}") from None
+    for k, v in items:
+        if k not in d.params and k not in GENERIC_PARAMS:
+            allowed = ", ".join(sorted(set(d.params) | set(GENERIC_PARAMS)))
+            raise ValueError(f"measure {text!r}: unknown parameter {k!r} (allowed: {allowed})")
+        if k in params:
+            raise ValueError(f"measure {text!r}: parameter {k!r} given twice")
+        try:
+            params[k] = d.param_def(k).parse(v) if isinstance(v, str) else v
+        except ValueError as e:
+            raise ValueError(f"measure {text!r}: parameter {k}: {e}") from None
     # a parameter at its default is the measure without it: one name per measure
-    params = {k: v for k, v in params.items() if not _is_default(v, d.params[k].default)}
+    params = {k: v for k, v in params.items() if not _is_default(v, d.param_def(k).default)}
     return Measure(base, cutoff, tuple(sorted(params.items())))
 
 
@@ -311,7 +512,8 @@ def _is_default(value: Any, default: Any) -> bool:
         return False
 
 
-def unique_measures(names, *, where: str = "measures", warn: bool = True, stacklevel: int = 2) -> list[Measure]:
+def unique_measures(names, *, where: str = "measures", warn: bool = True, stacklevel: int = 2,
+                    vocabulary: str | None = None) -> list[Measure]:
     """Parse ``names`` and keep the first of every canonical measure, in order.
 
     Two spellings of the same measure (``Q`` and ``Q-measure(beta=1)``, ``PDoc@10`` and ``Prec@10``)
@@ -324,7 +526,7 @@ def unique_measures(names, *, where: str = "measures", warn: bool = True, stackl
     first: dict[Measure, str] = {}
     out: list[Measure] = []
     for name in names:
-        m = parse_measure(name)
+        m = parse_measure(name, vocabulary)
         spelled = name.name if isinstance(name, Measure) else str(name).strip()
         if m in first:
             if warn:

@@ -1,0 +1,880 @@
+"""The trec_eval family: every measure of trec_eval 10.0's ``all_trec`` set, exact to trec_eval.
+
+Each measure follows its ``m_*.c`` file of trec_eval 10.0 operation for operation (the same double
+divisions, sums in the same order: ``np.cumsum`` along the rank axis, never a pairwise sum), on
+trec_eval's rankings as arrays (:class:`metaeval.io.treceval.TrecRanking`): ``rel`` (..., T, D) with
+levels >= 0, -1 (not in the qrels), -2 (negative judgment), ``PAD_REL`` past ``num_ret``.  Logarithms
+go through C's ``log2``/``log`` (Python's :mod:`math`), never numpy's vectorised ones.
+
+:data:`MEASURES` lists trec_eval's measures in its printing order (``measures.c``); :func:`compute`
+returns ``[(printed name, values (..., T))]`` for a list of :class:`Spec`; :func:`summary` gives the
+"all" value (``meas_avg.c``: mean, sum, geometric mean with the ``MIN_GEO_MEAN`` floor).  The
+measures are also in the registry under ``trec.NAME`` (:func:`_register`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..collection import PAD as _PAD
+
+__all__ = ["MEASURES", "NICKNAMES", "Spec", "make_spec", "compute", "summary", "MIN_GEO_MEAN",
+           "MeasureInfo", "TrecEvalError"]
+
+MIN_GEO_MEAN = 0.00001
+INFAP_EPSILON = 0.00001
+MISSING_ZSCORE_VALUE = -1000000.0
+
+
+class TrecEvalError(ValueError):
+    """A measure request trec_eval refuses (message = trec_eval's reason)."""
+
+
+@dataclass(frozen=True)
+class MeasureInfo:
+    name: str
+    kind: str            # "s" plain, "cut_long", "cut_double", "p_double", "p_pair"
+    printing: str        # "double", "long", "none" (summary only), "relstring", "runid"
+    aggregate: str       # "mean", "sum", "gm", "num_q", "num_rel", "none", "runid"
+    default: tuple = ()
+
+
+_LONG9 = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_ELEVEN = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+MEASURES: dict[str, MeasureInfo] = {m.name: m for m in [
+    MeasureInfo("runid", "s", "runid", "runid"),
+    MeasureInfo("num_q", "s", "none", "num_q"),
+    MeasureInfo("num_ret", "s", "long", "sum"),
+    MeasureInfo("num_rel", "s", "long", "num_rel"),
+    MeasureInfo("num_rel_ret", "s", "long", "sum"),
+    MeasureInfo("map", "s", "double", "mean"),
+    MeasureInfo("gm_map", "s", "none", "gm"),
+    MeasureInfo("Rprec", "s", "double", "mean"),
+    MeasureInfo("bpref", "s", "double", "mean"),
+    MeasureInfo("recip_rank", "s", "double", "mean"),
+    MeasureInfo("iprec_at_recall", "cut_double", "double", "mean", _ELEVEN),
+    MeasureInfo("P", "cut_long", "double", "mean", _LONG9),
+    MeasureInfo("relstring", "p_double", "relstring", "none", (10.0,)),
+    MeasureInfo("recall", "cut_long", "double", "mean", _LONG9),
+    MeasureInfo("infAP", "s", "double", "mean"),
+    MeasureInfo("gm_bpref", "s", "none", "gm"),
+    MeasureInfo("Rprec_mult", "cut_double", "double", "mean", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
+    MeasureInfo("utility", "p_double", "double", "mean", (1.0, -1.0, 0.0, 0.0)),
+    MeasureInfo("11pt_avg", "p_double", "double", "mean", _ELEVEN),
+    MeasureInfo("binG", "s", "double", "mean"),
+    MeasureInfo("G", "p_pair", "double", "mean"),
+    MeasureInfo("dcg", "p_pair", "double", "mean"),
+    MeasureInfo("ideal_dcg", "p_pair", "double", "mean"),
+    MeasureInfo("ndcg", "p_pair", "double", "mean"),
+    MeasureInfo("ndcg_rel", "p_pair", "double", "mean"),
+    MeasureInfo("Rndcg", "p_pair", "double", "mean"),
+    MeasureInfo("ndcg_cut", "cut_long", "double", "mean", _LONG9),
+    MeasureInfo("map_cut", "cut_long", "double", "mean", _LONG9),
+    MeasureInfo("relative_P", "cut_long", "double", "mean", _LONG9),
+    MeasureInfo("success", "cut_long", "double", "mean", (1, 5, 10)),
+    MeasureInfo("set_P", "s", "double", "mean"),
+    MeasureInfo("set_relative_P", "s", "double", "mean"),
+    MeasureInfo("set_recall", "s", "double", "mean"),
+    MeasureInfo("set_map", "s", "double", "mean"),
+    MeasureInfo("set_F", "p_double", "double", "mean", (1.0,)),
+    MeasureInfo("num_nonrel_judged_ret", "s", "long", "sum"),
+    MeasureInfo("rbp", "p_pair", "double", "mean"),
+    MeasureInfo("rbp_resid", "p_pair", "double", "mean"),
+    MeasureInfo("unj", "cut_long", "double", "mean", (5, 10, 20)),
+]}
+
+NICKNAMES = {
+    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", "P"),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+            "set_relative_P", "set_map", "set_F"),
+    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "unj", "rbp", "rbp_resid",
+                 "infAP", "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success",
+                 "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
+                 "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
+}
+PREFERENCE_SETS = ("all_prefs", "prefs", "qrels_jg")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One requested measure with its parameters: ``values`` (cutoffs or numbers), ``pairs``
+    (``name=value`` gain/parameter pairs), ``printable`` (the parameter text, or None)."""
+    name: str
+    values: tuple = ()
+    pairs: tuple = ()
+    printable: str | None = None
+
+    @property
+    def info(self) -> MeasureInfo:
+        return MEASURES[self.name]
+
+    def names(self) -> list[str]:
+        """The printed names of the values (``meas_init.c``: ``append_long`` / ``append_double`` /
+        ``append_string``)."""
+        k = self.info.kind
+        if k == "cut_long":
+            return [f"{self.name}_{int(c)}" for c in self.values]
+        if k == "cut_double":
+            return [f"{self.name}_{c:3.2f}" for c in self.values]
+        if k in ("p_double", "p_pair") and self.printable is not None:
+            return [f"{self.name}_{self.printable}"]
+        return [self.name]
+
+
+def _atol(s: str) -> int:
+    from ..util import c_atol
+    return c_atol(s.encode())
+
+
+def _atof(s: str) -> float:
+    from ..util import c_atof
+    return c_atof(s.encode())
+
+
+def make_spec(name: str, params: str | None = None) -> Spec:
+    """A :class:`Spec` from trec_eval's ``-m name.params`` (``meas_init.c``'s parsers); refusals
+    raise :class:`TrecEvalError` with trec_eval's reason."""
+    info = MEASURES[name]
+    if params is None:
+        if info.kind == "p_pair":
+            return Spec(name)
+        return Spec(name, tuple(info.default))
+    if params == "":
+        raise TrecEvalError(f"improper measure in parameter '{name}'")
+    k = info.kind
+    if k == "cut_long":
+        cuts = sorted(_atol(p) for p in params.split(","))
+        if cuts[0] <= 0:
+            raise TrecEvalError(f"Negative cutoff detected (measure '{name}')")
+        if len(set(cuts)) != len(cuts):
+            raise TrecEvalError(f"duplicate cutoffs detected (measure '{name}')")
+        return Spec(name, tuple(cuts), (), params)
+    if k == "cut_double":
+        cuts = sorted(_atof(p) for p in params.split(","))
+        if len(set(cuts)) != len(cuts):
+            raise TrecEvalError(f"duplicate cutoffs detected (measure '{name}')")
+        return Spec(name, tuple(cuts), (), params)
+    if k == "p_double":
+        vals = tuple(_atof(p) for p in params.split(","))
+        if name == "utility" and len(vals) != 4:
+            raise TrecEvalError("improper number of coefficients (measure 'utility' takes 4)")
+        return Spec(name, vals, (), params)
+    # p_pair: name=value,name=value (get_param_pairs)
+    last, ok = ",", True
+    for ch in params:
+        if ch == ",":
+            if last == ",":
+                ok = False
+                break
+            last = ","
+        elif ch == "=":
+            if last == "=":
+                last = ","
+                break
+            last = "="
+    if not ok or last != "=":
+        raise TrecEvalError(f"malformed pair parameters in '{params}'")
+    pairs = []
+    for item in params.split(","):
+        k2, _, v = item.partition("=")
+        pairs.append((k2, _atof(v)))
+    return Spec(name, (), tuple(pairs), params)
+
+
+# ------------------------------------------------------------------------------------ helpers
+_DISC: list[float] = []
+
+
+def _disc(n: int) -> np.ndarray:
+    """``log2(i + 2)`` for i < n, by C's log2."""
+    while len(_DISC) < n:
+        _DISC.append(math.log2(len(_DISC) + 2))
+    return np.array(_DISC[:n], np.float64)
+
+
+def _clog2(x: np.ndarray) -> np.ndarray:
+    return np.fromiter(map(math.log2, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+
+
+def _clog(x: np.ndarray) -> np.ndarray:
+    return np.fromiter(map(math.log, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+
+
+def _msort(items: list, cmp) -> list:
+    """glibc's qsort for arrays that fit its buffer: a top-down merge sort (msort.c), stable."""
+    n = len(items)
+    if n <= 1:
+        return list(items)
+    n1 = n // 2
+    a, b = _msort(items[:n1], cmp), _msort(items[n1:], cmp)
+    out, i, j = [], 0, 0
+    while i < len(a) and j < len(b):
+        if cmp(a[i], b[j]) <= 0:
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return out + a[i:] + b[j:]
+
+
+def _valid_int(s: str) -> bool:
+    t = s[1:] if s[:1] in "+-" else s
+    return bool(t) and all("0" <= c <= "9" for c in t)
+
+
+def _take_last(a: np.ndarray, idx: np.ndarray, fill=0.0) -> np.ndarray:
+    """``a[..., idx]`` per leading position; ``fill`` where idx < 0."""
+    ii = np.maximum(idx, 0)
+    if a.ndim == 2 and ii.ndim == 1:
+        v = a[np.arange(a.shape[0]), ii]
+    else:
+        v = np.take_along_axis(a, np.broadcast_to(ii, a.shape[:-1])[..., None], axis=-1)[..., 0]
+    return np.where(idx >= 0, v, fill)
+
+
+class _Ctx:
+    """Shared per-ranking intermediates (computed once, on demand)."""
+
+    def __init__(self, rel, num_ret, rel_levels, rl, N, version):
+        self.rel = rel                                   # (..., T, D) int32
+        self.num_ret = num_ret                           # (..., T)
+        self.rel_levels = rel_levels                     # (T, H+1)
+        self.rl = int(rl)
+        self.N = int(N)
+        self.v9 = version == 9
+        self.D = rel.shape[-1]
+        self.k = np.arange(self.D)
+        self.valid = self.k < num_ret[..., None]
+        self.isrel = self.valid & (rel >= self.rl)
+        self.cum = np.cumsum(self.isrel, axis=-1, dtype=np.int64)
+        self.nrr = ((rel >= 0) & (rel >= self.rl) & self.valid).sum(-1)
+        lo = max(self.rl, 0)
+        self.num_rel = rel_levels[:, lo:].sum(1) if lo < rel_levels.shape[1] else np.zeros(rel_levels.shape[0], np.int64)
+        self._c = {}
+
+    def count_at(self, k: int) -> np.ndarray:
+        """Relevant (>= rl) documents in the first min(k, num_ret) ranks."""
+        n = np.minimum(k, self.num_ret)
+        return _take_last(self.cum, n - 1, 0).astype(np.int64)
+
+    def seq_at(self, s: np.ndarray, k) -> np.ndarray:
+        """Sequential sum of ``s`` (..., D) over the first min(k, num_ret) ranks."""
+        cs = np.cumsum(s, axis=-1)
+        n = np.minimum(k, self.num_ret)
+        return _take_last(cs, n - 1, 0.0)
+
+    @property
+    def prec(self):
+        if "prec" not in self._c:
+            self._c["prec"] = self.cum / (self.k + 1.0)
+        return self._c["prec"]
+
+    @property
+    def ap_terms(self):
+        if "ap" not in self._c:
+            self._c["ap"] = np.cumsum(np.where(self.isrel, self.prec, 0.0), axis=-1)
+        return self._c["ap"]
+
+    def ap_sum_at(self, k):
+        n = np.minimum(k, self.num_ret)
+        return _take_last(self.ap_terms, n - 1, 0.0)
+
+    # --- gains (gain_init.c)
+    def _gain_lists(self, pairs):
+        """Per distinct ``num_rel_levels`` value: setup_gains' list ``[(level, gain, counted)]``
+        sorted as glibc's qsort (a stable merge sort) sorts it with comp_rel_gain's
+        ``(int)(gain1 - gain2)``."""
+        key = ("lists", pairs)
+        if key not in self._c:
+            T, H1 = self.rel_levels.shape
+            nrl = np.where(self.rel_levels > 0, np.arange(H1) + 1, 0).max(1) if H1 else np.zeros(T, int)
+            plist = [(_atol(n), float(v)) for n, v in pairs if _valid_int(n)]
+            lists = {}
+            for n in sorted(set(nrl.tolist())):
+                ent = [[lv, g, False] for lv, g in plist]
+                for i in range(n):
+                    j = next((j for j, e in enumerate(ent) if e[0] == i), None)
+                    if j is None:
+                        ent.append([i, float(i), True])
+                    else:
+                        ent[j][2] = True
+                lists[n] = _msort(ent, lambda a, b: int(a[1] - b[1]))
+            self._c[key] = (nrl, lists)
+        return self._c[key]
+
+    def gains(self, pairs):
+        """``(table (T, span), lo, gain_list_min, gain_list_max)``: get_gain of level ``lo + j``
+        for each topic, and per topic the min / max over its gain list."""
+        key = ("gains", pairs)
+        if key in self._c:
+            return self._c[key]
+        nrl, lists = self._gain_lists(pairs)
+        T, H1 = self.rel_levels.shape
+        levels = [e[0] for L in lists.values() for e in L]
+        lo = min([-2] + levels)
+        hi = max([H1 - 1] + levels)
+        span = hi - lo + 1
+        tab = np.zeros((T, span))
+        gmin = np.zeros(T)
+        gmax = np.zeros(T)
+        for n, L in lists.items():
+            row = np.zeros(span)
+            done = set()
+            for lv, g, _ in L:                     # get_gain: first entry of the sorted list
+                if lv not in done:
+                    done.add(lv)
+                    row[lv - lo] = g
+            m = nrl == n
+            tab[m] = row
+            gs = [e[1] for e in L]
+            gmin[m] = min(gs) if gs else np.inf
+            gmax[m] = max(gs) if gs else -np.inf
+        out = (tab, lo, gmin, gmax, None)
+        self._c[key] = out
+        return out
+
+    def ideal(self, pairs):
+        """``(ig (T, L), L (T,))``: the ideal gains in order (ndcg's second loop), per topic."""
+        key = ("ideal", pairs)
+        if key in self._c:
+            return self._c[key]
+        nrl, lists = self._gain_lists(pairs)
+        T, H1 = self.rel_levels.shape
+        rows = {}
+        for n, L in lists.items():
+            m = np.flatnonzero(nrl == n)
+            desc = L[::-1]
+            cnt = np.zeros((len(m), len(desc)), np.int64)
+            for j, (lv, g, counted) in enumerate(desc):
+                if counted and 0 <= lv < H1:
+                    cnt[:, j] = self.rel_levels[m, lv]
+            gs = np.array([e[1] for e in desc], np.float64)
+            if not len(desc) or gs[0] <= 0:
+                cnt[:] = 0
+            else:
+                stop = (cnt > 0) & (gs[None, :] <= 0)
+                after = np.cumsum(stop, axis=1) > 0
+                cnt = np.where(after, 0, cnt)
+            rows[n] = (m, gs, cnt)
+        Ls = np.zeros(T, np.int64)
+        for m, gs, cnt in rows.values():
+            Ls[m] = cnt.sum(1)
+        Lm = max(1, int(Ls.max(initial=0)))
+        ig = np.zeros((T, Lm))
+        pos = np.arange(Lm)
+        for m, gs, cnt in rows.values():
+            if not len(gs):
+                continue
+            ends = np.cumsum(cnt, 1)
+            which = np.minimum((pos[None, :, None] >= ends[:, None, :]).sum(-1), len(gs) - 1)
+            ig[m] = np.where(pos[None, :] < Ls[m][:, None], gs[which], 0.0)
+        out = (ig, Ls)
+        self._c[key] = out
+        return out
+
+    def result_gains(self, tab, lo):
+        T = tab.shape[0]
+        idx = np.clip(self.rel - lo, 0, tab.shape[1] - 1)
+        g = tab[np.arange(T)[:, None], idx] if self.rel.ndim == 2 else \
+            tab[np.arange(T)[None, :, None], idx]
+        return np.where(self.valid & (self.rel >= lo), g, 0.0)
+
+    def dcg_terms(self, pairs):
+        key = ("dcg", pairs)
+        if key not in self._c:
+            tab, lo, *_ = self.gains(pairs)
+            g = self.result_gains(tab, lo)
+            disc = _disc(self.D)
+            self._c[key] = (g, np.cumsum(np.where(g != 0, g / disc, 0.0), axis=-1))
+        return self._c[key]
+
+    def idcg(self, pairs):
+        key = ("idcg", pairs)
+        if key not in self._c:
+            ig, L = self.ideal(pairs)
+            disc = _disc(ig.shape[1])
+            self._c[key] = np.cumsum(np.where(ig > 0, ig / disc, 0.0), axis=-1)
+        return self._c[key]
+
+
+def _bcast(a, ctx):
+    return np.broadcast_to(a, ctx.num_ret.shape)
+
+
+# ------------------------------------------------------------------------------------ measures
+def _iprec_values(ctx: _Ctx, cut_rel: list[np.ndarray]) -> list[np.ndarray]:
+    """Interpolated precision at the given cutoffs (numbers of relevant documents), processed as
+    m_iprec_at_recall.c / m_11pt_avg.c do, highest index first (cutoffs need not be sorted)."""
+    nret, nrr = ctx.num_ret, ctx.nrr
+    with np.errstate(invalid="ignore", divide="ignore"):
+        init = nrr / nret.astype(np.float64)
+    p = np.where(ctx.valid, ctx.prec, -np.inf)
+    intp = np.maximum.accumulate(p[..., ::-1], axis=-1)[..., ::-1]
+    pos1 = np.argmax(ctx.cum >= 1, axis=-1)
+    final = np.where(nrr >= 1, _take_last(intp, pos1), init)
+    n = len(cut_rel)
+    out = [None] * n
+    skipping = np.ones(nret.shape, bool)
+    stuck = np.zeros(nret.shape, bool)
+    prev = nrr.copy()
+    for k in range(n - 1, -1, -1):
+        c = cut_rel[k]
+        skip = skipping & (c > nrr)
+        skipping &= skip
+        match = ~skip & ~stuck & (c >= 1) & (c <= prev)
+        stuck |= ~skip & ~match
+        pos = np.argmax(ctx.cum >= np.maximum(c, 1)[..., None], axis=-1)
+        v = _take_last(intp, pos)
+        out[k] = np.where(skip, 0.0, np.where(match, v, final))
+        prev = np.where(match, c, prev)
+    return out
+
+
+def _rel_cutoffs(ctx, percents, mode):
+    nrel = ctx.num_rel.astype(np.float64)
+    res = []
+    for x in percents:
+        if mode == "round":
+            v = np.floor(np.abs(x * nrel) + 0.5) * np.sign(x * nrel)    # lround: half away from zero
+        else:
+            v = np.trunc(x * nrel + 0.9)
+        res.append(_bcast(v.astype(np.int64), ctx))
+    return res
+
+
+def _m_gm(x):
+    return _clog(np.maximum(x, MIN_GEO_MEAN))
+
+
+def _bpref(ctx):
+    rel, rl, R = ctx.rel, ctx.rl, ctx.num_rel
+    v = ctx.valid
+    nonrel = v & (rel >= 0) & (rel < rl)
+    relj = v & (rel >= 0) & (rel >= rl)
+    nsf = np.cumsum(nonrel, axis=-1)
+    H1 = ctx.rel_levels.shape[1]
+    nn = ctx.rel_levels[:, :max(0, min(rl, H1))].sum(1)
+    Rb = R[..., None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        term = np.where(nsf > 0, 1.0 - (np.minimum(nsf, Rb) / np.minimum(nn, R)[..., None].astype(np.float64)), 1.0)
+    s = np.cumsum(np.where(relj, term, 0.0), axis=-1)[..., -1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(R > 0, s / np.where(R > 0, R, 1), s)
+
+
+def _infap(ctx):
+    rel, rl, R = ctx.rel, ctx.rl, ctx.num_rel
+    v = ctx.valid
+    nonrel = v & (rel >= 0) & (rel < rl)
+    relj = v & (rel >= 0) & (rel >= rl)
+    unj = v & (rel == -2)
+    rsf = np.cumsum(relj, axis=-1)
+    nsf = np.cumsum(nonrel, axis=-1)
+    usf = np.cumsum(unj, axis=-1)
+    fj = ctx.k.astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a = 1.0 / (fj + 1.0)
+        b = fj / (fj + 1.0)
+        c = (rsf - 1 + nsf + usf) / fj
+        d = (rsf - 1 + INFAP_EPSILON) / (rsf - 1 + nsf + 2 * INFAP_EPSILON)
+        term = np.where(ctx.k == 0, 1.0, a + (b * c) * d)
+    s = np.cumsum(np.where(relj, term, 0.0), axis=-1)[..., -1]
+    return np.where(R > 0, s / np.where(R > 0, R, 1), s)
+
+
+def _ndcg_cut(ctx, cutoffs):
+    rel = ctx.rel
+    disc = _disc(ctx.D)
+    g = np.where(ctx.valid & (rel > 0), rel, 0).astype(np.float64)
+    cs = np.cumsum(np.where(g > 0, g / disc, 0.0), axis=-1)
+    H1 = ctx.rel_levels.shape[1]
+    cnt = ctx.rel_levels[:, 1:][:, ::-1]                 # levels H..1
+    lv = np.arange(H1 - 1, 0, -1).astype(np.float64)
+    L = cnt.sum(1)
+    Lm = max(1, int(L.max(initial=0)))
+    ends = np.cumsum(cnt, 1)
+    pos = np.arange(Lm)
+    which = np.minimum((pos[None, :, None] >= ends[:, None, :]).sum(-1), max(H1 - 2, 0))
+    ig = np.where(pos[None, :] < L[:, None], lv[which] if H1 > 1 else 0.0, 0.0)
+    ics = np.cumsum(np.where(ig > 0, ig / _disc(Lm), 0.0), axis=-1)
+    out = []
+    for c in cutoffs:
+        d = _take_last(cs, np.minimum(c, ctx.num_ret) - 1, 0.0)
+        idc = _take_last(ics, np.minimum(c, L) - 1, 0.0)
+        idc = _bcast(idc, ctx)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append(np.where(idc > 0.0, d / np.where(idc > 0, idc, 1.0), d))
+    return out
+
+
+def _gain_measures(ctx, name, pairs):
+    g, cdcg = ctx.dcg_terms(pairs)
+    ig, L = ctx.ideal(pairs)
+    icum = ctx.idcg(pairs)
+    nret = ctx.num_ret
+    dcg = _take_last(cdcg, nret - 1, 0.0)
+    idcg = _bcast(_take_last(icum, L - 1, 0.0), ctx)
+    Lb = _bcast(L, ctx)
+    if name == "dcg":
+        return dcg
+    if name == "ideal_dcg":
+        return idcg
+    if name == "ndcg":
+        return np.where(idcg > 0.0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
+    if name == "ndcg_rel":
+        D = ctx.D
+        # ideal dcg at rank i: its prefix through min(i, L-1)
+        iat = np.take_along_axis(np.broadcast_to(icum, icum.shape), np.minimum(ctx.k[None, :], np.maximum(L - 1, 0)[:, None])
+                                 if icum.shape[1] > 0 else np.zeros((len(L), D), int), axis=1) \
+            if icum.shape[1] >= 1 else np.zeros((len(L), D))
+        iat = np.where((L > 0)[:, None], iat, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            terms = np.where(g > 0, cdcg / iat, 0.0)
+            s = np.cumsum(terms, axis=-1)[..., -1]
+            nrg = (g > 0).sum(-1)
+            s = s + ((Lb - nrg).astype(np.float64) * dcg) / idcg
+            return np.where(s > 0.0, s / Lb, 0.0)
+    if name == "Rndcg":
+        Lm = ig.shape[1]
+        b = np.arange(Lm + 1)
+        ige = np.concatenate([ig, np.zeros((ig.shape[0], 1))], 1)
+        ige = np.where(b[None, :] < L[:, None], ige, -1.0)      # the gain after the list: <= 0
+        bnd = np.zeros(ige.shape, bool)
+        bnd[:, 1:] = (ige[:, 1:] != ige[:, :-1]) & (b[None, 1:] <= L[:, None])
+        ib = np.concatenate([np.zeros((ig.shape[0], 1)), icum], 1)[:, :Lm + 1]   # idcg before b
+        idx = np.minimum(b, nret[..., None]) - 1                                 # (..., T, Lm+1)
+        db = np.where(idx >= 0, np.take_along_axis(cdcg, np.clip(idx, 0, ctx.D - 1), axis=-1), 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            terms = np.where(bnd & (ib > 0), db / np.where(ib > 0, ib, 1.0), 0.0)
+            s = np.cumsum(terms, axis=-1)[..., -1]
+            cnt = (bnd & (ib > 0)).sum(-1)
+            extra = (Lb >= 1) & (Lb + 1 < nret) & (idcg > 0)
+            s = np.where(extra, s + dcg / np.where(idcg > 0, idcg, 1.0), s)
+            cnt = cnt + extra
+            val = s / cnt
+        return np.where(_bcast(ctx.num_rel, ctx) == 0, 0.0, val)
+    if name == "G":
+        Lm = ig.shape[1]
+        # the ideal gain at each rank of the run (0 past the ideal list)
+        igr = ig[:, np.minimum(ctx.k, Lm - 1)]
+        igr = np.where(ctx.k[None, :] < L[:, None], igr, 0.0)
+        cost = np.where((ctx.k[None, :] < L[:, None]) & (igr >= 1.0), igr, 1.0)
+        sum_cost = np.cumsum(np.broadcast_to(cost, g.shape), axis=-1)
+        sum_res = np.cumsum(g, axis=-1)
+        nz = g != 0
+        arg = (2 + sum_cost) - sum_res
+        lg = np.ones(g.shape)
+        lg[nz] = _clog2(arg[nz])
+        rg = np.cumsum(np.where(nz, g / lg, 0.0), axis=-1)[..., -1]
+        si = _bcast(np.cumsum(np.where(ig > 0, ig, 0.0), axis=-1)[:, -1], ctx)
+        return np.where(si > 0.0, rg / np.where(si > 0, si, 1.0), 0.0)
+    if name in ("rbp", "rbp_resid"):
+        p = 0.9
+        for n, v in pairs:
+            if n == "p":
+                p = float(v)
+        pw = np.multiply.accumulate(np.r_[1.0, np.full(ctx.D, p)])   # p^i, sequential products
+        if name == "rbp":
+            tab, lo, gmin, gmax, _ = ctx.gains(pairs)
+            # m_rbp.c: min/max start uninitialised; trec_eval 10.0 as built behaves as if both are 0
+            mn = np.minimum(gmin, 0.0)
+            mx = np.maximum(gmax, 0.0)
+            # (trec_eval's values agree on its test suite and the DL19 runs)
+            norm = (mn < 0) | (mx > 1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                tabn = np.where(norm[:, None], (tab - mn[:, None]) / (mx - mn)[:, None], tab)
+            gg = ctx.result_gains(tabn, lo)
+            s = np.cumsum(np.where(gg != 0, gg * pw[:ctx.D], 0.0), axis=-1)[..., -1]
+            return (1.0 - p) * s
+        un = ctx.valid & (ctx.rel < 0)
+        s = np.cumsum(np.where(un, pw[:ctx.D], 0.0), axis=-1)[..., -1]
+        cur = pw[np.minimum(nret, ctx.D)]
+        return np.where(un.any(-1), cur + (1 - p) * s, 0.0)
+    raise KeyError(name)
+
+
+def compute(rel: np.ndarray, num_ret: np.ndarray, rel_levels: np.ndarray, specs: list[Spec],
+            rl: int = 1, N: int = 0, version: int = 10) -> list[tuple[str, Spec, np.ndarray]]:
+    """Every value of ``specs`` for every ranking: ``[(printed name, spec, values (..., T))]`` in
+    the order given.  ``rl`` is trec_eval's ``-l``, ``N`` its ``-N``; ``version=9`` switches to
+    trec_eval 9.0.x's truncating recall cutoffs for iprec_at_recall and 11pt_avg."""
+    return _compute(_Ctx(rel, num_ret, rel_levels, rl, N, version), specs)
+
+
+def _compute(ctx: "_Ctx", specs):
+    out = []
+    nret = ctx.num_ret
+    nrr = ctx.nrr
+    R = _bcast(ctx.num_rel, ctx)
+    f = np.float64
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for sp in specs:
+            n = sp.name
+            names = sp.names()
+            if n == "runid":
+                vals = [np.zeros(nret.shape)]
+            elif n == "num_q":
+                vals = [np.ones(nret.shape)]
+            elif n == "num_ret":
+                vals = [nret.astype(f)]
+            elif n == "num_rel":
+                vals = [R.astype(f)]
+            elif n == "num_rel_ret":
+                vals = [nrr.astype(f)]
+            elif n in ("map", "gm_map"):
+                s = _take_last(ctx.ap_terms, nret - 1, 0.0)
+                cnt = ctx.count_at(ctx.D)
+                ap = np.where(cnt > 0, s / R, 0.0)
+                vals = [ap if n == "map" else _m_gm(ap)]
+            elif n == "Rprec":
+                m = np.minimum(nret, R)
+                vals = [np.where(m > 0, _take_last(ctx.cum, m - 1, 0) / R, 0.0)]
+            elif n in ("bpref", "gm_bpref"):
+                b = _bpref(ctx)
+                vals = [b if n == "bpref" else _m_gm(b)]
+            elif n == "recip_rank":
+                first = np.argmax(ctx.isrel, axis=-1)
+                vals = [np.where(ctx.isrel.any(-1), 1.0 / (first + 1.0), 0.0)]
+            elif n in ("iprec_at_recall", "11pt_avg"):
+                mode = "trunc" if ctx.v9 else "round"
+                v = _iprec_values(ctx, _rel_cutoffs(ctx, sp.values, mode))
+                if n == "iprec_at_recall":
+                    vals = v
+                else:
+                    if not sp.values:
+                        raise TrecEvalError("11pt_avg: No cutoff values")
+                    s = np.zeros(nret.shape)
+                    for x in v[::-1]:
+                        s = s + x
+                    vals = [s / float(len(sp.values))]
+            elif n == "P":
+                vals = [ctx.count_at(c) / float(c) for c in sp.values]
+            elif n == "relstring":
+                vals = [np.zeros(nret.shape)]
+            elif n == "recall":
+                vals = [np.where(R > 0, ctx.count_at(c) / R, 0.0) for c in sp.values]
+            elif n == "infAP":
+                vals = [_infap(ctx)]
+            elif n == "Rprec_mult":
+                vals = []
+                for c in _rel_cutoffs(ctx, sp.values, "trunc"):
+                    cnt = _take_last(ctx.cum, np.minimum(c, nret) - 1, 0)
+                    v = np.where(c > nret, nrr / c.astype(f), np.where(c > 0, cnt / c.astype(f), 0.0))
+                    vals.append(v)
+            elif n == "utility":
+                a, b, c, d = sp.values
+                vals = [a * nrr + b * (nret - nrr) + c * (R - nrr) + d * (ctx.N + nrr - nret - R)]
+            elif n == "binG":
+                disc = _disc(ctx.D + 1)
+                idx = ctx.k - ctx.cum + 1
+                t = np.where(ctx.isrel, 1.0 / disc[np.clip(idx, 0, ctx.D)], 0.0)
+                s = np.cumsum(t, axis=-1)[..., -1]
+                vals = [np.where(ctx.count_at(ctx.D) > 0, s / R, 0.0)]
+            elif n in ("G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "rbp", "rbp_resid"):
+                vals = [_gain_measures(ctx, n, sp.pairs)]
+            elif n == "ndcg_cut":
+                vals = _ndcg_cut(ctx, sp.values)
+            elif n == "map_cut":
+                vals = [np.where(R > 0, ctx.ap_sum_at(c) / R, 0.0) for c in sp.values]
+            elif n == "relative_P":
+                vals = [np.where(R > 0, ctx.count_at(c) / np.minimum(c, R).astype(f), 0.0) for c in sp.values]
+            elif n == "success":
+                vals = [(ctx.count_at(c) > 0).astype(f) for c in sp.values]
+            elif n == "set_P":
+                vals = [np.where(nret > 0, nrr / nret.astype(f), 0.0)]
+            elif n == "set_relative_P":
+                vals = [np.where((nret > 0) & (R > 0), nrr / np.minimum(nret, R).astype(f), 0.0)]
+            elif n == "set_recall":
+                vals = [np.where(R > 0, nrr / R.astype(f), 0.0)]
+            elif n == "set_map":
+                vals = [np.where((nret > 0) & (R > 0), (nrr.astype(f) * nrr.astype(f)) /
+                                 (nret.astype(f) * R.astype(f)), 0.0)]
+            elif n == "set_F":
+                x = sp.values[0]
+                P = nrr / nret.astype(f)
+                Rc = nrr / R.astype(f)
+                vals = [np.where(nrr > 0, (x + 1.0) * P * Rc / (x * P + Rc), 0.0)]
+            elif n == "num_nonrel_judged_ret":
+                judged = (ctx.valid & (ctx.rel >= 0)).sum(-1)
+                vals = [(judged - nrr).astype(f)]
+            elif n == "unj":
+                u = np.cumsum(ctx.valid & ((ctx.rel == -1) | (ctx.rel == -2)), axis=-1)
+                vals = [_take_last(u, np.minimum(c, nret) - 1, 0) / float(c) for c in sp.values]
+            else:
+                raise KeyError(n)
+            for nm, v in zip(names, vals):
+                out.append((nm, sp, np.asarray(v, np.float64)))
+    return out
+
+
+def summary(values: np.ndarray, aggregate: str, num_q: int, complete_extra: int = 0) -> float:
+    """The "all" value of one measure from its per-topic values (1-D, trec_eval's topic order),
+    as meas_avg.c computes it: sequential sum, then mean / geometric mean / sum."""
+    s = float(np.cumsum(values)[-1]) if len(values) else 0.0
+    if aggregate == "sum":
+        return s
+    if aggregate == "mean":
+        return s / num_q if num_q else s
+    if aggregate == "gm":
+        if num_q <= 0:
+            return s
+        if complete_extra:
+            s += complete_extra * math.log(MIN_GEO_MEAN)
+        return math.exp(s / num_q)
+    if aggregate == "num_q":
+        return float(num_q)
+    raise KeyError(aggregate)
+
+
+# ------------------------------------------------------------------------------------ registry
+def aggregate(base: str, values: np.ndarray) -> np.ndarray:
+    """The summary ("all" line) of a ``trec.*`` measure from its (runs, topics) values, over the
+    topics given: the mean; the sum for the counts; for ``trec.gm_map`` / ``trec.gm_bpref`` the
+    geometric mean with trec_eval's floor ``MIN_GEO_MEAN`` (per-topic values are AP / bpref)."""
+    name = base[len("trec."):] if base.startswith("trec.") else base
+    agg = MEASURES[name].aggregate
+    v = np.asarray(values, np.float64)
+    T = v.shape[-1]
+    s = np.cumsum(v, axis=-1)[..., -1] if T else np.zeros(v.shape[:-1])
+    if agg in ("sum", "num_rel"):
+        return s
+    if agg == "gm":
+        lg = _m_gm(v)
+        return np.array([math.exp(x / T) for x in np.cumsum(lg, axis=-1)[..., -1].ravel()]).reshape(s.shape)
+    if agg == "num_q":
+        return np.full(s.shape, float(T))
+    return s / T
+
+
+def _trec_ctx(ectx, rel, judged_only):
+    """The trec_eval arrays of an :class:`EvalContext`'s collection (cached on it)."""
+    key = ("trec_eval", int(rel), bool(judged_only))
+    d = ectx._derived
+    if key not in d:
+        c = ectx.collection
+        if judged_only:
+            c = c.condensed()
+        lv = c.levels.astype(np.int32)
+        lv = np.where(lv == _PAD, -(2 ** 30), lv)           # UNJUDGED (-1) is trec_eval's NONPOOL
+        n = c.lengths.astype(np.int64)
+        # an empty list is evaluated as trec_eval -c evaluates a topic missing from the run: one
+        # document outside the pool (trec_eval.c's bogus ranking); counts are zeroed afterwards
+        missing = ectx.collection.lengths == 0
+        if missing.any():
+            lv = lv.copy()
+            lv[..., 0] = np.where(missing, -1, lv[..., 0])
+            n = np.where(missing, 1, n)
+        d[key] = (_Ctx(lv, n, c.level_counts.astype(np.int64), rel, 0, 10), missing)
+    return d[key]
+    return d[key]
+
+
+def _pairs(text) -> tuple:
+    if not text:
+        return ()
+    out = []
+    for item in str(text).split(":"):
+        k, _, v = item.partition("=")
+        out.append((k, float(v)))
+    return tuple(out)
+
+
+def _measure_func(name):
+    def func(ctx, cutoff, rel=1, judged_only=False, **params):
+        c, missing = _trec_ctx(ctx, rel, judged_only)
+        info = MEASURES[name]
+        if info.kind == "cut_long":
+            spec = Spec(name, (int(cutoff),), (), str(cutoff))
+        elif name == "iprec_at_recall":
+            spec = Spec(name, (float(params["recall"]),), (), "x")
+            c = c if params.get("version", 10) == 10 else _Ctx(c.rel, c.num_ret, c.rel_levels, c.rl, 0, 9)
+        elif name == "11pt_avg":
+            c = c if params.get("version", 10) == 10 else _Ctx(c.rel, c.num_ret, c.rel_levels, c.rl, 0, 9)
+            spec = Spec(name, _ELEVEN)
+        elif name == "Rprec_mult":
+            spec = Spec(name, (float(params["mult"]),), (), "x")
+        elif name == "utility":
+            spec = Spec(name, (params["a"], params["b"], params["c"], params["d"]), (), "x")
+        elif name == "set_F":
+            spec = Spec(name, (params["beta"],), (), "x")
+        elif info.kind == "p_pair":
+            pairs = _pairs(params.get("gain_map"))
+            if name in ("rbp", "rbp_resid"):
+                pairs = pairs + (("p", params["p"]),)
+            spec = Spec(name, (), pairs, "x" if pairs else None)
+        else:
+            spec = Spec(name)
+        vals = compute_ctx(c, [spec])
+        out = vals[0][2]
+        if name in ("gm_map", "gm_bpref"):
+            out = compute_ctx(c, [Spec("map" if name == "gm_map" else "bpref")])[0][2]
+        if name in ("num_ret", "utility", "rbp_resid", "unj"):
+            out = np.where(missing, 0.0, out)
+        # trec_eval's 0/0 on an empty ranking (-J with no judged document) prints nan; 0 here
+        return np.where(np.isnan(out), 0.0, out)
+    return func
+
+
+def compute_ctx(ctx: "_Ctx", specs):
+    """:func:`compute` on an existing context (shared intermediates)."""
+    return _compute(ctx, specs)
+
+
+def _register():
+    from .registry import MeasureDef, Param, register
+
+    def _bool(s):
+        t = str(s).strip().lower()
+        if t in ("true", "1", "yes"):
+            return True
+        if t in ("false", "0", "no"):
+            return False
+        raise ValueError(f"expected true or false, got {s!r}")
+
+    def _int(s):
+        return int(s)
+
+    def _ver(s):
+        v = int(s)
+        if v not in (9, 10):
+            raise ValueError("trec_eval version 9 or 10")
+        return v
+
+    # rel= (trec_eval -l) is applied by func itself (the graded measures keep their gains); the
+    # generic judged_only=True (-J) by metrics.evaluate (EvalContext.view: the condensed lists)
+    common = {"rel": Param(1, _int, "relevance threshold: levels >= rel are relevant (trec_eval -l)")}
+    extra = {
+        "iprec_at_recall": {"recall": Param(0.0, float, "recall level (trec_eval iprec_at_recall.X)"),
+                            "version": Param(10, _ver, "9: trec_eval 9.0.x's truncated recall cutoffs")},
+        "11pt_avg": {"version": Param(10, _ver, "9: trec_eval 9.0.x's truncated recall cutoffs")},
+        "Rprec_mult": {"mult": Param(1.0, float, "multiple of R (trec_eval Rprec_mult.X)")},
+        "utility": {"a": Param(1.0, float, "gain per relevant retrieved"),
+                    "b": Param(-1.0, float, "per nonrelevant retrieved"),
+                    "c": Param(0.0, float, "per relevant missed"),
+                    "d": Param(0.0, float, "per nonrelevant missed (needs -N)")},
+        "set_F": {"beta": Param(1.0, float, "trec_eval set_F parameter")},
+        "rbp": {"p": Param(0.9, float, "persistence"), "gain_map": Param(None, str, "LEVEL=GAIN:LEVEL=GAIN")},
+        "rbp_resid": {"p": Param(0.9, float, "persistence")},
+    }
+    for g in ("G", "ndcg", "ndcg_rel", "Rndcg", "dcg", "ideal_dcg"):
+        extra[g] = {"gain_map": Param(None, str, "gains of levels, LEVEL=GAIN:LEVEL=GAIN (trec_eval ndcg.L=G,...)")}
+    for name, info in MEASURES.items():
+        if name in ("runid", "relstring"):
+            continue
+        params = {**common, **extra.get(name, {})}
+        unbounded = name in ("num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "utility",
+                             "dcg", "ideal_dcg", "G")
+        register(MeasureDef(f"trec.{name}", _measure_func(name),
+                            cutoff="required" if info.kind == "cut_long" else "forbidden",
+                            params=params, bounded=not unbounded,
+                            doc=f"trec_eval 10.0's {name} (m_{name}.c); summary: {info.aggregate}"))
+
+
+_register()

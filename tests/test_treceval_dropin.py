@@ -1,0 +1,192 @@
+"""``metaeval trec_eval``: byte for byte what trec_eval 10.0 prints.
+
+* every case of trec_eval's own test suite (``shared/data/trec-eval-tests``, its README lists the
+  commands) but the preference formats, which are refused with a one-line message;
+* the 37 TREC DL 2019 passage runs against trec_eval 10.0's outputs in
+  ``trec-dl19-passage/reference/trec_eval`` (``-q -c -m all_trec``, ``-q -c -l2 -M100 -m all_trec``,
+  ``-q -J -l2 -m all_trec``), all runs in one call (run after run);
+* trec_eval's malformed-input cases: one line naming file and line, exit 1; refused options exit 2.
+"""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from metaeval.cli import main
+
+CASES = [
+    ("out.test", ["qrels.test", "results.test"]),
+    ("out.test", ["qrels.test.with-comments", "results.test"]),
+    ("out.comment.test", ["qrels.comment.test", "results.comment.test"]),
+    ("out.test.a", ["-m", "all_trec", "qrels.test", "results.test"]),
+    ("out.test.aq", ["-m", "all_trec", "-q", "qrels.test", "results.test"]),
+    ("out.test.aqc", ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"]),
+    ("out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100", "qrels.test", "results.trunc"]),
+    ("out.test.aql", ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "qrels.rel_level", "results.test"]),
+    ("out.test.meas_params", ["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m",
+                              "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m",
+                              "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4",
+                              "-msuccess.2,5,20", "qrels.test", "results.test"]),
+    ("out.test.aqZ", ["-q", "-m", "all_trec", "-Z", "zscores_file", "qrels.test", "results.test"]),
+]
+
+PREFS = [
+    ["-m", "all_prefs", "-q", "-R", "prefs", "prefs.test", "prefs.results.test"],
+    ["-m", "all_prefs", "-q", "-R", "qrels_prefs", "qrels.test", "results.test"],
+    ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.123", "results.test"],
+]
+
+
+def _run(args, capsys):
+    rc = main(["trec_eval", *args])
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+@pytest.fixture(scope="module")
+def suite(shared_data):
+    return shared_data / "trec-eval-tests"
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("expected,args", CASES, ids=[f"{e}:{i}" for i, (e, _) in enumerate(CASES)])
+def test_trec_eval_suite(suite, expected, args, capsys, monkeypatch):
+    monkeypatch.chdir(suite)
+    rc, out, err = _run(args, capsys)
+    assert rc == 0, err
+    assert out == (suite / expected).read_text()
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("args", PREFS, ids=["prefs", "qrels_prefs", "qrels_jg"])
+def test_preference_formats_refused(suite, args, capsys, monkeypatch):
+    monkeypatch.chdir(suite)
+    rc, out, err = _run(args, capsys)
+    assert rc == 2 and out == ""
+    assert "not supported" in err.splitlines()[0]
+
+
+DL19_CASES = {"aqc": ["-q", "-c", "-m", "all_trec"],
+              "aqcl2M100": ["-q", "-c", "-l2", "-M100", "-m", "all_trec"],
+              "aqJl2": ["-q", "-J", "-l2", "-m", "all_trec"]}
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("case", sorted(DL19_CASES))
+def test_dl19_reference(shared_data, case, capsys):
+    dl = shared_data / "trec-dl19-passage"
+    runs = sorted((dl / "runs").glob("*.run.gz"))
+    assert len(runs) == 37
+    rc, out, err = _run([*DL19_CASES[case], str(dl / "qrels.txt"), *map(str, runs)], capsys)
+    assert rc == 0, err
+    ref = "".join(gzip.open(dl / "reference" / "trec_eval" / case / (r.name[:-len(".run.gz")] + ".txt.gz"),
+                            "rt").read() for r in runs)
+    assert out == ref
+
+
+# ----------------------------------------------------------------------------------- bad input
+QRELS = "1 0 a 1\n1 0 b 0\n2 0 c 2\n"
+RUN = "1 Q0 a 1 3.0 r\n1 Q0 b 2 2.0 r\n2 Q0 c 1 1.0 r\n"
+
+
+@pytest.mark.parametrize("qrels,run,args,where,code", [
+    ("1 0 a\n", RUN, [], "qrels.txt:1", 1),                          # 3 fields
+    ("1 0 a 1\n\n2 0 c 2\n", RUN, [], "qrels.txt:2", 1),              # blank qrels line
+    ("1 0 a 1 x\n", RUN, [], "qrels.txt:1", 1),                      # 5 fields
+    (QRELS, "1 Q0 a 1 3.0 r\n1 Q0 b 2\n", [], "run.txt:2", 1),        # short run line
+    (QRELS, "1 Q0 a 1 3.0 r\n1 Q0 a 2 2.0 r\n2 Q0 c 1 1 r\n", [], "run.txt:2", 1),   # duplicate doc
+    ("1 0 a 1\n1 0 a 0\n2 0 c 1\n", RUN, [], "qrels.txt:2", 1),       # judged twice
+    (QRELS, "1 Q0 a 1 3.0 r\n", [], "run.txt", 1),                    # qrels topic 2 missing, no -c
+    (QRELS, RUN, ["-m", "nosuch"], "illegal measure", 2),
+    (QRELS, RUN, ["-m", "P.0,5"], "Negative cutoff", 2),
+    (QRELS, RUN, ["-m", "P.5,5"], "duplicate cutoffs", 2),
+    (QRELS, RUN, ["-m", "ndcg.1"], "malformed pair", 2),
+    (QRELS, RUN, ["-m", "P."], "improper measure", 2),
+    (QRELS, RUN, ["-D", "1"], "not supported", 2),
+    (QRELS, RUN, ["-R", "foo"], "Illegal rel_format", 2),
+])
+def test_bad_input(tmp_path, capsys, qrels, run, args, where, code):
+    (tmp_path / "qrels.txt").write_text(qrels)
+    (tmp_path / "run.txt").write_text(run)
+    rc, out, err = _run([*args, str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt")], capsys)
+    assert rc == code and out == ""
+    assert where in err.splitlines()[0]
+    assert "Traceback" not in err
+
+
+def test_small_example_literal(tmp_path, capsys):
+    """A hand-checked example: ties broken by DOCID descending, negative judgment = pooled unjudged,
+    ``#`` comments skipped, extra run columns ignored."""
+    (tmp_path / "q").write_text("# comment\n1 0 a 1\n1 0 b 0\n1 0 c -1\n1 0 d 2\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1.0 x\n# c\n1 Q0 b 2 1.0 x extra\n1 Q0 d 3 0.5 x\n"
+                                "1 Q0 e 4 2.0 x\n1 Q0 c 5 0.1 run1\n")
+    rc, out, err = _run(["-q", "-m", "relstring", "-m", "map", "-m", "P.2", str(tmp_path / "q"),
+                         str(tmp_path / "r")], capsys)
+    assert rc == 0, err
+    # ranking: e (2.0), then b, a tie at 1.0 -> docno descending: b, a; then d, c
+    # rel: e nonpool '-', b 0, a 1, d 2, c unjudged '.'; relevant (>=1): a at 3, d at 4; R = 2
+    ap = (1 / 3 + 2 / 4) / 2
+    assert out.splitlines() == [
+        f"map                   \t1\t{ap:6.4f}",
+        "P_2                   \t1\t0.0000",
+        "relstring             \t1\t'-012.'",
+        f"map                   \tall\t{ap:6.4f}",
+        "P_2                   \tall\t0.0000",
+    ]
+
+
+@pytest.mark.shared_data
+def test_results_from_stdin(suite, capsys, monkeypatch):
+    """trec_eval 10.0 reads the results from stdin when the file is '-'."""
+    import io
+    import sys
+
+    monkeypatch.chdir(suite)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((suite / "results.test").read_bytes())))
+    rc, out, err = _run(["qrels.test", "-"], capsys)
+    assert rc == 0, err
+    assert out == (suite / "out.test").read_text()
+
+
+@pytest.mark.shared_data
+def test_version_9_switch(suite, capsys, monkeypatch):
+    """--trec-eval-version 9: a qrels topic missing from the run is skipped (10.0 stops), and
+    with -c it counts in the summary without per-topic lines."""
+    monkeypatch.chdir(suite)
+    rc, out, err = _run(["--trec-eval-version", "9", "-q", "qrels.test", "results.trunc"], capsys)
+    assert rc == 0, err
+    assert "num_q                 \tall\t2" in out.splitlines()
+    rc, out_c, err = _run(["--trec-eval-version", "9", "-q", "-c", "-m", "all_trec", "qrels.test",
+                           "results.trunc"], capsys)
+    rc10, out10, _ = _run(["-q", "-c", "-m", "all_trec", "qrels.test", "results.trunc"], capsys)
+    topics10 = {line.split("\t")[1] for line in out10.splitlines()} - {"all"}
+    topics9 = {line.split("\t")[1] for line in out_c.splitlines()} - {"all"}
+    assert len(topics9) == len(topics10) - 1
+    summ = lambda text: [x for x in text.splitlines() if "\tall\t" in x]   # noqa: E731
+    assert summ(out_c) == summ(out10)           # the same summary: the missing topic counts as 0
+
+
+def test_score_reader_is_strtod_exact(tmp_path):
+    """The vectorised score reader gives C's strtod (= Python's float, both correctly rounded) bit
+    for bit, signed zeros included, on repr/%.17g/%e forms and odd tokens (atof's prefix rule)."""
+    import numpy as np
+
+    from metaeval.io.treceval import read_trec_run
+
+    rng = np.random.default_rng(7)
+    x = rng.normal(0, 1, 6000) * 10.0 ** rng.integers(-25, 25, 6000)
+    toks = [repr(float(v)) for v in x] + ["%.17g" % v for v in x[:2000]] + ["%.6e" % v for v in x[:2000]]
+    toks += ["-0", "0.000", "1e5", ".5", "5.", "+3", "1e-400", "12345678901234567890123", "9007199254740993",
+             "0.1000000000000000055511151231257827", "5e-", "1.5abc", "abc", "-0e3", "1E+2"]
+    (tmp_path / "r").write_text("".join(f"1 Q0 d{i} {i} {t} x\n" for i, t in enumerate(toks)))
+    got = read_trec_run(tmp_path / "r").scores
+
+    def atof(t):
+        import re
+        m = re.match(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", t)
+        return float(m.group(0)) if m else 0.0
+
+    want = np.array([atof(t) for t in toks])
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
