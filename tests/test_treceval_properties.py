@@ -76,6 +76,8 @@ def collections(draw):
         opts.append(f"-M{draw(st.integers(1, 8))}")
     if draw(st.booleans()):
         opts.append(f"-N{draw(st.integers(0, 50))}")
+    if draw(st.integers(0, 4)) == 0:
+        opts.append("-n")
     opts += ["-m", "all_trec"]
     opts += draw(st.sampled_from([[], ["-m", "P.1,3,7"], ["-m", "ndcg.1=3,2=9,3=0.5"], ["-m", "rbp.p=0.5"],
                                   ["-m", "iprec_at_recall..15,.33,.5"], ["-m", "11pt_avg..9,.2,.5"],

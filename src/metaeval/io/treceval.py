@@ -181,18 +181,33 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
     ev = np.zeros(n, np.int32)
     ned = np.zeros(n, np.int8)
     neg = mt[0] == 45
-    for c in range(W):
+    used = mt.any(axis=1)
+    width = int(np.flatnonzero(used)[-1]) + 1 if used.any() else 0     # columns past it are all zero
+    exp = bool(((mt[:width] == 101) | (mt[:width] == 69)).any())      # any exponent at all
+    for c in range(width):
         b = mt[c]
         d = b - np.uint8(48)                       # uint8: non-digits wrap to >= 10
         dig = d < 10
         isdot = b == 46
-        ise = (b == 101) | (b == 69)
-        esign = just_e & ((b == 45) | (b == 43))
+        if exp:
+            ise = (b == 101) | (b == 69)
+            esign = just_e & ((b == 45) | (b == 43))
         if c == 0:
             ok_byte = dig | isdot | (b == 45) | (b == 43)
-        else:
+        elif exp:
             ok_byte = dig | isdot | ise | esign | (b == 0)
+        else:
+            ok_byte = dig | isdot | (b == 0)
         bad |= ~ok_byte
+        if not exp:
+            dots += isdot
+            seen |= isdot
+            np.copyto(mant, mant * np.uint64(10) + d.astype(np.uint64), where=dig)
+            started |= dig & (d > 0)
+            nd += dig & started
+            any_d |= dig
+            k += dig & seen
+            continue
         bad |= isdot & in_exp
         bad |= ise & (in_exp | ~any_d)
         eneg |= esign & (b == 45)
@@ -368,7 +383,8 @@ def _run_chunk(path, data: bytes, line0: int, topics):
     when a line has more than 6 fields (the caller then reads the file the slow way)."""
     from ._text import check_text
     try:
-        data = check_text(data, path)
+        if not data.isascii() or b"\0" in data:      # ASCII without NUL: nothing to check
+            data = check_text(data, path)
     except InputError as e:
         raise InputError(e.message, path, None if e.line is None else e.line + line0) from None
     data, _ = _comment_lines_blanked(data, True)
