@@ -99,7 +99,7 @@ class MeasureDef:
 #: on the registry's first use -- the one place measures come from, so that no package has to
 #: import another for its side effect (and ``metaeval.kishida`` -> ``metaeval.metrics`` is the only
 #: direction of import between the two).  A new family of measures is one more entry here.
-MEASURE_MODULES = ("metaeval.metrics.ranked", "metaeval.kishida.measures", "metaeval.metrics.diversity")
+MEASURE_MODULES = ("metaeval.metrics.ranked", "metaeval.kishida.measures", "metaeval.metrics.diversity", "metaeval.metrics.cwl")
 
 
 class _Registry(dict):

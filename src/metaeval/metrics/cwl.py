@@ -1,0 +1,646 @@
+"""The C/W/L family: user-model measures exactly as ``cwl_eval`` 1.0.12 computes them.
+
+In the C/W/L framework (Moffat, Bailey, Scholer & Thomas 2013, 2017; Azzopardi, Thomas & Moffat
+2019) a measure is a user model given by its *continuation* probabilities ``C(i)`` (the user who
+has seen the item at rank i goes on to rank i+1).  From them follow the *weights* ``W(i)`` (the
+share of attention the item at rank i receives, summing to 1) and the *last-item* probabilities
+``L(i)``, and five quantities per ranking:
+
+* EU  = sum_i W(i) g(i)            expected utility per item (the value usually called "the metric")
+* ETU = sum_i L(i) sum_{j<=i} g(j) expected total utility
+* EC  = sum_i W(i) k(i)            expected cost per item
+* ETC = sum_i L(i) sum_{j<=i} k(j) expected total cost
+* ED  = 1 / W(1)                   expected depth
+
+computed on the *worst case* (unjudged documents and the positions past the end of the list up to
+depth ``n`` get ``min_gain`` and ``max_cost``) and, for the residuals, on the *best case*
+(``max_gain`` and ``min_cost``); a residual is best minus worst.
+
+Everything is computed for every ranking at once: ``(B, n)`` arrays (B rankings -- run x topic
+pairs -- by n ranks), running products (``np.cumprod``) for the continuation probabilities and
+fixed-order sums along the rank axis.  Exactness notes (to reproduce cwl_eval's printed digits):
+
+* every per-item formula keeps cwl_eval's operation order;
+* the transcendental functions cwl_eval calls through the C library (``math.pow``, ``**``,
+  ``math.log``) are called here through :mod:`math` too, on Python floats
+  (:func:`_pow`) or on per-rank tables -- never numpy's vectorised ``exp``/``log``/``power``,
+  whose results vary between CPU builds;
+* the weights ``W = P / sum(P)`` use ``np.add.reduce`` along the rank axis, the same pairwise sum
+  as cwl_eval's ``np.sum`` of one ranking; cwl_eval's dot products (BLAS ``ddot``, whose summation
+  order depends on the machine) are fixed-order ``np.add.reduce`` sums here: the two agree to the
+  last bit or two, far below the four printed decimals.
+
+The registry names (``cwl.INST(T=3)``, ``cwl.RBP(p=0.8)``, ``cwl.NDCG@10``, ...) make each measure
+a matrix like any other; the value is EU and ``quantity=ETU`` (EC, ETC, ED, ResEU, ...) selects
+another quantity.  Gains of a graded collection are the configured gain of the level divided by
+the gain of the highest level (so in [0, 1]); unjudged documents are "unjudged" as in cwl_eval.
+``docs/metrics.md`` (C/W/L section) has every definition and its paper.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+__all__ = ["QUANTITIES", "CwlSpec", "SPECS", "BY_CLASS", "CwlMetric", "CwlRankings", "cwl_measure",
+           "cwl_scores", "DEFAULT_METRICS", "CwlValueError"]
+
+#: the quantities of a C/W/L measure, in cwl_eval's column order (residuals last)
+QUANTITIES = ("EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED")
+
+
+class CwlValueError(ValueError):
+    """A metric refused its input (e.g. INST on gains outside [0, 1]), as cwl_eval refuses it."""
+
+
+# --------------------------------------------------------------------------- the rankings
+
+
+class CwlRankings:
+    """B rankings to depth n: gains and costs as cwl_eval resolves them.
+
+    ``gains`` (B, n) float with NaN for an unjudged document *and* for the positions past the end
+    of a list; ``costs`` (B, n) float with NaN where no cost is known (no cost file, an element
+    type not in it, past the end).  ``total_rels`` (B,) the number of documents with a positive
+    gain in the qrels of the ranking's topic (cwl_eval's ``total_qrel_rels``; TrAP only)."""
+
+    def __init__(self, gains: np.ndarray, costs: np.ndarray | None = None, total_rels=None, *,
+                 max_gain: float = 1.0, min_gain: float = 0.0, max_cost: float = 1.0,
+                 min_cost: float = 1.0):
+        self.raw_gains = np.asarray(gains, dtype=np.float64)
+        B, n = self.raw_gains.shape
+        self.raw_costs = (np.full((B, n), np.nan) if costs is None
+                          else np.asarray(costs, dtype=np.float64))
+        self.total_rels = (np.zeros(B) if total_rels is None
+                           else np.asarray(total_rels, dtype=np.float64))
+        self.max_gain, self.min_gain = float(max_gain), float(min_gain)
+        self.max_cost, self.min_cost = float(max_cost), float(min_cost)
+        self.shape = (B, n)
+        self._cases: dict[bool, _Case] = {}
+        self._scores: dict = {}
+
+    def case(self, worst: bool) -> "_Case":
+        if worst not in self._cases:
+            unknown_g = np.isnan(self.raw_gains)
+            unknown_k = np.isnan(self.raw_costs)
+            g = np.where(unknown_g, self.min_gain if worst else self.max_gain, self.raw_gains)
+            k = np.where(unknown_k, self.max_cost if worst else self.min_cost, self.raw_costs)
+            if worst:
+                rels = self.total_rels
+            else:   # cwl_eval: max(positive gains in the best-case vector, total_qrel_rels)
+                rels = np.maximum(np.count_nonzero(g > 0.0, axis=1).astype(np.float64), self.total_rels)
+            self._cases[worst] = _Case(g, k, rels)
+        return self._cases[worst]
+
+
+class _Case:
+    """One resolved case: gains g, costs k (B, n) and their running sums."""
+
+    def __init__(self, g: np.ndarray, k: np.ndarray, total_rels: np.ndarray):
+        self.g, self.k, self.total_rels = g, k, total_rels
+        self.B, self.n = g.shape
+        self._memo: dict = {}
+
+    @property
+    def cg(self) -> np.ndarray:
+        if "cg" not in self._memo:
+            self._memo["cg"] = np.cumsum(self.g, axis=1)
+        return self._memo["cg"]
+
+    @property
+    def cc(self) -> np.ndarray:
+        if "cc" not in self._memo:
+            self._memo["cc"] = np.cumsum(self.k, axis=1)
+        return self._memo["cc"]
+
+    def full(self, row: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(np.asarray(row, dtype=np.float64), (self.B, self.n))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _pow(base, x) -> np.ndarray:
+    """``base ** x`` elementwise through Python floats, i.e. the C library's ``pow`` as cwl_eval
+    calls it (``math.pow``, ``**``), bit for bit whatever CPU numpy was built for (numpy's own
+    vectorised power is not used: its result varies between SIMD builds)."""
+    if np.ndim(x):
+        arr = np.asarray(x, dtype=np.float64)
+        args = (base, arr.astype(object))
+    else:
+        arr = np.asarray(base, dtype=np.float64)
+        args = (arr.astype(object), x)
+    if arr.size == 0:
+        return np.zeros(arr.shape)
+    try:
+        return np.power(*args).astype(np.float64)
+    except (OverflowError, ZeroDivisionError):
+        raise CwlValueError("a continuation probability is out of the floating-point range (math "
+                            "range error): the metric's parameters are extreme for these gains") from None
+
+
+def _ratio_c(w: np.ndarray) -> np.ndarray:
+    """C(i) = W(i+1) / W(i) where W(i) > 0, else 0; C(n) = 0 (cwl_eval's c from a w vector)."""
+    c = np.zeros(w.shape)
+    head, nxt = w[:, :-1], w[:, 1:]
+    np.divide(nxt, head, out=c[:, :-1], where=head > 0.0)
+    return c
+
+
+def _prefix_ones(cond: np.ndarray) -> np.ndarray:
+    """1.0 at the ranks before the first rank where ``cond`` fails, else 0.0."""
+    return np.logical_and.accumulate(cond, axis=1).astype(np.float64)
+
+
+def _check_unit(case: _Case, label: str) -> None:
+    g = case.g
+    if g.size and (g.min() < 0.0 or g.max() > 1.0):
+        bad = g.min() if g.min() < 0.0 else g.max()
+        side = "minimum" if g.min() < 0.0 else "maximum"
+        raise CwlValueError(f"metric {label}: gain {bad!r} outside [0, 1] (the {side} allowable gain "
+                            f"for this metric is {0.0 if side == 'minimum' else 1.0}); with residuals "
+                            f"unjudged documents get --max_gain, without them --min_gain")
+
+
+# --------------------------------------------------------------------------- continuations
+# Each returns ("c", C) or ("w", W, C): most measures define C; TBG, U-measure and TrAP define W
+# directly (cwl_eval then derives C from W's ratios).
+
+
+def _c_precision(case, n, k):
+    if k < 1 or k - 1 > n:
+        raise CwlValueError(f"P@{k}: k must be between 1 and the depth + 1 ({n + 1})")
+    row = np.zeros(n)
+    row[:k - 1] = 1.0
+    return "c", case.full(row)
+
+
+def _c_rbp(case, n, theta):
+    return "c", case.full(np.full(n, 1.0 * theta))
+
+
+def _c_npv(case, n, rate):
+    return "c", case.full(np.full(n, 1.0 / (1.0 + rate)))
+
+
+def _c_rr(case, n):
+    return "c", _prefix_ones(~(case.g > 0))
+
+
+def _pairwise(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, lanes=None) -> np.ndarray:
+    """(B, S): numpy's pairwise sum (``np.sum`` of one 1-D array) of the segments
+    ``a[:, starts[s] : starts[s] + lengths[s]]`` of every row, bit for bit: below 8 elements a
+    sequential sum from 0.0; up to 128, eight lanes running over blocks of 8, a fixed tree, the
+    remaining elements in sequence; above 128, the two halves (split at a multiple of 8)
+    recursively.  The lanes' running sums are computed once for every start (``lanes``, a
+    sequential ``np.cumsum`` over the blocks), so a segment of up to 128 elements costs a lookup,
+    its tree and its tail."""
+    B, n = a.shape
+    pad = np.concatenate([a, np.zeros((B, 129))], axis=1)        # reads past the end give +0.0
+    if lanes is None:     # lanes[k, :, s, j] = a[s+j] + a[s+j+8] + ... + a[s+j+8k], in that order
+        win = np.lib.stride_tricks.sliding_window_view(pad, 8, axis=1)             # (B, n+122, 8)
+        lanes = np.empty((16, B, n, 8))
+        lanes[0] = win[:, :n]
+        for k in range(1, 16):
+            np.add(lanes[k - 1], win[:, 8 * k:8 * k + n], out=lanes[k])
+    out = np.empty((B, len(starts)))
+    big = lengths > 128
+    if big.any():
+        m = lengths[big]
+        n2 = m // 2
+        n2 -= n2 % 8
+        out[:, big] = (_pairwise(a, starts[big], n2, lanes) + _pairwise(a, starts[big] + n2, m - n2, lanes))
+    small = np.flatnonzero(~big)
+    if len(small):
+        s, L = starts[small], lengths[small]
+        K = np.where(L >= 8, L // 8, 0)
+        r = lanes[np.maximum(K - 1, 0), :, s, :].transpose(1, 0, 2)   # (B, S', 8)
+        tree = ((r[..., 0] + r[..., 1]) + (r[..., 2] + r[..., 3])) + ((r[..., 4] + r[..., 5]) + (r[..., 6] + r[..., 7]))
+        res = np.where(K > 0, tree, 0.0)
+        rest = L - 8 * K
+        t = np.arange(7)
+        idx = np.where(t[None, :] < rest[:, None], s[:, None] + 8 * K[:, None] + t[None, :], n)
+        tail = pad[:, idx]                                        # (B, S', 7)
+        for j in range(int(rest.max(initial=0))):
+            res = res + tail[:, :, j]
+        out[:, small] = res
+    return out
+
+
+def _c_ap(case, n):
+    rii = case.g / np.arange(1, n + 1, dtype=np.float64)
+    starts = np.arange(n)
+    suffix = np.empty(case.g.shape)                               # np.sum(rii[i:n]), as cwl_eval
+    step = max(1, 40_000 // max(n, 1))
+    for b in range(0, case.B, step):                              # blocks of rows bound the memory
+        suffix[b:b + step] = _pairwise(rii[b:b + step], starts, n - starts)
+    c = np.zeros(case.g.shape)
+    top, bot = suffix[:, 1:], suffix[:, :-1]
+    np.divide(top, bot, out=c[:, :-1], where=top > 0.0)
+    return "c", c
+
+
+def _c_trap(case, n):
+    cg = case.cg.copy()
+    lead = np.logical_and.accumulate(cg == 0, axis=1)
+    lead[:, -1] = False                                     # cwl_eval stops at the last rank
+    cg[lead] = 1.0
+    w = cg / case.cc
+    rels = case.total_rels[:, None]
+    w = np.where(rels > 0, w / np.where(rels > 0, rels, 1.0), w)
+    return "w", w, _ratio_c(w)
+
+
+def _ndcg_table(n, k):
+    return np.array([math.log(i + 1, 2.0) / math.log(i + 2, 2.0) if i < k else 0.0
+                     for i in range(1, n + 1)])
+
+
+def _c_ndcg(case, n, k):
+    return "c", case.full(_ndcg_table(n, k))
+
+
+def _c_inst(case, n, T):
+    Ti = T - case.cg
+    i1 = np.arange(1, n + 1, dtype=np.float64)                # i + 1.0
+    x = (i1 + T + Ti - 1.0) / (i1 + T + Ti)
+    return "c", _pow(x, 2.0)
+
+
+def _c_insq(case, n, T):
+    return "c", case.full([(((i + 1.0) + (2.0 * T) - 1.0) / ((i + 1.0) + (2.0 * T))) ** 2.0
+                           for i in range(n)])
+
+
+def _c_bpm(case, n, T, K):
+    return "c", _prefix_ones(case.cg < T) * _prefix_ones(case.cc < K)
+
+
+def _c_bpmd(case, n, T, K, hb, hc, gain_med):
+    steps = np.empty(case.g.shape)
+    steps[:, 0] = T
+    steps[:, 1:] = hb * (case.g[:, :-1] - gain_med)
+    bound = np.cumsum(steps, axis=1)         # T after i updates: T + hb (g_0 - med) + ...
+    # cwl_eval 1.0.12 updates T, not K, in its cost loop: the cost bound stays K (and hc unused)
+    return "c", _prefix_ones(case.cg < bound) * _prefix_ones(case.cc < K)
+
+
+def _c_umeasure(case, n, L):
+    start = np.zeros(case.g.shape)
+    start[:, 1:] = case.cc[:, :-1]
+    w = np.maximum(0.0, 1.0 - start / L)
+    w[:, -1] = 0.0
+    norm = np.cumsum(w[:, :-1], axis=1)[:, -1:] if n > 1 else np.zeros((case.B, 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = w / norm
+    return "w", w, _ratio_c(w)
+
+
+def _c_tbg(case, n, halflife):
+    x = np.zeros(case.g.shape)
+    x[:, 1:] = case.cc[:, :-1]
+    h = halflife
+    ln2 = math.log(2.0, math.e)
+    w = (h * _pow(2.0, -x / h)) / ln2
+    norm = np.cumsum(w, axis=1)[:, -1:]
+    w = w / norm
+    return "w", w, _ratio_c(w)
+
+
+def _ift_c1(case, T, b1, R1):
+    ex = 1.0 + b1 * _pow(math.e, (T - case.cg) * R1)
+    return 1.0 - _pow(ex, -1.0)
+
+
+def _ift_c2(case, A, b2, R2):
+    ex = 1.0 + b2 * _pow(math.e, (A - (case.cg / case.cc)) * R2)
+    return _pow(ex, -1.0)
+
+
+def _c_ift1(case, n, T, b1, R1):
+    return "c", _ift_c1(case, T, b1, R1)
+
+
+def _c_ift2(case, n, A, b2, R2):
+    return "c", _ift_c2(case, A, b2, R2)
+
+
+def _c_ift12(case, n, T, b1, R1, A, b2, R2):
+    return "c", _ift_c1(case, T, b1, R1) * _ift_c2(case, A, b2, R2)
+
+
+def _c_nerr8(case, n, k):
+    c = np.zeros(case.g.shape)
+    m = max(0, min(n, k - 1))
+    c[:, :m] = 1 - case.g[:, :m]
+    return "c", c
+
+
+def _c_nerr9(case, n, k):
+    c = np.zeros(case.g.shape)
+    m = max(0, min(n, k - 1))
+    f = np.array([1.0 * r / (r + 1.0) for r in range(1, m + 1)])
+    c[:, :m] = f * (1.0 - case.g[:, :m])
+    return "c", c
+
+
+def _c_nerr10(case, n, phi):
+    return "c", phi * (1 - case.g)
+
+
+def _c_nerr11(case, n, T):
+    f = np.array([((r + (2.0 * T) - 1.0) / (r + (2.0 * T))) ** 2.0 for r in range(1, n + 1)])
+    return "c", f * (1.0 - case.g)
+
+
+def _c_set(case, n, beta, k):
+    def weight(i):
+        return math.pow(i + 1, beta) - math.pow(i, beta)
+    return "c", case.full([weight(i + 1) / weight(i) if i < k else 0.0 for i in range(1, n + 1)])
+
+
+# --------------------------------------------------------------------------- the table of measures
+
+
+@dataclass(frozen=True)
+class CwlSpec:
+    """One cwl_eval metric class: its class name (metrics-file syntax), the registry base name,
+    its positional parameters with cwl_eval's defaults (``None``: required), the name cwl_eval
+    prints, the continuation function, and whether it requires gains in [0, 1]."""
+    cls: str
+    base: str
+    params: tuple[str, ...]
+    defaults: tuple
+    label: str                      # str.format template over the parameters by name
+    func: Callable
+    unit_gains: bool = False
+    cutoff: str | None = None       # the parameter written as the registry's @cutoff
+    paper: str = ""
+
+    def name(self, values: dict) -> str:
+        return self.label.format(**values)
+
+
+_P = "Moffat, Bailey, Scholer & Thomas (2017)"
+SPECS: tuple[CwlSpec, ...] = (
+    CwlSpec("PrecisionCWLMetric", "P", ("k",), (10,), "P@{k}", _c_precision, cutoff="k",
+            paper="van Rijsbergen (1979)"),
+    CwlSpec("RBPCWLMetric", "RBP", ("theta",), (0.9,), "RBP@{theta}", _c_rbp, paper="Moffat & Zobel (2008)"),
+    CwlSpec("NDCGCWLMetric", "NDCG", ("k",), (None,), "NDCG-k@{k}", _c_ndcg, cutoff="k",
+            paper="Jarvelin & Kekalainen (2002)"),
+    CwlSpec("RRCWLMetric", "RR", (), (), "RR", _c_rr, paper="Kantor & Voorhees (2000)"),
+    CwlSpec("APCWLMetric", "AP", (), (), "AP", _c_ap, paper="Harman (1992)"),
+    CwlSpec("TrAPCWLMetric", "TrAP", (), (), "TrAP", _c_trap, paper="Harman (1992)"),
+    CwlSpec("INSTCWLMetric", "INST", ("T",), (1.0,), "INST-T={T}", _c_inst, unit_gains=True,
+            paper="Moffat, Bailey, Scholer & Thomas (2015)"),
+    CwlSpec("INSQCWLMetric", "INSQ", ("T",), (1.0,), "INSQ-T={T}", _c_insq,
+            paper="Moffat, Scholer & Thomas (2012)"),
+    CwlSpec("BPMCWLMetric", "BPM-Static", ("T", "K"), (1.0, 10), "BPM-Static-T={T}-K={K}", _c_bpm,
+            paper="Zhang et al. (2017)"),
+    CwlSpec("BPMDCWLMetric", "BPM-Dynamic", ("T", "K", "hb", "hc", "gain_med"), (1, 10, 1.0, 1.0, 0.5),
+            "BPM-Dynamic-T={T}-K={K}-hb={hb}-hc={hc}", _c_bpmd, paper="Zhang et al. (2017)"),
+    CwlSpec("UMeasureCWLMetric", "U-measure", ("L",), (1000,), "U-L@{L} ", _c_umeasure,
+            paper="Sakai & Dou (2013)"),
+    CwlSpec("TBGCWLMetric", "TBG", ("halflife",), (224,), "TBG-H@{halflife} ", _c_tbg,
+            paper="Smucker & Clarke (2012)"),
+    CwlSpec("IFTGoalCWLMetric", "IFT-C1", ("T", "b1", "R1"), (None, None, None),
+            "IFT-C1-T={T}-b1={b1}-R1={R1}", _c_ift1, paper="Azzopardi, Thomas & Craswell (2018)"),
+    CwlSpec("IFTRateCWLMetric", "IFT-C2", ("A", "b2", "R2"), (None, None, None),
+            "IFT-C2-A={A}-b2={b2}-R2={R2}", _c_ift2, paper="Azzopardi, Thomas & Craswell (2018)"),
+    CwlSpec("IFTGoalRateCWLMetric", "IFT-C1-C2", ("T", "b1", "R1", "A", "b2", "R2"), (None,) * 6,
+            "IFT-C1-C2-T={T}-b1={b1}-R1={R1}-A={A}-b2={b2}-R2={R2}", _c_ift12,
+            paper="Azzopardi, Thomas & Craswell (2018)"),
+    CwlSpec("NERReq8CWLMetric", "NERR8", ("k",), (None,), "NERR-EQ8@k={k}", _c_nerr8, unit_gains=True,
+            cutoff="k", paper="Azzopardi, Mackenzie & Moffat (2021)"),
+    CwlSpec("NERReq9CWLMetric", "NERR9", ("k",), (None,), "NERR-EQ9@k={k}", _c_nerr9, unit_gains=True,
+            cutoff="k", paper="Azzopardi, Mackenzie & Moffat (2021)"),
+    CwlSpec("NERReq10CWLMetric", "NERR10", ("phi",), (0.9,), "NERR-EQ10@phi={phi}", _c_nerr10,
+            unit_gains=True, paper="Azzopardi, Mackenzie & Moffat (2021)"),
+    CwlSpec("NERReq11CWLMetric", "NERR11", ("T",), (1.0,), "NERR-EQ11@T={T}", _c_nerr11, unit_gains=True,
+            paper="Azzopardi, Mackenzie & Moffat (2021)"),
+    CwlSpec("NPVCWLMetric", "NPV", ("rate",), (0.1,), "NPV-r@{rate}", _c_npv,
+            paper="Azzopardi, Thomas & Moffat (2019)"),
+    CwlSpec("SETCWLMetric", "SET", ("beta", "k"), (0.5, 10), "SET-k@{k}-b@{beta}", _c_set,
+            paper="Azzopardi (2014)"),
+)
+BY_CLASS = {s.cls: s for s in SPECS}
+BY_BASE = {s.base: s for s in SPECS}
+
+
+@dataclass(frozen=True)
+class CwlMetric:
+    """A cwl_eval metric instance: its spec and parameter values (as cwl_eval holds them: ints
+    stay ints, which shows in the printed name)."""
+    spec: CwlSpec
+    values: tuple
+
+    @property
+    def kw(self) -> dict:
+        return dict(zip(self.spec.params, self.values))
+
+    @property
+    def name(self) -> str:
+        return self.spec.name(self.kw)
+
+    @classmethod
+    def make(cls, class_name: str, *args) -> "CwlMetric":
+        spec = BY_CLASS[class_name]
+        if len(args) > len(spec.params):
+            raise TypeError(f"{class_name} takes at most {len(spec.params)} parameters "
+                            f"({', '.join(spec.params) or 'none'}), {len(args)} given")
+        values = list(args) + list(spec.defaults[len(args):])
+        missing = [p for p, v in zip(spec.params, values) if v is None]
+        if missing:
+            raise TypeError(f"{class_name} needs the parameter(s) {', '.join(missing)}")
+        return cls(spec, tuple(values))
+
+
+#: cwl_eval's metric set when no metrics file is given (CWLRuler's defaults), in its order
+DEFAULT_METRICS: tuple[CwlMetric, ...] = tuple(
+    CwlMetric.make(c, *a) for c, a in (
+        ("PrecisionCWLMetric", (1,)), ("PrecisionCWLMetric", (2,)), ("PrecisionCWLMetric", (3,)),
+        ("PrecisionCWLMetric", (4,)), ("PrecisionCWLMetric", (5,)), ("PrecisionCWLMetric", (10,)),
+        ("RBPCWLMetric", (0.2,)), ("RBPCWLMetric", (0.4,)), ("RBPCWLMetric", (0.8,)),
+        ("NDCGCWLMetric", (5,)), ("NDCGCWLMetric", (10,)), ("RRCWLMetric", ()), ("APCWLMetric", ()),
+        ("INSTCWLMetric", (1.0,)), ("INSTCWLMetric", (2.0,)), ("INSTCWLMetric", (3.0,))))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _dot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Row-wise dot products (B,) in one fixed summation order: that of the ``ddot`` numpy's
+    ``np.dot`` calls on AVX-512 machines (OpenBLAS's SkylakeX kernel: 32 lanes over blocks of 32
+    ranks, folded to 16, then a fixed tree, then the last n mod 16 ranks in sequence).  The order
+    is emulated with plain numpy adds, so the result does not depend on the machine; where the
+    products are exact (unit costs, so EC = sum of the weights) it is cwl_eval's result bit for bit
+    on such machines -- which decides the sign cwl_eval prints for a residual that is
+    mathematically 0 (``-0.0000``).  The kernel fuses multiply and add; with inexact products the
+    two differ in the last bit at most."""
+    p = x * y
+    B, n = p.shape
+    n1 = n & -16
+    n32 = n1 & ~31
+    dot = np.zeros(B)
+    if n1:
+        a5 = np.zeros((B, 32))
+        for j in range(0, n32, 32):          # a loop over blocks of 32 ranks, not over documents
+            a5 += p[:, j:j + 32]
+        a5 = a5.reshape(B, 4, 8)
+        acc = a5[:, :, :4] + a5[:, :, 4:]
+        if n1 > n32:
+            acc = acc + p[:, n32:n1].reshape(B, 4, 4)
+        v = ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
+        dot = (v[:, 0] + v[:, 2]) + (v[:, 1] + v[:, 3])
+    for i in range(n1, n):                   # at most 15 ranks
+        dot = dot + p[:, i]
+    return 0.0 + dot
+
+
+def _score(case: _Case, metric: CwlMetric) -> tuple[np.ndarray, ...]:
+    """(EU, ETU, EC, ETC, ED), each (B,), for one case (cwl_eval's ``_do_score``)."""
+    if metric.spec.unit_gains:
+        _check_unit(case, metric.name)
+    out = metric.spec.func(case, case.n, *metric.values)
+    c = np.ascontiguousarray(out[-1], dtype=np.float64)
+    B, n = case.B, case.n
+    P = np.empty((B, n))
+    P[:, 0] = 1.0
+    np.cumprod(c[:, :-1], axis=1, out=P[:, 1:])               # P(i) = C(1) ... C(i-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if out[0] == "w":
+            w = out[1]
+        else:
+            w1 = 1.0 / np.add.reduce(P, axis=1)
+            w = P * w1[:, None]
+            w[:, 0] = w1
+        L = P * (1.0 - c)
+        eu = _dot(w, case.g)
+        etu = _dot(L, case.cg)
+        ec = _dot(w, case.k)
+        etc = _dot(L, case.cc)
+        ed = 1.0 / w[:, 0]
+    return eu, etu, ec, etc, ed
+
+
+def cwl_scores(rankings: CwlRankings, metric: CwlMetric, residuals: bool = False) -> dict[str, np.ndarray]:
+    """``{quantity: (B,) array}`` for one metric on every ranking: EU..ED, and with ``residuals``
+    ResEU..ResED (best case minus worst case).  Raises :class:`CwlValueError` when the metric
+    refuses the gains (as cwl_eval does)."""
+    key = (metric, residuals)
+    if key in rankings._scores:
+        return rankings._scores[key]
+    worst = _score(rankings.case(True), metric)
+    out = dict(zip(QUANTITIES[:5], worst))
+    if residuals:
+        best = _score(rankings.case(False), metric)
+        with np.errstate(invalid="ignore"):
+            out.update({q: b - a for q, a, b in zip(QUANTITIES[5:], worst, best)})
+    rankings._scores[key] = out
+    return out
+
+
+# --------------------------------------------------------------------------- the registry
+
+
+def _context_rankings(ctx, depth: int) -> CwlRankings:
+    """The collection's rankings as cwl_eval sees them: gain = configured gain of the level / gain
+    of the highest level, NaN (unjudged) for unjudged documents and past the end of a list, unit
+    costs, depth ``depth``."""
+    key = ("cwl-rankings", int(depth))
+    d = ctx._derived
+    if key not in d:
+        lv = ctx.levels
+        R, T, D = lv.shape
+        gmax = ctx.max_gain
+        table = ctx.gain_of_level / gmax if gmax > 0 else np.zeros_like(ctx.gain_of_level)
+        g = np.full((R * T, depth), np.nan)
+        m = min(D, depth)
+        part = lv[:, :, :m].reshape(R * T, m)
+        judged = part >= 0
+        g[:, :m][judged] = table[part[judged].astype(np.intp)]
+        counts = ctx.collection.level_counts
+        positive = (table > 0.0)[: counts.shape[1]]
+        rels = (counts * positive[None, :]).sum(axis=1).astype(np.float64)      # (T,)
+        d[key] = CwlRankings(g, None, np.tile(rels, R), max_gain=1.0, min_gain=0.0)
+    return d[key]
+
+
+def cwl_measure(ctx, spec: CwlSpec, values: tuple, quantity: str = "EU", depth: int = 1000) -> np.ndarray:
+    """(runs, topics) matrix of one quantity of a C/W/L measure on an EvalContext."""
+    R, T = len(ctx.collection.runs), len(ctx.collection.topics)
+    rk = _context_rankings(ctx, depth)
+    scores = cwl_scores(rk, CwlMetric(spec, tuple(values)), residuals=quantity.startswith("Res"))
+    return scores[quantity].reshape(R, T)
+
+
+def _quantity(text: str) -> str:
+    t = str(text).strip()
+    for q in QUANTITIES:
+        if t.lower() == q.lower():
+            return q
+    raise ValueError(f"{text!r}: expected one of {', '.join(QUANTITIES)}")
+
+
+def _positive_int(text: str) -> int:
+    v = int(text)
+    if v < 1:
+        raise ValueError(f"{text!r}: expected a positive integer")
+    return v
+
+
+def _number(text: str) -> float:
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"{text!r}: expected a finite number")
+    return v
+
+
+#: registry parameter names where they differ from cwl_eval's (``RBP(p=...)`` as elsewhere here)
+_REG_PARAM = {("RBP", "theta"): "p"}
+#: defaults for the parameters cwl_eval requires (the values of cwl_eval's own test metrics file)
+_REG_DEFAULT = {("IFT-C1", "T"): 2.0, ("IFT-C1", "b1"): 0.9, ("IFT-C1", "R1"): 10.0,
+                ("IFT-C2", "A"): 0.2, ("IFT-C2", "b2"): 0.9, ("IFT-C2", "R2"): 10.0,
+                ("IFT-C1-C2", "T"): 2.0, ("IFT-C1-C2", "b1"): 0.9, ("IFT-C1-C2", "R1"): 10.0,
+                ("IFT-C1-C2", "A"): 0.2, ("IFT-C1-C2", "b2"): 0.9, ("IFT-C1-C2", "R2"): 10.0}
+
+
+def _register_all() -> None:
+    from .registry import MeasureDef, Param, format_gains, parse_gains, register
+
+    common = {
+        "gains": Param(None, parse_gains, "gain values for L1..LH (overrides the collection default); "
+                                          "cwl gain = gain / gain of LH", format_gains),
+        "quantity": Param("EU", _quantity, "EU (default), ETU, EC, ETC, ED or a residual ResEU..ResED",
+                          str),
+        "depth": Param(1000, _positive_int, "ranks the user model runs over (cwl_eval --max_depth)"),
+    }
+    for spec in SPECS:
+        params = {}
+        for p, dflt in zip(spec.params, spec.defaults):
+            if p == spec.cutoff:
+                continue
+            default = _REG_DEFAULT.get((spec.base, p), dflt)
+            parse = _positive_int if p == "k" else _number
+            params[_REG_PARAM.get((spec.base, p), p)] = Param(float(default) if p != "k" else int(default),
+                                                               parse, f"cwl_eval's {p}")
+        params.update(common)
+
+        def func(ctx, cutoff=None, quantity="EU", depth=1000, _spec=spec, **kw):
+            vals = []
+            for p in _spec.params:
+                if p == _spec.cutoff:
+                    vals.append(int(cutoff))
+                else:
+                    vals.append(kw[_REG_PARAM.get((_spec.base, p), p)])
+            return cwl_measure(ctx, _spec, tuple(vals), quantity, depth)
+
+        cutoff = "required" if spec.cutoff else "forbidden"
+        register(MeasureDef("cwl." + spec.base, func, cutoff, params, bounded=False,
+                            doc=f"C/W/L {spec.base} as cwl_eval's {spec.cls} ({spec.paper}); value: EU"))
+
+
+_register_all()
