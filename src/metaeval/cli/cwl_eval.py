@@ -78,7 +78,7 @@ def compute(gain_file, result_file, metrics_file=None, cost_file=None, *, residu
     """The text cwl-eval prints for these files (raises InputError on bad input)."""
     from ..errors import InputError
     from ..io.cwl import cwl_arrays, read_cost_file, read_cwl_results, read_gain_file
-    from ..metrics.cwl import DEFAULT_METRICS, CwlRankings, CwlValueError, cwl_scores
+    from ..metrics.cwl import DEFAULT_METRICS, CwlRankings, CwlValueError, cwl_scores_many
 
     if max_n < 1:
         raise InputError(f"--max_n {max_n}: the depth must be at least 1")
@@ -88,13 +88,10 @@ def compute(gain_file, result_file, metrics_file=None, cost_file=None, *, residu
     results = read_cwl_results(result_file)
     topics, g, k, rels = cwl_arrays(gains, results, costs, max_n)
     rk = CwlRankings(g, k, rels, max_gain=max_gain, min_gain=min_gain, max_cost=max_cost, min_cost=min_cost)
-    scores = []
-    for m in metrics:
-        try:
-            scores.append(cwl_scores(rk, m, residuals))
-        except CwlValueError as e:
-            where = f"{metrics_file}" if metrics_file else "default metrics"
-            raise InputError(f"{e}", where) from None
+    try:
+        scores = cwl_scores_many(rk, metrics, residuals, printed=True)
+    except CwlValueError as e:
+        raise InputError(f"{e}", metrics_file) from None
     return render(topics, metrics, scores, residuals, colnames)
 
 

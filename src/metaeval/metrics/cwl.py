@@ -46,7 +46,7 @@ from typing import Callable
 import numpy as np
 
 __all__ = ["QUANTITIES", "CwlSpec", "SPECS", "BY_CLASS", "CwlMetric", "CwlRankings", "cwl_measure",
-           "cwl_scores", "DEFAULT_METRICS", "CwlValueError"]
+           "cwl_scores", "cwl_scores_many", "DEFAULT_METRICS", "CwlValueError"]
 
 #: the quantities of a C/W/L measure, in cwl_eval's column order (residuals last)
 QUANTITIES = ("EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED")
@@ -471,37 +471,83 @@ DEFAULT_METRICS: tuple[CwlMetric, ...] = tuple(
 # --------------------------------------------------------------------------- scoring
 
 
-def _dot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Row-wise dot products (B,) in one fixed summation order: that of the ``ddot`` numpy's
-    ``np.dot`` calls on AVX-512 machines (OpenBLAS's SkylakeX kernel: 32 lanes over blocks of 32
-    ranks, folded to 16, then a fixed tree, then the last n mod 16 ranks in sequence).  The order
-    is emulated with plain numpy adds, so the result does not depend on the machine; where the
-    products are exact (unit costs, so EC = sum of the weights) it is cwl_eval's result bit for bit
-    on such machines -- which decides the sign cwl_eval prints for a residual that is
-    mathematically 0 (``-0.0000``).  The kernel fuses multiply and add; with inexact products the
-    two differ in the last bit at most."""
-    p = x * y
+_SPLIT = 134217729.0          # 2**27 + 1: Veltkamp's splitting constant for doubles
+
+
+def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """p = RN(a*b) and its exact error e = a*b - p (Dekker's product, no FMA needed)."""
+    p = a * b
+    c = _SPLIT * a
+    ah = c - (c - a)
+    al = a - ah
+    c = _SPLIT * b
+    bh = c - (c - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, e
+
+
+def _fma_acc(acc: np.ndarray, p: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """RN(acc + (p + e)) exactly -- a fused multiply-add of the product p + e into acc -- by Boldo
+    & Melquiond's (2008) correctly rounded sum of three doubles: two exact sums, the low parts
+    added with rounding to odd, then one rounding to nearest."""
+    th = acc + p
+    z = th - acc
+    tl = (acc - (th - z)) + (p - z)
+    u = tl + e
+    z = u - tl
+    err = (tl - (u - z)) + (e - z)
+    even = (u.view(np.int64) & 1) == 0
+    fix = (err != 0.0) & even
+    if fix.any():
+        u = np.where(fix, np.nextafter(u, np.copysign(np.inf, err)), u)
+    return th + u
+
+
+def _dot(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
+    """Row-wise dot products (B,) in one fixed order: that of the ``ddot`` numpy's ``np.dot``
+    calls on AVX-512 machines (OpenBLAS's SkylakeX kernel: fused multiply-adds into 32 lanes over
+    blocks of 32 ranks, the lanes folded to 16, a fixed tree, then fused multiply-adds of the last
+    n mod 16 ranks in sequence).  The fused multiply-add is emulated exactly
+    (:func:`_fma_acc`; plain adds where every product is exact), so the result is cwl_eval's bit
+    for bit on such machines -- which decides the sign cwl_eval prints for a residual that is
+    mathematically 0 (``-0.0000``) -- and the same on every machine."""
+    if fused:
+        p, e = _two_prod(x, y)
+        exact = not e.any()
+    else:                                    # the same order, products rounded (see _dots_printed)
+        p, e, exact = x * y, None, True
     B, n = p.shape
     n1 = n & -16
     n32 = n1 & ~31
+    # adding a zero product (p = e = 0) leaves an accumulator as it is: blocks past the last
+    # nonzero product are skipped
+    nz = np.flatnonzero((p != 0.0).any(axis=0))
+    last = int(nz[-1]) + 1 if len(nz) else 0
+
+    def acc_add(acc, lo, hi):
+        return acc + p[:, lo:hi] if exact else _fma_acc(acc, p[:, lo:hi], e[:, lo:hi])
+
     dot = np.zeros(B)
     if n1:
         a5 = np.zeros((B, 32))
-        for j in range(0, n32, 32):          # a loop over blocks of 32 ranks, not over documents
-            a5 += p[:, j:j + 32]
+        for j in range(0, min(n32, last), 32):   # a loop over blocks of 32 ranks, not documents
+            a5 = acc_add(a5, j, j + 32)
         a5 = a5.reshape(B, 4, 8)
-        acc = a5[:, :, :4] + a5[:, :, 4:]
-        if n1 > n32:
-            acc = acc + p[:, n32:n1].reshape(B, 4, 4)
+        acc = (a5[:, :, :4] + a5[:, :, 4:]).reshape(B, 16)
+        if n1 > n32 and last > n32:
+            acc = acc_add(acc, n32, n1)
+        acc = acc.reshape(B, 4, 4)
         v = ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
         dot = (v[:, 0] + v[:, 2]) + (v[:, 1] + v[:, 3])
-    for i in range(n1, n):                   # at most 15 ranks
-        dot = dot + p[:, i]
+    for i in range(n1, min(n, last)):        # at most 15 ranks
+        dot = acc_add(dot[:, None], i, i + 1)[:, 0]
     return 0.0 + dot
 
 
-def _score(case: _Case, metric: CwlMetric) -> tuple[np.ndarray, ...]:
-    """(EU, ETU, EC, ETC, ED), each (B,), for one case (cwl_eval's ``_do_score``)."""
+def _weights(case: _Case, metric: CwlMetric) -> tuple[np.ndarray, np.ndarray]:
+    """(W, L), each (B, n), for one case: the weights and the last-item probabilities (cwl_eval's
+    ``w_vector`` and ``l_vector``)."""
     if metric.spec.unit_gains:
         _check_unit(case, metric.name)
     out = metric.spec.func(case, case.n, *metric.values)
@@ -512,35 +558,141 @@ def _score(case: _Case, metric: CwlMetric) -> tuple[np.ndarray, ...]:
     np.cumprod(c[:, :-1], axis=1, out=P[:, 1:])               # P(i) = C(1) ... C(i-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if out[0] == "w":
-            w = out[1]
+            w = np.asarray(out[1], dtype=np.float64)
         else:
-            w1 = 1.0 / np.add.reduce(P, axis=1)
+            w1 = 1.0 / np.add.reduce(P, axis=1)              # np.sum's pairwise order
             w = P * w1[:, None]
             w[:, 0] = w1
         L = P * (1.0 - c)
-        eu = _dot(w, case.g)
-        etu = _dot(L, case.cg)
-        ec = _dot(w, case.k)
-        etc = _dot(L, case.cc)
-        ed = 1.0 / w[:, 0]
-    return eu, etu, ec, etc, ed
+    return w, L
+
+
+def _dot_rounded(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """:func:`_dot`'s order with rounded products (no fused multiply-add): the 32 lanes as one
+    reduction over the blocks (sequential along a non-contiguous axis), then the same fold, tree
+    and tail."""
+    p = x * y
+    B, n = p.shape
+    n1 = n & -16
+    n32 = n1 & ~31
+    dot = np.zeros(B)
+    if n1:
+        a5 = np.add.reduce(p[:, :n32].reshape(B, n32 // 32, 32), axis=1) if n32 else np.zeros((B, 32))
+        a5 = a5.reshape(B, 4, 8)
+        acc = (a5[:, :, :4] + a5[:, :, 4:]).reshape(B, 16)
+        if n1 > n32:
+            acc = acc + p[:, n32:n1]
+        acc = acc.reshape(B, 4, 4)
+        v = ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
+        dot = (v[:, 0] + v[:, 2]) + (v[:, 1] + v[:, 3])
+    for i in range(n1, n):
+        dot = dot + p[:, i]
+    return 0.0 + dot
+
+
+_DOT_ROWS = 256         # rows per batch of dot products (bounds the temporaries' memory)
+
+
+def _dots(pairs, fused: bool = True) -> list[np.ndarray]:
+    """``[_dot(x, y) for x, y in pairs]``, computed in batches of stacked rows."""
+    X = np.concatenate([x for x, _ in pairs])
+    Y = np.concatenate([y for _, y in pairs])
+    out = np.empty(len(X))
+    with np.errstate(invalid="ignore", over="ignore"):
+        for r in range(0, len(X), _DOT_ROWS):
+            out[r:r + _DOT_ROWS] = _dot(X[r:r + _DOT_ROWS], Y[r:r + _DOT_ROWS], fused)
+    bounds = np.cumsum([0] + [len(x) for x, _ in pairs])
+    return [out[bounds[i]:bounds[i + 1]] for i in range(len(pairs))]
+
+
+_U = 2.0 ** -53
+
+
+def _unsure(v: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """True where a value known only to within +-delta might print differently with ``{:.4f}``
+    (a rounding boundary or, for the sign of a zero, 0 itself lies within reach)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        t = np.abs(v) * 1e4
+        d = delta * 1e4 + t * 1e-15 + 1e-300
+        unsure = (np.floor(t - d + 0.5) != np.floor(t + d + 0.5)) | ((np.abs(v) <= delta) & (delta > 0))
+    return unsure | ~np.isfinite(v) | ~np.isfinite(delta)
+
+
+def _dots_printed(pairs_by_case, same_inputs):
+    """The four dot products of each case to the printed digits of the fused computation, fast:
+    every dot in the same order with rounded products, with the bound |fused - rounded| <=
+    2 gamma_n sum |x y| (both are within gamma_n sum |x y| of the exact value, gamma_n = n u /
+    (1 - n u)); the rows where a printed quantity (or residual) is not decided by the bound are
+    recomputed with the fused emulation.  Returns values per case as lists of 4 arrays."""
+    flat = [pr for prs in pairs_by_case for pr in prs]
+    with np.errstate(invalid="ignore", over="ignore"):
+        vals = [_dot_rounded(x, y) for x, y in flat]
+    n = flat[0][0].shape[1] + 16
+    gamma = n * _U / (1.0 - n * _U)
+    deltas = []
+    for x, y in flat:
+        d = 2.2 * gamma * np.add.reduce(np.abs(x * y), axis=1) + 1e-300
+        # products by 0 or a power of two are exact: the fused and the rounded sums then agree
+        d[((np.frexp(y)[0] == 0.5) | (y == 0.0)).all(axis=1)] = 0.0
+        deltas.append(d)
+    unsure = np.zeros(len(vals[0]), bool)
+    for v, d in zip(vals, deltas):
+        unsure |= _unsure(v, d)
+    if len(pairs_by_case) == 2:
+        for q in range(4):
+            r = vals[4 + q] - vals[q]
+            d = (deltas[4 + q] + deltas[q]) * (1.0 + 8 * _U)
+            unsure |= _unsure(r, d) & ~same_inputs[q]
+    rows = np.flatnonzero(unsure)
+    if len(rows):
+        exact = _dots([(x[rows], y[rows]) for x, y in flat])
+        for v, ex in zip(vals, exact):
+            v[rows] = ex
+    k = len(pairs_by_case)
+    return [vals[4 * j:4 * j + 4] for j in range(k)]
+
+
+def cwl_scores_many(rankings: CwlRankings, metrics, residuals: bool = False,
+                    printed: bool = False) -> list[dict[str, np.ndarray]]:
+    """:func:`cwl_scores` for several metrics.  ``printed``: only the digits cwl_eval prints
+    (``{:.4f}``) are guaranteed to be those of the exact computation (fast path for the drop-in:
+    see :func:`_dots_printed`); otherwise every value is computed in cwl_eval's exact order."""
+    todo = [m for m in dict.fromkeys(metrics) if (m, residuals, printed) not in rankings._scores]
+    cases = [rankings.case(True)] + ([rankings.case(False)] if residuals else [])
+    for m in todo:
+        pairs_by_case, eds, wls = [], [], []
+        for case in cases:
+            w, L = _weights(case, m)
+            wls.append((w, L))
+            pairs_by_case.append([(w, case.g), (L, case.cg), (w, case.k), (L, case.cc)])
+            with np.errstate(divide="ignore"):
+                eds.append(1.0 / w[:, 0])
+        if printed:
+            same = [np.zeros(cases[0].B, bool)] * 4
+            if residuals:
+                # a dot is computed identically in both cases where every position has the same
+                # (x, y) or a zero product in both (adding a zero product changes nothing)
+                same = [(((a[0] == b[0]) & (a[1] == b[1]))
+                         | (((a[0] == 0) | (a[1] == 0)) & ((b[0] == 0) | (b[1] == 0)))).all(axis=1)
+                        for a, b in zip(pairs_by_case[0], pairs_by_case[1])]
+            per_case = _dots_printed(pairs_by_case, same)
+        else:
+            flat = _dots([pr for prs in pairs_by_case for pr in prs])
+            per_case = [flat[4 * j:4 * j + 4] for j in range(len(cases))]
+        per_case = [v + [ed] for v, ed in zip(per_case, eds)]
+        out = dict(zip(QUANTITIES[:5], per_case[0]))
+        if residuals:
+            with np.errstate(invalid="ignore"):
+                out.update({q: b - a for q, a, b in zip(QUANTITIES[5:], per_case[0], per_case[1])})
+        rankings._scores[(m, residuals, printed)] = out
+    return [rankings._scores[(m, residuals, printed)] for m in metrics]
 
 
 def cwl_scores(rankings: CwlRankings, metric: CwlMetric, residuals: bool = False) -> dict[str, np.ndarray]:
     """``{quantity: (B,) array}`` for one metric on every ranking: EU..ED, and with ``residuals``
     ResEU..ResED (best case minus worst case).  Raises :class:`CwlValueError` when the metric
     refuses the gains (as cwl_eval does)."""
-    key = (metric, residuals)
-    if key in rankings._scores:
-        return rankings._scores[key]
-    worst = _score(rankings.case(True), metric)
-    out = dict(zip(QUANTITIES[:5], worst))
-    if residuals:
-        best = _score(rankings.case(False), metric)
-        with np.errstate(invalid="ignore"):
-            out.update({q: b - a for q, a, b in zip(QUANTITIES[5:], worst, best)})
-    rankings._scores[key] = out
-    return out
+    return cwl_scores_many(rankings, [metric], residuals)[0]
 
 
 # --------------------------------------------------------------------------- the registry
