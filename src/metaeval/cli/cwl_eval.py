@@ -87,7 +87,9 @@ def compute(gain_file, result_file, metrics_file=None, cost_file=None, *, residu
     metrics = _metrics(metrics_file) if metrics_file else list(DEFAULT_METRICS)
     results = read_cwl_results(result_file)
     topics, g, k, rels = cwl_arrays(gains, results, costs, max_n)
-    rk = CwlRankings(g, k, rels, max_gain=max_gain, min_gain=min_gain, max_cost=max_cost, min_cost=min_cost)
+    # cwl-eval 1.0.12 checks the gain file against --min_gain but does not pass it on to its
+    # rankings: unjudged documents and the positions past the end count as gain 0.0 in the worst case
+    rk = CwlRankings(g, k, rels, max_gain=max_gain, min_gain=0.0, max_cost=max_cost, min_cost=min_cost)
     try:
         scores = cwl_scores_many(rk, metrics, residuals, printed=True)
     except CwlValueError as e:

@@ -142,6 +142,14 @@ def _pow(base, x) -> np.ndarray:
                             "range error): the metric's parameters are extreme for these gains") from None
 
 
+def _on_unique(x: np.ndarray, f) -> np.ndarray:
+    """``f`` (elementwise) on the distinct values of ``x`` only, spread back."""
+    if x.size == 0:
+        return np.zeros(x.shape)
+    u, inv = np.unique(x, return_inverse=True)
+    return np.asarray(f(u), dtype=np.float64)[inv.reshape(-1)].reshape(x.shape)
+
+
 def _ratio_c(w: np.ndarray) -> np.ndarray:
     """C(i) = W(i+1) / W(i) where W(i) > 0, else 0; C(n) = 0 (cwl_eval's c from a w vector)."""
     c = np.zeros(w.shape)
@@ -190,51 +198,74 @@ def _c_rr(case, n):
     return "c", _prefix_ones(~(case.g > 0))
 
 
-def _pairwise(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, lanes=None) -> np.ndarray:
+def _split(starts: np.ndarray, lengths: np.ndarray):
+    """numpy's pairwise split of segments longer than 128: halves at a multiple of 8."""
+    n2 = lengths // 2
+    n2 -= n2 % 8
+    return (starts, n2), (starts + n2, lengths - n2)
+
+
+def _leaves(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Keys ``start * 256 + length`` of the distinct segments of at most 128 elements the pairwise
+    sums of the given segments are made of."""
+    big = lengths > 128
+    keys = [starts[~big] * 256 + lengths[~big]]
+    if big.any():
+        for s, L in _split(starts[big], lengths[big]):
+            keys.append(_leaves(s, L))
+    return np.unique(np.concatenate(keys))
+
+
+def _pairwise(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """(B, S): numpy's pairwise sum (``np.sum`` of one 1-D array) of the segments
     ``a[:, starts[s] : starts[s] + lengths[s]]`` of every row, bit for bit: below 8 elements a
     sequential sum from 0.0; up to 128, eight lanes running over blocks of 8, a fixed tree, the
     remaining elements in sequence; above 128, the two halves (split at a multiple of 8)
-    recursively.  The lanes' running sums are computed once for every start (``lanes``, a
-    sequential ``np.cumsum`` over the blocks), so a segment of up to 128 elements costs a lookup,
-    its tree and its tail."""
+    recursively.  The distinct leaves (segments of at most 128) are evaluated together: one pass
+    over the (at most 16) blocks keeps the eight lanes' running sums for every start."""
     B, n = a.shape
-    pad = np.concatenate([a, np.zeros((B, 129))], axis=1)        # reads past the end give +0.0
-    if lanes is None:     # lanes[k, :, s, j] = a[s+j] + a[s+j+8] + ... + a[s+j+8k], in that order
-        win = np.lib.stride_tricks.sliding_window_view(pad, 8, axis=1)             # (B, n+122, 8)
-        lanes = np.empty((16, B, n, 8))
-        lanes[0] = win[:, :n]
-        for k in range(1, 16):
-            np.add(lanes[k - 1], win[:, 8 * k:8 * k + n], out=lanes[k])
-    out = np.empty((B, len(starts)))
-    big = lengths > 128
-    if big.any():
-        m = lengths[big]
-        n2 = m // 2
-        n2 -= n2 % 8
-        out[:, big] = (_pairwise(a, starts[big], n2, lanes) + _pairwise(a, starts[big] + n2, m - n2, lanes))
-    small = np.flatnonzero(~big)
-    if len(small):
-        s, L = starts[small], lengths[small]
-        K = np.where(L >= 8, L // 8, 0)
-        r = lanes[np.maximum(K - 1, 0), :, s, :].transpose(1, 0, 2)   # (B, S', 8)
-        tree = ((r[..., 0] + r[..., 1]) + (r[..., 2] + r[..., 3])) + ((r[..., 4] + r[..., 5]) + (r[..., 6] + r[..., 7]))
-        res = np.where(K > 0, tree, 0.0)
-        rest = L - 8 * K
-        t = np.arange(7)
-        idx = np.where(t[None, :] < rest[:, None], s[:, None] + 8 * K[:, None] + t[None, :], n)
-        tail = pad[:, idx]                                        # (B, S', 7)
-        for j in range(int(rest.max(initial=0))):
-            res = res + tail[:, :, j]
-        out[:, small] = res
-    return out
+    keys = _leaves(starts, lengths)
+    ls, lL = keys // 256, keys % 256
+    K = np.where(lL >= 8, lL // 8, 0)
+    pad = np.concatenate([a, np.zeros((B, 137))], axis=1)        # reads past the end give +0.0
+    win = np.lib.stride_tricks.sliding_window_view(pad, 8, axis=1)                 # (B, n+130, 8)
+    lanes = np.zeros((B, len(keys), 8))
+    run = np.array(win[:, :n])                # run[:, s, j] = a[s+j] + a[s+j+8] + ... (in order)
+    for k in range(int(K.max(initial=0))):
+        if k:
+            run += win[:, 8 * k:8 * k + n]
+        sel = np.flatnonzero(K == k + 1)
+        if len(sel):
+            lanes[:, sel] = run[:, ls[sel]]
+    r = lanes
+    tree = ((r[..., 0] + r[..., 1]) + (r[..., 2] + r[..., 3])) + ((r[..., 4] + r[..., 5]) + (r[..., 6] + r[..., 7]))
+    leafval = np.where(K > 0, tree, 0.0)
+    rest = lL - 8 * K
+    t = np.arange(7)
+    idx = np.where(t[None, :] < rest[:, None], ls[:, None] + 8 * K[:, None] + t[None, :], n)
+    tail = pad[:, idx]                                            # (B, leaves, 7)
+    for j in range(int(rest.max(initial=0))):
+        leafval = leafval + tail[:, :, j]
+
+    def combine(st, ln):
+        out = np.empty((B, len(st)))
+        big = ln > 128
+        if big.any():
+            (s1, l1), (s2, l2) = _split(st[big], ln[big])
+            out[:, big] = combine(s1, l1) + combine(s2, l2)
+        small = ~big
+        if small.any():
+            out[:, small] = leafval[:, np.searchsorted(keys, st[small] * 256 + ln[small])]
+        return out
+
+    return combine(starts, lengths)
 
 
 def _c_ap(case, n):
     rii = case.g / np.arange(1, n + 1, dtype=np.float64)
     starts = np.arange(n)
     suffix = np.empty(case.g.shape)                               # np.sum(rii[i:n]), as cwl_eval
-    step = max(1, 40_000 // max(n, 1))
+    step = max(1, 100_000 // max(n, 1))
     for b in range(0, case.B, step):                              # blocks of rows bound the memory
         suffix[b:b + step] = _pairwise(rii[b:b + step], starts, n - starts)
     c = np.zeros(case.g.shape)
@@ -304,20 +335,18 @@ def _c_tbg(case, n, halflife):
     x[:, 1:] = case.cc[:, :-1]
     h = halflife
     ln2 = math.log(2.0, math.e)
-    w = (h * _pow(2.0, -x / h)) / ln2
+    w = (h * _on_unique(-x / h, lambda u: _pow(2.0, u))) / ln2
     norm = np.cumsum(w, axis=1)[:, -1:]
     w = w / norm
     return "w", w, _ratio_c(w)
 
 
 def _ift_c1(case, T, b1, R1):
-    ex = 1.0 + b1 * _pow(math.e, (T - case.cg) * R1)
-    return 1.0 - _pow(ex, -1.0)
+    return _on_unique((T - case.cg) * R1, lambda a: 1.0 - _pow(1.0 + b1 * _pow(math.e, a), -1.0))
 
 
 def _ift_c2(case, A, b2, R2):
-    ex = 1.0 + b2 * _pow(math.e, (A - (case.cg / case.cc)) * R2)
-    return _pow(ex, -1.0)
+    return _on_unique((A - (case.cg / case.cc)) * R2, lambda a: _pow(1.0 + b2 * _pow(math.e, a), -1.0))
 
 
 def _c_ift1(case, n, T, b1, R1):
