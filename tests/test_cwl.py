@@ -277,6 +277,35 @@ def test_measures_by_hand():
             assert got[q][0] == pytest.approx(v, rel=1e-12, abs=1e-15), (cls, q)
 
 
+def test_every_measure_vectorised_equals_per_list_and_is_finite():
+    """All runs and topics at once equal each list as its own collection, bit for bit (every C/W/L
+    measure and quantity, depth 40 to keep it quick); EU lies in [0, 1] for gains in [0, 1]."""
+    from metaeval.metrics import evaluate
+    from metaeval.metrics.cwl import QUANTITIES
+
+    from metric_helpers import make_collection
+
+    rng = np.random.default_rng(7)
+    counts = [[30, 4, 3, 2], [25, 6, 0, 1], [40, 1, 1, 1]]
+    lists = [[rng.choice([-1, 0, 0, 0, 1, 2, 3], size=int(rng.integers(0, 30))).tolist() for _ in counts]
+             for _ in range(3)]
+    coll = make_collection(lists, counts)
+    names = [n.replace("(", "(depth=40,", 1) if "(" in n else
+             (n.replace("@", "(depth=40)@") if "@" in n else n + "(depth=40)") for n, _ in PAIRS]
+    names += [f"cwl.INST(T=2,depth=40,quantity={q})" for q in QUANTITIES]
+    whole = evaluate(coll, names, (1, 2, 3))
+    for r in range(3):
+        for t in range(3):
+            n = len(lists[r][t])
+            single = make_collection([[coll.levels[r, t, :n].tolist()]], [counts[t]])
+            one = evaluate(single, names, (1, 2, 3))
+            for m in one:
+                assert one[m][0, 0] == whole[m][r, t] or (np.isnan(one[m][0, 0]) and np.isnan(whole[m][r, t])), m
+    for m, v in whole.items():
+        if "quantity" not in m:
+            assert np.isfinite(v).all() and (v >= 0).all() and (v <= 1 + 1e-12).all(), m
+
+
 # ----------------------------------------------------------------------------- bad input
 
 
