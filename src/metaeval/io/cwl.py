@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ._text import check_numeric, read_bytes, tokenize
+from ._text import check_numeric, hash_ids, read_bytes, tokenize
 
 __all__ = ["GainFile", "read_gain_file", "read_cost_file", "read_metrics_file", "CwlResults",
            "read_cwl_results", "cwl_arrays"]
@@ -135,6 +135,69 @@ def _common(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     return inv[:len(a)], inv[len(a):], len(u)
 
 
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _pair_hash(topics: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        return (hash_ids(topics) * _MIX) ^ hash_ids(docs)
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.dtype.kind != b.dtype.kind:
+        a, b = a.astype(object), b.astype(object)
+    return bool(np.array_equal(a, b))
+
+
+def _match(gains: GainFile, results: CwlResults):
+    """For every result line, the gain of its (topic, document) in the gain file (NaN if absent;
+    the last line of a repeated pair wins, as in cwl_eval's dict), and for every distinct gain-file
+    topic its number of documents with a positive gain.  Pairs are matched by 64-bit hashes,
+    every match verified byte for byte; a collision falls back to matching by sorting the ids."""
+    qkey = _pair_hash(gains.topics, gains.docs)
+    ukey, first_rev, inv = np.unique(qkey[::-1], return_index=True, return_inverse=True)
+    last = len(qkey) - 1 - first_rev                             # the last line of each pair
+    rep = last[inv.reshape(-1)[::-1]]                            # each line's pair representative
+    if not (_same(gains.docs[rep], gains.docs) and _same(gains.topics[rep], gains.topics)):
+        return None                                              # two pairs share a hash
+    rkey = _pair_hash(results.topics, results.docs)
+    pos = np.minimum(np.searchsorted(ukey, rkey), max(len(ukey) - 1, 0))
+    found = (ukey[pos] == rkey) if len(ukey) else np.zeros(len(rkey), bool)
+    i = np.flatnonzero(found)
+    j = last[pos[i]]
+    if not (_same(gains.docs[j], results.docs[i]) and _same(gains.topics[j], results.topics[i])):
+        return None
+    line_gain = np.full(len(rkey), np.nan)
+    line_gain[i] = gains.gains[j]
+    return line_gain
+
+
+def _match_exact(gains: GainFile, results: CwlResults) -> np.ndarray:
+    qt, rt, _ = _common(gains.topics, results.topics)
+    qd, rd, nd = _common(gains.docs, results.docs)
+    qkey = qt.astype(np.int64) * nd + qd
+    rkey = rt.astype(np.int64) * nd + rd
+    ukey, first_rev = np.unique(qkey[::-1], return_index=True)
+    ugain = gains.gains[::-1][first_rev]
+    line_gain = np.full(len(rkey), np.nan)
+    if len(ukey):
+        pos = np.minimum(np.searchsorted(ukey, rkey), len(ukey) - 1)
+        found = ukey[pos] == rkey
+        line_gain[found] = ugain[pos[found]]
+    return line_gain
+
+
+def _topic_rels(gains: GainFile, topics: np.ndarray) -> np.ndarray:
+    """For each id in ``topics``, the number of distinct documents with a positive (last) gain."""
+    qt, tt, nt = _common(gains.topics, topics)
+    qd = _common(gains.docs, gains.docs[:0])[0]
+    key = qt.astype(np.int64) * (int(qd.max(initial=0)) + 1) + qd
+    ukey, first_rev = np.unique(key[::-1], return_index=True)
+    pos_gain = gains.gains[::-1][first_rev] > 0.0
+    per_topic = np.bincount((ukey // (int(qd.max(initial=0)) + 1))[pos_gain], minlength=nt)
+    return per_topic[tt].astype(np.float64)
+
+
 def cwl_arrays(gains: GainFile, results: CwlResults, costs: dict[bytes, float] | None, n: int):
     """The rankings of a result file as cwl_eval builds them, as arrays.
 
@@ -143,20 +206,11 @@ def cwl_arrays(gains: GainFile, results: CwlResults, costs: dict[bytes, float] |
     unjudged documents and past the end, ``cost`` (B, n) with NaN where unknown, ``total_rels``
     (B,) the number of documents with a positive gain in the gain file for the ranking's topic."""
     m = len(results.topics)
-    qt, rt, nt = _common(gains.topics, results.topics)
-    qd, rd, nd = _common(gains.docs, results.docs)
-    qkey = qt.astype(np.int64) * nd + qd
-    rkey = rt.astype(np.int64) * nd + rd
-    # the last line of a repeated (topic, document) wins, as in cwl_eval's dict
-    rev = qkey[::-1]
-    ukey, first_rev = np.unique(rev, return_index=True)
-    ugain = gains.gains[::-1][first_rev]
-    pos = np.searchsorted(ukey, rkey)
-    pos_c = np.minimum(pos, max(len(ukey) - 1, 0))
-    found = (len(ukey) > 0) & (ukey[pos_c] == rkey) if len(ukey) else np.zeros(m, bool)
-    line_gain = np.where(found, ugain[pos_c] if len(ukey) else 0.0, np.nan)
-    # blocks of consecutive lines of one topic
-    start = np.r_[True, rt[1:] != rt[:-1]] if m else np.zeros(0, bool)
+    line_gain = _match(gains, results) if m else np.zeros(0)
+    if line_gain is None:
+        line_gain = _match_exact(gains, results)
+    rtop = results.topics
+    start = np.r_[True, rtop[1:] != rtop[:-1]] if m else np.zeros(0, bool)
     block = np.cumsum(start) - 1
     starts = np.flatnonzero(start)
     B = len(starts)
@@ -169,9 +223,6 @@ def cwl_arrays(gains: GainFile, results: CwlResults, costs: dict[bytes, float] |
         ut, tinv = np.unique(results.types, return_inverse=True)
         tcost = np.array([costs.get(bytes(e), np.nan) for e in ut.tolist()], dtype=np.float64)
         cost[block[keep], rank[keep]] = tcost[tinv.reshape(-1)][keep]
-    # documents with a positive gain per topic (over the distinct judged documents)
-    utop = ukey // nd if nd else ukey
-    rels_by_topic = np.bincount(utop[ugain > 0.0], minlength=nt).astype(np.float64)
-    total_rels = rels_by_topic[rt[starts]] if B else np.zeros(0)
-    block_topics = [bytes(x).decode("utf-8", "replace") for x in results.topics[starts].tolist()]
+    total_rels = _topic_rels(gains, rtop[starts]) if B else np.zeros(0)
+    block_topics = [bytes(x).decode("utf-8", "replace") for x in rtop[starts].tolist()]
     return block_topics, gain, cost, total_rels

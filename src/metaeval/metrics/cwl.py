@@ -146,6 +146,8 @@ def _on_unique(x: np.ndarray, f) -> np.ndarray:
     """``f`` (elementwise) on the distinct values of ``x`` only, spread back."""
     if x.size == 0:
         return np.zeros(x.shape)
+    if x.ndim == 2 and (x == x[:1]).all():           # e.g. running costs with unit costs
+        return np.broadcast_to(_on_unique(x[0], f), x.shape).copy()
     u, inv = np.unique(x, return_inverse=True)
     return np.asarray(f(u), dtype=np.float64)[inv.reshape(-1)].reshape(x.shape)
 
@@ -298,7 +300,7 @@ def _c_inst(case, n, T):
     Ti = T - case.cg
     i1 = np.arange(1, n + 1, dtype=np.float64)                # i + 1.0
     x = (i1 + T + Ti - 1.0) / (i1 + T + Ti)
-    return "c", _pow(x, 2.0)
+    return "c", _on_unique(x, lambda u: _pow(u, 2.0))
 
 
 def _c_insq(case, n, T):
@@ -647,38 +649,63 @@ def _unsure(v: np.ndarray, delta: np.ndarray) -> np.ndarray:
     return unsure | ~np.isfinite(v) | ~np.isfinite(delta)
 
 
-def _dots_printed(pairs_by_case, same_inputs):
+def _row_info(case: _Case, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(max |y| per row, rows whose every y is 0 or a power of two) of a case's gains, costs or
+    their running sums (cached: the same for every measure)."""
+    key = ("info", name)
+    if key not in case._memo:
+        y = getattr(case, name)
+        exact = ((np.frexp(y)[0] == 0.5) | (y == 0.0)).all(axis=1)
+        case._memo[key] = (np.abs(y).max(axis=1, initial=0.0), exact)
+    return case._memo[key]
+
+
+def _same_rows(a, b, rows) -> np.ndarray:
+    """Of ``rows``, those where the dot of pair ``a`` and of pair ``b`` are computed identically:
+    every position has the same (x, y), or a zero product in both (adding a zero changes nothing)."""
+    (xa, ya), (xb, yb) = (a[0][rows], a[1][rows]), (b[0][rows], b[1][rows])
+    return (((xa == xb) & (ya == yb)) | (((xa == 0) | (ya == 0)) & ((xb == 0) | (yb == 0)))).all(axis=1)
+
+
+def _dots_printed(cases, wls):
     """The four dot products of each case to the printed digits of the fused computation, fast:
     every dot in the same order with rounded products, with the bound |fused - rounded| <=
-    2 gamma_n sum |x y| (both are within gamma_n sum |x y| of the exact value, gamma_n = n u /
-    (1 - n u)); the rows where a printed quantity (or residual) is not decided by the bound are
-    recomputed with the fused emulation.  Returns values per case as lists of 4 arrays."""
-    flat = [pr for prs in pairs_by_case for pr in prs]
+    2 gamma_n sum |x y| <= 2 gamma_n max|y| sum |x| (both sums are within gamma_n sum |x y| of the
+    exact value, gamma_n = n u / (1 - n u); 0 where every product is exact); the rows where a
+    printed quantity (or residual) is not decided by the bound are recomputed with the fused
+    emulation.  Returns the values per case as lists of 4 arrays."""
+    names = ("g", "cg", "k", "cc")
+    flat, deltas = [], []
+    n = cases[0].n + 16
+    gamma = n * _U / (1.0 - n * _U)
+    for case, (w, L) in zip(cases, wls):
+        sx = {0: np.add.reduce(np.abs(w), axis=1), 1: np.add.reduce(np.abs(L), axis=1)}
+        for q, name in enumerate(names):
+            x = (w, L)[q % 2]
+            y = getattr(case, name)
+            flat.append((x, y))
+            ymax, exact = _row_info(case, name)
+            d = 2.2 * gamma * sx[q % 2] * ymax + 1e-300
+            d[exact] = 0.0
+            deltas.append(d)
     with np.errstate(invalid="ignore", over="ignore"):
         vals = [_dot_rounded(x, y) for x, y in flat]
-    n = flat[0][0].shape[1] + 16
-    gamma = n * _U / (1.0 - n * _U)
-    deltas = []
-    for x, y in flat:
-        d = 2.2 * gamma * np.add.reduce(np.abs(x * y), axis=1) + 1e-300
-        # products by 0 or a power of two are exact: the fused and the rounded sums then agree
-        d[((np.frexp(y)[0] == 0.5) | (y == 0.0)).all(axis=1)] = 0.0
-        deltas.append(d)
     unsure = np.zeros(len(vals[0]), bool)
     for v, d in zip(vals, deltas):
         unsure |= _unsure(v, d)
-    if len(pairs_by_case) == 2:
+    if len(cases) == 2:
         for q in range(4):
             r = vals[4 + q] - vals[q]
             d = (deltas[4 + q] + deltas[q]) * (1.0 + 8 * _U)
-            unsure |= _unsure(r, d) & ~same_inputs[q]
+            maybe = np.flatnonzero(_unsure(r, d) & ~unsure)
+            if len(maybe):
+                unsure[maybe[~_same_rows(flat[q], flat[4 + q], maybe)]] = True
     rows = np.flatnonzero(unsure)
     if len(rows):
         exact = _dots([(x[rows], y[rows]) for x, y in flat])
         for v, ex in zip(vals, exact):
             v[rows] = ex
-    k = len(pairs_by_case)
-    return [vals[4 * j:4 * j + 4] for j in range(k)]
+    return [vals[4 * j:4 * j + 4] for j in range(len(cases))]
 
 
 def cwl_scores_many(rankings: CwlRankings, metrics, residuals: bool = False,
@@ -697,14 +724,7 @@ def cwl_scores_many(rankings: CwlRankings, metrics, residuals: bool = False,
             with np.errstate(divide="ignore"):
                 eds.append(1.0 / w[:, 0])
         if printed:
-            same = [np.zeros(cases[0].B, bool)] * 4
-            if residuals:
-                # a dot is computed identically in both cases where every position has the same
-                # (x, y) or a zero product in both (adding a zero product changes nothing)
-                same = [(((a[0] == b[0]) & (a[1] == b[1]))
-                         | (((a[0] == 0) | (a[1] == 0)) & ((b[0] == 0) | (b[1] == 0)))).all(axis=1)
-                        for a, b in zip(pairs_by_case[0], pairs_by_case[1])]
-            per_case = _dots_printed(pairs_by_case, same)
+            per_case = _dots_printed(cases, wls)
         else:
             flat = _dots([pr for prs in pairs_by_case for pr in prs])
             per_case = [flat[4 * j:4 * j + 4] for j in range(len(cases))]
