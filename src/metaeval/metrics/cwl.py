@@ -344,11 +344,19 @@ def _c_tbg(case, n, halflife):
 
 
 def _ift_c1(case, T, b1, R1):
-    return _on_unique((T - case.cg) * R1, lambda a: 1.0 - _pow(1.0 + b1 * _pow(math.e, a), -1.0))
+    key = ("ift-c1", T, b1, R1)          # shared with IFT-C1-C2 of the same parameters
+    if key not in case._memo:
+        case._memo[key] = _on_unique((T - case.cg) * R1,
+                                     lambda a: 1.0 - _pow(1.0 + b1 * _pow(math.e, a), -1.0))
+    return case._memo[key]
 
 
 def _ift_c2(case, A, b2, R2):
-    return _on_unique((A - (case.cg / case.cc)) * R2, lambda a: _pow(1.0 + b2 * _pow(math.e, a), -1.0))
+    key = ("ift-c2", A, b2, R2)
+    if key not in case._memo:
+        case._memo[key] = _on_unique((A - (case.cg / case.cc)) * R2,
+                                     lambda a: _pow(1.0 + b2 * _pow(math.e, a), -1.0))
+    return case._memo[key]
 
 
 def _c_ift1(case, n, T, b1, R1):
