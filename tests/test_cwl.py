@@ -93,13 +93,14 @@ def cwl_tests(shared_data):
 
 
 @pytest.mark.shared_data
-@pytest.mark.parametrize("gains", ["gain_file", "qrel_file"])
-@pytest.mark.parametrize("opts", [
-    [], ["-n"], ["-r"],
-    ["-m", "{d}/metrics_file"], ["-m", "{d}/metrics_file", "-r", "-n"],
-    ["-m", "{d}/metrics_file", "-r", "-c", "{d}/cost_file"], ["-c", "{d}/cost_file"],
-    ["-m", "{d}/dcg_precision_metrics_file", "-r"], ["-m", "{all}", "-r", "-c", "{d}/cost_file"],
-], ids=lambda o: " ".join(o).replace("{d}/", "") or "default")
+@pytest.mark.parametrize("gains,opts", [
+    ("gain_file", []), ("gain_file", ["-n"]), ("gain_file", ["-r"]),
+    ("gain_file", ["-m", "{d}/metrics_file"]), ("gain_file", ["-m", "{d}/metrics_file", "-r", "-n"]),
+    ("gain_file", ["-m", "{d}/metrics_file", "-r", "-c", "{d}/cost_file"]),
+    ("gain_file", ["-c", "{d}/cost_file"]), ("gain_file", ["-m", "{d}/dcg_precision_metrics_file", "-r"]),
+    ("gain_file", ["-m", "{all}", "-r", "-c", "{d}/cost_file"]),
+    ("qrel_file", ["-r"]), ("qrel_file", ["-m", "{all}", "-r", "-c", "{d}/cost_file"]),
+], ids=lambda o: (" ".join(o).replace("{d}/", "") or "default") if isinstance(o, list) else o)
 def test_dropin_equals_cwl_eval_on_its_test_files(tmp_path, capsys, cwl_tests, gains, opts):
     opts = [o.format(d=cwl_tests, all=ALL_METRICS) for o in opts]
     args = [cwl_tests / gains, cwl_tests / "result_file", *opts]
