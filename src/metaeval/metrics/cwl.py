@@ -46,7 +46,7 @@ from typing import Callable
 import numpy as np
 
 __all__ = ["QUANTITIES", "CwlSpec", "SPECS", "BY_CLASS", "CwlMetric", "CwlRankings", "cwl_measure",
-           "cwl_scores", "cwl_scores_many", "DEFAULT_METRICS", "CwlValueError"]
+           "cwl_scores", "cwl_scores_many", "cwl_quantity", "DEFAULT_METRICS", "CwlValueError"]
 
 #: the quantities of a C/W/L measure, in cwl_eval's column order (residuals last)
 QUANTITIES = ("EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED")
@@ -124,22 +124,22 @@ class _Case:
 
 
 def _pow(base, x) -> np.ndarray:
-    """``base ** x`` elementwise through Python floats, i.e. the C library's ``pow`` as cwl_eval
-    calls it (``math.pow``, ``**``), bit for bit whatever CPU numpy was built for (numpy's own
-    vectorised power is not used: its result varies between SIMD builds)."""
-    if np.ndim(x):
-        arr = np.asarray(x, dtype=np.float64)
-        args = (base, arr.astype(object))
-    else:
-        arr = np.asarray(base, dtype=np.float64)
-        args = (arr.astype(object), x)
-    if arr.size == 0:
-        return np.zeros(arr.shape)
+    """``math.pow(base, x)`` elementwise (one of the two an array), through Python floats: the C
+    library's ``pow`` as cwl_eval calls it (``math.pow``, ``**``), bit for bit whatever CPU numpy
+    was built for -- numpy's own vectorised power is not used (its result varies between SIMD
+    builds).  Called on distinct values only (:func:`_on_unique`)."""
+    arr = np.asarray(x if np.ndim(x) else base, dtype=np.float64)
+    vals = arr.ravel().tolist()
+    pw = math.pow
     try:
-        return np.power(*args).astype(np.float64)
-    except (OverflowError, ZeroDivisionError):
+        if np.ndim(x):
+            out = [pw(base, v) for v in vals]
+        else:
+            out = [pw(v, x) for v in vals]
+    except (OverflowError, ValueError):
         raise CwlValueError("a continuation probability is out of the floating-point range (math "
                             "range error): the metric's parameters are extreme for these gains") from None
+    return np.array(out, dtype=np.float64).reshape(arr.shape)
 
 
 def _on_unique(x: np.ndarray, f) -> np.ndarray:
@@ -778,12 +778,32 @@ def _context_rankings(ctx, depth: int) -> CwlRankings:
     return d[key]
 
 
+def cwl_quantity(rankings: CwlRankings, metric: CwlMetric, quantity: str = "EU") -> np.ndarray:
+    """(B,) one quantity of one metric, in cwl_eval's exact order: only the dot product it needs
+    (the value equals ``cwl_scores(...)[quantity]`` bit for bit)."""
+    key = (metric, quantity)
+    if key not in rankings._scores:
+        q = QUANTITIES.index(quantity) % 5
+        cases = [rankings.case(True)] + ([rankings.case(False)] if quantity.startswith("Res") else [])
+        vals = []
+        for case in cases:
+            w, L = _weights(case, metric)
+            if q == 4:
+                with np.errstate(divide="ignore"):
+                    vals.append(1.0 / w[:, 0])
+            else:
+                x, y = ((w, case.g), (L, case.cg), (w, case.k), (L, case.cc))[q]
+                vals.append(_dots([(x, y)])[0])
+        with np.errstate(invalid="ignore"):
+            rankings._scores[key] = vals[0] if len(vals) == 1 else vals[1] - vals[0]
+    return rankings._scores[key]
+
+
 def cwl_measure(ctx, spec: CwlSpec, values: tuple, quantity: str = "EU", depth: int = 1000) -> np.ndarray:
     """(runs, topics) matrix of one quantity of a C/W/L measure on an EvalContext."""
     R, T = len(ctx.collection.runs), len(ctx.collection.topics)
     rk = _context_rankings(ctx, depth)
-    scores = cwl_scores(rk, CwlMetric(spec, tuple(values)), residuals=quantity.startswith("Res"))
-    return scores[quantity].reshape(R, T)
+    return cwl_quantity(rk, CwlMetric(spec, tuple(values)), quantity).reshape(R, T)
 
 
 def _quantity(text: str) -> str:
