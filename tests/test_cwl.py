@@ -1,6 +1,6 @@
 """The C/W/L family (Moffat, Bailey, Scholer & Thomas 2013, 2017; Azzopardi, Thomas & Moffat 2019):
-``metaeval cwl_eval`` against cwl-eval 1.0.12 itself (a test-only dependency, run as a subprocess
-through its entry point), the registry measures against the drop-in, bad input, and the measures in
+``metaeval cwl_eval`` against cwl-eval 1.0.12 itself (a test-only dependency, run in a subprocess
+as its entry point runs it), the registry measures against the drop-in, bad input, and the measures in
 ``metaeval meta``.
 
 cwl-eval's dot products go through numpy's BLAS, whose summation order depends on the machine
@@ -31,12 +31,17 @@ ROOT = Path(__file__).resolve().parents[1]
 # ----------------------------------------------------------------------------- the oracle
 
 
-def _cwl_exe() -> Path:
+#: what cwl-eval's entry point does (it finds the package with distutils, gone from Python 3.12):
+#: the package folder on sys.path (its metric classes are imported as ``ruler.measures.*``), then
+#: parse_args() and main()
+_CWL_ENTRY = ("import os, sys, cwl; sys.path.insert(0, os.path.dirname(cwl.__file__)); "
+              "from cwl import cwl_eval; a = cwl_eval.parse_args(); "
+              "cwl_eval.main(a.result_file, a.gain_file, a.cost_file, a.metrics_file, a.bib_file, "
+              "a.colnames, a.residuals, a.max_gain, a.min_gain, a.max_cost, a.min_cost, a.max_depth)")
+
+
+def _require_cwl() -> None:
     pytest.importorskip("cwl.cwl_eval", reason="cwl-eval 1.0.12 not installed (pip install -e '.[test]')")
-    exe = Path(sys.executable).parent / "cwl-eval"
-    if not exe.exists():
-        pytest.skip(f"cwl-eval's entry point not found at {exe}")
-    return exe
 
 
 def _blas_core() -> str | None:
@@ -59,7 +64,8 @@ SAME_ORDER = (_blas_core() or "").lower() in ("skylakex", "cooperlake", "sapphir
 
 def reference(tmp_path, *args) -> str:
     """cwl-eval's output (it writes cwl.log into its working directory: tmp_path)."""
-    r = subprocess.run([sys.executable, str(_cwl_exe()), *map(str, args)], cwd=tmp_path,
+    _require_cwl()
+    r = subprocess.run([sys.executable, "-c", _CWL_ENTRY, *map(str, args)], cwd=tmp_path,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     return r.stdout
