@@ -1,5 +1,5 @@
-"""The C/W/L family (Moffat, Bailey, Scholer & Thomas 2013, 2017; Azzopardi, Thomas & Moffat 2019):
-``metaeval cwl_eval`` against cwl-eval 1.0.12 itself (a test-only dependency, run in a subprocess
+"""The C/W/L family (Moffat, Thomas & Scholer 2013; Moffat, Bailey, Scholer & Thomas 2017;
+Azzopardi, Thomas & Moffat 2019): ``metaeval cwl_eval`` against cwl-eval 1.0.12 itself (a test-only dependency, run in a subprocess
 as its entry point runs it), the registry measures against the drop-in, bad input, and the measures in
 ``metaeval meta``.
 

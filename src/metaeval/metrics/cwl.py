@@ -1,7 +1,7 @@
 """The C/W/L family: user-model measures exactly as ``cwl_eval`` 1.0.12 computes them.
 
-In the C/W/L framework (Moffat, Bailey, Scholer & Thomas 2013, 2017; Azzopardi, Thomas & Moffat
-2019) a measure is a user model given by its *continuation* probabilities ``C(i)`` (the user who
+In the C/W/L framework (Moffat, Thomas & Scholer 2013; Moffat, Bailey, Scholer & Thomas 2017;
+Azzopardi, Thomas & Moffat 2019) a measure is a user model given by its *continuation* probabilities ``C(i)`` (the user who
 has seen the item at rank i goes on to rank i+1).  From them follow the *weights* ``W(i)`` (the
 share of attention the item at rank i receives, summing to 1) and the *last-item* probabilities
 ``L(i)``, and five quantities per ranking:
