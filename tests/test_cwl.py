@@ -1,7 +1,7 @@
-"""The C/W/L family (Moffat, Thomas & Scholer 2013; Moffat, Bailey, Scholer & Thomas 2017;
-Azzopardi, Thomas & Moffat 2019): ``metaeval cwl_eval`` against cwl-eval 1.0.12 itself (a test-only dependency, run in a subprocess
-as its entry point runs it), the registry measures against the drop-in, bad input, and the measures in
-``metaeval meta``.
+"""The C/W/L family (Moffat, Thomas & Scholer 2013; Moffat, Bailey, Scholer & Thomas 2017; Azzopardi,
+Thomas & Moffat 2019): ``metaeval cwl_eval`` against cwl-eval 1.0.12 itself (a test-only
+dependency, run in a subprocess as its entry point runs it), the registry measures against the
+drop-in, bad input, and the measures in ``metaeval meta``.
 
 cwl-eval's dot products go through numpy's BLAS, whose summation order depends on the machine
 (metaeval emulates the order of OpenBLAS's SkylakeX kernel, so as to be the same everywhere).  Only

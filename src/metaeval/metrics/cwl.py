@@ -1,10 +1,10 @@
 """The C/W/L family: user-model measures exactly as ``cwl_eval`` 1.0.12 computes them.
 
 In the C/W/L framework (Moffat, Thomas & Scholer 2013; Moffat, Bailey, Scholer & Thomas 2017;
-Azzopardi, Thomas & Moffat 2019) a measure is a user model given by its *continuation* probabilities ``C(i)`` (the user who
-has seen the item at rank i goes on to rank i+1).  From them follow the *weights* ``W(i)`` (the
-share of attention the item at rank i receives, summing to 1) and the *last-item* probabilities
-``L(i)``, and five quantities per ranking:
+Azzopardi, Thomas & Moffat 2019) a measure is a user model given by its *continuation*
+probabilities ``C(i)`` (the user who has seen the item at rank i goes on to rank i+1). From them
+follow the *weights* ``W(i)`` (the share of attention the item at rank i receives, summing to
+1) and the *last-item* probabilities ``L(i)``, and five quantities per ranking:
 
 * EU  = sum_i W(i) g(i)            expected utility per item (the value usually called "the metric")
 * ETU = sum_i L(i) sum_{j<=i} g(j) expected total utility
