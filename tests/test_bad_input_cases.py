@@ -19,7 +19,7 @@ from metaeval.errors import InputError
 from metaeval.io import load_collection, load_or_build, read_qrels
 
 ROOT = Path(__file__).resolve().parents[1]
-WWW4 = ROOT.parent / "shared" / "data" / "ntcir-www4"
+from conftest import WWW4  # noqa: E402
 BOM = b"\xef\xbb\xbf"
 QRELS = b"T1 d1 L1\nT1 d2 L0\nT1 d3 L2\nT2 d1 L2\nT2 d4 L1\n"
 RUN = (b"T1 Q0 d3 1 3.5 r\nT1 Q0 d2 2 2.5 r\nT1 Q0 d1 3 1.5 r\n"

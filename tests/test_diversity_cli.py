@@ -6,13 +6,14 @@ from __future__ import annotations
 import gzip
 import io
 import os
-from pathlib import Path
 
 import pytest
 
 from metaeval.cli import main
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "trec-web2013-diversity"
+from conftest import DATA as _DATA  # noqa: E402
+
+DATA = _DATA / "trec-web2013-diversity"
 
 # Figure texts as printed in the paper (the paper's column alignment is not NTCIREVAL's; values and
 # names are compared line by line).  Fig. 4's second line reads "Q-measure=" in the paper: it is
