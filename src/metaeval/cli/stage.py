@@ -88,7 +88,11 @@ def run(args) -> int:
     try:
         if name == "select_runs":
             _need(parser, args, "matrices")
-            pipeline.write_runs_used(args.matrices, args.out, config_from_args(args))
+            from ..meta.matrices import list_matrices
+            from ..meta.run import with_matrix_names
+
+            _, cfg = with_matrix_names(list_matrices(args.matrices), None, config_from_args(args))
+            pipeline.write_runs_used(args.matrices, args.out, cfg)
         elif name == "figures":
             _need(parser, args, "tables")
             pipeline.write_figures(args.tables, args.out, alpha=args.alpha, swap_threshold=args.swap_threshold,
@@ -99,13 +103,13 @@ def run(args) -> int:
                                    swap_threshold=args.swap_threshold)
         else:
             from ..meta.matrices import list_matrices
-            from ..meta.run import STAGES, default_metrics
+            from ..meta.run import STAGES, default_metrics, with_matrix_names
 
             if name != "tables" and name not in STAGES:
                 parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
             _need(parser, args, "matrices")
-            cfg = config_from_args(args)
-            metrics = args.metrics
+            metrics, cfg = with_matrix_names(list_matrices(args.matrices), args.metrics,
+                                             config_from_args(args))
             if metrics is None:      # as metaeval meta: every matrix but the gain-sweep variants
                 metrics = default_metrics(dict.fromkeys(list_matrices(args.matrices)), cfg)
             if name == "tables":
