@@ -157,3 +157,15 @@ def test_metrics_and_kishida_are_not_a_cycle():
 
 def test_the_declarations_are_dependency_free():
     assert {t.split(".")[0] for t in imports_of(PKG / "outputs.py")} <= {"__future__", "dataclasses"}
+
+
+def test_no_command_is_used_as_a_library():
+    """The per-topic matrices are computed below the CLI (metaeval.metrics.compute_matrices), where
+    `metaeval compare`, `metaeval matrices` and the API all call them; no module imports the
+    `metaeval matrices` command."""
+    import metaeval.metrics
+
+    assert metaeval.metrics.compute_matrices.__module__ == "metaeval.metrics.evaluate"
+    users = [p.relative_to(SRC) for p in PKG.rglob("*.py") if p.name != "matrices.py" or p.parent.name != "cli"
+             if "metaeval.cli.matrices" in imports_of(p)]
+    assert users == []

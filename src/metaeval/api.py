@@ -108,8 +108,7 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     the order asked; ``value`` is float64, exactly the ``metaeval matrices`` value.
     """
     from .errors import InputError
-    from .metrics import EvalContext, parse_gains
-    from .metrics import evaluate as _evaluate
+    from .metrics import compute_matrices, parse_gains
     from .metrics.registry import unique_measures
 
     if isinstance(measures, str):
@@ -123,8 +122,7 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
         raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
     if condensed:
         c = c.condensed()
-    ctx = EvalContext(c, g)
-    vals = _evaluate(ctx, ms)                                  # {name: (runs, topics)}
+    vals = compute_matrices(c, ms, g)                          # {name: (runs, topics)}
     names = list(vals)
     R, T, M = len(c.runs), len(c.topics), len(names)
     cube = np.stack([vals[n] for n in names], axis=-1) if M else np.zeros((R, T, 0))

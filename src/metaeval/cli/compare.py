@@ -81,7 +81,7 @@ def _load_scores(args, parser):
 
     from ..io import load_collection
     from .evaluate import check_gains, resolve_measures
-    from .matrices import compute_matrices
+    from ..metrics import compute_matrices
 
     if not args.metrics:
         args.metrics = list(DEFAULT_METRICS)
