@@ -30,8 +30,8 @@ RANK = {"errors": 0, "util": 0.5, "collection": 1, "io": 2, "metrics": 2, "meta"
         "simulate": 3, "outputs": 4, "report": 5, "pipeline": 6,
         "api": 6.5, "checks": 6, "cli": 7, "__main__": 8}
 
-#: imports the orchestration merge (branch arch-dag: meta/run.py's combine/write_tables move into
-#: the pipeline module) removes; each entry must still exist, so the list shrinks with the code
+#: known exceptions to the layer rule, each to be removed by a planned move of code; each entry
+#: must still exist, so the list shrinks with the code
 PENDING: set = set()
 
 

@@ -1,4 +1,4 @@
-"""Issue 10: one test per case of bad input, interrupted runs and stale caches (docs/io.md states
+"""One test per case of bad input, interrupted runs and stale caches (docs/io.md states
 each rule).  Each test is the reproduction and the fixed behaviour: clean values, or a one-line
 error naming file and line, never a traceback, never a mixed output."""
 

@@ -1,4 +1,4 @@
-"""Issue 10, acceptance 1: property-based fuzzing of the qrels, run and matrix readers over random
+"""Property-based fuzzing of the qrels, run and matrix readers over random
 mutations of real lines (from the shared data, when present) and synthetic ones: inserted BOMs,
 NULs, CRs, tabs, huge fields, non-ASCII digits and letters, truncation, UTF-16.  Every outcome is
 either the clean values (for a meaningless mutation) or a one-line InputError naming the file (and

@@ -113,7 +113,7 @@ def test_reduced_dag_writes_every_contract_output():
 
 
 def test_two_runs_give_byte_identical_tables():
-    """Acceptance 3: a second run (other cores, other folder) writes byte-identical CSVs."""
+    """A second run (other cores, other folder) writes byte-identical CSVs."""
     a = reduced_run() / "results"
     b = run_reduced("metaeval-pipeline-rerun-", cores=1) / "results"
     files = sorted(p.relative_to(a) for p in a.glob("*/tables/*.csv"))
@@ -137,7 +137,7 @@ kishida: {enabled: false}
 
 
 def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
-    """Acceptance 5: every job through snakemake-executor-plugin-cluster-generic, submitted by a
+    """Every job through snakemake-executor-plugin-cluster-generic, submitted by a
     script that detaches it as its own process (like sbatch), with only the files on disk shared."""
     (tmp_path / "tiny.yaml").write_text(TINY)
     logs = tmp_path / "joblogs"

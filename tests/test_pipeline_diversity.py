@@ -1,4 +1,4 @@
-"""config/examples/trec-web2013-diversity.yaml end to end (issue 14, acceptance 4): the whole DAG
+"""config/examples/trec-web2013-diversity.yaml end to end: the whole DAG
 on per-intent qrels (``qrels_form: intents``) writes every table and figure for the six diversity
 metrics; the matrices equal ``metaeval matrices --qrels-form intents``.  B is reduced through
 --config to keep the test fast."""

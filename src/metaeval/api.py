@@ -31,7 +31,7 @@ def _is_frame(x) -> bool:
     return isinstance(x, pd.DataFrame)
 
 
-def _run_items(runs, order):
+def _run_items(runs):
     """``runs`` -> list of ("frame", name, DataFrame) / ("path", spec) items."""
     if _is_frame(runs):
         return [("frames", runs)]                  # one run per value of a 'run' column
@@ -69,7 +69,7 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
 
     if order not in (None, "file", "score", "rank"):
         raise ValueError(f"order must be 'file', 'score', 'rank' or None, got {order!r}")
-    items = _run_items(runs, order)
+    items = _run_items(runs)
     paths = [it[1] for it in items if it[0] == "path"]
     if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
         return load_collection(qrels, paths, order=order or "file", depth=depth, max_level=max_level)
@@ -180,7 +180,7 @@ def _meta_config(options: dict):
 
 
 def _run_meta(matrices, cfg, metrics, collection):
-    """The one call into the meta-evaluation orchestration (re-point it here when that moves)."""
+    """The one call into the meta-evaluation orchestration."""
     from .meta.run import run_meta
 
     return run_meta(matrices, cfg, metrics=metrics, collection=collection)

@@ -1,4 +1,4 @@
-# Rank correlation beyond Kendall's tau (issue 12): tau-a, tau-b, tau_AP (Yilmaz et al. 2008),
+# Rank correlation beyond Kendall's tau: tau-a, tau-b, tau_AP (Yilmaz et al. 2008),
 # tau_AP-a and tau_AP-b (Urbano & Marrero 2017), RBO (Webber et al. 2010), RBO^a and RBO^b
 # (Corsi & Urbano 2024) between the system rankings of every two metrics, with bootstrap intervals
 # over the paired samples (bootstrap.B, bootstrap.seed): one job per collection.

@@ -169,7 +169,7 @@ def align_matrices(matrices: dict[str, pd.DataFrame], paths: dict | None = None)
     return out
 
 
-def select_top_runs(matrix, k: int | None, name: str = "") -> list[str]:
+def select_top_runs(matrix, k: int | None) -> list[str]:
     """The top ``k`` runs by mean over topics (descending; ties by run name), as the papers keep
     the top 30 by mean relaxed AP.  ``k=None`` or ``k >= runs`` keeps all runs, in that order.
     Means are compared after rounding to 12 decimals, so float noise never breaks a tie."""

@@ -46,7 +46,7 @@ __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "s
 TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
                "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar",
                "rank_correlation")
-# discriminative power (stage discpower, issue 11)
+# discriminative power (stage discpower)
 TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
@@ -143,7 +143,7 @@ def select_runs(matrices: dict, cfg: MetaConfig) -> list[str]:
     if cfg.select_by not in matrices:
         raise ValueError(f"--top-runs ranks runs by {cfg.select_by!r}, but there is no such matrix "
                          f"(have: {', '.join(sorted(matrices))})")
-    return select_top_runs(matrices[cfg.select_by], cfg.top_runs, cfg.select_by)
+    return select_top_runs(matrices[cfg.select_by], cfg.top_runs)
 
 
 def prepare_matrices(matrices: dict, cfg: MetaConfig) -> dict:
@@ -364,7 +364,7 @@ def _sweep_stage(matrices, metrics, cfg, samples):
 
 
 def _rank_correlation_stage(matrices, metrics, cfg, samples):
-    """``rank_correlation`` (issue 12): every coefficient of :mod:`.rankcorr` for every ordered pair
+    """``rank_correlation``: every coefficient of :mod:`.rankcorr` for every ordered pair
     of the plain metrics, intervals over the paired samples ``Q*b``."""
     return stage_rank_correlation(matrices, metrics, B=cfg.B, seed=cfg.seed, rbo_p=cfg.rbo_p,
                                   batch=cfg.batch, samples=samples)
@@ -445,8 +445,7 @@ def run_stage(name: str, matrices: dict, metrics: list[str], cfg: MetaConfig, sa
 
 
 def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] | None = None,
-             collection=None, progress: Callable[[str, str], None] | None = None,
-             figures_data: bool = True) -> dict[str, pd.DataFrame]:
+             collection=None, progress: Callable[[str, str], None] | None = None) -> dict[str, pd.DataFrame]:
     """Every table of the output contract for one collection, in memory.
 
     ``matrices``: ``{metric: topic x run DataFrame}`` (all with the same topics and runs); the
