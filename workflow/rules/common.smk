@@ -5,6 +5,7 @@
 import glob as _glob
 import json as _json
 import os as _os
+import re as _re
 import shlex as _shlex
 import sys as _sys
 
@@ -199,6 +200,26 @@ def stage_args(stage):
         return f"{STAGE_ARGS[stage]} {extra}"
 
     return args
+
+
+def group_args(stages):
+    """Params function: the options of one job running several method stages of a collection
+    (`metaeval stage S1 S2 ...`): every option any of them reads, each once."""
+    def args(w):
+        seen, out = set(), []
+        for s in stages:
+            for chunk in _re.split(r" (?=--)", stage_args(s)(w)):
+                if chunk.strip() and chunk not in seen:
+                    seen.add(chunk)
+                    out.append(chunk.strip())
+        return " ".join(out)
+
+    return args
+
+
+def parts_dirs(stages):
+    """Output of a job running several method stages: their part folders."""
+    return [directory(f"{RES}/{{collection}}/parts/{s}") for s in stages]
 
 
 # --------------------------------------------------------------------------- input functions
