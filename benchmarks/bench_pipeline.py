@@ -9,10 +9,11 @@ of AP and Q-measure, the gain sweep, B = 1000), each into a temporary folder:
 (b) the CLI: ``metaeval matrices`` for the same measures (writing the collection cache), then
     ``metaeval meta`` with the same options, the collection tables and the figures.
 
-Each round runs both routes twice, interleaved: **cold** (the first run after an install: no
-compiled bytecode and no matplotlib font cache, i.e. ``PYTHONPYCACHEPREFIX`` and ``MPLCONFIGDIR``
-pointing at fresh empty folders, a fresh pair per route) and **warm** (bytecode and font cache in
-place).  Reports, per condition, the median over ``--repeat`` rounds of the wall time and of the
+Each round runs both routes twice, interleaved: **cold** (the first run after the README's
+``pip install -e``: no compiled bytecode of metaeval -- its ``__pycache__`` folders are removed
+before each route -- and no matplotlib font cache -- ``MPLCONFIGDIR`` a fresh empty folder per
+route; pip compiles the installed dependencies at install time) and **warm** (bytecode and font
+cache in place).  Reports, per condition, the median over ``--repeat`` rounds of the wall time and of the
 CPU seconds (user + system of every child process: ``resource.getrusage(RUSAGE_CHILDREN)``) of
 both routes and the ratios DAG / CLI; the targets are <= 1.1 in wall time and <= 1.2 in CPU
 seconds.  CPU seconds are the less load-sensitive of the two: on a machine busy with other work,
@@ -129,13 +130,15 @@ def same_tables(a: Path, b: Path) -> list[str]:
 
 
 def environment(cold: bool, scratch: Path) -> dict:
-    """The environment of one route: ``cold`` = fresh bytecode and matplotlib cache folders."""
+    """The environment of one route; ``cold``: metaeval's bytecode removed and a fresh, empty
+    matplotlib configuration (font cache) folder, as on the first run after an editable install."""
     env = dict(os.environ)
     if cold:
-        for var in ("PYTHONPYCACHEPREFIX", "MPLCONFIGDIR"):
-            d = scratch / var.lower()
-            d.mkdir(parents=True)
-            env[var] = str(d)
+        for d in (ROOT / "src" / "metaeval").rglob("__pycache__"):
+            shutil.rmtree(d, ignore_errors=True)
+        d = scratch / "mplconfig"
+        d.mkdir(parents=True)
+        env["MPLCONFIGDIR"] = str(d)
     return env
 
 
