@@ -256,6 +256,7 @@ def _pipeline(tmp_path, runs_dir, gains='"1:2"'):
                           env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
 
 
+@pytest.mark.slow
 def test_case8_failed_job_shows_its_cause_on_the_console(tmp_path):
     wb(tmp_path / "qrels.txt", QRELS)
     wb(tmp_path / "runs" / "A.run", RUN)

@@ -243,7 +243,7 @@ def test_render_all_pairs_letters():
 
 
 @pytest.mark.shared_data
-def test_readme_worked_example_is_what_the_command_prints(tmp_path):
+def test_readme_worked_example_is_what_the_command_prints(tmp_path, capsys):
     """The README's "Comparing runs" block is the output of the command shown above it."""
     import re
     from pathlib import Path
