@@ -220,13 +220,13 @@ def test_case6_matrices_out_is_a_file(tmp_path, capsys):
     one_line_error(err, f)
 
 
-def test_case7_two_runs_three_topics_no_warning_no_inf(tmp_path, matrices_dir):
+def test_case7_two_runs_three_topics_no_warning_no_inf(tmp_path, matrices_dir, capsys):
     out = tmp_path / "o"
-    r = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", "metaeval", "meta",
-                        "--matrices", str(matrices_dir), "--out", str(out), "--B", "200", "--no-figures",
-                        "--quiet"], capture_output=True, text=True,
-                       env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-    assert r.returncode == 0 and "warning" not in r.stderr.lower(), r.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)          # any RuntimeWarning fails the run
+        rc, _, err = cli(["meta", "--matrices", matrices_dir, "--out", out, "--B", "200", "--no-figures",
+                          "--quiet"], capsys)
+    assert rc == 0 and "warning" not in err.lower(), err
     md = (out / "tables" / "tstar.md").read_text()
     assert "inf" not in md and "nan" not in md.lower()
     from metaeval.meta.bootstrap import tstar_summary
