@@ -53,7 +53,9 @@ def _coerce(value, schema):
 with open(SCHEMA_PATH) as _fh:
     import yaml as _yaml
 
-    _coerce(config, _yaml.safe_load(_fh))
+    # libyaml's loader when PyYAML has it: the workflow is parsed by Snakemake and again by every
+    # job on a cluster, and the pure-Python loader takes a tenth of a second on this schema
+    _coerce(config, _yaml.load(_fh, Loader=getattr(_yaml, "CSafeLoader", _yaml.SafeLoader)))
 
 # Validate before any job starts: a misspelt key is rejected with the schema's message, and the
 # schema's defaults are filled in (see config/README.md).
