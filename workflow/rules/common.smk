@@ -154,14 +154,15 @@ KISHIDA = bool(config["kishida"]["enabled"])
 SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- stages (jobs)
-# The meta-evaluation methods run per collection, one job each (`metaeval stage NAME`, names of
-# metaeval.meta.run.STAGES), each over every metric; the tables rule combines their parts in this
-# order. A new method: its stage function in metaeval/meta/run.py, its rule, its name here.
+# The meta-evaluation methods run per collection (`metaeval stage NAME...`, names of
+# metaeval.meta.run.STAGES; the jobs that run them: workflow/rules/bootstrap.smk, methods.smk), each
+# over every metric; the tables rule combines their parts in this order. A new method: its stage
+# function in metaeval/meta/run.py, its rule (or a place in methods.smk), its name here.
 METHOD_STAGES = ["kendall", "paired", "unpaired", "swap", "stability"]
 if GAIN_SWEEP:
     METHOD_STAGES += ["gain_sweep"]
 METHOD_STAGES += ["rank_correlation"]
-METHOD_STAGES += ["discpower"]      # reads the ASLs of paired and unpaired (rule discpower's inputs)
+METHOD_STAGES += ["discpower"]      # reads the ASLs of paired and unpaired (after them, in their job)
 
 
 def _args(**opts):
