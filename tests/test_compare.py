@@ -1,10 +1,9 @@
-"""``metaeval compare`` and ``metaeval.meta.compare`` (issue 13): every p-value against scipy /
+"""``metaeval compare`` and ``metaeval.meta.compare``: every p-value against scipy /
 statsmodels on TREC DL19 for the baseline and the all-pairs families, the bootstrap and rthsd
 p-values equal to the meta-evaluation stages', bad input, the CLI and the paper-style table."""
 
 from __future__ import annotations
 
-import os
 import warnings
 
 import numpy as np
@@ -248,7 +247,7 @@ def test_render_all_pairs_letters():
 
 
 @pytest.mark.shared_data
-def test_readme_worked_example_is_what_the_command_prints(dl19, tmp_path, capsys):
+def test_readme_worked_example_is_what_the_command_prints(tmp_path, capsys):
     """The README's "Comparing runs" block is the output of the command shown above it."""
     import re
     from pathlib import Path

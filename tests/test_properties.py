@@ -1,4 +1,4 @@
-"""Acceptance 4: properties of the measures on random rankings and qrels (hypothesis).
+"""Properties of the measures on random rankings and qrels (hypothesis).
 
 Each example is a small collection (1-3 runs x 1-3 topics, lists of 0-14 documents drawn without
 replacement from the topic's judged documents plus unjudged ones), so the vectorised code is

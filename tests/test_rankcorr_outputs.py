@@ -1,11 +1,10 @@
-"""The rank_correlation outputs (issue 12): the table's declaration and its Markdown/LaTeX layout
+"""The rank_correlation outputs: the table's declaration and its Markdown/LaTeX layout
 (one full matrix per coefficient), the heat-map figure and the summary table."""
 
 from __future__ import annotations
 
 import math
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -145,7 +144,7 @@ def test_figure_has_one_heat_map_per_coefficient_with_the_values(table, monkeypa
         assert labels == (METRICS if k >= 4 else [])
 
 
-def test_figure_without_data_says_so(tmp_path, monkeypatch):
+def test_figure_without_data_says_so(monkeypatch):
     from metaeval.report import figures as F
 
     figs = []

@@ -1,5 +1,5 @@
 """metaeval.simulate / `metaeval simulate`: file forms, determinism, Table 1 shape, discriminative
-power (acceptance 4 of the simulation issue)."""
+power."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def defaults():
 
 
 def test_table1_means_within_10_percent(defaults):
-    """Acceptance 4: tables/collection.csv (metaeval.meta.collection_stats) matches Table 1."""
+    """tables/collection.csv (metaeval.meta.collection_stats) matches Table 1."""
     from metaeval.meta.run import stage_collection
 
     for name, coll in defaults.items():
@@ -105,7 +105,7 @@ def test_table1_means_within_10_percent(defaults):
 
 
 def test_discriminative_power_differs_and_bunched_is_lowest(defaults):
-    """Acceptance 4: the four collections differ in paired-bootstrap sensitivity of AP, NTCIR-5
+    """The four collections differ in paired-bootstrap sensitivity of AP, NTCIR-5
     Japanese (closely bunched runs, Sakai (2007a) Fig. 8) the lowest; mean AP spread like Fig. 8."""
     from metaeval.meta.bootstrap import paired_bootstrap
     from metaeval.metrics import evaluate

@@ -31,7 +31,7 @@ def _is_frame(x) -> bool:
     return isinstance(x, pd.DataFrame)
 
 
-def _run_items(runs, order):
+def _run_items(runs):
     """``runs`` -> list of ("frame", name, DataFrame) / ("path", spec) items."""
     if _is_frame(runs):
         return [("frames", runs)]                  # one run per value of a 'run' column
@@ -69,7 +69,7 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
 
     if order not in (None, "file", "score", "rank"):
         raise ValueError(f"order must be 'file', 'score', 'rank' or None, got {order!r}")
-    items = _run_items(runs, order)
+    items = _run_items(runs)
     paths = [it[1] for it in items if it[0] == "path"]
     if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
         return load_collection(qrels, paths, order=order or "file", depth=depth, max_level=max_level)
@@ -114,8 +114,7 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     the order asked; ``value`` is float64, exactly the ``metaeval matrices`` value.
     """
     from .errors import InputError
-    from .metrics import EvalContext, parse_gains
-    from .metrics import evaluate as _evaluate
+    from .metrics import compute_matrices, parse_gains
     from .metrics.registry import check_vocabulary, unique_measures
 
     if isinstance(measures, str):
@@ -136,8 +135,7 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
         warn_extra_gains(g, c.max_level, gains if isinstance(gains, str) else None, stacklevel=3)
     if condensed:
         c = c.condensed()
-    ctx = EvalContext(c, g)
-    vals = _evaluate(ctx, ms)                                  # {name: (runs, topics)}
+    vals = compute_matrices(c, ms, g)                          # {name: (runs, topics)}
     names = list(vals)
     R, T, M = len(c.runs), len(c.topics), len(names)
     cube = np.stack([vals[n] for n in names], axis=-1) if M else np.zeros((R, T, 0))
@@ -171,7 +169,7 @@ def _meta_config(options: dict):
 
 
 def _run_meta(matrices, cfg, metrics, collection):
-    """The one call into the meta-evaluation orchestration (re-point it here when that moves)."""
+    """The one call into the meta-evaluation orchestration."""
     from .meta.run import run_meta
 
     return run_meta(matrices, cfg, metrics=metrics, collection=collection)

@@ -5,6 +5,7 @@
 import glob as _glob
 import json as _json
 import os as _os
+import re as _re
 import shlex as _shlex
 import sys as _sys
 
@@ -52,7 +53,9 @@ def _coerce(value, schema):
 with open(SCHEMA_PATH) as _fh:
     import yaml as _yaml
 
-    _coerce(config, _yaml.safe_load(_fh))
+    # libyaml's loader when PyYAML has it: the workflow is parsed by Snakemake and again by every
+    # job on a cluster, and the pure-Python loader takes a tenth of a second on this schema
+    _coerce(config, _yaml.load(_fh, Loader=getattr(_yaml, "CSafeLoader", _yaml.SafeLoader)))
 
 # Validate before any job starts: a misspelt key is rejected in one line naming the keys allowed
 # there (metaeval.checks.schema_error, instead of Snakemake's schema dump), and the schema's
@@ -223,14 +226,15 @@ KISHIDA = bool(config["kishida"]["enabled"])
 SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- stages (jobs)
-# The meta-evaluation methods run per collection, one job each (`metaeval stage NAME`, names of
-# metaeval.meta.run.STAGES), each over every metric; the tables rule combines their parts in this
-# order. A new method: its stage function in metaeval/meta/run.py, its rule, its name here.
+# The meta-evaluation methods run per collection (`metaeval stage NAME...`, names of
+# metaeval.meta.run.STAGES; the jobs that run them: workflow/rules/bootstrap.smk, methods.smk), each
+# over every metric; the tables rule combines their parts in this order. A new method: its stage
+# function in metaeval/meta/run.py, its rule (or a place in methods.smk), its name here.
 METHOD_STAGES = ["kendall", "paired", "unpaired", "swap", "stability"]
 if GAIN_SWEEP:
     METHOD_STAGES += ["gain_sweep"]
 METHOD_STAGES += ["rank_correlation"]
-METHOD_STAGES += ["discpower"]      # reads the ASLs of paired and unpaired (rule discpower's inputs)
+METHOD_STAGES += ["discpower"]      # reads the ASLs of paired and unpaired (after them, in their job)
 
 
 def _args(**opts):
@@ -271,6 +275,26 @@ def stage_args(stage):
         return f"{STAGE_ARGS[stage]} {extra}"
 
     return args
+
+
+def group_args(stages):
+    """Params function: the options of one job running several method stages of a collection
+    (`metaeval stage S1 S2 ...`): every option any of them reads, each once."""
+    def args(w):
+        seen, out = set(), []
+        for s in stages:
+            for chunk in _re.split(r" (?=--)", stage_args(s)(w)):
+                if chunk.strip() and chunk not in seen:
+                    seen.add(chunk)
+                    out.append(chunk.strip())
+        return " ".join(out)
+
+    return args
+
+
+def parts_dirs(stages):
+    """Output of a job running several method stages: their part folders."""
+    return [directory(f"{RES}/{{collection}}/parts/{s}") for s in stages]
 
 
 # --------------------------------------------------------------------------- input functions

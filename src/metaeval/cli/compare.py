@@ -69,10 +69,11 @@ def _load_scores(args, parser):
     if args.matrices:
         if args.qrels or args.runs:
             parser.error("--matrices replaces --qrels/--runs; give one or the other")
-        from ..meta.matrices import list_matrices, load_matrices
+        from ..meta.matrices import list_matrices, load_matrices, matrices_for
 
         if args.metrics:
             avail = set(list_matrices(args.matrices))
+            args.metrics = matrices_for(args.metrics, avail)
             bad = [m for m in args.metrics if m not in avail]
             if bad:
                 raise InputError(f"metric {bad[0]!r} not available (matrices: {', '.join(sorted(avail)) or 'none'})",
@@ -84,7 +85,7 @@ def _load_scores(args, parser):
 
     from ..io import load_collection
     from .evaluate import check_gains, resolve_measures
-    from .matrices import compute_matrices
+    from ..metrics import compute_matrices
 
     if not args.metrics:
         args.metrics = list(DEFAULT_METRICS)

@@ -45,7 +45,7 @@ def add_measure_args(p: argparse.ArgumentParser) -> None:
 
 def resolve_measures(parser: argparse.ArgumentParser, args):
     """(measures, gains) from the parsed options; bad values are usage errors (exit 2)."""
-    from ..metrics import ntcir_measures, parse_gains, parse_measure
+    from ..metrics import ntcir_measures, parse_gains
     from ..metrics.registry import check_gain_order, parse_cutoffs
 
     cutoffs = None

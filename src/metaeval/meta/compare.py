@@ -46,6 +46,7 @@ from .pairtests import (CORRECTIONS, adjust, cohen_dz, effect_size, paired_t, pe
                         sign_test, tukey_hsd, wilcoxon)
 from .rthsd import DEFAULT_RTHSD_B, rthsd, rthsd_many
 from .samples import BootstrapSamples
+from .matrices import matrices_for
 
 __all__ = ["compare", "COMPARE_COLUMNS", "COMPARE_TESTS", "DEFAULT_B", "TEST_NAMES", "CORRECTION_NAMES",
            "paired_t_interval", "bootstrap_diff_interval"]
@@ -101,7 +102,7 @@ def compare(scores, *, baseline: str | None = None, metrics: list[str] | None = 
     if not 0 < float(ci) < 1:
         raise ValueError(f"ci must lie in (0, 1), got {ci}")
     B = check_B(DEFAULT_B.get(test, 1) if B is None else B)
-    metrics = list(mats) if metrics is None else list(metrics)
+    metrics = list(mats) if metrics is None else matrices_for(metrics, mats)
     missing = [m for m in metrics if m not in mats]
     if missing:
         raise ValueError(f"metric(s) {', '.join(map(repr, missing))} not available "

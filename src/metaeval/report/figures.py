@@ -278,7 +278,7 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
         return save_figure(fig, path_stem)
 
 
-#: the coefficients of the ``rank_correlation`` table (issue 12), in its column order, with the
+#: the coefficients of the ``rank_correlation`` table, in its column order, with the
 #: panel titles of :func:`plot_rank_correlation`
 RANKCORR_TITLES = {"tau_a": "Kendall's tau-a", "tau_b": "Kendall's tau-b",
                    "tau_ap": "tau_AP (Yilmaz et al. 2008)",
