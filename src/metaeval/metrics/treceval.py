@@ -490,10 +490,9 @@ def _infap(ctx):
 
 
 def _ndcg_cut(ctx, cutoffs):
-    rel = ctx.rel
-    disc = _disc(ctx.D)
-    g = np.where(ctx.valid & (rel > 0), rel, 0).astype(np.float64)
-    cs = np.cumsum(np.where(g > 0, g / disc, 0.0), axis=-1)
+    # the gain of a document is its level (> 0): the default gains' running dcg (ctx.dcg_terms(()),
+    # shared with G, ndcg, ndcg_rel, Rndcg: get_gain of level l is l, 0 for the negative levels)
+    cs = ctx.dcg_terms(())[1]
     H1 = ctx.rel_levels.shape[1]
     cnt = ctx.rel_levels[:, 1:][:, ::-1]                 # levels H..1
     lv = np.arange(H1 - 1, 0, -1).astype(np.float64)
