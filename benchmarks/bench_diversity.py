@@ -1,4 +1,4 @@
-"""Benchmark of the diversity measures (issue 14, acceptance 5) on the shared TREC 2013 Web
+"""Benchmark of the diversity measures on the shared TREC 2013 Web
 diversity data (20 runs, 50 topics, up to 8 intents).
 
 Two workloads, each the work of one ``metaeval matrices`` call in this process (parse and label

@@ -83,8 +83,6 @@ def vectorised(mats, B, seed=1):
 def loop_all(X, q1, q2, qu, alpha=0.05, fs=DEFAULT_FUZZINESS):
     n, R = X.shape
     idx, idx2, idxu = q1.indices, q2.indices, qu.indices
-    B = idx.shape[0]
-    k = max(1, round(B * alpha))
     fs = np.asarray(fs)
     sig = usig = 0
     swap_c = np.zeros(21, int)

@@ -1,4 +1,4 @@
-"""Benchmark of ingest + per-topic metrics (issue 2, acceptance 6) on TREC DL19 (37 runs, 43 topics).
+"""Benchmark of ingest + per-topic metrics on TREC DL19 (37 runs, 43 topics).
 
 Workloads, all run in this one process, best of ``--repeats`` wall times:
 
@@ -23,15 +23,6 @@ process per workload: ``tracemalloc`` peak (Python and numpy heap) and the growt
 peak RSS during the workload (``VmHWM`` after resetting it; counts C/C++ allocations too).
 
     .venv/bin/python benchmarks/bench_metrics.py [--repeats 5] [--no-memory]
-    .venv/bin/python benchmarks/bench_metrics.py --parts [--repeats 5]
-
-``--parts`` (issue 8): for each hand-written ingest fast path that was replaced by the plain
-numpy route (kept in ``benchmarks/_removed_fastpaths.py`` for this measurement only), the time of
-the fast path and of the plain route for the same work on DL19, and the difference as a share of
-the end-to-end ``metaeval matrices`` time (the ``ours`` workload on the .gz files: parse, label,
-81 measures, 81 CSVs; in process, so the share is an upper bound of the share of the CLI's wall
-time, which adds the interpreter start and imports).  A fast path is worth keeping only where it
-saves at least 15%.
 
 Goals: ours >= 3x faster than pytrec_eval end to end, and >= 20x from the cache. No assertion:
 the script prints the ratios.
@@ -67,7 +58,7 @@ def ours_ingest(qrels, runs, order="file"):
 
 
 def ours_metrics(c, measures):
-    from metaeval.cli.matrices import compute_matrices
+    from metaeval.metrics import compute_matrices
 
     return compute_matrices(c, measures)
 
@@ -234,66 +225,10 @@ def _best(f, repeats: int) -> float:
     return best
 
 
-def fast_path_parts(repeats: int) -> int:
-    """Per-part figures of the former fast paths against the plain route (see the docstring)."""
-    import numpy as np
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import _removed_fastpaths as fast
-    from metaeval.cli.matrices import _float_rows
-    from metaeval.io import expand_runs, read_qrels, read_run
-    from metaeval.io._text import parse_float32, tokenize
-
-    qrels, runs = DL19 / "qrels.txt", DL19 / "runs"
-    with tempfile.TemporaryDirectory(prefix="bench-parts-") as td:
-        e2e = _best(lambda: ours_full(qrels, runs, Path(td) / "out"), repeats)
-        e2e_score = _best(lambda: ours_write(c := ours_ingest(qrels, runs, "score"),
-                                             ours_metrics(c, all_measures()), Path(td) / "out"), repeats)
-    q = read_qrels(qrels)
-    srcs = expand_runs(runs)
-    parsed = [read_run(s) for s in srcs]
-    key = (q.topic_index.astype(np.uint64) << np.uint64(48)) | (q.doc_hash >> np.uint64(16))
-    needles = [(np.zeros(len(r.doc_hash), np.uint64) << np.uint64(48)) | (r.doc_hash >> np.uint64(16))
-               for r in parsed]
-
-    def hash_fast():
-        h = fast.HashIndex(key)
-        for n in needles:
-            h.get(n)
-
-    def hash_plain():
-        o = np.argsort(key, kind="stable")
-        sk = key[o]
-        for n in needles:
-            p = np.minimum(np.searchsorted(sk, n), len(sk) - 1)
-            np.where(sk[p] == n, o[p], -1)
-
-    tables = [tokenize(s.path, 6, "run") for s in srcs]
-    mats = list(ours_metrics(ours_ingest(qrels, runs), all_measures()).values())
-    rows = {
-        "io/_hash.py (qrels lookup)": (hash_fast, hash_plain, e2e, "file"),
-        "float32 score parser": (lambda: [fast.parse_float32_fast(t, 4, "score") for t in tables],
-                                 lambda: [parse_float32(t, 4, "score") for t in tables], e2e_score, "score"),
-        "orjson matrix writer": (lambda: [fast.float_rows_orjson(m.T) for m in mats],
-                                 lambda: [_float_rows(m.T) for m in mats], e2e, "file"),
-    }
-    print(f"DL19 end to end (ours, in process): order=file {e2e:.3f} s, order=score {e2e_score:.3f} s; "
-          f"best of {repeats}; load={os.getloadavg()[0]:.2f}")
-    print(f"{'part':28s} {'fast s':>8s} {'plain s':>8s} {'saves':>8s}  (share of end-to-end)")
-    for name, (f_fast, f_plain, total, order) in rows.items():
-        tf, tp = _best(f_fast, repeats), _best(f_plain, repeats)
-        share = (tp - tf) / total
-        used = " (not run by the DL19 matrices, order=file: 0%)" if order == "score" else ""
-        print(f"{name:28s} {tf:8.3f} {tp:8.3f} {100 * share:7.1f}%  of order={order}{used}")
-    return 0
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--no-memory", action="store_true", help="skip the per-workload memory children")
-    ap.add_argument("--parts", action="store_true",
-                    help="per-part figures of the former ingest fast paths against the plain route")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--tmp", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -303,8 +238,6 @@ def main(argv=None) -> int:
     if not DL19.is_dir():
         print(f"needs {DL19}", file=sys.stderr)
         return 1
-    if args.parts:
-        return fast_path_parts(args.repeats)
     with tempfile.TemporaryDirectory(prefix="bench-metrics-") as td:
         tmp = Path(td)
         qrels, plain, gz = _plain_copies(tmp)
@@ -368,7 +301,7 @@ def main(argv=None) -> int:
                     mem[k] = None
                     print(f"(memory of {k} failed: {r.stderr.strip()[-300:]})")
 
-    lines, nruns = 0, len(plain)
+    nruns = len(plain)
     print(f"\nTREC DL19 passage: {nruns} runs, 43 topics; best of {args.repeats} (wall s); "
           f"cpus={os.cpu_count()} load={os.getloadavg()[0]:.2f}")
     print(f"{'workload':16s} {'best s':>8s} {'1st s':>8s} {'pytrec/x':>9s} {'ranx/x':>8s} "

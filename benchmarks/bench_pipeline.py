@@ -9,11 +9,19 @@ of AP and Q-measure, the gain sweep, B = 1000), each into a temporary folder:
 (b) the CLI: ``metaeval matrices`` for the same measures (writing the collection cache), then
     ``metaeval meta`` with the same options, the collection tables and the figures.
 
-Prints both wall times (median of ``--repeat`` interleaved rounds) and the ratio DAG / CLI; the
-target of the pipeline is a ratio <= 1.2.  Also checks that both routes wrote byte-identical tables.
-Skips with a message when ../shared (the DL19 data beside the project) is absent.
+Each round runs both routes twice, interleaved: **cold** (the first run after the README's
+``pip install -e``: no compiled bytecode of metaeval -- its ``__pycache__`` folders are removed
+before each route -- and no matplotlib font cache -- ``MPLCONFIGDIR`` a fresh empty folder per
+route; pip compiles the installed dependencies at install time) and **warm** (bytecode and font
+cache in place).  Reports, per condition, the median over ``--repeat`` rounds of the wall time and of the
+CPU seconds (user + system of every child process: ``resource.getrusage(RUSAGE_CHILDREN)``) of
+both routes and the ratios DAG / CLI; the targets are <= 1.1 in wall time and <= 1.2 in CPU
+seconds.  CPU seconds are the less load-sensitive of the two: on a machine busy with other work,
+read the CPU ratio.  Also checks that both routes wrote byte-identical tables.  Skips with a
+message when the DL19 data are absent (``../shared/data`` beside the project, or
+``$METAEVAL_SHARED_DATA``).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/bench_pipeline.py [--repeat 3] [--cores 2] [--summary]
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_pipeline.py [--repeat 3] [--cores 2] [--summary] [--only warm|cold]
 """
 
 from __future__ import annotations
@@ -34,7 +42,8 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-DL19 = ROOT.parent / "shared" / "data" / "trec-dl19-passage"
+DATA = Path(os.environ.get("METAEVAL_SHARED_DATA") or ROOT.parent / "shared" / "data").expanduser().resolve()
+DL19 = DATA / "trec-dl19-passage"
 EXAMPLE = ROOT / "config" / "examples" / "trec-dl19.yaml"
 
 
@@ -80,15 +89,15 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def run_cli(cfg: dict, work: Path) -> tuple[float, float]:
+def run_cli(cfg: dict, work: Path, env: dict) -> tuple[float, float]:
     """(wall, CPU) seconds of the two CLI calls."""
     t, c = time.perf_counter(), _cpu()
     for cmd in cli_commands(cfg, work):
-        subprocess.run(cmd, check=True, cwd=work)
+        subprocess.run(cmd, check=True, cwd=work, env=env)
     return time.perf_counter() - t, _cpu() - c
 
 
-def run_dag(work: Path, cores: int, summary: bool) -> tuple[float, float]:
+def run_dag(work: Path, cores: int, summary: bool, env: dict) -> tuple[float, float]:
     """(wall, CPU) seconds of the Snakemake run (Snakemake itself and every job)."""
     override = {"trec-dl19": {"qrels": str(DL19 / "qrels.txt"), "runs": str(DL19 / "runs")}}
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(work),
@@ -97,7 +106,7 @@ def run_dag(work: Path, cores: int, summary: bool) -> tuple[float, float]:
     if not summary:
         cmd.append("summary={enabled: false}")
     t, c = time.perf_counter(), _cpu()
-    r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+    r = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=env)
     wall, cpu = time.perf_counter() - t, _cpu() - c
     if r.returncode:
         sys.exit(f"snakemake failed ({r.returncode}):\n{r.stderr[-4000:]}")
@@ -120,55 +129,78 @@ def same_tables(a: Path, b: Path) -> list[str]:
     return [n for n in names if not (b / n).is_file() or not filecmp.cmp(a / n, b / n, shallow=False)]
 
 
+def environment(cold: bool, scratch: Path) -> dict:
+    """The environment of one route; ``cold``: metaeval's bytecode removed and a fresh, empty
+    matplotlib configuration (font cache) folder, as on the first run after an editable install."""
+    env = dict(os.environ)
+    if cold:
+        for d in (ROOT / "src" / "metaeval").rglob("__pycache__"):
+            shutil.rmtree(d, ignore_errors=True)
+        d = scratch / "mplconfig"
+        d.mkdir(parents=True)
+        env["MPLCONFIGDIR"] = str(d)
+    return env
+
+
+def _ratio_line(name: str, rows: list[tuple[float, float, float, float]]) -> str:
+    """rows: (cli wall, dag wall, cli cpu, dag cpu) per round."""
+    cw, dw, cc, dc = (statistics.median(r[i] for r in rows) for i in range(4))
+    return (f"{name}: wall CLI {cw:6.2f} s, DAG {dw:6.2f} s, DAG/CLI {dw / cw:.2f} (target <= 1.1);  "
+            f"CPU CLI {cc:6.2f} s, DAG {dc:6.2f} s, DAG/CLI {dc / cc:.2f} (target <= 1.2)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds (median reported)")
     ap.add_argument("--cores", type=int, default=2, help="snakemake --cores (default 2)")
     ap.add_argument("--summary", action="store_true",
                     help="let the DAG also write the cross-collection summary (work the CLI does not do)")
+    ap.add_argument("--only", choices=["cold", "warm"], help="time one condition only")
     ap.add_argument("--keep", metavar="DIR", help="keep the last round's folders under DIR")
     args = ap.parse_args(argv)
     if not DL19.is_dir():
-        print(f"bench_pipeline: skipped: the DL19 data are not at {DL19} (../shared beside the project)")
+        print(f"bench_pipeline: skipped: the DL19 data are not at {DL19} (../shared/data beside the project "
+              "or $METAEVAL_SHARED_DATA)")
         return 0
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     sys.path.insert(0, str(ROOT / "src"))
     cfg = yaml.safe_load(EXAMPLE.read_text())
-    cli, dag, cli_cpu, dag_cpu = [], [], [], []
+    conditions = [args.only] if args.only else ["cold", "warm"]
+    results: dict[str, list] = {c: [] for c in conditions}
     for i in range(args.repeat):
-        with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
-            tmp = Path(tmp)
-            (tmp / "cli").mkdir()
-            (tmp / "dag").mkdir()
-            order = [("cli", None), ("dag", None)] if i % 2 == 0 else [("dag", None), ("cli", None)]
-            for which, _ in order:
-                if which == "cli":
-                    w, c = run_cli(cfg, tmp / "cli")
-                    cli.append(w)
-                    cli_cpu.append(c)
-                else:
-                    w, c = run_dag(tmp / "dag", args.cores, args.summary)
-                    dag.append(w)
-                    dag_cpu.append(c)
-            print(f"round {i + 1}: wall CLI {cli[-1]:6.2f} s  DAG {dag[-1]:6.2f} s  DAG/CLI {dag[-1] / cli[-1]:.2f}"
-                  f"   CPU CLI {cli_cpu[-1]:6.2f} s  DAG {dag_cpu[-1]:6.2f} s"
-                  f"   (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)", flush=True)
-            diff = same_tables(tmp / "cli" / "trec-dl19" / "tables", tmp / "dag" / "results" / "trec-dl19" / "tables")
-            if diff:
-                print(f"  tables differ between the routes: {', '.join(diff)}")
-            if i == args.repeat - 1:
-                walls = job_walls(tmp / "dag" / "results")
-                print("  DAG jobs (s): " + ", ".join(f"{k} {v:.2f}" for k, v in walls.items()))
-                if args.keep:
-                    shutil.copytree(tmp, Path(args.keep), dirs_exist_ok=True)
-    c, d = statistics.median(cli), statistics.median(dag)
+        for cond in conditions:
+            with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
+                tmp = Path(tmp)
+                (tmp / "cli").mkdir()
+                (tmp / "dag").mkdir()
+                row = {}
+                for which in (("cli", "dag") if i % 2 == 0 else ("dag", "cli")):
+                    env = environment(cond == "cold", tmp / f"{which}-cache")
+                    if which == "cli":
+                        row["cli"] = run_cli(cfg, tmp / "cli", env)
+                    else:
+                        row["dag"] = run_dag(tmp / "dag", args.cores, args.summary, env)
+                (cw, cc), (dw, dc) = row["cli"], row["dag"]
+                results[cond].append((cw, dw, cc, dc))
+                print(f"round {i + 1} {cond}: wall CLI {cw:6.2f} s  DAG {dw:6.2f} s  DAG/CLI {dw / cw:.2f}"
+                      f"   CPU CLI {cc:6.2f} s  DAG {dc:6.2f} s  DAG/CLI {dc / cc:.2f}"
+                      f"   (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)", flush=True)
+                diff = same_tables(tmp / "cli" / "trec-dl19" / "tables",
+                                   tmp / "dag" / "results" / "trec-dl19" / "tables")
+                if diff:
+                    print(f"  tables differ between the routes: {', '.join(diff)}")
+                if i == args.repeat - 1 and cond == conditions[-1]:
+                    walls = job_walls(tmp / "dag" / "results")
+                    print("  DAG jobs (s): " + ", ".join(f"{k} {v:.2f}" for k, v in walls.items()))
+                    if args.keep:
+                        shutil.copytree(tmp, Path(args.keep), dirs_exist_ok=True)
     what = "with the summary" if args.summary else "same work"
-    print(f"DL19 example, --cores {args.cores}, median of {args.repeat}: CLI {c:.2f} s, DAG ({what}) "
-          f"{d:.2f} s, DAG/CLI = {d / c:.2f} (target <= 1.2); CPU seconds: CLI "
-          f"{statistics.median(cli_cpu):.2f}, DAG {statistics.median(dag_cpu):.2f}")
+    print(f"DL19 example ({what}), --cores {args.cores}, median of {args.repeat}:")
+    for cond in conditions:
+        print("  " + _ratio_line(cond, results[cond]))
     if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
         print("note: the machine was busy with other work; wall times (and their ratio) are only "
-              "meaningful on an otherwise idle machine")
+              "meaningful on an otherwise idle machine, CPU seconds less affected")
     return 0
 
 

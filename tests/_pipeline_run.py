@@ -32,11 +32,18 @@ kishida: {enabled: true}
 """
 
 
+def snakemake_result(workdir: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    """Run Snakemake with this repository's Snakefile in ``workdir``; whatever its exit status."""
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), "--directory", str(workdir),
+           *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=workdir)
+
+
 def snakemake(workdir: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
     """Run Snakemake with this repository's Snakefile in ``workdir``; raise with its output on failure."""
     cmd = [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), "--directory", str(workdir),
            *args]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=workdir)
+    r = snakemake_result(workdir, *args, timeout=timeout)
     if r.returncode != 0:
         raise AssertionError(f"snakemake failed ({r.returncode}): {' '.join(cmd)}\n"
                              f"--- stdout\n{r.stdout[-5000:]}\n--- stderr\n{r.stderr[-8000:]}")

@@ -130,15 +130,27 @@ def shared() -> Path:
     return SHARED
 
 
+_DL19_COLLECTION = []
+
+
+def dl19_collection():
+    """The DL19 collection (every run, file order, depth 1000), parsed once per session and shared
+    by the tests that read it (do not modify it); requires the shared data (skip, or fail under CI)."""
+    require("shared_data")
+    if not _DL19_COLLECTION:
+        from metaeval.io import load_collection
+
+        _DL19_COLLECTION.append(load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz"))))
+    return _DL19_COLLECTION[0]
+
+
 def dl19_matrices(metrics) -> dict:
     """``{metric: topic x run DataFrame}`` of every DL19 run (gains 1:2:3), for the statistics
     tests; requires the shared data (skip, or fail under CI)."""
     import pandas as pd
 
-    from metaeval.io import load_collection
     from metaeval.metrics import evaluate
 
-    require("shared_data")
-    c = load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz")))
+    c = dl19_collection()
     res = evaluate(c, list(metrics), gains=(1, 2, 3))
     return {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in res.items()}

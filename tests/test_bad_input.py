@@ -256,7 +256,7 @@ def test_cli_ingest_and_evaluate_reject_and_write_nothing(tmp_path, capsys, case
     assert leftovers(out) == []
 
 
-def test_cli_bad_usage_exit_2(tmp_path, capsys):
+def test_cli_bad_usage_exit_2(tmp_path):
     with pytest.raises(SystemExit) as e:
         main(["matrices", "--out", str(tmp_path / "o")])
     assert e.value.code == 2

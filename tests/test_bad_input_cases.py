@@ -1,4 +1,4 @@
-"""Issue 10: one test per case of bad input, interrupted runs and stale caches (docs/io.md states
+"""One test per case of bad input, interrupted runs and stale caches (docs/io.md states
 each rule).  Each test is the reproduction and the fixed behaviour: clean values, or a one-line
 error naming file and line, never a traceback, never a mixed output."""
 
@@ -19,7 +19,7 @@ from metaeval.errors import InputError
 from metaeval.io import load_collection, load_or_build, read_qrels
 
 ROOT = Path(__file__).resolve().parents[1]
-WWW4 = ROOT.parent / "shared" / "data" / "ntcir-www4"
+from conftest import WWW4  # noqa: E402
 BOM = b"\xef\xbb\xbf"
 QRELS = b"T1 d1 L1\nT1 d2 L0\nT1 d3 L2\nT2 d1 L2\nT2 d4 L1\n"
 RUN = (b"T1 Q0 d3 1 3.5 r\nT1 Q0 d2 2 2.5 r\nT1 Q0 d1 3 1.5 r\n"
@@ -220,13 +220,13 @@ def test_case6_matrices_out_is_a_file(tmp_path, capsys):
     one_line_error(err, f)
 
 
-def test_case7_two_runs_three_topics_no_warning_no_inf(tmp_path, matrices_dir):
+def test_case7_two_runs_three_topics_no_warning_no_inf(tmp_path, matrices_dir, capsys):
     out = tmp_path / "o"
-    r = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", "metaeval", "meta",
-                        "--matrices", str(matrices_dir), "--out", str(out), "--B", "200", "--no-figures",
-                        "--quiet"], capture_output=True, text=True,
-                       env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-    assert r.returncode == 0 and "warning" not in r.stderr.lower(), r.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)          # any RuntimeWarning fails the run
+        rc, _, err = cli(["meta", "--matrices", matrices_dir, "--out", out, "--B", "200", "--no-figures",
+                          "--quiet"], capsys)
+    assert rc == 0 and "warning" not in err.lower(), err
     md = (out / "tables" / "tstar.md").read_text()
     assert "inf" not in md and "nan" not in md.lower()
     from metaeval.meta.bootstrap import tstar_summary
@@ -256,6 +256,7 @@ def _pipeline(tmp_path, runs_dir, gains='"1:2"'):
                           env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
 
 
+@pytest.mark.slow
 def test_case8_failed_job_shows_its_cause_on_the_console(tmp_path):
     wb(tmp_path / "qrels.txt", QRELS)
     wb(tmp_path / "runs" / "A.run", RUN)

@@ -37,7 +37,7 @@ def read_csv(path):
         return list(csv.reader(fh))
 
 
-def test_matrices_layout_and_exact_values(tmp_path, data, capsys):
+def test_matrices_layout_and_exact_values(tmp_path, data):
     q, d = data
     out = tmp_path / "m"
     rc = main(["matrices", "--qrels", str(q), "--runs", str(d), "--out", str(out), "--metrics", "AP",

@@ -1,10 +1,9 @@
-"""``metaeval compare`` and ``metaeval.meta.compare`` (issue 13): every p-value against scipy /
+"""``metaeval compare`` and ``metaeval.meta.compare``: every p-value against scipy /
 statsmodels on TREC DL19 for the baseline and the all-pairs families, the bootstrap and rthsd
 p-values equal to the meta-evaluation stages', bad input, the CLI and the paper-style table."""
 
 from __future__ import annotations
 
-import os
 import warnings
 
 import numpy as np
@@ -84,10 +83,14 @@ def test_descriptives_against_plain_loops(dl19):
     for row in got.itertuples(index=False):
         x, y = df[row.run].to_numpy(), df[row.other].to_numpy()
         d = x - y
-        lo, hi = stats.t.interval(0.95, n - 1, loc=x.mean(), scale=stats.sem(x))
+        # Sakai (2014): the interval of the run's mean from V_E, phi_E = (m - 1)(n - 1)
+        lo, hi = stats.t.interval(0.95, (m - 1) * (n - 1), loc=x.mean(), scale=(VE / n) ** 0.5)
         assert row.mean == pytest.approx(x.mean(), abs=1e-12) and row.other_mean == pytest.approx(y.mean(), abs=1e-12)
         assert (row.ci_low, row.ci_high) == (pytest.approx(lo, abs=1e-12), pytest.approx(hi, abs=1e-12))
         assert row.diff == pytest.approx(x.mean() - y.mean(), abs=1e-12)
+        dci = stats.ttest_rel(x, y).confidence_interval(0.95)
+        assert (row.diff_ci_low, row.diff_ci_high) == (pytest.approx(dci.low, abs=1e-12),
+                                                       pytest.approx(dci.high, abs=1e-12))
         assert row.effect_size == pytest.approx((x.mean() - y.mean()) / VE ** 0.5, rel=1e-9)
         assert row.d_z == pytest.approx(d.mean() / d.std(ddof=1), rel=1e-9)
         assert (row.wins, row.ties, row.losses) == (int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum()))
@@ -244,7 +247,7 @@ def test_render_all_pairs_letters():
 
 
 @pytest.mark.shared_data
-def test_readme_worked_example_is_what_the_command_prints(dl19, tmp_path, capsys):
+def test_readme_worked_example_is_what_the_command_prints(tmp_path, capsys):
     """The README's "Comparing runs" block is the output of the command shown above it."""
     import re
     from pathlib import Path

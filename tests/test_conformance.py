@@ -1,4 +1,4 @@
-"""Acceptance 1: every line of NTCIREVAL's reference output, reproduced exactly (0 mismatches).
+"""Every line of NTCIREVAL's reference output, reproduced exactly (0 mismatches).
 
 For each run of the two real collections we print the ``.nev`` file NTCIREVAL's ``NTCIR-eval``
 script would print (``-out TOPIC``; header lines, every measure, ``%.4f``) from the vectorised

@@ -1,4 +1,4 @@
-"""Discriminative power (issue 11): two-way ANOVA, randomised Tukey HSD, Tukey HSD, paired t /
+"""Discriminative power: two-way ANOVA, randomised Tukey HSD, Tukey HSD, paired t /
 Wilcoxon / sign tests with Holm and BH, effect sizes, topic set size design, and the stage.
 
 Deterministic p-values are checked against scipy/statsmodels pair by pair on TREC DL19 (37 runs,
@@ -8,7 +8,6 @@ error on null data.
 
 from __future__ import annotations
 
-import os
 import warnings
 
 import numpy as np
@@ -16,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from conftest import DL19, dl19_matrices
+from conftest import dl19_matrices
 from metaeval.meta.anova import two_way_anova
 from metaeval.meta.discpower import (ANOVA_COLUMNS, DISCPOWER_COLUMNS, PVALUE_COLUMNS, TESTS, TSS_COLUMNS,
                                      discpower_text, discpower_texts, discriminative_power_wide,

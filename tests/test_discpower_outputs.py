@@ -1,4 +1,4 @@
-"""Discriminative power in the outputs (issue 11): the four tables' layouts, the p-value curves and
+"""Discriminative power in the outputs: the four tables' layouts, the p-value curves and
 the summary, the Discpower text files, the options, the stage in run_meta and in the per-stage
 route, and `metaeval meta` on TREC DL19."""
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import gzip
 import io
 import os
-from pathlib import Path
 
 import pytest
 
 from metaeval.cli import main
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "trec-web2013-diversity"
+from conftest import DATA as _DATA  # noqa: E402
+
+DATA = _DATA / "trec-web2013-diversity"
 
 # Figure texts as printed in the paper (the paper's column alignment is not NTCIREVAL's; values and
 # names are compared line by line).  Fig. 4's second line reads "Q-measure=" in the paper: it is
@@ -105,16 +106,84 @@ def test_figure3_equivalence_classes(example, capsys, monkeypatch):
 
 
 def test_figure3_separator(tmp_path, capsys, monkeypatch):
-    (tmp_path / "q.erel").write_text("Paul McCartney;L1;1\nMcCartney;L1;1\nGeorge Harrison;L0\n")
+    (tmp_path / "q.erel").write_text("Paul McCartney;L1;1\nMcCartney;L1;1\nGeorge Harrison;L0;2\n")
     (tmp_path / "q.res").write_text("John Lennon\nMcCartney\nPaul McCartney\nGeorge Harrison\n")
     rc, lab, _ = _run(capsys, monkeypatch, ["ntcir", "label", "-ec", "-sep", ";", "-r",
                                             str(tmp_path / "q.erel"), str(tmp_path / "q.res")])
-    assert lab == "John Lennon\nMcCartney;L1;1\nPaul McCartney\nGeorge Harrison;L0\n"
+    assert lab == "John Lennon\nMcCartney;L1;1\nPaul McCartney\nGeorge Harrison;L0;2\n"
     rc, out, _ = _run(capsys, monkeypatch, ["ntcir", "compute", "-ec", "-sep", ";", "-r",
                                             str(tmp_path / "q.erel"), "-g", "1"], stdin=lab)
     lines = out.splitlines()
-    assert lines[0] == " # syslen=4 jrel=1 jnonrel=1" and lines[1] == " # r1=2 rp=2"
+    assert lines[0] == " # syslen=4 jrel=1 jnonrel=0" and lines[1] == " # r1=2 rp=2"     # EC: jnonrel=0
     assert " RR=                  0.5000" in lines
+
+
+# Three topics of equivalence-class judgments (erel: ITEM Lk CLASS; L0 items have a class too)
+# and their ranked lists.  Topic 0002: class numbers written "01" (C atol: 1) and an L0 item whose
+# class a relevant item shares (NTCIREVAL marks a class seen whatever the first item's level, so
+# the relevant item after it is printed bare).
+EC_TOPICS = {
+    "0001": ("a L1 1\nb L2 1\nc L0 2\nd L3 3\ne L1 4\nf L0 5\n", "c\nb\na\nx\nd\nf\ne\n",
+             "c L0 2\nb L2 1\na\nx\nd L3 3\nf L0 5\ne L1 4\n"),
+    "0002": ("g L0 7\nh L1 7\ni L2 01\nj L2 1\n", "y\ng\nh\nj\ni\n",
+             "y\ng L0 7\nh\nj L2 1\ni\n"),
+    "0003": ("k L1 1\nl L1 2\nm L3 2\n", "l\nm\nk\n", "l L1 2\nm\nk L1 1\n"),
+}
+# the same topics without classes, as NTCIREVAL's documentation defines the EC-measures: one
+# relevant item per class at the class's best level (R = the number of classes), redundant items
+# unlabelled; what plain `compute` prints for them, except that in EC mode the header says jnonrel=0
+EC_AS_PLAIN = {
+    "0001": ("b L2\nd L3\ne L1\n", "c L0\nb L2\na\nx\nd L3\nf L0\ne L1\n"),
+    "0002": ("h L1\nj L2\n", "y\ng L0\nh\nj L2\ni\n"),
+    "0003": ("k L1\nm L3\n", "l L1\nm\nk L1\n"),
+}
+
+
+def test_ec_drop_in_matches_ntcireval_line_for_line_on_three_topics(tmp_path, capsys, monkeypatch):
+    """`label -ec | compute -ec -out TOPIC` per topic, concatenated (as NTCIREVAL's NTCIR-eval
+    script does), comment lines included: the labels NTCIREVAL prints (class numbers as integers),
+    `# syslen=.. jrel=<classes> jnonrel=0`, and every measure of the deduplicated list."""
+    got, expected = [], []
+    for topic, (erel, res, label) in EC_TOPICS.items():
+        (tmp_path / f"{topic}.erel").write_text(erel)
+        (tmp_path / f"{topic}.res").write_text(res)
+        rc, lab, err = _run(capsys, monkeypatch, ["ntcir", "label", "-ec", "-r", str(tmp_path / f"{topic}.erel"),
+                                                  str(tmp_path / f"{topic}.res")])
+        assert rc == 0 and lab == label, (topic, err)
+        rc, out, err = _run(capsys, monkeypatch, ["ntcir", "compute", "-ec", "-r", str(tmp_path / f"{topic}.erel"),
+                                                  "-g", "1:2:3", "-cutoffs", "1,3,10", "-out", topic], stdin=lab)
+        assert rc == 0, err
+        got += out.splitlines()
+        rel, labelled = EC_AS_PLAIN[topic]
+        (tmp_path / f"{topic}.rel").write_text(rel)
+        rc, plain, err = _run(capsys, monkeypatch, ["ntcir", "compute", "-r", str(tmp_path / f"{topic}.rel"),
+                                                    "-g", "1:2:3", "-cutoffs", "1,3,10", "-out", topic],
+                              stdin=labelled)
+        assert rc == 0, err
+        expected += plain.splitlines()
+    assert got == expected
+    assert [l for l in got if "#" in l] == [
+        "0001 # syslen=7 jrel=3 jnonrel=0", "0001 # r1=2 rp=5",
+        "0002 # syslen=5 jrel=2 jnonrel=0", "0002 # r1=4 rp=4",
+        "0003 # syslen=3 jrel=2 jnonrel=0", "0003 # r1=1 rp=1"]
+    assert len(got) > 3 * 20
+
+
+def test_ec_bad_class_number_is_refused_as_ntcireval_does(tmp_path, capsys, monkeypatch):
+    (tmp_path / "q.erel").write_text("a L1 1\nb L2 0\n")
+    (tmp_path / "r.erel").write_text("a L1 1\nb L0\n")
+    for cmd in (["label", "-ec"], ["compute", "-ec", "-g", "1:2"]):
+        rc, out, err = _run(capsys, monkeypatch, ["ntcir", *cmd, "-r", str(tmp_path / "q.erel")], stdin="a\n")
+        assert rc == 1 and out == ""
+        assert err == f"metaeval: error: {tmp_path / 'q.erel'}:2: bad ec number: 0\n"
+        rc, out, err = _run(capsys, monkeypatch, ["ntcir", *cmd, "-r", str(tmp_path / "r.erel")], stdin="a\n")
+        assert rc == 1 and out == "" and err.count("\n") == 1
+        assert f"{tmp_path / 'r.erel'}:2: expected 'ITEM Lk CLASS', got 2 fields" in err
+    # -j: NTCIREVAL counts no judged nonrelevant item in EC mode, so bpref is not computable
+    (tmp_path / "ok.erel").write_text("a L1 1\nb L0 2\n")
+    rc, out, err = _run(capsys, monkeypatch, ["ntcir", "compute", "-ec", "-j", "-g", "1:2", "-r",
+                                              str(tmp_path / "ok.erel")], stdin="a L1 1\nb L0 2\n")
+    assert rc == 1 and out == "" and "bpref etc. are not computable" in err and err.count("\n") == 1
 
 
 def test_figure4_glabel_gcompute(example, capsys, monkeypatch):

@@ -1,4 +1,4 @@
-"""Acceptance 3 of the diversity measures (hypothesis): single intent => D-measure = plain
+"""Properties of the diversity measures (hypothesis): single intent => D-measure = plain
 measure; one item per class => EC-measure = plain measure; I-rec monotone in the cutoff; D#
 between its parts; alpha-nDCG of ndeval's greedy ideal ranking = 1."""
 

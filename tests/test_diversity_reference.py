@@ -9,14 +9,15 @@ import csv
 import os
 import re
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from metaeval.cli import main
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "trec-web2013-diversity"
+from conftest import DATA as _DATA  # noqa: E402
+
+DATA = _DATA / "trec-web2013-diversity"
 
 _TOP = ["RR", "O-measure", "P-measure", "P-plus", "AP", "Q-measure", "NCUrb,P", "NCUrb,BR",
         "NCUrb,IE", "RBP", "ERR", "EBR", "iRBU"]

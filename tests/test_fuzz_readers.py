@@ -1,4 +1,4 @@
-"""Issue 10, acceptance 1: property-based fuzzing of the qrels, run and matrix readers over random
+"""Property-based fuzzing of the qrels, run and matrix readers over random
 mutations of real lines (from the shared data, when present) and synthetic ones: inserted BOMs,
 NULs, CRs, tabs, huge fields, non-ASCII digits and letters, truncation, UTF-16.  Every outcome is
 either the clean values (for a meaningless mutation) or a one-line InputError naming the file (and
@@ -21,7 +21,7 @@ from metaeval.io import read_qrels, read_run
 from metaeval.meta.matrices import read_matrix
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+from conftest import DATA  # noqa: E402  (METAEVAL_SHARED_DATA honoured)
 
 SYN_QRELS = b"0201 doc-a L1\n0201 doc-b L0\n0201 doc-c L2\n0202 doc-a L0\n0202 d\xc3\xa9 L1\n"
 SYN_RUN = (b"0201 Q0 doc-c 1 12.5 tag\n0201 Q0 doc-a 2 -3e-2 tag\n0201 Q0 doc-z 3 -inf tag\n"

@@ -1,4 +1,4 @@
-"""Issue 10, acceptance 3 (cases 10 and 13): `metaeval meta` and `metaeval matrices` killed with
+"""`metaeval meta` and `metaeval matrices` killed with
 SIGKILL at random moments while writing into an existing output folder leave either the complete
 old or the complete new output, never a mix, and the next run leaves no temporary folder behind."""
 

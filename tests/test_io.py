@@ -201,7 +201,7 @@ def test_blank_lines_sysdesc_tabs_crlf(tmp_path):
     np.testing.assert_array_equal(c.levels[0, 0, :3], [0, 1, P])
 
 
-def test_run_names_and_expansion(tmp_path, files):
+def test_run_names_and_expansion(files):
     root, q, a, b = files
     assert run_name("x/KASYS-CO-REV-6.run.gz") == "KASYS-CO-REV-6"
     assert run_name("a.b.txt") == "a.b"

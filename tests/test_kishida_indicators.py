@@ -1,5 +1,5 @@
 """Kishida's indicators (Kishida 2005) and the sensitivity functions: worked examples of the report,
-properties (acceptance 3) and agreement with direct recomputation."""
+properties and agreement with direct recomputation."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_table1_eq17():
     assert t.loc[0, "delta"] == pytest.approx(1 / 101 - 0.1 / 11)
 
 
-# ------------------------------------------------------------------ acceptance 3 properties
+# ------------------------------------------------------------------ properties
 @settings(max_examples=150, deadline=None)
 @given(binary, st.integers(0, 4))
 def test_vG_equals_binary_ap(x, extra):

@@ -16,7 +16,7 @@ from metaeval.metrics import REGISTRY, evaluate, parse_measure
 
 from conftest import DL19, WWW4
 
-#: the names to put in the DL19 example configuration (acceptance 4)
+#: the names to put in the DL19 example configuration
 DL19_CONFIG_NAMES = ["kishida-vG", "kishida-vSprime", "kishida-vD@10"]
 
 
@@ -156,7 +156,7 @@ def test_www4_against_ntcireval(shared):
 
 @pytest.mark.shared_data
 def test_dl19_matrices_kendall_bootstrap(shared, tmp_path):
-    """Acceptance 4: the DL19 configuration's Kishida measures go through ``metaeval matrices`` and
+    """The DL19 configuration's Kishida measures go through ``metaeval matrices`` and
     get rows in the Kendall and paired-bootstrap results like any other measure."""
     from metaeval.cli import main
     from metaeval.meta.bootstrap import paired_bootstrap

@@ -104,10 +104,10 @@ def test_pipeline_config_dedups_after_canonicalisation(tmp_path):
     q, r = _toy_collection(tmp_path)
     cfg = {"collections": {"toy": {"qrels": str(q), "runs": str(r), "gains": "1:2", "top_runs": None}},
            "metrics": ["AP", "Q", "Q-measure", "Q-measure(beta=1)", "PDoc@2", "Prec@2"],
-           "geometric": ["MAP"], "kishida": {"enabled": False}, "summary": {"enabled": False},
-           "sweeps": {"gains": {"enabled": False}}}
+           "geometric": ["MAP"], "select_by": "MAP", "kishida": {"enabled": False},
+           "summary": {"enabled": False}, "sweeps": {"gains": {"enabled": False}}}
     (tmp_path / "c.yaml").write_text(json.dumps(cfg))
-    res = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-n",
+    res = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-n", "-p",
                           "--configfile", str(tmp_path / "c.yaml"), "--directory", str(tmp_path)],
                          capture_output=True, text=True, timeout=300,
                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")})
@@ -116,3 +116,54 @@ def test_pipeline_config_dedups_after_canonicalisation(tmp_path):
     assert text.count("is the same measure as") == 3, text[-3000:]
     assert "matrices/Q-measure.csv" in text and "matrices/Prec@2.csv" in text
     assert "PDoc@2.csv" not in text and "matrices/Q.csv" not in text
+    # every stage job is given the canonical names (select_by MAP -> AP, geometric MAP -> AP)
+    assert "--select-by AP" in text and "--geometric AP" in text and "MAP" not in text.replace("'MAP'", "")
+
+
+def test_aliases_find_their_matrix_in_meta_stage_compare_and_the_api(tmp_path, capsys):
+    """A measure name given to `metaeval meta`, `metaeval stage`, `metaeval compare --matrices`,
+    metaeval.meta_evaluate and metaeval.compare resolves aliases as `metaeval matrices` does
+    (PDoc@1000 finds Prec@1000.csv, MAP finds AP.csv, Q finds Q-measure.csv), AG_/G_ kept; the
+    results are those of the canonical names, byte for byte."""
+    import pandas as pd
+
+    import metaeval
+    from metaeval.meta.matrices import load_matrices, matrix_for
+    from test_meta_cli import write_matrices
+
+    mats = write_matrices(tmp_path / "m", metrics=("AP", "Prec@1000", "Q-measure"))
+    assert matrix_for("PDoc@1000", {"Prec@1000"}) == "Prec@1000"
+    assert matrix_for("AG_MAP", {"AP"}) == "AG_AP" and matrix_for("G_Q", {"Q-measure"}) == "G_Q-measure"
+    assert matrix_for("P@10", {"P@10", "Prec@10"}) == "P@10"          # a file's own name wins
+    assert matrix_for("nonsense(", {"AP"}) == "nonsense("               # left for the caller to report
+    opts = ["--B", "60", "--rthsd-B", "60", "--seed", "3", "--top-runs", "6", "--fuzziness", "0.05",
+            "--sweep-metrics", "--quiet"]
+    canonical = ["--metrics", "AP", "Prec@1000", "Q-measure", "--geometric", "AP", "--select-by", "AP"]
+    aliases = ["--metrics", "MAP", "PDoc@1000", "Q", "--geometric", "MAP", "--select-by", "MAP"]
+    for name, args in (("c", canonical), ("a", aliases)):
+        assert main(["meta", "--matrices", str(mats), "--out", str(tmp_path / name), "--no-figures",
+                     *args, *opts]) == 0, capsys.readouterr().err
+        assert main(["stage", "kendall", "--matrices", str(mats), "--out", str(tmp_path / f"k{name}"),
+                     *args, *opts]) == 0, capsys.readouterr().err
+        assert main(["stage", "select_runs", "--matrices", str(mats), "--out", str(tmp_path / f"{name}.csv"),
+                     *args[-2:], "--top-runs", "6"]) == 0, capsys.readouterr().err
+        assert main(["compare", "--matrices", str(mats), "--metrics", *args[1:4], "--baseline", "run00",
+                     "--out", str(tmp_path / f"cmp{name}")]) == 0, capsys.readouterr().err
+    tables = sorted(p.name for p in (tmp_path / "c" / "tables").iterdir())
+    assert "kendall.csv" in tables and "bootstrap_paired.csv" in tables
+    for f in tables:
+        assert (tmp_path / "a" / "tables" / f).read_bytes() == (tmp_path / "c" / "tables" / f).read_bytes(), f
+    assert "Prec@1000" in (tmp_path / "a" / "tables" / "kendall.csv").read_text()
+    assert (tmp_path / "ka" / "kendall.csv").read_bytes() == (tmp_path / "kc" / "kendall.csv").read_bytes()
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "c.csv").read_bytes()
+    assert (tmp_path / "cmpa" / "compare.csv").read_bytes() == (tmp_path / "cmpc" / "compare.csv").read_bytes()
+    # the Python API
+    scores = load_matrices(mats)
+    kw = dict(B=60, rthsd_B=60, seed=3, top_runs=6, fuzziness=(0.05,), sweep_metrics=())
+    a = metaeval.meta_evaluate(scores, metrics=["MAP", "PDoc@1000", "Q"], geometric=("MAP",),
+                               select_by="MAP", **kw)
+    c = metaeval.meta_evaluate(scores, metrics=["AP", "Prec@1000", "Q-measure"], geometric=("AP",), **kw)
+    for t in ("kendall", "bootstrap_paired", "swap", "run_means"):
+        pd.testing.assert_frame_equal(a[t], c[t])
+    pd.testing.assert_frame_equal(metaeval.compare(scores, baseline="run00", metrics=["PDoc@1000", "Q"]),
+                                  metaeval.compare(scores, baseline="run00", metrics=["Prec@1000", "Q-measure"]))

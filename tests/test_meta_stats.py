@@ -73,12 +73,11 @@ def test_per_metric_stages_equal_the_whole_run():
 @pytest.mark.shared_data
 def test_real_dl19_matrices_run_clean():
     """TREC DL19 (37 runs, 43 topics, graded 0-3): realistic ties and zero-variance pairs."""
-    from conftest import DL19
+    from conftest import dl19_collection
     import metaeval.metrics  # noqa: F401
-    from metaeval.io.ingest import load_collection
     from metaeval.metrics.evaluate import evaluate
 
-    c = load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz")))
+    c = dl19_collection()
     metrics = ["AP", "RR", "Prec@1000", "nDCG@10"]
     res = evaluate(c, metrics, gains=(1, 2, 3))
     mats = {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in res.items()}

@@ -19,7 +19,9 @@ from metaeval.metrics.ndeval import (NDEVAL_CUTOFFS, greedy_ideal, ndeval_amean,
                                      ndeval_names)
 
 ROOT = Path(__file__).resolve().parents[1]
-DIV = ROOT.parent / "shared" / "data" / "trec-web2013-diversity"
+from conftest import DATA as _DATA  # noqa: E402
+
+DIV = _DATA / "trec-web2013-diversity"
 NAMES = ndeval_names()
 
 

@@ -104,11 +104,14 @@ def test_reduced_dag_writes_every_contract_output():
     assert any((res / "summary").glob("*.png"))
     for i in range(1, 6):
         assert (res / "kishida" / f"table{i}.csv").is_file()
-    # every job logged and benchmarked (one job per collection and method)
-    for job in ("metrics", "kendall", "paired", "unpaired", "swap", "stability", "gain_sweep", "discpower",
-                "tables", "figures"):
+    # every job logged and benchmarked: per collection the matrices, the bootstrap tests with the
+    # discriminative power built on them, the other methods, the tables with the figures
+    for job in ("metrics", "bootstrap", "methods", "tables"):
         assert (res / "logs" / "simA" / f"{job}.log").is_file(), job
         assert (res / "benchmarks" / "simA" / f"{job}.tsv").is_file(), job
+    for stage in ("kendall", "paired", "unpaired", "swap", "stability", "gain_sweep", "rank_correlation",
+                  "discpower"):                                # each stage still writes its own parts
+        assert any((res / "simA" / "parts" / stage).glob("*.csv")), stage
     assert (res / "simA" / "parts" / "paired" / "tstar.csv").is_file()
     # the incompleteness stage (a stage on the labelled collection): its job, tables and trials
     assert (res / "benchmarks" / "simA" / "incompleteness.tsv").is_file()
@@ -124,7 +127,7 @@ def test_reduced_dag_writes_every_contract_output():
 
 
 def test_two_runs_give_byte_identical_tables():
-    """Acceptance 3: a second run (other cores, other folder) writes byte-identical CSVs."""
+    """A second run (other cores, other folder) writes byte-identical CSVs."""
     a = reduced_run() / "results"
     b = run_reduced("metaeval-pipeline-rerun-", cores=1) / "results"
     files = sorted(p.relative_to(a) for p in a.glob("*/tables/*.csv"))
@@ -148,7 +151,7 @@ kishida: {enabled: false}
 
 
 def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
-    """Acceptance 5: every job through snakemake-executor-plugin-cluster-generic, submitted by a
+    """Every job through snakemake-executor-plugin-cluster-generic, submitted by a
     script that detaches it as its own process (like sbatch), with only the files on disk shared."""
     (tmp_path / "tiny.yaml").write_text(TINY)
     logs = tmp_path / "joblogs"
@@ -165,17 +168,17 @@ def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
     res = tmp_path / "results" / "tiny"
     check_collection_outputs(res, 5, ["AP", "RR"], sweep=False)
     job_logs = list(logs.glob("*.out"))
-    # one detached process per non-local job (all but the `all` target): simulate, metrics, the six
-    # methods (kendall, paired, unpaired, swap, stability, rank_correlation), discpower, tables,
-    # figures, summary
+    # one detached process per non-local job (all but the `all` target): simulate, metrics, the
+    # bootstrap tests (+ discriminative power), the other methods, tables (+ figures), summary
     n_jobs = out.count("Submitted job")
-    assert n_jobs == 12 and len(job_logs) == n_jobs
+    assert n_jobs == 6 and len(job_logs) == n_jobs
 
 
-def test_slurm_profile_dry_runs_cleanly():
-    # -F: plan every job even when results/ of an earlier run are up to date
+def test_slurm_profile_dry_runs_cleanly(tmp_path):
+    # -F: plan every job even when results/ of an earlier run are up to date; a results folder of
+    # its own (the project's results/ may hold another config's, which the pipeline refuses)
     r = subprocess.run([sys.executable, "-m", "snakemake", "-n", "-F", "--profile",
-                        "workflow/profiles/slurm"],
+                        "workflow/profiles/slurm", "--config", f"results={tmp_path / 'results'}"],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-4000:]
     out = r.stdout + r.stderr

@@ -1,4 +1,4 @@
-"""config/examples/trec-web2013-diversity.yaml end to end (issue 14, acceptance 4): the whole DAG
+"""config/examples/trec-web2013-diversity.yaml end to end: the whole DAG
 on per-intent qrels (``qrels_form: intents``) writes every table and figure for the six diversity
 metrics; the matrices equal ``metaeval matrices --qrels-form intents``.  B is reduced through
 --config to keep the test fast."""
@@ -13,21 +13,22 @@ import pytest
 import yaml
 
 from _pipeline_run import ROOT, snakemake
-from conftest import SHARED
+from conftest import DATA as _DATA, DEFAULT_DATA
 from test_pipeline import check_collection_outputs
 
 pytestmark = pytest.mark.slow
 
 EXAMPLE = ROOT / "config" / "examples" / "trec-web2013-diversity.yaml"
-DATA = SHARED / "data" / "trec-web2013-diversity"
+DATA = _DATA / "trec-web2013-diversity"
 
 
 def test_example_config():
     cfg = yaml.safe_load(EXAMPLE.read_text())
     c = cfg["collections"]["trec-web2013-diversity"]
     assert c["qrels_form"] == "intents" and c["gains"] == "1:2:3:4"
-    assert (ROOT / c["qrels"]).resolve() == (DATA / "qrels.txt").resolve()
-    assert (ROOT / c["intent_probs"]).resolve() == (DATA / "intents.txt").resolve()
+    default = DEFAULT_DATA / "trec-web2013-diversity"        # the example names the default place
+    assert (ROOT / c["qrels"]).resolve() == (default / "qrels.txt").resolve()
+    assert (ROOT / c["intent_probs"]).resolve() == (default / "intents.txt").resolve()
     assert cfg["metrics"] == ["D#-MSnDCG@10", "D-MSnDCG@10", "I-rec@10", "alpha-nDCG@10",
                               "ERR-IA@10", "nERR-IA@10"]
 

@@ -1,11 +1,10 @@
-"""config/examples/trec-dl19.yaml end to end (issue 3, acceptance 3): the whole DAG on the real
+"""config/examples/trec-dl19.yaml end to end: the whole DAG on the real
 TREC DL19 passage runs writes every table and figure; 30 of 37 runs kept, so every sensitivity
 is a count out of 435 pairs.  B is reduced through --config to keep the test fast."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -62,7 +61,7 @@ def test_dl19_example_runs_end_to_end(tmp_path, shared):
     assert ap.min() >= all_ap.sort_values(ascending=False).iloc[29] - 1e-12
     gk = pd.read_csv(res / "tables" / "gain_kendall.csv")
     assert len(gk) == 3 * 4 and gk["tau"].between(-1, 1).all()
-    # issue 5, acceptance 4: Kishida's v_G, v_S', v_D are meta-evaluated like any other metric
+    # Kishida's v_G, v_S', v_D are meta-evaluated like any other metric
     kishida = {"kishida-vG", "kishida-vSprime", "kishida-vD"}
     kendall = pd.read_csv(res / "tables" / "kendall.csv")
     ranked = set(kendall["metric_a"]) | set(kendall["metric_b"])

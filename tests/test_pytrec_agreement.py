@@ -1,4 +1,4 @@
-"""Acceptance 2: agreement with trec_eval (pytrec_eval) on TREC DL 2019, |diff| < 1e-9 per topic.
+"""Agreement with trec_eval (pytrec_eval) on TREC DL 2019, |diff| < 1e-9 per topic.
 
 Like for like:
 

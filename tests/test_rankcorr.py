@@ -481,11 +481,11 @@ def dl19():
             pytest.fail(f"TREC DL19 data missing at {DL19} (CI must provide ../shared)")
         pytest.skip("../shared/data/trec-dl19-passage is not available")
     import metaeval.metrics  # noqa: F401
-    from metaeval.io.ingest import load_collection
+    from conftest import dl19_collection
     from metaeval.meta import select_top_runs
     from metaeval.metrics.evaluate import evaluate
 
-    c = load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz")))
+    c = dl19_collection()
     res = evaluate(c, PAPER_METRICS, gains=(1, 2, 3))
     mats = {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in res.items()}
     top = select_top_runs(mats["AP"], 30)

@@ -1,6 +1,6 @@
-"""Issue 12 wired in: ``metaeval meta`` (and so the pipeline's stage, the API) writes
+"""Rank correlation wired in: ``metaeval meta`` (and so the pipeline's stage, the API) writes
 tables/rank_correlation.{csv,md,tex} and figures/rank_correlation.{png,pdf} by default; tau_a is the
-Kendall table's tau and every interval contains its point estimate (acceptance 2, on DL19 when
+Kendall table's tau and every interval contains its point estimate (on DL19 when
 the shared data are present, on simulated matrices always); ``--rbo-p`` reaches the RBO columns."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ DL19_METRICS = ["RR", "O-measure", "P-measure", "P-plus", "AP", "Q-measure", "nD
 
 
 def check_rank_correlation(tables, metrics) -> pd.DataFrame:
-    """The acceptance checks of issue 12 on one ``metaeval meta`` output folder."""
+    """The rank-correlation checks on one ``metaeval meta`` output folder."""
     for x in ("csv", "md", "tex"):
         assert (tables / f"rank_correlation.{x}").stat().st_size > 0
     rc = read_table(tables / "rank_correlation.csv")
@@ -89,7 +89,7 @@ def test_api_meta_evaluate_has_the_table(tmp_path):
 
 @pytest.mark.shared_data
 def test_dl19_metaeval_meta(tmp_path, shared_data):
-    """Issue 12, acceptance 2: DL19, the papers' metrics, the top 30 runs by AP."""
+    """DL19, the papers' metrics, the top 30 runs by AP."""
     import metaeval.metrics  # noqa: F401
     from metaeval.io.ingest import load_collection
     from metaeval.metrics.evaluate import evaluate

@@ -1,11 +1,10 @@
-"""The rank_correlation outputs (issue 12): the table's declaration and its Markdown/LaTeX layout
+"""The rank_correlation outputs: the table's declaration and its Markdown/LaTeX layout
 (one full matrix per coefficient), the heat-map figure and the summary table."""
 
 from __future__ import annotations
 
 import math
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -125,15 +124,18 @@ def test_figure_has_one_heat_map_per_coefficient_with_the_values(table, monkeypa
     F.plot_rank_correlation(table, "x")
     (fig,) = figs
     panels = [ax for ax in fig.axes if ax.images and ax.get_title()]
-    assert [ax.get_title() for ax in panels] == [F.RANKCORR_TITLES[c] for c in COEFFICIENTS]
+    # titles in two lines: the coefficient, then its citation
+    assert [ax.get_title().replace("\n", " ") for ax in panels] == [F.RANKCORR_TITLES[c] for c in COEFFICIENTS]
     m = len(METRICS)
     for k, (ax, c) in enumerate(zip(panels, COEFFICIENTS)):
         shown = ax.images[0].get_array()
         assert shown.shape == (m, m)
         want = int(np.isfinite(table[c].to_numpy(dtype=float)).sum())
         assert int((~np.ma.getmaskarray(shown)).sum()) == want
-        printed = [x for t in ax.texts for x in t.get_text().split()]
+        printed = [x for t in ax.texts for x in t.get_text().split() if x != "n/a"]
         assert len(printed) == want                                # one printed value per cell
+        na = [x for t in ax.texts for x in t.get_text().split() if x == "n/a"]
+        assert len(na) == m * (m - 1) - want                       # every undefined cell says so
         vals = table[c].to_numpy(dtype=float)
         assert sorted(printed) == sorted(F._tau_text(v) for v in vals[np.isfinite(vals)])
         labels = [t.get_text() for t in ax.get_yticklabels()]
@@ -142,7 +144,7 @@ def test_figure_has_one_heat_map_per_coefficient_with_the_values(table, monkeypa
         assert labels == (METRICS if k >= 4 else [])
 
 
-def test_figure_without_data_says_so(tmp_path, monkeypatch):
+def test_figure_without_data_says_so(monkeypatch):
     from metaeval.report import figures as F
 
     figs = []

@@ -1,5 +1,5 @@
 """`snakemake --report` builds a self-contained HTML report that renders in a real browser
-(headless Chromium) with every figure decoded and captioned (acceptance 2)."""
+(headless Chromium) with every figure decoded and captioned."""
 
 from __future__ import annotations
 

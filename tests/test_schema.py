@@ -98,12 +98,39 @@ def test_bad_configs_rejected(bad):
 
 
 def test_snakemake_rejects_a_misspelt_key_before_any_job(tmp_path):
+    """A misspelt key: the clear line and the keys allowed there, at most 5 lines in all (no schema)."""
     cfg = tmp_path / "c.yaml"
-    cfg.write_text("collections:\n  x: {simulate: {preset: ntcir5-chinese}}\nbootstrap: {Bee: 10}\n")
+    cfg.write_text("collections:\n  x: {simulate: {preset: ntcir5-chinese}}\nbootstrap: {B: 10, alpah: 0.1}\n")
     r = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-n",
                         "--configfile", str(cfg), "--directory", str(tmp_path)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode != 0
     out = r.stdout + r.stderr
-    assert "'Bee' was unexpected" in out
+    assert "config: bootstrap: unknown key 'alpah' (did you mean 'alpha'?)" in out
+    assert "allowed keys of bootstrap: B, alpha, seed" in out
+    assert len(out.strip().splitlines()) <= 5, out
+    assert "description" not in out and "additionalProperties" not in out
     assert not (tmp_path / "results").exists() and not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("bad, line", [
+    ({"collections": {"x": {"qrels": "q", "runs": "r"}}, "bootstrp": {"B": 10}},
+     "config: top level: unknown key 'bootstrp' (did you mean 'bootstrap'?)"),
+    ({"collections": {"x": {"qrels": "q", "runs": "r", "gain": "1:2"}}},
+     "config: collections.x: unknown key 'gain' (did you mean 'gains'?)"),
+    ({"collections": {"x": {"qrels": "q"}}}, "config: collections.x: `runs:` missing"),
+    ({"collections": {"x": {"qrels": "q", "runs": "r", "simulate": {}}}}, "not both"),
+    ({"collections": {"x": {"simulate": {"preset": "ntcir9"}}}},
+     "config: collections.x.simulate.preset: 'ntcir9' is not one of"),
+    ({"collections": {"x": {"qrels": "q", "runs": "r"}}, "bootstrap": {"alpha": 1.5}},
+     "config: bootstrap.alpha: 1.5 is greater than or equal to the maximum of 1"),
+    ({"collections": {"x": {"qrels": "q", "runs": "r"}}, "sweeps": {"gains": {"enabeld": True}}},
+     "config: sweeps.gains: unknown key 'enabeld' (did you mean 'enabled'?)"),
+])
+def test_schema_error_is_one_clear_line(bad, line):
+    from metaeval.checks import schema_error
+
+    msg = schema_error(bad, SCHEMA)
+    assert msg.startswith("config: collections.x: give either" if line == "not both" else line), msg
+    assert msg.count("\n") <= 1, msg
+    assert schema_error(yaml.safe_load((ROOT / "config.yaml").read_text()), SCHEMA) is None

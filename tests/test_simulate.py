@@ -1,5 +1,5 @@
 """metaeval.simulate / `metaeval simulate`: file forms, determinism, Table 1 shape, discriminative
-power (acceptance 4 of the simulation issue)."""
+power."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def defaults():
 
 
 def test_table1_means_within_10_percent(defaults):
-    """Acceptance 4: tables/collection.csv (metaeval.meta.collection_stats) matches Table 1."""
+    """tables/collection.csv (metaeval.meta.collection_stats) matches Table 1."""
     from metaeval.meta.run import stage_collection
 
     for name, coll in defaults.items():
@@ -105,7 +105,7 @@ def test_table1_means_within_10_percent(defaults):
 
 
 def test_discriminative_power_differs_and_bunched_is_lowest(defaults):
-    """Acceptance 4: the four collections differ in paired-bootstrap sensitivity of AP, NTCIR-5
+    """The four collections differ in paired-bootstrap sensitivity of AP, NTCIR-5
     Japanese (closely bunched runs, Sakai (2007a) Fig. 8) the lowest; mean AP spread like Fig. 8."""
     from metaeval.meta.bootstrap import paired_bootstrap
     from metaeval.metrics import evaluate
@@ -146,6 +146,14 @@ def test_cli_params_and_errors(tmp_path, capsys):
     assert main(["simulate", "--out", str(tmp_path / "bad"), "--params", '{"topicz": 3}']) == 1
     assert "topicz" in capsys.readouterr().err
     assert main(["simulate", "nope", "--out-root", str(tmp_path)]) == 1
+    # parameters that validate but cannot be simulated: one line, exit 1, not a traceback
+    small = json.dumps({"preset": "ntcir3-japanese", "topics": 8, "runs": 5, "depth": 50, "candidates": 150,
+                        "pool_depth": 10})
+    capsys.readouterr()
+    assert main(["simulate", "--out", str(tmp_path / "bad"), "--params", small]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("metaeval: error: simulation parameters of ntcir3-japanese: ") and "raise candidates" in err
+    assert err.count("\n") == 1
     assert not (tmp_path / "bad").exists() and not (tmp_path / "nope").exists()
     with pytest.raises(ValueError):
         SimParams(rel_means=(1.0, 2.0), level_bonus=(0.0,))

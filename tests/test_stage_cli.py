@@ -112,3 +112,22 @@ def test_meta_imports_no_presentation_and_pipeline_imports_little():
     # the Snakefile may import the orchestration layer: it must not pull pandas in
     mods = _imported("import metaeval.pipeline")
     assert not {"pandas", "matplotlib", "snakemake", "metaeval.meta"} & mods
+
+
+def test_help_and_one_command_import_only_what_they_use(tmp_path):
+    """`metaeval --help` imports the command modules (their help texts) and nothing heavy;
+    `metaeval stage NAME` imports its own command module, not the others; a stage that draws no
+    figure loads no matplotlib, one that computes no statistic no scipy.stats."""
+    heavy = {"numpy", "pandas", "scipy", "matplotlib", "snakemake"}
+    run = "from metaeval.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\nx = 0"
+    mods = _imported(run.format(argv=["--help"]))
+    assert "metaeval.cli.compare" in mods and "metaeval.cli.stage" in mods
+    assert not heavy & mods, heavy & mods
+    mods = _imported(run.format(argv=["stage", "--help"]))
+    assert "metaeval.cli.stage" in mods and not heavy & mods
+    assert not {"metaeval.cli.compare", "metaeval.cli.matrices", "metaeval.cli.ntcir"} & mods
+    mats = write_matrices(tmp_path / "m")
+    mods = _imported(run.format(argv=["stage", "kendall", "--matrices", str(mats), "--out",
+                                      str(tmp_path / "k"), "--quiet"]))
+    assert (tmp_path / "k" / "kendall.csv").is_file()
+    assert not {"matplotlib", "snakemake", "scipy.stats", "metaeval.cli.compare", "metaeval.report.figures"} & mods

@@ -80,6 +80,7 @@ def test_collection_summary_like_table_1(summary_dir):
 def test_rerun_is_byte_identical(summary_dir, tmp_path):
     base, out, written = summary_dir
     again = S.write_summary({"NTCIR-A": base / "NTCIR-A", "TREC-B": base / "TREC-B"}, tmp_path)
+    assert sorted(p.name for p in again) == sorted(p.name for p in written)
     for p in written:
         assert p.read_bytes() == (tmp_path / p.name).read_bytes(), p.name
 

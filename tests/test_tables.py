@@ -291,7 +291,7 @@ def test_csv_byte_identical_and_full_precision(tmp_path):
     pd.testing.assert_frame_equal(df, original)                  # input not mutated
 
 
-def test_float32_and_object_columns_are_written_exactly(tmp_path):
+def test_float32_and_object_columns_are_written_exactly():
     df = pd.DataFrame({"x": np.array([0.1], dtype=np.float32), "y": pd.Series([0.25], dtype=object)})
     text = csv_text(df)
     assert text == f"x,y\n{float(np.float32(0.1))!r},0.25\n"

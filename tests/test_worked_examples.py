@@ -1,4 +1,4 @@
-"""Acceptance 3: the worked examples of the papers, set up exactly as printed.
+"""The worked examples of the papers, set up exactly as printed.
 
 * Sakai (2011) (NTCIREVAL) Figs. 1 and 2: every printed line, through ``metaeval ntcir label`` /
   ``compute`` on the figure's tiny files (2011 measure list, ``-v2011``, whose ``P@1000`` is our

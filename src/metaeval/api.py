@@ -23,7 +23,7 @@ import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness"]
 
-TIDY_COLUMNS = ["run", "topic", "measure", "value"]
+from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
 
 # ----------------------------------------------------------------------------------- evaluate
@@ -31,7 +31,7 @@ def _is_frame(x) -> bool:
     return isinstance(x, pd.DataFrame)
 
 
-def _run_items(runs, order):
+def _run_items(runs):
     """``runs`` -> list of ("frame", name, DataFrame) / ("path", spec) items."""
     if _is_frame(runs):
         return [("frames", runs)]                  # one run per value of a 'run' column
@@ -69,7 +69,7 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
 
     if order not in (None, "file", "score", "rank"):
         raise ValueError(f"order must be 'file', 'score', 'rank' or None, got {order!r}")
-    items = _run_items(runs, order)
+    items = _run_items(runs)
     paths = [it[1] for it in items if it[0] == "path"]
     if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
         return load_collection(qrels, paths, order=order or "file", depth=depth, max_level=max_level)
@@ -114,8 +114,7 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     the order asked; ``value`` is float64, exactly the ``metaeval matrices`` value.
     """
     from .errors import InputError
-    from .metrics import EvalContext, parse_gains
-    from .metrics import evaluate as _evaluate
+    from .metrics import compute_matrices, parse_gains
     from .metrics.registry import check_vocabulary, unique_measures
 
     if isinstance(measures, str):
@@ -130,10 +129,13 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     c = collection(qrels, runs, order=order, depth=depth, max_level=max_level)
     if g is not None and len(g) < c.max_level:
         raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
+    if g is not None and max_level is None:
+        from .metrics.registry import warn_extra_gains
+
+        warn_extra_gains(g, c.max_level, gains if isinstance(gains, str) else None, stacklevel=3)
     if condensed:
         c = c.condensed()
-    ctx = EvalContext(c, g)
-    vals = _evaluate(ctx, ms)                                  # {name: (runs, topics)}
+    vals = compute_matrices(c, ms, g)                          # {name: (runs, topics)}
     names = list(vals)
     R, T, M = len(c.runs), len(c.topics), len(names)
     cube = np.stack([vals[n] for n in names], axis=-1) if M else np.zeros((R, T, 0))
@@ -146,30 +148,6 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
 
 
 # ----------------------------------------------------------------------------- meta_evaluate
-def tidy_to_matrices(scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """A tidy ``run, topic, measure, value`` frame -> ``{measure: topic x run DataFrame}`` (topics
-    and runs in string order, measures by name, as ``metaeval meta`` reads a matrix folder)."""
-    missing = [c for c in TIDY_COLUMNS if c not in scores.columns]
-    if missing:
-        raise ValueError(f"scores: missing column(s) {', '.join(missing)}; expected {', '.join(TIDY_COLUMNS)}")
-    df = scores[TIDY_COLUMNS].copy()
-    for c in ("run", "topic", "measure"):
-        df[c] = df[c].astype(str)
-    dup = df.duplicated(["run", "topic", "measure"])
-    if dup.any():
-        r = df[dup].iloc[0]
-        raise ValueError(f"scores: two values for run {r.run!r}, topic {r.topic!r}, measure {r.measure!r}")
-    out = {}
-    for m in sorted(df["measure"].unique()):
-        part = df[df["measure"] == m]
-        mat = part.pivot(index="topic", columns="run", values="value").sort_index().sort_index(axis=1)
-        if mat.isna().any().any():
-            raise ValueError(f"scores: measure {m!r} lacks a value for some run and topic")
-        mat.index.name, mat.columns.name = "topic", "run"
-        out[m] = mat.astype(np.float64)
-    return out
-
-
 def _as_read(df: pd.DataFrame) -> pd.DataFrame:
     """A matrix laid out as :func:`metaeval.meta.matrices.read_matrix` returns one (str labels, a
     C-ordered float64 block): numpy's sums depend on the memory layout, and the tables must equal
@@ -191,7 +169,7 @@ def _meta_config(options: dict):
 
 
 def _run_meta(matrices, cfg, metrics, collection):
-    """The one call into the meta-evaluation orchestration (re-point it here when that moves)."""
+    """The one call into the meta-evaluation orchestration."""
     from .meta.run import run_meta
 
     return run_meta(matrices, cfg, metrics=metrics, collection=collection)

@@ -3,14 +3,15 @@
 ``check_collections(config)`` finds, at Snakemake's parse time, the input errors that would
 otherwise fail inside a job: a missing or unreadable qrels file, a run directory or glob without
 files, and gains that do not fit the qrels (the gains rule of docs/io.md: the number of gains is H,
-gains must not decrease, the qrels may not use a level above H).
+gains must not decrease, the qrels may not use a level above H).  ``schema_error(config, schema)``
+words a schema violation in at most two lines (the key, and its allowed neighbours).
 """
 
 from __future__ import annotations
 
 from .errors import InputError
 
-__all__ = ["check_collection", "check_collections"]
+__all__ = ["check_collection", "check_collections", "schema_error"]
 
 
 def _read_qrels(qrels, form, max_level):
@@ -49,6 +50,17 @@ def check_collection(name: str, qrels, runs, gains=None, max_level=None, qrels_f
             if len(g) < q.max_level:
                 raise InputError(f"gains {gains!r} give H = {len(g)} but the qrels use level "
                                  f"L{q.max_level}: labels above H are an error", str(qrels))
+            if max_level is None:
+                import warnings
+
+                from .errors import InputWarning
+                from .metrics.registry import warn_extra_gains
+
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", InputWarning)
+                    warn_extra_gains(g, q.max_level, gains)
+                for w in caught:
+                    warnings.warn(f"collections.{name}: {w.message}", InputWarning, stacklevel=2)
     except (InputError, ValueError) as e:
         raise fail(e) from None
 
@@ -66,3 +78,48 @@ def check_collections(config: dict, error: type[Exception] | None = None) -> Non
             if error is None:
                 raise
             raise error(f"config: {e}") from None
+
+
+def _where(path) -> str:
+    return ".".join(str(p) for p in path) or "top level"
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def schema_error(config: dict, schema: dict) -> str | None:
+    """The first violation of ``schema`` (JSON Schema 2020-12) by ``config`` as one or two lines
+    (``None`` if it validates): an unknown key with its closest spelling and the keys allowed there,
+    a missing key, or the violated rule -- never the schema itself."""
+    import difflib
+
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema)
+    err = jsonschema.exceptions.best_match(validator.iter_errors(config))
+    if err is None:
+        return None
+    where = _where(err.absolute_path)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = list(err.schema.get("properties", {}))
+        unknown = [k for k in err.instance if k not in allowed]
+        key = unknown[0] if unknown else "?"
+        near = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6) or \
+            [a for a in allowed if a.lower() == str(key).lower()]
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        return (f"config: {where}: unknown key {key!r}{hint}\n"
+                f"  allowed {'top-level keys' if where == 'top level' else f'keys of {where}'}: "
+                f"{', '.join(allowed)}")
+    if err.validator == "oneOf" and "simulate" in err.schema.get("oneOf", [{}])[0].get("required", []):
+        inst = err.instance if isinstance(err.instance, dict) else {}
+        if "simulate" in inst:
+            return (f"config: {where}: give either `simulate:` (a simulated collection) or `qrels:` and "
+                    f"`runs:` (a real one), not both")
+        missing = [k for k in ("qrels", "runs") if k not in inst]
+        return (f"config: {where}: `{'` and `'.join(missing)}:` missing (a real collection needs `qrels:` "
+                f"and `runs:`, a simulated one `simulate:`)")
+    if err.validator == "propertyNames":
+        return f"config: {where}: name {err.instance!r} not allowed: {_short(err.message)}"
+    return f"config: {where}: {_short(err.message)}"

@@ -228,7 +228,7 @@ class DiversityCollection(Collection):
 
     def __post_init__(self):
         super().__post_init__()
-        R, T = len(self.runs), len(self.topics)
+        T = len(self.topics)
         if self.doc_index is None or self.doc_index.shape != self.levels.shape:
             raise ValueError(f"doc_index must have the shape of levels {self.levels.shape}")
         if self.judged_levels.ndim != 3 or self.judged_levels.shape[0] != T:

@@ -110,7 +110,7 @@ class Output:
 
 _T, _F = "table", "figure"
 _SAKAI_A, _SAKAI_B, _KISHIDA = "Sakai (2007a)", "Sakai (2007b)", "Kishida (2005)"
-# rank correlation beyond Kendall's tau (issue 12)
+# rank correlation beyond Kendall's tau
 _RANKCORR_REFS = ("tau_AP (Yilmaz et al. (2008)), its tie-aware variants tau_AP-a and tau_AP-b "
                   "(Urbano & Marrero (2017)), rank-biased overlap RBO (Webber et al. (2010)) and its "
                   "tie-aware variants RBO^a and RBO^b (Corsi & Urbano (2024))")
@@ -118,7 +118,7 @@ _RANKCORR_REGEN = (f"Table 2 of {_SAKAI_A} / Table 5 of {_SAKAI_B}, extended wit
                    "of Yilmaz et al. (2008), Urbano & Marrero (2017), Webber et al. (2010) and "
                    "Corsi & Urbano (2024)")
 _RANKCORR_COEFS = ("tau_a", "tau_b", "tau_ap", "tau_ap_a", "tau_ap_b", "rbo", "rbo_a", "rbo_b")
-# discriminative power as practised since 2012 (issue 11): randomised Tukey HSD (Carterette 2012;
+# discriminative power as practised since 2012: randomised Tukey HSD (Carterette 2012;
 # Sakai's Discpower tool, Sakai 2014), two-way ANOVA and effect sizes, topic set size (Sakai 2016)
 _CARTERETTE, _SAKAI_14, _SAKAI_16 = "Carterette (2012)", "Sakai (2014)", "Sakai (2016)"
 
@@ -262,7 +262,8 @@ OUTPUTS: tuple[Output, ...] = (
 
     # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
     Output("run_means", _F, "collection",
-           "Distribution of the mean AP (or the first metric) over the runs",
+           "Mean score of every run under every metric, runs named and sorted by mean AP (or the "
+           "first metric)",
            f"{_SAKAI_A} Fig. 8 / {_SAKAI_B} Fig. 1", ("figures",), source="run_means"),
     Output("asl_paired", _F, "collection",
            "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "

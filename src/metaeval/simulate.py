@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import detmath
+
 __all__ = ["SimParams", "PRESETS", "SimulatedCollection", "simulate", "write_collection",
            "preset", "to_collection", "qrels_text", "run_text"]
 
@@ -182,7 +184,7 @@ def simulate(params: SimParams) -> SimulatedCollection:
     size = rng.normal(0.0, p.topic_size_sd, T)
     counts = np.zeros((T, H), dtype=np.int64)
     for lvl in range(H):
-        w = np.exp(size + rng.normal(0.0, p.level_size_sd, T))
+        w = detmath.exp(size + rng.normal(0.0, p.level_size_sd, T))      # the C library's exp
         counts[:, lvl] = _allocate_counts(p.rel_means[lvl], w)
     # every topic gets at least one relevant document: move one L1 (or the most frequent level)
     # document from the largest topic, which keeps every level's total.
@@ -308,13 +310,15 @@ def write_collection(params: SimParams, out_dir: str | os.PathLike, *, force: bo
     The files are written into a temporary sibling directory that is renamed into place, so
     ``out_dir`` is either the previous complete collection or the new complete one.
     """
+    from .util import public_mkdtemp
+
     out = Path(out_dir)
     if out.exists() and not force and any(out.iterdir()):
         raise FileExistsError(f"{out} exists (use force=True to replace it)")
     out.parent.mkdir(parents=True, exist_ok=True)
     sim = simulate(params)
     docids = _docids(sim)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    tmp = Path(public_mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     try:
         (tmp / "runs").mkdir()
         (tmp / "qrels.txt").write_text(qrels_text(sim, docids), encoding="utf-8")

@@ -22,16 +22,47 @@ def open_text(path: str | os.PathLike) -> IO[str]:
     return open(path, "r", encoding="utf-8-sig", errors="strict")
 
 
+def current_umask() -> int:
+    """The process's file mode creation mask (read without changing it where Linux allows)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def public_mkstemp(**kwargs) -> tuple[int, str]:
+    """:func:`tempfile.mkstemp` whose file gets the mode any ``open()`` would give it (0666 minus the
+    umask: 0644 under umask 022) instead of mkstemp's private 0600."""
+    fd, tmp = tempfile.mkstemp(**kwargs)
+    os.fchmod(fd, 0o666 & ~current_umask())
+    return fd, tmp
+
+
+def public_mkdtemp(**kwargs) -> str:
+    """:func:`tempfile.mkdtemp` whose folder gets the mode ``mkdir`` would give it (0777 minus the
+    umask: 0755 under umask 022) instead of mkdtemp's private 0700."""
+    tmp = tempfile.mkdtemp(**kwargs)
+    os.chmod(tmp, 0o777 & ~current_umask())
+    return tmp
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "w", **kwargs) -> Iterator[IO]:
     """Write ``path`` via a temporary file in the same folder, renamed into place on success.
 
     On any exception the temporary file is removed and ``path`` is untouched, so a rejected input
-    never leaves a half-written output behind.
+    never leaves a half-written output behind.  The file gets the mode ``open()`` would give it
+    (the umask applies), not mkstemp's private 0600.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = public_mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
@@ -171,7 +202,7 @@ def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
     parent = path.parent
     parent.mkdir(parents=True, exist_ok=True)
     clean_stale(path)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.new-{os.getpid()}-", dir=parent))
+    tmp = Path(public_mkdtemp(prefix=f".{path.name}.new-{os.getpid()}-", dir=parent))
     try:
         yield tmp
         if not path.is_dir():

@@ -1,51 +1,36 @@
-# Paired and unpaired bootstrap tests (Sakai 2007a Sec. 4.3, Sakai 2007b Secs. 5-6): one job per
-# collection and test, every metric in it. Every job derives the same bootstrap samples from
-# (seed, topics, B), so the jobs are independent and can run on different nodes.
+# Paired and unpaired bootstrap tests (Sakai 2007a Sec. 4.3, Sakai 2007b Secs. 5-6) and the
+# discriminative power built on their ASLs (randomised Tukey HSD, ANOVA, classical tests, topic set
+# size design: Carterette 2012, Sakai 2014, Sakai 2016): one job per collection, every metric in
+# it, the three stages one after the other in one `metaeval stage` process (each writes its own
+# part folder; discpower reads the ASLs the other two just wrote). Every stage derives the same
+# bootstrap samples from (seed, topics, B), as `metaeval meta` does, so the tables are identical.
+
+BOOTSTRAP_STAGES = ["paired", "unpaired", "discpower"]
 
 
-rule bootstrap_paired:
+rule bootstrap:
     input:
         matrices=matrix_files(EVAL_MATRICES),
     output:
-        directory(f"{RES}/{{collection}}/parts/paired"),
+        parts_dirs(BOOTSTRAP_STAGES),
     params:
         metaeval=METAEVAL,
         matrices=matrices_dir,
-        args=stage_args("paired"),
+        parts=parts_dir,
+        stages=" ".join(BOOTSTRAP_STAGES),
+        args=group_args(BOOTSTRAP_STAGES),
     log:
-        log_path("paired"),
+        log_path("bootstrap"),
     benchmark:
-        benchmark_path("paired")
+        benchmark_path("bootstrap")
     message:
-        "{wildcards.collection}: paired bootstrap test of every metric (sensitivity, ASL, t*)"
+        "{wildcards.collection}: paired and unpaired bootstrap tests of every metric (sensitivity, "
+        "ASL, t*), then its discriminative power (randomised Tukey HSD, ANOVA, classical tests, "
+        "topic set size)"
     threads: 1
     resources:
         mem_mb=2000,
-        runtime=20,
+        runtime=30,
     shell:
-        "{params.metaeval} stage paired --matrices {params.matrices:q}"
-        " --out {output:q} {params.args} > {log:q} 2>&1"
-
-
-rule bootstrap_unpaired:
-    input:
-        matrices=matrix_files(EVAL_MATRICES),
-    output:
-        directory(f"{RES}/{{collection}}/parts/unpaired"),
-    params:
-        metaeval=METAEVAL,
-        matrices=matrices_dir,
-        args=stage_args("unpaired"),
-    log:
-        log_path("unpaired"),
-    benchmark:
-        benchmark_path("unpaired")
-    message:
-        "{wildcards.collection}: unpaired bootstrap test of every metric (sensitivity, ASL)"
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=20,
-    shell:
-        "{params.metaeval} stage unpaired --matrices {params.matrices:q}"
-        " --out {output:q} {params.args} > {log:q} 2>&1"
+        "{params.metaeval} stage {params.stages} --matrices {params.matrices:q}"
+        " --out {params.parts:q} {params.args} > {log:q} 2>&1"

@@ -5,6 +5,7 @@
 import glob as _glob
 import json as _json
 import os as _os
+import re as _re
 import shlex as _shlex
 import sys as _sys
 
@@ -52,24 +53,85 @@ def _coerce(value, schema):
 with open(SCHEMA_PATH) as _fh:
     import yaml as _yaml
 
-    _coerce(config, _yaml.safe_load(_fh))
+    # libyaml's loader when PyYAML has it: the workflow is parsed by Snakemake and again by every
+    # job on a cluster, and the pure-Python loader takes a tenth of a second on this schema
+    _coerce(config, _yaml.load(_fh, Loader=getattr(_yaml, "CSafeLoader", _yaml.SafeLoader)))
 
-# Validate before any job starts: a misspelt key is rejected with the schema's message, and the
-# schema's defaults are filled in (see config/README.md).
-validate(config, "../schemas/config.schema.yaml")
+# Validate before any job starts: a misspelt key is rejected in one line naming the keys allowed
+# there (metaeval.checks.schema_error, instead of Snakemake's schema dump), and the schema's
+# defaults are filled in (config/README.md).
+from metaeval import runconfig as _runconfig
+
+_GIVEN = _runconfig.leaf_paths(config)      # what the config files (and --config) give
+try:
+    validate(config, "../schemas/config.schema.yaml")
+except WorkflowError:
+    from metaeval.checks import schema_error as _schema_error
+
+    with open(SCHEMA_PATH) as _fh:
+        _bad = _schema_error(config, _yaml.safe_load(_fh))
+    raise WorkflowError(_bad or "config: does not validate against workflow/schemas/config.schema.yaml") from None
 
 # `metaeval` through the Python that runs Snakemake (no activated environment needed)
 METAEVAL = f"{_shlex.quote(_sys.executable)} -m metaeval"
 
 RES = config["results"].rstrip("/")
+
+# One results folder, one configuration (metaeval.runconfig): RES/effective-config.yaml records the
+# effective config of the last run; other collections into RES are refused, and so is a --report
+# of a config that differs in anything (the report would describe another config's files). The
+# record is (re)written, and its first lines printed, when a run starts (onstart below).
+import copy as _copy
+
+_EFFECTIVE = _copy.deepcopy(dict(config))
+_SOURCES = [_os.path.relpath(str(f)) for f in (workflow.overwrite_configfiles or [])] or ["config.yaml"]
+_RECORDED = _runconfig.read_record(RES) if workflow.is_main_process else None
+if workflow.is_main_process:
+    _conflict = _runconfig.collection_conflict(_RECORDED, _EFFECTIVE, RES, _SOURCES)
+    if _conflict is None and any(a == "--report" or a.startswith("--report=") for a in _sys.argv):
+        _conflict = _runconfig.report_conflict(_RECORDED, _EFFECTIVE, RES)
+    if _conflict:
+        raise WorkflowError(_conflict)
+
+
+def _record_effective_config():
+    """Write RES/effective-config.yaml and print its first lines (what came from the defaults)."""
+    from snakemake.logging import logger
+
+    text = _runconfig.effective_config_text(_EFFECTIVE, _GIVEN, _SOURCES)
+    path = _runconfig.write_record(RES, text)
+    changed = _runconfig.changed_keys(_RECORDED, _EFFECTIVE)
+    head = [ln[2:] if ln.startswith("# ") else ln for ln in text.splitlines()
+            if ln.startswith("#   ") or ln.startswith("# From") or ln.startswith("# (")]
+    lines = [f"metaeval: effective config ({', '.join(_SOURCES)} + defaults) -> {path}"]
+    if changed:
+        lines.append(f"  changed since the last run: {', '.join(changed[:8])}"
+                     f"{', ...' if len(changed) > 8 else ''} (Snakemake re-runs the jobs they affect)")
+    lines += [f"  {ln}" for ln in head]
+    logger.info("\n".join(lines))
+
+
+onstart:
+    _record_effective_config()
+
+
 SIM_ROOT = config["simulated_root"].rstrip("/")
 COLLECTIONS = list(config["collections"])
 if not COLLECTIONS:
     raise WorkflowError("config: `collections` is empty - configure at least one collection")
 # Input errors (empty run directory, gains that do not fit the qrels) are found here, before any job.
+# Warnings (more gains than the qrels' levels) are printed as Snakemake warnings.
 if workflow.is_main_process:
+    import warnings as _warnings
+
     from metaeval.checks import check_collections
-    check_collections(config, WorkflowError)
+    from snakemake.logging import logger as _logger
+
+    with _warnings.catch_warnings(record=True) as _caught:
+        _warnings.simplefilter("always")
+        check_collections(config, WorkflowError)
+    for _w in _caught:
+        _logger.warning(f"config: {_w.message}")
 
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
 COLLECTION_RE = "[A-Za-z0-9][A-Za-z0-9_.-]*"
@@ -168,8 +230,8 @@ INCOMPLETENESS_JOBS = int(_inc["jobs"])
 SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- stages (jobs)
-# The meta-evaluation methods run per collection, one job each (`metaeval stage NAME`), each over
-# every metric; the tables rule combines their parts in this order. The list is derived from the one
+# The meta-evaluation methods run per collection (`metaeval stage NAME...`; the jobs that run them:
+# workflow/rules/bootstrap.smk, methods.smk, incompleteness.smk), each over every metric; the tables rule combines their parts in this order. The list is derived from the one
 # stage registry (metaeval.stages): a new method is its registry entry, its function and its rule.
 from metaeval import stages as _stages
 
@@ -221,6 +283,26 @@ def stage_args(stage):
         return f"{STAGE_ARGS[stage]} {extra}"
 
     return args
+
+
+def group_args(stages):
+    """Params function: the options of one job running several method stages of a collection
+    (`metaeval stage S1 S2 ...`): every option any of them reads, each once."""
+    def args(w):
+        seen, out = set(), []
+        for s in stages:
+            for chunk in _re.split(r" (?=--)", stage_args(s)(w)):
+                if chunk.strip() and chunk not in seen:
+                    seen.add(chunk)
+                    out.append(chunk.strip())
+        return " ".join(out)
+
+    return args
+
+
+def parts_dirs(stages):
+    """Output of a job running several method stages: their part folders."""
+    return [directory(f"{RES}/{{collection}}/parts/{s}") for s in stages]
 
 
 # --------------------------------------------------------------------------- input functions

@@ -18,7 +18,14 @@ import warnings
 from ..errors import ConfigError, InputError, InputWarning
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _commands() -> list[str]:
+    """The command modules of this package (discovered; ``_helpers`` excluded), sorted."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``metaeval`` parser; ``only``: just that command's subparser (what ``metaeval CMD ...``
+    needs: the other command modules are not imported)."""
     from .. import __version__
 
     parser = argparse.ArgumentParser(
@@ -29,10 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"metaeval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        mod = importlib.import_module(f"{__name__}.{info.name}")
+    for name in [only] if only is not None else _commands():
+        mod = importlib.import_module(f"{__name__}.{name}")
         if hasattr(mod, "add_parser"):
             mod.add_parser(sub)
     return parser
@@ -48,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         from .trec_eval import main as trec_eval_main
 
         return trec_eval_main(argv[1:])
-    parser = build_parser()
+    # `metaeval CMD ...` imports CMD's module alone; anything else (--help, a typo) the full parser
+    only = argv[0] if argv and not argv[0].startswith("-") and argv[0] in _commands() else None
+    parser = build_parser(only)
     args = parser.parse_args(argv)
     warnings.showwarning = _show_warning
     warnings.simplefilter("always", InputWarning)

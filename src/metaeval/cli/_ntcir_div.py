@@ -205,8 +205,19 @@ def _split(line: str, sep):
     return [f.strip() for f in line.split(sep)] if sep else line.split()
 
 
+def _ec_number(text: str) -> int:
+    """The class number of an erel line as NTCIREVAL reads it (C ``atol``: the leading integer,
+    0 when there is none)."""
+    import re
+
+    m = re.match(r"\s*([+-]?[0-9]+)", text)
+    return int(m.group(1)) if m else 0
+
+
 def _erel(path, sep, max_level=None):
-    """``{item: (level, class or None)}`` of an erel file (``DOCID Lk CLASS``)."""
+    """``{item: (label, class number)}`` of an erel file (``ITEM Lk CLASS``, every line with its
+    class, L0 lines too, as NTCIREVAL's ``-ec`` reads them).  A class number below 1 is refused
+    as NTCIREVAL refuses it (``bad ec number: 0``), naming the file and line."""
     from ..errors import InputError
 
     name, lines = _read_lines(path)
@@ -215,21 +226,25 @@ def _erel(path, sep, max_level=None):
         if not ln.strip():
             continue
         f = _split(ln, sep)
-        if len(f) not in (2, 3):
-            raise InputError(f"expected 'ITEM Lk CLASS', got {len(f)} fields", name, k)
+        if len(f) != 3:
+            raise InputError(f"expected 'ITEM Lk CLASS', got {len(f)} field{'s' * (len(f) != 1)}", name, k)
         m = _LABEL.match(f[1])
         if not m:
             raise InputError(f"unknown relevance label {f[1]!r}: expected L0, L1, ...", name, k)
         lv = int(m.group(1))
         if max_level is not None and lv > max_level:
             raise InputError(f"label {f[1]} exceeds the highest level L{max_level} declared by -g", name, k)
-        if lv >= 1 and len(f) != 3:
-            raise InputError(f"relevant item without an equivalence class (third field)", name, k)
-        out.setdefault(f[0], (lv, f[2] if len(f) == 3 else None))
+        num = _ec_number(f[2])
+        if num < 1:
+            raise InputError(f"bad ec number: {num}", name, k)
+        out.setdefault(f[0], (lv, num))
     return out
 
 
 def run_label_ec(args) -> int:
+    """NTCIREVAL's ``label -ec``: the first retrieved item of a class is printed with its label
+    and class number; a later item of a class already seen (whatever the level of the first,
+    L0 included) is printed bare."""
     judged = _erel(args.rel, args.sep)
     _, lines = _read_lines(args.res)
     sep = args.sep or " "
@@ -240,11 +255,10 @@ def run_label_ec(args) -> int:
             continue
         n += 1
         j = judged.get(d)
-        if j is not None and (j[0] == 0 or j[1] not in seen):
-            if j[0] >= 1:
-                seen.add(j[1])
-            out.append(sep.join([d, f"L{j[0]}"] + ([j[1]] if j[1] is not None else [])))
-        elif not args.judged:
+        if j is not None and j[1] not in seen:
+            seen.add(j[1])
+            out.append(sep.join([d, f"L{j[0]}", str(j[1])]))
+        elif j is not None or not args.judged:
             out.append(d)
         if args.truncate is not None and n >= args.truncate:
             break
@@ -263,17 +277,20 @@ def run_compute_ec(args) -> int:
     H = len(gains)
     cutoffs = _cutoffs(args.cutoffs)
     judged = _erel(args.rel, args.sep, max_level=H)
+    # R = the classes by their best level; NTCIREVAL counts no judged nonrelevant item in EC
+    # mode (its header prints jnonrel=0, and -j finds no L0 item for bpref)
     counts = np.zeros(H + 1, np.int64)
     best = {}
     for lv, cl in judged.values():
-        if lv == 0:
-            counts[0] += 1
-        else:
-            best[cl] = max(best.get(cl, 0), lv)
+        best[cl] = max(best.get(cl, 0), lv)
     for lv in best.values():
-        counts[lv] += 1
+        if lv >= 1:
+            counts[lv] += 1
     if counts[1:].sum() == 0:
         raise InputError("no relevant item in the relevance file (NTCIREVAL: no rel doc)", args.rel)
+    if args.judged:
+        raise InputError("no judged nonrelevant (L0) item: bpref etc. are not computable (in EC mode "
+                         "NTCIREVAL counts none)", args.rel)
     name, lines = _read_lines(args.labelled)
     levels = []
     for k, ln in enumerate(lines, 1):

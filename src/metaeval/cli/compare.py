@@ -11,9 +11,7 @@ The chosen ``--format`` is also printed on stdout.  Statistics: docs/meta.md
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from .evaluate import add_measure_args
@@ -51,6 +49,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="replicates of the resampling tests (default: permutation 10000, bootstrap 1000, "
                         "rthsd 5000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling tests (default 0)")
+    p.add_argument("--show", nargs="+", choices=("p", "es", "dz", "ci"), default=[], metavar="WHAT",
+                   help="with --baseline: print beside each mean its p-value against the baseline (p, "
+                        "adjusted), effect size diff/sqrt(V_E) (es), Cohen's d_z (dz) and/or the "
+                        "confidence interval of the difference (ci)")
+    p.add_argument("--sort-by", metavar="METRIC",
+                   help="rows by descending mean of METRIC (the baseline stays first)")
     p.add_argument("--out", metavar="DIR", help="write DIR/compare.csv, compare.md and compare.tex")
     p.add_argument("--format", choices=("md", "csv", "tex"), default="md",
                    help="what to print on stdout (default md)")
@@ -65,10 +69,11 @@ def _load_scores(args, parser):
     if args.matrices:
         if args.qrels or args.runs:
             parser.error("--matrices replaces --qrels/--runs; give one or the other")
-        from ..meta.matrices import list_matrices, load_matrices
+        from ..meta.matrices import list_matrices, load_matrices, matrices_for
 
         if args.metrics:
             avail = set(list_matrices(args.matrices))
+            args.metrics = matrices_for(args.metrics, avail)
             bad = [m for m in args.metrics if m not in avail]
             if bad:
                 raise InputError(f"metric {bad[0]!r} not available (matrices: {', '.join(sorted(avail)) or 'none'})",
@@ -80,7 +85,7 @@ def _load_scores(args, parser):
 
     from ..io import load_collection
     from .evaluate import check_gains, resolve_measures
-    from .matrices import compute_matrices
+    from ..metrics import compute_matrices
 
     if not args.metrics:
         args.metrics = list(DEFAULT_METRICS)
@@ -94,10 +99,10 @@ def _load_scores(args, parser):
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+    from ..util import atomic_write
+
+    with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
         fh.write(text)
-    os.replace(tmp, path)
 
 
 def run(args) -> int:
@@ -106,8 +111,25 @@ def run(args) -> int:
     from ..meta.compare import compare
 
     parser = args._parser
+    if args.show and not args.baseline:
+        parser.error("--show needs --baseline (the p-values of all pairs are in compare.csv)")
     scores = _load_scores(args, parser)
-    where = args.matrices or args.runs[0]
+    if args.sort_by is not None:
+        from ..metrics.registry import parse_measure
+
+        try:
+            sort_by = args.sort_by if args.matrices else parse_measure(args.sort_by).name
+        except ValueError:
+            sort_by = args.sort_by
+        if sort_by not in scores:
+            parser.error(f"--sort-by {args.sort_by}: not one of the metrics compared ({', '.join(scores)})")
+        args.sort_by = sort_by
+    n_runs = min(df.shape[1] for df in scores.values())
+    if args.test == "rthsd" and n_runs < 3:
+        parser.error(f"--test rthsd compares all runs given and needs at least 3 (got {n_runs}); with two "
+                     "runs use --test permutation (the same randomisation test for one pair)")
+    # a refused comparison (unknown baseline, ...) concerns the runs as a whole, not one run file
+    where = args.matrices
     try:
         df = compare(scores, baseline=args.baseline, metrics=args.metrics if args.matrices else None,
                      test=args.test, correction=args.correction, alpha=args.alpha, B=args.B, seed=args.seed)
@@ -115,8 +137,9 @@ def run(args) -> int:
         raise InputError(str(e), where) from None
     n_topics = next(iter(scores.values())).shape[0]
     csv_text = df.to_csv(index=False, lineterminator="\n")
-    md = render_compare(df, alpha=args.alpha, baseline=args.baseline, fmt="md", n_topics=n_topics)
-    tex = render_compare(df, alpha=args.alpha, baseline=args.baseline, fmt="tex", n_topics=n_topics)
+    opts = dict(alpha=args.alpha, baseline=args.baseline, n_topics=n_topics, show=args.show, sort_by=args.sort_by)
+    md = render_compare(df, fmt="md", **opts)
+    tex = render_compare(df, fmt="tex", **opts)
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)

@@ -45,7 +45,7 @@ def add_measure_args(p: argparse.ArgumentParser) -> None:
 
 def resolve_measures(parser: argparse.ArgumentParser, args):
     """(measures, gains) from the parsed options; bad values are usage errors (exit 2)."""
-    from ..metrics import ntcir_measures, parse_gains, parse_measure
+    from ..metrics import ntcir_measures, parse_gains
     from ..metrics.registry import check_gain_order, parse_cutoffs
 
     cutoffs = None
@@ -95,7 +95,8 @@ def _split_names(text: str) -> list[str]:
 
 def check_gains(collection, gains, max_level=None) -> None:
     """The gains rule (docs/io.md): the number of gains given is H, so the qrels may not use a
-    level above it, and ``--max-level`` (if given) must equal it."""
+    level above it, and ``--max-level`` (if given) must equal it; more gains than the qrels' levels
+    (without ``--max-level``) are a one-line warning."""
     from ..errors import InputError
 
     if gains is None:
@@ -107,6 +108,10 @@ def check_gains(collection, gains, max_level=None) -> None:
         raise InputError(f"--gains gives {len(gains)} values (H = {len(gains)}) but the qrels use level "
                          f"L{collection.max_level}: give one gain for each of L1..L{collection.max_level} (labels above "
                          f"H are an error)", src)
+    if max_level is None:
+        from ..metrics.registry import warn_extra_gains
+
+        warn_extra_gains(gains, collection.max_level, stacklevel=3)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:

@@ -57,23 +57,10 @@ def _field(s: str) -> str:
     return s
 
 
-def compute_matrices(collection, measures, gains=None, progress=None) -> dict:
-    """``{measure name: (runs, topics) float64}`` for every measure, in order."""
-    from ..metrics import EvalContext, evaluate
-
-    ctx = EvalContext(collection, gains)
-    out = {}
-    for i, m in enumerate(measures):
-        out.update(evaluate(ctx, [m]))
-        if progress is not None:
-            progress(i + 1, len(measures), m.name)
-    return out
-
-
 def _float_rows(mat) -> list[str]:
     """Rows of ``mat`` (2-D float64) as comma-joined ``repr`` texts (shortest exact round trip).
     The plain route: formatting costs about 5% of the end-to-end DL19 ``matrices`` time, below the
-    15% that would justify a hand-written writer (``benchmarks/bench_metrics.py --parts``)."""
+    15% that would justify a hand-written writer."""
     import numpy as np
 
     return [",".join(map(repr, r)) for r in np.asarray(mat, dtype=np.float64).tolist()]
@@ -138,6 +125,8 @@ def run(args) -> int:
     check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()
+    from ..metrics import compute_matrices
+
     values = compute_matrices(c, measures, gains, _measure_progress(args.quiet))
     write_matrices(c, values, args.out)
     if not args.quiet:

@@ -66,7 +66,10 @@ def run(args) -> int:
             raise ConfigError(f"simulation parameters{f' of {name}' if name else ''}: {e}") from None
         out = args.out or f"{args.out_root}/{name}"
         t0 = time.perf_counter()
-        write_collection(params, out)
+        try:
+            write_collection(params, out)
+        except ValueError as e:             # parameters that cannot be simulated (too few candidates)
+            raise ConfigError(f"simulation parameters{f' of {name}' if name else ''}: {e}") from None
         if not args.quiet:
             print(f"metaeval simulate: {out}: {params.topics} topics, {params.runs} runs "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr)

@@ -1,7 +1,8 @@
-"""``metaeval stage NAME``: run one stage of the pipeline and write its files.
+"""``metaeval stage NAME...``: run one stage of the pipeline (or several method stages, one after the
+other in this process) and write its files.
 
 The Snakemake rules of ``workflow/rules/`` call this command (``shell:``), one job per collection
-and stage; ``metaeval meta`` runs every stage of a collection in one process.  Both go through
+and stage or group of light stages; ``metaeval meta`` runs every stage of a collection in one process.  Both go through
 :mod:`metaeval.pipeline`, so they write byte-identical tables.
 """
 
@@ -32,9 +33,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
                     "cross-collection tables and figures). Options mean what they mean for "
                     "'metaeval meta'; docs/pipeline.md lists the files.")
-    p.add_argument("name", metavar="STAGE", help="stage to run (see above)")
+    p.add_argument("names", nargs="+", metavar="STAGE",
+                   help="stage to run (see above); several method stages run one after the other in "
+                        "this one process, each writing OUT/STAGE/ (a pipeline job groups the light ones)")
     p.add_argument("--out", required=True, metavar="PATH",
-                   help="output folder (runs_used.csv file for select_runs)")
+                   help="output folder (runs_used.csv file for select_runs; with several method stages, "
+                        "the folder of their part folders)")
     p.add_argument("--matrices", metavar="DIR", help="folder of METRIC.csv matrices")
     p.add_argument("--runs", metavar="CSV",
                    help="the runs to meta-evaluate (runs_used.csv: column 'run'), instead of the top "
@@ -58,8 +62,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--runs-used", metavar="CSV",
                    help="tables: also write the runs meta-evaluated (run, mean of --select-by) here")
     p.add_argument("--tables", metavar="DIR", help="figures: folder of the table CSVs")
+    p.add_argument("--figures", metavar="DIR",
+                   help="tables: also draw every figure from the tables just written, into DIR")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="figures: draw in N processes (default 1)")
+                   help="figures (and tables --figures): draw in N processes (default 1)")
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
     add_incompleteness_args(p)
@@ -90,14 +96,21 @@ def run(args) -> int:
     from .. import pipeline
     from ..errors import InputError
 
-    parser, name = args._parser, args.name
+    parser = args._parser
+    if len(args.names) > 1:
+        return _run_several(args, parser)
+    name = args.name = args.names[0]
     progress = None if args.quiet else (
         lambda stage, metric: print(f"metaeval stage: {stage}" + (f" {metric}" if metric else ""),
                                     file=sys.stderr, flush=True))
     try:
         if name == "select_runs":
             _need(parser, args, "matrices")
-            pipeline.write_runs_used(args.matrices, args.out, config_from_args(args))
+            from ..meta.matrices import list_matrices
+            from ..meta.run import with_matrix_names
+
+            _, cfg = with_matrix_names(list_matrices(args.matrices), None, config_from_args(args))
+            pipeline.write_runs_used(args.matrices, args.out, cfg)
         elif name == "figures":
             _need(parser, args, "tables")
             pipeline.write_figures(args.tables, args.out, alpha=args.alpha, swap_threshold=args.swap_threshold,
@@ -108,13 +121,13 @@ def run(args) -> int:
                                    swap_threshold=args.swap_threshold)
         else:
             from ..meta.matrices import list_matrices
-            from ..meta.run import STAGES, default_metrics
+            from ..meta.run import STAGES, default_metrics, with_matrix_names
 
             if name != "tables" and name not in STAGES:
                 parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
             _need(parser, args, "matrices")
-            cfg = config_from_args(args)
-            metrics = args.metrics
+            metrics, cfg = with_matrix_names(list_matrices(args.matrices), args.metrics,
+                                             config_from_args(args))
             if metrics is None:      # as metaeval meta: every matrix but the gain-sweep variants
                 metrics = default_metrics(dict.fromkeys(list_matrices(args.matrices)), cfg)
             if name == "tables":
@@ -126,6 +139,9 @@ def run(args) -> int:
                     matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=stages,
                     out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
                     runs_used=args.runs_used, texts_dir=args.texts)
+                if args.figures is not None:         # drawn in this process: no second start-up
+                    pipeline.write_figures(args.out, args.figures, alpha=cfg.alpha,
+                                           swap_threshold=cfg.swap_threshold, jobs=args.jobs)
             else:
                 from ..metrics.registry import parse_gains
 
@@ -137,4 +153,40 @@ def run(args) -> int:
         if isinstance(e, InputError):
             raise
         raise InputError(f"stage {name}: {e}") from None
+    return 0
+
+
+def _run_several(args, parser) -> int:
+    """Several method stages in one process (``OUT/STAGE/`` each), in the order given: what one
+    pipeline job does for the light stages of a collection.  A stage that reads other stages'
+    parts (discpower) finds them under ``--parts``, by default ``OUT``."""
+    from .. import pipeline
+    from ..errors import InputError
+    from ..meta.matrices import list_matrices
+    from ..meta.run import STAGES, default_metrics, with_matrix_names
+
+    bad = [n for n in args.names if n not in STAGES]
+    if bad:
+        parser.error(f"several stages run together must be method stages ({', '.join(STAGES)}); got {bad[0]!r}")
+    if len(set(args.names)) != len(args.names):
+        parser.error("a stage is named twice")
+    args.name = "+".join(args.names)
+    _need(parser, args, "matrices")
+    progress = None if args.quiet else (
+        lambda stage, metric: print(f"metaeval stage: {stage}" + (f" {metric}" if metric else ""),
+                                    file=sys.stderr, flush=True))
+    out = args.out
+    parts = args.parts if args.parts is not None else out
+    available = list_matrices(args.matrices)
+    metrics, cfg = with_matrix_names(available, args.metrics, config_from_args(args))
+    if metrics is None:
+        metrics = default_metrics(dict.fromkeys(available), cfg)
+    for name in args.names:
+        try:
+            pipeline.write_stage_parts(name, args.matrices, f"{out}/{name}", cfg, metrics, runs_path=args.runs,
+                                       progress=progress, parts_dir=parts)
+        except ValueError as e:
+            if isinstance(e, InputError):
+                raise
+            raise InputError(f"stage {name}: {e}") from None
     return 0

@@ -251,6 +251,37 @@ def _runs_info(sources: list[RunSource]) -> dict:
     return {s.name: list(s.files) if s.path is None else s.path for s in sources}
 
 
+def _run_topic_ids(pr) -> list:
+    """The distinct topic ids (bytes) of a parsed run, from the starts of its blocks of equal ids."""
+    tb = pr.topics
+    if not len(tb):
+        return []
+    starts = np.flatnonzero(np.r_[True, tb[1:] != tb[:-1]])
+    return np.unique(tb[starts]).tolist()
+
+
+def _check_common_topics(q: Qrels, qsrc: str, used: list, parsed: list) -> None:
+    """Qrels and runs without one topic in common (the qrels of another collection): an error naming
+    both, before any per-run warning -- not a table of zeros.  Runs without any line keep their
+    documented warning."""
+    if not parsed:
+        return
+    used_ids = {t.encode("utf-8") for t in used}
+    run_ids: set = set()
+    for pr, _ in parsed:
+        ids = _run_topic_ids(pr)
+        if used_ids.intersection(ids):
+            return
+        run_ids.update(ids)
+    if not run_ids:
+        return                               # empty runs: the documented warning, zeros
+    srcs = [pr.sources[0] if pr.sources else pr.name for pr, _ in parsed]
+    runs = srcs[0] + (f" (and {_plural(len(srcs) - 1, 'other run')})" if len(srcs) > 1 else "")
+    shown = sorted(b.decode("utf-8", "replace") if isinstance(b, bytes) else str(b) for b in run_ids)
+    raise InputError(f"no topic in common with the runs {runs}: the qrels' topics are {_preview(used)}, "
+                     f"the runs' {_preview(shown) or 'none'}; are these the qrels of these runs?", qsrc)
+
+
 def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries: bool = False):
     """Label parsed runs ``[(ParsedRun, order), ...]`` against ``q`` (the second half of
     :func:`load_collection`, shared with :mod:`metaeval.io.frames`): ``(used topics, excluded
@@ -265,6 +296,7 @@ def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries
               f"the topic set: {_preview(excluded)}")
     if not used:
         raise InputError("no topic of the qrels has a relevant document", qsrc)
+    _check_common_topics(q, qsrc, used, parsed)
     index = _QrelsIndex(q, used)
     width = depth
     if width is None:

@@ -205,7 +205,7 @@ def read_intent_probs(path, iq: IntentQrels) -> np.ndarray:
 
 
 def uniform_probs(iq: IntentQrels) -> np.ndarray:
-    T, I = len(iq.topics), iq.levels.shape[1]
+    I = iq.levels.shape[1]
     n = iq.n_listed.astype(np.float64)
     return np.where(np.arange(I)[None, :] < n[:, None], 1.0 / np.maximum(n, 1)[:, None], 0.0)
 

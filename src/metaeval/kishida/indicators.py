@@ -19,7 +19,11 @@ NII-2005-014E.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+from .. import detmath
 
 __all__ = [
     "degrees_from_levels", "ideal_from_degrees", "fit_length", "n_relevant",
@@ -141,7 +145,7 @@ def normalized_precision(x, R, N) -> np.ndarray:
 
     x, rel, R, N, m = _retrieved_and_missing(x, R, N)
     n = x.shape[-1]
-    s = (rel * np.log(_ranks(n))).sum(axis=-1) + gammaln(N + 1) - gammaln(N - m + 1)
+    s = (rel * detmath.log(_ranks(n))).sum(axis=-1) + gammaln(N + 1) - gammaln(N - m + 1)
     ideal = gammaln(R + 1)
     den = gammaln(N + 1) - gammaln(R + 1) - gammaln(N - R + 1)
     z = 1.0 - _ratio(s - ideal, den)
@@ -170,7 +174,7 @@ def _dcg_weights(n: int, b: float) -> np.ndarray:
     if not b > 1:
         raise ValueError(f"log base b must be > 1, got {b}")
     r = _ranks(n)
-    logs = np.log(r) / np.log(b)
+    logs = detmath.log(r) / math.log(b)
     return np.divide(1.0, logs, out=np.ones(n), where=r >= b)
 
 

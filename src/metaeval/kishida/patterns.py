@@ -84,9 +84,20 @@ def table3(scores: pd.DataFrame, indicators=INDICATORS[:4]) -> pd.DataFrame:
                          "std": s.std(axis=0, ddof=1).to_numpy()})
 
 
+def _pearson_matrix(X: np.ndarray) -> np.ndarray:
+    """Pearson correlations between the columns of ``X`` (``numpy.corrcoef``'s value), with the
+    sums over rows in a fixed order (numpy.add.reduce), not a BLAS product."""
+    Xc = (X - X.mean(axis=0)).T                                     # (variables, observations)
+    c = np.add.reduce(Xc[:, None, :] * Xc[None, :, :], axis=2) * (1.0 / (X.shape[0] - 1))
+    sd = np.sqrt(np.diagonal(c))
+    c = c / sd[:, None]
+    c /= sd[None, :]
+    return np.clip(c, -1.0, 1.0)
+
+
 def table4(scores: pd.DataFrame, indicators=INDICATORS) -> pd.DataFrame:
     """Table 4: the Pearson correlation matrix, first column ``indicator``."""
-    c = np.corrcoef(scores[list(indicators)].to_numpy().T)
+    c = _pearson_matrix(scores[list(indicators)].to_numpy(dtype=np.float64))
     df = pd.DataFrame(c, columns=list(indicators))
     df.insert(0, "indicator", list(indicators))
     return df

@@ -106,8 +106,9 @@ def _exact_moments(pi) -> tuple[np.ndarray, np.ndarray]:
     prob = np.ones((pi.shape[0], B.shape[0]))
     for i in range(N):
         prob *= np.where(B[None, :, i], 1.0 - pi[:, i, None], pi[:, i, None])
-    mu = prob @ ap
-    var = prob @ (ap ** 2) - mu ** 2
+    # sums over the outcomes along the last axis (numpy.add.reduce: a fixed order, not BLAS)
+    mu = np.add.reduce(prob * ap, axis=1)
+    var = np.add.reduce(prob * (ap * ap), axis=1) - mu * mu
     return mu, np.maximum(var, 0.0)
 
 

@@ -5,8 +5,9 @@ Everything is computed for all pairs and all bootstrap samples at once: with ``C
 count matrix of the samples ``Q*b`` and ``W`` the ``(n, pairs)`` matrix of centred per-topic
 differences ``w_i = z_i - z_bar``, ``C @ W / n`` is every bootstrap mean ``w_bar*b`` and
 ``C @ W**2`` gives every bootstrap variance.  ``B`` is processed in batches (``batch=``) so memory
-stays bounded; the products themselves run in fixed zero-padded blocks of
-:data:`~metaeval.meta.samples.BLOCK` samples, so the result is bit-identical for every batch size.
+stays bounded; the count-matrix products are exact before one final rounding
+(:meth:`~metaeval.meta.samples.BootstrapSamples.dot_t`), so the result is bit-identical for every
+batch size, CPU, BLAS kernel and thread count, and so is every decision taken on it.
 
 Decisions where the papers leave room (also in docs/meta.md):
 
@@ -16,6 +17,9 @@ Decisions where the papers leave room (also in docs/meta.md):
   constant non-zero difference gets ``t(z) = inf`` and ``ASL = 0`` (every ``w*b`` is 0).  A
   variance is "zero" when it is below ``1e-12`` times the mean square (cancellation noise).  No
   NaN can reach a table.
+* **Zero mean**: a mean below ``1e-12`` times the root mean square of the differences is the
+  rounding noise of a mean that is exactly zero (e.g. two runs with equal totals of 4-decimal
+  scores), so ``t = 0``: such a pair gets ``ASL = 1`` whatever the noise's sign and size.
 * **ASL comparison** ``|t*b| >= |t(z)|`` uses a relative tolerance of ``1e-10`` so floating-point
   noise cannot break an exact tie; the unpaired ``|d*b| >= |d|`` treats values within
   ``1e-12 (1 + |d|)`` as equal (exact for 4-decimal scores).
@@ -42,6 +46,8 @@ __all__ = ["PairedResult", "UnpairedResult", "paired_bootstrap", "unpaired_boots
            "DEFAULT_BATCH_ELEMENTS", "tstar_asl", "tstar_summary"]
 
 VAR_REL_EPS = 1e-12
+#: a mean below this share of the root mean square is rounding noise of an exactly zero mean
+MEAN_REL_EPS = 1e-12
 ASL_REL_TOL = 1e-10
 #: differences closer than this (relative to 1 + |d|) count as equal: exact for 4-decimal scores,
 #: whose distinct means differ by at least 1 / (n * 10^4)
@@ -76,13 +82,17 @@ def _default_batch(batch, B, width):
 
 
 def studentise(mean, var, msq, n):
-    """``mean / sqrt(var / n)`` with the zero-variance rule of this module (arrays broadcast)."""
+    """``mean / sqrt(var / n)`` with the zero-mean and zero-variance rules of this module (arrays
+    broadcast)."""
     mean = np.asarray(mean, dtype=np.float64)
     var = np.asarray(var, dtype=np.float64)
     msq = np.asarray(msq, dtype=np.float64)
     zero_var = var <= VAR_REL_EPS * msq
     with np.errstate(divide="ignore", invalid="ignore"):
         t = mean / np.sqrt(var * (1.0 / n))
+    zero_mean = ~zero_var & (np.abs(mean) <= MEAN_REL_EPS * np.sqrt(msq))
+    if np.any(zero_mean):
+        t = np.where(zero_mean, 0.0, t)
     if np.any(zero_var):
         t = np.array(t, dtype=np.float64, copy=True)
         zm = np.broadcast_to(mean, zero_var.shape)[zero_var]
@@ -326,6 +336,7 @@ def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int 
         if zero.any():
             zm = np.abs(S1[zero]) * (1.0 / n) <= 1e-12 * (1.0 + np.sqrt(S2[zero] * (1.0 / n)))
             q[zero] = np.where(zm, 0.0, np.inf)
+        q[(np.abs(S1) <= MEAN_REL_EPS * np.sqrt(S2 * n)) & ~zero] = 0.0   # zero mean (studentise)
         count += (q >= qthr).sum(axis=1)
         if not estimate:
             continue

@@ -3,14 +3,22 @@ effect sizes and confidence intervals for every compared pair and metric (``meta
 
 :func:`compare` returns the tidy table ``compare.csv`` (one row per metric and compared pair)::
 
-    metric, run, other, test, correction, mean, other_mean, ci_low, ci_high, diff, effect_size,
-    d_z, p_value, p_adjusted, significant, wins, ties, losses
+    metric, run, other, test, correction, mean, other_mean, ci_low, ci_high, diff, diff_ci_low,
+    diff_ci_high, effect_size, d_z, p_value, p_adjusted, significant, wins, ties, losses
 
 * Pairs: with ``baseline``, every other run against it (``run`` = that run, ``other`` = the
   baseline, runs in matrix order); otherwise every pair ``run < other`` in matrix order (the
   order and orientation of the ASL and ``pvalues`` tables).  ``diff = mean - other_mean``.
-* ``ci_low``/``ci_high``: the t-based ``ci`` (default 95%) confidence interval of ``run``'s mean
-  score, ``mean +- t_{(1+ci)/2, n-1} sd / sqrt(n)``.
+* ``ci_low``/``ci_high``: Sakai (2014)'s ``ci`` (default 95%) confidence interval of ``run``'s mean
+  score from the two-way ANOVA over all runs given,
+  ``mean +- t_{(1+ci)/2}(phi_E) sqrt(V_E / n)`` with ``phi_E = (m - 1)(n - 1)``.
+* ``diff_ci_low``/``diff_ci_high``: the ``ci`` confidence interval of the difference ``diff``, the
+  one of the test: the paired t interval ``diff +- t_{(1+ci)/2}(n - 1) sd(d) / sqrt(n)``
+  (``scipy.stats.ttest_rel(...).confidence_interval``) for ``paired-t`` and, as the interval of the
+  mean difference they test, for ``wilcoxon``, ``sign`` and ``permutation``; the bootstrap
+  percentile interval of the mean difference over the test's samples ``Q*b`` for ``bootstrap``
+  (Efron & Tibshirani 1993); Tukey's simultaneous interval
+  ``diff +- q_{ci}(m, phi_E) sqrt(V_E / n)`` for ``tukey-hsd`` and ``rthsd`` (Sakai 2014).
 * ``effect_size = diff / sqrt(V_E)`` with ``V_E`` the residual variance of the two-way ANOVA over
   all runs given; ``d_z = mean(d) / sd(d)`` over the per-topic differences (Cohen's d_z).
 * ``wins, ties, losses``: topics with ``run`` above, equal to (within 1e-12), below ``other``.
@@ -38,12 +46,15 @@ from .pairtests import (CORRECTIONS, adjust, cohen_dz, effect_size, paired_t, pe
                         sign_test, tukey_hsd, wilcoxon)
 from .rthsd import DEFAULT_RTHSD_B, rthsd, rthsd_many
 from .samples import BootstrapSamples
+from .matrices import matrices_for
 
-__all__ = ["compare", "COMPARE_COLUMNS", "COMPARE_TESTS", "DEFAULT_B", "TEST_NAMES", "CORRECTION_NAMES"]
+__all__ = ["compare", "COMPARE_COLUMNS", "COMPARE_TESTS", "DEFAULT_B", "TEST_NAMES", "CORRECTION_NAMES",
+           "paired_t_interval", "bootstrap_diff_interval"]
 
 COMPARE_COLUMNS = ["metric", "run", "other", "test", "correction", "mean", "other_mean", "ci_low", "ci_high",
-                   "diff", "effect_size", "d_z", "p_value", "p_adjusted", "significant", "wins", "ties",
-                   "losses"]
+                   "diff", "diff_ci_low", "diff_ci_high", "effect_size", "d_z", "p_value", "p_adjusted",
+                   "significant", "wins", "ties", "losses"]
+
 COMPARE_TESTS = ("paired-t", "wilcoxon", "sign", "permutation", "bootstrap", "rthsd", "tukey-hsd")
 #: default number of replicates per resampling test (bootstrap: the papers' B = 1000, as ``metaeval meta``)
 DEFAULT_B = {"permutation": 10000, "bootstrap": 1000, "rthsd": DEFAULT_RTHSD_B}
@@ -57,19 +68,27 @@ CORRECTION_NAMES = {"none": "no correction", "bonferroni": "Bonferroni", "holm":
 
 def _as_matrices(scores) -> dict:
     if isinstance(scores, pd.DataFrame):
+        from .matrices import TIDY_COLUMNS, tidy_to_matrices
+
+        if set(TIDY_COLUMNS) <= set(map(str, scores.columns)):
+            mats = tidy_to_matrices(scores)
+            # the measures in the order of the frame (evaluate's order), not by name
+            return {m: mats[m] for m in dict.fromkeys(scores["measure"].astype(str))}
         return {"score": scores}
     if isinstance(scores, dict):
         if not scores:
             raise ValueError("no score matrices given")
         return scores
-    raise TypeError("scores must be a topic x run DataFrame or a {metric: DataFrame} dict")
+    raise TypeError("scores must be the tidy frame of metaeval.evaluate (run, topic, measure, value), a "
+                    "topic x run DataFrame or a {metric: DataFrame} dict")
 
 
 def compare(scores, *, baseline: str | None = None, metrics: list[str] | None = None, test: str = "paired-t",
             correction: str | None = None, alpha: float = 0.05, B: int | None = None, seed: int = 0,
             ci: float = 0.95, batch: int | None = None) -> pd.DataFrame:
-    """The ``compare.csv`` table for ``scores`` (``{metric: topic x run DataFrame}``, or one
-    DataFrame, named ``score``).  ``metrics``: which (default all, in order).  ``B``: replicates
+    """The ``compare.csv`` table for ``scores``: the tidy frame of :func:`metaeval.evaluate`
+    (``run, topic, measure, value``), ``{metric: topic x run DataFrame}``, or one topic x run
+    DataFrame (named ``score``).  ``metrics``: which (default all, in order).  ``B``: replicates
     of the resampling tests (default 10000 permutation, 1000 bootstrap, 5000 rthsd)."""
     mats = _as_matrices(scores)
     if test not in COMPARE_TESTS:
@@ -83,7 +102,7 @@ def compare(scores, *, baseline: str | None = None, metrics: list[str] | None = 
     if not 0 < float(ci) < 1:
         raise ValueError(f"ci must lie in (0, 1), got {ci}")
     B = check_B(DEFAULT_B.get(test, 1) if B is None else B)
-    metrics = list(mats) if metrics is None else list(metrics)
+    metrics = list(mats) if metrics is None else matrices_for(metrics, mats)
     missing = [m for m in metrics if m not in mats]
     if missing:
         raise ValueError(f"metric(s) {', '.join(map(repr, missing))} not available "
@@ -120,11 +139,19 @@ def _compare_metric(s, metric, baseline, test, correction, alpha, B, seed, ci, b
     k = ia.size
     corr = correction if correction is not None else ("holm" if k > 1 and test not in FAMILY_TESTS else "none")
     means = X.mean(axis=0)
-    sd = X.std(axis=0, ddof=1)
-    half = stats.t.ppf((1 + float(ci)) / 2, n - 1) * sd / np.sqrt(n)
     av = two_way_anova(s, metric)
+    phi_E = (m - 1) * (n - 1)
+    half = float(stats.t.ppf((1 + float(ci)) / 2, phi_E)) * np.sqrt(av.V_E / n)
     diff = means[ia] - means[ib]
     D = X[:, ia] - X[:, ib]
+    if test == "bootstrap":
+        dlo, dhi = bootstrap_diff_interval(D, BootstrapSamples.from_seed(seed, n, B), ci)
+    elif test in FAMILY_TESTS:
+        q = float(stats.studentized_range.ppf(float(ci), m, phi_E))
+        dhalf = q * np.sqrt(av.V_E / n)
+        dlo, dhi = diff - dhalf, diff + dhalf
+    else:
+        dlo, dhi = paired_t_interval(D, ci)
     if test == "paired-t":
         p = paired_t(D)[1]
     elif test == "wilcoxon":
@@ -146,7 +173,46 @@ def _compare_metric(s, metric, baseline, test, correction, alpha, B, seed, ci, b
     wins, ties, losses = sign_counts(D)
     return pd.DataFrame({
         "metric": metric, "run": [runs[i] for i in ia], "other": [runs[j] for j in ib], "test": test,
-        "correction": corr, "mean": means[ia], "other_mean": means[ib], "ci_low": means[ia] - half[ia],
-        "ci_high": means[ia] + half[ia], "diff": diff, "effect_size": effect_size(diff, av.V_E),
+        "correction": corr, "mean": means[ia], "other_mean": means[ib], "ci_low": means[ia] - half,
+        "ci_high": means[ia] + half, "diff": diff, "diff_ci_low": dlo, "diff_ci_high": dhi,
+        "effect_size": effect_size(diff, av.V_E),
         "d_z": cohen_dz(D), "p_value": p, "p_adjusted": padj, "significant": padj < alpha,
         "wins": wins.astype(np.int64), "ties": ties.astype(np.int64), "losses": losses.astype(np.int64)})
+
+
+def paired_t_interval(D, ci: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """The paired t confidence interval of the mean of every column of the differences ``D``
+    (n, k): ``mean +- t_{(1+ci)/2}(n - 1) sd / sqrt(n)``, as
+    ``scipy.stats.ttest_rel(x, y).confidence_interval(ci)``; a constant column gives the point."""
+    from scipy import stats
+
+    D = np.asarray(D, dtype=np.float64)
+    n = D.shape[0]
+    mean = D.mean(axis=0)
+    half = float(stats.t.ppf((1 + float(ci)) / 2, n - 1)) * D.std(axis=0, ddof=1) / np.sqrt(n)
+    return mean - half, mean + half
+
+
+def bootstrap_diff_interval(D, samples: BootstrapSamples, ci: float = 0.95,
+                            max_cells: int = 1 << 22) -> tuple[np.ndarray, np.ndarray]:
+    """The bootstrap percentile interval of the mean of every column of ``D`` (n, k) over the
+    samples ``Q*b`` (Efron & Tibshirani 1993, Sec. 13.3): the ``(1 -+ ci) / 2`` quantiles
+    (``numpy.quantile``, linear) of the ``B`` resampled means ``sum_{i in Q*b} d_i / n``, each sum
+    taken in sample order (a reduction over the middle axis adds whole rows one after the other:
+    the same bits on any machine, and those of a plain loop)."""
+    D = np.asarray(D, dtype=np.float64)
+    n, k = D.shape
+    if k == 1:              # keep a second column: numpy sums a lone contiguous axis pairwise
+        D = np.concatenate([D, D], axis=1)
+    idx = samples.indices
+    B = idx.shape[0]
+    means = np.empty((B, D.shape[1]))
+    step = max(1, max_cells // max(1, n * D.shape[1]))
+    for b0 in range(0, B, step):
+        block = D[idx[b0:b0 + step]]                          # (rows, n, k)
+        means[b0:b0 + step] = np.add.reduce(block, axis=1) / n  # row by row, in sample order
+    means = means[:, :k]
+    # (1 - 0.95) / 2 is 0.025000000000000022 in binary: the quantile levels as written (0.025, 0.975)
+    q = [float(f"{(1 - float(ci)) / 2:.15g}"), float(f"{(1 + float(ci)) / 2:.15g}")]
+    lo, hi = np.quantile(means, q, axis=0)
+    return lo, hi

@@ -20,11 +20,40 @@ from ..errors import InputError
 from ..util import open_text
 
 __all__ = ["read_matrix", "load_matrices", "list_matrices", "select_top_runs", "restrict_runs",
-           "align_matrices", "NON_MATRIX_FILES"]
+           "align_matrices", "matrix_for", "matrices_for", "NON_MATRIX_FILES"]
 
 NON_MATRIX_FILES = {"topics.csv", "runs_used.csv"}
 _NUMBER = re.compile(r"\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\s*\Z",
                      re.IGNORECASE)
+
+
+#: the tidy per-topic frame of :func:`metaeval.evaluate`
+TIDY_COLUMNS = ["run", "topic", "measure", "value"]
+
+
+def tidy_to_matrices(scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """A tidy ``run, topic, measure, value`` frame (:func:`metaeval.evaluate`'s) ->
+    ``{measure: topic x run DataFrame}`` (topics and runs in string order, measures by name, as
+    ``metaeval meta`` reads a matrix folder)."""
+    missing = [c for c in TIDY_COLUMNS if c not in scores.columns]
+    if missing:
+        raise ValueError(f"scores: missing column(s) {', '.join(missing)}; expected {', '.join(TIDY_COLUMNS)}")
+    df = scores[TIDY_COLUMNS].copy()
+    for c in ("run", "topic", "measure"):
+        df[c] = df[c].astype(str)
+    dup = df.duplicated(["run", "topic", "measure"])
+    if dup.any():
+        r = df[dup].iloc[0]
+        raise ValueError(f"scores: two values for run {r.run!r}, topic {r.topic!r}, measure {r.measure!r}")
+    out = {}
+    for m in sorted(df["measure"].unique()):
+        part = df[df["measure"] == m]
+        mat = part.pivot(index="topic", columns="run", values="value").sort_index().sort_index(axis=1)
+        if mat.isna().any().any():
+            raise ValueError(f"scores: measure {m!r} lacks a value for some run and topic")
+        mat.index.name, mat.columns.name = "topic", "run"
+        out[m] = mat.astype(np.float64)
+    return out
 
 
 def read_matrix(path: str | Path) -> pd.DataFrame:
@@ -101,13 +130,43 @@ def list_matrices(directory: str | Path) -> list[str]:
     return sorted(p.name[:-4] for p in d.glob("*.csv") if p.name not in NON_MATRIX_FILES)
 
 
+def matrix_for(name: str, available) -> str:
+    """The name of the matrix in ``available`` that metric ``name`` reads, resolving aliases as the
+    measure registry does everywhere: the name itself when a matrix has it (any tool's name is
+    taken as is), else its canonical measure name (``PDoc@1000`` -> ``Prec@1000``, ``MAP`` ->
+    ``AP``, ``Q`` -> ``Q-measure``), an ``AG_``/``G_`` prefix kept.  A name that resolves to no
+    available matrix is returned unchanged, for the caller to report."""
+    name = str(name)
+    if name in available:
+        return name
+    prefix = next((p for p in ("AG_", "G_") if name.startswith(p)), "")
+    base = name[len(prefix):]
+    if prefix and base in available:
+        return name
+    try:
+        from ..metrics.registry import parse_measure
+
+        canonical = parse_measure(base).name
+    except ValueError:
+        return name
+    return prefix + canonical if canonical in available else name
+
+
+def matrices_for(names, available) -> list[str]:
+    """:func:`matrix_for` of every name (``None`` stays ``None``)."""
+    if names is None:
+        return None
+    available = set(available)
+    return [matrix_for(n, available) for n in names]
+
+
 def load_matrices(directory: str | Path, metrics: list[str] | None = None) -> dict[str, pd.DataFrame]:
     """``{metric: matrix}`` for ``metrics`` (default: every matrix in the folder, sorted by name).
 
     All matrices must hold the same topics and runs (they are re-ordered like the first one).
     """
     d = Path(directory)
-    names = list_matrices(d) if metrics is None else list(metrics)
+    names = list_matrices(d) if metrics is None else matrices_for(metrics, list_matrices(d))
     if not names:
         raise InputError("no METRIC.csv matrices found", d)
     out = {}
@@ -139,7 +198,7 @@ def align_matrices(matrices: dict[str, pd.DataFrame], paths: dict | None = None)
     return out
 
 
-def select_top_runs(matrix, k: int | None, name: str = "") -> list[str]:
+def select_top_runs(matrix, k: int | None) -> list[str]:
     """The top ``k`` runs by mean over topics (descending; ties by run name), as the papers keep
     the top 30 by mean relaxed AP.  ``k=None`` or ``k >= runs`` keeps all runs, in that order.
     Means are compared after rounding to 12 decimals, so float noise never breaks a tie."""

@@ -36,6 +36,7 @@ import warnings
 
 import numpy as np
 
+from ..detmath import exp, gauss_legendre, log, power, sliced_product, split_rows
 from .bootstrap import VAR_REL_EPS
 from .samples import sample_rng
 
@@ -136,6 +137,7 @@ def _wilcoxon_signflip_exact(D: np.ndarray, batch: int = 256) -> np.ndarray:
     out = np.empty(D.shape[1])
     for s0 in range(0, D.shape[1], batch):
         sl = slice(s0, s0 + batch)
+        # exact whatever the BLAS kernel: 0/1 flips times ranks (multiples of 1/2), sums <= n (n + 1) / 2
         null = flips @ pos[:, sl] + (1.0 - flips) @ neg[:, sl]           # (2^n, columns)
         less = (null <= observed[sl] + gamma[sl]).mean(axis=0)
         greater = (null >= observed[sl] - gamma[sl]).mean(axis=0)
@@ -182,17 +184,19 @@ def permutation_test(D, *, B: int = 10000, seed: int = 0, batch: int | None = No
     total = (1 << n) if exact else B
     rows = max(1, (batch or max(1, 4_000_000 // max(1, k))))
     count = np.zeros(k, dtype=np.int64)
+    # T* = S @ D for +-1 sign rows S, exactly (CPU- and BLAS-independent; finite D, bound n)
+    DT = split_rows(D.T, n)
     if exact:
         bits = np.arange(n, dtype=np.int64)
         for s0 in range(0, total, rows):
             codes = np.arange(s0, min(total, s0 + rows), dtype=np.int64)
             S = 1.0 - 2.0 * ((codes[:, None] >> bits[None, :]) & 1)     # (rows, n) of +-1
-            count += (np.abs(S @ D) >= thr).sum(axis=0)
+            count += (np.abs(sliced_product(DT, S.T)).T >= thr).sum(axis=0)
     else:
         rng = sample_rng(seed, n, B, "permutation")
         signs = 1.0 - 2.0 * rng.integers(0, 2, size=(B, n), dtype=np.int8)
         for s0 in range(0, B, rows):
-            count += (np.abs(signs[s0:s0 + rows] @ D) >= thr).sum(axis=0)
+            count += (np.abs(sliced_product(DT, signs[s0:s0 + rows].T)).T >= thr).sum(axis=0)
     return count / total, exact
 
 
@@ -200,7 +204,7 @@ def permutation_test(D, *, B: int = 10000, seed: int = 0, batch: int | None = No
 # studentised range distribution
 
 def _gauss_legendre(a: float, b: float, panels: int, nodes: int):
-    x, w = np.polynomial.legendre.leggauss(nodes)
+    x, w = gauss_legendre(nodes)
     edges = np.linspace(a, b, panels + 1)
     h = np.diff(edges) / 2
     mid = (edges[:-1] + edges[1:]) / 2
@@ -220,14 +224,14 @@ def _range_sf_spline(k: int):
     from scipy.interpolate import CubicSpline
 
     z, wz = _gauss_legendre(-8.5, 8.5, 17, 10)
-    phi = np.exp(-0.5 * z * z) / np.sqrt(2.0 * np.pi) * wz
+    phi = exp(-0.5 * z * z) / np.sqrt(2.0 * np.pi) * wz
     Phi = special.ndtr(z)
     w = np.arange(0.0, _W_MAX + _W_STEP / 2, _W_STEP)
     out = np.empty_like(w)
     for s0 in range(0, w.size, 512):
         d = Phi[None, :] - special.ndtr(z[None, :] - w[s0:s0 + 512, None])
         np.maximum(d, 0.0, out=d)
-        out[s0:s0 + 512] = 1.0 - k * (d ** (k - 1)) @ phi
+        out[s0:s0 + 512] = 1.0 - k * np.add.reduce(power(d, k - 1) * phi, axis=1)
     return CubicSpline(w, out)
 
 
@@ -251,12 +255,12 @@ def studentized_range_sf(q, k: int, df: float) -> np.ndarray:
         raise ValueError(f"studentized range needs df > 0, got {df}")
     q = np.asarray(q, dtype=np.float64)
     flat = q.reshape(-1)
-    lo = 0.5 * np.log(stats.chi2.ppf(1e-14, df) / df)
-    hi = 0.5 * np.log(stats.chi2.isf(1e-14, df) / df)
+    lo = 0.5 * log(float(stats.chi2.ppf(1e-14, df)) / df)
+    hi = 0.5 * log(float(stats.chi2.isf(1e-14, df)) / df)
     u, wu = _gauss_legendre(lo, hi, 40, 8)
-    s = np.exp(u)
-    logf = (np.log(2.0) + (df / 2) * np.log(df / 2) - special.gammaln(df / 2) + df * u - df * s * s / 2)
-    g = np.exp(logf) * wu                                  # density of log s times the weights
+    s = exp(u)
+    logf = (log(2.0) + (df / 2) * log(df / 2) - float(special.gammaln(df / 2)) + df * u - df * s * s / 2)
+    g = exp(logf) * wu                                     # density of log s times the weights
     spline = _range_sf_spline(k)
     out = np.empty(flat.size)
     finite = np.isfinite(flat)
@@ -265,7 +269,7 @@ def studentized_range_sf(q, k: int, df: float) -> np.ndarray:
     for s0 in range(0, fq.size, 2048):
         w = fq[s0:s0 + 2048, None] * s[None, :]
         R = np.where(w >= _W_MAX, 0.0, spline(np.minimum(w, _W_MAX)))
-        out[np.flatnonzero(finite)[s0:s0 + 2048]] = R @ g
+        out[np.flatnonzero(finite)[s0:s0 + 2048]] = np.add.reduce(R * g, axis=1)
     return np.clip(out, 0.0, 1.0).reshape(q.shape)
 
 

@@ -45,17 +45,20 @@ Bootstrap intervals recompute each metric's run means on the project's paired sa
 (:class:`~metaeval.meta.samples.BootstrapSamples`, stream ``"paired"``) with the count-matrix
 product, then take the 2.5% and 97.5% percentiles (numpy's default linear interpolation) of each
 coefficient over the samples on which it is defined; an interval is undefined (NaN) when the point
-estimate is.  Samples are processed in fixed chunks aligned to absolute sample numbers, so results
-are bit-identical for every ``batch``.
+estimate is.  Samples are processed in fixed chunks aligned to absolute sample numbers, and every
+sum is exact (integer counts) or taken in a fixed order, so results are bit-identical for every
+``batch``, CPU, BLAS kernel and thread count.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Mapping
 
 import numpy as np
 
+from ..detmath import power
 from ._validate import as_scores, check_B, check_batch
 from .kendall import TIE_DECIMALS
 from .samples import BLOCK, resolve_samples, single_threaded_blas
@@ -107,6 +110,41 @@ def _harmonic(n: int) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, n + 1))])
 
 
+#: tie-group scales above this fall back to the ordered sum (see :func:`_inclusion_gram`)
+_LCM_CAP = 1 << 40
+
+
+def _inclusion_gram(t, g, d0) -> np.ndarray:
+    """``X[s, d, a, b] = sum_u P_a(u within depth d+1) P_b(u within depth d+1)`` (``(S, d, m, m)``)
+    for the tie-aware inclusion probabilities ``P(u) = clip(d + 1 - t_u, 0, g_u) / g_u``, exactly
+    rounded and independent of the BLAS kernel: with ``L`` the least common multiple of a ranking's
+    tie-group sizes, ``P * L`` is an integer, so the Gram matrix of the scaled probabilities is an
+    exact integer product (``n L_a L_b <= 2^53``), divided once by ``L_a L_b``.  Without ties
+    ``L = 1`` (0/1 inclusions).  Otherwise (tie groups of very many different sizes) the sum over
+    systems runs in a fixed order."""
+    S, m, n = t.shape
+    L = np.ones((S, m), dtype=np.int64)
+    for size in np.unique(g):
+        if size > 1:
+            has = (g == size).any(axis=2)
+            L[has] = np.minimum(np.lcm(L[has], int(size)), _LCM_CAP)
+    k = np.clip(d0 - t[..., None] + 1.0, 0.0, g[..., None].astype(np.float64))      # (S, m, u, d)
+    Lmax = int(L.max())
+    if Lmax < _LCM_CAP and n * Lmax * Lmax <= 2 ** 53:
+        C = k * (L[:, :, None] // g).astype(np.float64)[..., None]                   # integers
+        C = np.ascontiguousarray(C.transpose(0, 3, 1, 2))                            # (S, d, m, u)
+        X = C @ C.transpose(0, 1, 3, 2)                                              # exact
+        if Lmax == 1:
+            return X
+        Lf = L.astype(np.float64)
+        return X / (Lf[:, None, :, None] * Lf[:, None, None, :])
+    P = np.ascontiguousarray((k / g[..., None]).transpose(0, 3, 1, 2))               # (S, d, m, u)
+    X = np.zeros((S, n, m, m))
+    for u in range(n):
+        X += P[..., :, None, u] * P[..., None, :, u]
+    return X
+
+
 def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool = False) -> dict[str, np.ndarray]:
     """Every coefficient between every pair of rankings in ``scores``, for every sample.
 
@@ -156,11 +194,12 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
         wt = np.where(t > 0, 1.0 / np.where(t > 0, tf, 1.0), 0.0)
         ws_grp = (H[np.minimum(t + g - 1, n)] - H[np.maximum(t - 1, 0)]) / gf
     ws = np.where(t > 0, np.where(g == 1, wt, ws_grp), 0.0)
-    Ws = (ws[:, :, :, None] * above).reshape(S, m, n * n)
-    Wt = (wt[:, :, :, None] * above).reshape(S, m, n * n)
-    AT = A.transpose(0, 2, 1)
-    Gs = (Ws @ AT).transpose(0, 2, 1)                      # [s, a, b] = sum_uv above_a ws_b above_b
-    Gt = (Wt @ AT).transpose(0, 2, 1)
+    # both[s, u, a, b]: systems above u in ranking a and in ranking b -- an exact count (a product
+    # of 0/1 matrices); the weighted sums over u then run in a fixed order
+    Au = np.ascontiguousarray(A.reshape(S, m, n, n).transpose(0, 2, 1, 3))     # (S, u, m, v)
+    both = Au @ Au.transpose(0, 1, 3, 2)                   # exact small integers
+    Gs = np.add.reduce(both * ws.transpose(0, 2, 1)[:, :, None, :], axis=1)    # [s, a, b] = sum_u ws_b both
+    Gt = np.add.reduce(both * wt.transpose(0, 2, 1)[:, :, None, :], axis=1)
     # expected concordant pairs inside the tie groups of b (each counts 1/2), weighted as in tau_AP
     k = np.arange(1, n, dtype=np.float64)
     within = ((k / (2.0 * (tf[..., None] + k))) * (k < gf[..., None])).sum(axis=3) / gf
@@ -177,22 +216,23 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
     # RBO: per depth d = 1..n, inclusion of system u in the top-d prefix
     d0 = np.arange(n, dtype=np.float64)                    # d - 1
     cw = (d0 >= tf[..., None]).astype(np.float64)          # Webber et al.: group enters at its top rank
-    ca = np.clip((d0 - tf[..., None] + 1.0) / gf[..., None], 0.0, 1.0)   # P(u within depth d)
-    weights = (1.0 - p) * p ** d0                          # (1 - p)/p * p^d
-    tail = p ** n
+    weights = (1.0 - p) * power(p, d0)                     # (1 - p)/p * p^d, the C library's pow
+    tail = math.pow(p, n)
 
-    def gram(c):                                           # (S, m, u, d) -> (S, d, m, m), symmetric
+    def gram(c):                                           # (S, m, u, d) 0/1 -> (S, d, m, m), exact
         C = np.ascontiguousarray(c.transpose(0, 3, 1, 2))
-        X = C @ C.transpose(0, 1, 3, 2)
-        return (X + X.transpose(0, 1, 3, 2)) * 0.5
+        return C @ C.transpose(0, 1, 3, 2)
 
     def ext(Ad):                                           # (S, d, m, m) -> RBO_EXT (S, m, m)
-        return np.clip(np.einsum("d,sdij->sij", weights, Ad) + tail, 0.0, 1.0)
+        acc = np.zeros(Ad.shape[:1] + Ad.shape[2:])
+        for d in range(Ad.shape[1]):                       # the sum over depths, in depth order
+            acc += weights[d] * Ad[:, d]
+        return np.clip(acc + tail, 0.0, 1.0)
 
     Xw = gram(cw)
     Nw = np.diagonal(Xw, axis1=2, axis2=3)                 # |prefix| of each ranking at each depth
     out["rbo"] = ext(2.0 * Xw / (Nw[..., :, None] + Nw[..., None, :]))
-    Xa = gram(ca)
+    Xa = _inclusion_gram(t, g, d0)
     out["rbo_a"] = ext(Xa / (d0 + 1.0)[None, :, None, None])
     Na = np.diagonal(Xa, axis1=2, axis2=3)
     out["rbo_b"] = ext(Xa / np.sqrt(Na[..., :, None] * Na[..., None, :]))

@@ -19,7 +19,7 @@ mean of Sakai (2007b) Eq. 7 (unpaired, swap and stability stages).  ``MetaConfig
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -29,7 +29,7 @@ from ._validate import as_scores, check_alpha, check_B
 from .bootstrap import paired_bootstrap, paired_tstar, unpaired_bootstrap
 from .kendall import rank_correlations
 from .rankcorr import DEFAULT_RBO_P, check_rbo_p, stage_rank_correlation
-from .matrices import align_matrices, restrict_runs, select_top_runs
+from .matrices import align_matrices, matrices_for, matrix_for, restrict_runs, select_top_runs
 from .samples import BootstrapSamples
 from .stability import DEFAULT_FUZZINESS, stability_method
 from .statistics import GMEAN, MEAN, Statistic, _identity, log_transform
@@ -41,7 +41,7 @@ __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "s
            "stage_gain_sweep", "stage_collection", "sweep_available", "combine", "sort_by_sensitivity",
            "matrix_name", "stage_metric_lists", "SampleSet", "Stage", "STAGES", "stage_metrics",
            "stage_matrix_names", "run_stage", "run_meta", "run_means_metrics", "TABLE_ORDER",
-           "default_metrics"]
+           "default_metrics", "with_matrix_names"]
 
 TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
                "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar",
@@ -109,6 +109,17 @@ class MetaConfig:
         return tuple(paper_to_gains(p) for p in PAPER_GAIN_VARIANTS)
 
 
+def with_matrix_names(available, metrics, cfg: MetaConfig):
+    """``(metrics, cfg)`` with every measure name (``metrics``, ``select_by``, ``geometric``,
+    ``sweep_metrics``) spelt as the matrix of ``available`` it reads
+    (:func:`metaeval.meta.matrices.matrix_for`: aliases such as ``PDoc@1000`` find ``Prec@1000``)."""
+    available = set(available)
+    cfg = replace(cfg, select_by=matrix_for(cfg.select_by, available),
+                  geometric=tuple(matrices_for(cfg.geometric, available)),
+                  sweep_metrics=tuple(matrices_for(cfg.sweep_metrics, available)))
+    return matrices_for(metrics, available), cfg
+
+
 def resolve_metric(matrices: dict, name: str, stage: str):
     """``(DataFrame, transform, statistic)`` for a metric name (plain, ``AG_X`` or ``G_X``)."""
     if name in matrices:
@@ -137,7 +148,7 @@ def select_runs(matrices: dict, cfg: MetaConfig) -> list[str]:
     if cfg.select_by not in matrices:
         raise ValueError(f"--top-runs ranks runs by {cfg.select_by!r}, but there is no such matrix "
                          f"(have: {', '.join(sorted(matrices))})")
-    return select_top_runs(matrices[cfg.select_by], cfg.top_runs, cfg.select_by)
+    return select_top_runs(matrices[cfg.select_by], cfg.top_runs)
 
 
 def prepare_matrices(matrices: dict, cfg: MetaConfig) -> dict:
@@ -366,7 +377,7 @@ def _sweep_stage(matrices, metrics, cfg, samples):
 
 
 def _rank_correlation_stage(matrices, metrics, cfg, samples):
-    """``rank_correlation`` (issue 12): every coefficient of :mod:`.rankcorr` for every ordered pair
+    """``rank_correlation``: every coefficient of :mod:`.rankcorr` for every ordered pair
     of the plain metrics, intervals over the paired samples ``Q*b``."""
     return stage_rank_correlation(matrices, metrics, B=cfg.B, seed=cfg.seed, rbo_p=cfg.rbo_p,
                                   batch=cfg.batch, samples=samples)
@@ -465,8 +476,7 @@ def run_stage(name: str, matrices: dict, metrics: list[str], cfg: MetaConfig, sa
 
 
 def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] | None = None,
-             collection=None, progress: Callable[[str, str], None] | None = None,
-             figures_data: bool = True) -> dict[str, pd.DataFrame]:
+             collection=None, progress: Callable[[str, str], None] | None = None) -> dict[str, pd.DataFrame]:
     """Every table of the output contract for one collection, in memory.
 
     ``matrices``: ``{metric: topic x run DataFrame}`` (all with the same topics and runs); the
@@ -479,6 +489,7 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     (:attr:`Stage.labelled`, e.g. incompleteness) has its own command and API function.
     """
     say = progress or (lambda stage, metric: None)
+    metrics, cfg = with_matrix_names(matrices, metrics, cfg)
     mats = prepare_matrices(matrices, cfg)
     runs = [str(r) for r in next(iter(mats.values())).columns]
     metrics = list(metrics) if metrics is not None else default_metrics(mats, cfg)

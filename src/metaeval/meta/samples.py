@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..detmath import int_product, split_rows
 from ._validate import check_B
 
 __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "trial_rng", "bootstrap_indices", "bootstrap_counts",
@@ -37,9 +38,9 @@ __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "trial_rng"
 
 STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5, "incompleteness": 6}
 
-#: bootstrap samples go through the matrix products in fixed, zero-padded blocks of this many rows
-#: (aligned to absolute sample numbers), so every replicate meets an identically shaped BLAS call
-#: whatever the batch size: results are bit-identical for every ``batch=``.
+#: batches of bootstrap samples start at multiples of this many samples; the count-matrix products
+#: are exact (:func:`metaeval.detmath.int_product`), so results are bit-identical for every
+#: ``batch=``, CPU, BLAS kernel and thread count.
 BLOCK = 256
 
 
@@ -155,18 +156,24 @@ class BootstrapSamples:
 
     def dot_t(self, start: int, stop: int, mats_t, cols: slice | None = None) -> list[np.ndarray]:
         """``M_t @ counts(start, stop, cols).T`` -> ``(k, stop - start)`` for each ``(k, n)`` matrix
-        in ``mats_t``, evaluated block by block: fixed :data:`BLOCK`-sample, zero-padded products
-        (``start`` must be a block boundary), so each sample meets an identically shaped call."""
-        if start % BLOCK:
-            raise ValueError(f"start {start} is not a multiple of BLOCK={BLOCK}")
-        outs = [np.empty((M.shape[0], stop - start)) for M in mats_t]
-        for b0 in range(start, stop, BLOCK):
-            b1 = min(b0 + BLOCK, stop)
-            C = self.counts(b0, b1, cols)
-            if C.shape[0] < BLOCK:
-                C = np.concatenate([C, np.zeros((BLOCK - C.shape[0], C.shape[1]))])
-            for out, M in zip(outs, mats_t):
-                out[:, b0 - start:b1 - start] = (M @ C.T)[:, : b1 - b0]
+        in ``mats_t``, identical on every CPU, BLAS kernel and thread count and for every
+        ``start``/``stop`` split: each matrix is split into two slices whose products with a count
+        matrix BLAS computes exactly (:func:`metaeval.detmath.split_rows`; all slices of all
+        matrices go through one product), and the two exact products are added once."""
+        draws = self.indices.shape[1] if cols is None else len(range(*cols.indices(self.indices.shape[1])))
+        CT = self.counts(start, stop, cols).T
+        splits = [split_rows(M, draws) for M in mats_t]        # every count row sums to `draws`
+        if any(sl is None for sl in splits):                   # non-finite values: ordered sums
+            return [int_product(M, CT, draws) for M in mats_t]
+        R = np.concatenate([x for sl in splits for x in sl]) @ CT          # exact
+        outs, r = [], 0
+        for M in mats_t:
+            k = M.shape[0]
+            out = R[r:r + k]
+            out += R[r + k:r + 2 * k]                          # hi + lo: the one rounding
+            out += 0.0                                         # no negative zero
+            outs.append(out)
+            r += 2 * k
         return outs
 
 

@@ -21,6 +21,8 @@ from typing import Callable
 
 import numpy as np
 
+from .. import detmath
+
 __all__ = ["Statistic", "MEAN", "GMEAN", "LOG_EPS", "worst_mean", "area", "as_statistic",
            "pair_indices", "log_transform"]
 
@@ -32,13 +34,13 @@ def _identity(x):
 
 
 def log_transform(x):
-    """``log(x + 0.00001)``: the per-topic transform inside Eq. 7 (the AG_ variant of the paired test)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.log(np.asarray(x, dtype=np.float64) + LOG_EPS)
+    """``log(x + 0.00001)``: the per-topic transform inside Eq. 7 (the AG_ variant of the paired
+    test), by the C library's ``log`` (numpy's vectorised one differs between CPUs)."""
+    return detmath.log(np.asarray(x, dtype=np.float64) + LOG_EPS)
 
 
 def _gm_outer(m):
-    return np.exp(m) - LOG_EPS
+    return detmath.exp(m) - LOG_EPS
 
 
 @dataclass(frozen=True)

@@ -49,3 +49,17 @@ def evaluate(collection: Collection | EvalContext, measures: Iterable[str | Meas
             raise AssertionError(f"{m.name}: implementation returned shape {val.shape}, expected {(R, T)}")
         out[m.name] = val
     return out
+
+
+def compute_matrices(collection: Collection | EvalContext, measures: Iterable[str | Measure], gains=None,
+                     progress=None) -> dict[str, np.ndarray]:
+    """:func:`evaluate`, one measure at a time, calling ``progress(i, n, name)`` after the i-th of
+    the n measures (what ``metaeval matrices`` shows); the same ``{name: (runs, topics)}``."""
+    ctx = collection if isinstance(collection, EvalContext) else EvalContext(collection, gains)
+    measures = list(measures)
+    out: dict[str, np.ndarray] = {}
+    for i, m in enumerate(measures):
+        out.update(evaluate(ctx, [m]))
+        if progress is not None:
+            progress(i + 1, len(measures), parse_measure(m).name)
+    return out

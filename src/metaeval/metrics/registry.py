@@ -63,6 +63,27 @@ def check_gain_order(vals, text=None) -> None:
                              f"not decrease from L1 to LH")
 
 
+def warn_extra_gains(vals, qrels_max_level: int, text=None, *, stacklevel: int = 2) -> bool:
+    """Gains declaring more levels than the qrels hold (``0:1:2:3`` on grades 0-3, trec_eval users
+    listing grade 0): the number of gains is H and gains start at L1 (NTCIREVAL ``-g``), so the
+    qrels' levels get the *first* gains -- legal, but rarely meant.  One
+    :class:`metaeval.errors.InputWarning` line saying so; returns whether it warned."""
+    import warnings
+
+    from ..errors import InputWarning
+
+    H, q = len(vals), int(qrels_max_level)
+    if H <= q:
+        return False
+    shown = text if text is not None else format_gains(vals)
+    used = format_gains(vals[:q]) if q else "none"
+    hint = (f"; to give L1..L{q} the gains {format_gains(vals[H - q:])}, write {format_gains(vals[H - q:])!r}"
+            if q and vals[0] == 0 else "")
+    warnings.warn(f"gains {shown!r} declare {H} levels but the qrels hold L1..L{q}: gains start at L1 "
+                  f"(NTCIREVAL -g), so L1..L{q} get {used}{hint}", InputWarning, stacklevel=stacklevel)
+    return True
+
+
 def parse_cutoffs(text: str) -> tuple[int, ...]:
     """``"1,10,100"`` -> ``(1, 10, 100)`` (NTCIREVAL ``-cutoffs``); every item a positive integer."""
     try:
@@ -192,7 +213,7 @@ def check_vocabulary(vocabulary: str | None, order: str | None = None) -> str:
 #: import another for its side effect (and ``metaeval.kishida`` -> ``metaeval.metrics`` is the only
 #: direction of import between the two).  A new family of measures is one more entry here.
 MEASURE_MODULES = ("metaeval.metrics.ranked", "metaeval.kishida.measures", "metaeval.metrics.diversity",
-                   "metaeval.metrics.irm", "metaeval.metrics.treceval")
+                   "metaeval.metrics.irm", "metaeval.metrics.treceval", "metaeval.metrics.cwl")
 
 
 class _Registry(dict):

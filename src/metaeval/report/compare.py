@@ -5,7 +5,13 @@ Runs as rows, metrics as columns, each cell the run's mean score (4 decimals):
 * with a baseline: the baseline row first (marked ``(baseline)``), and a dagger on every mean
   that differs significantly from the baseline's (adjusted p < alpha);
 * all pairs: each run gets a letter (a, b, ..., z, aa, ab, ...) and its mean carries the letters of
-  the runs it is significantly better than (higher mean, adjusted p < alpha);
+  the runs it is significantly better than (higher mean, adjusted p < alpha); with more than 26
+  runs the letters are separated by commas (``ad,ag,ah``);
+* ``show`` (with a baseline): after each metric's column, the comparison's adjusted p-value
+  (``p``), effect size ``diff / sqrt(V_E)`` (``es``), Cohen's d_z (``dz``) and/or the confidence
+  interval of the difference (``ci``);
+* ``sort_by``: rows by descending mean of that metric (the baseline stays first; in all-pairs
+  tables the letters follow the new order), else in the order of the frame;
 
 followed by a legend naming the test, the correction and its family, and alpha.  (Presentation
 only; the numbers come from :func:`metaeval.meta.compare.compare`.)
@@ -17,7 +23,11 @@ import pandas as pd
 
 from ..meta.compare import CORRECTION_NAMES, TEST_NAMES
 
-__all__ = ["render_compare", "run_letter"]
+__all__ = ["render_compare", "run_letter", "SHOW_COLUMNS"]
+
+#: the per-comparison numbers a table can show beside each mean (``show=``): header, column, format
+SHOW_COLUMNS = {"p": ("p", "p_adjusted"), "es": ("ES", "effect_size"), "dz": ("d_z", "d_z"),
+                "ci": ("diff CI", None)}
 
 
 def run_letter(i: int) -> str:
@@ -58,23 +68,69 @@ def _legend(df: pd.DataFrame, alpha: float, baseline: str | None, n_topics: int 
     return f"Mean scores{topics}; {how}; alpha = {a}; {mark}."
 
 
+def _fmt_p(p: float, tex: bool) -> str:
+    if p < 0.0001:
+        return r"$<$0.0001" if tex else "<0.0001"
+    return f"{p:.4f}"
+
+
+def _fmt_stat(v: float, tex: bool) -> str:
+    """An effect size, 2 decimals (``inf`` for a constant non-zero difference)."""
+    if v != v:
+        return "n/a"
+    if v in (float("inf"), float("-inf")):
+        return ("$-\\infty$" if v < 0 else "$\\infty$") if tex else ("-inf" if v < 0 else "inf")
+    return f"{v:.2f}"
+
+
+def _show_legend(show, df: pd.DataFrame, tex: bool) -> str:
+    if not show:
+        return ""
+    corr = list(dict.fromkeys(df["correction"]))
+    words = {"p": "p: the p-value against the baseline" + ("" if corr == ["none"] else ", adjusted"),
+             "es": "ES: the difference from the baseline over sqrt(V_E) (Sakai 2014)",
+             "dz": "d_z: the mean per-topic difference over its standard deviation (Cohen's d_z)",
+             "ci": "diff CI: the confidence interval of the difference from the baseline"}
+    return " " + "; ".join(words[w] for w in show) + "."
+
+
 def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | None = None, fmt: str = "md",
-                   digits: int = 4, n_topics: int | None = None) -> str:
-    """The table as Markdown (``fmt="md"``) or LaTeX (``fmt="tex"``) text."""
+                   digits: int = 4, n_topics: int | None = None, show=(), sort_by: str | None = None) -> str:
+    """The table as Markdown (``fmt="md"``) or LaTeX (``fmt="tex"``) text.  ``show``: any of
+    ``p``, ``es``, ``dz``, ``ci`` (with a baseline: a column after each metric's); ``sort_by``: a
+    metric whose descending mean orders the rows."""
     if fmt not in ("md", "tex"):
         raise ValueError(f"unknown table format {fmt!r}; expected 'md' or 'tex'")
     tex = fmt == "tex"
+    show = list(dict.fromkeys(show or ()))
+    bad = [x for x in show if x not in SHOW_COLUMNS]
+    if bad:
+        raise ValueError(f"unknown show item {bad[0]!r}; expected any of {', '.join(SHOW_COLUMNS)}")
+    if show and baseline is None:
+        raise ValueError("showing p-values or effect sizes needs a baseline (all pairs: see compare.csv)")
     metrics = list(dict.fromkeys(df["metric"]))
+    if sort_by is not None and sort_by not in metrics:
+        raise ValueError(f"sort_by: metric {sort_by!r} not in the table ({', '.join(metrics)})")
     if baseline is not None:
         runs = [str(baseline)] + [r for r in dict.fromkeys(df["run"]) if r != baseline]
     else:
         runs = list(dict.fromkeys(x for pair in zip(df["run"], df["other"]) for x in pair))
-    letters = {r: run_letter(i) for i, r in enumerate(runs)}
     means: dict = {}
     marks: dict = {}
+    stat: dict = {}
     for row in df.itertuples(index=False):
         means[(row.metric, row.run)] = row.mean
         means[(row.metric, row.other)] = row.other_mean
+        if baseline is not None:
+            stat[(row.metric, row.run)] = row
+    if sort_by is not None:
+        head = runs[:1] if baseline is not None else []
+        rest = runs[len(head):]
+        rest = sorted(rest, key=lambda r: -means.get((sort_by, r), float("-inf")))   # stable on ties
+        runs = head + rest
+    letters = {r: run_letter(i) for i, r in enumerate(runs)}
+    sep = "," if len(runs) > 26 else ""
+    for row in df.itertuples(index=False):
         if not row.significant:
             continue
         if baseline is not None:
@@ -94,7 +150,7 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
             return text
         if baseline is not None:
             return text + (r"$^\dagger$" if tex else "†")
-        sup = "".join(sorted((letters[o] for o in mk), key=lambda s: (len(s), s)))
+        sup = sep.join(sorted((letters[o] for o in mk), key=lambda s: (len(s), s)))
         return text + (rf"$^{{\mathrm{{{sup}}}}}$" if tex else f"<sup>{sup}</sup>")
 
     def label(run):
@@ -103,14 +159,37 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
             return name + (" (baseline)" if run == baseline else "")
         return f"({letters[run]}) {name}"
 
-    legend = _legend(df, alpha, baseline, n_topics, tex)
+    def extra(metric, run, what):
+        row = stat.get((metric, run))
+        if row is None:
+            return ""
+        if what == "p":
+            return _fmt_p(float(row.p_adjusted), tex)
+        if what == "ci":
+            lo, hi = float(row.diff_ci_low), float(row.diff_ci_high)
+            return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+        return _fmt_stat(float(getattr(row, SHOW_COLUMNS[what][1])), tex)
+
+    def cells(run):
+        out = []
+        for m in metrics:
+            out.append(cell(m, run))
+            out += [extra(m, run, w) for w in show]
+        return out
+
+    heads = []
+    for m in metrics:
+        heads.append(_tex_escape(m) if tex else m)
+        heads += [_tex_escape(SHOW_COLUMNS[w][0]) if tex else SHOW_COLUMNS[w][0] for w in show]
+    extra_legend = _show_legend(show, df, tex)
+    legend = _legend(df, alpha, baseline, n_topics, tex) + (_tex_escape(extra_legend) if tex else extra_legend)
     if not tex:
-        lines = ["| run | " + " | ".join(metrics) + " |", "|---|" + "---:|" * len(metrics)]
-        lines += ["| " + label(r) + " | " + " | ".join(cell(m, r) for m in metrics) + " |" for r in runs]
+        lines = ["| run | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(heads)]
+        lines += ["| " + label(r) + " | " + " | ".join(cells(r)) + " |" for r in runs]
         return "\n".join(lines) + "\n\n" + legend + "\n"
     lines = [r"\begin{table}[t]", r"\centering", rf"\caption{{{legend}}}",
-             r"\begin{tabular}{l" + "r" * len(metrics) + "}", r"\toprule",
-             "run & " + " & ".join(_tex_escape(m) for m in metrics) + r" \\", r"\midrule"]
-    lines += [label(r) + " & " + " & ".join(cell(m, r) for m in metrics) + r" \\" for r in runs]
+             r"\begin{tabular}{l" + "r" * len(heads) + "}", r"\toprule",
+             "run & " + " & ".join(heads) + r" \\", r"\midrule"]
+    lines += [label(r) + " & " + " & ".join(cells(r)) + r" \\" for r in runs]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(lines) + "\n"

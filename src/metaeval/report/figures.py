@@ -24,6 +24,7 @@ from typing import Callable, Iterator, Mapping
 import matplotlib
 import numpy as np
 import pandas as pd
+import matplotlib.colors  # noqa: F401  (ListedColormap)
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -125,20 +126,41 @@ def _draw_run_means(ax, df: pd.DataFrame, metric: str, style: dict, label: str |
     ax.plot(np.arange(1, len(vals) + 1), vals, label=label, markersize=3, **style)
 
 
-def plot_run_means(run_means: pd.DataFrame, path_stem, *, metric: str | None = None) -> list[Path]:
-    """Mean ``metric`` (default AP) of every run, runs sorted by it (Sakai (2007a) Fig. 8 / Sakai (2007b) Fig. 1)."""
+def plot_run_means(run_means: pd.DataFrame, path_stem, *, metric: str | None = None,
+                   metrics: list[str] | None = None) -> list[Path]:
+    """Mean score of every run under every metric of the table (or ``metrics``), one line per
+    metric, the runs named on the x axis and sorted by their mean ``metric`` (default AP, else the
+    first metric) (Sakai (2007a) Fig. 8 / Sakai (2007b) Fig. 1, which plot AP alone)."""
     with _rc():
-        fig = new_figure(5.0, 3.5)
+        order_by = _pick_metric(run_means, metric)
+        shown = [m for m in (metrics if metrics is not None else _unique(run_means["metric"]))
+                 if (run_means["metric"] == m).any()] if len(run_means) else []
+        if order_by is None or not (run_means["metric"] == order_by).any() or not shown:
+            fig = new_figure(5.0, 3.5)
+            _no_data(fig.add_subplot(), f"run means of {order_by}")
+            return save_figure(fig, path_stem)
+        if order_by in shown:                                # the ordering metric first
+            shown = [order_by] + [m for m in shown if m != order_by]
+        wide = run_means.pivot_table(index="run", columns="metric", values="mean", sort=False)
+        runs = wide[order_by].sort_values(ascending=False, kind="stable").index.tolist()
+        n = len(runs)
+        label_h = max(len(str(r)) for r in runs) * 6.0 * 0.6 / 72 + 0.3      # rotated run names
+        width = min(16.0, max(5.5, 0.18 * n + 2.8))
+        fig = new_figure(width, 3.2 + label_h)
         ax = fig.add_subplot()
-        metric = _pick_metric(run_means, metric)
-        if metric is None or not (run_means["metric"] == metric).any():
-            _no_data(ax, f"run means of {metric}")
-        else:
-            _draw_run_means(ax, run_means, metric, _style(0), None)
-            ax.set_xlabel("runs sorted by mean")
-            ax.set_ylabel(f"mean {metric}")
-            ax.set_title(f"Distribution of mean {metric} over the runs")
-            ax.grid(True, alpha=0.3)
+        x = np.arange(n)
+        for i, m in enumerate(shown):
+            ax.plot(x, wide.loc[runs, m].to_numpy(dtype=float), label=m, markersize=3,
+                    linewidth=2.0 if m == order_by else 1.0, **_style(i))
+        ax.set_xticks(x, [str(r) for r in runs], rotation=90, fontsize=6)
+        ax.set_xlim(-0.5, n - 0.5)
+        ax.set_xlabel(f"runs, sorted by mean {order_by}")
+        ax.set_ylabel("mean over the topics")
+        ax.set_title(f"Mean score of every run ({len(shown)} metric{'s' if len(shown) != 1 else ''})")
+        ax.grid(True, alpha=0.3)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+                  ncol=1 if len(shown) <= 16 else 2)
+        fig.tight_layout()
         return save_figure(fig, path_stem)
 
 
@@ -256,7 +278,7 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
         return save_figure(fig, path_stem)
 
 
-#: the coefficients of the ``rank_correlation`` table (issue 12), in its column order, with the
+#: the coefficients of the ``rank_correlation`` table, in its column order, with the
 #: panel titles of :func:`plot_rank_correlation`
 RANKCORR_TITLES = {"tau_a": "Kendall's tau-a", "tau_b": "Kendall's tau-b",
                    "tau_ap": "tau_AP (Yilmaz et al. 2008)",
@@ -273,12 +295,13 @@ def _tau_text(v: float) -> str:
 
 _CELL_CHARS = 5            # characters per heat-map cell (".86" centred in 5)
 _MONO_ADVANCE = 0.6021     # advance of every DejaVu Sans Mono glyph, in em (1233 / 2048)
+_VALUE_PT_MAX = 10.0       # wide cells (few metrics) keep this size, with more characters per cell
 
 
-def _print_values(ax, mat: np.ndarray, fontsize: float) -> None:
+def _print_values(ax, mat: np.ndarray, fontsize: float, chars: int = _CELL_CHARS) -> None:
     """Print ``mat``'s finite values in their cells, white on dark cells (|v| > 0.6), black
     elsewhere.  One text per run of adjacent cells of a row with the same colour, in a monospaced
-    font whose pitch puts exactly :data:`_CELL_CHARS` characters in a cell, so each value sits
+    font whose pitch puts exactly ``chars`` characters in a cell, so each value sits
     centred in its cell; a few hundred texts instead of one per cell (drawing a text costs about
     a millisecond per format)."""
     n = mat.shape[1]
@@ -293,24 +316,50 @@ def _print_values(ax, mat: np.ndarray, fontsize: float) -> None:
             start = j
             while j < n and np.isfinite(row[j]) and (abs(row[j]) > 0.6) == dark:
                 j += 1
-            text = "".join(_tau_text(v).center(_CELL_CHARS) for v in row[start:j])
+            text = "".join(_tau_text(v).center(chars) for v in row[start:j])
             lead = len(text) - len(text.lstrip())
             trail = len(text) - len(text.rstrip())
             # centre of the printed characters, in cell units (cell c spans c - 0.5 .. c + 0.5)
-            x = start - 0.5 + (lead + len(text) - trail) / 2.0 / _CELL_CHARS
+            x = start - 0.5 + (lead + len(text) - trail) / 2.0 / chars
             ax.text(x, i, text.strip(), ha="center", va="center", fontsize=fontsize,
                     family="DejaVu Sans Mono", color="white" if dark else "black",
                     parse_math=False)
 
 
+def _print_undefined(ax, undefined: np.ndarray, fontsize: float, chars: int = _CELL_CHARS) -> None:
+    """``n/a`` in every undefined cell (one text per run of adjacent cells of a row, placed as
+    :func:`_print_values` places values)."""
+    n = undefined.shape[1]
+    for i in range(n):
+        j = 0
+        while j < n:
+            if not undefined[i, j]:
+                j += 1
+                continue
+            start = j
+            while j < n and undefined[i, j]:
+                j += 1
+            text = "n/a".center(chars) * (j - start)
+            lead = len(text) - len(text.lstrip())
+            trail = len(text) - len(text.rstrip())
+            x = start - 0.5 + (lead + len(text) - trail) / 2.0 / chars
+            ax.text(x, i, text.strip(), ha="center", va="center", fontsize=fontsize,
+                    family="DejaVu Sans Mono", color="0.35", parse_math=False)
+
+
+#: why a coefficient can be undefined (the figure's note; docs/outputs.md)
+_UNDEFINED_WHY = {"tau_ap": "tau_AP: either ranking has ties", "tau_ap_a": "tau_AP-a: the reference a has ties"}
+
+
 def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
     """The ``rank_correlation`` table as heat maps: one panel per coefficient (2 rows of 4), each
     the full metric x metric matrix (row = reference ranking a, column = estimate b) on one
-    diverging colour scale from -1 to 1, values printed to 2 decimals; undefined values and the
-    diagonal are left blank (Yilmaz et al. (2008), Urbano & Marrero (2017), Webber et al. (2010),
-    Corsi & Urbano (2024)).  Metric names label the outer panels only.  The panels are placed by
-    fixed margins computed from the metric names (no tight layout: with some 1,000 printed values,
-    every extra draw costs seconds)."""
+    diverging colour scale from -1 to 1, values printed to 2 decimals; undefined values are grey
+    cells marked ``n/a`` and explained in a note below the panels, the diagonal is blank (Yilmaz et
+    al. (2008), Urbano & Marrero (2017), Webber et al. (2010), Corsi & Urbano (2024)).  Metric names
+    label the outer panels only; panel titles are two lines (name, citation) and a panel is at
+    least as wide as its title.  The panels are placed by fixed margins computed from the metric
+    names (no tight layout: with some 1,000 printed values, every extra draw costs seconds)."""
     coefs = [c for c in RANKCORR_TITLES if c in table.columns]
     metrics = (_unique(m for pr in zip(table["metric_a"], table["metric_b"]) for m in pr)
                if len(table) and {"metric_a", "metric_b"} <= set(table.columns) else [])
@@ -324,9 +373,15 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         nrows = math.ceil(len(coefs) / ncols)
         size = max(3.0, min(7.0, 60.0 / n))                 # value font size (points)
         label = max(len(str(m)) for m in metrics) * (size + 1) * 0.6 / 72 + 0.15   # inches
-        cell = max(0.24, size * 2.6 / 72)                     # a value fits its cell
+        titles = {c: RANKCORR_TITLES[c].replace(" (", "\n(", 1) for c in coefs}
+        title_pt = _RC["axes.titlesize"]
+        # widest title line in inches (DejaVu Sans averages ~0.6 em per character; a margin)
+        title_w = max(len(ln) for t in titles.values() for ln in t.split("\n")) * title_pt * 0.6 / 72 + 0.1
+        cell = max(0.24, size * 2.6 / 72, title_w / n)        # a value fits its cell, a title its panel
         side = n * cell                                       # one panel (inches)
-        left, top, bottom, right, gap = label + 0.35, 0.35, label + 0.35, 0.75, 0.15
+        undefined_any = any(pd.to_numeric(table[c], errors="coerce").isna().any() for c in coefs)
+        note_h = 0.3 if undefined_any else 0.0
+        left, top, bottom, right, gap = label + 0.35, 0.5, label + 0.35 + note_h, 0.75, 0.2
         width = left + ncols * side + (ncols - 1) * gap + right
         height = top + nrows * side + (nrows - 1) * top + bottom
         fig = new_figure(width, height)
@@ -334,8 +389,12 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         ia = table["metric_a"].map(index).to_numpy(dtype=int)
         ib = table["metric_b"].map(index).to_numpy(dtype=int)
         cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="white")
-        # the values in a monospaced font, _CELL_CHARS characters per cell (see _print_values)
-        mono = cell * 72.0 / (_CELL_CHARS * _MONO_ADVANCE)
+        grey = matplotlib.colors.ListedColormap(["0.88"]).with_extremes(bad=(0, 0, 0, 0))
+        # the values in a monospaced font, `chars` characters per cell (see _print_values): at most
+        # _VALUE_PT_MAX points, so wide cells (few metrics) get more characters, not bigger ones
+        chars = max(_CELL_CHARS, math.ceil(cell * 72.0 / (_VALUE_PT_MAX * _MONO_ADVANCE)))
+        chars += 1 - chars % 2                  # odd, as 5: a 3-character value sits exactly centred
+        mono = cell * 72.0 / (chars * _MONO_ADVANCE)
         names = [str(m) for m in metrics]
         image = None
         for k, c in enumerate(coefs):
@@ -345,10 +404,17 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
             ax = fig.add_axes((x0 / width, y0 / height, side / width, side / height))
             mat = np.full((n, n), np.nan)
             mat[ia, ib] = pd.to_numeric(table[c], errors="coerce").to_numpy(dtype=float)
+            undefined = np.zeros((n, n), dtype=bool)
+            undefined[ia, ib] = ~np.isfinite(mat[ia, ib])
+            np.fill_diagonal(undefined, False)
             np.fill_diagonal(mat, np.nan)
             image = ax.imshow(np.ma.masked_invalid(mat), cmap=cmap, vmin=-1.0, vmax=1.0,
                               interpolation="nearest", aspect="auto")
-            _print_values(ax, mat, mono)
+            if undefined.any():
+                ax.imshow(np.ma.masked_where(~undefined, np.ones((n, n))), cmap=grey, vmin=0.0, vmax=1.0,
+                          interpolation="nearest", aspect="auto")
+                _print_undefined(ax, undefined, mono, chars)
+            _print_values(ax, mat, mono, chars)
             # metric names on the outer panels only (every panel has the same rows and columns)
             bottom_row = r == nrows - 1 or k + ncols >= len(coefs)
             if bottom_row:
@@ -359,7 +425,7 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
                 ax.set_yticks(np.arange(n), names, fontsize=size + 1)
             else:
                 ax.set_yticks([])
-            ax.set_title(RANKCORR_TITLES[c])
+            ax.set_title(titles[c], fontsize=title_pt, linespacing=1.1)
             if q == 0:
                 ax.set_ylabel("reference a")
             if bottom_row:
@@ -367,6 +433,11 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         cax = fig.add_axes(((width - right + 0.15) / width, bottom / height, 0.12 / width,
                             (height - top - bottom) / height))
         fig.colorbar(image, cax=cax)
+        if undefined_any:
+            why = [_UNDEFINED_WHY[c] for c in coefs if c in _UNDEFINED_WHY
+                   and pd.to_numeric(table[c], errors="coerce").isna().any()]
+            fig.text(left / width, 0.12 / height, "n/a (grey): undefined" + (f" ({'; '.join(why)})" if why else ""),
+                     ha="left", va="bottom", fontsize=title_pt - 1)
         return save_figure(fig, path_stem)
 
 

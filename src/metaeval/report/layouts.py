@@ -419,7 +419,7 @@ def _wide(fmt: Callable, *, bold_over: float | None = None, id_cols: int = 1):
     return layout
 
 
-# ---- rank correlation beyond Kendall's tau (issue 12; metaeval.meta.rankcorr)
+# ---- rank correlation beyond Kendall's tau (metaeval.meta.rankcorr)
 #: coefficient column -> (Markdown label, LaTeX label), in the CSV's column order
 RANKCORR_LABELS = {
     "tau_a": ("tau-a", r"$\tau_a$"), "tau_b": ("tau-b", r"$\tau_b$"),

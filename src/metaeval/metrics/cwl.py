@@ -1,0 +1,875 @@
+"""The C/W/L family: user-model measures exactly as ``cwl_eval`` 1.0.12 computes them.
+
+In the C/W/L framework (Moffat, Thomas & Scholer 2013; Moffat, Bailey, Scholer & Thomas 2017;
+Azzopardi, Thomas & Moffat 2019) a measure is a user model given by its *continuation*
+probabilities ``C(i)`` (the user who has seen the item at rank i goes on to rank i+1). From them
+follow the *weights* ``W(i)`` (the share of attention the item at rank i receives, summing to
+1) and the *last-item* probabilities ``L(i)``, and five quantities per ranking:
+
+* EU  = sum_i W(i) g(i)            expected utility per item (the value usually called "the metric")
+* ETU = sum_i L(i) sum_{j<=i} g(j) expected total utility
+* EC  = sum_i W(i) k(i)            expected cost per item
+* ETC = sum_i L(i) sum_{j<=i} k(j) expected total cost
+* ED  = 1 / W(1)                   expected depth
+
+computed on the *worst case* (unjudged documents and the positions past the end of the list up to
+depth ``n`` get ``min_gain`` and ``max_cost``) and, for the residuals, on the *best case*
+(``max_gain`` and ``min_cost``); a residual is best minus worst.
+
+Everything is computed for every ranking at once: ``(B, n)`` arrays (B rankings -- run x topic
+pairs -- by n ranks), running products (``np.cumprod``) for the continuation probabilities and
+fixed-order sums along the rank axis.  Exactness notes (to reproduce cwl_eval's printed digits):
+
+* every per-item formula keeps cwl_eval's operation order;
+* the transcendental functions cwl_eval calls through the C library (``math.pow``, ``**``,
+  ``math.log``) are called here through :mod:`math` too, on Python floats
+  (:func:`_pow`) or on per-rank tables -- never numpy's vectorised ``exp``/``log``/``power``,
+  whose results vary between CPU builds;
+* the weights ``W = P / sum(P)`` use ``np.add.reduce`` along the rank axis, the same pairwise sum
+  as cwl_eval's ``np.sum`` of one ranking; cwl_eval's dot products (BLAS ``ddot``, whose summation
+  order depends on the machine) are fixed-order ``np.add.reduce`` sums here: the two agree to the
+  last bit or two, far below the four printed decimals.
+
+The registry names (``cwl.INST(T=3)``, ``cwl.RBP(p=0.8)``, ``cwl.NDCG@10``, ...) make each measure
+a matrix like any other; the value is EU and ``quantity=ETU`` (EC, ETC, ED, ResEU, ...) selects
+another quantity.  Gains of a graded collection are the configured gain of the level divided by
+the gain of the highest level (so in [0, 1]); unjudged documents are "unjudged" as in cwl_eval.
+``docs/metrics.md`` (C/W/L section) has every definition and its paper.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+__all__ = ["QUANTITIES", "CwlSpec", "SPECS", "BY_CLASS", "CwlMetric", "CwlRankings", "cwl_measure",
+           "cwl_scores", "cwl_scores_many", "cwl_quantity", "DEFAULT_METRICS", "CwlValueError"]
+
+#: the quantities of a C/W/L measure, in cwl_eval's column order (residuals last)
+QUANTITIES = ("EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED")
+
+
+class CwlValueError(ValueError):
+    """A metric refused its input (e.g. INST on gains outside [0, 1]), as cwl_eval refuses it."""
+
+
+# --------------------------------------------------------------------------- the rankings
+
+
+class CwlRankings:
+    """B rankings to depth n: gains and costs as cwl_eval resolves them.
+
+    ``gains`` (B, n) float with NaN for an unjudged document *and* for the positions past the end
+    of a list; ``costs`` (B, n) float with NaN where no cost is known (no cost file, an element
+    type not in it, past the end).  ``total_rels`` (B,) the number of documents with a positive
+    gain in the qrels of the ranking's topic (cwl_eval's ``total_qrel_rels``; TrAP only)."""
+
+    def __init__(self, gains: np.ndarray, costs: np.ndarray | None = None, total_rels=None, *,
+                 max_gain: float = 1.0, min_gain: float = 0.0, max_cost: float = 1.0,
+                 min_cost: float = 1.0):
+        self.raw_gains = np.asarray(gains, dtype=np.float64)
+        B, n = self.raw_gains.shape
+        self.raw_costs = (np.full((B, n), np.nan) if costs is None
+                          else np.asarray(costs, dtype=np.float64))
+        self.total_rels = (np.zeros(B) if total_rels is None
+                           else np.asarray(total_rels, dtype=np.float64))
+        self.max_gain, self.min_gain = float(max_gain), float(min_gain)
+        self.max_cost, self.min_cost = float(max_cost), float(min_cost)
+        self.shape = (B, n)
+        self._cases: dict[bool, _Case] = {}
+        self._scores: dict = {}
+
+    def case(self, worst: bool) -> "_Case":
+        if worst not in self._cases:
+            unknown_g = np.isnan(self.raw_gains)
+            unknown_k = np.isnan(self.raw_costs)
+            g = np.where(unknown_g, self.min_gain if worst else self.max_gain, self.raw_gains)
+            k = np.where(unknown_k, self.max_cost if worst else self.min_cost, self.raw_costs)
+            if worst:
+                rels = self.total_rels
+            else:   # cwl_eval: max(positive gains in the best-case vector, total_qrel_rels)
+                rels = np.maximum(np.count_nonzero(g > 0.0, axis=1).astype(np.float64), self.total_rels)
+            self._cases[worst] = _Case(g, k, rels)
+        return self._cases[worst]
+
+
+class _Case:
+    """One resolved case: gains g, costs k (B, n) and their running sums."""
+
+    def __init__(self, g: np.ndarray, k: np.ndarray, total_rels: np.ndarray):
+        self.g, self.k, self.total_rels = g, k, total_rels
+        self.B, self.n = g.shape
+        self._memo: dict = {}
+
+    @property
+    def cg(self) -> np.ndarray:
+        if "cg" not in self._memo:
+            self._memo["cg"] = np.cumsum(self.g, axis=1)
+        return self._memo["cg"]
+
+    @property
+    def cc(self) -> np.ndarray:
+        if "cc" not in self._memo:
+            self._memo["cc"] = np.cumsum(self.k, axis=1)
+        return self._memo["cc"]
+
+    def full(self, row: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(np.asarray(row, dtype=np.float64), (self.B, self.n))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _pow(base, x) -> np.ndarray:
+    """``math.pow(base, x)`` elementwise (one of the two an array), through Python floats: the C
+    library's ``pow`` as cwl_eval calls it (``math.pow``, ``**``), bit for bit whatever CPU numpy
+    was built for -- numpy's own vectorised power is not used (its result varies between SIMD
+    builds).  Called on distinct values only (:func:`_on_unique`)."""
+    arr = np.asarray(x if np.ndim(x) else base, dtype=np.float64)
+    vals = arr.ravel().tolist()
+    pw = math.pow
+    try:
+        if np.ndim(x):
+            out = [pw(base, v) for v in vals]
+        else:
+            out = [pw(v, x) for v in vals]
+    except (OverflowError, ValueError):
+        raise CwlValueError("a continuation probability is out of the floating-point range (math "
+                            "range error): the metric's parameters are extreme for these gains") from None
+    return np.array(out, dtype=np.float64).reshape(arr.shape)
+
+
+def _on_unique(x: np.ndarray, f) -> np.ndarray:
+    """``f`` (elementwise) on the distinct values of ``x`` only, spread back."""
+    if x.size == 0:
+        return np.zeros(x.shape)
+    if x.ndim == 2 and (x == x[:1]).all():           # e.g. running costs with unit costs
+        return np.broadcast_to(_on_unique(x[0], f), x.shape).copy()
+    u, inv = np.unique(x, return_inverse=True)
+    return np.asarray(f(u), dtype=np.float64)[inv.reshape(-1)].reshape(x.shape)
+
+
+def _ratio_c(w: np.ndarray) -> np.ndarray:
+    """C(i) = W(i+1) / W(i) where W(i) > 0, else 0; C(n) = 0 (cwl_eval's c from a w vector)."""
+    c = np.zeros(w.shape)
+    head, nxt = w[:, :-1], w[:, 1:]
+    np.divide(nxt, head, out=c[:, :-1], where=head > 0.0)
+    return c
+
+
+def _prefix_ones(cond: np.ndarray) -> np.ndarray:
+    """1.0 at the ranks before the first rank where ``cond`` fails, else 0.0."""
+    return np.logical_and.accumulate(cond, axis=1).astype(np.float64)
+
+
+def _check_unit(case: _Case, label: str) -> None:
+    g = case.g
+    if g.size and (g.min() < 0.0 or g.max() > 1.0):
+        bad = g.min() if g.min() < 0.0 else g.max()
+        side = "minimum" if g.min() < 0.0 else "maximum"
+        raise CwlValueError(f"metric {label}: gain {bad!r} outside [0, 1] (the {side} allowable gain "
+                            f"for this metric is {0.0 if side == 'minimum' else 1.0}); with residuals "
+                            f"unjudged documents get --max_gain, without them --min_gain")
+
+
+# --------------------------------------------------------------------------- continuations
+# Each returns ("c", C) or ("w", W, C): most measures define C; TBG, U-measure and TrAP define W
+# directly (cwl_eval then derives C from W's ratios).
+
+
+def _c_precision(case, n, k):
+    if k < 1 or k - 1 > n:
+        raise CwlValueError(f"P@{k}: k must be between 1 and the depth + 1 ({n + 1})")
+    row = np.zeros(n)
+    row[:k - 1] = 1.0
+    return "c", case.full(row)
+
+
+def _c_rbp(case, n, theta):
+    return "c", case.full(np.full(n, 1.0 * theta))
+
+
+def _c_npv(case, n, rate):
+    return "c", case.full(np.full(n, 1.0 / (1.0 + rate)))
+
+
+def _c_rr(case, n):
+    return "c", _prefix_ones(~(case.g > 0))
+
+
+def _split(starts: np.ndarray, lengths: np.ndarray):
+    """numpy's pairwise split of segments longer than 128: halves at a multiple of 8."""
+    n2 = lengths // 2
+    n2 -= n2 % 8
+    return (starts, n2), (starts + n2, lengths - n2)
+
+
+def _leaves(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Keys ``start * 256 + length`` of the distinct segments of at most 128 elements the pairwise
+    sums of the given segments are made of."""
+    big = lengths > 128
+    keys = [starts[~big] * 256 + lengths[~big]]
+    if big.any():
+        for s, L in _split(starts[big], lengths[big]):
+            keys.append(_leaves(s, L))
+    return np.unique(np.concatenate(keys))
+
+
+def _pairwise(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """(B, S): numpy's pairwise sum (``np.sum`` of one 1-D array) of the segments
+    ``a[:, starts[s] : starts[s] + lengths[s]]`` of every row, bit for bit: below 8 elements a
+    sequential sum from 0.0; up to 128, eight lanes running over blocks of 8, a fixed tree, the
+    remaining elements in sequence; above 128, the two halves (split at a multiple of 8)
+    recursively.  The distinct leaves (segments of at most 128) are evaluated together: one pass
+    over the (at most 16) blocks keeps the eight lanes' running sums for every start."""
+    B, n = a.shape
+    keys = _leaves(starts, lengths)
+    ls, lL = keys // 256, keys % 256
+    K = np.where(lL >= 8, lL // 8, 0)
+    pad = np.concatenate([a, np.zeros((B, 137))], axis=1)        # reads past the end give +0.0
+    win = np.lib.stride_tricks.sliding_window_view(pad, 8, axis=1)                 # (B, n+130, 8)
+    lanes = np.zeros((B, len(keys), 8))
+    run = np.array(win[:, :n])                # run[:, s, j] = a[s+j] + a[s+j+8] + ... (in order)
+    for k in range(int(K.max(initial=0))):
+        if k:
+            run += win[:, 8 * k:8 * k + n]
+        sel = np.flatnonzero(K == k + 1)
+        if len(sel):
+            lanes[:, sel] = run[:, ls[sel]]
+    r = lanes
+    tree = ((r[..., 0] + r[..., 1]) + (r[..., 2] + r[..., 3])) + ((r[..., 4] + r[..., 5]) + (r[..., 6] + r[..., 7]))
+    leafval = np.where(K > 0, tree, 0.0)
+    rest = lL - 8 * K
+    t = np.arange(7)
+    idx = np.where(t[None, :] < rest[:, None], ls[:, None] + 8 * K[:, None] + t[None, :], n)
+    tail = pad[:, idx]                                            # (B, leaves, 7)
+    for j in range(int(rest.max(initial=0))):
+        leafval = leafval + tail[:, :, j]
+
+    def combine(st, ln):
+        out = np.empty((B, len(st)))
+        big = ln > 128
+        if big.any():
+            (s1, l1), (s2, l2) = _split(st[big], ln[big])
+            out[:, big] = combine(s1, l1) + combine(s2, l2)
+        small = ~big
+        if small.any():
+            out[:, small] = leafval[:, np.searchsorted(keys, st[small] * 256 + ln[small])]
+        return out
+
+    return combine(starts, lengths)
+
+
+def _c_ap(case, n):
+    rii = case.g / np.arange(1, n + 1, dtype=np.float64)
+    starts = np.arange(n)
+    suffix = np.empty(case.g.shape)                               # np.sum(rii[i:n]), as cwl_eval
+    step = max(1, 100_000 // max(n, 1))
+    for b in range(0, case.B, step):                              # blocks of rows bound the memory
+        suffix[b:b + step] = _pairwise(rii[b:b + step], starts, n - starts)
+    c = np.zeros(case.g.shape)
+    top, bot = suffix[:, 1:], suffix[:, :-1]
+    np.divide(top, bot, out=c[:, :-1], where=top > 0.0)
+    return "c", c
+
+
+def _c_trap(case, n):
+    cg = case.cg.copy()
+    lead = np.logical_and.accumulate(cg == 0, axis=1)
+    lead[:, -1] = False                                     # cwl_eval stops at the last rank
+    cg[lead] = 1.0
+    w = cg / case.cc
+    rels = case.total_rels[:, None]
+    w = np.where(rels > 0, w / np.where(rels > 0, rels, 1.0), w)
+    return "w", w, _ratio_c(w)
+
+
+def _ndcg_table(n, k):
+    return np.array([math.log(i + 1, 2.0) / math.log(i + 2, 2.0) if i < k else 0.0
+                     for i in range(1, n + 1)])
+
+
+def _c_ndcg(case, n, k):
+    return "c", case.full(_ndcg_table(n, k))
+
+
+def _c_inst(case, n, T):
+    Ti = T - case.cg
+    i1 = np.arange(1, n + 1, dtype=np.float64)                # i + 1.0
+    x = (i1 + T + Ti - 1.0) / (i1 + T + Ti)
+    return "c", _on_unique(x, lambda u: _pow(u, 2.0))
+
+
+def _c_insq(case, n, T):
+    return "c", case.full([(((i + 1.0) + (2.0 * T) - 1.0) / ((i + 1.0) + (2.0 * T))) ** 2.0
+                           for i in range(n)])
+
+
+def _c_bpm(case, n, T, K):
+    return "c", _prefix_ones(case.cg < T) * _prefix_ones(case.cc < K)
+
+
+def _c_bpmd(case, n, T, K, hb, hc, gain_med):
+    steps = np.empty(case.g.shape)
+    steps[:, 0] = T
+    steps[:, 1:] = hb * (case.g[:, :-1] - gain_med)
+    bound = np.cumsum(steps, axis=1)         # T after i updates: T + hb (g_0 - med) + ...
+    # cwl_eval 1.0.12 updates T, not K, in its cost loop: the cost bound stays K (and hc unused)
+    return "c", _prefix_ones(case.cg < bound) * _prefix_ones(case.cc < K)
+
+
+def _c_umeasure(case, n, L):
+    start = np.zeros(case.g.shape)
+    start[:, 1:] = case.cc[:, :-1]
+    w = np.maximum(0.0, 1.0 - start / L)
+    w[:, -1] = 0.0
+    norm = np.cumsum(w[:, :-1], axis=1)[:, -1:] if n > 1 else np.zeros((case.B, 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = w / norm
+    return "w", w, _ratio_c(w)
+
+
+def _c_tbg(case, n, halflife):
+    x = np.zeros(case.g.shape)
+    x[:, 1:] = case.cc[:, :-1]
+    h = halflife
+    ln2 = math.log(2.0, math.e)
+    w = (h * _on_unique(-x / h, lambda u: _pow(2.0, u))) / ln2
+    norm = np.cumsum(w, axis=1)[:, -1:]
+    w = w / norm
+    return "w", w, _ratio_c(w)
+
+
+def _ift_c1(case, T, b1, R1):
+    key = ("ift-c1", T, b1, R1)          # shared with IFT-C1-C2 of the same parameters
+    if key not in case._memo:
+        case._memo[key] = _on_unique((T - case.cg) * R1,
+                                     lambda a: 1.0 - _pow(1.0 + b1 * _pow(math.e, a), -1.0))
+    return case._memo[key]
+
+
+def _ift_c2(case, A, b2, R2):
+    key = ("ift-c2", A, b2, R2)
+    if key not in case._memo:
+        case._memo[key] = _on_unique((A - (case.cg / case.cc)) * R2,
+                                     lambda a: _pow(1.0 + b2 * _pow(math.e, a), -1.0))
+    return case._memo[key]
+
+
+def _c_ift1(case, n, T, b1, R1):
+    return "c", _ift_c1(case, T, b1, R1)
+
+
+def _c_ift2(case, n, A, b2, R2):
+    return "c", _ift_c2(case, A, b2, R2)
+
+
+def _c_ift12(case, n, T, b1, R1, A, b2, R2):
+    return "c", _ift_c1(case, T, b1, R1) * _ift_c2(case, A, b2, R2)
+
+
+def _c_nerr8(case, n, k):
+    c = np.zeros(case.g.shape)
+    m = max(0, min(n, k - 1))
+    c[:, :m] = 1 - case.g[:, :m]
+    return "c", c
+
+
+def _c_nerr9(case, n, k):
+    c = np.zeros(case.g.shape)
+    m = max(0, min(n, k - 1))
+    f = np.array([1.0 * r / (r + 1.0) for r in range(1, m + 1)])
+    c[:, :m] = f * (1.0 - case.g[:, :m])
+    return "c", c
+
+
+def _c_nerr10(case, n, phi):
+    return "c", phi * (1 - case.g)
+
+
+def _c_nerr11(case, n, T):
+    f = np.array([((r + (2.0 * T) - 1.0) / (r + (2.0 * T))) ** 2.0 for r in range(1, n + 1)])
+    return "c", f * (1.0 - case.g)
+
+
+def _c_set(case, n, beta, k):
+    def weight(i):
+        return math.pow(i + 1, beta) - math.pow(i, beta)
+    return "c", case.full([weight(i + 1) / weight(i) if i < k else 0.0 for i in range(1, n + 1)])
+
+
+# --------------------------------------------------------------------------- the table of measures
+
+
+@dataclass(frozen=True)
+class CwlSpec:
+    """One cwl_eval metric class: its class name (metrics-file syntax), the registry base name,
+    its positional parameters with cwl_eval's defaults (``None``: required), the name cwl_eval
+    prints, the continuation function, and whether it requires gains in [0, 1]."""
+    cls: str
+    base: str
+    params: tuple[str, ...]
+    defaults: tuple
+    label: str                      # str.format template over the parameters by name
+    func: Callable
+    unit_gains: bool = False
+    cutoff: str | None = None       # the parameter written as the registry's @cutoff
+    paper: str = ""
+
+    def name(self, values: dict) -> str:
+        return self.label.format(**values)
+
+
+_P = "Moffat, Bailey, Scholer & Thomas (2017)"
+SPECS: tuple[CwlSpec, ...] = (
+    CwlSpec("PrecisionCWLMetric", "P", ("k",), (10,), "P@{k}", _c_precision, cutoff="k",
+            paper="van Rijsbergen (1979)"),
+    CwlSpec("RBPCWLMetric", "RBP", ("theta",), (0.9,), "RBP@{theta}", _c_rbp, paper="Moffat & Zobel (2008)"),
+    CwlSpec("NDCGCWLMetric", "NDCG", ("k",), (None,), "NDCG-k@{k}", _c_ndcg, cutoff="k",
+            paper="Jarvelin & Kekalainen (2002)"),
+    CwlSpec("RRCWLMetric", "RR", (), (), "RR", _c_rr, paper="Kantor & Voorhees (2000)"),
+    CwlSpec("APCWLMetric", "AP", (), (), "AP", _c_ap, paper="Harman (1992)"),
+    CwlSpec("TrAPCWLMetric", "TrAP", (), (), "TrAP", _c_trap, paper="Harman (1992)"),
+    CwlSpec("INSTCWLMetric", "INST", ("T",), (1.0,), "INST-T={T}", _c_inst, unit_gains=True,
+            paper="Moffat, Bailey, Scholer & Thomas (2015)"),
+    CwlSpec("INSQCWLMetric", "INSQ", ("T",), (1.0,), "INSQ-T={T}", _c_insq,
+            paper="Moffat, Scholer & Thomas (2012)"),
+    CwlSpec("BPMCWLMetric", "BPM-Static", ("T", "K"), (1.0, 10), "BPM-Static-T={T}-K={K}", _c_bpm,
+            paper="Zhang et al. (2017)"),
+    CwlSpec("BPMDCWLMetric", "BPM-Dynamic", ("T", "K", "hb", "hc", "gain_med"), (1, 10, 1.0, 1.0, 0.5),
+            "BPM-Dynamic-T={T}-K={K}-hb={hb}-hc={hc}", _c_bpmd, paper="Zhang et al. (2017)"),
+    CwlSpec("UMeasureCWLMetric", "U-measure", ("L",), (1000,), "U-L@{L} ", _c_umeasure,
+            paper="Sakai & Dou (2013)"),
+    CwlSpec("TBGCWLMetric", "TBG", ("halflife",), (224,), "TBG-H@{halflife} ", _c_tbg,
+            paper="Smucker & Clarke (2012)"),
+    CwlSpec("IFTGoalCWLMetric", "IFT-C1", ("T", "b1", "R1"), (None, None, None),
+            "IFT-C1-T={T}-b1={b1}-R1={R1}", _c_ift1, paper="Azzopardi, Thomas & Craswell (2018)"),
+    CwlSpec("IFTRateCWLMetric", "IFT-C2", ("A", "b2", "R2"), (None, None, None),
+            "IFT-C2-A={A}-b2={b2}-R2={R2}", _c_ift2, paper="Azzopardi, Thomas & Craswell (2018)"),
+    CwlSpec("IFTGoalRateCWLMetric", "IFT-C1-C2", ("T", "b1", "R1", "A", "b2", "R2"), (None,) * 6,
+            "IFT-C1-C2-T={T}-b1={b1}-R1={R1}-A={A}-b2={b2}-R2={R2}", _c_ift12,
+            paper="Azzopardi, Thomas & Craswell (2018)"),
+    CwlSpec("NERReq8CWLMetric", "NERR8", ("k",), (None,), "NERR-EQ8@k={k}", _c_nerr8, unit_gains=True,
+            cutoff="k", paper="Azzopardi, Mackenzie & Moffat (2021)"),
+    CwlSpec("NERReq9CWLMetric", "NERR9", ("k",), (None,), "NERR-EQ9@k={k}", _c_nerr9, unit_gains=True,
+            cutoff="k", paper="Azzopardi, Mackenzie & Moffat (2021)"),
+    CwlSpec("NERReq10CWLMetric", "NERR10", ("phi",), (0.9,), "NERR-EQ10@phi={phi}", _c_nerr10,
+            unit_gains=True, paper="Azzopardi, Mackenzie & Moffat (2021)"),
+    CwlSpec("NERReq11CWLMetric", "NERR11", ("T",), (1.0,), "NERR-EQ11@T={T}", _c_nerr11, unit_gains=True,
+            paper="Azzopardi, Mackenzie & Moffat (2021)"),
+    CwlSpec("NPVCWLMetric", "NPV", ("rate",), (0.1,), "NPV-r@{rate}", _c_npv,
+            paper="Azzopardi, Thomas & Moffat (2019)"),
+    CwlSpec("SETCWLMetric", "SET", ("beta", "k"), (0.5, 10), "SET-k@{k}-b@{beta}", _c_set,
+            paper="Azzopardi (2014)"),
+)
+BY_CLASS = {s.cls: s for s in SPECS}
+BY_BASE = {s.base: s for s in SPECS}
+
+
+@dataclass(frozen=True)
+class CwlMetric:
+    """A cwl_eval metric instance: its spec and parameter values (as cwl_eval holds them: ints
+    stay ints, which shows in the printed name)."""
+    spec: CwlSpec
+    values: tuple
+
+    @property
+    def kw(self) -> dict:
+        return dict(zip(self.spec.params, self.values))
+
+    @property
+    def name(self) -> str:
+        return self.spec.name(self.kw)
+
+    @classmethod
+    def make(cls, class_name: str, *args) -> "CwlMetric":
+        spec = BY_CLASS[class_name]
+        if len(args) > len(spec.params):
+            raise TypeError(f"{class_name} takes at most {len(spec.params)} parameters "
+                            f"({', '.join(spec.params) or 'none'}), {len(args)} given")
+        values = list(args) + list(spec.defaults[len(args):])
+        missing = [p for p, v in zip(spec.params, values) if v is None]
+        if missing:
+            raise TypeError(f"{class_name} needs the parameter(s) {', '.join(missing)}")
+        return cls(spec, tuple(values))
+
+
+#: cwl_eval's metric set when no metrics file is given (CWLRuler's defaults), in its order
+DEFAULT_METRICS: tuple[CwlMetric, ...] = tuple(
+    CwlMetric.make(c, *a) for c, a in (
+        ("PrecisionCWLMetric", (1,)), ("PrecisionCWLMetric", (2,)), ("PrecisionCWLMetric", (3,)),
+        ("PrecisionCWLMetric", (4,)), ("PrecisionCWLMetric", (5,)), ("PrecisionCWLMetric", (10,)),
+        ("RBPCWLMetric", (0.2,)), ("RBPCWLMetric", (0.4,)), ("RBPCWLMetric", (0.8,)),
+        ("NDCGCWLMetric", (5,)), ("NDCGCWLMetric", (10,)), ("RRCWLMetric", ()), ("APCWLMetric", ()),
+        ("INSTCWLMetric", (1.0,)), ("INSTCWLMetric", (2.0,)), ("INSTCWLMetric", (3.0,))))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+_SPLIT = 134217729.0          # 2**27 + 1: Veltkamp's splitting constant for doubles
+
+
+def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """p = RN(a*b) and its exact error e = a*b - p (Dekker's product, no FMA needed)."""
+    p = a * b
+    c = _SPLIT * a
+    ah = c - (c - a)
+    al = a - ah
+    c = _SPLIT * b
+    bh = c - (c - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, e
+
+
+def _fma_acc(acc: np.ndarray, p: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """RN(acc + (p + e)) exactly -- a fused multiply-add of the product p + e into acc -- by Boldo
+    & Melquiond's (2008) correctly rounded sum of three doubles: two exact sums, the low parts
+    added with rounding to odd, then one rounding to nearest."""
+    th = acc + p
+    z = th - acc
+    tl = (acc - (th - z)) + (p - z)
+    u = tl + e
+    z = u - tl
+    err = (tl - (u - z)) + (e - z)
+    even = (u.view(np.int64) & 1) == 0
+    fix = (err != 0.0) & even
+    if fix.any():
+        u = np.where(fix, np.nextafter(u, np.copysign(np.inf, err)), u)
+    return th + u
+
+
+def _dot(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
+    """Row-wise dot products (B,) in one fixed order: that of the ``ddot`` numpy's ``np.dot``
+    calls on AVX-512 machines (OpenBLAS's SkylakeX kernel: fused multiply-adds into 32 lanes over
+    blocks of 32 ranks, the lanes folded to 16, a fixed tree, then fused multiply-adds of the last
+    n mod 16 ranks in sequence).  The fused multiply-add is emulated exactly
+    (:func:`_fma_acc`; plain adds where every product is exact), so the result is cwl_eval's bit
+    for bit on such machines -- which decides the sign cwl_eval prints for a residual that is
+    mathematically 0 (``-0.0000``) -- and the same on every machine."""
+    if fused:
+        p, e = _two_prod(x, y)
+        exact = not e.any()
+    else:                                    # the same order, products rounded (see _dots_printed)
+        p, e, exact = x * y, None, True
+    B, n = p.shape
+    n1 = n & -16
+    n32 = n1 & ~31
+    # adding a zero product (p = e = 0) leaves an accumulator as it is: blocks past the last
+    # nonzero product are skipped
+    nz = np.flatnonzero((p != 0.0).any(axis=0))
+    last = int(nz[-1]) + 1 if len(nz) else 0
+
+    def acc_add(acc, lo, hi):
+        return acc + p[:, lo:hi] if exact else _fma_acc(acc, p[:, lo:hi], e[:, lo:hi])
+
+    dot = np.zeros(B)
+    if n1:
+        a5 = np.zeros((B, 32))
+        for j in range(0, min(n32, last), 32):   # a loop over blocks of 32 ranks, not documents
+            a5 = acc_add(a5, j, j + 32)
+        a5 = a5.reshape(B, 4, 8)
+        acc = (a5[:, :, :4] + a5[:, :, 4:]).reshape(B, 16)
+        if n1 > n32 and last > n32:
+            acc = acc_add(acc, n32, n1)
+        acc = acc.reshape(B, 4, 4)
+        v = ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
+        dot = (v[:, 0] + v[:, 2]) + (v[:, 1] + v[:, 3])
+    for i in range(n1, min(n, last)):        # at most 15 ranks
+        dot = acc_add(dot[:, None], i, i + 1)[:, 0]
+    return 0.0 + dot
+
+
+def _weights(case: _Case, metric: CwlMetric) -> tuple[np.ndarray, np.ndarray]:
+    """(W, L), each (B, n), for one case: the weights and the last-item probabilities (cwl_eval's
+    ``w_vector`` and ``l_vector``)."""
+    if metric.spec.unit_gains:
+        _check_unit(case, metric.name)
+    out = metric.spec.func(case, case.n, *metric.values)
+    c = np.ascontiguousarray(out[-1], dtype=np.float64)
+    B, n = case.B, case.n
+    P = np.empty((B, n))
+    P[:, 0] = 1.0
+    np.cumprod(c[:, :-1], axis=1, out=P[:, 1:])               # P(i) = C(1) ... C(i-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if out[0] == "w":
+            w = np.asarray(out[1], dtype=np.float64)
+        else:
+            w1 = 1.0 / np.add.reduce(P, axis=1)              # np.sum's pairwise order
+            w = P * w1[:, None]
+            w[:, 0] = w1
+        L = P * (1.0 - c)
+    return w, L
+
+
+def _dot_rounded(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """:func:`_dot`'s order with rounded products (no fused multiply-add): the 32 lanes as one
+    reduction over the blocks (sequential along a non-contiguous axis), then the same fold, tree
+    and tail."""
+    p = x * y
+    B, n = p.shape
+    n1 = n & -16
+    n32 = n1 & ~31
+    dot = np.zeros(B)
+    if n1:
+        a5 = np.add.reduce(p[:, :n32].reshape(B, n32 // 32, 32), axis=1) if n32 else np.zeros((B, 32))
+        a5 = a5.reshape(B, 4, 8)
+        acc = (a5[:, :, :4] + a5[:, :, 4:]).reshape(B, 16)
+        if n1 > n32:
+            acc = acc + p[:, n32:n1]
+        acc = acc.reshape(B, 4, 4)
+        v = ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
+        dot = (v[:, 0] + v[:, 2]) + (v[:, 1] + v[:, 3])
+    for i in range(n1, n):
+        dot = dot + p[:, i]
+    return 0.0 + dot
+
+
+_DOT_ROWS = 256         # rows per batch of dot products (bounds the temporaries' memory)
+
+
+def _dots(pairs, fused: bool = True) -> list[np.ndarray]:
+    """``[_dot(x, y) for x, y in pairs]``, computed in batches of stacked rows."""
+    X = np.concatenate([x for x, _ in pairs])
+    Y = np.concatenate([y for _, y in pairs])
+    out = np.empty(len(X))
+    with np.errstate(invalid="ignore", over="ignore"):
+        for r in range(0, len(X), _DOT_ROWS):
+            out[r:r + _DOT_ROWS] = _dot(X[r:r + _DOT_ROWS], Y[r:r + _DOT_ROWS], fused)
+    bounds = np.cumsum([0] + [len(x) for x, _ in pairs])
+    return [out[bounds[i]:bounds[i + 1]] for i in range(len(pairs))]
+
+
+_U = 2.0 ** -53
+
+
+def _unsure(v: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """True where a value known only to within +-delta might print differently with ``{:.4f}``
+    (a rounding boundary or, for the sign of a zero, 0 itself lies within reach)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        t = np.abs(v) * 1e4
+        d = delta * 1e4 + t * 1e-15 + 1e-300
+        unsure = (np.floor(t - d + 0.5) != np.floor(t + d + 0.5)) | ((np.abs(v) <= delta) & (delta > 0))
+    return unsure | ~np.isfinite(v) | ~np.isfinite(delta)
+
+
+def _row_info(case: _Case, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(max |y| per row, rows whose every y is 0 or a power of two) of a case's gains, costs or
+    their running sums (cached: the same for every measure)."""
+    key = ("info", name)
+    if key not in case._memo:
+        y = getattr(case, name)
+        exact = ((np.frexp(y)[0] == 0.5) | (y == 0.0)).all(axis=1)
+        case._memo[key] = (np.abs(y).max(axis=1, initial=0.0), exact)
+    return case._memo[key]
+
+
+def _same_rows(a, b, rows) -> np.ndarray:
+    """Of ``rows``, those where the dot of pair ``a`` and of pair ``b`` are computed identically:
+    every position has the same (x, y), or a zero product in both (adding a zero changes nothing)."""
+    (xa, ya), (xb, yb) = (a[0][rows], a[1][rows]), (b[0][rows], b[1][rows])
+    return (((xa == xb) & (ya == yb)) | (((xa == 0) | (ya == 0)) & ((xb == 0) | (yb == 0)))).all(axis=1)
+
+
+def _dots_printed(cases, wls):
+    """The four dot products of each case to the printed digits of the fused computation, fast:
+    every dot in the same order with rounded products, with the bound |fused - rounded| <=
+    2 gamma_n sum |x y| <= 2 gamma_n max|y| sum |x| (both sums are within gamma_n sum |x y| of the
+    exact value, gamma_n = n u / (1 - n u); 0 where every product is exact); the rows where a
+    printed quantity (or residual) is not decided by the bound are recomputed with the fused
+    emulation.  Returns the values per case as lists of 4 arrays."""
+    names = ("g", "cg", "k", "cc")
+    flat, deltas = [], []
+    n = cases[0].n + 16
+    gamma = n * _U / (1.0 - n * _U)
+    for case, (w, L) in zip(cases, wls):
+        sx = {0: np.add.reduce(np.abs(w), axis=1), 1: np.add.reduce(np.abs(L), axis=1)}
+        for q, name in enumerate(names):
+            x = (w, L)[q % 2]
+            y = getattr(case, name)
+            flat.append((x, y))
+            ymax, exact = _row_info(case, name)
+            d = 2.2 * gamma * sx[q % 2] * ymax + 1e-300
+            d[exact] = 0.0
+            deltas.append(d)
+    with np.errstate(invalid="ignore", over="ignore"):
+        vals = [_dot_rounded(x, y) for x, y in flat]
+    unsure = np.zeros(len(vals[0]), bool)
+    for v, d in zip(vals, deltas):
+        unsure |= _unsure(v, d)
+    if len(cases) == 2:
+        for q in range(4):
+            r = vals[4 + q] - vals[q]
+            d = (deltas[4 + q] + deltas[q]) * (1.0 + 8 * _U)
+            maybe = np.flatnonzero(_unsure(r, d) & ~unsure)
+            if len(maybe):
+                unsure[maybe[~_same_rows(flat[q], flat[4 + q], maybe)]] = True
+    rows = np.flatnonzero(unsure)
+    if len(rows):
+        exact = _dots([(x[rows], y[rows]) for x, y in flat])
+        for v, ex in zip(vals, exact):
+            v[rows] = ex
+    return [vals[4 * j:4 * j + 4] for j in range(len(cases))]
+
+
+def cwl_scores_many(rankings: CwlRankings, metrics, residuals: bool = False,
+                    printed: bool = False) -> list[dict[str, np.ndarray]]:
+    """:func:`cwl_scores` for several metrics.  ``printed``: only the digits cwl_eval prints
+    (``{:.4f}``) are guaranteed to be those of the exact computation (fast path for the drop-in:
+    see :func:`_dots_printed`); otherwise every value is computed in cwl_eval's exact order."""
+    todo = [m for m in dict.fromkeys(metrics) if (m, residuals, printed) not in rankings._scores]
+    cases = [rankings.case(True)] + ([rankings.case(False)] if residuals else [])
+    for m in todo:
+        pairs_by_case, eds, wls = [], [], []
+        for case in cases:
+            w, L = _weights(case, m)
+            wls.append((w, L))
+            pairs_by_case.append([(w, case.g), (L, case.cg), (w, case.k), (L, case.cc)])
+            with np.errstate(divide="ignore"):
+                eds.append(1.0 / w[:, 0])
+        if printed:
+            per_case = _dots_printed(cases, wls)
+        else:
+            flat = _dots([pr for prs in pairs_by_case for pr in prs])
+            per_case = [flat[4 * j:4 * j + 4] for j in range(len(cases))]
+        per_case = [v + [ed] for v, ed in zip(per_case, eds)]
+        out = dict(zip(QUANTITIES[:5], per_case[0]))
+        if residuals:
+            with np.errstate(invalid="ignore"):
+                out.update({q: b - a for q, a, b in zip(QUANTITIES[5:], per_case[0], per_case[1])})
+        rankings._scores[(m, residuals, printed)] = out
+    return [rankings._scores[(m, residuals, printed)] for m in metrics]
+
+
+def cwl_scores(rankings: CwlRankings, metric: CwlMetric, residuals: bool = False) -> dict[str, np.ndarray]:
+    """``{quantity: (B,) array}`` for one metric on every ranking: EU..ED, and with ``residuals``
+    ResEU..ResED (best case minus worst case).  Raises :class:`CwlValueError` when the metric
+    refuses the gains (as cwl_eval does)."""
+    return cwl_scores_many(rankings, [metric], residuals)[0]
+
+
+# --------------------------------------------------------------------------- the registry
+
+
+def _context_rankings(ctx, depth: int) -> CwlRankings:
+    """The collection's rankings as cwl_eval sees them: gain = configured gain of the level / gain
+    of the highest level, NaN (unjudged) for unjudged documents and past the end of a list, unit
+    costs, depth ``depth``."""
+    key = ("cwl-rankings", int(depth))
+    d = ctx._derived
+    if key not in d:
+        lv = ctx.levels
+        R, T, D = lv.shape
+        gmax = ctx.max_gain
+        table = ctx.gain_of_level / gmax if gmax > 0 else np.zeros_like(ctx.gain_of_level)
+        g = np.full((R * T, depth), np.nan)
+        m = min(D, depth)
+        part = lv[:, :, :m].reshape(R * T, m)
+        judged = part >= 0
+        g[:, :m][judged] = table[part[judged].astype(np.intp)]
+        counts = ctx.collection.level_counts
+        positive = (table > 0.0)[: counts.shape[1]]
+        rels = (counts * positive[None, :]).sum(axis=1).astype(np.float64)      # (T,)
+        d[key] = CwlRankings(g, None, np.tile(rels, R), max_gain=1.0, min_gain=0.0)
+    return d[key]
+
+
+def cwl_quantity(rankings: CwlRankings, metric: CwlMetric, quantity: str = "EU") -> np.ndarray:
+    """(B,) one quantity of one metric, in cwl_eval's exact order: only the dot product it needs
+    (the value equals ``cwl_scores(...)[quantity]`` bit for bit)."""
+    key = (metric, quantity)
+    if key not in rankings._scores:
+        q = QUANTITIES.index(quantity) % 5
+        cases = [rankings.case(True)] + ([rankings.case(False)] if quantity.startswith("Res") else [])
+        vals = []
+        for case in cases:
+            w, L = _weights(case, metric)
+            if q == 4:
+                with np.errstate(divide="ignore"):
+                    vals.append(1.0 / w[:, 0])
+            else:
+                x, y = ((w, case.g), (L, case.cg), (w, case.k), (L, case.cc))[q]
+                vals.append(_dots([(x, y)])[0])
+        with np.errstate(invalid="ignore"):
+            rankings._scores[key] = vals[0] if len(vals) == 1 else vals[1] - vals[0]
+    return rankings._scores[key]
+
+
+def cwl_measure(ctx, spec: CwlSpec, values: tuple, quantity: str = "EU", depth: int = 1000) -> np.ndarray:
+    """(runs, topics) matrix of one quantity of a C/W/L measure on an EvalContext."""
+    R, T = len(ctx.collection.runs), len(ctx.collection.topics)
+    rk = _context_rankings(ctx, depth)
+    return cwl_quantity(rk, CwlMetric(spec, tuple(values)), quantity).reshape(R, T)
+
+
+def _quantity(text: str) -> str:
+    t = str(text).strip()
+    for q in QUANTITIES:
+        if t.lower() == q.lower():
+            return q
+    raise ValueError(f"{text!r}: expected one of {', '.join(QUANTITIES)}")
+
+
+def _positive_int(text: str) -> int:
+    v = int(text)
+    if v < 1:
+        raise ValueError(f"{text!r}: expected a positive integer")
+    return v
+
+
+def _number(text: str) -> float:
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"{text!r}: expected a finite number")
+    return v
+
+
+#: registry parameter names where they differ from cwl_eval's (``RBP(p=...)`` as elsewhere here)
+_REG_PARAM = {("RBP", "theta"): "p"}
+#: defaults for the parameters cwl_eval requires (the values of cwl_eval's own test metrics file)
+_REG_DEFAULT = {("IFT-C1", "T"): 2.0, ("IFT-C1", "b1"): 0.9, ("IFT-C1", "R1"): 10.0,
+                ("IFT-C2", "A"): 0.2, ("IFT-C2", "b2"): 0.9, ("IFT-C2", "R2"): 10.0,
+                ("IFT-C1-C2", "T"): 2.0, ("IFT-C1-C2", "b1"): 0.9, ("IFT-C1-C2", "R1"): 10.0,
+                ("IFT-C1-C2", "A"): 0.2, ("IFT-C1-C2", "b2"): 0.9, ("IFT-C1-C2", "R2"): 10.0}
+
+
+def _register_all() -> None:
+    from .registry import MeasureDef, Param, format_gains, parse_gains, register
+
+    common = {
+        "gains": Param(None, parse_gains, "gain values for L1..LH (overrides the collection default); "
+                                          "cwl gain = gain / gain of LH", format_gains),
+        "quantity": Param("EU", _quantity, "EU (default), ETU, EC, ETC, ED or a residual ResEU..ResED",
+                          str),
+        "depth": Param(1000, _positive_int, "ranks the user model runs over (cwl_eval --max_depth)"),
+    }
+    for spec in SPECS:
+        params = {}
+        for p, dflt in zip(spec.params, spec.defaults):
+            if p == spec.cutoff:
+                continue
+            default = _REG_DEFAULT.get((spec.base, p), dflt)
+            parse = _positive_int if p == "k" else _number
+            params[_REG_PARAM.get((spec.base, p), p)] = Param(float(default) if p != "k" else int(default),
+                                                               parse, f"cwl_eval's {p}")
+        params.update(common)
+
+        def func(ctx, cutoff=None, quantity="EU", depth=1000, _spec=spec, **kw):
+            vals = []
+            for p in _spec.params:
+                if p == _spec.cutoff:
+                    vals.append(int(cutoff))
+                else:
+                    vals.append(kw[_REG_PARAM.get((_spec.base, p), p)])
+            return cwl_measure(ctx, _spec, tuple(vals), quantity, depth)
+
+        cutoff = "required" if spec.cutoff else "forbidden"
+        register(MeasureDef("cwl." + spec.base, func, cutoff, params, bounded=False,
+                            doc=f"C/W/L {spec.base} as cwl_eval's {spec.cls} ({spec.paper}); value: EU"))
+
+
+_register_all()
