@@ -169,9 +169,10 @@ def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
     check_collection_outputs(res, 5, ["AP", "RR"], sweep=False)
     job_logs = list(logs.glob("*.out"))
     # one detached process per non-local job (all but the `all` target): simulate, metrics, the
-    # bootstrap tests (+ discriminative power), the other methods, tables (+ figures), summary
+    # bootstrap tests (+ discriminative power), the other methods, incompleteness, tables (+ figures),
+    # summary
     n_jobs = out.count("Submitted job")
-    assert n_jobs == 6 and len(job_logs) == n_jobs
+    assert n_jobs == 7 and len(job_logs) == n_jobs
 
 
 def test_slurm_profile_dry_runs_cleanly(tmp_path):

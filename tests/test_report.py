@@ -18,7 +18,8 @@ from conftest import require
 pytestmark = pytest.mark.slow
 
 HERE = Path(__file__).resolve().parent
-FIGURES = ["asl_paired", "asl_unpaired", "mr_pt", "pvalues", "run_means", "swap_rates", "tstar", "rank_correlation"]
+FIGURES = ["asl_paired", "asl_unpaired", "mr_pt", "pvalues", "run_means", "swap_rates", "tstar", "rank_correlation",
+           "incompleteness", "pool_reuse"]
 SUMMARY_FIGURES = ["asl_paired", "asl_unpaired", "discriminative_power", "run_means", "sensitivity_paired",
                    "sensitivity_unpaired", "swap_pct_satisfying"]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
