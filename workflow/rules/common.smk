@@ -226,6 +226,14 @@ KISHIDA = bool(config["kishida"]["enabled"])
 # robustness to incomplete judgments and pool reuse (stage incompleteness, one job per collection)
 _inc = config["incompleteness"]
 INCOMPLETENESS = bool(_inc["enabled"])
+# the stage resamples a collection's judged documents: per-intent (diversity) and equivalence-class
+# qrels have no such single list, so a config with such a collection runs without it (said once)
+_forms = sorted({c.get("qrels_form") for c in config["collections"].values()} & {"intents", "ec"})
+if INCOMPLETENESS and _forms:
+    INCOMPLETENESS = False
+    print(f"metaeval: note: the incompleteness stage is skipped: it needs plain graded qrels, and this "
+          f"config has {'/'.join(_forms)} qrels (set incompleteness: {{enabled: false}} to silence this)",
+          file=_sys.stderr)
 INCOMPLETENESS_JOBS = int(_inc["jobs"])
 SUMMARY = bool(config["summary"]["enabled"])
 
