@@ -1,6 +1,8 @@
 """config/examples/trec-dl19.yaml end to end: the whole DAG on the real
 TREC DL19 passage runs writes every table and figure; 30 of 37 runs kept, so every sensitivity
-is a count out of 435 pairs.  B is reduced through --config to keep the test fast."""
+is a count out of 435 pairs.  The incompleteness stage runs every method of the example, at two
+fractions and three trials instead of nine and twenty (--config), to keep the test fast; the
+example's own settings are checked below and its full scale by benchmarks/bench_incompleteness.py."""
 
 from __future__ import annotations
 
@@ -27,14 +29,20 @@ def test_example_config_points_at_the_shared_data():
     assert (ROOT / c["runs"]).resolve() == (default / "runs").resolve()
     assert c["top_runs"] == 30 and c["gains"] == "1:2:3"
     assert cfg["bootstrap"]["B"] == 1000
+    inc = cfg["incompleteness"]                       # the example runs the stage in full
+    assert inc["enabled"] and inc["write_qrels"] and inc["trials"] == 20
+    assert inc["methods"] == ["judged", "stratified", "depth", "leave-one-group-out"]
+    assert inc["fractions"] == [round(0.1 * i, 1) for i in range(1, 10)]
 
 
 @pytest.mark.shared_data
 def test_dl19_example_runs_end_to_end(tmp_path, shared):
     cfg = yaml.safe_load(EXAMPLE.read_text())
     override = {"trec-dl19": {"qrels": str(DL19 / "qrels.txt"), "runs": str(DL19 / "runs")}}
+    smaller = {**cfg["incompleteness"], "fractions": [0.1, 0.9], "trials": 3}
     snakemake(tmp_path, "--configfile", str(EXAMPLE), "--cores", "2", "--quiet", "rules",
-              "--config", f"collections={json.dumps(override)}", timeout=1200)
+              "--config", f"collections={json.dumps(override)}", f"incompleteness={json.dumps(smaller)}",
+              timeout=1200)
     # byte-identical to the outputs of version 0.1 (the deliberate changes applied: see
     # tests/test_output_checksums.py)
     from test_output_checksums import compare
@@ -71,13 +79,13 @@ def test_dl19_example_runs_end_to_end(tmp_path, shared):
     assert kishida <= set(paired["metric"]) and kishida <= set(unpaired["metric"])
     summary = pd.read_csv(tmp_path / "results" / "summary" / "sensitivity_paired.csv")
     assert list(summary.columns) == ["metric", "trec-dl19"]
-    # the incompleteness stage in full: four methods, 9 fractions x 20 trials, depths, pool reuse
+    # the incompleteness stage: the example's four methods (two fractions x three trials), depths, pool reuse
     inc = pd.read_csv(res / "tables" / "incompleteness.csv", dtype={"level": str})
     assert set(inc["method"]) == {"judged", "stratified", "depth"} and (inc["pairs"] == 435).all()
-    assert (inc.loc[inc["method"] != "depth", "trials"] == 20).all()
-    assert set(inc.loc[inc["method"] == "judged", "level"]) == {f"0.{i}" for i in range(1, 10)}
+    assert (inc.loc[inc["method"] != "depth", "trials"] == 3).all()
+    assert set(inc.loc[inc["method"] == "judged", "level"]) == {"0.1", "0.9"}
     pool = pd.read_csv(res / "tables" / "pool_reuse.csv", dtype={"group": str, "run": str})
     assert set(pool.loc[pool["group"] != "all", "run"]) == set(used["run"])
     qrels = res / "incompleteness" / "qrels"
-    assert (qrels / "judged-0.1-20.txt").is_file() and (qrels / "depth-100-1.txt").is_file()
+    assert (qrels / "judged-0.1-3.txt").is_file() and (qrels / "depth-100-1.txt").is_file()
     assert (qrels / "leave-one-group-out-bm.txt").is_file()
