@@ -104,9 +104,9 @@ def test_reduced_dag_writes_every_contract_output():
     assert any((res / "summary").glob("*.png"))
     for i in range(1, 6):
         assert (res / "kishida" / f"table{i}.csv").is_file()
-    # every job logged and benchmarked: per collection the matrices, the bootstrap tests with the
-    # discriminative power built on them, the other methods, the tables with the figures
-    for job in ("metrics", "bootstrap", "methods", "tables"):
+    # every job logged and benchmarked: per collection the matrices, then the meta-evaluation (every
+    # method stage, the tables, the figures) in one process
+    for job in ("metrics", "meta"):
         assert (res / "logs" / "simA" / f"{job}.log").is_file(), job
         assert (res / "benchmarks" / "simA" / f"{job}.tsv").is_file(), job
     for stage in ("kendall", "paired", "unpaired", "swap", "stability", "gain_sweep", "rank_correlation",
@@ -157,10 +157,10 @@ def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
     res = tmp_path / "results" / "tiny"
     check_collection_outputs(res, 5, ["AP", "RR"], sweep=False)
     job_logs = list(logs.glob("*.out"))
-    # one detached process per non-local job (all but the `all` target): simulate, metrics, the
-    # bootstrap tests (+ discriminative power), the other methods, tables (+ figures), summary
+    # one detached process per non-local job (all but the `all` target): simulate, metrics, meta
+    # (every method stage, the tables, the figures), summary
     n_jobs = out.count("Submitted job")
-    assert n_jobs == 6 and len(job_logs) == n_jobs
+    assert n_jobs == 4 and len(job_logs) == n_jobs
 
 
 def test_slurm_profile_dry_runs_cleanly(tmp_path):

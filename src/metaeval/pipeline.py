@@ -201,6 +201,87 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     return written
 
 
+#: rough computing time of each method stage, in seconds on DL19 (30 runs, 13 metrics, B = 1000):
+#: only used to deal the stages of a collection job into balanced groups (:func:`write_collection`).
+_STAGE_SECONDS = {"paired": 2.0, "unpaired": 1.5, "discpower": 2.0, "swap": 1.5, "stability": 1.0,
+                  "gain_sweep": 1.0, "rank_correlation": 1.5, "kendall": 0.1}
+
+
+def stage_groups(stages: Sequence[str], jobs: int) -> list[list[str]]:
+    """``stages`` dealt into at most ``jobs`` groups that can run side by side: a stage and the stages
+    it reads (:attr:`metaeval.meta.run.Stage.needs`) stay in one group, each group in the order given;
+    the costliest chain to the least loaded group."""
+    from .meta.run import STAGES
+
+    order = {s: i for i, s in enumerate(stages)}
+    chains: list[list[str]] = []
+    for s in stages:                                 # connected by `needs`, within the stages given
+        linked = {s} | {n for n in STAGES[s].needs if n in order} if s in STAGES else {s}
+        hit = [c for c in chains if linked & set(c)]
+        merged = sorted(set().union(linked, *hit), key=order.__getitem__)
+        chains = [c for c in chains if c not in hit] + [merged]
+    cost = {s: _STAGE_SECONDS.get(s, 1.0) for s in stages}
+    chains.sort(key=lambda c: (-sum(cost[s] for s in c), order[c[0]]))
+    groups: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(chains))))]
+    load = [0.0] * len(groups)
+    for c in chains:
+        i = load.index(min(load))
+        groups[i] += c
+        load[i] += sum(cost[s] for s in c)
+    return [sorted(g, key=order.__getitem__) for g in groups if g]
+
+
+def _write_stage_group(names, matrices_dir, parts_dir, cfg, metrics, runs_path, progress) -> list[Path]:
+    written: list[Path] = []
+    for name in names:
+        try:
+            written += write_stage_parts(name, matrices_dir, Path(parts_dir) / name, cfg, metrics,
+                                         runs_path=runs_path, progress=progress, parts_dir=parts_dir)
+        except ValueError as e:
+            from .errors import InputError
+
+            if isinstance(e, InputError):
+                raise
+            raise InputError(f"stage {name}: {e}") from None
+    return written
+
+
+def write_collection(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg, metrics: Sequence[str],
+                     runs_path=None, collection=None, runs_used=None, texts_dir=None, figures_dir=None,
+                     jobs: int = 1, progress: Callable[[str, str], None] | None = None) -> list[Path]:
+    """Everything of one collection after its matrices, in one process: the method ``stages``
+    (:func:`write_stage_parts`, each into ``PARTS/STAGE/``), then its tables
+    (:func:`write_collection_tables`) and, given ``figures_dir``, its figures (:func:`write_figures`).
+    ``jobs > 1`` runs the stages in that many groups side by side (:func:`stage_groups`; the
+    others in processes forked from this one, so no further start-up or imports) and draws the
+    figures in that many processes -- the same code as one job per stage, so the same bytes."""
+    groups = stage_groups(list(stages), jobs)
+    args = (matrices_dir, parts_dir, cfg, list(metrics), runs_path, progress)
+    if len(groups) <= 1 or not hasattr(os, "fork"):
+        written = _write_stage_group(list(stages), *args)
+    else:
+        import concurrent.futures
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        with concurrent.futures.ProcessPoolExecutor(len(groups) - 1, mp_context=ctx) as pool:
+            # the forked processes report through stderr_progress (a local callback does not pickle)
+            child = args[:-1] + (stderr_progress if progress else None,)
+            futures = [pool.submit(_write_stage_group, g, *child) for g in groups[1:]]
+            written = _write_stage_group(groups[0], *args)
+            for f in futures:
+                written += f.result()
+    written += write_collection_tables(matrices_dir=matrices_dir, parts_dir=parts_dir, stages=stages,
+                                       out_dir=out_dir, cfg=cfg, metrics=metrics, runs_path=runs_path,
+                                       collection=collection, runs_used=runs_used, texts_dir=texts_dir)
+    if figures_dir is not None:
+        if progress:
+            progress("figures", "")
+        written += write_figures(out_dir, figures_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                                 jobs=jobs)
+    return written
+
+
 #: rough drawing time of the figures of a table, in seconds on DL19 (30 runs, 13 metrics): the t*
 #: histograms, the p-value curves and the rank-correlation heat maps dominate; every other table's
 #: figures take a fraction of a second.  Only used to deal the tables into balanced groups.

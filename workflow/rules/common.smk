@@ -227,14 +227,14 @@ SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- stages (jobs)
 # The meta-evaluation methods run per collection (`metaeval stage NAME...`, names of
-# metaeval.meta.run.STAGES; the jobs that run them: workflow/rules/bootstrap.smk, methods.smk), each
-# over every metric; the tables rule combines their parts in this order. A new method: its stage
-# function in metaeval/meta/run.py, its rule (or a place in methods.smk), its name here.
+# metaeval.meta.run.STAGES; the job that runs them: workflow/rules/meta.smk), each over every
+# metric; its tables combine their parts in this order. A new method: its stage function in
+# metaeval/meta/run.py, its name here.
 METHOD_STAGES = ["kendall", "paired", "unpaired", "swap", "stability"]
 if GAIN_SWEEP:
     METHOD_STAGES += ["gain_sweep"]
 METHOD_STAGES += ["rank_correlation"]
-METHOD_STAGES += ["discpower"]      # reads the ASLs of paired and unpaired (after them, in their job)
+METHOD_STAGES += ["discpower"]      # reads the ASLs of paired and unpaired (after them, in their group)
 
 
 def _args(**opts):
@@ -308,11 +308,6 @@ def matrix_files(names):
         return [f"{RES}/{w.collection}/matrices/{m}.csv" for m in names]
 
     return files
-
-
-def stage_parts(w):
-    """The part folders of every method stage of the collection (inputs of the tables rule)."""
-    return [f"{RES}/{w.collection}/parts/{s}" for s in METHOD_STAGES]
 
 
 def parts_dir(w):

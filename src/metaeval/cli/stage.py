@@ -14,7 +14,7 @@ import sys
 from ._meta_options import add_config_args, config_from_args
 
 #: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES)
-FILE_STAGES = ("select_runs", "tables", "figures", "summary")
+FILE_STAGES = ("select_runs", "tables", "collection", "figures", "summary")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -27,6 +27,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "paired, unpaired, swap, stability, gain_sweep, ...: MATRICES -> OUT/TABLE.csv, the "
                     "method's part of each table), 'tables' (the parts of --stages under PARTS "
                     "combined, plus run means and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
+                    "'collection' (the method stages of --stages into PARTS/STAGE/, in --jobs groups side "
+                    "by side, then 'tables' and, with --figures, the figures: a collection's whole "
+                    "meta-evaluation in one process), "
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
                     "cross-collection tables and figures). Options mean what they mean for "
                     "'metaeval meta'; docs/pipeline.md lists the files.")
@@ -42,12 +45,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "--top-runs by mean --select-by")
     add_config_args(p)
     p.add_argument("--parts", metavar="DIR",
-                   help="tables: folder of the stage parts (PARTS/STAGE/TABLE.csv); discpower: where the "
+                   help="tables, collection: folder of the stage parts (PARTS/STAGE/TABLE.csv); discpower: where the "
                         "parts of the paired and unpaired stages are (their ASLs)")
     p.add_argument("--texts", metavar="DIR",
                    help="tables: also write the Discpower text files (METRIC.rthsd.B) of the pvalues table here")
     p.add_argument("--stages", nargs="+", metavar="S",
-                   help="tables: the stages whose parts to combine, in this order (default: every "
+                   help="tables, collection: the stages whose parts to combine, in this order (default: every "
                         "registered stage with a folder under --parts)")
     p.add_argument("--collection", metavar="CACHE.npz",
                    help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv")
@@ -57,7 +60,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--figures", metavar="DIR",
                    help="tables: also draw every figure from the tables just written, into DIR")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="figures (and tables --figures): draw in N processes (default 1)")
+                   help="figures (and tables --figures): draw in N processes; collection: also run the "
+                        "method stages in N groups side by side (default 1)")
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -114,14 +118,24 @@ def run(args) -> int:
             from ..meta.matrices import list_matrices
             from ..meta.run import STAGES, default_metrics, with_matrix_names
 
-            if name != "tables" and name not in STAGES:
+            if name not in ("tables", "collection") and name not in STAGES:
                 parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
             _need(parser, args, "matrices")
             metrics, cfg = with_matrix_names(list_matrices(args.matrices), args.metrics,
                                              config_from_args(args))
             if metrics is None:      # as metaeval meta: every matrix but the gain-sweep variants
                 metrics = default_metrics(dict.fromkeys(list_matrices(args.matrices)), cfg)
-            if name == "tables":
+            if name == "collection":
+                _need(parser, args, "parts", "stages")
+                bad = [s for s in args.stages if s not in STAGES]
+                if bad:
+                    parser.error(f"--stages: unknown stage {bad[0]!r}; known: {', '.join(STAGES)}")
+                pipeline.write_collection(
+                    matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=args.stages,
+                    out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
+                    runs_used=args.runs_used, texts_dir=args.texts, figures_dir=args.figures,
+                    jobs=args.jobs, progress=progress)
+            elif name == "tables":
                 _need(parser, args, "parts")
                 stages = args.stages
                 if stages is None:
