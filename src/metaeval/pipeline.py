@@ -25,13 +25,15 @@ Importing this module is cheap (no pandas, numpy or matplotlib until a function 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
-           "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables", "write_tables",
+           "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables", "stage_groups",
+           "write_collection", "write_tables",
            "write_figures", "write_summary", "run_meta_files", "write_discpower_texts", "collection_cache", "stderr_progress"]
 
 
@@ -43,11 +45,26 @@ def read_runs(path: str | os.PathLike) -> list[str]:
     return [str(r) for r in pd.read_csv(path, dtype={"run": str})["run"]]
 
 
+#: matrices already read by this process, by (path, size, mtime): the stages of one collection job
+#: (and the processes forked for them) read each matrix file once
+_READ: dict = {}
+
+
+def _read_matrix(p: Path):
+    from .meta.matrices import read_matrix
+
+    st = p.stat()
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    if key not in _READ:
+        _READ[key] = read_matrix(p)
+    return _READ[key].copy()
+
+
 def load_stage_matrices(matrices_dir, names: Sequence[str], runs: Sequence[str] | None = None) -> dict:
     """``{name: topic x run DataFrame}`` read from ``DIR/NAME.csv``, restricted to ``runs`` (in that
     order) when given; every matrix must hold the same topics and runs."""
     from .errors import InputError
-    from .meta.matrices import align_matrices, list_matrices, read_matrix
+    from .meta.matrices import align_matrices, list_matrices
 
     d = Path(matrices_dir)
     out, paths = {}, {}
@@ -56,7 +73,7 @@ def load_stage_matrices(matrices_dir, names: Sequence[str], runs: Sequence[str] 
         if not p.is_file():
             avail = ", ".join(list_matrices(d)) if d.is_dir() else "none"
             raise InputError(f"no matrix for metric {name!r} (available: {avail or 'none'})", p)
-        out[name], paths[name] = read_matrix(p), p
+        out[name], paths[name] = _read_matrix(p), p
     if runs is not None:
         for name, df in out.items():
             missing = [r for r in runs if r not in df.columns]
@@ -207,6 +224,20 @@ _STAGE_SECONDS = {"paired": 2.0, "unpaired": 1.5, "discpower": 2.0, "swap": 1.5,
                   "gain_sweep": 1.0, "rank_correlation": 1.5, "kendall": 0.1}
 
 
+@contextlib.contextmanager
+def _frozen_gc():
+    """Around forking worker processes: the objects of this process moved out of the garbage
+    collector's reach (``gc.freeze``), so that a collection in a forked process does not touch --
+    and so copy -- every page it shares with this one."""
+    import gc
+
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def stage_groups(stages: Sequence[str], jobs: int) -> list[list[str]]:
     """``stages`` dealt into at most ``jobs`` groups that can run side by side: a stage and the stages
     it reads (:attr:`metaeval.meta.run.Stage.needs`) stay in one group, each group in the order given;
@@ -255,8 +286,13 @@ def write_collection(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir,
     ``jobs > 1`` runs the stages in that many groups side by side (:func:`stage_groups`; the
     others in processes forked from this one, so no further start-up or imports) and draws the
     figures in that many processes -- the same code as one job per stage, so the same bytes."""
+    from .meta.run import stage_matrix_names
+
     groups = stage_groups(list(stages), jobs)
     args = (matrices_dir, parts_dir, cfg, list(metrics), runs_path, progress)
+    # every matrix the stages read, read once here (the forked processes inherit them)
+    load_stage_matrices(matrices_dir, list(dict.fromkeys(
+        [cfg.select_by] + [n for s in stages for n in stage_matrix_names(s, list(metrics), cfg)])))
     if len(groups) <= 1 or not hasattr(os, "fork"):
         written = _write_stage_group(list(stages), *args)
     else:
@@ -264,7 +300,7 @@ def write_collection(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir,
         import multiprocessing
 
         ctx = multiprocessing.get_context("fork")
-        with concurrent.futures.ProcessPoolExecutor(len(groups) - 1, mp_context=ctx) as pool:
+        with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(len(groups) - 1, mp_context=ctx) as pool:
             # the forked processes report through stderr_progress (a local callback does not pickle)
             child = args[:-1] + (stderr_progress if progress else None,)
             futures = [pool.submit(_write_stage_group, g, *child) for g in groups[1:]]
@@ -336,7 +372,7 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
                     shutil.copyfile(p, view / p.name)
             views.append(view)
         ctx = multiprocessing.get_context("fork")
-        with concurrent.futures.ProcessPoolExecutor(len(views) - 1, mp_context=ctx) as pool:
+        with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(len(views) - 1, mp_context=ctx) as pool:
             futures = [pool.submit(make_all_figures, v, figures_dir) for v in views[1:]]
             written = make_all_figures(views[0], figures_dir)
             for f in futures:
