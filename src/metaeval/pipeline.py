@@ -190,13 +190,14 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
 
 def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg,
                             metrics: Sequence[str], runs_path=None, collection=None,
-                            runs_used=None, texts_dir=None) -> list[Path]:
+                            runs_used=None, texts_dir=None, computed: Mapping | None = None) -> list[Path]:
     """Every table of one collection: the parts of ``stages`` combined
     (:func:`metaeval.meta.run.combine`), plus the run means and -- given a collection cache
     (``metaeval ingest``) -- Table 1 and the preferred-rank tables; written as CSV + Markdown +
     LaTeX into ``out_dir``.  ``runs_used``: also write the runs in use there
     (:func:`write_runs_used`).  ``texts_dir``: also write the Discpower text files of the
-    ``pvalues`` table there (:func:`write_discpower_texts`)."""
+    ``pvalues`` table there (:func:`write_discpower_texts`).  ``computed``: ``{stage: {table:
+    DataFrame}}`` of stages computed in this process, used instead of their parts."""
     from .meta.run import combine, matrix_name, run_means_metrics, stage_collection, stage_run_means
 
     mean_metrics = run_means_metrics(list(metrics), cfg)
@@ -207,7 +208,10 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     if collection is not None:
         pieces.append(stage_collection(collection_cache(collection), runs))
     pieces.append(stage_run_means(mats, cfg, mean_metrics))
-    pieces += read_parts(parts_dir, stages)
+    computed = computed or {}
+    rest = [s for s in stages if s not in computed]
+    on_disk = iter(read_parts(parts_dir, rest) if rest else [])
+    pieces += [computed[s] if s in computed else next(on_disk) for s in stages]
     tables = combine(pieces)
     written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
     if texts_dir is not None:
@@ -262,30 +266,50 @@ def stage_groups(stages: Sequence[str], jobs: int) -> list[list[str]]:
     return [sorted(g, key=order.__getitem__) for g in groups if g]
 
 
-def _write_stage_group(names, matrices_dir, parts_dir, cfg, metrics, runs_path, progress) -> list[Path]:
-    written: list[Path] = []
+def _run_stage_group(names, matrices_dir, parts_dir, cfg, metrics, runs_path, progress) -> dict[str, dict]:
+    """``{stage: {table: DataFrame}}`` of the method stages ``names``, run one after the other in
+    this process on the runs in use, sharing their bootstrap samples; a stage that needs others'
+    tables takes them from this group or, failing that, from their parts under ``parts_dir``."""
+    from .errors import InputError
+    from .meta.run import STAGES, SampleSet, combine, run_stage, stage_matrix_names
+
+    runs = stage_runs(matrices_dir, cfg, runs_path)
+    done: dict[str, dict] = {}
+    samples = None
     for name in names:
         try:
-            written += write_stage_parts(name, matrices_dir, Path(parts_dir) / name, cfg, metrics,
-                                         runs_path=runs_path, progress=progress, parts_dir=parts_dir)
+            needs = STAGES[name].needs
+            inputs = None
+            if needs:
+                missing = [n for n in needs if n not in done]
+                if missing and parts_dir is None:
+                    raise ValueError(f"stage {name} reads the parts of stage(s) {', '.join(missing)}: give --parts")
+                inputs = combine([done[n] for n in needs if n in done]
+                                 + (read_parts(parts_dir, missing) if missing else []))
+            mats = load_stage_matrices(matrices_dir, stage_matrix_names(name, list(metrics), cfg), runs)
+            if samples is None:
+                samples = SampleSet(cfg, next(iter(mats.values())).shape[0])
+            frames = run_stage(name, mats, list(metrics), cfg, samples, progress, inputs=inputs)
+            done[name] = {t: frames[t] for t in STAGES[name].tables}
         except ValueError as e:
-            from .errors import InputError
-
             if isinstance(e, InputError):
                 raise
             raise InputError(f"stage {name}: {e}") from None
-    return written
+    return done
 
 
-def write_collection(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg, metrics: Sequence[str],
-                     runs_path=None, collection=None, runs_used=None, texts_dir=None, figures_dir=None,
-                     jobs: int = 1, progress: Callable[[str, str], None] | None = None) -> list[Path]:
+def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metrics: Sequence[str],
+                     parts_dir=None, write_parts_dir=None, runs_path=None, collection=None, runs_used=None,
+                     texts_dir=None, figures_dir=None, jobs: int = 1,
+                     progress: Callable[[str, str], None] | None = None) -> list[Path]:
     """Everything of one collection after its matrices, in one process: the method ``stages``
-    (:func:`write_stage_parts`, each into ``PARTS/STAGE/``), then its tables
+    (as :func:`write_stage_parts` runs them, but kept in memory), then its tables
     (:func:`write_collection_tables`) and, given ``figures_dir``, its figures (:func:`write_figures`).
     ``jobs > 1`` runs the stages in that many groups side by side (:func:`stage_groups`; the
-    others in processes forked from this one, so no further start-up or imports) and draws the
-    figures in that many processes -- the same code as one job per stage, so the same bytes."""
+    others in processes forked from this one, so no further start-up or imports, their tables
+    sent back) and draws the figures in that many processes -- the same code as one job per stage,
+    so the same bytes.  ``write_parts_dir``: also write each stage's part folder there;
+    ``parts_dir``: where to find the parts of a needed stage that is not in ``stages``."""
     from .meta.run import stage_matrix_names
 
     groups = stage_groups(list(stages), jobs)
@@ -294,7 +318,7 @@ def write_collection(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir,
     load_stage_matrices(matrices_dir, list(dict.fromkeys(
         [cfg.select_by] + [n for s in stages for n in stage_matrix_names(s, list(metrics), cfg)])))
     if len(groups) <= 1 or not hasattr(os, "fork"):
-        written = _write_stage_group(list(stages), *args)
+        computed = _run_stage_group(list(stages), *args)
     else:
         import concurrent.futures
         import multiprocessing
@@ -303,13 +327,18 @@ def write_collection(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir,
         with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(len(groups) - 1, mp_context=ctx) as pool:
             # the forked processes report through stderr_progress (a local callback does not pickle)
             child = args[:-1] + (stderr_progress if progress else None,)
-            futures = [pool.submit(_write_stage_group, g, *child) for g in groups[1:]]
-            written = _write_stage_group(groups[0], *args)
+            futures = [pool.submit(_run_stage_group, g, *child) for g in groups[1:]]
+            computed = _run_stage_group(groups[0], *args)
             for f in futures:
-                written += f.result()
+                computed.update(f.result())
+    written: list[Path] = []
+    if write_parts_dir is not None:
+        for name in stages:
+            written += write_parts(computed[name], Path(write_parts_dir) / name)
     written += write_collection_tables(matrices_dir=matrices_dir, parts_dir=parts_dir, stages=stages,
                                        out_dir=out_dir, cfg=cfg, metrics=metrics, runs_path=runs_path,
-                                       collection=collection, runs_used=runs_used, texts_dir=texts_dir)
+                                       collection=collection, runs_used=runs_used, texts_dir=texts_dir,
+                                       computed=computed)
     if figures_dir is not None:
         if progress:
             progress("figures", "")

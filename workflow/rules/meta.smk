@@ -1,12 +1,12 @@
 # The meta-evaluation of one collection, every metric, in one job and one `metaeval stage collection`
-# process: the method stages of METHOD_STAGES (common.smk), each writing its own part folder --
+# process: the method stages of METHOD_STAGES (common.smk), their tables kept in memory --
 # paired and unpaired bootstrap tests (Sakai 2007a Sec. 4.3, Sakai 2007b Secs. 5-6) and the
 # discriminative power built on their ASLs (Carterette 2012, Sakai 2014, Sakai 2016) in one group;
 # Kendall's tau and the other rank correlations, the swap method (Voorhees & Buckley 2002), the
 # stability method (Buckley & Voorhees 2000) and the gain-value sweep (Sakai 2007b Sec. 7) in a
-# second group beside it, in a process forked once the imports are done -- then every table of the
-# output contract (CSV + Markdown + LaTeX; runs_used.csv; pvalues/, the Discpower text files) from
-# those parts, then every figure drawn from the table CSVs (PNG + PDF) in two processes.  Every
+# second group beside it, in a process forked once the imports are done, which sends its tables
+# back -- then every table of the output contract (CSV + Markdown + LaTeX; runs_used.csv; pvalues/,
+# the Discpower text files), then every figure drawn from the table CSVs (PNG + PDF) in two processes.  Every
 # stage derives the same bootstrap samples from (seed, topics, B), as `metaeval meta` does, so the
 # tables are identical to it; one process instead of one per group of stages saves their start-up.
 
@@ -18,13 +18,11 @@ rule meta:
     output:
         _table_outputs(),
         _figure_outputs(),
-        parts_dirs(METHOD_STAGES),
         runs=f"{RES}/{{collection}}/runs_used.csv",
         texts=directory(f"{RES}/{{collection}}/pvalues"),
     params:
         metaeval=METAEVAL,
         matrices=matrices_dir,
-        parts=parts_dir,
         out=tables_dir,
         figures=figures_dir,
         args=group_args(METHOD_STAGES + ["tables"]),
@@ -43,6 +41,6 @@ rule meta:
         runtime=40,
     shell:
         "{params.metaeval} stage collection --matrices {params.matrices:q} --collection {input.cache:q}"
-        " --parts {params.parts:q} --out {params.out:q} --runs-used {output.runs:q}"
+        " --out {params.out:q} --runs-used {output.runs:q}"
         " --texts {output.texts:q} --figures {params.figures:q} --jobs {threads} {params.args}"
         " > {log:q} 2>&1"

@@ -27,9 +27,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "paired, unpaired, swap, stability, gain_sweep, ...: MATRICES -> OUT/TABLE.csv, the "
                     "method's part of each table), 'tables' (the parts of --stages under PARTS "
                     "combined, plus run means and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
-                    "'collection' (the method stages of --stages into PARTS/STAGE/, in --jobs groups side "
-                    "by side, then 'tables' and, with --figures, the figures: a collection's whole "
-                    "meta-evaluation in one process), "
+                    "'collection' (the method stages of --stages, in --jobs groups side by side, then "
+                    "'tables' from them and, with --figures, the figures: a collection's whole "
+                    "meta-evaluation in one process; with --parts, also each stage's part folder "
+                    "PARTS/STAGE/), "
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
                     "cross-collection tables and figures). Options mean what they mean for "
                     "'metaeval meta'; docs/pipeline.md lists the files.")
@@ -126,12 +127,13 @@ def run(args) -> int:
             if metrics is None:      # as metaeval meta: every matrix but the gain-sweep variants
                 metrics = default_metrics(dict.fromkeys(list_matrices(args.matrices)), cfg)
             if name == "collection":
-                _need(parser, args, "parts", "stages")
+                _need(parser, args, "stages")
                 bad = [s for s in args.stages if s not in STAGES]
                 if bad:
                     parser.error(f"--stages: unknown stage {bad[0]!r}; known: {', '.join(STAGES)}")
                 pipeline.write_collection(
-                    matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=args.stages,
+                    matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts,
+                    write_parts_dir=args.parts, stages=args.stages,
                     out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
                     runs_used=args.runs_used, texts_dir=args.texts, figures_dir=args.figures,
                     jobs=args.jobs, progress=progress)
