@@ -24,6 +24,7 @@ if not workflow.overwrite_configfiles:
 include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/metrics.smk"
+include: "workflow/rules/incompleteness.smk"
 include: "workflow/rules/meta.smk"
 include: "workflow/rules/summary.smk"
 include: "workflow/rules/kishida.smk"

@@ -51,7 +51,28 @@ def frames(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 50,
                                 columns=["metric", "system_x", "system_y", "t_observed", "t_star"])
     out["rank_correlation"] = rank_correlation_frame(seed, runs=runs, topics=topics, metrics=metrics)
     out.update(discpower_frames(rng, metrics, run_ids, topics, out["asl"]))
+    out.update(incompleteness_frames(rng, metrics, run_ids))
     return out
+
+
+def incompleteness_frames(rng, metrics, run_ids) -> dict[str, pd.DataFrame]:
+    """``incompleteness`` (summarised from random trials) and ``pool_reuse`` (random deltas)."""
+    from metaeval.meta.incompleteness import POOL_REUSE_COLUMNS, POOL_SUMMARY, summarise
+
+    rows = [(m, meth, lv, k, float(rng.uniform(0.5, 1)), float(rng.uniform(0.4, 1)), float(rng.random() / 5),
+             int(rng.integers(0, 15))) for m in metrics for meth, levels in (("judged", ("0.3", "0.6")),
+                                                                          ("depth", ("10", "20")))
+            for lv in levels for k in range(1, (3 if meth == "judged" else 1) + 1)]
+    trials = pd.DataFrame(rows, columns=["metric", "method", "level", "trial", "tau", "tau_ap", "rmse",
+                                         "significant_pairs"])
+    pool = []
+    for m in metrics:
+        for i, r in enumerate(run_ids):
+            full, red = float(rng.random()), float(rng.random())
+            pool.append((m, f"g{i // 2}", r, full, red, red - full, i + 1, int(rng.integers(1, len(run_ids) + 1))))
+        pool += [(m, "all", s, np.nan, np.nan, float(rng.random()), np.nan, np.nan) for s in POOL_SUMMARY]
+    return {"incompleteness": summarise(trials, len(run_ids)),
+            "pool_reuse": pd.DataFrame(pool, columns=POOL_REUSE_COLUMNS)}
 
 
 def rank_correlation_frame(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 40,

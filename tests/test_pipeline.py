@@ -109,8 +109,20 @@ def test_reduced_dag_writes_every_contract_output():
     for job in ("metrics", "meta"):
         assert (res / "logs" / "simA" / f"{job}.log").is_file(), job
         assert (res / "benchmarks" / "simA" / f"{job}.tsv").is_file(), job
-    # the stages' tables pass from stage to tables in memory: no part files are left behind
-    assert not (res / "simA" / "parts").exists()
+    # the stages on the matrices pass their tables on in memory: the only part folder left is that
+    # of the stage run by its own job (incompleteness)
+    assert sorted(p.name for p in (res / "simA" / "parts").iterdir()) == ["incompleteness"]
+    # the incompleteness stage (a stage on the labelled collection): its job, tables and trials
+    assert (res / "benchmarks" / "simA" / "incompleteness.tsv").is_file()
+    inc = pd.read_csv(res / "simA" / "tables" / "incompleteness.csv", dtype={"level": str})
+    assert list(inc.columns) == ["metric", "method", "level", "trials", "tau", "tau_sd", "tau_ap", "rmse",
+                                 "significant_pairs", "pairs"]
+    assert set(inc["method"]) == {"judged"} and (inc["pairs"] == 15).all()
+    assert "AP(judged_only=True)" in set(inc["metric"])
+    trials = pd.read_csv(res / "simA" / "incompleteness" / "trials.csv")
+    assert len(trials) == (inc["trials"]).sum()
+    for fig in ("incompleteness", "pool_reuse"):
+        assert (res / "simA" / "figures" / f"{fig}.png").is_file()
 
 
 def test_two_runs_give_byte_identical_tables():
@@ -155,10 +167,10 @@ def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
     res = tmp_path / "results" / "tiny"
     check_collection_outputs(res, 5, ["AP", "RR"], sweep=False)
     job_logs = list(logs.glob("*.out"))
-    # one detached process per non-local job (all but the `all` target): simulate, metrics, meta
-    # (every method stage, the tables, the figures), summary
+    # one detached process per non-local job (all but the `all` target): simulate, metrics,
+    # incompleteness, meta (every other method stage, the tables, the figures), summary
     n_jobs = out.count("Submitted job")
-    assert n_jobs == 4 and len(job_logs) == n_jobs
+    assert n_jobs == 5 and len(job_logs) == n_jobs
 
 
 def test_slurm_profile_dry_runs_cleanly(tmp_path):

@@ -71,3 +71,13 @@ def test_dl19_example_runs_end_to_end(tmp_path, shared):
     assert kishida <= set(paired["metric"]) and kishida <= set(unpaired["metric"])
     summary = pd.read_csv(tmp_path / "results" / "summary" / "sensitivity_paired.csv")
     assert list(summary.columns) == ["metric", "trec-dl19"]
+    # the incompleteness stage in full: four methods, 9 fractions x 20 trials, depths, pool reuse
+    inc = pd.read_csv(res / "tables" / "incompleteness.csv", dtype={"level": str})
+    assert set(inc["method"]) == {"judged", "stratified", "depth"} and (inc["pairs"] == 435).all()
+    assert (inc.loc[inc["method"] != "depth", "trials"] == 20).all()
+    assert set(inc.loc[inc["method"] == "judged", "level"]) == {f"0.{i}" for i in range(1, 10)}
+    pool = pd.read_csv(res / "tables" / "pool_reuse.csv", dtype={"group": str, "run": str})
+    assert set(pool.loc[pool["group"] != "all", "run"]) == set(used["run"])
+    qrels = res / "incompleteness" / "qrels"
+    assert (qrels / "judged-0.1-20.txt").is_file() and (qrels / "depth-100-1.txt").is_file()
+    assert (qrels / "leave-one-group-out-bm.txt").is_file()

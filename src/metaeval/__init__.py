@@ -22,7 +22,7 @@ __version__ = "0.1.0"
 # pandas, matplotlib nor Snakemake: evaluate / meta_evaluate (metaeval.api), compare
 # (metaeval.meta.compare) and rank_correlation (metaeval.meta.rankcorr).
 _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare": "meta.compare",
-        "rank_correlation": "meta.rankcorr"}
+        "rank_correlation": "meta.rankcorr", "incompleteness": "api"}
 __all__ = ["__version__", *_API]
 
 

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices"]
+__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -271,3 +271,50 @@ def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=No
     mats = align_matrices({m: _as_read(df) for m, df in mats.items()})
     raw = _run_meta(mats, cfg, None if metrics is None else list(metrics), collection)
     return MetaResult(raw, cfg)
+
+
+def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nDCG@1000", "RR"), *,
+                   gains=None, order: str | None = None, depth: int | None = 1000,
+                   methods=("judged",), fractions=None, depths=None, trials: int | None = None,
+                   groups=None, pool_depth: int | None = None, condensed: bool = True,
+                   top_runs: int | None = None, select_by: str = "AP", B: int = 1000,
+                   alpha: float = 0.05, seed: int = 0, jobs: int = 1, out=None,
+                   write_qrels: bool = False, figures: bool = True) -> dict[str, pd.DataFrame]:
+    """Robustness of ``metrics`` to incomplete judgments and pool reuse (``metaeval
+    incompleteness``; docs/meta.md): ``{"incompleteness", "pool_reuse", "incompleteness_trials":
+    DataFrame}``.  ``qrels``/``runs`` as for :func:`evaluate` (paths or DataFrames) or ``qrels`` a
+    :class:`~metaeval.collection.Collection` (``runs=None``).  ``methods``: any of ``judged``,
+    ``stratified``, ``depth``, ``leave-one-group-out``; ``groups``: a regular expression (group 1
+    names the group), a ``{run: group}`` dict or a ``RUN GROUP`` file.  ``out``: also write the
+    files of the command line there (``write_qrels``: the reduced qrels too)."""
+    from .collection import Collection
+    from .meta import incompleteness as inc
+    from .meta.run import MetaConfig
+    from .metrics import parse_measure
+    from .metrics.registry import parse_gains
+
+    c = qrels if isinstance(qrels, Collection) else collection(qrels, runs, order=order, depth=depth)
+    g = parse_gains(gains) if gains is not None else None
+    icfg = inc.IncompletenessConfig(
+        methods=tuple([methods] if isinstance(methods, str) else methods),
+        fractions=inc.DEFAULT_FRACTIONS if fractions is None else tuple(fractions),
+        depths=inc.DEFAULT_DEPTHS if depths is None else tuple(depths),
+        trials=inc.DEFAULT_TRIALS if trials is None else trials,
+        groups=inc.DEFAULT_GROUPS if groups is None else groups,
+        pool_depth=inc.DEFAULT_POOL_DEPTH if pool_depth is None else pool_depth,
+        condensed=condensed, jobs=jobs)
+    cfg = MetaConfig(B=B, alpha=alpha, seed=seed, top_runs=top_runs, select_by=select_by, incompleteness=icfg)
+    names = [parse_measure(m).name for m in ([metrics] if isinstance(metrics, str) else metrics)]
+    from .pipeline import collection_runs
+
+    use = collection_runs(c, cfg, g)
+    if out is not None:
+        from .pipeline import write_incompleteness
+
+        write_incompleteness(c, out, cfg, names, gains=g, runs=use, write_qrels=write_qrels, figures=figures)
+        from .report.csvio import read_table
+
+        return {"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
+                "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
+                "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")}
+    return inc.stage_incompleteness(c, names, cfg, gains=g, runs=use)

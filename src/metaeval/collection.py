@@ -15,6 +15,14 @@ Array conventions (R runs, T topics, D = list depth):
                      end of the list.
 ``lengths[r, t]``    the number of documents in the list (NTCIREVAL's ``syslen``), after truncation.
 ``level_counts[t, j]`` the number of documents of topic ``t`` judged at level ``j`` (j = 0..H).
+
+Document identity (optional; built by :func:`metaeval.io.ingest.load_collection` and kept in the
+cache) -- what a method that changes the judgments needs (reduced qrels, pool depth, pool reuse):
+
+``judged_topic[i]``, ``judged_docs[i]``, ``judged_level[i]``  the judgments of the topics of the
+                     collection, one entry ``i`` per (topic, document), sorted by topic (bytes ids);
+``qrels_row[r, t, k]`` int32, the entry of the document at rank ``k + 1``: -1 unjudged, ``PAD``
+                     past the end of the list.
 """
 
 from __future__ import annotations
@@ -40,9 +48,21 @@ class Collection:
     level_counts: np.ndarray
     excluded_topics: tuple[str, ...] = ()
     info: dict = field(default_factory=dict)
+    qrels_row: np.ndarray | None = None
+    judged_topic: np.ndarray | None = None
+    judged_docs: np.ndarray | None = None
+    judged_level: np.ndarray | None = None
 
     def __post_init__(self):
         R, T = len(self.runs), len(self.topics)
+        if self.qrels_row is not None:
+            if self.qrels_row.shape != self.levels.shape:
+                raise ValueError(f"qrels_row must have the shape of levels {self.levels.shape}")
+            n = len(self.judged_level)
+            if len(self.judged_topic) != n or len(self.judged_docs) != n:
+                raise ValueError("judged_topic, judged_docs and judged_level must have one entry per judgment")
+            for a in (self.qrels_row, self.judged_topic, self.judged_docs, self.judged_level):
+                a.setflags(write=False)
         if self.levels.ndim != 3 or self.levels.shape[:2] != (R, T):
             raise ValueError(f"levels must be (runs={R}, topics={T}, depth), got {self.levels.shape}")
         if self.lengths.shape != (R, T):
@@ -63,6 +83,11 @@ class Collection:
         return self.levels.shape[2]
 
     @property
+    def has_documents(self) -> bool:
+        """True when the collection keeps document identity (:attr:`qrels_row` and the judgments)."""
+        return self.qrels_row is not None
+
+    @property
     def n_relevant(self) -> np.ndarray:
         """R per topic: judged documents at level >= 1."""
         return self.level_counts[:, 1:].sum(axis=1)
@@ -77,7 +102,12 @@ class Collection:
         r, t, k = np.nonzero(keep)
         out[r, t, pos[r, t, k]] = lv[r, t, k]
         lengths = keep.sum(axis=2).astype(self.lengths.dtype)
-        return replace(self, levels=out, lengths=lengths, info={**self.info, "condensed": True})
+        extra = {}
+        if self.qrels_row is not None and type(self) is Collection:
+            row = np.full_like(self.qrels_row, PAD)
+            row[r, t, pos[r, t, k]] = self.qrels_row[r, t, k]
+            extra["qrels_row"] = row
+        return replace(self, levels=out, lengths=lengths, info={**self.info, "condensed": True}, **extra)
 
     def with_rel(self, rel: int) -> "Collection":
         """Binary relevance at threshold ``rel`` (trec_eval ``-l``): documents judged below level
@@ -112,8 +142,9 @@ class Collection:
 
     def select_runs(self, runs) -> "Collection":
         idx = [self.runs.index(r) for r in runs]
+        extra = {} if self.qrels_row is None else {"qrels_row": self.qrels_row[idx]}
         return replace(self, runs=tuple(self.runs[i] for i in idx), levels=self.levels[idx],
-                       lengths=self.lengths[idx])
+                       lengths=self.lengths[idx], **extra)
 
     # ------------------------------------------------------------------ cache
     def save(self, path: str | Path) -> None:
@@ -131,6 +162,9 @@ class Collection:
                 level_counts=self.level_counts,
                 excluded_topics=np.array(self.excluded_topics, dtype=str),
                 info=np.array(json.dumps(self.info, sort_keys=True)),
+                **({} if self.qrels_row is None else {
+                    "qrels_row": self.qrels_row, "judged_topic": self.judged_topic,
+                    "judged_docs": self.judged_docs, "judged_level": self.judged_level}),
             )
 
     @classmethod
@@ -148,6 +182,8 @@ class Collection:
                 level_counts=z["level_counts"].copy(),
                 excluded_topics=tuple(str(t) for t in z["excluded_topics"]),
                 info=json.loads(str(z["info"])),
+                **({k: z[k].copy() for k in ("qrels_row", "judged_topic", "judged_docs", "judged_level")}
+                   if "qrels_row" in z.files else {}),
             )
 
 

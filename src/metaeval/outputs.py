@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import stages as _stages
+
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "format_alpha",
            "format_threshold", "report_caption_name", "report_captions", "markdown_reference"]
@@ -39,9 +41,10 @@ __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FOR
 TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
 SCOPES = ("collection", "summary", "kishida")
-STAGES = ("collection", "kendall", "run_means", "paired", "unpaired", "swap", "stability", "sweep",
-          "figures", "summary", "kishida", "rank_correlation", "discpower")
-CONDITIONS = ("gain_sweep",)
+#: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
+STAGES = _stages.names()
+#: the switches of conditional outputs: the conditions of the registry's stages
+CONDITIONS = tuple(dict.fromkeys(s.condition for s in _stages.REGISTRY if s.condition))
 
 #: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
 _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
@@ -119,6 +122,11 @@ _RANKCORR_COEFS = ("tau_a", "tau_b", "tau_ap", "tau_ap_a", "tau_ap_b", "rbo", "r
 # Sakai's Discpower tool, Sakai 2014), two-way ANOVA and effect sizes, topic set size (Sakai 2016)
 _CARTERETTE, _SAKAI_14, _SAKAI_16 = "Carterette (2012)", "Sakai (2014)", "Sakai (2016)"
 
+# robustness to incomplete judgments and pool reuse (stage incompleteness)
+_INC_REFS = ("Buckley & Voorhees (2004) and Sakai (SIGIR 2007) (reduced qrels), "
+             "Zobel (1998) and Sakai & Kando (2008) (reduced pool depth)")
+_POOL_REFS = "Zobel (1998) and Büttcher et al. (2007)"
+
 # ----------------------------------------------------------------------------- the declarations
 # Order within a scope is the order of the workflow's target lists and of docs/outputs.md.
 OUTPUTS: tuple[Output, ...] = (
@@ -158,12 +166,12 @@ OUTPUTS: tuple[Output, ...] = (
            ("metric", "f", "minority_rate", "proportion_ties")),
     Output("gain_kendall", _T, "collection",
            "Kendall's rank correlations: default gain values versus others (above 0.8 in bold)",
-           f"Table 5 of {_SAKAI_A}", ("sweep",),
+           f"Table 5 of {_SAKAI_A}", ("gain_sweep",),
            ("metric", "gains", "tau", "z0", "p_value", "paper_gains", "variant"),
            condition="gain_sweep"),
     Output("gain_bootstrap", _T, "collection",
            "The effect of changing gain values on the paired bootstrap sensitivity",
-           f"Table 6 of {_SAKAI_A}", ("sweep",),
+           f"Table 6 of {_SAKAI_A}", ("gain_sweep",),
            ("metric", "pairs", "significant", "sensitivity", "estimated_diff", "gains", "default",
             "paper_gains"),
            condition="gain_sweep"),
@@ -223,6 +231,35 @@ OUTPUTS: tuple[Output, ...] = (
            f"the output of Sakai's Discpower tool, {_SAKAI_14}", ("discpower",),
            ("RUN_X", "RUN_Y", "ABSDIFF", "PVALUE"), ("METRIC.rthsd.B",)),
 
+    # ---- per collection: robustness to incomplete judgments and pool reuse (stage incompleteness)
+    Output("incompleteness", _T, "collection",
+           "Robustness to incomplete judgments: every metric, as given (unjudged = nonrelevant) and on "
+           "condensed lists (judged_only=True), on reduced qrels -- a fraction of each topic's judged "
+           "documents (judged), of its relevant and nonrelevant ones (stratified) or the pool of the "
+           "runs' top d (depth); per level the mean and s.d. over trials of Kendall's tau-a and the "
+           "mean tau_AP between the runs' rankings on the full and the reduced qrels, the RMSE of the "
+           "runs' mean scores, and the mean number of run pairs significant at alpha = {alpha} (paired "
+           "bootstrap)",
+           f"the reduced-qrels experiments of {_INC_REFS}", ("incompleteness",),
+           ("metric", "method", "level", "trials", "tau", "tau_sd", "tau_ap", "rmse",
+            "significant_pairs", "pairs"), condition="incompleteness"),
+    Output("pool_reuse", _T, "collection",
+           "Pool reuse (leave one group out): each group's runs scored on the qrels without the "
+           "documents only that group contributed to the pool, against the other runs on the full "
+           "qrels: full and reduced mean, their difference and the run's rank (1 = best) before and "
+           "after; per metric the summary rows (group all) mean_abs_delta, max_abs_delta and "
+           "max_rank_drop, the value in delta",
+           f"the leave-one-group-out experiment of {_POOL_REFS}", ("incompleteness",),
+           ("metric", "group", "run", "full", "reduced", "delta", "full_rank", "reduced_rank"),
+           condition="incompleteness"),
+    Output("incompleteness", "text", "collection",
+           "The trials of the incompleteness stage (trials.csv: one row per metric, method, level and "
+           "trial with tau, tau_ap, rmse and significant_pairs) and, with --write-qrels, every reduced "
+           "qrels in the input's form (qrels/METHOD-LEVEL-TRIAL.txt; leave-one-group-out-GROUP.txt)",
+           f"the trials behind {_INC_REFS}", ("incompleteness",),
+           ("metric", "method", "level", "trial", "tau", "tau_ap", "rmse", "significant_pairs"),
+           ("trials.csv", "qrels/METHOD-LEVEL-TRIAL.txt"), condition="incompleteness"),
+
     # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
     Output("run_means", _F, "collection",
            "Mean score of every run under every metric, runs named and sorted by mean AP (or the "
@@ -257,6 +294,18 @@ OUTPUTS: tuple[Output, ...] = (
            "per metric, one panel per test; the dotted line is alpha = {alpha}",
            f"the p-value curves of {_SAKAI_14} (ASL curves of {_SAKAI_B} Figs 10-13)",
            ("figures",), source="pvalues"),
+
+    Output("incompleteness", _F, "collection",
+           "Kendall's tau-a (top) and tau_AP (bottom) between the rankings on the full and on the "
+           "reduced qrels against the fraction of judgments kept or the pool depth, one panel per "
+           "method, one line per metric with its s.d. band over trials",
+           f"the curves of {_INC_REFS}", ("figures",), source="incompleteness",
+           condition="incompleteness"),
+    Output("pool_reuse", _F, "collection",
+           "Pool reuse: the change of each left-out run's mean score (reduced - full) per metric, "
+           "runs in group order",
+           f"the leave-one-group-out experiment of {_POOL_REFS}", ("figures",), source="pool_reuse",
+           condition="incompleteness"),
 
     # ---- across collections: tables (results/summary/NAME.csv|md|tex)
     Output("collection", _T, "summary", "Statistics of the collections",

@@ -33,8 +33,9 @@ from typing import Callable, Mapping, Sequence
 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
            "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables", "stage_groups",
-           "write_collection", "write_tables",
-           "write_figures", "write_summary", "run_meta_files", "write_discpower_texts", "collection_cache", "stderr_progress"]
+           "write_collection", "write_tables", "write_figures", "write_summary", "run_meta_files",
+           "write_incompleteness", "write_incompleteness_folder", "write_discpower_texts", "collection_cache",
+           "stderr_progress"]
 
 
 # --------------------------------------------------------------------------- reading and writing
@@ -166,12 +167,16 @@ def write_runs_used(matrices_dir, out_path, cfg, runs: Sequence[str] | None = No
 
 
 def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[str], *, runs_path=None,
-                      progress: Callable[[str, str], None] | None = None, parts_dir=None) -> list[Path]:
+                      progress: Callable[[str, str], None] | None = None, parts_dir=None,
+                      collection=None, gains=None, folder=None, write_qrels: bool = False) -> list[Path]:
     """Stage ``name`` of :data:`metaeval.meta.run.STAGES` over its metric list, on the matrices of
     ``matrices_dir`` restricted to the runs in use (:func:`stage_runs`); writes ``OUT/TABLE.csv``
     for every table of the stage (computed in full before the first file is written).  A stage
     that needs other stages' tables (:attr:`metaeval.meta.run.Stage.needs`: ``discpower`` reads
-    the ASLs of ``paired`` and ``unpaired``) reads their parts under ``parts_dir``."""
+    the ASLs of ``paired`` and ``unpaired``) reads their parts under ``parts_dir``.  A stage on
+    the labelled collection (:attr:`metaeval.meta.run.Stage.labelled`) reads ``collection`` (the
+    ``.npz`` cache) with the collection's ``gains`` and writes its own folder ``folder`` too
+    (incompleteness: ``trials.csv`` and, with ``write_qrels``, ``qrels/``)."""
     from .meta.run import STAGES, combine, run_stage, stage_matrix_names
 
     if name not in STAGES:
@@ -184,8 +189,83 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
         inputs = combine(read_parts(parts_dir, STAGES[name].needs))
     runs = stage_runs(matrices_dir, cfg, runs_path)
     mats = load_stage_matrices(matrices_dir, stage_matrix_names(name, list(metrics), cfg), runs)
-    frames = run_stage(name, mats, list(metrics), cfg, progress=progress, inputs=inputs)
-    return write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
+    if not STAGES[name].labelled:
+        frames = run_stage(name, mats, list(metrics), cfg, progress=progress, inputs=inputs)
+        return write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
+    if collection is None:
+        raise ValueError(f"stage {name} reads the labelled collection: give --collection (the .npz cache)")
+    c = collection_cache(collection)
+    masks: dict = {}
+    from .meta.incompleteness import stage_incompleteness
+
+    frames = stage_incompleteness(c, stage_matrix_names(name, list(metrics), cfg), cfg, gains=gains,
+                                  runs=[str(r) for r in next(iter(mats.values())).columns],
+                                  masks_out=masks if write_qrels else None)
+    written = write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
+    if folder is not None:
+        written += write_incompleteness_folder(c, frames, masks if write_qrels else None, folder)
+    return written
+
+
+def collection_runs(collection, cfg, gains=None) -> list[str]:
+    """The runs meta-evaluated on a labelled collection: the top ``cfg.top_runs`` by mean
+    ``cfg.select_by`` (as every stage picks them from the matrices), or every run."""
+    if cfg.top_runs is None:
+        return list(collection.runs)
+    import pandas as pd
+
+    from .meta.run import select_runs
+    from .metrics import evaluate, parse_measure
+
+    name = parse_measure(cfg.select_by).name
+    vals = evaluate(collection, [name], gains=gains)[name]
+    mats = {cfg.select_by: pd.DataFrame(vals.T, index=list(collection.topics), columns=list(collection.runs))}
+    return select_runs(mats, cfg)
+
+
+def write_incompleteness_folder(collection, frames: Mapping, masks, folder) -> list[Path]:
+    """``FOLDER/trials.csv`` (the ``incompleteness_trials`` frame) and, given the keep masks of
+    :func:`metaeval.meta.incompleteness.stage_incompleteness`, every reduced qrels as
+    ``FOLDER/qrels/METHOD-LEVEL-TRIAL.txt`` in the input's qrels form; the folder is replaced as a
+    whole (no mix of old and new files)."""
+    from .io.qrels import format_qrels
+    from .meta.incompleteness import qrels_file_name, reduced_judgments
+    from .util import replace_dir
+
+    form = "trec" if collection.info.get("qrels_form") == "trec" else "ntcir"
+    with replace_dir(folder) as out:
+        written = [write_part(frames["incompleteness_trials"], out / "trials.csv")]
+        if masks:
+            (out / "qrels").mkdir()
+            for (method, level, trial), keep in masks.items():
+                path = out / "qrels" / qrels_file_name(method, level, trial)
+                path.write_text(format_qrels(*reduced_judgments(collection, keep), form=form),
+                                encoding="utf-8", newline="")
+                written.append(path)
+    return [Path(folder) / p.relative_to(out) for p in written]
+
+
+def write_incompleteness(collection, out_dir, cfg, metrics: Sequence[str], *, gains=None,
+                         runs: Sequence[str] | None = None, write_qrels: bool = False,
+                         figures: bool = True) -> list[Path]:
+    """``metaeval incompleteness``: the stage on one labelled collection, its tables into
+    ``OUT/tables/`` (incompleteness, pool_reuse; CSV, Markdown, LaTeX), its trials and reduced
+    qrels into ``OUT/incompleteness/`` and, with ``figures``, its figures into ``OUT/figures/``."""
+    from .meta.incompleteness import stage_incompleteness
+    from .meta.run import STAGES
+
+    c = collection_cache(collection)
+    masks: dict = {}
+    frames = stage_incompleteness(c, list(metrics), cfg, gains=gains, runs=runs,
+                                  masks_out=masks if write_qrels else None)
+    out = Path(out_dir)
+    written = write_tables({t: frames[t] for t in STAGES["incompleteness"].tables}, out / "tables",
+                           alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+    written += write_incompleteness_folder(c, frames, masks if write_qrels else None, out / "incompleteness")
+    if figures:
+        written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
+                                 swap_threshold=cfg.swap_threshold)
+    return written
 
 
 def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg,
@@ -302,23 +382,25 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
                      parts_dir=None, write_parts_dir=None, runs_path=None, collection=None, runs_used=None,
                      texts_dir=None, figures_dir=None, jobs: int = 1,
                      progress: Callable[[str, str], None] | None = None) -> list[Path]:
-    """Everything of one collection after its matrices, in one process: the method ``stages``
-    (as :func:`write_stage_parts` runs them, but kept in memory), then its tables
+    """Everything of one collection after its matrices, in one process: the method ``stages`` on
+    the matrices (as :func:`write_stage_parts` runs them, but kept in memory; a stage on the
+    labelled collection is run by its own job, its parts read from ``parts_dir``), then its tables
     (:func:`write_collection_tables`) and, given ``figures_dir``, its figures (:func:`write_figures`).
     ``jobs > 1`` runs the stages in that many groups side by side (:func:`stage_groups`; the
     others in processes forked from this one, so no further start-up or imports, their tables
     sent back) and draws the figures in that many processes -- the same code as one job per stage,
     so the same bytes.  ``write_parts_dir``: also write each stage's part folder there;
     ``parts_dir``: where to find the parts of a needed stage that is not in ``stages``."""
-    from .meta.run import stage_matrix_names
+    from .meta.run import STAGES, stage_matrix_names
 
-    groups = stage_groups(list(stages), jobs)
+    run_here = [s for s in stages if not STAGES[s].labelled]   # the others: their parts, by their own job
+    groups = stage_groups(run_here, jobs)
     args = (matrices_dir, parts_dir, cfg, list(metrics), runs_path, progress)
     # every matrix the stages read, read once here (the forked processes inherit them)
     load_stage_matrices(matrices_dir, list(dict.fromkeys(
-        [cfg.select_by] + [n for s in stages for n in stage_matrix_names(s, list(metrics), cfg)])))
+        [cfg.select_by] + [n for s in run_here for n in stage_matrix_names(s, list(metrics), cfg)])))
     if len(groups) <= 1 or not hasattr(os, "fork"):
-        computed = _run_stage_group(list(stages), *args)
+        computed = _run_stage_group(run_here, *args)
     else:
         import concurrent.futures
         import multiprocessing
@@ -333,7 +415,7 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
                 computed.update(f.result())
     written: list[Path] = []
     if write_parts_dir is not None:
-        for name in stages:
+        for name in run_here:
             written += write_parts(computed[name], Path(write_parts_dir) / name)
     written += write_collection_tables(matrices_dir=matrices_dir, parts_dir=parts_dir, stages=stages,
                                        out_dir=out_dir, cfg=cfg, metrics=metrics, runs_path=runs_path,

@@ -223,18 +223,25 @@ TSS_BETA = config["discpower"]["tss_beta"]
 TSS_MIN_DIFF = config["discpower"]["tss_min_diff"]
 TSS_SYSTEMS = config["discpower"]["tss_systems"]
 KISHIDA = bool(config["kishida"]["enabled"])
+# robustness to incomplete judgments and pool reuse (stage incompleteness, one job per collection)
+_inc = config["incompleteness"]
+INCOMPLETENESS = bool(_inc["enabled"])
+INCOMPLETENESS_JOBS = int(_inc["jobs"])
 SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- stages (jobs)
-# The meta-evaluation methods run per collection (`metaeval stage NAME...`, names of
-# metaeval.meta.run.STAGES; the job that runs them: workflow/rules/meta.smk), each over every
-# metric; its tables combine their parts in this order. A new method: its stage function in
-# metaeval/meta/run.py, its name here.
-METHOD_STAGES = ["kendall", "paired", "unpaired", "swap", "stability"]
-if GAIN_SWEEP:
-    METHOD_STAGES += ["gain_sweep"]
-METHOD_STAGES += ["rank_correlation"]
-METHOD_STAGES += ["discpower"]      # reads the ASLs of paired and unpaired (after them, in their group)
+# The meta-evaluation methods run per collection (`metaeval stage NAME...`), each over every
+# metric: the stages on the matrices in the collection's meta job (workflow/rules/meta.smk), a stage
+# on the labelled collection in its own job (incompleteness.smk); the meta job combines their parts
+# in this order. The list is derived from the one stage registry (metaeval.stages): a new method is
+# its registry entry and its function (and, on the labelled collection, its rule).
+from metaeval import stages as _stages
+
+#: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
+CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS)
+METHOD_STAGES = _stages.method_stages(**CONDITIONS)
+#: the stages run by their own job (their parts read by the meta job)
+OWN_JOB_STAGES = [s for s in METHOD_STAGES if _stages.get(s).kind != "matrices"]
 
 
 def _args(**opts):
@@ -261,6 +268,11 @@ STAGE_ARGS = {
     "rank_correlation": _args(B=B, seed=SEED, rbo_p=RBO_P, metrics=METRICS),
     "discpower": _args(alpha=ALPHA, seed=SEED, rthsd_B=RTHSD_B, tss_beta=TSS_BETA, tss_min_diff=TSS_MIN_DIFF,
                        tss_systems=TSS_SYSTEMS, **_METRIC_ARGS),
+    "incompleteness": _args(B=B, alpha=ALPHA, seed=SEED, metrics=METRICS, method=_inc["methods"],
+                            fractions=",".join(str(f) for f in _inc["fractions"]),
+                            depths=",".join(str(d) for d in _inc["depths"]), trials=_inc["trials"],
+                            groups=_inc["groups"], pool_depth=_inc["pool_depth"])
+    + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
     "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B),
 }
 
@@ -381,9 +393,9 @@ def benchmark_path(name):
 # the workflow -- once per job on a cluster -- imports neither pandas nor matplotlib).
 from metaeval import outputs as _outputs
 
-TABLES = _outputs.names("collection", "table", gain_sweep=GAIN_SWEEP)
+TABLES = _outputs.names("collection", "table", **CONDITIONS)
 TABLE_FORMATS = list(_outputs.TABLE_FORMATS)
-FIGURES = _outputs.names("collection", "figure")
+FIGURES = _outputs.names("collection", "figure", **CONDITIONS)
 FIGURE_FORMATS = list(_outputs.FIGURE_FORMATS)
 SUMMARY_TABLES = _outputs.names("summary", "table")
 SUMMARY_FIGURES = _outputs.names("summary", "figure")
@@ -440,17 +452,17 @@ def cdir(c):
 
 
 def table_files(c):
-    return [f"{RES}/{c}/{f}" for o in _outputs.tables("collection", gain_sweep=GAIN_SWEEP)
+    return [f"{RES}/{c}/{f}" for o in _outputs.tables("collection", **CONDITIONS)
             for f in o.files()]
 
 
 def figure_files(c):
-    return [f"{RES}/{c}/{f}" for o in _outputs.figures("collection") for f in o.files()]
+    return [f"{RES}/{c}/{f}" for o in _outputs.figures("collection", **CONDITIONS) for f in o.files()]
 
 
 def text_files(c):
     """The folders of text outputs (pvalues/: the Discpower files METRIC.rthsd.B)."""
-    return [f"{RES}/{c}/{f}" for o in _outputs.outputs("collection", "text") for f in o.files()]
+    return [f"{RES}/{c}/{f}" for o in _outputs.outputs("collection", "text", **CONDITIONS) for f in o.files()]
 
 
 def summary_files():
@@ -509,7 +521,7 @@ def caption(name):
 # --------------------------------------------------------------------------- report-flagged outputs
 def _table_outputs():
     out = []
-    for o in _outputs.tables("collection", gain_sweep=GAIN_SWEEP):
+    for o in _outputs.tables("collection", **CONDITIONS):
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "csv":
@@ -522,7 +534,7 @@ def _table_outputs():
 
 def _figure_outputs():
     out = []
-    for o in _outputs.figures("collection"):
+    for o in _outputs.figures("collection", **CONDITIONS):
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "png":

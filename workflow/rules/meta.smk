@@ -1,4 +1,4 @@
-# The meta-evaluation of one collection, every metric, in one job and one `metaeval stage collection`
+# The meta-evaluation of one collection, every metric, in one job and one `metaeval stage meta`
 # process: the method stages of METHOD_STAGES (common.smk), their tables kept in memory --
 # paired and unpaired bootstrap tests (Sakai 2007a Sec. 4.3, Sakai 2007b Secs. 5-6) and the
 # discriminative power built on their ASLs (Carterette 2012, Sakai 2014, Sakai 2016) in one group;
@@ -10,11 +10,15 @@
 # stage derives the same bootstrap samples from (seed, topics, B), as `metaeval meta` does, so the
 # tables are identical to it; one process instead of one per group of stages saves their start-up.
 
+# the method stages this job runs (those on the labelled collection have their own job)
+META_STAGES = [s for s in METHOD_STAGES if s not in OWN_JOB_STAGES]
+
 
 rule meta:
     input:
         cache=f"{RES}/{{collection}}/collection.npz",
         matrices=matrix_files(_unique(EVAL_MATRICES + SWEEP_METRICS + SWEEP_NAMES)),
+        parts=lambda w: [f"{RES}/{w.collection}/parts/{s}" for s in OWN_JOB_STAGES],
     output:
         _table_outputs(),
         _figure_outputs(),
@@ -25,7 +29,8 @@ rule meta:
         matrices=matrices_dir,
         out=tables_dir,
         figures=figures_dir,
-        args=group_args(METHOD_STAGES + ["tables"]),
+        parts=lambda w: f"--parts {_quote(parts_dir(w))}" if OWN_JOB_STAGES else "",
+        args=group_args(META_STAGES + ["tables"]),
     log:
         log_path("meta"),
     benchmark:
@@ -40,7 +45,7 @@ rule meta:
         mem_mb=3000,
         runtime=40,
     shell:
-        "{params.metaeval} stage collection --matrices {params.matrices:q} --collection {input.cache:q}"
-        " --out {params.out:q} --runs-used {output.runs:q}"
+        "{params.metaeval} stage meta --matrices {params.matrices:q} --collection {input.cache:q}"
+        " {params.parts} --out {params.out:q} --runs-used {output.runs:q}"
         " --texts {output.texts:q} --figures {params.figures:q} --jobs {threads} {params.args}"
         " > {log:q} 2>&1"

@@ -66,6 +66,59 @@ def _systems(text: str):
         raise argparse.ArgumentTypeError(f"expected an integer or 'runs', got {text!r}") from None
 
 
+def _numbers(kind):
+    def parse(text: str):
+        try:
+            return tuple(kind(x) for x in text.split(",") if x.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+    return parse
+
+
+#: metaeval.meta.incompleteness's methods and defaults, repeated so that building the parser imports
+#: no pandas (tests/test_incompleteness.py checks they agree)
+METHODS = ("judged", "stratified", "depth", "leave-one-group-out")
+DEFAULT_GROUPS, DEFAULT_POOL_DEPTH, DEFAULT_TRIALS = r"^([A-Za-z]+)", 100, 20
+
+
+def add_incompleteness_args(p: argparse.ArgumentParser) -> None:
+    """The options of the incompleteness stage (``metaeval incompleteness``, ``metaeval stage``)."""
+
+    g = p.add_argument_group("incompleteness (robustness to incomplete judgments and pool reuse)")
+    g.add_argument("--method", nargs="+", choices=METHODS, default=None, metavar="M", dest="inc_methods",
+                   help="how the qrels are reduced: " + ", ".join(METHODS) + " (default judged)")
+    g.add_argument("--fractions", type=_numbers(float), default=None, metavar="F,F,...",
+                   help="judged/stratified: fractions of the judgments kept (default 0.1,0.2,...,0.9)")
+    g.add_argument("--depths", type=_numbers(int), default=None, metavar="D,D,...",
+                   help="depth: pool depths (default 10,20,50,100)")
+    g.add_argument("--trials", type=int, default=DEFAULT_TRIALS, metavar="N",
+                   help=f"judged/stratified: random trials per fraction (default {DEFAULT_TRIALS})")
+    g.add_argument("--groups", default=DEFAULT_GROUPS, metavar="REGEX|FILE",
+                   help="leave-one-group-out: a regular expression on run names whose first group is "
+                        f"the group, or a two-column file RUN GROUP (default {DEFAULT_GROUPS!r})")
+    g.add_argument("--pool-depth", type=int, default=DEFAULT_POOL_DEPTH, metavar="D",
+                   help=f"leave-one-group-out: the pool depth (default {DEFAULT_POOL_DEPTH})")
+    g.add_argument("--no-condensed", action="store_true",
+                   help="leave out the condensed-list variants M(judged_only=True)")
+    g.add_argument("--write-qrels", action="store_true",
+                   help="also write every reduced qrels as incompleteness/qrels/METHOD-LEVEL-TRIAL.txt")
+    g.add_argument("--inc-jobs", type=int, default=1, metavar="N",
+                   help="compute the levels in N processes (the results do not change)")
+
+
+def incompleteness_from_args(args):
+    """The :class:`~metaeval.meta.incompleteness.IncompletenessConfig` of the parsed options."""
+    from ..meta.incompleteness import DEFAULT_DEPTHS, DEFAULT_FRACTIONS, IncompletenessConfig
+
+    if not hasattr(args, "inc_methods"):
+        return None
+    return IncompletenessConfig(methods=tuple(args.inc_methods or ("judged",)),
+                                fractions=args.fractions or DEFAULT_FRACTIONS,
+                                depths=args.depths or DEFAULT_DEPTHS, trials=args.trials,
+                                groups=args.groups, pool_depth=args.pool_depth,
+                                condensed=not args.no_condensed, jobs=args.inc_jobs)
+
+
 def config_from_args(args):
     """The :class:`~metaeval.meta.run.MetaConfig` of the parsed options (a bad value is an
     :class:`~metaeval.errors.InputError`: one line, exit status 1)."""
@@ -85,6 +138,7 @@ def config_from_args(args):
             sweep_gains=tuple(args.sweep_gains) if args.sweep_gains else None,
             default_gains=args.default_gains, rbo_p=getattr(args, "rbo_p", 0.9), rthsd_B=args.rthsd_B,
             tss_beta=args.tss_beta, tss_min_diff=tuple(args.tss_min_diff) if args.tss_min_diff else (0.05, 0.10),
-            tss_systems=tuple(args.tss_systems) if args.tss_systems else (2, 10, "runs"))
+            tss_systems=tuple(args.tss_systems) if args.tss_systems else (2, 10, "runs"),
+            incompleteness=incompleteness_from_args(args))
     except ValueError as e:
         raise InputError(str(e)) from None

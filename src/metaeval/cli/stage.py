@@ -11,10 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._meta_options import add_config_args, config_from_args
+from ._meta_options import add_config_args, add_incompleteness_args, config_from_args
 
-#: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES)
-FILE_STAGES = ("select_runs", "tables", "collection", "figures", "summary")
+from ..stages import file_stages
+
+#: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES); both lists
+#: derive from the one registry, metaeval.stages
+FILE_STAGES = file_stages()
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -27,10 +30,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "paired, unpaired, swap, stability, gain_sweep, ...: MATRICES -> OUT/TABLE.csv, the "
                     "method's part of each table), 'tables' (the parts of --stages under PARTS "
                     "combined, plus run means and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
-                    "'collection' (the method stages of --stages, in --jobs groups side by side, then "
-                    "'tables' from them and, with --figures, the figures: a collection's whole "
-                    "meta-evaluation in one process; with --parts, also each stage's part folder "
-                    "PARTS/STAGE/), "
+                    "'meta' (the method stages on the matrices of --stages, in --jobs groups side by "
+                    "side, then 'tables' from them and from the parts of the other --stages under "
+                    "PARTS and, with --figures, the figures: a collection's meta-evaluation in one "
+                    "process; --write-parts: also each stage's part folder PARTS/STAGE/), "
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
                     "cross-collection tables and figures). Options mean what they mean for "
                     "'metaeval meta'; docs/pipeline.md lists the files.")
@@ -46,25 +49,33 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "--top-runs by mean --select-by")
     add_config_args(p)
     p.add_argument("--parts", metavar="DIR",
-                   help="tables, collection: folder of the stage parts (PARTS/STAGE/TABLE.csv); discpower: where the "
+                   help="tables, meta: folder of the stage parts (PARTS/STAGE/TABLE.csv); discpower: where the "
                         "parts of the paired and unpaired stages are (their ASLs)")
     p.add_argument("--texts", metavar="DIR",
                    help="tables: also write the Discpower text files (METRIC.rthsd.B) of the pvalues table here")
     p.add_argument("--stages", nargs="+", metavar="S",
-                   help="tables, collection: the stages whose parts to combine, in this order (default: every "
+                   help="tables, meta: the stages whose parts to combine, in this order (default: every "
                         "registered stage with a folder under --parts)")
     p.add_argument("--collection", metavar="CACHE.npz",
-                   help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv")
+                   help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv; "
+                        "a stage on the labelled collection (incompleteness): the collection it reads")
+    p.add_argument("--gains", metavar="G1:...:GH",
+                   help="a stage on the labelled collection: the collection's gains (default 1:2:...:H)")
+    p.add_argument("--folder", metavar="DIR",
+                   help="incompleteness: its own folder (trials.csv, qrels/)")
+    p.add_argument("--write-parts", action="store_true",
+                   help="meta: also write the parts of the stages it runs under --parts")
     p.add_argument("--runs-used", metavar="CSV",
                    help="tables: also write the runs meta-evaluated (run, mean of --select-by) here")
     p.add_argument("--tables", metavar="DIR", help="figures: folder of the table CSVs")
     p.add_argument("--figures", metavar="DIR",
                    help="tables: also draw every figure from the tables just written, into DIR")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="figures (and tables --figures): draw in N processes; collection: also run the "
+                   help="figures (and tables --figures): draw in N processes; meta: also run the "
                         "method stages in N groups side by side (default 1)")
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
+    add_incompleteness_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, _parser=p)
     return p
@@ -119,21 +130,21 @@ def run(args) -> int:
             from ..meta.matrices import list_matrices
             from ..meta.run import STAGES, default_metrics, with_matrix_names
 
-            if name not in ("tables", "collection") and name not in STAGES:
+            if name not in ("tables", "meta") and name not in STAGES:
                 parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
             _need(parser, args, "matrices")
             metrics, cfg = with_matrix_names(list_matrices(args.matrices), args.metrics,
                                              config_from_args(args))
             if metrics is None:      # as metaeval meta: every matrix but the gain-sweep variants
                 metrics = default_metrics(dict.fromkeys(list_matrices(args.matrices)), cfg)
-            if name == "collection":
+            if name == "meta":
                 _need(parser, args, "stages")
                 bad = [s for s in args.stages if s not in STAGES]
                 if bad:
                     parser.error(f"--stages: unknown stage {bad[0]!r}; known: {', '.join(STAGES)}")
                 pipeline.write_collection(
                     matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts,
-                    write_parts_dir=args.parts, stages=args.stages,
+                    write_parts_dir=args.parts if args.write_parts else None, stages=args.stages,
                     out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
                     runs_used=args.runs_used, texts_dir=args.texts, figures_dir=args.figures,
                     jobs=args.jobs, progress=progress)
@@ -150,8 +161,12 @@ def run(args) -> int:
                     pipeline.write_figures(args.out, args.figures, alpha=cfg.alpha,
                                            swap_threshold=cfg.swap_threshold, jobs=args.jobs)
             else:
+                from ..metrics.registry import parse_gains
+
                 pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
-                                           progress=progress, parts_dir=args.parts)
+                                           progress=progress, parts_dir=args.parts, collection=args.collection,
+                                           gains=parse_gains(args.gains) if args.gains else None,
+                                           folder=args.folder, write_qrels=args.write_qrels)
     except ValueError as e:
         if isinstance(e, InputError):
             raise

@@ -208,7 +208,7 @@ def render(o, q, rk, run_index: int) -> list[str]:
     missing = ~present
     Z = o.get("zdata")
     zq = o.get("zqids")
-    cols: list[list[str]] = []
+    qcols: list = []              # (head, format, values) of each -q column
     final = []
     rid = rk.run_ids[r]
     pre = "Z" if Z is not None else ""
@@ -223,18 +223,14 @@ def render(o, q, rk, run_index: int) -> list[str]:
         if o["q"]:
             head = f"{pre}{name:<22}\t"
             if info.printing == "double" or (info.printing == "long" and Z is not None):
-                if np.isfinite(vals).all():
-                    col = [f"{head}{t}\t{v:6.4f}" for t, v in zip(topics, vals.tolist())]
-                else:
-                    col = [f"{head}{t}\t{_fmt(v)}" for t, v in zip(topics, vals.tolist())]
-                cols.append(col)
+                qcols.append((head, "%6.4f", vals))
             elif info.printing == "long":
-                cols.append([f"{head}{t}\t{_long(v)}" for t, v in zip(topics, vals.tolist())])
+                qcols.append((head, "%d", vals))
             elif info.printing == "relstring":
                 L = sp.values[0] if sp.values else 10.0
-                cols.append([f"{name:<22}\t{topics[t]}\t'"
-                             f"{'' if (missing[t] and name == 'relstring') else _relstring(rel[t], int(nret[t]), int(L))}'"
-                             for t in range(T)])
+                qcols.append((f"{name:<22}\t", "'%s'",
+                              ['' if (missing[t] and name == 'relstring') else
+                               _relstring(rel[t], int(nret[t]), int(L)) for t in range(T)]))
         if o["n"]:
             continue
         agg = info.aggregate
@@ -252,8 +248,33 @@ def render(o, q, rk, run_index: int) -> list[str]:
             final.append(f"{name:<22}\tall\t{_long(v)}")
         else:
             final.append(f"{pre}{name:<22}\tall\t{_fmt(v)}")
-    out = [col[t] for t in range(T) if show[t] for col in cols]
-    return out + final
+    return _per_topic(qcols, topics, show) + final
+
+
+def _per_topic(qcols, topics, show) -> list[str]:
+    """The -q lines, topic after topic: one '%' format per topic (a template of all its lines) when
+    every number is finite, else line by line (C's printf spells NaN "-nan" or "nan" by its sign)."""
+    if not qcols:
+        return []
+    import numpy as np
+
+    num = [v for _, f, v in qcols if f != "'%s'"]
+    if all(np.isfinite(v).all() for v in num):
+        base = "\n".join(f"{h.replace('%', '%%')}\x01\t{f}" for h, f, _ in qcols)
+        data = [v.tolist() if f == "%6.4f" else v.astype(np.int64).tolist() if f == "%d" else v
+                for _, f, v in qcols]
+        # a topic id never holds a byte <= 0x20 (the readers split at them): \x01 marks its place
+        return [base.replace("\x01", t.replace("%", "%%")) % row
+                for t, row, s in zip(topics, zip(*data), show.tolist()) if s]
+    cols = []
+    for h, f, v in qcols:
+        if f == "%6.4f":
+            cols.append([f"{h}{t}\t{_fmt(x)}" for t, x in zip(topics, v.tolist())])
+        elif f == "%d":
+            cols.append([f"{h}{t}\t{_long(x)}" for t, x in zip(topics, v.tolist())])
+        else:
+            cols.append([f"{h}{t}\t'{x}'" for t, x in zip(topics, v)])
+    return [col[t] for t in range(len(topics)) if show[t] for col in cols]
 
 
 def main(argv=None) -> int:

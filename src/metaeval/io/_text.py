@@ -59,6 +59,8 @@ def check_text(data: bytes, path) -> bytes:
 
     Refused with an :class:`InputError` naming the line: UTF-16/UTF-32 (a UTF-16 byte-order mark,
     or NUL bytes), a byte-order mark anywhere but at the very start, and bytes that are not UTF-8."""
+    if data.isascii() and b"\0" not in data:      # plain ASCII: valid UTF-8 without any mark
+        return data
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise InputError("UTF-16/UTF-32 text (byte-order mark): only UTF-8 is accepted; convert the "
                          "file (e.g. iconv -f UTF-16 -t UTF-8)", path, 1)

@@ -188,14 +188,15 @@ def collection_from_parsed(q: Qrels, parsed: list[tuple[ParsedRun, str]], depth:
     if dup:
         raise InputError(f"two runs named {dup[0]!r}: run names must be unique")
     parsed = sorted(parsed, key=lambda po: po[0].name)
-    used, excluded, levels, lengths, _ = label_runs(q, parsed, depth, progress)
+    used, excluded, levels, lengths, entry = label_runs(q, parsed, depth, progress, True)
     qi = np.array([q.topics.index(t) for t in used], np.int64)
+    from .ingest import document_identity
     meta = {"qrels": list(q.sources), "qrels_form": q.form, "runs": {p.name: list(p.sources) for p, _ in parsed},
             "order": sorted({o for _, o in parsed}), "depth": depth, "max_level": q.max_level,
             **(info or {})}
     return Collection(topics=tuple(used), runs=tuple(p.name for p, _ in parsed), levels=levels,
                       lengths=lengths, level_counts=q.level_counts[qi], excluded_topics=tuple(excluded),
-                      info=meta)
+                      info=meta, **document_identity(q, qi, entry))
 
 
 def parse_run_source(source: RunSource, order: str) -> tuple[ParsedRun, str]:

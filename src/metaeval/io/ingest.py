@@ -347,8 +347,9 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
         raise InputError("no runs given")
     parsed = [read_run(s, scores=(order == "score")) for s in sources]
     used, excluded, levels, lengths, entry = label_runs(q, [(pr, order) for pr in parsed], depth,
-                                                        progress, entries)
+                                                        progress, True)
     qi = np.array([q.topics.index(t) for t in used], np.int64) if used else np.zeros(0, np.int64)
+    identity = document_identity(q, qi, entry)
     level_counts = q.level_counts[qi]
     info = {
         "qrels": list(q.sources),
@@ -359,8 +360,29 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
         "max_level": q.max_level,
     }
     c = Collection(topics=tuple(used), runs=tuple(s.name for s in sources), levels=levels,
-                   lengths=lengths, level_counts=level_counts, excluded_topics=tuple(excluded), info=info)
+                   lengths=lengths, level_counts=level_counts, excluded_topics=tuple(excluded), info=info,
+                   **identity)
     return (c, entry) if entries else c
+
+
+def document_identity(q: Qrels, qi: np.ndarray, entry: np.ndarray) -> dict:
+    """The document identity of a collection (:class:`~metaeval.collection.Collection`'s
+    ``qrels_row``, ``judged_topic``, ``judged_docs``, ``judged_level``): the judgments of the used
+    topics (qrels topic indices ``qi``, in collection order) and, from ``entry`` (the qrels row at
+    every rank, :func:`label_runs`), the entry of each ranked document among them."""
+    pos = np.full(len(q.topics), -1, np.int64)
+    pos[qi] = np.arange(len(qi))
+    tpos = pos[q.topic_index] if len(q) else np.zeros(0, np.int64)
+    sel = np.flatnonzero(tpos >= 0)
+    sel = sel[np.argsort(tpos[sel], kind="stable")]          # by collection topic, then file order
+    new = np.full(len(q) + 1, -1, np.int64)                  # qrels row -> entry (-1: topic not used)
+    new[sel] = np.arange(len(sel))
+    row = np.where(entry >= 0, new[np.maximum(entry, 0)], entry).astype(np.int32)
+    docs = q.docs[sel]
+    if docs.dtype == object:
+        docs = np.array([bytes(d) for d in docs], dtype=bytes)
+    return {"qrels_row": row, "judged_topic": tpos[sel].astype(np.int32), "judged_docs": docs,
+            "judged_level": np.asarray(q.level[sel], np.int8)}
 
 
 def fingerprint(path: str | os.PathLike) -> str:
@@ -407,7 +429,8 @@ def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file
             c = None
         if c is not None:
             info = c.info
-            same = (info.get("order") == order and info.get("depth") == depth
+            same = ((form != "auto" or c.has_documents)       # caches before document identity: rebuilt
+                    and info.get("order") == order and info.get("depth") == depth
                     and info.get("runs") == _runs_info(sources) and sorted(info.get("qrels", [])) == sorted(qfiles)
                     and (info.get("qrels_form") if info.get("qrels_form") in ("intents", "ec") else "auto") == form
                     and info.get("intent_probs") == (extra[0] if extra else None)

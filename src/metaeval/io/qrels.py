@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import InputError
 from ._text import Table, hash_ids, tokenize
 
-__all__ = ["Qrels", "read_qrels", "read_rel", "qrels_files"]
+__all__ = ["Qrels", "read_qrels", "read_rel", "qrels_files", "format_qrels"]
 
 _LABEL_NTCIR = re.compile(r"L([0-9]+)\Z")           # ASCII digits only (not "L\u0661")
 _INT_TREC = re.compile(r"[+-]?[0-9]+\Z")             # no "1_0", no non-ASCII digits
@@ -267,3 +267,11 @@ def _build(files, parsed, fixed_topics, max_level, form) -> Qrels:
         H = int(max_level)
     return Qrels(topics, tinv.astype(np.int32), docs, level, H, tuple(files), form,
                  None, lines, fileidx)
+
+
+def format_qrels(topics, docs, levels, form: str = "ntcir") -> str:
+    """Judgments as qrels text that :func:`read_qrels` reads back to the same levels: TREC form
+    ``TOPIC 0 DOCID REL`` when ``form`` is ``"trec"``, else NTCIR form ``TOPIC DOCID Lk``."""
+    if form == "trec":
+        return "".join(f"{t} 0 {d} {v}\n" for t, d, v in zip(topics, docs, levels))
+    return "".join(f"{t} {d} L{v}\n" for t, d, v in zip(topics, docs, levels))

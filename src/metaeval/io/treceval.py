@@ -417,7 +417,9 @@ def _run_chunk(path, data: bytes, line0: int, topics):
         h = hash_rows(w)
     else:
         docs, h = _ids_rows(t, 2, rows), _hash_spans(t.buf, ds, de)
-    return (tb, docs, _scores(t, 4, rows), line, h, t.token(t.n - 1, 5))
+    # lines in the chunk: on the regular path (one LF per row, no blank line) the rows themselves
+    nl = t.n if (t._sep is not None and data.endswith(b"\n")) else None
+    return (tb, docs, _scores(t, 4, rows), line, h, t.token(t.n - 1, 5), nl)
 
 
 def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> TrecRun:
@@ -436,7 +438,7 @@ def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> 
         if part != "empty":
             parts.append(part[:5])
             tag = part[5]
-        line0 += chunk.count(b"\n")
+        line0 += part[6] if isinstance(part, tuple) and part[6] is not None else chunk.count(b"\n")
     if not parts:
         raise InputError("no result lines in the run file", path)
     cols = list(zip(*parts))

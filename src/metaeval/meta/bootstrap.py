@@ -294,10 +294,12 @@ def paired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int | 
 
 @single_threaded_blas
 def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int | None = None,
-                            alpha: float = 0.05, batch: int | None = None):
+                            alpha: float = 0.05, batch: int | None = None, estimate: bool = True):
     """The paired test on per-topic differences directly: ``Z`` is ``(n, k)``, one column per
     comparison (a system pair, or an independent simulated trial).  Returns
     ``(z_bar, t(z), ASL, Fig. 8 |w_bar*b'|)``, each of shape ``(k,)``; all columns share ``Q*b``.
+    ``estimate=False`` skips Fig. 8's estimate (NaN returned in its place): the ASLs alone, as
+    many times over as a resampling experiment needs them.
     """
     Z = np.array(Z, dtype=np.float64, copy=True)
     if Z.ndim != 2 or Z.shape[0] < 2 or Z.shape[1] < 1:
@@ -336,10 +338,12 @@ def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int 
             q[zero] = np.where(zm, 0.0, np.inf)
         q[(np.abs(S1) <= MEAN_REL_EPS * np.sqrt(S2 * n)) & ~zero] = 0.0   # zero mean (studentise)
         count += (q >= qthr).sum(axis=1)
+        if not estimate:
+            continue
         np.abs(S1, out=S1)
         S1 *= 1.0 / n
         top.add(q, S1)
-    return zbar, t_obs, count / smp.B, top.result()
+    return zbar, t_obs, count / smp.B, (top.result() if estimate else np.full(P, np.nan))
 
 
 @single_threaded_blas

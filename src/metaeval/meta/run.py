@@ -48,6 +48,8 @@ TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired"
                "rank_correlation")
 # discriminative power (stage discpower)
 TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
+# robustness to incomplete judgments and pool reuse (stage incompleteness)
+TABLE_ORDER += ("incompleteness", "pool_reuse")
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 
@@ -79,6 +81,9 @@ class MetaConfig:
     tss_beta: float = 0.20
     tss_min_diff: tuple = (0.05, 0.10)
     tss_systems: tuple = (2, 10, "runs")        # "runs" = the number of runs meta-evaluated
+    # robustness to incomplete judgments and pool reuse (stage incompleteness): a
+    # metaeval.meta.incompleteness.IncompletenessConfig; None = its defaults
+    incompleteness: object = None
 
     def __post_init__(self):
         check_B(self.B)
@@ -343,7 +348,8 @@ class Stage:
     ``per_metric`` says whether ``run`` is called once per metric or once with the whole list;
     ``streams`` are the sample streams passed after ``cfg``; ``needs`` are the stages whose tables
     it reads (passed as ``inputs=`` {table: DataFrame}, those stages' parts combined; in the
-    pipeline, their part folders are the job's inputs).
+    pipeline, their part folders are the job's inputs); ``kind``: ``"matrices"``, or
+    ``"labelled"`` for a stage that also reads the labelled collection (:mod:`metaeval.stages`).
     """
 
     name: str
@@ -353,6 +359,13 @@ class Stage:
     per_metric: bool = True
     streams: tuple = ("paired",)
     needs: tuple = ()
+    kind: str = "matrices"
+
+    @property
+    def labelled(self) -> bool:
+        """True for a stage that needs the labelled collection and its gains (``collection=``,
+        ``gains=`` of :func:`run_stage`)."""
+        return self.kind == "labelled"
 
 
 def _kendall_stage(matrices, metrics, cfg):
@@ -379,19 +392,31 @@ def _discpower_stage(matrices, metrics, cfg, *, inputs):
                            tss_systems=cfg.tss_systems, batch=cfg.batch, asl=inputs.get("asl"))
 
 
-#: every method, in the order its rows appear in a table written by more than one stage
-#: (``asl``: paired, then unpaired).  A new method is one stage function plus one entry here.
-STAGES: dict[str, Stage] = {s.name: s for s in (
-    Stage("kendall", _kendall_stage, ("kendall",), "plain", per_metric=False, streams=()),
-    Stage("paired", stage_paired, ("bootstrap_paired", "asl", "tstar"), "paired"),
-    Stage("unpaired", stage_unpaired, ("bootstrap_unpaired", "asl"), "other", streams=("unpaired",)),
-    Stage("swap", stage_swap, ("swap", "swap_rates"), "other", streams=("paired", "swap")),
-    Stage("stability", stage_stability, ("stability",), "other"),
-    Stage("gain_sweep", _sweep_stage, ("gain_kendall", "gain_bootstrap"), None, per_metric=False),
-    Stage("rank_correlation", _rank_correlation_stage, ("rank_correlation",), "plain", per_metric=False),
-    Stage("discpower", _discpower_stage, ("anova", "pvalues", "discriminative_power", "topic_set_size"),
-          "plain", per_metric=False, streams=(), needs=("paired", "unpaired")),
-)}
+def _incompleteness_stage(matrices, metrics, cfg, samples, *, collection, gains):
+    """``incompleteness``, ``pool_reuse`` and ``incompleteness_trials`` (:mod:`.incompleteness`):
+    the plain metrics on reduced qrels, from the labelled collection restricted to the runs of
+    ``matrices`` (the runs in use)."""
+    from .incompleteness import stage_incompleteness
+
+    runs = [str(r) for r in next(iter(matrices.values())).columns] if matrices else None
+    return stage_incompleteness(collection, list(metrics), cfg, gains=gains, runs=runs, samples=samples)
+
+
+def _build_stages() -> dict:
+    from ..stages import REGISTRY
+
+    out = {}
+    for s in REGISTRY:
+        if s.is_method:
+            out[s.name] = Stage(s.name, globals()[s.function], s.tables, s.metrics, s.per_metric,
+                                s.streams, s.needs, s.kind)
+    return out
+
+
+#: every method (the stages of kinds ``matrices`` and ``labelled`` of :data:`metaeval.stages.REGISTRY`,
+#: in its order: the order rows appear in a table written by more than one stage, ``asl``: paired,
+#: then unpaired), each with its function.  A new method is one stage function plus one registry entry.
+STAGES: dict[str, Stage] = _build_stages()
 
 
 def _stage(name: str) -> Stage:
@@ -420,17 +445,23 @@ def stage_matrix_names(name: str, metrics: list[str], cfg: MetaConfig) -> list[s
 
 def run_stage(name: str, matrices: dict, metrics: list[str], cfg: MetaConfig, samples: SampleSet | None = None,
               progress: Callable[[str, str], None] | None = None,
-              inputs: dict | None = None) -> dict[str, pd.DataFrame]:
+              inputs: dict | None = None, collection=None, gains=None) -> dict[str, pd.DataFrame]:
     """Stage ``name`` over every metric of its list (:func:`stage_metrics`): ``{table: DataFrame}``
     with the rows of the metrics in list order.  ``matrices`` are already restricted to the runs in
     use; ``samples`` defaults to the seed-derived set (the same in every process).  ``inputs``: the
-    tables of the stages ``name`` needs (:attr:`Stage.needs`, combined), required for such a stage."""
+    tables of the stages ``name`` needs (:attr:`Stage.needs`, combined), required for such a stage;
+    ``collection`` and ``gains``: the labelled collection and its gain vector, required for a
+    labelled stage (:attr:`Stage.labelled`)."""
     st = _stage(name)
     say = progress or (lambda stage, metric: None)
     names = stage_metrics(name, metrics, cfg)
     if st.needs and inputs is None:
         raise ValueError(f"stage {name} needs the tables of stage(s) {', '.join(st.needs)}")
     kw = {"inputs": inputs} if st.needs else {}
+    if st.labelled:
+        if collection is None:
+            raise ValueError(f"stage {name} needs the labelled collection (the .npz cache of metaeval ingest)")
+        kw.update(collection=collection, gains=gains)
     if samples is None:
         samples = SampleSet(cfg, next(iter(matrices.values())).shape[0])
     smp = [samples[s] for s in st.streams]
@@ -453,8 +484,9 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     which to meta-evaluate (default: every matrix but the gain-sweep variants); ``AG_X``/``G_X``
     names are allowed.  ``collection``: a :class:`metaeval.collection.Collection` for the
     collection-dependent tables.  ``progress(stage, metric)`` is called before each step.
-    Every stage of :data:`STAGES` runs (the gain sweep when its matrices are present), exactly as
-    the pipeline's per-stage jobs do.
+    Every stage of :data:`STAGES` on matrices runs (the gain sweep when its matrices are present),
+    exactly as the pipeline's per-stage jobs do; a stage on the labelled collection
+    (:attr:`Stage.labelled`, e.g. incompleteness) has its own command and API function.
     """
     say = progress or (lambda stage, metric: None)
     metrics, cfg = with_matrix_names(matrices, metrics, cfg)
@@ -476,6 +508,8 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     done: dict[str, dict] = {}
     for name in STAGES:
         if name == "gain_sweep" and not sweep_available(mats, cfg):
+            continue
+        if STAGES[name].labelled:          # its own command (metaeval incompleteness, ...)
             continue
         needs = STAGES[name].needs
         inputs = combine([done[n] for n in needs]) if needs else None

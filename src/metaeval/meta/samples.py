@@ -32,11 +32,11 @@ import numpy as np
 from ..detmath import int_product, split_rows
 from ._validate import check_B
 
-__all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "bootstrap_indices", "bootstrap_counts",
+__all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "trial_rng", "bootstrap_indices", "bootstrap_counts",
            "counts_from_indices",
            "BootstrapSamples", "resolve_samples"]
 
-STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5}
+STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5, "incompleteness": 6}
 
 #: batches of bootstrap samples start at multiples of this many samples; the count-matrix products
 #: are exact (:func:`metaeval.detmath.int_product`), so results are bit-identical for every
@@ -71,6 +71,15 @@ def sample_rng(seed: int, n: int, B: int, stream: str = "paired") -> np.random.G
     if isinstance(seed, bool) or int(seed) != seed or int(seed) < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     return np.random.default_rng(np.random.SeedSequence([int(seed), int(n), int(B), STREAMS[stream]]))
+
+
+def trial_rng(seed: int, stream: str, *key: int) -> np.random.Generator:
+    """The generator of one trial of a resampling experiment: ``SeedSequence([seed, stream id,
+    *key])`` -- e.g. ``trial_rng(seed, "incompleteness", method, level, trial)``, so a trial's draw
+    depends on its own key alone, never on how many trials are drawn together or in which job."""
+    if stream not in STREAMS:
+        raise ValueError(f"unknown sample stream {stream!r}; expected one of {sorted(STREAMS)}")
+    return np.random.default_rng(np.random.SeedSequence([int(seed), STREAMS[stream]] + [int(k) for k in key]))
 
 
 def bootstrap_indices(n_topics: int, B: int, rng: np.random.Generator, size: int | None = None) -> np.ndarray:

@@ -547,11 +547,16 @@ def _bpref_parts(ctx: EvalContext):
 
 
 def bpref(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    R, N, nr = _bpref_parts(ctx)
-    mini = np.minimum(R, nr)
-    ratio = np.where(R > N, 1 - _div(mini, np.broadcast_to(N, mini.shape)),
-                     1 - _div(mini, np.broadcast_to(R, mini.shape)))
-    return _div(_at(_rel_sum(ctx, ratio), None), R[..., 0])
+    """Over the relevant documents only (the context's entries, in rank order): the same additions
+    as a running sum over every rank with zeros at the others, without the (runs, topics, depth)
+    arrays."""
+    R = _n_rel(ctx)
+    N = ctx.collection.level_counts[:, 0].astype(np.float64)
+    t = ctx.rel_topic
+    Rt, Nt = R[t], N[t]
+    mini = np.minimum(Rt, ctx.rel_rank - ctx.rel_k)            # nonrelevant above: r - C(r)
+    ratio = np.where(Rt > Nt, 1 - _div(mini, Nt), 1 - _div(mini, Rt))
+    return _div(ctx.rel_read(ctx.rel_cumsum(ratio), ctx.rel_count), R[None, :])
 
 
 def bpref_r(ctx: EvalContext, cutoff=None) -> np.ndarray:

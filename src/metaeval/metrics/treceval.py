@@ -490,10 +490,9 @@ def _infap(ctx):
 
 
 def _ndcg_cut(ctx, cutoffs):
-    rel = ctx.rel
-    disc = _disc(ctx.D)
-    g = np.where(ctx.valid & (rel > 0), rel, 0).astype(np.float64)
-    cs = np.cumsum(np.where(g > 0, g / disc, 0.0), axis=-1)
+    # the gain of a document is its level (> 0): the default gains' running dcg (ctx.dcg_terms(()),
+    # shared with G, ndcg, ndcg_rel, Rndcg: get_gain of level l is l, 0 for the negative levels)
+    cs = ctx.dcg_terms(())[1]
     H1 = ctx.rel_levels.shape[1]
     cnt = ctx.rel_levels[:, 1:][:, ::-1]                 # levels H..1
     lv = np.arange(H1 - 1, 0, -1).astype(np.float64)
@@ -561,18 +560,22 @@ def _gain_measures(ctx, name, pairs):
             val = s / cnt
         return np.where(_bcast(ctx.num_rel, ctx) == 0, 0.0, val)
     if name == "G":
-        Lm = ig.shape[1]
-        # the ideal gain at each rank of the run (0 past the ideal list)
-        igr = ig[:, np.minimum(ctx.k, Lm - 1)]
-        igr = np.where(ctx.k[None, :] < L[:, None], igr, 0.0)
-        cost = np.where((ctx.k[None, :] < L[:, None]) & (igr >= 1.0), igr, 1.0)
-        sum_cost = np.cumsum(np.broadcast_to(cost, g.shape), axis=-1)
+        key = ("G_cost", pairs)
+        if key not in ctx._c:
+            Lm = ig.shape[1]
+            # the ideal gain at each rank of the run (0 past the ideal list); its running cost
+            # depends on the topic only (one cumsum per topic, shared by every run)
+            igr = ig[:, np.minimum(ctx.k, Lm - 1)]
+            igr = np.where(ctx.k[None, :] < L[:, None], igr, 0.0)
+            cost = np.where((ctx.k[None, :] < L[:, None]) & (igr >= 1.0), igr, 1.0)
+            ctx._c[key] = np.cumsum(cost, axis=-1)
+        sum_cost = np.broadcast_to(ctx._c[key], g.shape)
         sum_res = np.cumsum(g, axis=-1)
-        nz = g != 0
-        arg = (2 + sum_cost) - sum_res
-        lg = np.ones(g.shape)
-        lg[nz] = _clog2(arg[nz])
-        rg = np.cumsum(np.where(nz, g / lg, 0.0), axis=-1)[..., -1]
+        nz = np.nonzero(g)                          # only the ranks with a gain contribute
+        arg = (2 + sum_cost[nz]) - sum_res[nz]
+        terms = np.zeros(g.shape)
+        terms[nz] = g[nz] / _clog2(arg)
+        rg = np.cumsum(terms, axis=-1)[..., -1]
         si = _bcast(np.cumsum(np.where(ig > 0, ig, 0.0), axis=-1)[:, -1], ctx)
         return np.where(si > 0.0, rg / np.where(si > 0, si, 1.0), 0.0)
     if name in ("rbp", "rbp_resid"):
@@ -637,14 +640,19 @@ def _compute(ctx: "_Ctx", specs):
                 m = np.minimum(nret, R)
                 vals = [np.where(m > 0, _take_last(ctx.cum, m - 1, 0) / R, 0.0)]
             elif n in ("bpref", "gm_bpref"):
-                b = _bpref(ctx)
+                if "bpref" not in ctx._c:                 # bpref and gm_bpref share it
+                    ctx._c["bpref"] = _bpref(ctx)
+                b = ctx._c["bpref"]
                 vals = [b if n == "bpref" else _m_gm(b)]
             elif n == "recip_rank":
                 first = np.argmax(ctx.isrel, axis=-1)
                 vals = [np.where(ctx.isrel.any(-1), 1.0 / (first + 1.0), 0.0)]
             elif n in ("iprec_at_recall", "11pt_avg"):
                 mode = "trunc" if ctx.v9 else "round"
-                v = _iprec_values(ctx, _rel_cutoffs(ctx, sp.values, mode))
+                key = ("iprec", tuple(sp.values))         # iprec_at_recall and 11pt_avg share it
+                if key not in ctx._c:
+                    ctx._c[key] = _iprec_values(ctx, _rel_cutoffs(ctx, sp.values, mode))
+                v = ctx._c[key]
                 if n == "iprec_at_recall":
                     vals = v
                 else:

@@ -609,6 +609,67 @@ def plot_discpower_by_collection(wide: pd.DataFrame, path_stem, *, alpha: float 
         return save_figure(fig, path_stem)
 
 
+def plot_incompleteness(table: pd.DataFrame, path_stem) -> list[Path]:
+    """tau (top row) and tau_AP (bottom row) against the level, one column per method, one line
+    per metric with its s.d. band over trials (Buckley & Voorhees 2004; Sakai SIGIR 2007; Zobel 1998;
+    Sakai & Kando 2008)."""
+    with _rc():
+        methods = _unique(table["method"]) if len(table) else []
+        fig = new_figure(4.0 * max(1, len(methods)), 7.0)
+        if not methods:
+            _no_data(fig.add_subplot(), "incompleteness")
+            return save_figure(fig, path_stem)
+        metrics = _unique(table["metric"])
+        axes = fig.subplots(2, len(methods), squeeze=False)
+        for j, method in enumerate(methods):
+            sub = table[table["method"] == method]
+            for row, col in enumerate(("tau", "tau_ap")):
+                ax = axes[row][j]
+                for i, m in enumerate(metrics):
+                    d = sub[sub["metric"] == m].copy()
+                    d["x"] = d["level"].astype(float)
+                    d = d.sort_values("x", kind="mergesort")
+                    x, y = d["x"].to_numpy(float), d[col].to_numpy(float)
+                    (line,) = ax.plot(x, y, label=str(m), markersize=3, **_style(i))
+                    if col == "tau":
+                        sd = np.nan_to_num(d["tau_sd"].to_numpy(float))
+                        ax.fill_between(x, y - sd, y + sd, alpha=0.12, color=line.get_color())
+                ax.set_xlabel("fraction of judgments kept" if method in ("judged", "stratified") else "pool depth")
+                ax.set_ylabel("Kendall's tau-a" if col == "tau" else "tau_AP")
+                if row == 0:
+                    ax.set_title(f"{method}")
+                ax.grid(True, alpha=0.3)
+        _legend(axes[0][-1], len(metrics))
+        return save_figure(fig, path_stem)
+
+
+def plot_pool_reuse(table: pd.DataFrame, path_stem) -> list[Path]:
+    """Pool reuse: delta (reduced - full mean) of every left-out run, one line per metric
+    (Zobel 1998; Büttcher et al. 2007)."""
+    with _rc():
+        fig = new_figure(7.0, 4.0)
+        ax = fig.add_subplot()
+        runs_df = table[table["group"] != "all"] if len(table) else table
+        if not len(runs_df):
+            _no_data(ax, "pool reuse")
+            return save_figure(fig, path_stem)
+        metrics = _unique(runs_df["metric"])
+        runs = _unique(runs_df["run"])
+        pos = {r: i for i, r in enumerate(runs)}
+        for i, m in enumerate(metrics):
+            d = runs_df[runs_df["metric"] == m]
+            ax.plot([pos[r] for r in d["run"]], d["delta"].to_numpy(float), label=str(m), markersize=3,
+                    **_style(i))
+        ax.axhline(0.0, color="0.5", linewidth=0.8, linestyle=":")
+        ax.set_xticks(range(len(runs)))
+        ax.set_xticklabels(runs, rotation=90, fontsize=5)
+        ax.set_ylabel("reduced - full mean")
+        ax.set_title("pool reuse (leave one group out)")
+        ax.grid(True, alpha=0.3)
+        _legend(ax, len(metrics))
+        return save_figure(fig, path_stem)
+
+
 # --------------------------------------------------------------------------------------------
 # every figure of one collection
 # --------------------------------------------------------------------------------------------
@@ -624,6 +685,8 @@ PLOTTERS: dict[str, tuple[Callable[..., list[Path]], dict]] = {
     "tstar": (plot_tstar, {}),
     "rank_correlation": (plot_rank_correlation, {}),
     "pvalues": (plot_pvalue_curves, {}),
+    "incompleteness": (plot_incompleteness, {}),
+    "pool_reuse": (plot_pool_reuse, {}),
 }
 
 

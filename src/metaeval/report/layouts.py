@@ -457,6 +457,33 @@ def _layout_rank_correlation(df: pd.DataFrame) -> Layout:
     return Layout(header, rows, "ll" + "r" * len(metrics))
 
 
+def _layout_incompleteness(df: pd.DataFrame) -> Layout:
+    """One row per metric, method and level: tau and its s.d., tau_AP, RMSE (4 decimals), the
+    mean number of significant pairs (1 decimal) of the pairs."""
+    _require(df, "incompleteness", ["metric", "method", "level", "trials", "tau", "tau_sd", "tau_ap",
+                                    "rmse", "significant_pairs", "pairs"])
+    header = ["Metric", "Method", "Level", "Trials", "tau", "s.d.", "tau_AP", "RMSE", "Significant", "Pairs"]
+    rows = [[str(r.metric), str(r.method), format(float(r.level), "g"), str(int(r.trials)), fmt4(r.tau),
+             "" if is_missing(r.tau_sd) else fmt4(r.tau_sd), "" if is_missing(r.tau_ap) else fmt4(r.tau_ap),
+             fmt4(r.rmse), round_half_up(float(r.significant_pairs), 1), str(int(r.pairs))]
+            for r in df.itertuples(index=False)]
+    return Layout(header, rows, "lllr" + "r" * 6)
+
+
+def _layout_pool_reuse(df: pd.DataFrame) -> Layout:
+    _require(df, "pool_reuse", ["metric", "group", "run", "full", "reduced", "delta", "full_rank", "reduced_rank"])
+    header = ["Metric", "Group", "Run", "Full", "Reduced", "Delta", "Full rank", "Reduced rank"]
+
+    def num(v, rank=False):
+        if is_missing(v):
+            return ""
+        return str(int(v)) if rank else fmt4(v)
+
+    rows = [[str(r.metric), str(r.group), str(r.run), num(r.full), num(r.reduced), num(r.delta),
+             num(r.full_rank, True), num(r.reduced_rank, True)] for r in df.itertuples(index=False)]
+    return Layout(header, rows, "lll" + "r" * 5)
+
+
 # --------------------------------------------------------------------------------------------
 # the dispatch table: layout key (metaeval.outputs.Output.layout) -> layout and row order
 # --------------------------------------------------------------------------------------------
@@ -486,6 +513,8 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("pvalues", _layout_pvalues),
     TableKind("discriminative_power", _layout_discriminative_power),
     TableKind("topic_set_size", _layout_topic_set_size),
+    TableKind("incompleteness", _layout_incompleteness),
+    TableKind("pool_reuse", _layout_pool_reuse),
     TableKind("summary_collection", _layout_collection),
     TableKind("summary_sensitivity_paired", _wide(lambda v: format_percent(v, integer=False))),
     TableKind("summary_sensitivity_unpaired", _wide(lambda v: format_percent(v, integer=False))),

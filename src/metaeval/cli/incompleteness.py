@@ -1,0 +1,85 @@
+"""``metaeval incompleteness``: robustness of every metric to incomplete judgments and pool reuse.
+
+The measures recomputed on reduced qrels (a random fraction of each topic's judged documents, of
+its relevant and nonrelevant ones separately, the pool of the runs' top d, or the pool without one
+group of runs), as given and on condensed lists; Kendall's tau-a, tau_AP, RMSE and the paired
+bootstrap's significant pairs against the full qrels (docs/meta.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ._meta_options import add_config_args, add_incompleteness_args, config_from_args
+
+DEFAULT_METRICS = ("AP", "Q-measure", "nDCG@1000", "RR")
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "incompleteness", help="robustness of the metrics to incomplete judgments and pool reuse",
+        description="Recompute every metric on reduced qrels (methods judged, stratified, depth, "
+                    "leave-one-group-out; Buckley & Voorhees 2004, Sakai SIGIR 2007, Zobel 1998, Sakai & Kando "
+                    "2008, Büttcher et al. 2007) as given and on condensed lists, and compare the run "
+                    "rankings with those on the full qrels. Writes OUT/tables/incompleteness.{csv,md,tex}, "
+                    "OUT/tables/pool_reuse.{csv,md,tex}, OUT/incompleteness/trials.csv (and with "
+                    "--write-qrels OUT/incompleteness/qrels/), OUT/figures/. See docs/meta.md.")
+    src = p.add_argument_group("input (either --qrels and --runs, or --collection)")
+    src.add_argument("--qrels", metavar="QRELS", help="qrels file (NTCIR or TREC form)")
+    src.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend",
+                     help="run files, directories or globs")
+    src.add_argument("--collection", metavar="CACHE.npz", help="a collection cache (metaeval matrices --cache)")
+    p.add_argument("--order", choices=("file", "score"), default="file",
+                   help="rank documents in file order (NTCIREVAL) or by score (default file)")
+    p.add_argument("--depth", type=int, default=1000, help="truncate each list at this depth (default 1000)")
+    p.add_argument("--gains", metavar="G1:...:GH", default=None,
+                   help="gain values of L1..LH (default 1:2:...:H)")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument("--no-figures", action="store_true", help="tables and trials only")
+    add_config_args(p)
+    add_incompleteness_args(p)
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run, _parser=p)
+    return p
+
+
+def run(args) -> int:
+    from ..errors import InputError
+    from ..metrics import parse_measure
+    from ..metrics.registry import parse_gains
+
+    parser = args._parser
+    if args.collection:
+        if args.qrels or args.runs:
+            parser.error("--collection replaces --qrels/--runs; give one or the other")
+    elif not (args.qrels and args.runs):
+        parser.error("give --qrels and --runs (or --collection CACHE.npz)")
+    try:
+        gains = parse_gains(args.gains) if args.gains else None
+        metrics = [parse_measure(m).name for m in (args.metrics or DEFAULT_METRICS)]
+        cfg = config_from_args(args)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise InputError("--out exists and is not a folder", args.out)
+    from .. import pipeline
+
+    if args.collection:
+        c = pipeline.collection_cache(args.collection)
+    else:
+        from ..io.ingest import load_collection
+
+        c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth)
+    try:
+        runs = pipeline.collection_runs(c, cfg, gains)
+        written = pipeline.write_incompleteness(c, args.out, cfg, metrics, gains=gains, runs=runs,
+                                                write_qrels=args.write_qrels, figures=not args.no_figures)
+    except ValueError as e:
+        if isinstance(e, InputError):
+            raise
+        raise InputError(f"incompleteness: {e}") from None
+    if not args.quiet:
+        print(f"metaeval incompleteness: {len(written)} files -> {args.out}", file=sys.stderr)
+    return 0
