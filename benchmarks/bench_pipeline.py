@@ -1,4 +1,4 @@
-"""Benchmark of the Snakemake DAG against the same work done by two sequential CLI calls.
+"""Benchmark of the Snakemake DAG against the same work done by sequential CLI calls.
 
 On the TREC DL19 example (config/examples/trec-dl19.yaml: 37 runs, 43 topics, 13 metrics + AG_/G_
 of AP and Q-measure, the gain sweep, B = 1000), each into a temporary folder:
@@ -7,7 +7,9 @@ of AP and Q-measure, the gain sweep, B = 1000), each into a temporary folder:
     (the cross-collection summary switched off: the CLI calls below do not write it; ``--summary``
     keeps it and times that too);
 (b) the CLI: ``metaeval matrices`` for the same measures (writing the collection cache), then
-    ``metaeval meta`` with the same options, the collection tables and the figures.
+    ``metaeval meta`` with the same options, the collection tables and the figures, then (when the
+    config runs it, as the example does) ``metaeval incompleteness`` with the same options (its
+    tables, trials, reduced qrels and figures).
 
 Each round runs both routes twice, interleaved: **cold** (the first run after the README's
 ``pip install -e``: no compiled bytecode of metaeval -- its ``__pycache__`` folders are removed
@@ -52,7 +54,8 @@ def _unique(xs):
 
 
 def cli_commands(cfg: dict, work: Path) -> list[list[str]]:
-    """The two `metaeval` calls doing the DAG's work on the example config."""
+    """The `metaeval` calls doing the DAG's work on the example config: matrices, meta and, when the
+    config runs it, incompleteness."""
     from metaeval.metrics import parse_measure
 
     def canon(m):
@@ -80,7 +83,23 @@ def cli_commands(cfg: dict, work: Path) -> list[list[str]]:
                  "--swap-threshold", str(cfg["swap"]["threshold"]), "--default-gains", col["gains"],
                  "--quiet", "--metrics", *metrics, "--geometric", *geometric,
                  "--sweep-metrics", *sweep_metrics, "--sweep-gains", *variants]
-    return [matrices, meta]
+    cmds = [matrices, meta]
+    inc = cfg.get("incompleteness") or {}
+    if inc.get("enabled"):
+        # the DAG's incompleteness job: the same stage on the labelled collection, its tables, trials
+        # (and reduced qrels) and figures, in a folder of its own (metaeval meta replaces OUT)
+        cmds.append(py + ["incompleteness", "--collection", str(out / "collection.npz"), "--gains", col["gains"],
+                          "--out", str(work / f"{name}-incompleteness"), "--B", str(boot["B"]),
+                          "--alpha", str(boot["alpha"]), "--seed", str(boot["seed"]),
+                          "--top-runs", str(col["top_runs"]), "--select-by", select_by, "--metrics", *metrics,
+                          "--method", *inc["methods"],
+                          "--fractions", ",".join(str(f) for f in inc["fractions"]),
+                          "--depths", ",".join(str(d) for d in inc["depths"]), "--trials", str(inc["trials"]),
+                          "--groups", inc["groups"], "--pool-depth", str(inc["pool_depth"]),
+                          "--inc-jobs", str(inc.get("jobs", 1)), "--quiet"]
+                         + (["--write-qrels"] if inc.get("write_qrels") else [])
+                         + ([] if inc.get("condensed", True) else ["--no-condensed"]))
+    return cmds
 
 
 def _cpu() -> float:
@@ -90,7 +109,7 @@ def _cpu() -> float:
 
 
 def run_cli(cfg: dict, work: Path, env: dict) -> tuple[float, float]:
-    """(wall, CPU) seconds of the two CLI calls."""
+    """(wall, CPU) seconds of the CLI calls."""
     t, c = time.perf_counter(), _cpu()
     for cmd in cli_commands(cfg, work):
         subprocess.run(cmd, check=True, cwd=work, env=env)
@@ -187,6 +206,9 @@ def main(argv=None) -> int:
                       f"   (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)", flush=True)
                 diff = same_tables(tmp / "cli" / "trec-dl19" / "tables",
                                    tmp / "dag" / "results" / "trec-dl19" / "tables")
+                if (tmp / "cli" / "trec-dl19-incompleteness").is_dir():
+                    diff += same_tables(tmp / "cli" / "trec-dl19-incompleteness" / "tables",
+                                        tmp / "dag" / "results" / "trec-dl19" / "tables")
                 if diff:
                     print(f"  tables differ between the routes: {', '.join(diff)}")
                 if i == args.repeat - 1 and cond == conditions[-1]:

@@ -104,15 +104,14 @@ def test_reduced_dag_writes_every_contract_output():
     assert any((res / "summary").glob("*.png"))
     for i in range(1, 6):
         assert (res / "kishida" / f"table{i}.csv").is_file()
-    # every job logged and benchmarked: per collection the matrices, the bootstrap tests with the
-    # discriminative power built on them, the other methods, the tables with the figures
-    for job in ("metrics", "bootstrap", "methods", "tables"):
+    # every job logged and benchmarked: per collection the matrices, then the meta-evaluation (every
+    # method stage, the tables, the figures) in one process
+    for job in ("metrics", "meta"):
         assert (res / "logs" / "simA" / f"{job}.log").is_file(), job
         assert (res / "benchmarks" / "simA" / f"{job}.tsv").is_file(), job
-    for stage in ("kendall", "paired", "unpaired", "swap", "stability", "gain_sweep", "rank_correlation",
-                  "discpower"):                                # each stage still writes its own parts
-        assert any((res / "simA" / "parts" / stage).glob("*.csv")), stage
-    assert (res / "simA" / "parts" / "paired" / "tstar.csv").is_file()
+    # the stages on the matrices pass their tables on in memory: the only part folder left is that
+    # of the stage run by its own job (incompleteness)
+    assert sorted(p.name for p in (res / "simA" / "parts").iterdir()) == ["incompleteness"]
     # the incompleteness stage (a stage on the labelled collection): its job, tables and trials
     assert (res / "benchmarks" / "simA" / "incompleteness.tsv").is_file()
     inc = pd.read_csv(res / "simA" / "tables" / "incompleteness.csv", dtype={"level": str})
@@ -168,11 +167,10 @@ def test_cluster_generic_executor_runs_self_contained_jobs(tmp_path):
     res = tmp_path / "results" / "tiny"
     check_collection_outputs(res, 5, ["AP", "RR"], sweep=False)
     job_logs = list(logs.glob("*.out"))
-    # one detached process per non-local job (all but the `all` target): simulate, metrics, the
-    # bootstrap tests (+ discriminative power), the other methods, incompleteness, tables (+ figures),
-    # summary
+    # one detached process per non-local job (all but the `all` target): simulate, metrics,
+    # incompleteness, meta (every other method stage, the tables, the figures), summary
     n_jobs = out.count("Submitted job")
-    assert n_jobs == 7 and len(job_logs) == n_jobs
+    assert n_jobs == 5 and len(job_logs) == n_jobs
 
 
 def test_slurm_profile_dry_runs_cleanly(tmp_path):

@@ -60,6 +60,47 @@ def test_every_stage_run_alone_equals_metaeval_meta(tmp_path):
         assert (tmp_path / "p2" / f"{t}.csv").read_bytes() == (parts / "paired" / f"{t}.csv").read_bytes()
 
 
+def test_stage_collection_equals_stages_run_alone(tmp_path):
+    """`stage meta` (what the pipeline's meta job runs: every stage in one process, in two
+    forked groups with --jobs 2, their tables kept in memory) writes the bytes of the stages run
+    one by one -- tables and, with --parts, every part -- and of `metaeval meta`."""
+    from metaeval.pipeline import stage_groups
+
+    mats = write_matrices(tmp_path / "m")
+    _sweep_variant(mats)
+    metrics = ["--metrics", "AP", "RR", "nDCG@10"]
+    stages = [s for s in STAGES if not STAGES[s].labelled]    # on the matrices
+    assert main(["meta", "--matrices", str(mats), "--out", str(tmp_path / "meta"), "--no-figures",
+                 *metrics, *OPTS]) == 0
+    parts = tmp_path / "parts"
+    for name in stages:
+        assert main(["stage", name, "--matrices", str(mats), "--out", str(parts / name), "--parts", str(parts),
+                     *metrics, *OPTS]) == 0
+    # discpower runs after the two stages whose ASLs it reads, in their group
+    groups = stage_groups(stages, 2)
+    assert len(groups) == 2 and ["paired", "unpaired", "discpower"] in groups
+    assert sorted(sum(groups, [])) == sorted(stages)
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}"
+        assert main(["stage", "meta", "--matrices", str(mats), "--stages", *stages, "--parts",
+                     str(out / "parts"), "--write-parts", "--out", str(out / "tables"), "--jobs", jobs, *metrics, *OPTS]) == 0
+        for name in stages:
+            for t in STAGES[name].tables:
+                assert ((out / "parts" / name / f"{t}.csv").read_bytes()
+                        == (parts / name / f"{t}.csv").read_bytes()), (jobs, name, t)
+        meta = sorted(p.name for p in (tmp_path / "meta" / "tables").iterdir())
+        assert meta == sorted(p.name for p in (out / "tables").iterdir())
+        for name in meta:
+            assert (tmp_path / "meta" / "tables" / name).read_bytes() == (out / "tables" / name).read_bytes(), name
+    # without --parts: the same tables, no part file
+    out = tmp_path / "noparts"
+    assert main(["stage", "meta", "--matrices", str(mats), "--stages", *stages, "--out", str(out / "tables"),
+                 "--jobs", "2", *metrics, *OPTS]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["tables"]
+    for name in meta:
+        assert (tmp_path / "meta" / "tables" / name).read_bytes() == (out / "tables" / name).read_bytes(), name
+
+
 def test_unknown_stage_and_missing_inputs_are_one_line_errors(tmp_path, capsys):
     mats = write_matrices(tmp_path / "m")
     with pytest.raises(SystemExit) as e:

@@ -25,15 +25,17 @@ Importing this module is cheap (no pandas, numpy or matplotlib until a function 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
-           "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables", "write_tables",
-           "write_figures", "write_summary", "run_meta_files", "write_incompleteness",
-           "write_incompleteness_folder", "write_discpower_texts", "collection_cache", "stderr_progress"]
+           "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables", "stage_groups",
+           "write_collection", "write_tables", "write_figures", "write_summary", "run_meta_files",
+           "write_incompleteness", "write_incompleteness_folder", "write_discpower_texts", "collection_cache",
+           "stderr_progress"]
 
 
 # --------------------------------------------------------------------------- reading and writing
@@ -44,11 +46,26 @@ def read_runs(path: str | os.PathLike) -> list[str]:
     return [str(r) for r in pd.read_csv(path, dtype={"run": str})["run"]]
 
 
+#: matrices already read by this process, by (path, size, mtime): the stages of one collection job
+#: (and the processes forked for them) read each matrix file once
+_READ: dict = {}
+
+
+def _read_matrix(p: Path):
+    from .meta.matrices import read_matrix
+
+    st = p.stat()
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    if key not in _READ:
+        _READ[key] = read_matrix(p)
+    return _READ[key].copy()
+
+
 def load_stage_matrices(matrices_dir, names: Sequence[str], runs: Sequence[str] | None = None) -> dict:
     """``{name: topic x run DataFrame}`` read from ``DIR/NAME.csv``, restricted to ``runs`` (in that
     order) when given; every matrix must hold the same topics and runs."""
     from .errors import InputError
-    from .meta.matrices import align_matrices, list_matrices, read_matrix
+    from .meta.matrices import align_matrices, list_matrices
 
     d = Path(matrices_dir)
     out, paths = {}, {}
@@ -57,7 +74,7 @@ def load_stage_matrices(matrices_dir, names: Sequence[str], runs: Sequence[str] 
         if not p.is_file():
             avail = ", ".join(list_matrices(d)) if d.is_dir() else "none"
             raise InputError(f"no matrix for metric {name!r} (available: {avail or 'none'})", p)
-        out[name], paths[name] = read_matrix(p), p
+        out[name], paths[name] = _read_matrix(p), p
     if runs is not None:
         for name, df in out.items():
             missing = [r for r in runs if r not in df.columns]
@@ -253,13 +270,14 @@ def write_incompleteness(collection, out_dir, cfg, metrics: Sequence[str], *, ga
 
 def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg,
                             metrics: Sequence[str], runs_path=None, collection=None,
-                            runs_used=None, texts_dir=None) -> list[Path]:
+                            runs_used=None, texts_dir=None, computed: Mapping | None = None) -> list[Path]:
     """Every table of one collection: the parts of ``stages`` combined
     (:func:`metaeval.meta.run.combine`), plus the run means and -- given a collection cache
     (``metaeval ingest``) -- Table 1 and the preferred-rank tables; written as CSV + Markdown +
     LaTeX into ``out_dir``.  ``runs_used``: also write the runs in use there
     (:func:`write_runs_used`).  ``texts_dir``: also write the Discpower text files of the
-    ``pvalues`` table there (:func:`write_discpower_texts`)."""
+    ``pvalues`` table there (:func:`write_discpower_texts`).  ``computed``: ``{stage: {table:
+    DataFrame}}`` of stages computed in this process, used instead of their parts."""
     from .meta.run import combine, matrix_name, run_means_metrics, stage_collection, stage_run_means
 
     mean_metrics = run_means_metrics(list(metrics), cfg)
@@ -270,7 +288,10 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     if collection is not None:
         pieces.append(stage_collection(collection_cache(collection), runs))
     pieces.append(stage_run_means(mats, cfg, mean_metrics))
-    pieces += read_parts(parts_dir, stages)
+    computed = computed or {}
+    rest = [s for s in stages if s not in computed]
+    on_disk = iter(read_parts(parts_dir, rest) if rest else [])
+    pieces += [computed[s] if s in computed else next(on_disk) for s in stages]
     tables = combine(pieces)
     written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
     if texts_dir is not None:
@@ -278,6 +299,133 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     if runs_used is not None:
         written.append(Path(runs_used))
         write_runs_used(matrices_dir, runs_used, cfg, runs)
+    return written
+
+
+#: rough computing time of each method stage, in seconds on DL19 (30 runs, 13 metrics, B = 1000):
+#: only used to deal the stages of a collection job into balanced groups (:func:`write_collection`).
+_STAGE_SECONDS = {"paired": 2.0, "unpaired": 1.5, "discpower": 2.0, "swap": 1.5, "stability": 1.0,
+                  "gain_sweep": 1.0, "rank_correlation": 1.5, "kendall": 0.1}
+
+
+@contextlib.contextmanager
+def _frozen_gc():
+    """Around forking worker processes: the objects of this process moved out of the garbage
+    collector's reach (``gc.freeze``), so that a collection in a forked process does not touch --
+    and so copy -- every page it shares with this one."""
+    import gc
+
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def stage_groups(stages: Sequence[str], jobs: int) -> list[list[str]]:
+    """``stages`` dealt into at most ``jobs`` groups that can run side by side: a stage and the stages
+    it reads (:attr:`metaeval.meta.run.Stage.needs`) stay in one group, each group in the order given;
+    the costliest chain to the least loaded group."""
+    from .meta.run import STAGES
+
+    order = {s: i for i, s in enumerate(stages)}
+    chains: list[list[str]] = []
+    for s in stages:                                 # connected by `needs`, within the stages given
+        linked = {s} | {n for n in STAGES[s].needs if n in order} if s in STAGES else {s}
+        hit = [c for c in chains if linked & set(c)]
+        merged = sorted(set().union(linked, *hit), key=order.__getitem__)
+        chains = [c for c in chains if c not in hit] + [merged]
+    cost = {s: _STAGE_SECONDS.get(s, 1.0) for s in stages}
+    chains.sort(key=lambda c: (-sum(cost[s] for s in c), order[c[0]]))
+    groups: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(chains))))]
+    load = [0.0] * len(groups)
+    for c in chains:
+        i = load.index(min(load))
+        groups[i] += c
+        load[i] += sum(cost[s] for s in c)
+    return [sorted(g, key=order.__getitem__) for g in groups if g]
+
+
+def _run_stage_group(names, matrices_dir, parts_dir, cfg, metrics, runs_path, progress) -> dict[str, dict]:
+    """``{stage: {table: DataFrame}}`` of the method stages ``names``, run one after the other in
+    this process on the runs in use, sharing their bootstrap samples; a stage that needs others'
+    tables takes them from this group or, failing that, from their parts under ``parts_dir``."""
+    from .errors import InputError
+    from .meta.run import STAGES, SampleSet, combine, run_stage, stage_matrix_names
+
+    runs = stage_runs(matrices_dir, cfg, runs_path)
+    done: dict[str, dict] = {}
+    samples = None
+    for name in names:
+        try:
+            needs = STAGES[name].needs
+            inputs = None
+            if needs:
+                missing = [n for n in needs if n not in done]
+                if missing and parts_dir is None:
+                    raise ValueError(f"stage {name} reads the parts of stage(s) {', '.join(missing)}: give --parts")
+                inputs = combine([done[n] for n in needs if n in done]
+                                 + (read_parts(parts_dir, missing) if missing else []))
+            mats = load_stage_matrices(matrices_dir, stage_matrix_names(name, list(metrics), cfg), runs)
+            if samples is None:
+                samples = SampleSet(cfg, next(iter(mats.values())).shape[0])
+            frames = run_stage(name, mats, list(metrics), cfg, samples, progress, inputs=inputs)
+            done[name] = {t: frames[t] for t in STAGES[name].tables}
+        except ValueError as e:
+            if isinstance(e, InputError):
+                raise
+            raise InputError(f"stage {name}: {e}") from None
+    return done
+
+
+def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metrics: Sequence[str],
+                     parts_dir=None, write_parts_dir=None, runs_path=None, collection=None, runs_used=None,
+                     texts_dir=None, figures_dir=None, jobs: int = 1,
+                     progress: Callable[[str, str], None] | None = None) -> list[Path]:
+    """Everything of one collection after its matrices, in one process: the method ``stages`` on
+    the matrices (as :func:`write_stage_parts` runs them, but kept in memory; a stage on the
+    labelled collection is run by its own job, its parts read from ``parts_dir``), then its tables
+    (:func:`write_collection_tables`) and, given ``figures_dir``, its figures (:func:`write_figures`).
+    ``jobs > 1`` runs the stages in that many groups side by side (:func:`stage_groups`; the
+    others in processes forked from this one, so no further start-up or imports, their tables
+    sent back) and draws the figures in that many processes -- the same code as one job per stage,
+    so the same bytes.  ``write_parts_dir``: also write each stage's part folder there;
+    ``parts_dir``: where to find the parts of a needed stage that is not in ``stages``."""
+    from .meta.run import STAGES, stage_matrix_names
+
+    run_here = [s for s in stages if not STAGES[s].labelled]   # the others: their parts, by their own job
+    groups = stage_groups(run_here, jobs)
+    args = (matrices_dir, parts_dir, cfg, list(metrics), runs_path, progress)
+    # every matrix the stages read, read once here (the forked processes inherit them)
+    load_stage_matrices(matrices_dir, list(dict.fromkeys(
+        [cfg.select_by] + [n for s in run_here for n in stage_matrix_names(s, list(metrics), cfg)])))
+    if len(groups) <= 1 or not hasattr(os, "fork"):
+        computed = _run_stage_group(run_here, *args)
+    else:
+        import concurrent.futures
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(len(groups) - 1, mp_context=ctx) as pool:
+            # the forked processes report through stderr_progress (a local callback does not pickle)
+            child = args[:-1] + (stderr_progress if progress else None,)
+            futures = [pool.submit(_run_stage_group, g, *child) for g in groups[1:]]
+            computed = _run_stage_group(groups[0], *args)
+            for f in futures:
+                computed.update(f.result())
+    written: list[Path] = []
+    if write_parts_dir is not None:
+        for name in run_here:
+            written += write_parts(computed[name], Path(write_parts_dir) / name)
+    written += write_collection_tables(matrices_dir=matrices_dir, parts_dir=parts_dir, stages=stages,
+                                       out_dir=out_dir, cfg=cfg, metrics=metrics, runs_path=runs_path,
+                                       collection=collection, runs_used=runs_used, texts_dir=texts_dir,
+                                       computed=computed)
+    if figures_dir is not None:
+        if progress:
+            progress("figures", "")
+        written += write_figures(out_dir, figures_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                                 jobs=jobs)
     return written
 
 
@@ -335,7 +483,7 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
                     shutil.copyfile(p, view / p.name)
             views.append(view)
         ctx = multiprocessing.get_context("fork")
-        with concurrent.futures.ProcessPoolExecutor(len(views) - 1, mp_context=ctx) as pool:
+        with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(len(views) - 1, mp_context=ctx) as pool:
             futures = [pool.submit(make_all_figures, v, figures_dir) for v in views[1:]]
             written = make_all_figures(views[0], figures_dir)
             for f in futures:

@@ -8,19 +8,20 @@ from :data:`REGISTRY`:
 * :data:`metaeval.outputs.STAGES` -- the names an output may give as the stage computing it;
 * ``FILE_STAGES`` of ``metaeval stage`` (:mod:`metaeval.cli.stage`) -- :func:`file_stages`;
 * ``METHOD_STAGES`` of the workflow (``workflow/rules/common.smk``) -- :func:`method_stages`,
-  the stages whose parts the ``tables`` job combines.
+  the stages whose tables the ``meta`` job combines.
 
 Kinds:
 
-``"matrices"``  a meta-evaluation method on the topic x run matrices (``metaeval stage NAME``,
-                one job per collection, writes ``C/parts/NAME/TABLE.csv``);
+``"matrices"``  a meta-evaluation method on the topic x run matrices (``metaeval stage NAME``
+                writes ``C/parts/NAME/TABLE.csv``; the pipeline runs every one of a collection
+                in its ``meta`` job, ``metaeval stage meta``, tables kept in memory);
 ``"labelled"``  a method that needs the labelled collection (the ``.npz`` cache with document
                 identity) and the collection's gains besides the matrices (``metaeval stage NAME
                 --collection CACHE --gains G``); it writes its parts like a ``"matrices"`` stage
                 and may write a folder of its own (:attr:`StageInfo.folder`);
-``"tables"``    a table computed by the ``tables`` job itself (Table 1, run means);
-``"file"``      a job of ``metaeval stage`` that is not a method (select runs, tables, figures,
-                summary);
+``"tables"``    a table computed with the tables themselves (Table 1, run means);
+``"file"``      a job of ``metaeval stage`` that is not a method (select runs, tables, meta,
+                figures, summary);
 ``"other"``     a job with its own command (the Kishida (2005) reproduction).
 
 This module imports nothing but the standard library, so that :mod:`metaeval.outputs` and the
@@ -96,6 +97,7 @@ REGISTRY: tuple[StageInfo, ...] = (
               ("incompleteness", "pool_reuse"), "plain",
               streams=("paired",), condition="incompleteness", folder="incompleteness"),
     StageInfo("tables", "file"),
+    StageInfo("meta", "file"),
     StageInfo("figures", "file"),
     StageInfo("summary", "file"),
     StageInfo("kishida", "other"),
@@ -122,7 +124,7 @@ def stage_names(*kinds: str) -> tuple[str, ...]:
 
 
 def method_stages(**conditions) -> list[str]:
-    """The methods whose parts the ``tables`` job combines, in order; a conditional one only when
+    """The methods whose tables the ``meta`` job combines, in order; a conditional one only when
     its condition is on (``method_stages(gain_sweep=False, incompleteness=True)``; default on)."""
     return [s.name for s in REGISTRY if s.is_method
             and (s.condition is None or bool(conditions.get(s.condition, True)))]

@@ -238,14 +238,18 @@ INCOMPLETENESS_JOBS = int(_inc["jobs"])
 SUMMARY = bool(config["summary"]["enabled"])
 
 # --------------------------------------------------------------------------- stages (jobs)
-# The meta-evaluation methods run per collection (`metaeval stage NAME...`; the jobs that run them:
-# workflow/rules/bootstrap.smk, methods.smk, incompleteness.smk), each over every metric; the tables rule combines their parts in this order. The list is derived from the one
-# stage registry (metaeval.stages): a new method is its registry entry, its function and its rule.
+# The meta-evaluation methods run per collection (`metaeval stage NAME...`), each over every
+# metric: the stages on the matrices in the collection's meta job (workflow/rules/meta.smk), a stage
+# on the labelled collection in its own job (incompleteness.smk); the meta job combines their parts
+# in this order. The list is derived from the one stage registry (metaeval.stages): a new method is
+# its registry entry and its function (and, on the labelled collection, its rule).
 from metaeval import stages as _stages
 
 #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
 CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS)
 METHOD_STAGES = _stages.method_stages(**CONDITIONS)
+#: the stages run by their own job (their parts read by the meta job)
+OWN_JOB_STAGES = [s for s in METHOD_STAGES if _stages.get(s).kind != "matrices"]
 
 
 def _args(**opts):
@@ -324,11 +328,6 @@ def matrix_files(names):
         return [f"{RES}/{w.collection}/matrices/{m}.csv" for m in names]
 
     return files
-
-
-def stage_parts(w):
-    """The part folders of every method stage of the collection (inputs of the tables rule)."""
-    return [f"{RES}/{w.collection}/parts/{s}" for s in METHOD_STAGES]
 
 
 def parts_dir(w):

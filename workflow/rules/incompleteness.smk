@@ -1,7 +1,7 @@
 # Robustness to incomplete judgments and pool reuse (Buckley & Voorhees 2004; Sakai SIGIR 2007, "Alternatives
 # to bpref"; Zobel 1998; Sakai & Kando 2008; Büttcher et al. 2007): every metric recomputed on reduced
 # qrels by masking the labelled collection (the npz cache, with document identity). One job per
-# collection; its parts are combined by the tables rule, its trials (and reduced qrels) go to
+# collection; its parts are combined by the meta rule, its trials (and reduced qrels) go to
 # C/incompleteness/.
 
 

@@ -1,5 +1,5 @@
 # Per-topic scores: parse and label the qrels + runs once (the npz Collection cache, read again by
-# the tables rule) and write one topic x run matrix per measure (`metaeval matrices`), incl. the
+# the meta rule) and write one topic x run matrix per measure (`metaeval matrices`), incl. the
 # measure that selects the top runs and every gain-sweep variant.
 
 

@@ -30,6 +30,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "paired, unpaired, swap, stability, gain_sweep, ...: MATRICES -> OUT/TABLE.csv, the "
                     "method's part of each table), 'tables' (the parts of --stages under PARTS "
                     "combined, plus run means and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
+                    "'meta' (the method stages on the matrices of --stages, in --jobs groups side by "
+                    "side, then 'tables' from them and from the parts of the other --stages under "
+                    "PARTS and, with --figures, the figures: a collection's meta-evaluation in one "
+                    "process; --write-parts: also each stage's part folder PARTS/STAGE/), "
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
                     "cross-collection tables and figures). Options mean what they mean for "
                     "'metaeval meta'; docs/pipeline.md lists the files.")
@@ -45,12 +49,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "--top-runs by mean --select-by")
     add_config_args(p)
     p.add_argument("--parts", metavar="DIR",
-                   help="tables: folder of the stage parts (PARTS/STAGE/TABLE.csv); discpower: where the "
+                   help="tables, meta: folder of the stage parts (PARTS/STAGE/TABLE.csv); discpower: where the "
                         "parts of the paired and unpaired stages are (their ASLs)")
     p.add_argument("--texts", metavar="DIR",
                    help="tables: also write the Discpower text files (METRIC.rthsd.B) of the pvalues table here")
     p.add_argument("--stages", nargs="+", metavar="S",
-                   help="tables: the stages whose parts to combine, in this order (default: every "
+                   help="tables, meta: the stages whose parts to combine, in this order (default: every "
                         "registered stage with a folder under --parts)")
     p.add_argument("--collection", metavar="CACHE.npz",
                    help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv; "
@@ -59,13 +63,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="a stage on the labelled collection: the collection's gains (default 1:2:...:H)")
     p.add_argument("--folder", metavar="DIR",
                    help="incompleteness: its own folder (trials.csv, qrels/)")
+    p.add_argument("--write-parts", action="store_true",
+                   help="meta: also write the parts of the stages it runs under --parts")
     p.add_argument("--runs-used", metavar="CSV",
                    help="tables: also write the runs meta-evaluated (run, mean of --select-by) here")
     p.add_argument("--tables", metavar="DIR", help="figures: folder of the table CSVs")
     p.add_argument("--figures", metavar="DIR",
                    help="tables: also draw every figure from the tables just written, into DIR")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="figures (and tables --figures): draw in N processes (default 1)")
+                   help="figures (and tables --figures): draw in N processes; meta: also run the "
+                        "method stages in N groups side by side (default 1)")
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
     add_incompleteness_args(p)
@@ -123,14 +130,25 @@ def run(args) -> int:
             from ..meta.matrices import list_matrices
             from ..meta.run import STAGES, default_metrics, with_matrix_names
 
-            if name != "tables" and name not in STAGES:
+            if name not in ("tables", "meta") and name not in STAGES:
                 parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
             _need(parser, args, "matrices")
             metrics, cfg = with_matrix_names(list_matrices(args.matrices), args.metrics,
                                              config_from_args(args))
             if metrics is None:      # as metaeval meta: every matrix but the gain-sweep variants
                 metrics = default_metrics(dict.fromkeys(list_matrices(args.matrices)), cfg)
-            if name == "tables":
+            if name == "meta":
+                _need(parser, args, "stages")
+                bad = [s for s in args.stages if s not in STAGES]
+                if bad:
+                    parser.error(f"--stages: unknown stage {bad[0]!r}; known: {', '.join(STAGES)}")
+                pipeline.write_collection(
+                    matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts,
+                    write_parts_dir=args.parts if args.write_parts else None, stages=args.stages,
+                    out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
+                    runs_used=args.runs_used, texts_dir=args.texts, figures_dir=args.figures,
+                    jobs=args.jobs, progress=progress)
+            elif name == "tables":
                 _need(parser, args, "parts")
                 stages = args.stages
                 if stages is None:

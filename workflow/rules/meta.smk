@@ -1,0 +1,51 @@
+# The meta-evaluation of one collection, every metric, in one job and one `metaeval stage meta`
+# process: the method stages of METHOD_STAGES (common.smk), their tables kept in memory --
+# paired and unpaired bootstrap tests (Sakai 2007a Sec. 4.3, Sakai 2007b Secs. 5-6) and the
+# discriminative power built on their ASLs (Carterette 2012, Sakai 2014, Sakai 2016) in one group;
+# Kendall's tau and the other rank correlations, the swap method (Voorhees & Buckley 2002), the
+# stability method (Buckley & Voorhees 2000) and the gain-value sweep (Sakai 2007b Sec. 7) in a
+# second group beside it, in a process forked once the imports are done, which sends its tables
+# back -- then every table of the output contract (CSV + Markdown + LaTeX; runs_used.csv; pvalues/,
+# the Discpower text files), then every figure drawn from the table CSVs (PNG + PDF) in two processes.  Every
+# stage derives the same bootstrap samples from (seed, topics, B), as `metaeval meta` does, so the
+# tables are identical to it; one process instead of one per group of stages saves their start-up.
+
+# the method stages this job runs (those on the labelled collection have their own job)
+META_STAGES = [s for s in METHOD_STAGES if s not in OWN_JOB_STAGES]
+
+
+rule meta:
+    input:
+        cache=f"{RES}/{{collection}}/collection.npz",
+        matrices=matrix_files(_unique(EVAL_MATRICES + SWEEP_METRICS + SWEEP_NAMES)),
+        parts=lambda w: [f"{RES}/{w.collection}/parts/{s}" for s in OWN_JOB_STAGES],
+    output:
+        _table_outputs(),
+        _figure_outputs(),
+        runs=f"{RES}/{{collection}}/runs_used.csv",
+        texts=directory(f"{RES}/{{collection}}/pvalues"),
+    params:
+        metaeval=METAEVAL,
+        matrices=matrices_dir,
+        out=tables_dir,
+        figures=figures_dir,
+        parts=lambda w: f"--parts {_quote(parts_dir(w))}" if OWN_JOB_STAGES else "",
+        args=group_args(META_STAGES + ["tables"]),
+    log:
+        log_path("meta"),
+    benchmark:
+        benchmark_path("meta")
+    message:
+        "{wildcards.collection}: bootstrap tests, discriminative power, Kendall's tau, rank "
+        "correlations, swap and stability methods"
+        + (f", gain-value sweep of {', '.join(SWEEP_METRICS)}" if GAIN_SWEEP else "")
+        + " for every metric; every table (CSV, Markdown, LaTeX) and figure (PNG, PDF)"
+    threads: 2  # the two groups of stages side by side, then the figures in two processes
+    resources:
+        mem_mb=3000,
+        runtime=40,
+    shell:
+        "{params.metaeval} stage meta --matrices {params.matrices:q} --collection {input.cache:q}"
+        " {params.parts} --out {params.out:q} --runs-used {output.runs:q}"
+        " --texts {output.texts:q} --figures {params.figures:q} --jobs {threads} {params.args}"
+        " > {log:q} 2>&1"
