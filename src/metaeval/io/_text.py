@@ -37,6 +37,11 @@ DENSE_MAX = 64
 
 def read_bytes(path: str | os.PathLike) -> bytes:
     """The file's bytes; gzip (by magic number, any suffix) is decompressed transparently."""
+    return check_text(read_raw_bytes(path), path)
+
+
+def read_raw_bytes(path: str | os.PathLike) -> bytes:
+    """:func:`read_bytes` without the text check (a caller that checks chunk by chunk)."""
     try:
         with open(path, "rb") as fh:
             raw = fh.read()
@@ -47,7 +52,7 @@ def read_bytes(path: str | os.PathLike) -> bytes:
             raw = _gzip.decompress(raw)
         except (OSError, EOFError, ValueError) as e:
             raise InputError(f"corrupt gzip data: {e}", path) from None
-    return check_text(raw, path)
+    return raw
 
 
 def _line_of(data: bytes, pos: int) -> int:

@@ -310,21 +310,11 @@ _CHUNK = 1 << 21          # bytes of run text tokenised at a time (bounds the te
 
 
 def _raw_bytes(path: str) -> bytes:
-    from ._text import _gzip
+    from ._text import read_raw_bytes
     if path == "-":                        # trec_eval 10.0 reads the results from stdin given "-"
         import sys
         return sys.stdin.buffer.read()
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", path) from None
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = _gzip.decompress(raw)
-        except (OSError, EOFError, ValueError) as e:
-            raise InputError(f"corrupt gzip data: {e}", path) from None
-    return raw
+    return read_raw_bytes(path)
 
 
 def _chunks(path: str):
