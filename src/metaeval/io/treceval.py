@@ -199,19 +199,11 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
         else:
             ok_byte = dig | isdot | (b == 0)
         bad |= ~ok_byte
-        if not exp:
-            dots += isdot
-            seen |= isdot
-            np.copyto(mant, mant * np.uint64(10) + d.astype(np.uint64), where=dig)
-            started |= dig & (d > 0)
-            nd += dig & started
-            any_d |= dig
-            k += dig & seen
-            continue
-        bad |= isdot & in_exp
-        bad |= ise & (in_exp | ~any_d)
-        eneg |= esign & (b == 45)
-        md = dig & ~in_exp
+        if exp:
+            bad |= isdot & in_exp
+            bad |= ise & (in_exp | ~any_d)
+            eneg |= esign & (b == 45)
+        md = dig & ~in_exp if exp else dig        # a digit of the mantissa
         dots += isdot
         seen |= isdot
         np.copyto(mant, mant * np.uint64(10) + d.astype(np.uint64), where=md)
@@ -219,6 +211,8 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
         nd += md & started
         any_d |= md
         k += md & seen
+        if not exp:
+            continue
         ed = dig & in_exp
         np.copyto(ev, ev * 10 + d.astype(np.int32), where=ed)
         ned += ed
