@@ -190,3 +190,43 @@ def test_score_reader_is_strtod_exact(tmp_path):
 
     want = np.array([atof(t) for t in toks])
     assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
+
+
+def test_forked_groups_equal_serial(tmp_path, capsys, monkeypatch):
+    """Runs evaluated in groups by two forked processes print what one process prints, run after
+    run in the order given; the first rejected run in that order is the one reported, and nothing
+    is printed."""
+    from metaeval.cli import trec_eval as te
+
+    (tmp_path / "q").write_text(QRELS)
+    runs = []
+    for i in range(5):
+        p = tmp_path / f"r{i}"
+        p.write_text(f"1 Q0 a 1 {i}.5 r{i}\n1 Q0 b 2 {4 - i}.0 r{i}\n2 Q0 c 1 1.0 r{i}\n")
+        runs.append(str(p))
+    args = ["-q", "-m", "all_trec", str(tmp_path / "q"), *runs]
+    monkeypatch.setenv("METAEVAL_SERIAL", "1")
+    rc, serial, err = _run(args, capsys)
+    assert rc == 0, err
+    monkeypatch.delenv("METAEVAL_SERIAL")
+    monkeypatch.setattr(te, "_PARALLEL_BYTES", 0)
+    monkeypatch.setattr(te, "_GROUP_BYTES", 100)                 # two runs a group
+    assert [len(g) for g in te._groups(runs)] == [2, 2, 1]
+    forked = []
+    real = te._texts
+
+    def spy(o, q, groups):
+        forked.append(len(groups))
+        yield from real(o, q, groups)
+
+    monkeypatch.setattr(te, "_texts", spy)
+    rc, out, err = _run(args, capsys)
+    assert rc == 0, err
+    assert forked == [3] and out == serial
+    assert [ln.split("\t")[2] for ln in out.splitlines() if ln.startswith("runid")] == [f"r{i}" for i in range(5)]
+    # runs 2 and 4 rejected (a document twice): run 2's message, nothing printed
+    for i in (2, 4):
+        (tmp_path / f"r{i}").write_text("1 Q0 a 1 3.0 r\n1 Q0 a 2 2.0 r\n2 Q0 c 1 1 r\n")
+    rc, out, err = _run(args, capsys)
+    assert rc == 1 and out == ""
+    assert "r2:2" in err.splitlines()[0] and "Traceback" not in err

@@ -47,8 +47,23 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"metaeval: warning: {message}", file=sys.stderr)
 
 
+#: the drop-ins use no BLAS: one OpenBLAS thread (its worker threads cost more CPU time to start
+#: than these commands spend computing); the user's own setting wins
+_NO_BLAS_THREADS = ("trec_eval", "cwl_eval", "ntcir")
+
+
+def _single_blas_thread(command: str) -> None:
+    import os
+
+    if command in _NO_BLAS_THREADS and "numpy" not in sys.modules:
+        for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+            os.environ.setdefault(var, "1")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv:
+        _single_blas_thread(argv[0])
     if argv[:1] == ["trec_eval"]:          # trec_eval's own getopt-style options, not argparse's
         from .trec_eval import main as trec_eval_main
 

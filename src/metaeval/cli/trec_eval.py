@@ -175,13 +175,34 @@ def _relstring(row, n: int, length: int) -> str:
     return "".join(chars)
 
 
-def render(o, q, rk, run_index: int) -> list[str]:
-    """The lines trec_eval prints for run ``run_index`` of the ranking ``rk``."""
+def _values(o, rk):
+    """Every requested measure of every run of ``rk`` at once: ``[(printed name, spec, values
+    (runs, topics))]``, the topics in chunks of about 2^20 ranks (bounds the temporaries)."""
     import numpy as np
 
-    from ..metrics.treceval import compute, summary
+    from ..metrics.treceval import compute
+
+    R, T, D = rk.rel.shape
+    step = max(1, (1 << 20) // max(1, R * D))
+    res = None
+    for a in range(0, T, step):
+        part = compute(rk.rel[:, a:a + step], rk.num_ret[:, a:a + step], rk.rel_levels[a:a + step],
+                       o["specs"], o["l"], o["N"], o["version"])
+        res = part if res is None else [(n, sp, np.concatenate([v0, v], axis=-1)) for (n, sp, v0), (_, _, v)
+                                        in zip(res, part)]
+    return res
+
+
+def render(o, q, rk, run_index: int, values=None) -> list[str]:
+    """The lines trec_eval prints for run ``run_index`` of the ranking ``rk`` (``values``: the
+    run's measures from :func:`_values`, computed here when not given)."""
+    import numpy as np
+
+    from ..metrics.treceval import summary
 
     r = run_index
+    if values is None:
+        values = _values(o, rk)
     T = len(rk.topics)
     rel = rk.rel[r]
     nret = rk.num_ret[r]
@@ -191,20 +212,13 @@ def render(o, q, rk, run_index: int) -> list[str]:
     # in the summary (as 0) but has no per-topic lines.  10.0 prints it (-c) or stops (no -c).
     keep = present if (v9 and not o["c"]) else np.ones(T, bool)
     show = present if v9 else np.ones(T, bool)
+    res = [(n, sp, v[r]) for n, sp, v in values]
     if not keep.all():
         rel, nret, present = rel[keep], nret[keep], present[keep]
         show = show[keep]
         T = int(keep.sum())
+        res = [(n, sp, v[keep]) for n, sp, v in res]
     topics = [t for t, k in zip(rk.topics, keep) if k]
-    rel_levels = rk.rel_levels[keep]
-    # topics in chunks of about 2^18 ranks: the measures' temporaries stay small
-    step = max(1, (1 << 18) // max(1, rel.shape[-1]))
-    res = None
-    for a in range(0, T, step):
-        part = compute(rel[a:a + step], nret[a:a + step], rel_levels[a:a + step], o["specs"], o["l"], o["N"],
-                       o["version"])
-        res = part if res is None else [(n, sp, np.concatenate([v0, v])) for (n, sp, v0), (_, _, v) in
-                                        zip(res, part)]
     missing = ~present
     Z = o.get("zdata")
     zq = o.get("zqids")
@@ -277,11 +291,139 @@ def _per_topic(qcols, topics, show) -> list[str]:
     return [col[t] for t in range(len(topics)) if show[t] for col in cols]
 
 
+def _rank(o, q, path):
+    """One run file as trec_eval ranks it (a one-run :class:`TrecRanking`), with the drop-in's
+    checks: a qrels topic missing from the run (10.0 without ``-c``), a topic with only negative
+    judgments (trec_eval cannot evaluate it)."""
+    import numpy as np
+
+    from ..errors import InputError
+    from ..io.treceval import rank_runs, read_trec_run
+
+    rk = rank_runs(q, [read_trec_run(path, q.topic_bytes)], names=[path], max_docs=o["M"],
+                   judged_only=o["J"], complete=o["c"], version=o["version"])
+    if not o["c"] and o["version"] == 10:
+        miss = np.flatnonzero(~rk.present[0])
+        if len(miss):
+            raise InputError(f"topic {rk.topics[miss[0]]} of the qrels has no result in the run "
+                             f"(trec_eval 10.0 stops here: \"result qid '{rk.topics[miss[0]]}' not "
+                             f"found\"); use -c to evaluate it as an empty ranking", path)
+    ev = np.ones(len(rk.topics), bool) if o["version"] == 10 or o["c"] else rk.present[0]
+    bad = [t for t in o["neg"] if ev[t]]
+    if bad:
+        raise InputError(f"topic {rk.topics[bad[0]]} has only negative judgments: trec_eval cannot "
+                         f"evaluate it (form_res_rels fails)", o["args"][0])
+    return rk
+
+
+def _stack(rks):
+    """One :class:`TrecRanking` of several one-run rankings (rel padded to the longest list)."""
+    import numpy as np
+
+    from ..io.treceval import PAD_REL, TrecRanking
+
+    if len(rks) == 1:
+        return rks[0]
+    D = max(r.rel.shape[-1] for r in rks)
+    rel = np.full((len(rks), len(rks[0].topics), D), PAD_REL, np.int32)
+    for i, r in enumerate(rks):
+        rel[i, :, :r.rel.shape[-1]] = r.rel[0]
+    f = rks[0]
+    return TrecRanking(f.topics, tuple(r.runs[0] for r in rks), tuple(r.run_ids[0] for r in rks), rel,
+                       np.concatenate([r.num_ret for r in rks]), np.concatenate([r.present for r in rks]),
+                       f.rel_levels, f.num_rel_positive)
+
+
+def _group_text(o, q, paths) -> str:
+    """The output of a group of consecutive runs, computed as one batch."""
+    rk = _stack([_rank(o, q, p) for p in paths])
+    values = _values(o, rk)
+    parts = []
+    for r in range(len(paths)):
+        lines = render(o, q, rk, r, values)
+        if lines:
+            parts.append("\n".join(lines) + "\n")
+    return "".join(parts)
+
+
+#: a group of runs computed together holds at most about this many bytes of run files
+_GROUP_BYTES = 16 << 20
+#: below this many bytes of run files in all, the runs are evaluated in this process only
+_PARALLEL_BYTES = 8 << 20
+
+
+def _groups(paths) -> list[list[str]]:
+    """Consecutive runs in groups of at most :data:`_GROUP_BYTES` (a larger run alone)."""
+    import os
+
+    groups, cur, size = [], [], 0
+    for p in paths:
+        try:
+            n = os.path.getsize(p) if p != "-" else 0
+        except OSError:
+            n = 0                                   # the reader reports the file
+        if cur and size + n > _GROUP_BYTES:
+            groups.append(cur)
+            cur, size = [], 0
+        cur.append(p)
+        size += n
+    if cur:
+        groups.append(cur)
+    return groups
+
+
+_STATE: dict = {}
+
+
+def _worker(paths):
+    """A forked worker's group: ``(True, text)`` or ``(False, (message, file, line, topic))``."""
+    from ..errors import InputError
+
+    try:
+        return True, _group_text(_STATE["o"], _STATE["q"], paths)
+    except InputError as e:
+        return False, (e.message, e.path, e.line, e.topic)
+
+
+def _texts(o, q, groups):
+    """The groups' outputs in order: in two forked processes when the machine has two cores and
+    the runs are large, else one group after the other here.  An error stops at the first group
+    (in order) that has one, as the serial loop does."""
+    import os
+
+    from ..errors import InputError
+
+    sizes = 0
+    for g in groups:
+        for p in g:
+            try:
+                sizes += os.path.getsize(p) if p != "-" else 0
+            except OSError:
+                pass
+    workers = min(2, len(groups), os.cpu_count() or 1)
+    if workers < 2 or sizes < _PARALLEL_BYTES or "-" in (p for g in groups for p in g) \
+            or os.environ.get("METAEVAL_SERIAL"):
+        for g in groups:
+            yield _group_text(o, q, g)
+        return
+    import multiprocessing as mp
+
+    _STATE.update(o=o, q=q)
+    try:
+        with mp.get_context("fork").Pool(workers) as pool:
+            for ok, payload in pool.imap(_worker, groups):
+                if not ok:
+                    raise InputError(*payload)
+                yield payload
+    finally:
+        _STATE.clear()
+
+
 def main(argv=None) -> int:
     import numpy as np
 
     from ..errors import InputError
-    from ..io.treceval import rank_runs, read_trec_qrels, read_trec_run
+    from ..io.treceval import read_trec_qrels
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -306,25 +448,9 @@ def main(argv=None) -> int:
             o["zqids"] = {k for k, _ in o["zdata"]}
         import tempfile
         out = tempfile.SpooledTemporaryFile(max_size=1 << 23, mode="w+")   # printed once all is read
-        neg = np.flatnonzero(q.rel_levels().sum(1) == 0)
-        for p in runs:                                  # one run at a time: memory of one run
-            rk = rank_runs(q, [read_trec_run(p, q.topic_bytes)], names=[p], max_docs=o["M"],
-                           judged_only=o["J"], complete=o["c"], version=o["version"])
-            if not o["c"] and o["version"] == 10:
-                miss = np.flatnonzero(~rk.present[0])
-                if len(miss):
-                    raise InputError(f"topic {rk.topics[miss[0]]} of the qrels has no result in the run "
-                                     f"(trec_eval 10.0 stops here: \"result qid '{rk.topics[miss[0]]}' not "
-                                     f"found\"); use -c to evaluate it as an empty ranking", p)
-            ev = np.ones(len(rk.topics), bool) if o["version"] == 10 or o["c"] else rk.present[0]
-            bad = [t for t in neg if ev[t]]
-            if bad:
-                raise InputError(f"topic {rk.topics[bad[0]]} has only negative judgments: trec_eval cannot "
-                                 f"evaluate it (form_res_rels fails)", qpath)
-            lines = render(o, q, rk, 0)
-            if lines:
-                out.write("\n".join(lines) + "\n")
-            del lines, rk
+        o["neg"] = np.flatnonzero(q.rel_levels().sum(1) == 0)
+        for text in _texts(o, q, _groups(runs)):
+            out.write(text)
     except InputError as e:
         print(f"metaeval trec_eval: error: {e}", file=sys.stderr)
         return 1

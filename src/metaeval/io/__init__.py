@@ -11,9 +11,22 @@ Main entry points:
 Input formats and policies: ``docs/io.md``.
 """
 
-from .ingest import label_run, load_collection, load_or_build
-from .qrels import Qrels, read_qrels, read_rel
-from .runs import ParsedRun, RunSource, expand_runs, read_run, run_name
+# imported on first use (PEP 562): ``metaeval.io.treceval`` / ``metaeval.io.cwl`` (the drop-ins)
+# do not load the collection readers they do not need
+_LAZY = {"label_run": "ingest", "load_collection": "ingest", "load_or_build": "ingest",
+         "Qrels": "qrels", "read_qrels": "qrels", "read_rel": "qrels",
+         "ParsedRun": "runs", "RunSource": "runs", "expand_runs": "runs", "read_run": "runs",
+         "run_name": "runs"}
+__all__ = list(_LAZY)
 
-__all__ = ["load_collection", "load_or_build", "label_run", "Qrels", "read_qrels", "read_rel",
-           "ParsedRun", "RunSource", "expand_runs", "read_run", "run_name"]
+
+def __getattr__(name):
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
