@@ -6,6 +6,18 @@ trec_eval's rankings as arrays (:class:`metaeval.io.treceval.TrecRanking`): ``re
 levels >= 0, -1 (not in the qrels), -2 (negative judgment), ``PAD_REL`` past ``num_ret``.  Logarithms
 go through C's ``log2``/``log`` (Python's :mod:`math`), never numpy's vectorised ones.
 
+The engine works on a compressed view (:meth:`_Ctx.buckets`): one row per run and topic holding
+only its *entries*, the ranks below ``num_ret`` with a document other than a NONPOOL one (level
+-1), in rank order, with their rank and level.  A NONPOOL rank contributes an exact 0.0 term to
+every sequential sum (and nothing to any count but the unjudged ones, which are the ranks that are
+not entries), so a running sum over the entries equals trec_eval's over all ranks at the entries'
+ranks, bit for bit; a measure's value at a rank cutoff is the running value at the last entry
+above it.  Rows are grouped in buckets of similar entry counts, padded to the widest row of each,
+and every measure is computed bucket by bucket.  Two exceptions: ``rbp_resid``'s sum over the
+unjudged ranks is one dense pass over the input, and when a NONPOOL rank can count (``-l`` <= -1,
+or a gain map that gives level -1 a gain, rbp's normalised gains included) the view keeps every
+rank below ``num_ret`` -- the same code, as slow as the dense computation.
+
 :data:`MEASURES` lists trec_eval's measures in its printing order (``measures.c``); :func:`compute`
 returns ``[(printed name, values (..., T))]`` for a list of :class:`Spec`; :func:`summary` gives the
 "all" value (``meas_avg.c``: mean, sum, geometric mean with the ``MIN_GEO_MEAN`` floor).  The
@@ -303,12 +315,13 @@ class _Ctx:
         D, M = self.D, self.M
         rel2 = self.rel.reshape(M, D)
         if every:
-            rows, pos = np.nonzero(np.arange(D) < self.nret[:, None])
+            flat = np.flatnonzero(np.arange(D) < self.nret[:, None])
         else:
-            rows, pos = np.nonzero(rel2 != -1)
-            keep = pos < self.nret[rows]
-            if not keep.all():
-                rows, pos = rows[keep], pos[keep]
+            flat = np.flatnonzero(rel2 != -1)
+        rows, pos = np.divmod(flat, D) if D else (flat, flat)
+        keep = pos < self.nret[rows]
+        if not keep.all():
+            rows, pos = rows[keep], pos[keep]
         lev = rel2[rows, pos]
         cnt = np.bincount(rows, minlength=M)
         start = np.cumsum(cnt) - cnt
@@ -502,15 +515,16 @@ class _Ctx:
             D, M = self.D, self.M
             pw = _powers(p, D)
             rel2 = self.rel.reshape(M, D)
-            k = np.arange(D)
             out = np.zeros(M)
             step = max(1, _CHUNK // max(D, 1))
             for a in range(0, M, step):
                 nret = self.nret[a:a + step]
-                un = (k < nret[:, None]) & (rel2[a:a + step] < 0)
-                s = np.cumsum(np.where(un, pw[:D], 0.0), axis=-1)[:, -1] if D else np.zeros(len(nret))
+                un = rel2[a:a + step] < 0
+                # the running sum through rank num_ret - 1 (the ranks after it do not count)
+                s = _take_last(np.cumsum(np.where(un, pw[:D], 0.0), axis=-1), nret - 1, 0.0)
+                has = un.any(-1) & (np.argmax(un, axis=-1) < nret)
                 cur = pw[np.minimum(nret, D)]
-                out[a:a + step] = np.where(un.any(-1), cur + (1 - p) * s, 0.0)
+                out[a:a + step] = np.where(has, cur + (1 - p) * s, 0.0)
             return out
         return self.cached(("rbp_resid", p), f)
 
