@@ -210,8 +210,27 @@ def _disc(n: int) -> np.ndarray:
     return np.array(_DISC[:n], np.float64)
 
 
+_LOG2_INT = [np.zeros(0)]         # math.log2(i) for the integers i below its length
+
+
 def _clog2(x: np.ndarray) -> np.ndarray:
-    return np.fromiter(map(math.log2, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+    """C's log2 of each value: integral values in [1, 2^16) from a table of math.log2, the others
+    one by one (the same function: the same bits)."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(invalid="ignore"):
+        small = (x >= 1.0) & (x < 65536.0) & (x == np.floor(x))
+    out = np.empty(x.shape)
+    if small.any():
+        xi = x[small].astype(np.int64)
+        top = int(xi.max()) + 1
+        if len(_LOG2_INT[0]) < top:
+            n = max(top, 2 * len(_LOG2_INT[0]))
+            _LOG2_INT[0] = np.array([0.0] + [math.log2(float(i)) for i in range(1, min(n, 65536))])
+        out[small] = _LOG2_INT[0][xi]
+    rest = ~small
+    if rest.any():
+        out[rest] = np.fromiter(map(math.log2, x[rest].tolist()), np.float64, int(rest.sum()))
+    return out
 
 
 def _clog(x: np.ndarray) -> np.ndarray:
@@ -322,19 +341,19 @@ class _Ctx:
         keep = pos < self.nret[rows]
         if not keep.all():
             rows, pos = rows[keep], pos[keep]
-        lev = rel2[rows, pos]
         cnt = np.bincount(rows, minlength=M)
         start = np.cumsum(cnt) - cnt
-        if not len(pos):                                 # nothing to gather: one pad entry
-            pos, lev = np.array([D]), np.array([PAD_REL], np.int32)
+        E = len(pos)
+        pos = np.append(pos, D)                          # [E]: the pad entry
+        lev = np.append(rel2.reshape(-1)[flat if len(flat) == E else rows * D + pos[:E]], np.int32(PAD_REL)).astype(rel2.dtype)
         out = []
         for idx in _partition(cnt):
             c = cnt[idx]
             W = max(1, int(c.max(initial=0)))
             j = np.arange(W)
             ent = j < c[:, None]
-            src = np.minimum(start[idx][:, None] + j, len(pos) - 1)
-            out.append(_Rows(self, idx, np.where(ent, pos[src], D), np.where(ent, lev[src], PAD_REL), ent))
+            src = np.where(ent, start[idx][:, None] + j, E)
+            out.append(_Rows(self, idx, pos[src], lev[src], ent))
         return out
 
     # --- per topic: gains (gain_init.c), ideal lists
@@ -599,17 +618,26 @@ class _Rows:
         r = self.rows.reshape((-1,) + (1,) * (n.ndim - 1))
         return np.searchsorted(self.key, r * (self.D + 1) + n) - r * self.W
 
+    def last(self, n) -> np.ndarray:
+        """The index of the last entry at a rank < n (-1: none); an int ``n`` is a cutoff k, meaning
+        min(k, num_ret) (cached: the measures at cutoff k share it)."""
+        if np.ndim(n) == 0:
+            k = int(n)
+            return self.cached(("last", k), lambda: self.before(np.minimum(k, self.nret)) - 1)
+        return self.before(n) - 1
+
     def at(self, a: np.ndarray, n, fill=0.0) -> np.ndarray:
         """The running value ``a`` (m, W) through rank n - 1 (its value at the last entry at a rank
-        < n; ``fill`` when there is none): trec_eval's running sum over the first n ranks."""
-        i = self.before(np.broadcast_to(n, self.nret.shape) if np.ndim(n) == 0 else n) - 1
+        < n; ``fill`` when there is none): trec_eval's running sum over the first n ranks (an int
+        n: the first min(n, num_ret) ranks)."""
+        i = self.last(n)
         ii = np.maximum(i, 0)
         v = a[self.rows, ii] if ii.ndim == 1 else np.take_along_axis(a, ii, axis=-1)
         return np.where(i >= 0, v, fill)
 
     def count_at(self, k: int) -> np.ndarray:
         """Relevant (>= rl) documents in the first min(k, num_ret) ranks."""
-        return self.cached(("count", k), lambda: self.at(self.cum, np.minimum(k, self.nret), 0).astype(np.int64))
+        return self.cached(("count", k), lambda: self.at(self.cum, k, 0).astype(np.int64))
 
     @property
     def prec(self):
@@ -620,7 +648,7 @@ class _Rows:
         return self.cached("ap", lambda: np.cumsum(np.where(self.isrel, self.prec, 0.0), axis=-1))
 
     def ap_sum_at(self, k):
-        return self.at(self.ap_terms, np.minimum(k, self.nret), 0.0)
+        return self.at(self.ap_terms, k, 0.0)
 
     def result_gains(self, tab, lo):
         idx = np.clip(self.lev - lo, 0, tab.shape[1] - 1)
@@ -725,7 +753,7 @@ def _ndcg_cut(b: _Rows, cutoffs):
     ics, L = b.top.default_ideal_cum()
     out = []
     for c in cutoffs:
-        d = b.at(cs, np.minimum(c, b.nret), 0.0)
+        d = b.at(cs, int(c), 0.0)
         idc = _take_last(ics, np.minimum(c, L) - 1, 0.0)[b.t]
         with np.errstate(invalid="ignore", divide="ignore"):
             out.append(np.where(idc > 0.0, d / np.where(idc > 0, idc, 1.0), d))
@@ -917,7 +945,7 @@ def _values(b: _Rows, sp: Spec) -> list:
         out = []
         for c in sp.values:
             m = np.minimum(c, nret)
-            u = np.where(m > 0, m - b.at(other, m, 0), 0)
+            u = np.where(m > 0, m - b.at(other, int(c), 0), 0)
             out.append(u / float(c))
         return out
     raise KeyError(n)
