@@ -27,6 +27,7 @@ measures are also in the registry under ``trec.NAME`` (:func:`_register`).
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -588,7 +589,7 @@ class _Rows:
     with the per-row intermediates the measures share (computed once, on demand)."""
 
     def __init__(self, top: _Ctx, idx, pos, lev, ent):
-        self.top = top
+        self.top = weakref.proxy(top)                   # no cycle: freed with the context
         self.idx = idx                                   # (m,) rows of the flattened (..., T)
         self.t = idx % top.T if top.T else idx           # topic of each row
         self.pos = pos                                   # (m, W) rank (pads: D)
