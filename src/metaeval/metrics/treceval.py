@@ -6,6 +6,18 @@ trec_eval's rankings as arrays (:class:`metaeval.io.treceval.TrecRanking`): ``re
 levels >= 0, -1 (not in the qrels), -2 (negative judgment), ``PAD_REL`` past ``num_ret``.  Logarithms
 go through C's ``log2``/``log`` (Python's :mod:`math`), never numpy's vectorised ones.
 
+The engine works on a compressed view (:meth:`_Ctx.buckets`): one row per run and topic holding
+only its *entries*, the ranks below ``num_ret`` with a document other than a NONPOOL one (level
+-1), in rank order, with their rank and level.  A NONPOOL rank contributes an exact 0.0 term to
+every sequential sum (and nothing to any count but the unjudged ones, which are the ranks that are
+not entries), so a running sum over the entries equals trec_eval's over all ranks at the entries'
+ranks, bit for bit; a measure's value at a rank cutoff is the running value at the last entry
+above it.  Rows are grouped in buckets of similar entry counts, padded to the widest row of each,
+and every measure is computed bucket by bucket.  Two exceptions: ``rbp_resid``'s sum over the
+unjudged ranks is one dense pass over the input, and when a NONPOOL rank can count (``-l`` <= -1,
+or a gain map that gives level -1 a gain, rbp's normalised gains included) the view keeps every
+rank below ``num_ret`` -- the same code, as slow as the dense computation.
+
 :data:`MEASURES` lists trec_eval's measures in its printing order (``measures.c``); :func:`compute`
 returns ``[(printed name, values (..., T))]`` for a list of :class:`Spec`; :func:`summary` gives the
 "all" value (``meas_avg.c``: mean, sum, geometric mean with the ``MIN_GEO_MEAN`` floor).  The
@@ -15,6 +27,7 @@ measures are also in the registry under ``trec.NAME`` (:func:`_register`).
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -198,8 +211,27 @@ def _disc(n: int) -> np.ndarray:
     return np.array(_DISC[:n], np.float64)
 
 
+_LOG2_INT = [np.zeros(0)]         # math.log2(i) for the integers i below its length
+
+
 def _clog2(x: np.ndarray) -> np.ndarray:
-    return np.fromiter(map(math.log2, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+    """C's log2 of each value: integral values in [1, 2^16) from a table of math.log2, the others
+    one by one (the same function: the same bits)."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(invalid="ignore"):
+        small = (x >= 1.0) & (x < 65536.0) & (x == np.floor(x))
+    out = np.empty(x.shape)
+    if small.any():
+        xi = x[small].astype(np.int64)
+        top = int(xi.max()) + 1
+        if len(_LOG2_INT[0]) < top:
+            n = max(top, 2 * len(_LOG2_INT[0]))
+            _LOG2_INT[0] = np.array([0.0] + [math.log2(float(i)) for i in range(1, min(n, 65536))])
+        out[small] = _LOG2_INT[0][xi]
+    rest = ~small
+    if rest.any():
+        out[rest] = np.fromiter(map(math.log2, x[rest].tolist()), np.float64, int(rest.sum()))
+    return out
 
 
 def _clog(x: np.ndarray) -> np.ndarray:
@@ -239,8 +271,18 @@ def _take_last(a: np.ndarray, idx: np.ndarray, fill=0.0) -> np.ndarray:
     return np.where(idx >= 0, v, fill)
 
 
+# ------------------------------------------------------------------------------------ engine
+PAD_REL = -(2 ** 30)
+_GAINED = ("G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "rbp", "ndcg_cut")
+#: the Python work of one bucket's pass over the measures, in entries of its (rows, width) arrays
+#: (it decides how finely :meth:`_Ctx.buckets` splits the rows; any split gives the same values)
+_BUCKET_COST = 20000
+_CHUNK = 1 << 18           # rbp_resid's dense pass: blocks of about this many ranks
+
+
 class _Ctx:
-    """Shared per-ranking intermediates (computed once, on demand)."""
+    """One call's rankings: the dense input, the per-topic intermediates (gains, ideal lists) and
+    the compressed views (:meth:`buckets`), all computed once, on demand."""
 
     def __init__(self, rel, num_ret, rel_levels, rl, N, version):
         self.rel = rel                                   # (..., T, D) int32
@@ -250,43 +292,72 @@ class _Ctx:
         self.N = int(N)
         self.v9 = version == 9
         self.D = rel.shape[-1]
-        self.k = np.arange(self.D)
-        self.valid = self.k < num_ret[..., None]
-        self.isrel = self.valid & (rel >= self.rl)
-        self.cum = np.cumsum(self.isrel, axis=-1, dtype=np.int64)
-        self.nrr = ((rel >= 0) & (rel >= self.rl) & self.valid).sum(-1)
+        self.T = rel_levels.shape[0]
+        self.shape = rel.shape[:-1]
+        self.M = int(np.prod(self.shape))
+        self.nret = np.broadcast_to(num_ret, self.shape).reshape(self.M)
         lo = max(self.rl, 0)
         self.num_rel = rel_levels[:, lo:].sum(1) if lo < rel_levels.shape[1] else np.zeros(rel_levels.shape[0], np.int64)
         self._c = {}
 
-    def count_at(self, k: int) -> np.ndarray:
-        """Relevant (>= rl) documents in the first min(k, num_ret) ranks."""
-        n = np.minimum(k, self.num_ret)
-        return _take_last(self.cum, n - 1, 0).astype(np.int64)
+    def cached(self, key, fn):
+        if key not in self._c:
+            self._c[key] = fn()
+        return self._c[key]
 
-    def seq_at(self, s: np.ndarray, k) -> np.ndarray:
-        """Sequential sum of ``s`` (..., D) over the first min(k, num_ret) ranks."""
-        cs = np.cumsum(s, axis=-1)
-        n = np.minimum(k, self.num_ret)
-        return _take_last(cs, n - 1, 0.0)
+    # --- the compressed view
+    def needs_all(self, specs) -> bool:
+        """Whether a rank outside the qrels (level -1) can change a value: ``-l`` <= -1, or a gain
+        map giving level -1 a gain (rbp's normalised gains included).  Then the view keeps every
+        rank (the exotic case, exact but as slow as a dense pass)."""
+        if self.rl <= -1:
+            return True
+        for sp in specs:
+            if sp.name in _GAINED:
+                pairs = () if sp.name == "ndcg_cut" else sp.pairs
+                tab, lo = self.rbp_table(pairs) if sp.name == "rbp" else self.gains(pairs)[:2]
+                if (tab[:, -1 - lo] != 0).any():
+                    return True
+        return False
 
-    @property
-    def prec(self):
-        if "prec" not in self._c:
-            self._c["prec"] = self.cum / (self.k + 1.0)
-        return self._c["prec"]
+    def buckets(self, every: bool) -> list["_Rows"]:
+        """The rankings as rows (one per run and topic) of their *entries*: the ranks below
+        ``num_ret`` that hold a document other than a NONPOOL one (level -1), or every rank below
+        ``num_ret`` when ``every``, in rank order with their rank ``pos`` and level ``lev``.  A
+        NONPOOL rank adds exact 0.0 terms to every sequential sum (and 0 to every count but the
+        unjudged ones, counted as the ranks that are not entries), so each measure's running sums
+        over the entries equal trec_eval's over all ranks at those ranks.  The rows are grouped
+        in buckets of similar entry counts, each padded to its widest row (pads: ``pos`` = D,
+        ``ent`` False)."""
+        return self.cached(("buckets", every), lambda: self._buckets(every))
 
-    @property
-    def ap_terms(self):
-        if "ap" not in self._c:
-            self._c["ap"] = np.cumsum(np.where(self.isrel, self.prec, 0.0), axis=-1)
-        return self._c["ap"]
+    def _buckets(self, every):
+        D, M = self.D, self.M
+        rel2 = self.rel.reshape(M, D)
+        if every:
+            flat = np.flatnonzero(np.arange(D) < self.nret[:, None])
+        else:
+            flat = np.flatnonzero(rel2 != -1)
+        rows, pos = np.divmod(flat, D) if D else (flat, flat)
+        keep = pos < self.nret[rows]
+        if not keep.all():
+            rows, pos = rows[keep], pos[keep]
+        cnt = np.bincount(rows, minlength=M)
+        start = np.cumsum(cnt) - cnt
+        E = len(pos)
+        pos = np.append(pos, D)                          # [E]: the pad entry
+        lev = np.append(rel2.reshape(-1)[flat if len(flat) == E else rows * D + pos[:E]], np.int32(PAD_REL)).astype(rel2.dtype)
+        out = []
+        for idx in _partition(cnt):
+            c = cnt[idx]
+            W = max(1, int(c.max(initial=0)))
+            j = np.arange(W)
+            ent = j < c[:, None]
+            src = np.where(ent, start[idx][:, None] + j, E)
+            out.append(_Rows(self, idx, pos[src], lev[src], ent))
+        return out
 
-    def ap_sum_at(self, k):
-        n = np.minimum(k, self.num_ret)
-        return _take_last(self.ap_terms, n - 1, 0.0)
-
-    # --- gains (gain_init.c)
+    # --- per topic: gains (gain_init.c), ideal lists
     def _gain_lists(self, pairs):
         """Per distinct ``num_rel_levels`` value: setup_gains' list ``[(level, gain, counted)]``
         sorted as glibc's qsort (a stable merge sort) sorts it with comp_rel_gain's
@@ -379,46 +450,235 @@ class _Ctx:
         self._c[key] = out
         return out
 
-    def result_gains(self, tab, lo):
-        T = tab.shape[0]
-        idx = np.clip(self.rel - lo, 0, tab.shape[1] - 1)
-        g = tab[np.arange(T)[:, None], idx] if self.rel.ndim == 2 else \
-            tab[np.arange(T)[None, :, None], idx]
-        return np.where(self.valid & (self.rel >= lo), g, 0.0)
-
-    def dcg_terms(self, pairs):
-        key = ("dcg", pairs)
-        if key not in self._c:
-            tab, lo, *_ = self.gains(pairs)
-            g = self.result_gains(tab, lo)
-            disc = _disc(self.D)
-            self._c[key] = (g, np.cumsum(np.where(g != 0, g / disc, 0.0), axis=-1))
-        return self._c[key]
 
     def idcg(self, pairs):
-        key = ("idcg", pairs)
-        if key not in self._c:
+        """The ideal dcg's running sum (T, Lm)."""
+        def f():
             ig, L = self.ideal(pairs)
             disc = _disc(ig.shape[1])
-            self._c[key] = np.cumsum(np.where(ig > 0, ig / disc, 0.0), axis=-1)
+            return np.cumsum(np.where(ig > 0, ig / disc, 0.0), axis=-1)
+        return self.cached(("idcg", pairs), f)
+
+    def rbp_table(self, pairs):
+        """m_rbp.c's gains: normalised to [0, 1] when a gain lies outside."""
+        def f():
+            tab, lo, gmin, gmax, _ = self.gains(pairs)
+            # m_rbp.c: min/max start uninitialised; trec_eval 10.0 as built behaves as if both are 0
+            mn = np.minimum(gmin, 0.0)
+            mx = np.maximum(gmax, 0.0)
+            # (trec_eval's values agree on its test suite and the DL19 runs)
+            norm = (mn < 0) | (mx > 1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                tabn = np.where(norm[:, None], (tab - mn[:, None]) / (mx - mn)[:, None], tab)
+            return tabn, lo
+        return self.cached(("rbp_tab", pairs), f)
+
+    def g_cost(self, pairs):
+        """m_G.c's running cost (T, D): the ideal gain at each rank (0 past the ideal list), 1
+        where it is below 1; per topic, shared by every run."""
+        def f():
+            ig, L = self.ideal(pairs)
+            Lm = ig.shape[1]
+            k = np.arange(self.D)
+            igr = ig[:, np.minimum(k, Lm - 1)]
+            igr = np.where(k[None, :] < L[:, None], igr, 0.0)
+            cost = np.where((k[None, :] < L[:, None]) & (igr >= 1.0), igr, 1.0)
+            return np.cumsum(cost, axis=-1)
+        return self.cached(("G_cost", pairs), f)
+
+    def rndcg_bounds(self, pairs):
+        """m_Rndcg.c's terms per topic: the ranks ``b`` where the ideal gain changes (within the
+        ideal list, b <= L) with ideal dcg ``ib`` > 0 before b, in order, padded: (b, ib, mask)."""
+        def f():
+            ig, L = self.ideal(pairs)
+            icum = self.idcg(pairs)
+            T, Lm = ig.shape
+            b = np.arange(Lm + 1)
+            ige = np.concatenate([ig, np.zeros((T, 1))], 1)
+            ige = np.where(b[None, :] < L[:, None], ige, -1.0)      # the gain after the list: <= 0
+            bnd = np.zeros(ige.shape, bool)
+            bnd[:, 1:] = (ige[:, 1:] != ige[:, :-1]) & (b[None, 1:] <= L[:, None])
+            ib = np.concatenate([np.zeros((T, 1)), icum], 1)[:, :Lm + 1]   # idcg before b
+            sel = bnd & (ib > 0)
+            nb = sel.sum(1)
+            W = max(1, int(nb.max(initial=0)))
+            tt, bb = np.nonzero(sel)
+            slot = np.arange(len(tt)) - (np.cumsum(nb) - nb)[tt]
+            bq = np.zeros((T, W), np.int64)
+            ibq = np.ones((T, W))
+            mask = np.zeros((T, W), bool)
+            bq[tt, slot] = bb
+            ibq[tt, slot] = ib[tt, bb]
+            mask[tt, slot] = True
+            return bq, ibq, mask
+        return self.cached(("Rndcg", pairs), f)
+
+    def default_ideal_cum(self):
+        """m_ndcg_cut.c's ideal dcg (levels as gains, highest first), running sum (T, Lm), L (T,)."""
+        def f():
+            H1 = self.rel_levels.shape[1]
+            cnt = self.rel_levels[:, 1:][:, ::-1]                 # levels H..1
+            lv = np.arange(H1 - 1, 0, -1).astype(np.float64)
+            L = cnt.sum(1)
+            Lm = max(1, int(L.max(initial=0)))
+            ends = np.cumsum(cnt, 1)
+            pos = np.arange(Lm)
+            which = np.minimum((pos[None, :, None] >= ends[:, None, :]).sum(-1), max(H1 - 2, 0))
+            ig = np.where(pos[None, :] < L[:, None], lv[which] if H1 > 1 else 0.0, 0.0)
+            return np.cumsum(np.where(ig > 0, ig / _disc(Lm), 0.0), axis=-1), L
+        return self.cached("ndcg_cut_ideal", f)
+
+    def rbp_resid(self, p):
+        """m_rbp_resid.c's sum of p^i over the unjudged ranks (levels < 0): the one dense pass,
+        over the flattened rows in blocks, (M,)."""
+        def f():
+            D, M = self.D, self.M
+            pw = _powers(p, D)
+            rel2 = self.rel.reshape(M, D)
+            out = np.zeros(M)
+            step = max(1, _CHUNK // max(D, 1))
+            for a in range(0, M, step):
+                nret = self.nret[a:a + step]
+                un = rel2[a:a + step] < 0
+                # the running sum through rank num_ret - 1 (the ranks after it do not count)
+                s = _take_last(np.cumsum(np.where(un, pw[:D], 0.0), axis=-1), nret - 1, 0.0)
+                has = un.any(-1) & (np.argmax(un, axis=-1) < nret)
+                cur = pw[np.minimum(nret, D)]
+                out[a:a + step] = np.where(has, cur + (1 - p) * s, 0.0)
+            return out
+        return self.cached(("rbp_resid", p), f)
+
+
+def _powers(p: float, n: int) -> np.ndarray:
+    """p^i for i <= n, as sequential products."""
+    return np.multiply.accumulate(np.r_[1.0, np.full(n, p)])
+
+
+def _partition(cnt: np.ndarray) -> list[np.ndarray]:
+    """The rows (indices) of each bucket: rows of similar entry counts together, the split that
+    minimises the padded size plus ``_BUCKET_COST`` per bucket (rows in index order in each)."""
+    M = len(cnt)
+    if M == 0:
+        return [np.zeros(0, np.int64)]
+    order = np.argsort(cnt, kind="stable")
+    sc = cnt[order]
+    top = max(1, int(sc[-1]))
+    grid = sorted({1, top} | {int(math.ceil(1.25 ** i)) for i in range(1, 200) if 1.25 ** i < top})
+    g = np.searchsorted(grid, np.maximum(sc, 1))          # smallest grid width >= count
+    n = np.bincount(g, minlength=len(grid))
+    groups = np.flatnonzero(n)
+    w = np.array(grid)[groups]
+    cn = np.concatenate([[0], np.cumsum(n[groups])])
+    G = len(groups)
+    best = [0.0] + [math.inf] * G
+    back = [0] * (G + 1)
+    for j in range(1, G + 1):                             # groups i..j-1 in one bucket of width w[j-1]
+        for i in range(j):
+            c = best[i] + float(w[j - 1]) * float(cn[j] - cn[i]) + _BUCKET_COST
+            if c < best[j]:
+                best[j], back[j] = c, i
+    cuts, j = [], G
+    while j > 0:
+        cuts.append((back[j], j))
+        j = back[j]
+    return [np.sort(order[cn[i]:cn[j]]) for i, j in reversed(cuts)]
+
+
+class _Rows:
+    """One bucket of the compressed view: ``m`` rows of ``W`` entries (see :meth:`_Ctx.buckets`),
+    with the per-row intermediates the measures share (computed once, on demand)."""
+
+    def __init__(self, top: _Ctx, idx, pos, lev, ent):
+        self.top = weakref.proxy(top)                   # no cycle: freed with the context
+        self.idx = idx                                   # (m,) rows of the flattened (..., T)
+        self.t = idx % top.T if top.T else idx           # topic of each row
+        self.pos = pos                                   # (m, W) rank (pads: D)
+        self.lev = lev                                   # (m, W) level (pads: PAD_REL)
+        self.ent = ent                                   # (m, W) a real entry
+        self.nret = top.nret[idx]
+        self.R = top.num_rel[self.t]
+        self.rl = top.rl
+        self.D = top.D
+        self.isrel = ent & (lev >= self.rl)
+        self.cum = np.cumsum(self.isrel, axis=-1, dtype=np.int64)
+        self.nrr = (self.isrel & (lev >= 0)).sum(-1)
+        m, W = pos.shape
+        self.W = W
+        self.rows = np.arange(m)
+        self.key = (self.rows[:, None] * (self.D + 1) + pos).ravel()   # ascending: row, then rank
+        self._c = {}
+
+    def cached(self, key, fn):
+        if key not in self._c:
+            self._c[key] = fn()
         return self._c[key]
 
+    def before(self, n: np.ndarray) -> np.ndarray:
+        """The number of entries at ranks < n (n: (m,) or (m, q))."""
+        n = np.clip(n, 0, self.D)
+        r = self.rows.reshape((-1,) + (1,) * (n.ndim - 1))
+        return np.searchsorted(self.key, r * (self.D + 1) + n) - r * self.W
 
-def _bcast(a, ctx):
-    return np.broadcast_to(a, ctx.num_ret.shape)
+    def last(self, n) -> np.ndarray:
+        """The index of the last entry at a rank < n (-1: none); an int ``n`` is a cutoff k, meaning
+        min(k, num_ret) (cached: the measures at cutoff k share it)."""
+        if np.ndim(n) == 0:
+            k = int(n)
+            return self.cached(("last", k), lambda: self.before(np.minimum(k, self.nret)) - 1)
+        return self.before(n) - 1
+
+    def at(self, a: np.ndarray, n, fill=0.0) -> np.ndarray:
+        """The running value ``a`` (m, W) through rank n - 1 (its value at the last entry at a rank
+        < n; ``fill`` when there is none): trec_eval's running sum over the first n ranks (an int
+        n: the first min(n, num_ret) ranks)."""
+        i = self.last(n)
+        ii = np.maximum(i, 0)
+        v = a[self.rows, ii] if ii.ndim == 1 else np.take_along_axis(a, ii, axis=-1)
+        return np.where(i >= 0, v, fill)
+
+    def count_at(self, k: int) -> np.ndarray:
+        """Relevant (>= rl) documents in the first min(k, num_ret) ranks."""
+        return self.cached(("count", k), lambda: self.at(self.cum, k, 0).astype(np.int64))
+
+    @property
+    def prec(self):
+        return self.cached("prec", lambda: self.cum / (self.pos + 1.0))
+
+    @property
+    def ap_terms(self):
+        return self.cached("ap", lambda: np.cumsum(np.where(self.isrel, self.prec, 0.0), axis=-1))
+
+    def ap_sum_at(self, k):
+        return self.at(self.ap_terms, k, 0.0)
+
+    def result_gains(self, tab, lo):
+        idx = np.clip(self.lev - lo, 0, tab.shape[1] - 1)
+        g = tab[self.t[:, None], idx]
+        return np.where(self.ent & (self.lev >= lo), g, 0.0)
+
+    def dcg_terms(self, pairs):
+        def f():
+            tab, lo, *_ = self.top.gains(pairs)
+            g = self.result_gains(tab, lo)
+            disc = _disc(self.D + 1)
+            return g, np.cumsum(np.where(g != 0, g / disc[self.pos], 0.0), axis=-1)
+        return self.cached(("dcg", pairs), f)
 
 
 # ------------------------------------------------------------------------------------ measures
-def _iprec_values(ctx: _Ctx, cut_rel: list[np.ndarray]) -> list[np.ndarray]:
+def _iprec_values(b: _Rows, cut_rel: list[np.ndarray]) -> list[np.ndarray]:
     """Interpolated precision at the given cutoffs (numbers of relevant documents), processed as
-    m_iprec_at_recall.c / m_11pt_avg.c do, highest index first (cutoffs need not be sorted)."""
-    nret, nrr = ctx.num_ret, ctx.nrr
+    m_iprec_at_recall.c / m_11pt_avg.c do, highest index first (cutoffs need not be sorted).  The
+    interpolated precision at a relevant rank is the highest precision at a relevant rank at or
+    below it (a rank between two relevant ones has a lower one: the same count, a larger
+    divisor), so the maximum runs over the relevant entries only."""
+    nret, nrr = b.nret, b.nrr
     with np.errstate(invalid="ignore", divide="ignore"):
         init = nrr / nret.astype(np.float64)
-    p = np.where(ctx.valid, ctx.prec, -np.inf)
+    p = np.where(b.isrel, b.prec, -np.inf)
     intp = np.maximum.accumulate(p[..., ::-1], axis=-1)[..., ::-1]
-    pos1 = np.argmax(ctx.cum >= 1, axis=-1)
-    final = np.where(nrr >= 1, _take_last(intp, pos1), init)
+    pos1 = np.argmax(b.cum >= 1, axis=-1)
+    final = np.where(nrr >= 1, intp[b.rows, pos1], init)
     n = len(cut_rel)
     out = [None] * n
     skipping = np.ones(nret.shape, bool)
@@ -430,22 +690,22 @@ def _iprec_values(ctx: _Ctx, cut_rel: list[np.ndarray]) -> list[np.ndarray]:
         skipping &= skip
         match = ~skip & ~stuck & (c >= 1) & (c <= prev)
         stuck |= ~skip & ~match
-        pos = np.argmax(ctx.cum >= np.maximum(c, 1)[..., None], axis=-1)
-        v = _take_last(intp, pos)
+        pos = np.argmax(b.cum >= np.maximum(c, 1)[..., None], axis=-1)
+        v = intp[b.rows, pos]
         out[k] = np.where(skip, 0.0, np.where(match, v, final))
         prev = np.where(match, c, prev)
     return out
 
 
-def _rel_cutoffs(ctx, percents, mode):
-    nrel = ctx.num_rel.astype(np.float64)
+def _rel_cutoffs(b: _Rows, percents, mode):
+    nrel = b.top.num_rel.astype(np.float64)
     res = []
     for x in percents:
         if mode == "round":
             v = np.floor(np.abs(x * nrel) + 0.5) * np.sign(x * nrel)    # lround: half away from zero
         else:
             v = np.trunc(x * nrel + 0.9)
-        res.append(_bcast(v.astype(np.int64), ctx))
+        res.append(v.astype(np.int64)[b.t])
     return res
 
 
@@ -453,14 +713,13 @@ def _m_gm(x):
     return _clog(np.maximum(x, MIN_GEO_MEAN))
 
 
-def _bpref(ctx):
-    rel, rl, R = ctx.rel, ctx.rl, ctx.num_rel
-    v = ctx.valid
-    nonrel = v & (rel >= 0) & (rel < rl)
-    relj = v & (rel >= 0) & (rel >= rl)
+def _bpref(b: _Rows):
+    rel, rl, R = b.lev, b.rl, b.R
+    nonrel = b.ent & (rel >= 0) & (rel < rl)
+    relj = b.ent & (rel >= 0) & (rel >= rl)
     nsf = np.cumsum(nonrel, axis=-1)
-    H1 = ctx.rel_levels.shape[1]
-    nn = ctx.rel_levels[:, :max(0, min(rl, H1))].sum(1)
+    H1 = b.top.rel_levels.shape[1]
+    nn = b.top.rel_levels[:, :max(0, min(rl, H1))].sum(1)[b.t]
     Rb = R[..., None]
     with np.errstate(invalid="ignore", divide="ignore"):
         term = np.where(nsf > 0, 1.0 - (np.minimum(nsf, Rb) / np.minimum(nn, R)[..., None].astype(np.float64)), 1.0)
@@ -469,58 +728,57 @@ def _bpref(ctx):
         return np.where(R > 0, s / np.where(R > 0, R, 1), s)
 
 
-def _infap(ctx):
-    rel, rl, R = ctx.rel, ctx.rl, ctx.num_rel
-    v = ctx.valid
-    nonrel = v & (rel >= 0) & (rel < rl)
-    relj = v & (rel >= 0) & (rel >= rl)
-    unj = v & (rel == -2)
+def _infap(b: _Rows):
+    rel, rl, R = b.lev, b.rl, b.R
+    nonrel = b.ent & (rel >= 0) & (rel < rl)
+    relj = b.ent & (rel >= 0) & (rel >= rl)
+    unj = b.ent & (rel == -2)
     rsf = np.cumsum(relj, axis=-1)
     nsf = np.cumsum(nonrel, axis=-1)
     usf = np.cumsum(unj, axis=-1)
-    fj = ctx.k.astype(np.float64)
+    fj = b.pos.astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         a = 1.0 / (fj + 1.0)
-        b = fj / (fj + 1.0)
+        bb = fj / (fj + 1.0)
         c = (rsf - 1 + nsf + usf) / fj
         d = (rsf - 1 + INFAP_EPSILON) / (rsf - 1 + nsf + 2 * INFAP_EPSILON)
-        term = np.where(ctx.k == 0, 1.0, a + (b * c) * d)
+        term = np.where(b.pos == 0, 1.0, a + (bb * c) * d)
     s = np.cumsum(np.where(relj, term, 0.0), axis=-1)[..., -1]
     return np.where(R > 0, s / np.where(R > 0, R, 1), s)
 
 
-def _ndcg_cut(ctx, cutoffs):
-    # the gain of a document is its level (> 0): the default gains' running dcg (ctx.dcg_terms(()),
+def _ndcg_cut(b: _Rows, cutoffs):
+    # the gain of a document is its level (> 0): the default gains' running dcg (dcg_terms(()),
     # shared with G, ndcg, ndcg_rel, Rndcg: get_gain of level l is l, 0 for the negative levels)
-    cs = ctx.dcg_terms(())[1]
-    H1 = ctx.rel_levels.shape[1]
-    cnt = ctx.rel_levels[:, 1:][:, ::-1]                 # levels H..1
-    lv = np.arange(H1 - 1, 0, -1).astype(np.float64)
-    L = cnt.sum(1)
-    Lm = max(1, int(L.max(initial=0)))
-    ends = np.cumsum(cnt, 1)
-    pos = np.arange(Lm)
-    which = np.minimum((pos[None, :, None] >= ends[:, None, :]).sum(-1), max(H1 - 2, 0))
-    ig = np.where(pos[None, :] < L[:, None], lv[which] if H1 > 1 else 0.0, 0.0)
-    ics = np.cumsum(np.where(ig > 0, ig / _disc(Lm), 0.0), axis=-1)
+    cs = b.dcg_terms(())[1]
+    ics, L = b.top.default_ideal_cum()
     out = []
     for c in cutoffs:
-        d = _take_last(cs, np.minimum(c, ctx.num_ret) - 1, 0.0)
-        idc = _take_last(ics, np.minimum(c, L) - 1, 0.0)
-        idc = _bcast(idc, ctx)
+        d = b.at(cs, int(c), 0.0)
+        idc = _take_last(ics, np.minimum(c, L) - 1, 0.0)[b.t]
         with np.errstate(invalid="ignore", divide="ignore"):
             out.append(np.where(idc > 0.0, d / np.where(idc > 0, idc, 1.0), d))
     return out
 
 
-def _gain_measures(ctx, name, pairs):
-    g, cdcg = ctx.dcg_terms(pairs)
-    ig, L = ctx.ideal(pairs)
-    icum = ctx.idcg(pairs)
-    nret = ctx.num_ret
-    dcg = _take_last(cdcg, nret - 1, 0.0)
-    idcg = _bcast(_take_last(icum, L - 1, 0.0), ctx)
-    Lb = _bcast(L, ctx)
+def _gain_measures(b: _Rows, name, pairs):
+    top = b.top
+    if name == "rbp":
+        p = 0.9
+        for n, v in pairs:
+            if n == "p":
+                p = float(v)
+        tabn, lo = top.rbp_table(pairs)
+        gg = b.result_gains(tabn, lo)
+        pw = _powers(p, b.D)
+        s = np.cumsum(np.where(gg != 0, gg * pw[b.pos], 0.0), axis=-1)[..., -1]
+        return (1.0 - p) * s
+    g, cdcg = b.dcg_terms(pairs)
+    ig, L = top.ideal(pairs)
+    icum = top.idcg(pairs)
+    dcg = cdcg[:, -1]                                    # every entry is at a rank < num_ret
+    idcg = _take_last(icum, L - 1, 0.0)[b.t]
+    Lb = L[b.t]
     if name == "dcg":
         return dcg
     if name == "ideal_dcg":
@@ -528,12 +786,9 @@ def _gain_measures(ctx, name, pairs):
     if name == "ndcg":
         return np.where(idcg > 0.0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
     if name == "ndcg_rel":
-        D = ctx.D
         # ideal dcg at rank i: its prefix through min(i, L-1)
-        iat = np.take_along_axis(np.broadcast_to(icum, icum.shape), np.minimum(ctx.k[None, :], np.maximum(L - 1, 0)[:, None])
-                                 if icum.shape[1] > 0 else np.zeros((len(L), D), int), axis=1) \
-            if icum.shape[1] >= 1 else np.zeros((len(L), D))
-        iat = np.where((L > 0)[:, None], iat, 0.0)
+        iat = icum[b.t[:, None], np.minimum(b.pos, np.maximum(Lb - 1, 0)[:, None])]
+        iat = np.where((Lb > 0)[:, None], iat, 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             terms = np.where(g > 0, cdcg / iat, 0.0)
             s = np.cumsum(terms, axis=-1)[..., -1]
@@ -541,65 +796,28 @@ def _gain_measures(ctx, name, pairs):
             s = s + ((Lb - nrg).astype(np.float64) * dcg) / idcg
             return np.where(s > 0.0, s / Lb, 0.0)
     if name == "Rndcg":
-        Lm = ig.shape[1]
-        b = np.arange(Lm + 1)
-        ige = np.concatenate([ig, np.zeros((ig.shape[0], 1))], 1)
-        ige = np.where(b[None, :] < L[:, None], ige, -1.0)      # the gain after the list: <= 0
-        bnd = np.zeros(ige.shape, bool)
-        bnd[:, 1:] = (ige[:, 1:] != ige[:, :-1]) & (b[None, 1:] <= L[:, None])
-        ib = np.concatenate([np.zeros((ig.shape[0], 1)), icum], 1)[:, :Lm + 1]   # idcg before b
-        idx = np.minimum(b, nret[..., None]) - 1                                 # (..., T, Lm+1)
-        db = np.where(idx >= 0, np.take_along_axis(cdcg, np.clip(idx, 0, ctx.D - 1), axis=-1), 0.0)
+        bq, ibq, mask = top.rndcg_bounds(pairs)
+        bq, ibq, mask = bq[b.t], ibq[b.t], mask[b.t]
+        db = b.at(cdcg, np.minimum(bq, b.nret[:, None]), 0.0)      # dcg through rank b - 1
         with np.errstate(invalid="ignore", divide="ignore"):
-            terms = np.where(bnd & (ib > 0), db / np.where(ib > 0, ib, 1.0), 0.0)
+            terms = np.where(mask, db / ibq, 0.0)
             s = np.cumsum(terms, axis=-1)[..., -1]
-            cnt = (bnd & (ib > 0)).sum(-1)
-            extra = (Lb >= 1) & (Lb + 1 < nret) & (idcg > 0)
+            cnt = mask.sum(-1)
+            extra = (Lb >= 1) & (Lb + 1 < b.nret) & (idcg > 0)
             s = np.where(extra, s + dcg / np.where(idcg > 0, idcg, 1.0), s)
             cnt = cnt + extra
             val = s / cnt
-        return np.where(_bcast(ctx.num_rel, ctx) == 0, 0.0, val)
+        return np.where(b.R == 0, 0.0, val)
     if name == "G":
-        key = ("G_cost", pairs)
-        if key not in ctx._c:
-            Lm = ig.shape[1]
-            # the ideal gain at each rank of the run (0 past the ideal list); its running cost
-            # depends on the topic only (one cumsum per topic, shared by every run)
-            igr = ig[:, np.minimum(ctx.k, Lm - 1)]
-            igr = np.where(ctx.k[None, :] < L[:, None], igr, 0.0)
-            cost = np.where((ctx.k[None, :] < L[:, None]) & (igr >= 1.0), igr, 1.0)
-            ctx._c[key] = np.cumsum(cost, axis=-1)
-        sum_cost = np.broadcast_to(ctx._c[key], g.shape)
+        sum_cost = top.g_cost(pairs)
         sum_res = np.cumsum(g, axis=-1)
         nz = np.nonzero(g)                          # only the ranks with a gain contribute
-        arg = (2 + sum_cost[nz]) - sum_res[nz]
+        arg = (2 + sum_cost[b.t[nz[0]], b.pos[nz]]) - sum_res[nz]
         terms = np.zeros(g.shape)
         terms[nz] = g[nz] / _clog2(arg)
         rg = np.cumsum(terms, axis=-1)[..., -1]
-        si = _bcast(np.cumsum(np.where(ig > 0, ig, 0.0), axis=-1)[:, -1], ctx)
+        si = np.cumsum(np.where(ig > 0, ig, 0.0), axis=-1)[:, -1][b.t]
         return np.where(si > 0.0, rg / np.where(si > 0, si, 1.0), 0.0)
-    if name in ("rbp", "rbp_resid"):
-        p = 0.9
-        for n, v in pairs:
-            if n == "p":
-                p = float(v)
-        pw = np.multiply.accumulate(np.r_[1.0, np.full(ctx.D, p)])   # p^i, sequential products
-        if name == "rbp":
-            tab, lo, gmin, gmax, _ = ctx.gains(pairs)
-            # m_rbp.c: min/max start uninitialised; trec_eval 10.0 as built behaves as if both are 0
-            mn = np.minimum(gmin, 0.0)
-            mx = np.maximum(gmax, 0.0)
-            # (trec_eval's values agree on its test suite and the DL19 runs)
-            norm = (mn < 0) | (mx > 1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                tabn = np.where(norm[:, None], (tab - mn[:, None]) / (mx - mn)[:, None], tab)
-            gg = ctx.result_gains(tabn, lo)
-            s = np.cumsum(np.where(gg != 0, gg * pw[:ctx.D], 0.0), axis=-1)[..., -1]
-            return (1.0 - p) * s
-        un = ctx.valid & (ctx.rel < 0)
-        s = np.cumsum(np.where(un, pw[:ctx.D], 0.0), axis=-1)[..., -1]
-        cur = pw[np.minimum(nret, ctx.D)]
-        return np.where(un.any(-1), cur + (1 - p) * s, 0.0)
     raise KeyError(name)
 
 
@@ -611,115 +829,127 @@ def compute(rel: np.ndarray, num_ret: np.ndarray, rel_levels: np.ndarray, specs:
     return _compute(_Ctx(rel, num_ret, rel_levels, rl, N, version), specs)
 
 
-def _compute(ctx: "_Ctx", specs):
-    out = []
-    nret = ctx.num_ret
-    nrr = ctx.nrr
-    R = _bcast(ctx.num_rel, ctx)
-    f = np.float64
+def _compute(ctx: _Ctx, specs):
+    names = [sp.names() for sp in specs]
+    outs = [[np.zeros(ctx.M) for _ in nm] for nm in names]
     with np.errstate(invalid="ignore", divide="ignore"):
-        for sp in specs:
-            n = sp.name
-            names = sp.names()
-            if n == "runid":
-                vals = [np.zeros(nret.shape)]
-            elif n == "num_q":
-                vals = [np.ones(nret.shape)]
-            elif n == "num_ret":
-                vals = [nret.astype(f)]
-            elif n == "num_rel":
-                vals = [R.astype(f)]
-            elif n == "num_rel_ret":
-                vals = [nrr.astype(f)]
-            elif n in ("map", "gm_map"):
-                s = _take_last(ctx.ap_terms, nret - 1, 0.0)
-                cnt = ctx.count_at(ctx.D)
-                ap = np.where(cnt > 0, s / R, 0.0)
-                vals = [ap if n == "map" else _m_gm(ap)]
-            elif n == "Rprec":
-                m = np.minimum(nret, R)
-                vals = [np.where(m > 0, _take_last(ctx.cum, m - 1, 0) / R, 0.0)]
-            elif n in ("bpref", "gm_bpref"):
-                if "bpref" not in ctx._c:                 # bpref and gm_bpref share it
-                    ctx._c["bpref"] = _bpref(ctx)
-                b = ctx._c["bpref"]
-                vals = [b if n == "bpref" else _m_gm(b)]
-            elif n == "recip_rank":
-                first = np.argmax(ctx.isrel, axis=-1)
-                vals = [np.where(ctx.isrel.any(-1), 1.0 / (first + 1.0), 0.0)]
-            elif n in ("iprec_at_recall", "11pt_avg"):
-                mode = "trunc" if ctx.v9 else "round"
-                key = ("iprec", tuple(sp.values))         # iprec_at_recall and 11pt_avg share it
-                if key not in ctx._c:
-                    ctx._c[key] = _iprec_values(ctx, _rel_cutoffs(ctx, sp.values, mode))
-                v = ctx._c[key]
-                if n == "iprec_at_recall":
-                    vals = v
-                else:
-                    if not sp.values:
-                        raise TrecEvalError("11pt_avg: No cutoff values")
-                    s = np.zeros(nret.shape)
-                    for x in v[::-1]:
-                        s = s + x
-                    vals = [s / float(len(sp.values))]
-            elif n == "P":
-                vals = [ctx.count_at(c) / float(c) for c in sp.values]
-            elif n == "relstring":
-                vals = [np.zeros(nret.shape)]
-            elif n == "recall":
-                vals = [np.where(R > 0, ctx.count_at(c) / R, 0.0) for c in sp.values]
-            elif n == "infAP":
-                vals = [_infap(ctx)]
-            elif n == "Rprec_mult":
-                vals = []
-                for c in _rel_cutoffs(ctx, sp.values, "trunc"):
-                    cnt = _take_last(ctx.cum, np.minimum(c, nret) - 1, 0)
-                    v = np.where(c > nret, nrr / c.astype(f), np.where(c > 0, cnt / c.astype(f), 0.0))
-                    vals.append(v)
-            elif n == "utility":
-                a, b, c, d = sp.values
-                vals = [a * nrr + b * (nret - nrr) + c * (R - nrr) + d * (ctx.N + nrr - nret - R)]
-            elif n == "binG":
-                disc = _disc(ctx.D + 1)
-                idx = ctx.k - ctx.cum + 1
-                t = np.where(ctx.isrel, 1.0 / disc[np.clip(idx, 0, ctx.D)], 0.0)
-                s = np.cumsum(t, axis=-1)[..., -1]
-                vals = [np.where(ctx.count_at(ctx.D) > 0, s / R, 0.0)]
-            elif n in ("G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "rbp", "rbp_resid"):
-                vals = [_gain_measures(ctx, n, sp.pairs)]
-            elif n == "ndcg_cut":
-                vals = _ndcg_cut(ctx, sp.values)
-            elif n == "map_cut":
-                vals = [np.where(R > 0, ctx.ap_sum_at(c) / R, 0.0) for c in sp.values]
-            elif n == "relative_P":
-                vals = [np.where(R > 0, ctx.count_at(c) / np.minimum(c, R).astype(f), 0.0) for c in sp.values]
-            elif n == "success":
-                vals = [(ctx.count_at(c) > 0).astype(f) for c in sp.values]
-            elif n == "set_P":
-                vals = [np.where(nret > 0, nrr / nret.astype(f), 0.0)]
-            elif n == "set_relative_P":
-                vals = [np.where((nret > 0) & (R > 0), nrr / np.minimum(nret, R).astype(f), 0.0)]
-            elif n == "set_recall":
-                vals = [np.where(R > 0, nrr / R.astype(f), 0.0)]
-            elif n == "set_map":
-                vals = [np.where((nret > 0) & (R > 0), (nrr.astype(f) * nrr.astype(f)) /
-                                 (nret.astype(f) * R.astype(f)), 0.0)]
-            elif n == "set_F":
-                x = sp.values[0]
-                P = nrr / nret.astype(f)
-                Rc = nrr / R.astype(f)
-                vals = [np.where(nrr > 0, (x + 1.0) * P * Rc / (x * P + Rc), 0.0)]
-            elif n == "num_nonrel_judged_ret":
-                judged = (ctx.valid & (ctx.rel >= 0)).sum(-1)
-                vals = [(judged - nrr).astype(f)]
-            elif n == "unj":
-                u = np.cumsum(ctx.valid & ((ctx.rel == -1) | (ctx.rel == -2)), axis=-1)
-                vals = [_take_last(u, np.minimum(c, nret) - 1, 0) / float(c) for c in sp.values]
-            else:
-                raise KeyError(n)
-            for nm, v in zip(names, vals):
-                out.append((nm, sp, np.asarray(v, np.float64)))
-    return out
+        for b in ctx.buckets(ctx.needs_all(specs)):
+            for sp, nm, out in zip(specs, names, outs):
+                vals = _values(b, sp)
+                assert len(vals) == len(nm)
+                for o, v in zip(out, vals):
+                    o[b.idx] = v
+    return [(n, sp, o.reshape(ctx.shape)) for sp, nm, out in zip(specs, names, outs) for n, o in zip(nm, out)]
+
+
+def _values(b: _Rows, sp: Spec) -> list:
+    """The values of one measure on one bucket's rows, (m,) each."""
+    n = sp.name
+    nret, nrr, R = b.nret, b.nrr, b.R
+    f = np.float64
+    if n == "runid":
+        return [np.zeros(nret.shape)]
+    if n == "num_q":
+        return [np.ones(nret.shape)]
+    if n == "num_ret":
+        return [nret.astype(f)]
+    if n == "num_rel":
+        return [R.astype(f)]
+    if n == "num_rel_ret":
+        return [nrr.astype(f)]
+    if n in ("map", "gm_map"):
+        s = b.ap_terms[:, -1]
+        cnt = b.cum[:, -1]
+        ap = np.where(cnt > 0, s / R, 0.0)
+        return [ap if n == "map" else _m_gm(ap)]
+    if n == "Rprec":
+        m = np.minimum(nret, R)
+        return [np.where(m > 0, b.at(b.cum, m, 0) / R, 0.0)]
+    if n in ("bpref", "gm_bpref"):
+        v = b.cached("bpref", lambda: _bpref(b))         # bpref and gm_bpref share it
+        return [v if n == "bpref" else _m_gm(v)]
+    if n == "recip_rank":
+        first = np.argmax(b.isrel, axis=-1)
+        return [np.where(b.isrel.any(-1), 1.0 / (b.pos[b.rows, first] + 1.0), 0.0)]
+    if n in ("iprec_at_recall", "11pt_avg"):
+        mode = "trunc" if b.top.v9 else "round"
+        v = b.cached(("iprec", tuple(sp.values)),       # iprec_at_recall and 11pt_avg share it
+                     lambda: _iprec_values(b, _rel_cutoffs(b, sp.values, mode)))
+        if n == "iprec_at_recall":
+            return v
+        if not sp.values:
+            raise TrecEvalError("11pt_avg: No cutoff values")
+        s = np.zeros(nret.shape)
+        for x in v[::-1]:
+            s = s + x
+        return [s / float(len(sp.values))]
+    if n == "P":
+        return [b.count_at(c) / float(c) for c in sp.values]
+    if n == "relstring":
+        return [np.zeros(nret.shape)]
+    if n == "recall":
+        return [np.where(R > 0, b.count_at(c) / R, 0.0) for c in sp.values]
+    if n == "infAP":
+        return [_infap(b)]
+    if n == "Rprec_mult":
+        vals = []
+        for c in _rel_cutoffs(b, sp.values, "trunc"):
+            cnt = b.at(b.cum, np.minimum(c, nret), 0)
+            vals.append(np.where(c > nret, nrr / c.astype(f), np.where(c > 0, cnt / c.astype(f), 0.0)))
+        return vals
+    if n == "utility":
+        a, bb, c, d = sp.values
+        return [a * nrr + bb * (nret - nrr) + c * (R - nrr) + d * (b.top.N + nrr - nret - R)]
+    if n == "binG":
+        disc = _disc(b.D + 1)
+        idx = b.pos - b.cum + 1
+        t = np.where(b.isrel, 1.0 / disc[np.clip(idx, 0, b.D)], 0.0)
+        s = np.cumsum(t, axis=-1)[..., -1]
+        return [np.where(b.cum[:, -1] > 0, s / R, 0.0)]
+    if n in ("G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "rbp"):
+        return [_gain_measures(b, n, sp.pairs)]
+    if n == "rbp_resid":
+        p = 0.9
+        for k, v in sp.pairs:
+            if k == "p":
+                p = float(v)
+        return [b.top.rbp_resid(p)[b.idx]]
+    if n == "ndcg_cut":
+        return _ndcg_cut(b, sp.values)
+    if n == "map_cut":
+        return [np.where(R > 0, b.ap_sum_at(c) / R, 0.0) for c in sp.values]
+    if n == "relative_P":
+        return [np.where(R > 0, b.count_at(c) / np.minimum(c, R).astype(f), 0.0) for c in sp.values]
+    if n == "success":
+        return [(b.count_at(c) > 0).astype(f) for c in sp.values]
+    if n == "set_P":
+        return [np.where(nret > 0, nrr / nret.astype(f), 0.0)]
+    if n == "set_relative_P":
+        return [np.where((nret > 0) & (R > 0), nrr / np.minimum(nret, R).astype(f), 0.0)]
+    if n == "set_recall":
+        return [np.where(R > 0, nrr / R.astype(f), 0.0)]
+    if n == "set_map":
+        return [np.where((nret > 0) & (R > 0), (nrr.astype(f) * nrr.astype(f)) /
+                         (nret.astype(f) * R.astype(f)), 0.0)]
+    if n == "set_F":
+        x = sp.values[0]
+        P = nrr / nret.astype(f)
+        Rc = nrr / R.astype(f)
+        return [np.where(nrr > 0, (x + 1.0) * P * Rc / (x * P + Rc), 0.0)]
+    if n == "num_nonrel_judged_ret":
+        judged = (b.ent & (b.lev >= 0)).sum(-1)
+        return [(judged - nrr).astype(f)]
+    if n == "unj":
+        # unjudged (-1, -2) in the first n ranks: n less the other entries there (a rank that is
+        # not an entry is a NONPOOL one)
+        other = b.cached("other", lambda: np.cumsum(b.ent & (b.lev != -1) & (b.lev != -2), axis=-1))
+        out = []
+        for c in sp.values:
+            m = np.minimum(c, nret)
+            u = np.where(m > 0, m - b.at(other, int(c), 0), 0)
+            out.append(u / float(c))
+        return out
+    raise KeyError(n)
 
 
 def summary(values: np.ndarray, aggregate: str, num_q: int, complete_extra: int = 0) -> float:
