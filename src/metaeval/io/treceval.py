@@ -245,10 +245,12 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
 
 
 def _atof_token(b: bytes) -> float:
-    try:
-        return float(b)
-    except ValueError:
-        return c_atof(b)
+    if b"_" not in b:               # Python's float() reads "1_0" as 10.0; C's atof reads 1.0
+        try:
+            return float(b)
+        except ValueError:
+            pass
+    return c_atof(b)
 
 
 def _ids_rows(t: Table, col: int, rows) -> np.ndarray:
@@ -277,6 +279,10 @@ def _scores(t: Table, col: int, rows=None) -> np.ndarray:
         return v
     col_ids = _ids_rows(t, col, rows)
     try:
+        # float() and numpy read "1_0" as 10.0 (digit separators); C's atof stops at "_"
+        if (np.char.find(col_ids, b"_") >= 0).any() if col_ids.dtype.kind == "S" else \
+                any(b"_" in x for x in col_ids.tolist()):
+            raise ValueError
         if col_ids.dtype.kind == "S":
             return col_ids.astype(np.float64)
         return np.array([float(x) for x in col_ids.tolist()], np.float64)
