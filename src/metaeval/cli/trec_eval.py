@@ -281,7 +281,7 @@ def main(argv=None) -> int:
     import numpy as np
 
     from ..errors import InputError
-    from ..io.treceval import rank_runs, read_trec_qrels, read_trec_run
+    from ..io.treceval import rank_run_files, read_trec_qrels
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -308,8 +308,8 @@ def main(argv=None) -> int:
         out = tempfile.SpooledTemporaryFile(max_size=1 << 23, mode="w+")   # printed once all is read
         neg = np.flatnonzero(q.rel_levels().sum(1) == 0)
         for p in runs:                                  # one run at a time: memory of one run
-            rk = rank_runs(q, [read_trec_run(p, q.topic_bytes)], names=[p], max_docs=o["M"],
-                           judged_only=o["J"], complete=o["c"], version=o["version"])
+            rk = rank_run_files(q, [p], names=[p], max_docs=o["M"], judged_only=o["J"], complete=o["c"],
+                                version=o["version"])
             if not o["c"] and o["version"] == 10:
                 miss = np.flatnonzero(~rk.present[0])
                 if len(miss):
