@@ -125,6 +125,9 @@ typedef struct {
      * use stays in the L1 cache); slots of topic t: dtab[dbase[t] .. dbase[t] + dmask[t]] */
     dslot *dtab;
     size_t *dbase, *dmask;
+    /* the judgments of topic t: jlist[jstart[t] .. jstart[t + 1]) */
+    Py_ssize_t *jstart;
+    int32_t *jlist;
 } qindex;
 
 static void qindex_free(qindex *q)
@@ -145,6 +148,8 @@ static void qindex_free(qindex *q)
     PyMem_Free(q->dtab);
     PyMem_Free(q->dbase);
     PyMem_Free(q->dmask);
+    PyMem_Free(q->jstart);
+    PyMem_Free(q->jlist);
     PyMem_Free(q);
 }
 
@@ -257,6 +262,18 @@ static PyObject *build_index(PyObject *self, PyObject *args)
         q->dkey[i] = hash_bytes(q->dblob + q->doff[i], q->dlen[i]);
         q->dmask[t]++;                  /* judgments of topic t, for now */
     }
+    q->jstart = PyMem_Calloc((size_t)T + 2, sizeof(Py_ssize_t));
+    q->jlist = PyMem_Malloc(sizeof(int32_t) * (N + 1));
+    if (!q->jstart || !q->jlist)
+        goto nomem;
+    for (i = 0; i < T; i++)
+        q->jstart[i + 1] = q->jstart[i] + (Py_ssize_t)q->dmask[i];
+    for (i = 0; i < N; i++) {             /* dmask[t]: judgments of t not yet placed */
+        int32_t t = q->dtopic[i];
+        q->jlist[q->jstart[t + 1] - (Py_ssize_t)q->dmask[t]--] = (int32_t)i;
+    }
+    for (i = 0; i < N; i++)
+        q->dmask[q->dtopic[i]]++;       /* back to the counts */
     {
         size_t total = 0;
         for (i = 0; i < T; i++) {
@@ -343,6 +360,29 @@ static const long double POW10L[28] = {
 static inline int lower(int c) { return c | 0x20; }
 
 /* The token s..e as c_atof reads it.  0: *out set; 1: NaN (caller falls back); -1: error. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR_OK 1
+/* 8 ASCII digits in a little-endian word (fast_float's tests) */
+static inline int is_8digits(uint64_t v)
+{
+    return ((v & 0xF0F0F0F0F0F0F0F0ULL) | (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
+           0x3333333333333333ULL;
+}
+
+static inline uint64_t parse_8digits(uint64_t v)
+{
+    const uint64_t mask = 0x000000FF000000FFULL;
+    const uint64_t mul1 = 0x000F424000000064ULL;     /* 100 + (1000000 << 32) */
+    const uint64_t mul2 = 0x0000271000000001ULL;     /* 1 + (10000 << 32) */
+    v -= 0x3030303030303030ULL;
+    v = (v * 10) + (v >> 8);
+    v = (((v & mask) * mul1) + (((v >> 16) & mask) * mul2)) >> 32;
+    return v & 0xFFFFFFFFULL;
+}
+#else
+#define SWAR_OK 0
+#endif
+
 static int parse_score(const unsigned char *s, const unsigned char *e, double *out)
 {
     const unsigned char *p = s, *num;
@@ -356,7 +396,17 @@ static int parse_score(const unsigned char *s, const unsigned char *e, double *o
     }
     num = p;
     while (p < e && (unsigned)(*p - '0') < 10) {
-        unsigned d = *p - '0';
+        unsigned d;
+#if SWAR_OK
+        /* 8 significant digits at once (m < 10^11 before: no overflow, sig stays <= 19) */
+        if (sig && sig <= 11 && e - p >= 8 && is_8digits(load8(p))) {
+            m = m * 100000000ULL + parse_8digits(load8(p));
+            sig += 8;
+            p += 8;
+            continue;
+        }
+#endif
+        d = *p - '0';
         any = 1;
         if (sig || d) {
             if (sig < 19)
@@ -370,7 +420,17 @@ static int parse_score(const unsigned char *s, const unsigned char *e, double *o
     if (p < e && *p == '.') {
         const unsigned char *dot = p++;
         while (p < e && (unsigned)(*p - '0') < 10) {
-            unsigned d = *p - '0';
+            unsigned d;
+#if SWAR_OK
+            if (sig && sig <= 11 && e - p >= 8 && is_8digits(load8(p))) {
+                m = m * 100000000ULL + parse_8digits(load8(p));
+                sig += 8;
+                frac += 8;
+                p += 8;
+                continue;
+            }
+#endif
+            d = *p - '0';
             any = 1;
             if (sig || d) {
                 if (sig < 19) {
@@ -424,8 +484,8 @@ static int parse_score(const unsigned char *s, const unsigned char *e, double *o
     }
     {
         long j = ev - frac;
-        if (sig <= 15 && !ebig && j >= -22 && j <= 22) {
-            double x = (double)m;       /* m < 10^15 < 2^53: exact */
+        if (sig <= 19 && m <= (1ULL << 53) && !ebig && j >= -22 && j <= 22) {
+            double x = (double)m;       /* every digit in m, m <= 2^53: exact */
             x = j < 0 ? x / POW10[-j] : x * POW10[j];
             *out = neg ? -x : x;
             return 0;
@@ -506,8 +566,6 @@ typedef struct {
     uint64_t hash;              /* hash of the DOCID bytes */
     int32_t len;
     int32_t topic;
-    int32_t rel;
-    int32_t pad;
 } entry;
 
 typedef struct {
@@ -567,8 +625,17 @@ static void rank_items(item *it, Py_ssize_t n)
         Py_ssize_t b = a + 1;
         while (b < n && it[b].score == it[a].score)
             b++;
-        if (b - a > 1)
+        if (b - a > 16) {
             qsort(it + a, (size_t)(b - a), sizeof(item), doc_desc_cmp);
+        } else if (b - a > 1) {
+            Py_ssize_t u, v;            /* insertion sort: DOCID descending */
+            for (u = a + 1; u < b; u++) {
+                item tmp = it[u];
+                for (v = u; v > a && doc_cmp(it[v - 1].doc, it[v - 1].len, tmp.doc, tmp.len) < 0; v--)
+                    it[v] = it[v - 1];
+                it[v] = tmp;
+            }
+        }
         a = b;
     }
 }
@@ -581,7 +648,7 @@ static inline int ok_space(unsigned c) { return c == ' ' || c == '\t' || c == '\
 static inline int tok_byte(unsigned c) { return (unsigned)(c - 0x21) < 0x5f; }
 
 /* the first byte at or after p that is not a token byte (<= 0x20 or >= 0x80); *end == 0 */
-static inline const unsigned char *token_end(const unsigned char *p, const unsigned char *end)
+static inline const unsigned char *token_end(const unsigned char *p, const unsigned char *end, unsigned *stop)
 {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* 8 bytes at a time: the lowest byte < 0x21 is flagged exactly (borrows only flag bytes above
@@ -590,8 +657,11 @@ static inline const unsigned char *token_end(const unsigned char *p, const unsig
         uint64_t w = load8(p);
         uint64_t f = ((w - 0x2121212121212121ULL) & ~w & 0x8080808080808080ULL) |
                      (w & 0x8080808080808080ULL);
-        if (f)
-            return p + (__builtin_ctzll(f) >> 3);
+        if (f) {
+            unsigned k = (unsigned)__builtin_ctzll(f) >> 3;
+            *stop = (unsigned)(w >> (8 * k)) & 0xff;      /* the byte at the end, without a load */
+            return p + k;
+        }
         p += 8;
     }
 #else
@@ -599,6 +669,7 @@ static inline const unsigned char *token_end(const unsigned char *p, const unsig
 #endif
     while (tok_byte(*p))
         p++;
+    *stop = *p;
     return p;
 }
 
@@ -616,7 +687,8 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
     entry *ent = NULL;
     size_t nent = 0, cap_ent = 0;
     size_t nlines = 0;
-    uint32_t *order = NULL, *dtab = NULL;
+    uint32_t *order = NULL;
+    dslot *dtab = NULL;
     Py_ssize_t *count = NULL, *start = NULL, *outlen = NULL;
     int32_t *seq = NULL;
     item *items = NULL;
@@ -674,14 +746,21 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
             }
             {
                 const unsigned char *s = p;
-                p = token_end(p, end);
-                if (*p >= 0x80)
+                unsigned stop;
+                p = token_end(p, end, &stop);
+                if (stop >= 0x80)
                     goto fallback;
                 if (nf < 6) {
                     fs[nf] = s;
                     fe[nf] = p;
                 }
                 nf++;
+                if (stop == '\n')
+                    goto eol;
+                if (ok_space(stop) && tok_byte(p[1])) {
+                    p++;                /* one separator: the next field starts right after */
+                    continue;
+                }
             }
         }
     eol:
@@ -729,7 +808,6 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
                 /* fields 3..5 follow DOCID on its line: >= 6 readable bytes, and the NUL at end */
                 x->hash = hash_bytes(fs[2], (size_t)x->len);
                 x->topic = ti;
-                x->rel = judgment(q, ti, fs[2], x->len, x->hash);
             }
         }
         if (p < end)
@@ -764,7 +842,7 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
     {
         size_t dcap = pow2_at_least(2 * (size_t)maxcount + 1);
         Py_ssize_t total = 0;
-        dtab = PyMem_Malloc(dcap * sizeof(uint32_t));
+        dtab = PyMem_Malloc(dcap * sizeof(dslot));
         items = PyMem_Malloc(((size_t)maxcount + 1) * sizeof(item));
         seq = PyMem_Malloc((nent + (size_t)T + 1) * sizeof(int32_t));
         if (!dtab || !items || !seq)
@@ -772,28 +850,56 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
         for (t = 0; t < T; t++) {
             Py_ssize_t cnt = count[t], k, kept, o = total;
             const uint32_t *ix = order + start[t];
-            /* a document retrieved twice for the topic: the pure reader raises trec_eval's error */
+            Py_ssize_t qn = q->jstart[t + 1] - q->jstart[t];
+            /* the topic's documents in a table (a document retrieved twice: the pure reader raises
+             * trec_eval's error) */
             size_t tsize = pow2_at_least(2 * (size_t)cnt + 1);
             size_t tmask = tsize - 1;
-            memset(dtab, 0xff, tsize * sizeof(uint32_t));
+            memset(dtab, 0xff, tsize * sizeof(dslot));
             for (k = 0; k < cnt; k++) {
                 const entry *x = &ent[ix[k]];
+                uint32_t tag = (uint32_t)(x->hash >> 32);
                 size_t h = x->hash & tmask;
-                for (;;) {
-                    uint32_t y = dtab[h];
-                    if (y == UINT32_MAX) {
-                        dtab[h] = ix[k];
-                        break;
+                while (dtab[h].idx >= 0) {
+                    if (dtab[h].tag == tag) {
+                        const item *y = &items[dtab[h].idx];
+                        if (y->len == x->len && same_bytes(y->doc, x->doc, (size_t)x->len))
+                            goto fallback;
                     }
-                    if (ent[y].hash == x->hash && ent[y].len == x->len &&
-                        same_bytes(ent[y].doc, x->doc, (size_t)x->len))
-                        goto fallback;
                     h = (h + 1) & tmask;
                 }
+                dtab[h].tag = tag;
+                dtab[h].idx = (int32_t)k;
                 items[k].score = x->score;
                 items[k].doc = x->doc;
                 items[k].len = x->len;
-                items[k].rel = x->rel;
+                items[k].rel = NONPOOL;
+            }
+            /* labels, probing from the smaller side: the topic's judgments in the run's table, or
+             * the run's documents in the topic's qrels table */
+            if (qn < cnt) {
+                const int32_t *jl = q->jlist + q->jstart[t];
+                Py_ssize_t a;
+                for (a = 0; a < qn; a++) {
+                    int32_t i = jl[a];
+                    uint64_t hk = q->dkey[i];
+                    uint32_t tag = (uint32_t)(hk >> 32);
+                    size_t h = hk & tmask;
+                    while (dtab[h].idx >= 0) {
+                        if (dtab[h].tag == tag) {
+                            item *y = &items[dtab[h].idx];
+                            if (y->len == q->dlen[i] &&
+                                same_bytes(y->doc, q->dblob + q->doff[i], (size_t)y->len)) {
+                                y->rel = q->drel[i];
+                                break;
+                            }
+                        }
+                        h = (h + 1) & tmask;
+                    }
+                }
+            } else {
+                for (k = 0; k < cnt; k++)
+                    items[k].rel = judgment(q, (int32_t)t, items[k].doc, items[k].len, ent[ix[k]].hash);
             }
             rank_items(items, cnt);
             kept = cnt;
