@@ -167,12 +167,30 @@ def _to_z(values, name: str, topics, z, qids):
     return out
 
 
-def _relstring(row, n: int, length: int) -> str:
-    k = max(0, min(int(length), n))
-    chars = []
-    for r in row[:k].tolist():
-        chars.append(">" if r > 9 else chr(48 + r) if r >= 0 else "-" if r == -1 else "." if r == -2 else "<")
-    return "".join(chars)
+#: relstring's characters (m_relstring.c): levels 0..9 as digits, above 9 '>', -1 (not in the
+#: qrels) '-', -2 (a negative judgment) '.', anything else '<'
+_REL_CHARS = {**{k: ord(str(k)) for k in range(10)}, -1: ord("-"), -2: ord(".")}
+
+
+def _relstrings(rel, nret, missing):
+    """``rs(length, blank_missing)``: one run's relstring of every topic (its first
+    min(length, num_ret) ranks); a topic evaluated as an empty ranking gives '' when
+    ``blank_missing``."""
+    import numpy as np
+
+    def rs(length: int, blank_missing: bool) -> list[str]:
+        k = np.clip(np.minimum(length, nret), 0, None)
+        w = int(k.max(initial=0))
+        part = rel[:, :w]
+        ch = np.full(part.shape, ord("<"), np.uint8)
+        ch[part > 9] = ord(">")
+        for lv, c in _REL_CHARS.items():
+            ch[part == lv] = c
+        text = [row[:n].tobytes().decode("ascii") for row, n in zip(ch, k.tolist())]
+        if blank_missing and missing.any():
+            text = ["" if m else x for x, m in zip(text, missing.tolist())]
+        return text
+    return rs
 
 
 def _values(o, rk):
@@ -190,12 +208,28 @@ def _values(o, rk):
                        o["specs"], o["l"], o["N"], o["version"])
         res = part if res is None else [(n, sp, np.concatenate([v0, v], axis=-1)) for (n, sp, v0), (_, _, v)
                                         in zip(res, part)]
+    # trec_eval.c: on a topic evaluated as an empty ranking (-c) these are zeroed after the fact
+    miss = ~rk.present
+    if miss.any():
+        res = [(n, sp, np.where(miss, 0.0, v) if n in ("num_ret", "utility", "rbp_resid") or n.startswith("unj")
+                else v) for n, sp, v in res]
     return res
 
 
-def render(o, q, rk, run_index: int, values=None) -> list[str]:
+def _totals(o, rk, values):
+    """Every run's sequential sum of every measure over the topics (the summaries' sums), when
+    every run is summarised over all the topics and without z-scores; else None (per run)."""
+    from ..metrics.treceval import totals
+
+    if o.get("zdata") is not None or (o["version"] == 9 and not o["c"] and not rk.present.all()):
+        return None
+    return [totals(v) for _, _, v in values]
+
+
+def render(o, q, rk, run_index: int, values=None, sums=None) -> list[str]:
     """The lines trec_eval prints for run ``run_index`` of the ranking ``rk`` (``values``: the
-    run's measures from :func:`_values`, computed here when not given)."""
+    runs' measures from :func:`_values`, computed here when not given; ``sums``: their
+    :func:`_totals`)."""
     import numpy as np
 
     from ..metrics.treceval import summary
@@ -226,12 +260,9 @@ def render(o, q, rk, run_index: int, values=None) -> list[str]:
     final = []
     rid = rk.run_ids[r]
     pre = "Z" if Z is not None else ""
-    for name, sp, vals in res:
+    rs = _relstrings(rel, nret, missing) if o["q"] else None
+    for j, (name, sp, vals) in enumerate(res):
         info = sp.info
-        vals = vals.copy()
-        if missing.any():
-            if name in ("num_ret", "utility", "rbp_resid") or name.startswith("unj"):
-                vals[missing] = 0.0
         if Z is not None and info.printing != "runid":
             vals = _to_z(vals, name, topics, Z, zq)
         if o["q"]:
@@ -242,9 +273,7 @@ def render(o, q, rk, run_index: int, values=None) -> list[str]:
                 qcols.append((head, "%d", vals))
             elif info.printing == "relstring":
                 L = sp.values[0] if sp.values else 10.0
-                qcols.append((f"{name:<22}\t", "'%s'",
-                              ['' if (missing[t] and name == 'relstring') else
-                               _relstring(rel[t], int(nret[t]), int(L)) for t in range(T)]))
+                qcols.append((f"{name:<22}\t", "'%s'", rs(int(L), name == "relstring")))
         if o["n"]:
             continue
         agg = info.aggregate
@@ -254,10 +283,11 @@ def render(o, q, rk, run_index: int, values=None) -> list[str]:
             final.append(f"{'runid':<22}\tall\t{rid}")
             continue
         nq = T
+        total = None if sums is None else float(sums[j][r])
         if agg == "num_rel":
-            v = float(rk.num_rel_positive) if o["c"] else summary(vals, "sum", nq)
+            v = float(rk.num_rel_positive) if o["c"] else summary(vals, "sum", nq, total=total)
         else:
-            v = summary(vals, agg, nq)
+            v = summary(vals, agg, nq, total=total)
         if (info.printing == "long" or info.name == "num_q") and Z is None:
             final.append(f"{name:<22}\tall\t{_long(v)}")
         else:
@@ -292,55 +322,43 @@ def _per_topic(qcols, topics, show) -> list[str]:
 
 
 def _rank(o, q, path):
-    """One run file as trec_eval ranks it (a one-run :class:`TrecRanking`), with the drop-in's
-    checks: a qrels topic missing from the run (10.0 without ``-c``), a topic with only negative
-    judgments (trec_eval cannot evaluate it)."""
+    """One run file as trec_eval ranks it: ``(rel, num_ret, present, run_id)`` of
+    :func:`metaeval.io.treceval.rank_run_file`, with the drop-in's checks: a qrels topic missing from
+    the run (10.0 without ``-c``), a topic with only negative judgments (trec_eval cannot evaluate
+    it)."""
     import numpy as np
 
     from ..errors import InputError
-    from ..io.treceval import rank_runs, read_trec_run
+    from ..io.treceval import rank_run_file
 
-    rk = rank_runs(q, [read_trec_run(path, q.topic_bytes)], names=[path], max_docs=o["M"],
-                   judged_only=o["J"], complete=o["c"], version=o["version"])
+    got = rank_run_file(q, path, max_docs=o["M"], judged_only=o["J"], complete=o["c"], version=o["version"])
+    present = got[2]
     if not o["c"] and o["version"] == 10:
-        miss = np.flatnonzero(~rk.present[0])
+        miss = np.flatnonzero(~present)
         if len(miss):
-            raise InputError(f"topic {rk.topics[miss[0]]} of the qrels has no result in the run "
-                             f"(trec_eval 10.0 stops here: \"result qid '{rk.topics[miss[0]]}' not "
-                             f"found\"); use -c to evaluate it as an empty ranking", path)
-    ev = np.ones(len(rk.topics), bool) if o["version"] == 10 or o["c"] else rk.present[0]
+            t = q.topics[miss[0]]
+            raise InputError(f"topic {t} of the qrels has no result in the run (trec_eval 10.0 stops "
+                             f"here: \"result qid '{t}' not found\"); use -c to evaluate it as an empty "
+                             f"ranking", path)
+    ev = np.ones(len(q.topics), bool) if o["version"] == 10 or o["c"] else present
     bad = [t for t in o["neg"] if ev[t]]
     if bad:
-        raise InputError(f"topic {rk.topics[bad[0]]} has only negative judgments: trec_eval cannot "
+        raise InputError(f"topic {q.topics[bad[0]]} has only negative judgments: trec_eval cannot "
                          f"evaluate it (form_res_rels fails)", o["args"][0])
-    return rk
-
-
-def _stack(rks):
-    """One :class:`TrecRanking` of several one-run rankings (rel padded to the longest list)."""
-    import numpy as np
-
-    from ..io.treceval import PAD_REL, TrecRanking
-
-    if len(rks) == 1:
-        return rks[0]
-    D = max(r.rel.shape[-1] for r in rks)
-    rel = np.full((len(rks), len(rks[0].topics), D), PAD_REL, np.int32)
-    for i, r in enumerate(rks):
-        rel[i, :, :r.rel.shape[-1]] = r.rel[0]
-    f = rks[0]
-    return TrecRanking(f.topics, tuple(r.runs[0] for r in rks), tuple(r.run_ids[0] for r in rks), rel,
-                       np.concatenate([r.num_ret for r in rks]), np.concatenate([r.present for r in rks]),
-                       f.rel_levels, f.num_rel_positive)
+    return got
 
 
 def _group_text(o, q, paths) -> str:
     """The output of a group of consecutive runs, computed as one batch."""
-    rk = _stack([_rank(o, q, p) for p in paths])
+    from ..io.treceval import stack_rankings
+
+    got = [_rank(o, q, p) for p in paths]
+    rk = stack_rankings(q, [g[:3] for g in got], paths, [g[3] for g in got])
     values = _values(o, rk)
+    sums = _totals(o, rk, values)
     parts = []
     for r in range(len(paths)):
-        lines = render(o, q, rk, r, values)
+        lines = render(o, q, rk, r, values, sums)
         if lines:
             parts.append("\n".join(lines) + "\n")
     return "".join(parts)

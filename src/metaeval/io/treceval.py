@@ -33,7 +33,12 @@ from ..util import c_atof, c_atol
 from ._text import Table, _hash_spans, _matrix, _objects, _words, hash_ids, hash_rows, read_bytes, tokenize
 
 __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRanking", "read_trec_qrels",
-           "read_trec_run", "rank_runs", "c_atol", "c_atof"]
+           "read_trec_run", "rank_runs", "rank_run_file", "rank_run_files", "c_atol", "c_atof"]
+
+try:  # the optional C scanner (setup.py builds it; docs/io.md, "trec_eval run scanner")
+    from .. import _trecscan as _cscan
+except ImportError:  # pragma: no cover - depends on the build
+    _cscan = None
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -245,10 +250,12 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
 
 
 def _atof_token(b: bytes) -> float:
-    try:
-        return float(b)
-    except ValueError:
-        return c_atof(b)
+    if b"_" not in b:               # Python's float() reads "1_0" as 10.0; C's atof reads 1.0
+        try:
+            return float(b)
+        except ValueError:
+            pass
+    return c_atof(b)
 
 
 def _ids_rows(t: Table, col: int, rows) -> np.ndarray:
@@ -277,6 +284,10 @@ def _scores(t: Table, col: int, rows=None) -> np.ndarray:
         return v
     col_ids = _ids_rows(t, col, rows)
     try:
+        # float() and numpy read "1_0" as 10.0 (digit separators); C's atof stops at "_"
+        if (np.char.find(col_ids, b"_") >= 0).any() if col_ids.dtype.kind == "S" else \
+                any(b"_" in x for x in col_ids.tolist()):
+            raise ValueError
         if col_ids.dtype.kind == "S":
             return col_ids.astype(np.float64)
         return np.array([float(x) for x in col_ids.tolist()], np.float64)
@@ -636,13 +647,96 @@ def rank_runs(q: TrecQrels, runs: list[TrecRun], names: list[str] | None = None,
     """trec_eval's rankings of ``runs`` on the topics of ``q`` (``-M max_docs``, ``-J``, ``-c``);
     ``version=9``: scores rounded to single precision first, as trec_eval 9.0.x keeps them."""
     parts = [_rank_one(q, r, max_docs, judged_only, complete, version == 9) for r in runs]
+    names = names or [os.path.basename(r.path) for r in runs]
+    return stack_rankings(q, parts, names, [r.run_id for r in runs])
+
+
+def c_scanner():
+    """The C run scanner (module ``metaeval._trecscan``), or None: not built, or the environment
+    variable ``METAEVAL_NO_CEXT`` is set (to anything but "", "0", "false", "no")."""
+    if _cscan is None or os.environ.get("METAEVAL_NO_CEXT", "").strip().lower() not in ("", "0", "false", "no"):
+        return None
+    return _cscan
+
+
+def _scan_index(q: TrecQrels, ext):
+    """The C scanner's hash tables of ``q`` (built once per qrels), or None when it cannot hold
+    them (a REL outside int32: the numpy path)."""
+    d = q.__dict__
+    if "_scan_index" not in d:
+        idx = None
+        if len(q.rel) == 0 or (int(q.rel.min()) >= -2 ** 31 and int(q.rel.max()) < 2 ** 31):
+            tb = np.ascontiguousarray(q.topic_bytes.astype("S") if q.topic_bytes.dtype.kind != "S"
+                                      else q.topic_bytes)
+            db = np.ascontiguousarray(q.docs.astype("S") if q.docs.dtype.kind != "S" else q.docs)
+            idx = ext.build_index(tb.tobytes(), len(tb), max(1, tb.itemsize),
+                                  db.tobytes() if len(db) else b"\0", len(db), max(1, db.itemsize),
+                                  np.ascontiguousarray(q.topic_index, np.int64).tobytes(),
+                                  np.ascontiguousarray(q.rel, np.int64).tobytes())
+        object.__setattr__(q, "_scan_index", idx)
+    return d["_scan_index"]
+
+
+def _scan_file(q: TrecQrels, path: str, max_docs, judged_only, complete, float32):
+    """:func:`rank_run_file` by the C scanner: ``(rel, num_ret, present, run_id)``, or None when it
+    is unavailable or declines the input (anything unusual: the numpy path reads it, and words any
+    error)."""
+    ext = c_scanner()
+    if ext is None or path == "-":
+        return None
+    index = _scan_index(q, ext)
+    if index is None:
+        return None
+    from ._text import read_raw_bytes
+    data = read_raw_bytes(path)                     # gzip decompressed
+    m = -1 if max_docs is None else min(max(0, int(max_docs)), 2 ** 62)
+    r = ext.scan_run(data, index, m, bool(judged_only), bool(complete), bool(float32))
+    del data
+    if r is None:
+        return None
+    relb, D, numb, presb, tag = r
+    T = len(q.topics)
+    rel = np.frombuffer(relb, np.int32).reshape(T, D)
+    num_ret = np.frombuffer(numb, np.int64)
+    present = np.frombuffer(presb, np.uint8).view(np.bool_)
+    return rel, num_ret, present, tag.decode("ascii")
+
+
+def rank_run_file(q: TrecQrels, path: str | os.PathLike, max_docs: int | None = None,
+                  judged_only: bool = False, complete: bool = False, version: int = 10):
+    """One run file read and ranked as ``_rank_one(q, read_trec_run(path, q.topic_bytes), ...)``
+    does: ``(rel (T, D) int32, num_ret (T,) int64, present (T,) bool, run_id)``.  Uses the C
+    scanner (:func:`c_scanner`) when it is built and the input is plain; otherwise, and for every
+    input it declines (non-ASCII or NUL bytes, control bytes, short lines, duplicates, NaN scores,
+    stdin ``-``), the numpy reader, which also raises the errors."""
+    path = str(path)
+    fast = _scan_file(q, path, max_docs, judged_only, complete, version == 9)
+    if fast is not None:
+        return fast
+    run = read_trec_run(path, q.topic_bytes)
+    rel, num_ret, present = _rank_one(q, run, max_docs, judged_only, complete, version == 9)
+    return rel, num_ret, present, run.run_id
+
+
+def rank_run_files(q: TrecQrels, paths: list, names: list[str] | None = None,
+                   max_docs: int | None = None, judged_only: bool = False,
+                   complete: bool = False, version: int = 10) -> TrecRanking:
+    """:func:`rank_runs` of ``[read_trec_run(p, q.topic_bytes) for p in paths]``, through
+    :func:`rank_run_file` (the C scanner when available)."""
+    got = [rank_run_file(q, p, max_docs, judged_only, complete, version) for p in paths]
+    names = names or [os.path.basename(str(p)) for p in paths]
+    return stack_rankings(q, [g[:3] for g in got], names, [g[3] for g in got])
+
+
+def stack_rankings(q: TrecQrels, parts, names, run_ids) -> TrecRanking:
+    """One :class:`TrecRanking` of several runs' ``(rel, num_ret, present)`` (:func:`rank_run_file`),
+    the lists padded to the longest."""
     T = len(q.topics)
     D = max([p[0].shape[1] for p in parts] + [1])
-    rel = np.full((len(runs), T, D), PAD_REL, np.int32)
+    rel = np.full((len(parts), T, D), PAD_REL, np.int32)
     for i, p in enumerate(parts):
         rel[i, :, :p[0].shape[1]] = p[0]
     num_ret = np.stack([p[1] for p in parts]) if parts else np.zeros((0, T), np.int64)
     present = np.stack([p[2] for p in parts]) if parts else np.zeros((0, T), bool)
-    names = names or [os.path.basename(r.path) for r in runs]
-    return TrecRanking(q.topics, tuple(names), tuple(r.run_id for r in runs), rel, num_ret, present,
+    return TrecRanking(q.topics, tuple(names), tuple(run_ids), rel, num_ret, present,
                        q.rel_levels(), q.num_rel_positive())

@@ -952,10 +952,12 @@ def _values(b: _Rows, sp: Spec) -> list:
     raise KeyError(n)
 
 
-def summary(values: np.ndarray, aggregate: str, num_q: int, complete_extra: int = 0) -> float:
+def summary(values: np.ndarray, aggregate: str, num_q: int, complete_extra: int = 0,
+            total: float | None = None) -> float:
     """The "all" value of one measure from its per-topic values (1-D, trec_eval's topic order),
-    as meas_avg.c computes it: sequential sum, then mean / geometric mean / sum."""
-    s = float(np.cumsum(values)[-1]) if len(values) else 0.0
+    as meas_avg.c computes it: sequential sum, then mean / geometric mean / sum.  ``total``: that
+    sequential sum when the caller has it already (:func:`totals`)."""
+    s = total if total is not None else float(np.cumsum(values)[-1]) if len(values) else 0.0
     if aggregate == "sum":
         return s
     if aggregate == "mean":
@@ -969,6 +971,13 @@ def summary(values: np.ndarray, aggregate: str, num_q: int, complete_extra: int 
     if aggregate == "num_q":
         return float(num_q)
     raise KeyError(aggregate)
+
+
+def totals(values: np.ndarray) -> np.ndarray:
+    """The sequential sums over the topics (last axis) of (..., T) values, as :func:`summary`
+    adds one ranking's: the ``total`` of every run at once."""
+    v = np.asarray(values, np.float64)
+    return np.cumsum(v, axis=-1)[..., -1] if v.shape[-1] else np.zeros(v.shape[:-1])
 
 
 # ------------------------------------------------------------------------------------ registry
