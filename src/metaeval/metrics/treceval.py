@@ -478,11 +478,10 @@ class _Ctx:
         where it is below 1; per topic, shared by every run."""
         def f():
             ig, L = self.ideal(pairs)
-            Lm = ig.shape[1]
-            k = np.arange(self.D)
-            igr = ig[:, np.minimum(k, Lm - 1)]
-            igr = np.where(k[None, :] < L[:, None], igr, 0.0)
-            cost = np.where((k[None, :] < L[:, None]) & (igr >= 1.0), igr, 1.0)
+            w = min(ig.shape[1], self.D)
+            cost = np.ones((len(L), self.D))
+            head = ig[:, :w]
+            cost[:, :w] = np.where((np.arange(w)[None, :] < L[:, None]) & (head >= 1.0), head, 1.0)
             return np.cumsum(cost, axis=-1)
         return self.cached(("G_cost", pairs), f)
 
@@ -540,9 +539,19 @@ class _Ctx:
             for a in range(0, M, step):
                 nret = self.nret[a:a + step]
                 un = rel2[a:a + step] < 0
+                first = np.argmax(un, axis=-1)
+                has = un.any(-1) & (first < nret)
+                if not has.any():
+                    continue
+                K = D
+                if 0.0 < p < 1.0:
+                    # the sum is at least p^first from its first term on, and a term below half an
+                    # ulp of the sum leaves it unchanged (round to nearest): past the rank where
+                    # p^i (decreasing) drops below half an ulp of the least p^first, nothing counts
+                    thr = float((np.spacing(pw[first[has]]) / 2).min())
+                    K = max(1, min(D, int(np.searchsorted(-pw, -thr, side="right"))))
                 # the running sum through rank num_ret - 1 (the ranks after it do not count)
-                s = _take_last(np.cumsum(np.where(un, pw[:D], 0.0), axis=-1), nret - 1, 0.0)
-                has = un.any(-1) & (np.argmax(un, axis=-1) < nret)
+                s = _take_last(np.cumsum(np.where(un[:, :K], pw[:K], 0.0), axis=-1), np.minimum(nret, K) - 1, 0.0)
                 cur = pw[np.minimum(nret, D)]
                 out[a:a + step] = np.where(has, cur + (1 - p) * s, 0.0)
             return out
