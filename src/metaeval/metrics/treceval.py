@@ -14,9 +14,10 @@ not entries), so a running sum over the entries equals trec_eval's over all rank
 ranks, bit for bit; a measure's value at a rank cutoff is the running value at the last entry
 above it.  Rows are grouped in buckets of similar entry counts, padded to the widest row of each,
 and every measure is computed bucket by bucket.  Two exceptions: ``rbp_resid``'s sum over the
-unjudged ranks is one dense pass over the input (as deep as a term can still change the sum), and when a NONPOOL rank can count (``-l`` <= -1,
-or a gain map that gives level -1 a gain, rbp's normalised gains included) the view keeps every
-rank below ``num_ret`` -- the same code, as slow as the dense computation.
+unjudged ranks is one dense pass over the input (as deep as a term can still change the sum), and
+when a NONPOOL rank can count (``-l`` <= -1, or a gain map that gives level -1 a gain, rbp's
+normalised gains included) the view keeps every rank below ``num_ret`` -- the same code, as slow
+as the dense computation.
 
 :data:`MEASURES` lists trec_eval's measures in its printing order (``measures.c``); :func:`compute`
 returns ``[(printed name, values (..., T))]`` for a list of :class:`Spec`; :func:`summary` gives the
