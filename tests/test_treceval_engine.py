@@ -7,6 +7,9 @@ parameterised specs of trec_eval's own test suite), as computed by the engine of
 compressed (judged positions only) engine replaced the dense one.  Any change of a single bit of
 any value (NaN sign included: the drop-in prints ``-nan`` / ``nan`` by it) fails here.
 
+Without the data, on generated rankings: neither the split of the rows into buckets nor keeping
+every rank in the view (the path of ``-l`` <= -1 and of a gain for level -1) changes a bit.
+
 Record again (only when a value is meant to change)::
 
     python tests/test_treceval_engine.py --record
@@ -21,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from metaeval.metrics.treceval import MEASURES, compute, make_spec
 
@@ -99,6 +104,61 @@ def test_one_run_at_a_time_matches_batched(dl19, cfg):
             for (n1, _, v1), (n2, _, v2) in zip(whole, one):
                 assert n1 == n2
                 assert np.ascontiguousarray(v1[r, a:b]).tobytes() == np.ascontiguousarray(v2).tobytes(), (n1, r, a)
+
+
+# --- the compressed view is an implementation detail: neither the split into buckets nor keeping
+# every rank (the path of -l <= -1 and of a gain for level -1) changes a bit of any value
+GAIN_SPECS = [("ndcg", "-1=2"), ("rbp", "1=-1,2=3"), ("G", "1=2,2=5,-2=1"), ("ndcg_rel", "0=1,-2=2"),
+              ("Rndcg", "1=3,2=9"), ("dcg", "-2=-1,3=2"), ("rbp_resid", "p=0.3"), ("unj", "1,3,40")]
+PAD = -(2 ** 30)
+
+
+@st.composite
+def rankings(draw):
+    R, T, H, D = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(0, 4)), draw(st.integers(1, 40))
+    n = R * T * D
+    rel = np.array(draw(st.lists(st.integers(-2, H), min_size=n, max_size=n)), np.int32).reshape(R, T, D)
+    if draw(st.booleans()):                                   # mostly outside the qrels, as real runs
+        rel = np.where(np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n))).reshape(R, T, D),
+                       -1, rel).astype(np.int32)
+    nret = np.array(draw(st.lists(st.integers(0, D), min_size=R * T, max_size=R * T)), np.int64).reshape(R, T)
+    rel = np.where(np.arange(D) < nret[..., None], rel, PAD).astype(np.int32)
+    lv = np.array(draw(st.lists(st.integers(0, 5), min_size=T * (H + 1), max_size=T * (H + 1))),
+                  np.int64).reshape(T, H + 1)
+    return rel, nret, lv, draw(st.sampled_from([1, 1, 2, 0, -1, 3])), draw(st.sampled_from([10, 9]))
+
+
+def _run(rel, nret, lv, rl, ver, sps):
+    """Every value's bytes, or the exception's type, spec by spec where one raises."""
+    try:
+        return [(n, v.tobytes()) for n, _, v in compute(rel, nret, lv, sps, rl, 7, ver)]
+    except Exception:
+        out = []
+        for sp in sps:
+            try:
+                out += [(n, v.tobytes()) for n, _, v in compute(rel, nret, lv, [sp], rl, 7, ver)]
+            except Exception as e:
+                out.append((sp.name, type(e)))
+        return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(rankings())
+def test_buckets_and_view_do_not_change_values(case):
+    import metaeval.metrics.treceval as te
+    rel, nret, lv, rl, ver = case
+    sps = specs() + [make_spec(n, p) for n, p in GAIN_SPECS]
+    for args in ((rel, nret), (rel[0], nret[0])):
+        want = _run(*args, lv, rl, ver, sps)
+        cost, needs_all = te._BUCKET_COST, te._Ctx.needs_all
+        try:
+            te._BUCKET_COST = 0                               # the finest split
+            assert _run(*args, lv, rl, ver, sps) == want
+            te._BUCKET_COST = cost
+            te._Ctx.needs_all = lambda self, specs: True      # every rank an entry
+            assert _run(*args, lv, rl, ver, sps) == want
+        finally:
+            te._BUCKET_COST, te._Ctx.needs_all = cost, needs_all
 
 
 if __name__ == "__main__":

@@ -14,9 +14,10 @@ not entries), so a running sum over the entries equals trec_eval's over all rank
 ranks, bit for bit; a measure's value at a rank cutoff is the running value at the last entry
 above it.  Rows are grouped in buckets of similar entry counts, padded to the widest row of each,
 and every measure is computed bucket by bucket.  Two exceptions: ``rbp_resid``'s sum over the
-unjudged ranks is one dense pass over the input, and when a NONPOOL rank can count (``-l`` <= -1,
-or a gain map that gives level -1 a gain, rbp's normalised gains included) the view keeps every
-rank below ``num_ret`` -- the same code, as slow as the dense computation.
+unjudged ranks is one dense pass over the input (as deep as a term can still change the sum), and
+when a NONPOOL rank can count (``-l`` <= -1, or a gain map that gives level -1 a gain, rbp's
+normalised gains included) the view keeps every rank below ``num_ret`` -- the same code, as slow
+as the dense computation.
 
 :data:`MEASURES` lists trec_eval's measures in its printing order (``measures.c``); :func:`compute`
 returns ``[(printed name, values (..., T))]`` for a list of :class:`Spec`; :func:`summary` gives the
@@ -478,11 +479,10 @@ class _Ctx:
         where it is below 1; per topic, shared by every run."""
         def f():
             ig, L = self.ideal(pairs)
-            Lm = ig.shape[1]
-            k = np.arange(self.D)
-            igr = ig[:, np.minimum(k, Lm - 1)]
-            igr = np.where(k[None, :] < L[:, None], igr, 0.0)
-            cost = np.where((k[None, :] < L[:, None]) & (igr >= 1.0), igr, 1.0)
+            w = min(ig.shape[1], self.D)
+            cost = np.ones((len(L), self.D))
+            head = ig[:, :w]
+            cost[:, :w] = np.where((np.arange(w)[None, :] < L[:, None]) & (head >= 1.0), head, 1.0)
             return np.cumsum(cost, axis=-1)
         return self.cached(("G_cost", pairs), f)
 
@@ -540,9 +540,19 @@ class _Ctx:
             for a in range(0, M, step):
                 nret = self.nret[a:a + step]
                 un = rel2[a:a + step] < 0
+                first = np.argmax(un, axis=-1)
+                has = un.any(-1) & (first < nret)
+                if not has.any():
+                    continue
+                K = D
+                if 0.0 < p < 1.0:
+                    # the sum is at least p^first from its first term on, and a term below half an
+                    # ulp of the sum leaves it unchanged (round to nearest): past the rank where
+                    # p^i (decreasing) drops below half an ulp of the least p^first, nothing counts
+                    thr = float((np.spacing(pw[first[has]]) / 2).min())
+                    K = max(1, min(D, int(np.searchsorted(-pw, -thr, side="right"))))
                 # the running sum through rank num_ret - 1 (the ranks after it do not count)
-                s = _take_last(np.cumsum(np.where(un, pw[:D], 0.0), axis=-1), nret - 1, 0.0)
-                has = un.any(-1) & (np.argmax(un, axis=-1) < nret)
+                s = _take_last(np.cumsum(np.where(un[:, :K], pw[:K], 0.0), axis=-1), np.minimum(nret, K) - 1, 0.0)
                 cur = pw[np.minimum(nret, D)]
                 out[a:a + step] = np.where(has, cur + (1 - p) * s, 0.0)
             return out
