@@ -878,6 +878,8 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
         if (count[t] > maxcount)
             maxcount = count[t];
     }
+    if (maxcount >= INT32_MAX / 2)
+        goto fallback;                  /* per-topic tables index documents with int32 */
     {
         Py_ssize_t *fill = outlen;      /* borrowed as a cursor, reset below */
         for (size_t i = 0; i < nent; i++) {
