@@ -16,10 +16,13 @@
  *   skipped; at least 6 fields, extra ones ignored; RANK ignored; run id = TAG of the last result
  *   line; SCORE = C atof as metaeval.util.c_atof reads it: the longest prefix matching
  *   [+-]?(digits[.digits*]|.digits)([eE][+-]?digits)? | [+-]?inf(inity)? | [+-]?nan (case-insensitive),
- *   else 0.0.  Decimal prefixes with <= 15 significant digits and a power of ten within +-22 are
- *   converted exactly (Clinger's fast path: one correctly rounded IEEE operation); the others by
- *   PyOS_string_to_double on a NUL-terminated copy of the prefix (correctly rounded, independent of
- *   the C locale: the conversion Python's float() uses, hence c_atof's).
+ *   else 0.0.  Decimal prefixes whose significant digits M fit in 53 bits with a power of ten j
+ *   within +-22 are converted exactly (Clinger's fast path: M and 10^|j| exact doubles, one
+ *   correctly rounded IEEE operation); <= 19 digits with |j| <= 27 through long double (64-bit
+ *   significand: M and 10^|j| exact, one rounding there, then one to double -- unless the long
+ *   double lies exactly halfway between two doubles); the others by PyOS_string_to_double on a
+ *   NUL-terminated copy of the prefix (correctly rounded, independent of the C locale: the
+ *   conversion Python's float() uses, hence c_atof's).
  *   Lines of topics absent from the qrels are dropped.  Labels: judged level (>= 0), NONPOOL (-1)
  *   for a document absent from the qrels, UNJUDGED (-2) for a negative judgment.  Per topic: score
  *   descending, ties by DOCID descending in byte order (strcmp, trec_eval's comp_sim_docno); then
