@@ -342,6 +342,17 @@ def test_missing_file_same_error(cext, qrels, tmp_path):
     assert str(got.value) == str(pure.value)
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null here")
+def test_non_regular_file_left_to_numpy(cext, qrels):
+    """Pipes and devices (bash's <(...)) go to the numpy reader untouched (they can be read once)."""
+    assert _c(qrels, "/dev/null") is None
+    with pytest.raises(InputError) as pure:
+        _pure(qrels, "/dev/null")
+    with pytest.raises(InputError) as got:
+        te.rank_run_file(qrels, "/dev/null")
+    assert str(got.value) == str(pure.value)
+
+
 def test_gzip_run_scanned(cext, qrels, tmp_path):
     import gzip
 

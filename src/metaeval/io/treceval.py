@@ -684,6 +684,12 @@ def _scan_file(q: TrecQrels, path: str, max_docs, judged_only, complete, float32
     ext = c_scanner()
     if ext is None or path == "-":
         return None
+    import stat
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None         # a pipe or device can be read once only: by the numpy reader
+    except OSError:
+        return None             # the numpy reader raises the error
     index = _scan_index(q, ext)
     if index is None:
         return None
@@ -710,8 +716,8 @@ def _scan_file(q: TrecQrels, path: str, max_docs, judged_only, complete, float32
 
 
 def _mapped(path: str):
-    """The plain (not gzip) non-empty file ``path`` memory-mapped read-only (no copy of its bytes),
-    or None: gzip, empty, not mappable (a pipe), or not readable (the caller reads it the usual way,
+    """The plain (not gzip) non-empty regular file ``path`` memory-mapped read-only (no copy of its
+    bytes), or None: gzip, empty, not mappable, or not readable (the caller reads it the usual way,
     which raises the usual error)."""
     import mmap
     try:
