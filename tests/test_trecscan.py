@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import DL19, in_ci
@@ -184,7 +184,11 @@ def test_scores_read_as_c_atof(cext):
             assert got is not None and _bits(got) == _bits(want), (tok, got, want)
 
 
-@settings(max_examples=400, deadline=None)
+# too_slow / data_too_large: the machine may be loaded; the examples stay the same
+SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=SLOW_OK)
 @given(tok=st.one_of(SCORE, st.text("0123456789.eE+-_xinfaINFA", max_size=30)))
 def test_score_tokens_read_as_c_atof(cext, tok):
     got = cext.atof_token(tok.encode())
@@ -261,7 +265,7 @@ def _plain(q, data: bytes) -> bool:
     return found
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, *SLOW_OK])
 @given(data=run_text(), opt=st.sampled_from(OPTIONS))
 def test_generated_runs_c_equals_numpy(cext, qrels, tmp_path, data, opt):
     path = tmp_path / "run"
@@ -335,6 +339,17 @@ def test_missing_file_same_error(cext, qrels, tmp_path):
         _pure(qrels, tmp_path / "nope")
     with pytest.raises(InputError) as got:
         te.rank_run_file(qrels, tmp_path / "nope")
+    assert str(got.value) == str(pure.value)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null here")
+def test_non_regular_file_left_to_numpy(cext, qrels):
+    """Pipes and devices (bash's <(...)) go to the numpy reader untouched (they can be read once)."""
+    assert _c(qrels, "/dev/null") is None
+    with pytest.raises(InputError) as pure:
+        _pure(qrels, "/dev/null")
+    with pytest.raises(InputError) as got:
+        te.rank_run_file(qrels, "/dev/null")
     assert str(got.value) == str(pure.value)
 
 

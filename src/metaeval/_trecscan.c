@@ -16,10 +16,13 @@
  *   skipped; at least 6 fields, extra ones ignored; RANK ignored; run id = TAG of the last result
  *   line; SCORE = C atof as metaeval.util.c_atof reads it: the longest prefix matching
  *   [+-]?(digits[.digits*]|.digits)([eE][+-]?digits)? | [+-]?inf(inity)? | [+-]?nan (case-insensitive),
- *   else 0.0.  Decimal prefixes with <= 15 significant digits and a power of ten within +-22 are
- *   converted exactly (Clinger's fast path: one correctly rounded IEEE operation); the others by
- *   PyOS_string_to_double on a NUL-terminated copy of the prefix (correctly rounded, independent of
- *   the C locale: the conversion Python's float() uses, hence c_atof's).
+ *   else 0.0.  Decimal prefixes whose significant digits M fit in 53 bits with a power of ten j
+ *   within +-22 are converted exactly (Clinger's fast path: M and 10^|j| exact doubles, one
+ *   correctly rounded IEEE operation); <= 19 digits with |j| <= 27 through long double (64-bit
+ *   significand: M and 10^|j| exact, one rounding there, then one to double -- unless the long
+ *   double lies exactly halfway between two doubles); the others by PyOS_string_to_double on a
+ *   NUL-terminated copy of the prefix (correctly rounded, independent of the C locale: the
+ *   conversion Python's float() uses, hence c_atof's).
  *   Lines of topics absent from the qrels are dropped.  Labels: judged level (>= 0), NONPOOL (-1)
  *   for a document absent from the qrels, UNJUDGED (-2) for a negative judgment.  Per topic: score
  *   descending, ties by DOCID descending in byte order (strcmp, trec_eval's comp_sim_docno); then
@@ -383,7 +386,8 @@ static inline uint64_t parse_8digits(uint64_t v)
 #define SWAR_OK 0
 #endif
 
-static int parse_score(const unsigned char *s, const unsigned char *e, double *out)
+/* lo: the lowest readable address (<= s) */
+static int parse_score(const unsigned char *s, const unsigned char *e, const unsigned char *lo, double *out)
 {
     const unsigned char *p = s, *num;
     int neg = 0, any = 0, sig = 0, ebig = 0;
@@ -399,8 +403,9 @@ static int parse_score(const unsigned char *s, const unsigned char *e, double *o
         unsigned d;
 #if SWAR_OK
         /* 8 significant digits at once (m < 10^11 before: no overflow, sig stays <= 19) */
-        if (sig && sig <= 11 && e - p >= 8 && is_8digits(load8(p))) {
+        if ((sig || *p != '0') && sig <= 11 && e - p >= 8 && is_8digits(load8(p))) {
             m = m * 100000000ULL + parse_8digits(load8(p));
+            any = 1;
             sig += 8;
             p += 8;
             continue;
@@ -422,12 +427,30 @@ static int parse_score(const unsigned char *s, const unsigned char *e, double *o
         while (p < e && (unsigned)(*p - '0') < 10) {
             unsigned d;
 #if SWAR_OK
-            if (sig && sig <= 11 && e - p >= 8 && is_8digits(load8(p))) {
+            /* digits from here on are significant once one non-zero digit has been seen */
+            if ((sig || *p != '0') && e - p >= 8 && sig <= 11 && is_8digits(load8(p))) {
                 m = m * 100000000ULL + parse_8digits(load8(p));
+                any = 1;
                 sig += 8;
                 frac += 8;
                 p += 8;
                 continue;
+            }
+            if ((sig || *p != '0') && e - p < 8 && sig + (e - p) <= 19 && e - lo >= 8) {
+                /* the last k < 8 bytes of the token, when all are digits: read as the 8 bytes
+                 * that end the token (readable from lo on), those before the k replaced by '0' */
+                int k = (int)(e - p);
+                uint64_t lowmask = (~0ULL) >> (8 * k);          /* the 8 - k bytes before */
+                uint64_t w = (load8(e - 8) & ~lowmask) | (0x3030303030303030ULL & lowmask);
+                if (is_8digits(w)) {
+                    static const uint64_t P10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+                    m = m * P10[k] + parse_8digits(w);
+                    any = 1;
+                    sig += k;
+                    frac += k;
+                    p = e;
+                    break;
+                }
             }
 #endif
             d = *p - '0';
@@ -647,7 +670,8 @@ static inline int ok_space(unsigned c) { return c == ' ' || c == '\t' || c == '\
 /* token bytes: 0x21..0x7f */
 static inline int tok_byte(unsigned c) { return (unsigned)(c - 0x21) < 0x5f; }
 
-/* the first byte at or after p that is not a token byte (<= 0x20 or >= 0x80); *end == 0 */
+/* the first byte at or after p that is not a token byte (<= 0x20 or >= 0x80); the text ends with
+ * an LF at or before end */
 static inline const unsigned char *token_end(const unsigned char *p, const unsigned char *end, unsigned *stop)
 {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -675,7 +699,12 @@ static inline const unsigned char *token_end(const unsigned char *p, const unsig
 
 static PyObject *scan_run(PyObject *self, PyObject *args)
 {
-    PyObject *data, *cap, *result = NULL;
+    PyObject *cap, *result = NULL;
+    Py_buffer buf = {0};
+    unsigned char *tail = NULL;
+    const unsigned char *base;
+    Py_ssize_t lim;
+    int part;
     Py_ssize_t max_docs, n;
     int judged_only, complete, float32;
     const qindex *q;
@@ -695,22 +724,43 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
     Py_ssize_t T, t, D = 1, maxcount = 0;
     PyObject *relb = NULL, *numb = NULL, *presb = NULL, *tagb = NULL;
 
-    if (!PyArg_ParseTuple(args, "O!Onppp", &PyBytes_Type, &data, &cap, &max_docs, &judged_only,
-                          &complete, &float32))
+    if (!PyArg_ParseTuple(args, "y*Onppp", &buf, &cap, &max_docs, &judged_only, &complete, &float32))
         return NULL;
     q = PyCapsule_GetPointer(cap, CAPSULE_NAME);
-    if (!q)
+    if (!q) {
+        PyBuffer_Release(&buf);
         return NULL;
+    }
     T = q->T;
-    n = PyBytes_GET_SIZE(data);
-    p = (const unsigned char *)PyBytes_AS_STRING(data);
-    end = p + n;                        /* *end == 0: CPython's bytes are NUL-terminated */
+    n = buf.len;
+    base = (const unsigned char *)buf.buf;
+    /* two parts: the text up to its last LF, scanned in place (no read goes past that LF: every
+     * field and separator loop stops at it, and 8-byte reads stay within a line's fields), then
+     * the rest (a last line without LF) copied with an LF and zero padding */
+    lim = n;
+    while (lim > 0 && base[lim - 1] != '\n')
+        lim--;
 
     cap_ent = (size_t)n / 32 + 16;
     ent = PyMem_Malloc(cap_ent * sizeof(entry));
     if (!ent)
         goto nomem;
 
+    for (part = 0; part < 2; part++) {
+    if (part == 0) {
+        p = base;
+        end = base + lim;
+    } else {
+        if (lim == n)
+            break;
+        tail = PyMem_Calloc((size_t)(n - lim) + 16, 1);
+        if (!tail)
+            goto nomem;
+        memcpy(tail, base + lim, (size_t)(n - lim));
+        tail[n - lim] = '\n';
+        p = tail;
+        end = tail + (n - lim) + 1;
+    }
     while (p < end) {
         const unsigned char *fs[6], *fe[6];
         int nf = 0;
@@ -796,7 +846,7 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
                 }
                 if (fe[2] - fs[2] >= INT32_MAX)
                     goto fallback;
-                r = parse_score(fs[4], fe[4], &sc);
+                r = parse_score(fs[4], fe[4], fs[0], &sc);    /* fs[0]..fe[4]: >= 9 bytes */
                 if (r)
                     goto fallback;      /* NaN (or an unexpected conversion failure) */
                 if (float32)
@@ -812,6 +862,7 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
         }
         if (p < end)
             p++;                        /* the LF */
+    }
     }
     if (nlines == 0 || nent >= UINT32_MAX)
         goto fallback;
@@ -830,6 +881,8 @@ static PyObject *scan_run(PyObject *self, PyObject *args)
         if (count[t] > maxcount)
             maxcount = count[t];
     }
+    if (maxcount >= INT32_MAX / 2)
+        goto fallback;                  /* per-topic tables index documents with int32 */
     {
         Py_ssize_t *fill = outlen;      /* borrowed as a cursor, reset below */
         for (size_t i = 0; i < nent; i++) {
@@ -962,6 +1015,8 @@ done:
     PyMem_Free(outlen);
     PyMem_Free(seq);
     PyMem_Free(items);
+    PyMem_Free(tail);
+    PyBuffer_Release(&buf);
     return result;
 }
 
@@ -972,9 +1027,17 @@ static PyObject *atof_token(PyObject *self, PyObject *args)
     Py_ssize_t n;
     double x;
     int r;
+    unsigned char *buf;
     if (!PyArg_ParseTuple(args, "y#", &s, &n))
         return NULL;
-    r = parse_score((const unsigned char *)s, (const unsigned char *)s + n, &x);
+    buf = PyMem_Malloc((size_t)n + 16);     /* 8 bytes before the token, as in a run line */
+    if (!buf)
+        return PyErr_NoMemory();
+    memset(buf, ' ', 8);
+    memcpy(buf + 8, s, (size_t)n);
+    memset(buf + 8 + n, 0, 8);
+    r = parse_score(buf + 8, buf + 8 + n, buf, &x);
+    PyMem_Free(buf);
     if (r < 0) {
         PyErr_SetString(PyExc_ValueError, "atof_token: conversion failed");
         return NULL;
@@ -989,7 +1052,7 @@ static PyMethodDef methods[] = {
      "build_index(topics, T, topic_width, docs, N, doc_width, topic_index, rel) -> capsule\n\n"
      "topics/docs: buffers of numpy 'S<width>' arrays; topic_index, rel: int64 buffers."},
     {"scan_run", scan_run, METH_VARARGS,
-     "scan_run(data: bytes, index, max_docs, judged_only, complete, float32)\n"
+     "scan_run(data: buffer (bytes, mmap), index, max_docs, judged_only, complete, float32)\n"
      "-> (rel bytearray int32 (T, D), D, num_ret bytearray int64 (T,), present bytearray (T,), "
      "run_id bytes), or None: read the run with the pure reader instead.\n"
      "max_docs < 0: no -M."},

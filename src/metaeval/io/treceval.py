@@ -684,14 +684,27 @@ def _scan_file(q: TrecQrels, path: str, max_docs, judged_only, complete, float32
     ext = c_scanner()
     if ext is None or path == "-":
         return None
+    import stat
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None         # a pipe or device can be read once only: by the numpy reader
+    except OSError:
+        return None             # the numpy reader raises the error
     index = _scan_index(q, ext)
     if index is None:
         return None
-    from ._text import read_raw_bytes
-    data = read_raw_bytes(path)                     # gzip decompressed
     m = -1 if max_docs is None else min(max(0, int(max_docs)), 2 ** 62)
-    r = ext.scan_run(data, index, m, bool(judged_only), bool(complete), bool(float32))
-    del data
+    mapped = _mapped(path)
+    try:
+        if mapped is None:
+            from ._text import read_raw_bytes
+            data = read_raw_bytes(path)             # gzip decompressed; errors as the numpy reader's
+        else:
+            data = mapped
+        r = ext.scan_run(data, index, m, bool(judged_only), bool(complete), bool(float32))
+    finally:
+        if mapped is not None:
+            mapped.close()
     if r is None:
         return None
     relb, D, numb, presb, tag = r
@@ -700,6 +713,22 @@ def _scan_file(q: TrecQrels, path: str, max_docs, judged_only, complete, float32
     num_ret = np.frombuffer(numb, np.int64)
     present = np.frombuffer(presb, np.uint8).view(np.bool_)
     return rel, num_ret, present, tag.decode("ascii")
+
+
+def _mapped(path: str):
+    """The plain (not gzip) non-empty regular file ``path`` memory-mapped read-only (no copy of its
+    bytes), or None: gzip, empty, not mappable, or not readable (the caller reads it the usual way,
+    which raises the usual error)."""
+    import mmap
+    try:
+        with open(path, "rb") as fh:
+            mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    if mm[:2] == b"\x1f\x8b":
+        mm.close()
+        return None
+    return mm
 
 
 def rank_run_file(q: TrecQrels, path: str | os.PathLike, max_docs: int | None = None,
