@@ -1,10 +1,18 @@
 """Shared helpers of the pipeline tests: run the Snakefile on a reduced config in a temporary
-working directory (``snakemake --directory``), once per test session."""
+working directory (``snakemake --directory``), once per test session.
+
+The suite runs in several pytest-xdist worker processes (pyproject's ``addopts``): the reduced run
+is made once for all of them, in the session folder ``METAEVAL_TEST_SHARED`` that tests/conftest.py
+creates (the first worker to ask runs it under a file lock, the others wait and reuse it).  Treat
+it as read-only: a test that runs Snakemake in it again works on its own copy
+(:func:`reduced_copy`), so no two Snakemake processes ever share a working directory."""
 
 from __future__ import annotations
 
 import atexit
+import fcntl
 import functools
+import os
 import shutil
 import subprocess
 import sys
@@ -56,9 +64,10 @@ def _tmpdir(prefix: str) -> Path:
     return d
 
 
-def run_reduced(prefix: str = "metaeval-pipeline-", cores: int = 2) -> Path:
-    """Run the whole default target on :data:`REDUCED`; returns the working directory."""
-    work = _tmpdir(prefix)
+def run_reduced(prefix: str = "metaeval-pipeline-", cores: int = 2, work: Path | None = None) -> Path:
+    """Run the whole default target on :data:`REDUCED` (in ``work``, default a new temporary
+    folder); returns the working directory."""
+    work = _tmpdir(prefix) if work is None else work
     (work / "reduced.yaml").write_text(REDUCED)
     snakemake(work, "--configfile", "reduced.yaml", "--cores", str(cores), "--quiet", "rules")
     return work
@@ -66,5 +75,24 @@ def run_reduced(prefix: str = "metaeval-pipeline-", cores: int = 2) -> Path:
 
 @functools.cache
 def reduced_run() -> Path:
-    """The reduced run, shared by the pipeline and report tests of one session."""
-    return run_reduced()
+    """The reduced run, shared by the pipeline and report tests of one session (of every xdist
+    worker of it: see the module's docstring).  Read-only; :func:`reduced_copy` to run in it."""
+    shared = os.environ.get("METAEVAL_TEST_SHARED")
+    if not shared:                                     # outside the test session (conftest.py)
+        return run_reduced()
+    work = Path(shared) / "reduced"
+    with open(Path(shared) / "reduced.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)               # released when the file is closed
+        if not (Path(shared) / "reduced.done").exists():
+            shutil.rmtree(work, ignore_errors=True)
+            work.mkdir()
+            run_reduced(work=work)
+            (Path(shared) / "reduced.done").touch()
+    return work
+
+
+def reduced_copy(dest: Path) -> Path:
+    """A copy of the reduced run's working directory (file times kept, so Snakemake sees its
+    outputs up to date) at ``dest``, for a test that runs Snakemake in it again."""
+    shutil.copytree(reduced_run(), dest, symlinks=True)
+    return dest

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,18 @@ def require(kind: str):
 def pytest_configure(config):
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {text}")
+    # one folder for what the session's processes share (tests/_pipeline_run.py): made by the
+    # main process before pytest-xdist starts its workers, which inherit the variable
+    if not hasattr(config, "workerinput") and "METAEVAL_TEST_SHARED" not in os.environ:
+        config._metaeval_shared = tempfile.mkdtemp(prefix="metaeval-tests-")
+        os.environ["METAEVAL_TEST_SHARED"] = config._metaeval_shared
+
+
+def pytest_unconfigure(config):
+    shared = getattr(config, "_metaeval_shared", None)
+    if shared:
+        shutil.rmtree(shared, ignore_errors=True)
+        os.environ.pop("METAEVAL_TEST_SHARED", None)
 
 
 def pytest_runtest_setup(item):

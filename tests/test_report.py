@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from _pipeline_run import reduced_run, snakemake
+from _pipeline_run import reduced_copy, snakemake
 from conftest import require
 
 pytestmark = pytest.mark.slow
@@ -40,8 +40,8 @@ def render(page: Path, *extra: str, budget_ms: int = 60000) -> str:
 
 
 @pytest.fixture(scope="module")
-def report() -> Path:
-    work = reduced_run()
+def report(tmp_path_factory) -> Path:
+    work = reduced_copy(tmp_path_factory.mktemp("report") / "work")
     snakemake(work, "--configfile", "reduced.yaml", "--report", "results/report.html")
     return work / "results" / "report.html"
 

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from _pipeline_run import ROOT, reduced_run, snakemake, snakemake_result
+from _pipeline_run import ROOT, reduced_copy, snakemake, snakemake_result
 from metaeval import runconfig
 
 MINE = """\
@@ -33,8 +33,8 @@ def _tree(d):
 
 
 @pytest.mark.slow
-def test_readme_sequence_one_config_per_results_folder():
-    work = reduced_run()                                  # "the default config" (simA, simB)
+def test_readme_sequence_one_config_per_results_folder(tmp_path):
+    work = reduced_copy(tmp_path / "work")                # "the default config" (simA, simB)
     res = work / "results"
     rec = yaml.safe_load((res / runconfig.RECORD).read_text())
     assert list(rec["collections"]) == ["simA", "simB"] and rec["bootstrap"]["B"] == 200
