@@ -230,3 +230,37 @@ def test_forked_groups_equal_serial(tmp_path, capsys, monkeypatch):
     rc, out, err = _run(args, capsys)
     assert rc == 1 and out == ""
     assert "r2:2" in err.splitlines()[0] and "Traceback" not in err
+
+
+def test_forked_only_for_many_runs_none_larger_than_a_group(tmp_path, capsys, monkeypatch):
+    """Two processes for many small runs; a run larger than a group is evaluated in this process
+    (two such at once would double the peak memory), the bytes printed the same either way."""
+    import multiprocessing
+
+    from metaeval.cli import trec_eval as te
+
+    (tmp_path / "q").write_text(QRELS)
+    runs = []
+    for i in range(4):
+        p = tmp_path / f"r{i}"
+        p.write_text(f"1 Q0 a 1 {i}.5 r{i}\n1 Q0 b 2 {4 - i}.0 r{i}\n2 Q0 c 1 1.0 r{i}\n")
+        runs.append(str(p))
+    args = ["-q", "-m", "all_trec", str(tmp_path / "q"), *runs]
+    monkeypatch.setenv("METAEVAL_SERIAL", "1")
+    rc, serial, err = _run(args, capsys)
+    assert rc == 0, err
+    monkeypatch.delenv("METAEVAL_SERIAL")
+    monkeypatch.setattr(te, "_PARALLEL_BYTES", 0)
+    contexts = []
+    real = multiprocessing.get_context
+
+    def spy(method=None):
+        contexts.append(method)
+        return real(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    monkeypatch.setattr(te, "_GROUP_BYTES", 100)                 # two runs a group
+    assert [len(g) for g in te._groups(runs)] == [2, 2]
+    assert _run(args, capsys)[:2] == (0, serial) and contexts == ["fork"]
+    monkeypatch.setattr(te, "_GROUP_BYTES", 40)                  # every run is larger than a group
+    assert _run(args, capsys)[:2] == (0, serial) and contexts == ["fork"]

@@ -405,22 +405,25 @@ def _worker(paths):
 
 def _texts(o, q, groups):
     """The groups' outputs in order: in two forked processes when the machine has two cores and
-    the runs are large, else one group after the other here.  An error stops at the first group
+    the runs are many (at least :data:`_PARALLEL_BYTES` in all, none over :data:`_GROUP_BYTES`),
+    else one group after the other here.  An error stops at the first group
     (in order) that has one, as the serial loop does."""
     import os
 
     from ..errors import InputError
 
-    sizes = 0
+    sizes = []
     for g in groups:
         for p in g:
             try:
-                sizes += os.path.getsize(p) if p != "-" else 0
+                sizes.append(os.path.getsize(p) if p != "-" else 0)
             except OSError:
                 pass
     workers = min(2, len(groups), os.cpu_count() or 1)
-    if workers < 2 or sizes < _PARALLEL_BYTES or "-" in (p for g in groups for p in g) \
-            or os.environ.get("METAEVAL_SERIAL"):
+    # a run larger than a group is evaluated here alone: its scan holds about three times its
+    # bytes, and two such runs at once would double the peak memory of the evaluation
+    if workers < 2 or sum(sizes) < _PARALLEL_BYTES or max(sizes, default=0) > _GROUP_BYTES \
+            or "-" in (p for g in groups for p in g) or os.environ.get("METAEVAL_SERIAL"):
         for g in groups:
             yield _group_text(o, q, g)
         return
