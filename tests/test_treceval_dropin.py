@@ -192,15 +192,12 @@ def test_score_reader_is_strtod_exact(tmp_path):
     assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
 
 
-def test_forked_groups_equal_serial(tmp_path, capsys, monkeypatch):
-    """Runs evaluated in groups by two forked processes print what one process prints, run after
-    run in the order given; the first rejected run in that order is the one reported, and nothing
-    is printed."""
-    from metaeval.cli import trec_eval as te
-
+def _small_runs(tmp_path, n, capsys, monkeypatch):
+    """``n`` small run files (about 50 bytes each) beside the qrels: ``(runs, args, output of one
+    process)``."""
     (tmp_path / "q").write_text(QRELS)
     runs = []
-    for i in range(5):
+    for i in range(n):
         p = tmp_path / f"r{i}"
         p.write_text(f"1 Q0 a 1 {i}.5 r{i}\n1 Q0 b 2 {4 - i}.0 r{i}\n2 Q0 c 1 1.0 r{i}\n")
         runs.append(str(p))
@@ -209,6 +206,16 @@ def test_forked_groups_equal_serial(tmp_path, capsys, monkeypatch):
     rc, serial, err = _run(args, capsys)
     assert rc == 0, err
     monkeypatch.delenv("METAEVAL_SERIAL")
+    return runs, args, serial
+
+
+def test_forked_groups_equal_serial(tmp_path, capsys, monkeypatch):
+    """Runs evaluated in groups by two forked processes print what one process prints, run after
+    run in the order given; the first rejected run in that order is the one reported, and nothing
+    is printed."""
+    from metaeval.cli import trec_eval as te
+
+    runs, args, serial = _small_runs(tmp_path, 5, capsys, monkeypatch)
     monkeypatch.setattr(te, "_PARALLEL_BYTES", 0)
     monkeypatch.setattr(te, "_GROUP_BYTES", 100)                 # two runs a group
     assert [len(g) for g in te._groups(runs)] == [2, 2, 1]
@@ -239,17 +246,7 @@ def test_forked_only_for_many_runs_none_larger_than_a_group(tmp_path, capsys, mo
 
     from metaeval.cli import trec_eval as te
 
-    (tmp_path / "q").write_text(QRELS)
-    runs = []
-    for i in range(4):
-        p = tmp_path / f"r{i}"
-        p.write_text(f"1 Q0 a 1 {i}.5 r{i}\n1 Q0 b 2 {4 - i}.0 r{i}\n2 Q0 c 1 1.0 r{i}\n")
-        runs.append(str(p))
-    args = ["-q", "-m", "all_trec", str(tmp_path / "q"), *runs]
-    monkeypatch.setenv("METAEVAL_SERIAL", "1")
-    rc, serial, err = _run(args, capsys)
-    assert rc == 0, err
-    monkeypatch.delenv("METAEVAL_SERIAL")
+    runs, args, serial = _small_runs(tmp_path, 4, capsys, monkeypatch)
     monkeypatch.setattr(te, "_PARALLEL_BYTES", 0)
     contexts = []
     real = multiprocessing.get_context
