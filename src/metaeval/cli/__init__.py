@@ -9,23 +9,25 @@ Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import pkgutil
 import sys
-import warnings
 
-from ..errors import ConfigError, InputError, InputWarning
+# argparse, importlib, pkgutil and warnings are imported where used: the drop-ins (trec_eval above
+# all) start in a fraction of a second and need none of them
 
 
 def _commands() -> list[str]:
     """The command modules of this package (discovered; ``_helpers`` excluded), sorted."""
+    import pkgutil
+
     return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa: F821
     """The ``metaeval`` parser; ``only``: just that command's subparser (what ``metaeval CMD ...``
     needs: the other command modules are not imported)."""
+    import argparse
+    import importlib
+
     from .. import __version__
 
     parser = argparse.ArgumentParser(
@@ -70,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         return trec_eval_main(argv[1:])
     # `metaeval CMD ...` imports CMD's module alone; anything else (--help, a typo) the full parser
     only = argv[0] if argv and not argv[0].startswith("-") and argv[0] in _commands() else None
+    import warnings
+
+    from ..errors import ConfigError, InputError, InputWarning
+
     parser = build_parser(only)
     args = parser.parse_args(argv)
     warnings.showwarning = _show_warning

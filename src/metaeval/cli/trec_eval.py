@@ -298,18 +298,21 @@ def render(o, q, rk, run_index: int, values=None, sums=None) -> list[str]:
 def _per_topic(qcols, topics, show) -> list[str]:
     """The -q lines, topic after topic: one '%' format per topic (a template of all its lines) when
     every number is finite, else line by line (C's printf spells NaN "-nan" or "nan" by its sign)."""
-    if not qcols:
+    if not qcols or not topics:
         return []
     import numpy as np
 
-    num = [v for _, f, v in qcols if f != "'%s'"]
-    if all(np.isfinite(v).all() for v in num):
-        base = "\n".join(f"{h.replace('%', '%%')}\x01\t{f}" for h, f, _ in qcols)
-        data = [v.tolist() if f == "%6.4f" else v.astype(np.int64).tolist() if f == "%d" else v
-                for _, f, v in qcols]
+    text = [j for j, (_, f, _) in enumerate(qcols) if f == "'%s'"]
+    num = np.array([v for _, f, v in qcols if f != "'%s'"], dtype=np.float64).reshape(-1, len(topics))
+    if np.isfinite(num).all():
         # a topic id never holds a byte <= 0x20 (the readers split at them): \x01 marks its place
-        return [base.replace("\x01", t.replace("%", "%%")) % row
-                for t, row, s in zip(topics, zip(*data), show.tolist()) if s]
+        base = "\n".join(f"{h.replace('%', '%%')}\x01\t{f}" for h, f, _ in qcols)
+        rows = num.T.tolist()            # '%d' truncates a float as the int64 cast did
+        for j in text:
+            for row, x in zip(rows, qcols[j][2]):
+                row.insert(j, x)
+        return [base.replace("\x01", t.replace("%", "%%")) % tuple(row)
+                for t, row, s in zip(topics, rows, show.tolist()) if s]
     cols = []
     for h, f, v in qcols:
         if f == "%6.4f":
