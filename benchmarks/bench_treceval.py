@@ -14,7 +14,8 @@ Runs are decompressed into a temporary folder first (trec_eval reads plain files
 tool runs once untimed first (page cache warm, Python's bytecode cached as for an installed package:
 the children run without ``PYTHONDONTWRITEBYTECODE``).  ``metaeval trec_eval`` evaluates large run
 sets in two forked processes: its CPU time is that of all its processes, its memory the peak of
-their sum (sampled).  The machine may be shared: compare the ratios, not the seconds.
+their sum (sampled); the DL19 runs are also timed in one process (``METAEVAL_SERIAL=1``), the
+cost on one core.  The machine may be shared: compare the ratios, not the seconds.
 
     python benchmarks/bench_treceval.py [--data ../shared/data] [--lines 10000000] [--repeat 2] [--check]
 
@@ -226,6 +227,10 @@ def main(argv=None) -> int:
         c = measure_each([[str(exe), "-q", "-m", "all_trec", str(qrels), str(r)] for r in runs], a.repeat)
         py = measure([*pytrec, str(qrels), *map(str, runs)], a.repeat)
         missed = _report(me, [("trec_eval 10.0 (C)", c, 3), ("pytrec_eval", py, 5)])
+        one = measure(["env", "METAEVAL_SERIAL=1", *metaeval, str(qrels), *map(str, runs)], a.repeat)
+        print(f"  {'... in one process':22s} {one[0]:7.2f} s wall {one[1]:7.2f} s CPU {one[2]:6d} MB   "
+              f"faster than trec_eval {c[0] / one[0]:.2f}x wall, {c[1] / one[1]:.2f}x CPU; than pytrec_eval "
+              f"{py[0] / one[0]:.2f}x wall, {py[1] / one[1]:.2f}x CPU")
         if a.lines:
             qp, sruns = synthetic(tmp, a.lines)
             n = sum(1 for r in sruns for _ in open(r))
