@@ -504,8 +504,9 @@ def _rank_one(q: TrecQrels, run: TrecRun, max_docs: int | None, judged_only: boo
         docs = run.docs[keep]
         sc = run.scores[keep]
         lines = run.lines[keep]
-    if float32:                 # trec_eval 9.0.x keeps SCORE as a C float
-        sc = sc.astype(np.float32).astype(np.float64)
+    if float32:                 # trec_eval 9.0.x keeps SCORE as a C float (beyond its range: +-inf)
+        with np.errstate(over="ignore"):
+            sc = sc.astype(np.float32).astype(np.float64)
     fast = _fast_rel(q, run, keep, ti, docs, lines)
     if fast is not None:
         rel, o = fast
