@@ -16,6 +16,8 @@ pandas DataFrames -> tidy ``run, topic, measure, value``) and :func:`metaeval.me
 (scores -> every meta-evaluation table as a DataFrame, ``.write(out_dir)`` for files and figures).
 """
 
+from ._lazy import lazy_attributes
+
 __version__ = "0.1.0"
 
 # The one-call API, imported on first use so that ``import metaeval`` stays fast and loads neither
@@ -25,14 +27,4 @@ _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare
         "rank_correlation": "meta.rankcorr", "incompleteness": "api"}
 __all__ = ["__version__", *_API]
 
-
-def __getattr__(name):
-    if name in _API:
-        from importlib import import_module
-
-        return getattr(import_module(f"{__name__}.{_API[name]}"), name)
-    raise AttributeError(f"module 'metaeval' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_API))
+__getattr__, __dir__ = lazy_attributes(__name__, _API)

@@ -226,17 +226,14 @@ def _totals(o, rk, values):
     return [totals(v) for _, _, v in values]
 
 
-def render(o, q, rk, run_index: int, values=None, sums=None) -> list[str]:
+def render(o, q, rk, run_index: int, values, sums) -> list[str]:
     """The lines trec_eval prints for run ``run_index`` of the ranking ``rk`` (``values``: the
-    runs' measures from :func:`_values`, computed here when not given; ``sums``: their
-    :func:`_totals`)."""
+    runs' measures from :func:`_values`; ``sums``: their :func:`_totals`)."""
     import numpy as np
 
     from ..metrics.treceval import summary
 
     r = run_index
-    if values is None:
-        values = _values(o, rk)
     T = len(rk.topics)
     rel = rk.rel[r]
     nret = rk.num_ret[r]
@@ -373,16 +370,21 @@ _GROUP_BYTES = 16 << 20
 _PARALLEL_BYTES = 8 << 20
 
 
-def _groups(paths) -> list[list[str]]:
-    """Consecutive runs in groups of at most :data:`_GROUP_BYTES` (a larger run alone)."""
+def _size(path) -> int:
+    """The bytes of a run file (0 for standard input, or a file the reader will report)."""
     import os
 
+    try:
+        return os.path.getsize(path) if path != "-" else 0
+    except OSError:
+        return 0
+
+
+def _groups(paths) -> list[list[str]]:
+    """Consecutive runs in groups of at most :data:`_GROUP_BYTES` (a larger run alone)."""
     groups, cur, size = [], [], 0
     for p in paths:
-        try:
-            n = os.path.getsize(p) if p != "-" else 0
-        except OSError:
-            n = 0                                   # the reader reports the file
+        n = _size(p)
         if cur and size + n > _GROUP_BYTES:
             groups.append(cur)
             cur, size = [], 0
@@ -415,13 +417,7 @@ def _texts(o, q, groups):
 
     from ..errors import InputError
 
-    sizes = []
-    for g in groups:
-        for p in g:
-            try:
-                sizes.append(os.path.getsize(p) if p != "-" else 0)
-            except OSError:
-                pass
+    sizes = [_size(p) for g in groups for p in g]
     workers = min(2, len(groups), os.cpu_count() or 1)
     # a run larger than a group is evaluated here alone: its scan holds about three times its
     # bytes, and two such runs at once would double the peak memory of the evaluation

@@ -11,6 +11,8 @@ Main entry points:
 Input formats and policies: ``docs/io.md``.
 """
 
+from .._lazy import lazy_attributes
+
 # imported on first use (PEP 562): ``metaeval.io.treceval`` / ``metaeval.io.cwl`` (the drop-ins)
 # do not load the collection readers they do not need
 _LAZY = {"label_run": "ingest", "load_collection": "ingest", "load_or_build": "ingest",
@@ -19,14 +21,4 @@ _LAZY = {"label_run": "ingest", "load_collection": "ingest", "load_or_build": "i
          "run_name": "runs"}
 __all__ = list(_LAZY)
 
-
-def __getattr__(name):
-    if name in _LAZY:
-        from importlib import import_module
-
-        return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
