@@ -209,55 +209,59 @@ def _small_runs(tmp_path, n, capsys, monkeypatch):
     return runs, args, serial
 
 
-def test_forked_groups_equal_serial(tmp_path, capsys, monkeypatch):
-    """Runs evaluated in groups by two forked processes print what one process prints, run after
-    run in the order given; the first rejected run in that order is the one reported, and nothing
-    is printed."""
+def _fork_spy(monkeypatch) -> list:
+    """Count the processes the drop-in forks (in the parent: the child's count is its own)."""
+    import os
+
+    forks, real = [], os.fork
+
+    def spy():
+        forks.append(1)
+        return real()
+
+    monkeypatch.setattr(os, "fork", spy)
+    return forks
+
+
+def test_forked_halves_equal_serial(tmp_path, capsys, monkeypatch):
+    """Runs evaluated in two halves, the second by a forked process, print what one process
+    prints, run after run in the order given; the first rejected run in that order is the one
+    reported, from either half, and nothing is printed."""
     from metaeval.cli import trec_eval as te
 
     runs, args, serial = _small_runs(tmp_path, 5, capsys, monkeypatch)
     monkeypatch.setattr(te, "_PARALLEL_BYTES", 0)
-    monkeypatch.setattr(te, "_GROUP_BYTES", 100)                 # two runs a group
-    assert [len(g) for g in te._groups(runs)] == [2, 2, 1]
-    forked = []
-    real = te._texts
-
-    def spy(o, q, groups):
-        forked.append(len(groups))
-        yield from real(o, q, groups)
-
-    monkeypatch.setattr(te, "_texts", spy)
+    assert te._halves(runs, [te._size(r) for r in runs]) == 3          # r0-r2 here, r3-r4 forked
+    assert te._halves(runs, [1, 1, 1, 1, 100]) == 4 and te._halves(runs, [100, 1, 1, 1, 1]) == 1
+    forks = _fork_spy(monkeypatch)
     rc, out, err = _run(args, capsys)
     assert rc == 0, err
-    assert forked == [3] and out == serial
+    assert forks == [1] and out == serial
     assert [ln.split("\t")[2] for ln in out.splitlines() if ln.startswith("runid")] == [f"r{i}" for i in range(5)]
-    # runs 2 and 4 rejected (a document twice): run 2's message, nothing printed
-    for i in (2, 4):
-        (tmp_path / f"r{i}").write_text("1 Q0 a 1 3.0 r\n1 Q0 a 2 2.0 r\n2 Q0 c 1 1 r\n")
-    rc, out, err = _run(args, capsys)
-    assert rc == 1 and out == ""
-    assert "r2:2" in err.splitlines()[0] and "Traceback" not in err
+    bad = "1 Q0 a 1 3.0 r\n1 Q0 a 2 2.0 r\n2 Q0 c 1 1 r\n"           # a document twice: line 2
+    good = {i: (tmp_path / f"r{i}").read_text() for i in (2, 3, 4)}
+    for rejected, reported in (((2, 4), "r2"), ((3, 4), "r3"), ((4,), "r4")):
+        for i in (2, 3, 4):
+            (tmp_path / f"r{i}").write_text(bad if i in rejected else good[i])
+        rc, out, err = _run(args, capsys)
+        assert rc == 1 and out == "", rejected
+        assert f"{reported}:2" in err.splitlines()[0] and "Traceback" not in err, (rejected, err)
 
 
-def test_forked_only_for_many_runs_none_larger_than_a_group(tmp_path, capsys, monkeypatch):
-    """Two processes for many small runs; a run larger than a group is evaluated in this process
-    (two such at once would double the peak memory), the bytes printed the same either way."""
-    import multiprocessing
-
+def test_forked_only_for_many_runs_none_larger_than_the_fork_limit(tmp_path, capsys, monkeypatch):
+    """A second process for many small runs; a run larger than ``_FORK_MAX_RUN`` is evaluated in
+    this process (two such scans at once would double the peak memory), and so are runs that add
+    up to less than ``_PARALLEL_BYTES``; the bytes printed are the same either way, and so they are
+    whatever the runs' grouping."""
     from metaeval.cli import trec_eval as te
 
     runs, args, serial = _small_runs(tmp_path, 4, capsys, monkeypatch)
+    forks = _fork_spy(monkeypatch)
+    assert _run(args, capsys)[:2] == (0, serial) and forks == []      # 200 bytes: one process
     monkeypatch.setattr(te, "_PARALLEL_BYTES", 0)
-    contexts = []
-    real = multiprocessing.get_context
-
-    def spy(method=None):
-        contexts.append(method)
-        return real(method)
-
-    monkeypatch.setattr(multiprocessing, "get_context", spy)
-    monkeypatch.setattr(te, "_GROUP_BYTES", 100)                 # two runs a group
+    assert _run(args, capsys)[:2] == (0, serial) and forks == [1]
+    monkeypatch.setattr(te, "_FORK_MAX_RUN", 40)                      # every run is larger
+    assert _run(args, capsys)[:2] == (0, serial) and forks == [1]
+    monkeypatch.setattr(te, "_GROUP_BYTES", 100)                      # two runs a group
     assert [len(g) for g in te._groups(runs)] == [2, 2]
-    assert _run(args, capsys)[:2] == (0, serial) and contexts == ["fork"]
-    monkeypatch.setattr(te, "_GROUP_BYTES", 40)                  # every run is larger than a group
-    assert _run(args, capsys)[:2] == (0, serial) and contexts == ["fork"]
+    assert _run(args, capsys)[:2] == (0, serial) and forks == [1]

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from conftest import DL19, in_ci
 from metaeval.errors import InputError
 from metaeval.io import treceval as te
-from metaeval.util import c_atof
+from metaeval.cnum import c_atof
 
 ROOT = Path(__file__).resolve().parents[1]
 

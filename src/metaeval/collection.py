@@ -27,11 +27,15 @@ cache) -- what a method that changes the judgments needs (reduced qrels, pool de
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+# json is imported where used, pathlib for the annotations only: the trec_eval drop-in imports
+# this module and needs neither
+if TYPE_CHECKING:
+    from pathlib import Path
 
 UNJUDGED = -1
 PAD = -2
@@ -149,6 +153,8 @@ class Collection:
     # ------------------------------------------------------------------ cache
     def save(self, path: str | Path) -> None:
         """Binary cache (``.npz``), written atomically; :meth:`load` restores it exactly."""
+        import json
+
         from .util import atomic_write
 
         with atomic_write(path, "wb") as fh:
@@ -169,6 +175,8 @@ class Collection:
 
     @classmethod
     def load(cls, path: str | Path) -> "Collection":
+        import json
+
         with np.load(path, allow_pickle=False) as z:
             if int(z["format"]) != CACHE_FORMAT:
                 raise ValueError(f"{path}: cache format {int(z['format'])}, expected {CACHE_FORMAT}")
@@ -275,6 +283,8 @@ class DiversityCollection(Collection):
                        lengths=self.lengths[idx], doc_index=self.doc_index[idx], _cache={})
 
     def save(self, path: str | Path) -> None:
+        import json
+
         from .collection import CACHE_FORMAT
         from .util import atomic_write
 
@@ -291,6 +301,8 @@ class DiversityCollection(Collection):
 
     @classmethod
     def from_npz(cls, z) -> "DiversityCollection":
+        import json
+
         return cls(
             topics=tuple(str(t) for t in z["topics"]), runs=tuple(str(r) for r in z["runs"]),
             levels=z["levels"].copy(), lengths=z["lengths"].copy(),

@@ -222,28 +222,3 @@ def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-
-
-# ------------------------------------------------------------- C's atol / atof (trec_eval's readers)
-import re as _re
-
-_ATOL = _re.compile(rb"\s*([+-]?[0-9]+)")
-_ATOF = _re.compile(rb"\s*([+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan))",
-                   _re.IGNORECASE)
-
-
-def c_atol(b: bytes) -> int:
-    """C's ``atol``: the leading integer of ``b`` (0 if none)."""
-    m = _ATOL.match(b)
-    return int(m.group(1)) if m else 0
-
-
-def c_atof(b: bytes) -> float:
-    """C's ``atof`` for decimal input: the leading number of ``b`` (0.0 if none)."""
-    m = _ATOF.match(b)
-    if not m:
-        return 0.0
-    try:
-        return float(m.group(1))
-    except ValueError:      # pragma: no cover - the regex admits only floats
-        return 0.0

@@ -364,8 +364,12 @@ def _group_text(o, q, paths) -> str:
     return "".join(parts)
 
 
-#: a group of runs computed together holds at most about this many bytes of run files
-_GROUP_BYTES = 16 << 20
+#: a group of runs computed together holds at most about this many bytes of run files (its
+#: rankings, about a tenth of that, are stacked; the measures' temporaries are bounded apart)
+_GROUP_BYTES = 64 << 20
+#: a run file larger than this is evaluated in this process, with no second process: its scan
+#: holds about three times its bytes, and two such scans at once would double the peak memory
+_FORK_MAX_RUN = 16 << 20
 #: below this many bytes of run files in all, the runs are evaluated in this process only
 _PARALLEL_BYTES = 8 << 20
 
@@ -395,51 +399,106 @@ def _groups(paths) -> list[list[str]]:
     return groups
 
 
-_STATE: dict = {}
+def _halves(paths, sizes) -> int:
+    """Where to split the runs in two of about equal bytes (1 <= k < len(paths))."""
+    total, acc = sum(sizes), 0
+    for k, n in enumerate(sizes[:-1], 1):
+        acc += n
+        if 2 * acc >= total:
+            return k
+    return len(paths) - 1
 
 
-def _worker(paths):
-    """A forked worker's group: ``(True, text)`` or ``(False, (message, file, line, topic))``."""
+def _child(o, q, paths, fd) -> None:
+    """The forked process's half: its text, or its input error, pickled into ``fd``; then exit
+    without running the parent's exit handlers."""
+    import os
+    import pickle
+
     from ..errors import InputError
 
+    code = 0
     try:
-        return True, _group_text(_STATE["o"], _STATE["q"], paths)
-    except InputError as e:
-        return False, (e.message, e.path, e.line, e.topic)
+        try:
+            payload = ("ok", "".join(_group_text(o, q, g) for g in _groups(paths)))
+        except InputError as e:
+            payload = ("input", (e.message, e.path, e.line, e.topic))
+        except BaseException as e:      # noqa: BLE001 - reported by the parent
+            payload = ("failed", f"{type(e).__name__}: {e}")
+        with open(fd, "wb") as f:
+            f.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+    except BaseException:               # noqa: BLE001 - the parent reads an empty pipe
+        code = 1
+    finally:
+        os._exit(code)
 
 
-def _texts(o, q, groups):
-    """The groups' outputs in order: in two forked processes when the machine has two cores and
-    the runs are many (at least :data:`_PARALLEL_BYTES` in all, none over :data:`_GROUP_BYTES`),
-    else one group after the other here.  An error stops at the first group
-    (in order) that has one, as the serial loop does."""
+def _texts(o, q, paths):
+    """The runs' outputs in order.  When the machine has two cores and the runs are many (at least
+    :data:`_PARALLEL_BYTES` in all, none over :data:`_FORK_MAX_RUN`), the runs are split in two
+    halves of about equal bytes: a forked process evaluates the second while this one evaluates
+    the first; else everything is evaluated here.  Either way the groups' texts come in the runs'
+    order, and an input error is the first rejected run in that order, as one process reports it."""
     import os
 
     from ..errors import InputError
 
-    sizes = [_size(p) for g in groups for p in g]
-    workers = min(2, len(groups), os.cpu_count() or 1)
-    # a run larger than a group is evaluated here alone: its scan holds about three times its
-    # bytes, and two such runs at once would double the peak memory of the evaluation
-    if workers < 2 or sum(sizes) < _PARALLEL_BYTES or max(sizes, default=0) > _GROUP_BYTES \
-            or "-" in (p for g in groups for p in g) or os.environ.get("METAEVAL_SERIAL"):
-        for g in groups:
+    sizes = [_size(p) for p in paths]
+    if (os.cpu_count() or 1) < 2 or len(paths) < 2 or sum(sizes) < _PARALLEL_BYTES \
+            or max(sizes) > _FORK_MAX_RUN or "-" in paths or os.environ.get("METAEVAL_SERIAL"):
+        for g in _groups(paths):
             yield _group_text(o, q, g)
         return
-    import multiprocessing as mp
+    import pickle
+    import signal
 
-    _STATE.update(o=o, q=q)
+    k = _halves(paths, sizes)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                        # pragma: no cover - runs in the child
+        os.close(r)
+        _child(o, q, paths[k:], w)
+    os.close(w)
+    finished = False
     try:
-        with mp.get_context("fork").Pool(workers) as pool:
-            for ok, payload in pool.imap(_worker, groups):
-                if not ok:
-                    raise InputError(*payload)
-                yield payload
+        for g in _groups(paths[:k]):
+            yield _group_text(o, q, g)
+        with open(r, "rb") as f:
+            r = None
+            data = f.read()
+        kind, payload = pickle.loads(data) if data else ("failed", "no result")
+        finished = True
+        if kind == "input":
+            raise InputError(*payload)
+        if kind != "ok":
+            raise RuntimeError(f"metaeval trec_eval: the second process failed ({payload})")
+        yield payload
     finally:
-        _STATE.clear()
+        if r is not None:
+            os.close(r)
+        if not finished:                # an error here, or the caller stopped early
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:  # pragma: no cover - already gone
+                pass
+        os.waitpid(pid, 0)
 
 
 def main(argv=None) -> int:
+    """The drop-in, its cyclic garbage collector paused: it makes no cycles, and its many small
+    lists and tuples would otherwise start a collection every few hundred allocations."""
+    import gc
+
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _main(argv)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _main(argv) -> int:
     import numpy as np
 
     from ..errors import InputError
@@ -466,21 +525,54 @@ def main(argv=None) -> int:
         if o["Z"] is not None:
             o["zdata"] = _zscores(o["Z"])
             o["zqids"] = {k for k, _ in o["zdata"]}
-        import tempfile
-        out = tempfile.SpooledTemporaryFile(max_size=1 << 23, mode="w+")   # printed once all is read
         o["neg"] = np.flatnonzero(q.rel_levels().sum(1) == 0)
-        for text in _texts(o, q, _groups(runs)):
+        out = _Held()                   # printed once everything is read
+        for text in _texts(o, q, runs):
             out.write(text)
     except InputError as e:
         print(f"metaeval trec_eval: error: {e}", file=sys.stderr)
         return 1
     try:
-        out.seek(0)
-        while block := out.read(1 << 20):
-            sys.stdout.write(block)
-        sys.stdout.flush()
+        out.print()
     except BrokenPipeError:
         return 0
     finally:
         out.close()
     return 0
+
+
+class _Held:
+    """The output held until it is printed: in memory up to :attr:`LIMIT` characters, then in a
+    temporary file (as :class:`tempfile.SpooledTemporaryFile`, whose module is imported only then:
+    the drop-in starts faster without it)."""
+
+    LIMIT = 1 << 23
+
+    def __init__(self):
+        self.parts, self.size, self.file = [], 0, None
+
+    def write(self, text: str) -> None:
+        if self.file is None and self.size + len(text) > self.LIMIT:
+            import tempfile
+
+            self.file = tempfile.TemporaryFile("w+")
+            self.file.writelines(self.parts)
+            self.parts = []
+        if self.file is None:
+            self.parts.append(text)
+            self.size += len(text)
+        else:
+            self.file.write(text)
+
+    def print(self) -> None:
+        for text in self.parts:
+            sys.stdout.write(text)
+        if self.file is not None:
+            self.file.seek(0)
+            while block := self.file.read(1 << 20):
+                sys.stdout.write(block)
+        sys.stdout.flush()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()

@@ -11,8 +11,6 @@ for ASCII.  Field contents are kept as raw bytes (UTF-8); ids are compared byte 
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 import os
 import re
 
@@ -21,12 +19,6 @@ import numpy as np
 from ..errors import InputError
 
 _NL = 10
-
-
-try:  # ISA-L's gzip is 2-3x faster than zlib's; optional
-    from isal import igzip as _gzip
-except ImportError:  # pragma: no cover - depends on the environment
-    _gzip = gzip
 
 _PAD = 256          # zero bytes after the data: fixed-width field extraction never runs off the end
 _BOM = b"\xef\xbb\xbf"
@@ -49,10 +41,20 @@ def read_raw_bytes(path: str | os.PathLike) -> bytes:
         raise InputError(f"cannot read: {e.strerror or e}", path) from None
     if raw[:2] == b"\x1f\x8b":
         try:
-            raw = _gzip.decompress(raw)
+            raw = _gunzip(raw)
         except (OSError, EOFError, ValueError) as e:
             raise InputError(f"corrupt gzip data: {e}", path) from None
     return raw
+
+
+def _gunzip(raw: bytes) -> bytes:
+    """gzip data decompressed: ISA-L's gzip (2-3x faster than zlib's) when installed (imported
+    here, not with the module: most files read are plain)."""
+    try:
+        from isal import igzip as gz
+    except ImportError:  # pragma: no cover - depends on the environment
+        import gzip as gz
+    return gz.decompress(raw)
 
 
 def _line_of(data: bytes, pos: int) -> int:
@@ -411,6 +413,8 @@ def hash_rows(m: np.ndarray) -> np.ndarray:
 
 
 def _blake64(items) -> np.ndarray:
+    import hashlib
+
     return np.array([int.from_bytes(hashlib.blake2b(b, digest_size=8).digest(), "little")
                      for b in items], np.uint64)
 

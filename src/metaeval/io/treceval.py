@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ..util import c_atof, c_atol
+from ..cnum import c_atof, c_atol
 from ._text import Table, _hash_spans, _matrix, _objects, _words, hash_ids, hash_rows, read_bytes, tokenize
 
 __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRanking", "read_trec_qrels",

@@ -142,12 +142,12 @@ class Spec:
 
 
 def _atol(s: str) -> int:
-    from ..util import c_atol
+    from ..cnum import c_atol
     return c_atol(s.encode())
 
 
 def _atof(s: str) -> float:
-    from ..util import c_atof
+    from ..cnum import c_atof
     return c_atof(s.encode())
 
 
