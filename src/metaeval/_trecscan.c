@@ -14,7 +14,7 @@
  * Semantics (see the docstring of metaeval.io.treceval):
  *   fields are split at bytes <= 0x20; blank lines and lines whose first non-blank byte is '#' are
  *   skipped; at least 6 fields, extra ones ignored; RANK ignored; run id = TAG of the last result
- *   line; SCORE = C atof as metaeval.util.c_atof reads it: the longest prefix matching
+ *   line; SCORE = C atof as metaeval.cnum.c_atof reads it: the longest prefix matching
  *   [+-]?(digits[.digits*]|.digits)([eE][+-]?digits)? | [+-]?inf(inity)? | [+-]?nan (case-insensitive),
  *   else 0.0.  Decimal prefixes whose significant digits M fit in 53 bits with a power of ten j
  *   within +-22 are converted exactly (Clinger's fast path: M and 10^|j| exact doubles, one

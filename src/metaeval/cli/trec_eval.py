@@ -44,7 +44,8 @@ def _fmt(v: float) -> str:
 
 
 def _long(v: float) -> str:
-    if v != v or v in (math.inf, -math.inf):
+    """``printf("%ld", (long)v)`` as x86-64 casts: LONG_MIN for NaN and values out of range."""
+    if not -9223372036854775808.0 <= v < 9223372036854775808.0:
         return "-9223372036854775808"
     return str(int(v))
 
@@ -226,9 +227,10 @@ def _totals(o, rk, values):
     return [totals(v) for _, _, v in values]
 
 
-def render(o, q, rk, run_index: int, values, sums) -> list[str]:
-    """The lines trec_eval prints for run ``run_index`` of the ranking ``rk`` (``values``: the
-    runs' measures from :func:`_values`; ``sums``: their :func:`_totals`)."""
+def render(o, q, rk, run_index: int, values, sums) -> str:
+    """What trec_eval prints for run ``run_index`` of the ranking ``rk``, every line ending in a
+    newline (``values``: the runs' measures from :func:`_values`; ``sums``: their
+    :func:`_totals`)."""
     import numpy as np
 
     from ..metrics.treceval import summary
@@ -289,36 +291,55 @@ def render(o, q, rk, run_index: int, values, sums) -> list[str]:
             final.append(f"{name:<22}\tall\t{_long(v)}")
         else:
             final.append(f"{pre}{name:<22}\tall\t{_fmt(v)}")
-    return _per_topic(qcols, topics, show) + final
+    return _per_topic(qcols, topics, show) + "".join([f"{x}\n" for x in final])
 
 
-def _per_topic(qcols, topics, show) -> list[str]:
-    """The -q lines, topic after topic: one '%' format per topic (a template of all its lines) when
-    every number is finite, else line by line (C's printf spells NaN "-nan" or "nan" by its sign)."""
+def _per_topic(qcols, topics, show) -> str:
+    """The -q lines, topic after topic (``show``: which topics), each ending in a newline: printed
+    by the C extension ``metaeval._trecfmt`` when it is built (and ``METAEVAL_NO_CEXT`` unset),
+    else with '%' templates -- the same bytes."""
     if not qcols or not topics:
-        return []
+        return ""
     import numpy as np
+
+    from ..io.treceval import c_extensions_enabled
 
     text = [j for j, (_, f, _) in enumerate(qcols) if f == "'%s'"]
     num = np.array([v for _, f, v in qcols if f != "'%s'"], dtype=np.float64).reshape(-1, len(topics))
-    if np.isfinite(num).all():
+    if _cfmt is not None and c_extensions_enabled():
+        values = np.zeros((len(qcols), len(topics)))
+        values[[j for j in range(len(qcols)) if j not in text]] = num
+        return _cfmt.format_lines(
+            tuple(h.encode() for h, _, _ in qcols), bytes(_KIND[f] for _, f, _ in qcols), values,
+            tuple(tuple(x.encode() for x in v) if f == "'%s'" else None for _, f, v in qcols),
+            tuple(t.encode() for t in topics), np.ascontiguousarray(show, np.uint8))
+    if (np.abs(num) < 2.0 ** 63).all():          # finite, and every '%d' within a C long
         # a topic id never holds a byte <= 0x20 (the readers split at them): \x01 marks its place
-        base = "\n".join(f"{h.replace('%', '%%')}\x01\t{f}" for h, f, _ in qcols)
+        base = "\n".join(f"{h.replace('%', '%%')}\x01\t{f}" for h, f, _ in qcols) + "\n"
         rows = num.T.tolist()            # '%d' truncates a float as the int64 cast did
         for j in text:
             for row, x in zip(rows, qcols[j][2]):
                 row.insert(j, x)
-        return [base.replace("\x01", t.replace("%", "%%")) % tuple(row)
-                for t, row, s in zip(topics, rows, show.tolist()) if s]
+        return "".join([base.replace("\x01", t.replace("%", "%%")) % tuple(row)
+                        for t, row, s in zip(topics, rows, show.tolist()) if s])
     cols = []
     for h, f, v in qcols:
         if f == "%6.4f":
-            cols.append([f"{h}{t}\t{_fmt(x)}" for t, x in zip(topics, v.tolist())])
+            cols.append([f"{h}{t}\t{_fmt(x)}\n" for t, x in zip(topics, v.tolist())])
         elif f == "%d":
-            cols.append([f"{h}{t}\t{_long(x)}" for t, x in zip(topics, v.tolist())])
+            cols.append([f"{h}{t}\t{_long(x)}\n" for t, x in zip(topics, v.tolist())])
         else:
-            cols.append([f"{h}{t}\t'{x}'" for t, x in zip(topics, v)])
-    return [col[t] for t in range(len(topics)) if show[t] for col in cols]
+            cols.append([f"{h}{t}\t'{x}'\n" for t, x in zip(topics, v)])
+    return "".join([col[t] for t in range(len(topics)) if show[t] for col in cols])
+
+
+#: the C printer's kind of each '%' format
+_KIND = {"%6.4f": ord("f"), "%d": ord("d"), "'%s'": ord("s")}
+
+try:  # the optional C line printer (setup.py builds it)
+    from .. import _trecfmt as _cfmt
+except ImportError:  # pragma: no cover - depends on the build
+    _cfmt = None
 
 
 def _rank(o, q, path):
@@ -356,12 +377,7 @@ def _group_text(o, q, paths) -> str:
     rk = stack_rankings(q, [g[:3] for g in got], paths, [g[3] for g in got])
     values = _values(o, rk)
     sums = _totals(o, rk, values)
-    parts = []
-    for r in range(len(paths)):
-        lines = render(o, q, rk, r, values, sums)
-        if lines:
-            parts.append("\n".join(lines) + "\n")
-    return "".join(parts)
+    return "".join([render(o, q, rk, r, values, sums) for r in range(len(paths))])
 
 
 #: a group of runs computed together holds at most about this many bytes of run files (its

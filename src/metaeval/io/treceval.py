@@ -652,10 +652,16 @@ def rank_runs(q: TrecQrels, runs: list[TrecRun], names: list[str] | None = None,
     return stack_rankings(q, parts, names, [r.run_id for r in runs])
 
 
+def c_extensions_enabled() -> bool:
+    """Whether the optional C extensions may be used: not when the environment variable
+    ``METAEVAL_NO_CEXT`` is set (to anything but "", "0", "false", "no")."""
+    return os.environ.get("METAEVAL_NO_CEXT", "").strip().lower() in ("", "0", "false", "no")
+
+
 def c_scanner():
-    """The C run scanner (module ``metaeval._trecscan``), or None: not built, or the environment
-    variable ``METAEVAL_NO_CEXT`` is set (to anything but "", "0", "false", "no")."""
-    if _cscan is None or os.environ.get("METAEVAL_NO_CEXT", "").strip().lower() not in ("", "0", "false", "no"):
+    """The C run scanner (module ``metaeval._trecscan``), or None: not built, or
+    ``METAEVAL_NO_CEXT`` set (:func:`c_extensions_enabled`)."""
+    if _cscan is None or not c_extensions_enabled():
         return None
     return _cscan
 
