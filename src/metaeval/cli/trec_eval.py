@@ -218,23 +218,56 @@ def _values(o, rk):
 
 
 def _totals(o, rk, values):
-    """Every run's sequential sum of every measure over the topics (the summaries' sums), when
-    every run is summarised over all the topics and without z-scores; else None (per run)."""
+    """Every run's sequential sums of every measure over the topics (the summaries' sums), a list
+    (runs) of lists (values) of floats, when every run is summarised over all the topics and
+    without z-scores; else None (each summary sums its run's values)."""
+    import numpy as np
+
     from ..metrics.treceval import totals
 
     if o.get("zdata") is not None or (o["version"] == 9 and not o["c"] and not rk.present.all()):
         return None
-    return [totals(v) for _, _, v in values]
+    return np.array([totals(v) for _, _, v in values], np.float64).reshape(len(values), -1).T.tolist()
 
 
-def render(o, q, rk, run_index: int, values, sums) -> str:
+def _layout(o, values):
+    """What every run of a group prints, in order (the same for each): the -q columns
+    ``(j, head, format, relstring (length, blank_missing) or None)`` and the summary lines
+    ``(j, head, aggregate, format)`` of the values ``values[j]``."""
+    Z = o.get("zdata") is not None
+    pre = "Z" if Z else ""
+    cols, lines = [], []
+    for j, (name, sp, _) in enumerate(values):
+        info = sp.info
+        if o["q"]:
+            head = f"{pre}{name:<22}\t"
+            if info.printing == "double" or (info.printing == "long" and Z):
+                cols.append((j, head, "%6.4f", None))
+            elif info.printing == "long":
+                cols.append((j, head, "%d", None))
+            elif info.printing == "relstring":
+                L = sp.values[0] if sp.values else 10.0
+                cols.append((j, f"{name:<22}\t", "'%s'", (int(L), name == "relstring")))
+        if o["n"] or info.aggregate == "none":
+            continue
+        if info.aggregate == "runid":
+            lines.append((j, f"{'runid':<22}\t", "runid", None))
+        elif (info.printing == "long" or info.name == "num_q") and not Z:
+            lines.append((j, f"{name:<22}\t", info.aggregate, "%d"))
+        else:
+            lines.append((j, f"{pre}{name:<22}\t", info.aggregate, "%6.4f"))
+    return cols, lines
+
+
+def render(o, q, rk, run_index: int, values, sums, layout=None) -> str:
     """What trec_eval prints for run ``run_index`` of the ranking ``rk``, every line ending in a
     newline (``values``: the runs' measures from :func:`_values`; ``sums``: their
-    :func:`_totals`)."""
+    :func:`_totals`, as a (runs, values) list; ``layout``: :func:`_layout` of ``values``)."""
     import numpy as np
 
     from ..metrics.treceval import summary
 
+    cols, lines = layout if layout is not None else _layout(o, values)
     r = run_index
     T = len(rk.topics)
     rel = rk.rel[r]
@@ -243,55 +276,40 @@ def render(o, q, rk, run_index: int, values, sums) -> str:
     v9 = o["version"] == 9
     # trec_eval 9.0.x: without -c a qrels topic missing from the run is skipped; with -c it counts
     # in the summary (as 0) but has no per-topic lines.  10.0 prints it (-c) or stops (no -c).
-    keep = present if (v9 and not o["c"]) else np.ones(T, bool)
+    keep = present if (v9 and not o["c"]) else None
     show = present if v9 else np.ones(T, bool)
-    res = [(n, sp, v[r]) for n, sp, v in values]
-    if not keep.all():
+    res = [v[r] for _, _, v in values]
+    topics = rk.topics
+    if keep is not None and not keep.all():
         rel, nret, present = rel[keep], nret[keep], present[keep]
         show = show[keep]
         T = int(keep.sum())
-        res = [(n, sp, v[keep]) for n, sp, v in res]
-    topics = [t for t, k in zip(rk.topics, keep) if k]
-    missing = ~present
+        res = [v[keep] for v in res]
+        topics = [t for t, k in zip(topics, keep) if k]
     Z = o.get("zdata")
-    zq = o.get("zqids")
-    qcols: list = []              # (head, format, values) of each -q column
-    final = []
-    rid = rk.run_ids[r]
-    pre = "Z" if Z is not None else ""
-    rs = _relstrings(rel, nret, missing) if o["q"] else None
-    for j, (name, sp, vals) in enumerate(res):
-        info = sp.info
-        if Z is not None and info.printing != "runid":
-            vals = _to_z(vals, name, topics, Z, zq)
-        if o["q"]:
-            head = f"{pre}{name:<22}\t"
-            if info.printing == "double" or (info.printing == "long" and Z is not None):
-                qcols.append((head, "%6.4f", vals))
-            elif info.printing == "long":
-                qcols.append((head, "%d", vals))
-            elif info.printing == "relstring":
-                L = sp.values[0] if sp.values else 10.0
-                qcols.append((f"{name:<22}\t", "'%s'", rs(int(L), name == "relstring")))
-        if o["n"]:
+    if Z is not None:
+        res = [v if sp.info.printing == "runid" else _to_z(v, name, topics, Z, o["zqids"])
+               for (name, sp, _), v in zip(values, res)]
+    qcols = []                    # (head, format, values) of each -q column
+    if cols:
+        rs = _relstrings(rel, nret, ~present)
+        qcols = [(head, f, rs(*arg) if arg else res[j]) for j, head, f, arg in cols]
+    text = _per_topic(qcols, topics, show)
+    if not lines:
+        return text
+    total = sums[r] if sums is not None else None
+    final = []                    # the summary lines but runid's, (head, format, [value])
+    for j, head, agg, f in lines:
+        if agg == "runid":        # trec_eval's first measure: its line comes first
+            text += f"{head}all\t{rk.run_ids[r]}\n"
             continue
-        agg = info.aggregate
-        if agg == "none":
-            continue
-        if agg == "runid":
-            final.append(f"{'runid':<22}\tall\t{rid}")
-            continue
-        nq = T
-        total = None if sums is None else float(sums[j][r])
+        tot = None if total is None else total[j]
         if agg == "num_rel":
-            v = float(rk.num_rel_positive) if o["c"] else summary(vals, "sum", nq, total=total)
+            v = float(rk.num_rel_positive) if o["c"] else summary(res[j], "sum", T, total=tot)
         else:
-            v = summary(vals, agg, nq, total=total)
-        if (info.printing == "long" or info.name == "num_q") and Z is None:
-            final.append(f"{name:<22}\tall\t{_long(v)}")
-        else:
-            final.append(f"{pre}{name:<22}\tall\t{_fmt(v)}")
-    return _per_topic(qcols, topics, show) + "".join([f"{x}\n" for x in final])
+            v = summary(res[j], agg, T, total=tot)
+        final.append((head, f, [v]))
+    return text + _per_topic(final, ["all"], np.ones(1, bool))
 
 
 def _per_topic(qcols, topics, show) -> str:
@@ -304,15 +322,15 @@ def _per_topic(qcols, topics, show) -> str:
 
     from ..io.treceval import c_extensions_enabled
 
+    if _cfmt is not None and c_extensions_enabled():
+        zero = np.zeros(len(topics))
+        return _cfmt.format_lines(
+            tuple([h.encode() for h, _, _ in qcols]), bytes([_KIND[f] for _, f, _ in qcols]),
+            np.array([zero if f == "'%s'" else v for _, f, v in qcols], np.float64),
+            tuple([tuple([x.encode() for x in v]) if f == "'%s'" else None for _, f, v in qcols]),
+            tuple([t.encode() for t in topics]), np.ascontiguousarray(show, np.uint8))
     text = [j for j, (_, f, _) in enumerate(qcols) if f == "'%s'"]
     num = np.array([v for _, f, v in qcols if f != "'%s'"], dtype=np.float64).reshape(-1, len(topics))
-    if _cfmt is not None and c_extensions_enabled():
-        values = np.zeros((len(qcols), len(topics)))
-        values[[j for j in range(len(qcols)) if j not in text]] = num
-        return _cfmt.format_lines(
-            tuple(h.encode() for h, _, _ in qcols), bytes(_KIND[f] for _, f, _ in qcols), values,
-            tuple(tuple(x.encode() for x in v) if f == "'%s'" else None for _, f, v in qcols),
-            tuple(t.encode() for t in topics), np.ascontiguousarray(show, np.uint8))
     if (np.abs(num) < 2.0 ** 63).all():          # finite, and every '%d' within a C long
         # a topic id never holds a byte <= 0x20 (the readers split at them): \x01 marks its place
         base = "\n".join(f"{h.replace('%', '%%')}\x01\t{f}" for h, f, _ in qcols) + "\n"
@@ -377,7 +395,8 @@ def _group_text(o, q, paths) -> str:
     rk = stack_rankings(q, [g[:3] for g in got], paths, [g[3] for g in got])
     values = _values(o, rk)
     sums = _totals(o, rk, values)
-    return "".join([render(o, q, rk, r, values, sums) for r in range(len(paths))])
+    layout = _layout(o, values)
+    return "".join([render(o, q, rk, r, values, sums, layout) for r in range(len(paths))])
 
 
 #: a group of runs computed together holds at most about this many bytes of run files (its
