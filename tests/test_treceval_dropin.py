@@ -248,6 +248,28 @@ def test_forked_halves_equal_serial(tmp_path, capsys, monkeypatch):
         assert f"{reported}:2" in err.splitlines()[0] and "Traceback" not in err, (rejected, err)
 
 
+def test_forked_process_failing_is_one_line(tmp_path, capsys, monkeypatch):
+    """Anything but an input error in the forked process (here an exception on run r3, the
+    second half's first) is reported in one line naming the runs it evaluated: exit status 1,
+    nothing printed, no traceback."""
+    from metaeval.cli import trec_eval as te
+
+    runs, args, serial = _small_runs(tmp_path, 5, capsys, monkeypatch)
+    monkeypatch.setattr(te, "_PARALLEL_BYTES", 0)
+    real = te._group_text
+
+    def failing(o, q, paths):
+        if runs[3] in paths:
+            raise MemoryError("no room")
+        return real(o, q, paths)
+
+    monkeypatch.setattr(te, "_group_text", failing)
+    rc, out, err = _run(args, capsys)
+    assert rc == 1 and out == "" and "Traceback" not in err
+    assert err.splitlines() == [f"metaeval trec_eval: error: the process evaluating {runs[3]} and the runs "
+                                f"after it failed (MemoryError: no room)"]
+
+
 def test_forked_only_for_many_runs_none_larger_than_the_fork_limit(tmp_path, capsys, monkeypatch):
     """A second process for many small runs; a run larger than ``_FORK_MAX_RUN`` is evaluated in
     this process (two such scans at once would double the peak memory), and so are runs that add

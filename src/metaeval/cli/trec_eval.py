@@ -27,6 +27,11 @@ class _Usage(Exception):
     pass
 
 
+class _WorkerFailed(Exception):
+    """The forked process ended without its result (anything but an input error: reported in one
+    line, as an input error is)."""
+
+
 def add_parser(sub):
     import argparse
 
@@ -501,12 +506,12 @@ def _texts(o, q, paths):
         with open(r, "rb") as f:
             r = None
             data = f.read()
-        kind, payload = pickle.loads(data) if data else ("failed", "no result")
+        kind, payload = pickle.loads(data) if data else ("failed", "it ended without a result")
         finished = True
         if kind == "input":
             raise InputError(*payload)
         if kind != "ok":
-            raise RuntimeError(f"metaeval trec_eval: the second process failed ({payload})")
+            raise _WorkerFailed(f"the process evaluating {paths[k]} and the runs after it failed ({payload})")
         yield payload
     finally:
         if r is not None:
@@ -564,7 +569,7 @@ def _main(argv) -> int:
         out = _Held()                   # printed once everything is read
         for text in _texts(o, q, runs):
             out.write(text)
-    except InputError as e:
+    except (InputError, _WorkerFailed) as e:
         print(f"metaeval trec_eval: error: {e}", file=sys.stderr)
         return 1
     try:
