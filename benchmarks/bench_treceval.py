@@ -17,7 +17,7 @@ sets in two forked processes: its CPU time is that of all its processes, its mem
 their sum (sampled); the DL19 runs are also timed in one process (``METAEVAL_SERIAL=1``), the
 cost on one core.  The machine may be shared: compare the ratios, not the seconds.
 
-    python benchmarks/bench_treceval.py [--data ../shared/data] [--lines 10000000] [--repeat 2] [--check]
+    python benchmarks/bench_treceval.py [--data ../shared/data] [--lines 10000000] [--repeat 5] [--check]
 
 ``--check``: exit with status 1 when a target is missed (ratio in wall or in CPU seconds -- user +
 system of the child processes, which a loaded machine inflates less than wall time -- or memory).
@@ -201,7 +201,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=os.environ.get("METAEVAL_SHARED_DATA", str(ROOT.parent / "shared" / "data")))
     ap.add_argument("--lines", type=int, default=10_000_000, help="synthetic run set size (0: skip)")
-    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--check", action="store_true",
                     help="exit with status 1 when a target (speed ratio or memory) is missed")
     a = ap.parse_args(argv)
