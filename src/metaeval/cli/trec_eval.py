@@ -232,7 +232,8 @@ def _totals(o, rk, values):
 
     if o.get("zdata") is not None or (o["version"] == 9 and not o["c"] and not rk.present.all()):
         return None
-    return np.array([totals(v) for _, _, v in values], np.float64).reshape(len(values), -1).T.tolist()
+    R = rk.num_ret.shape[0]
+    return np.array([totals(v) for _, _, v in values], np.float64).reshape(len(values), R).T.tolist()
 
 
 def _layout(o, values):
@@ -264,7 +265,7 @@ def _layout(o, values):
     return cols, lines
 
 
-def render(o, q, rk, run_index: int, values, sums, layout=None) -> str:
+def render(o, q, rk, run_index: int, values, sums, layout) -> str:
     """What trec_eval prints for run ``run_index`` of the ranking ``rk``, every line ending in a
     newline (``values``: the runs' measures from :func:`_values`; ``sums``: their
     :func:`_totals`, as a (runs, values) list; ``layout``: :func:`_layout` of ``values``)."""
@@ -272,7 +273,7 @@ def render(o, q, rk, run_index: int, values, sums, layout=None) -> str:
 
     from ..metrics.treceval import summary
 
-    cols, lines = layout if layout is not None else _layout(o, values)
+    cols, lines = layout
     r = run_index
     T = len(rk.topics)
     rel = rk.rel[r]
