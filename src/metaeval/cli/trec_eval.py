@@ -152,30 +152,29 @@ def _zscores(path):
     return z
 
 
-def _to_z(values, name: str, topics, z, qids):
+def _to_z(values, name: str, topics, z):
+    """trec_eval's z-scores of one measure's per-topic values (``MISSING_ZSCORE_VALUE`` where the
+    z-score file has no mean for the topic and measure, or a zero deviation and another value)."""
     import numpy as np
+
+    from ..metrics.treceval import MISSING_ZSCORE_VALUE
 
     out = np.empty(len(values))
     for t, q in enumerate(topics):
-        if q not in qids:
-            out[t] = -1000000.0
-            continue
-        ms = z.get((q, name))
-        if ms is None:
-            out[t] = -1000000.0
-            continue
-        mean, sd = ms
+        mean, sd = z.get((q, name), (None, None))
         v = values[t]
-        if sd:
+        if mean is None:
+            out[t] = MISSING_ZSCORE_VALUE
+        elif sd:
             out[t] = (v - mean) / sd
         else:
-            out[t] = 0.0 if v == mean else -1000000.0
+            out[t] = 0.0 if v == mean else MISSING_ZSCORE_VALUE
     return out
 
 
-#: relstring's characters (m_relstring.c): levels 0..9 as digits, above 9 '>', -1 (not in the
-#: qrels) '-', -2 (a negative judgment) '.', anything else '<'
-_REL_CHARS = {**{k: ord(str(k)) for k in range(10)}, -1: ord("-"), -2: ord(".")}
+#: relstring's characters (m_relstring.c) of the levels -3..10 (clipped to it): levels 0..9 as
+#: digits, above 9 '>', -1 (not in the qrels) '-', -2 (a negative judgment) '.', below '<'
+_REL_CHARS = b"<.-0123456789>"
 
 
 def _relstrings(rel, nret, missing):
@@ -187,11 +186,7 @@ def _relstrings(rel, nret, missing):
     def rs(length: int, blank_missing: bool) -> list[str]:
         k = np.clip(np.minimum(length, nret), 0, None)
         w = int(k.max(initial=0))
-        part = rel[:, :w]
-        ch = np.full(part.shape, ord("<"), np.uint8)
-        ch[part > 9] = ord(">")
-        for lv, c in _REL_CHARS.items():
-            ch[part == lv] = c
+        ch = np.frombuffer(_REL_CHARS, np.uint8)[np.clip(rel[:, :w], -3, 10) + 3]
         text = [row[:n].tobytes().decode("ascii") for row, n in zip(ch, k.tolist())]
         if blank_missing and missing.any():
             text = ["" if m else x for x, m in zip(text, missing.tolist())]
@@ -204,7 +199,7 @@ def _values(o, rk):
     (runs, topics))]``, the topics in chunks of about 2^20 ranks (bounds the temporaries)."""
     import numpy as np
 
-    from ..metrics.treceval import compute
+    from ..metrics.treceval import EMPTY_ZEROED, compute
 
     R, T, D = rk.rel.shape
     step = max(1, (1 << 20) // max(1, R * D))
@@ -217,8 +212,7 @@ def _values(o, rk):
     # trec_eval.c: on a topic evaluated as an empty ranking (-c) these are zeroed after the fact
     miss = ~rk.present
     if miss.any():
-        res = [(n, sp, np.where(miss, 0.0, v) if n in ("num_ret", "utility", "rbp_resid") or n.startswith("unj")
-                else v) for n, sp, v in res]
+        res = [(n, sp, np.where(miss, 0.0, v) if sp.name in EMPTY_ZEROED else v) for n, sp, v in res]
     return res
 
 
@@ -294,7 +288,7 @@ def render(o, q, rk, run_index: int, values, sums, layout) -> str:
         topics = [t for t, k in zip(topics, keep) if k]
     Z = o.get("zdata")
     if Z is not None:
-        res = [v if sp.info.printing == "runid" else _to_z(v, name, topics, Z, o["zqids"])
+        res = [v if sp.info.printing == "runid" else _to_z(v, name, topics, Z)
                for (name, sp, _), v in zip(values, res)]
     qcols = []                    # (head, format, values) of each -q column
     if cols:
@@ -565,7 +559,6 @@ def _main(argv) -> int:
         q = read_trec_qrels(qpath)
         if o["Z"] is not None:
             o["zdata"] = _zscores(o["Z"])
-            o["zqids"] = {k for k, _ in o["zdata"]}
         o["neg"] = np.flatnonzero(q.rel_levels().sum(1) == 0)
         out = _Held()                   # printed once everything is read
         for text in _texts(o, q, runs):

@@ -41,6 +41,9 @@ __all__ = ["MEASURES", "NICKNAMES", "Spec", "make_spec", "compute", "summary", "
 MIN_GEO_MEAN = 0.00001
 INFAP_EPSILON = 0.00001
 MISSING_ZSCORE_VALUE = -1000000.0
+#: trec_eval.c sets these to 0 on a topic evaluated as an empty ranking (-c: a topic missing from
+#: the run), after computing them
+EMPTY_ZEROED = ("num_ret", "utility", "rbp_resid", "unj")
 
 
 class TrecEvalError(ValueError):
@@ -281,7 +284,16 @@ _BUCKET_COST = 20000
 _CHUNK = 1 << 18           # rbp_resid's dense pass: blocks of about this many ranks
 
 
-class _Ctx:
+class _Cached:
+    """Values computed once, on demand: ``cached(key, fn)`` is ``fn()`` the first time."""
+
+    def cached(self, key, fn):
+        if key not in self._c:
+            self._c[key] = fn()
+        return self._c[key]
+
+
+class _Ctx(_Cached):
     """One call's rankings: the dense input, the per-topic intermediates (gains, ideal lists) and
     the compressed views (:meth:`buckets`), all computed once, on demand."""
 
@@ -300,11 +312,6 @@ class _Ctx:
         lo = max(self.rl, 0)
         self.num_rel = rel_levels[:, lo:].sum(1) if lo < rel_levels.shape[1] else np.zeros(rel_levels.shape[0], np.int64)
         self._c = {}
-
-    def cached(self, key, fn):
-        if key not in self._c:
-            self._c[key] = fn()
-        return self._c[key]
 
     # --- the compressed view
     def needs_all(self, specs) -> bool:
@@ -559,6 +566,15 @@ class _Ctx:
         return self.cached(("rbp_resid", p), f)
 
 
+def _persistence(pairs) -> float:
+    """rbp's and rbp_resid's ``p`` (the last ``p=`` given; 0.9 without one)."""
+    p = 0.9
+    for k, v in pairs:
+        if k == "p":
+            p = float(v)
+    return p
+
+
 def _powers(p: float, n: int) -> np.ndarray:
     """p^i for i <= n, as sequential products."""
     return np.multiply.accumulate(np.r_[1.0, np.full(n, p)])
@@ -594,7 +610,7 @@ def _partition(cnt: np.ndarray) -> list[np.ndarray]:
     return [np.sort(order[cn[i]:cn[j]]) for i, j in reversed(cuts)]
 
 
-class _Rows:
+class _Rows(_Cached):
     """One bucket of the compressed view: ``m`` rows of ``W`` entries (see :meth:`_Ctx.buckets`),
     with the per-row intermediates the measures share (computed once, on demand)."""
 
@@ -617,11 +633,6 @@ class _Rows:
         self.rows = np.arange(m)
         self.key = (self.rows[:, None] * (self.D + 1) + pos).ravel()   # ascending: row, then rank
         self._c = {}
-
-    def cached(self, key, fn):
-        if key not in self._c:
-            self._c[key] = fn()
-        return self._c[key]
 
     def before(self, n: np.ndarray) -> np.ndarray:
         """The number of entries at ranks < n (n: (m,) or (m, q))."""
@@ -723,10 +734,17 @@ def _m_gm(x):
     return _clog(np.maximum(x, MIN_GEO_MEAN))
 
 
+def _judged(b: _Rows):
+    """The judged nonrelevant and the judged relevant entries (bpref, infAP)."""
+    def f():
+        judged = b.ent & (b.lev >= 0)
+        return judged & (b.lev < b.rl), judged & (b.lev >= b.rl)
+    return b.cached("judged", f)
+
+
 def _bpref(b: _Rows):
-    rel, rl, R = b.lev, b.rl, b.R
-    nonrel = b.ent & (rel >= 0) & (rel < rl)
-    relj = b.ent & (rel >= 0) & (rel >= rl)
+    rl, R = b.rl, b.R
+    nonrel, relj = _judged(b)
     nsf = np.cumsum(nonrel, axis=-1)
     H1 = b.top.rel_levels.shape[1]
     nn = b.top.rel_levels[:, :max(0, min(rl, H1))].sum(1)[b.t]
@@ -739,9 +757,8 @@ def _bpref(b: _Rows):
 
 
 def _infap(b: _Rows):
-    rel, rl, R = b.lev, b.rl, b.R
-    nonrel = b.ent & (rel >= 0) & (rel < rl)
-    relj = b.ent & (rel >= 0) & (rel >= rl)
+    rel, R = b.lev, b.R
+    nonrel, relj = _judged(b)
     unj = b.ent & (rel == -2)
     rsf = np.cumsum(relj, axis=-1)
     nsf = np.cumsum(nonrel, axis=-1)
@@ -774,10 +791,7 @@ def _ndcg_cut(b: _Rows, cutoffs):
 def _gain_measures(b: _Rows, name, pairs):
     top = b.top
     if name == "rbp":
-        p = 0.9
-        for n, v in pairs:
-            if n == "p":
-                p = float(v)
+        p = _persistence(pairs)
         tabn, lo = top.rbp_table(pairs)
         gg = b.result_gains(tabn, lo)
         pw = _powers(p, b.D)
@@ -919,10 +933,7 @@ def _values(b: _Rows, sp: Spec) -> list:
     if n in ("G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "rbp"):
         return [_gain_measures(b, n, sp.pairs)]
     if n == "rbp_resid":
-        p = 0.9
-        for k, v in sp.pairs:
-            if k == "p":
-                p = float(v)
+        p = _persistence(sp.pairs)
         return [b.top.rbp_resid(p)[b.idx]]
     if n == "ndcg_cut":
         return _ndcg_cut(b, sp.values)
@@ -1019,7 +1030,7 @@ def _trec_ctx(ectx, rel, judged_only):
         if judged_only:
             c = c.condensed()
         lv = c.levels.astype(np.int32)
-        lv = np.where(lv == _PAD, -(2 ** 30), lv)           # UNJUDGED (-1) is trec_eval's NONPOOL
+        lv = np.where(lv == _PAD, PAD_REL, lv)           # UNJUDGED (-1) is trec_eval's NONPOOL
         n = c.lengths.astype(np.int64)
         # an empty list is evaluated as trec_eval -c evaluates a topic missing from the run: one
         # document outside the pool (trec_eval.c's bogus ranking); counts are zeroed afterwards
@@ -1029,7 +1040,6 @@ def _trec_ctx(ectx, rel, judged_only):
             lv[..., 0] = np.where(missing, -1, lv[..., 0])
             n = np.where(missing, 1, n)
         d[key] = (_Ctx(lv, n, c.level_counts.astype(np.int64), rel, 0, 10), missing)
-    return d[key]
     return d[key]
 
 
@@ -1072,7 +1082,7 @@ def _measure_func(name):
         out = vals[0][2]
         if name in ("gm_map", "gm_bpref"):
             out = compute_ctx(c, [Spec("map" if name == "gm_map" else "bpref")])[0][2]
-        if name in ("num_ret", "utility", "rbp_resid", "unj"):
+        if name in EMPTY_ZEROED:
             out = np.where(missing, 0.0, out)
         # trec_eval's 0/0 on an empty ranking (-J with no judged document) prints nan; 0 here
         return np.where(np.isnan(out), 0.0, out)
