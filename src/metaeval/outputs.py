@@ -40,7 +40,7 @@ __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FOR
 
 TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
-SCOPES = ("collection", "summary", "kishida")
+SCOPES = ("collection", "summary", "kishida", "judgments")
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
 STAGES = _stages.names()
 #: the switches of conditional outputs: the conditions of the registry's stages
@@ -49,7 +49,9 @@ CONDITIONS = tuple(dict.fromkeys(s.condition for s in _stages.REGISTRY if s.cond
 #: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
 _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
          ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
-         ("collection", "text"): ""}
+         ("collection", "text"): "",
+         # judgments (issue 28): DIR/tables, DIR/figures and the folder DIR/judgments
+         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): ""}
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,12 @@ _CARTERETTE, _SAKAI_14, _SAKAI_16 = "Carterette (2012)", "Sakai (2014)", "Sakai 
 _INC_REFS = ("Buckley & Voorhees (2004) and Sakai (SIGIR 2007) (reduced qrels), "
              "Zobel (1998) and Sakai & Kando (2008) (reduced pool depth)")
 _POOL_REFS = "Zobel (1998) and Büttcher et al. (2007)"
+
+# judgments as a dimension (issue 28): who judged, and what it changes
+_JUDG_LABEL_REGEN = ("the inter-assessor agreement of Voorhees (2000) with Cohen (1960)'s kappa and "
+                     "Krippendorff (2004)'s alpha")
+_JUDG_RANK_REGEN = ("the ranking correlations of Voorhees (2000) with tau_AP (Yilmaz et al. (2008)), "
+                    "RBO (Webber et al. (2010)) and the top-k tau of Clarke & Dietz (2024)")
 
 # ----------------------------------------------------------------------------- the declarations
 # Order within a scope is the order of the workflow's target lists and of docs/outputs.md.
@@ -405,6 +413,58 @@ OUTPUTS: tuple[Output, ...] = (
            "The output patterns of Sec. 4.3 and every indicator's value on each",
            f"the data behind Tables 3-5 of {_KISHIDA}", ("kishida",),
            ("pattern", "vS'", "vD", "vQ", "vG", "AP"), ("csv",)),
+
+    # ---- judgments as a dimension (issue 28; `metaeval judgments`, DIR/tables, DIR/figures, DIR/judgments)
+    Output("label_agreement", _T, "judgments",
+           "Label agreement between every two qrels sets on the (topic, document) pairs both judged: "
+           "share of equal labels, Cohen's kappa unweighted, with linear and quadratic weights and on "
+           "binary relevance (level >= threshold), Krippendorff's alpha (nominal, ordinal, interval); "
+           "last row: Krippendorff's alpha over all sets at once",
+           _JUDG_LABEL_REGEN, ("judgments",),
+           ("qrels_a", "qrels_b", "topics", "pairs", "agreement", "kappa", "kappa_linear", "kappa_quadratic",
+            "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal", "alpha_interval")),
+    Output("ranking_agreement", _T, "judgments",
+           "Does the ranking of the runs survive another assessor? Per metric and qrels set against the "
+           "reference: Kendall's tau-a with its bootstrap interval (2.5th and 97.5th percentiles), tau-b, "
+           "tau_AP (the reference as the truth), RBO, Kendall's tau among the reference's top k runs and "
+           "the largest change of a run's rank",
+           _JUDG_RANK_REGEN, ("judgments",),
+           ("metric", "qrels", "reference", "runs", "topics", "tau", "tau_b", "tau_ap", "rbo", "top_k",
+            "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high")),
+    Output("run_ranks", _T, "judgments",
+           "Every run's mean and rank (1 = best) per metric under the reference and under each qrels set, "
+           "and its change of rank (reference rank - rank under the set: positive = the run gains)",
+           _JUDG_RANK_REGEN, ("judgments",), ("metric", "run", "qrels", "mean", "rank", "rank_change")),
+    Output("decision_agreement", _T, "judgments",
+           "Do the significance decisions survive another assessor? Per metric and qrels set: run pairs "
+           "significant at alpha = {alpha} under the reference and under the set, pairs with the same "
+           "decision, pairs reversed (significant under both in opposite directions) and the share of "
+           "pairs with the same decision",
+           "the significance decisions of Voorhees (2000) under the tests of metaeval compare",
+           ("judgments",),
+           ("metric", "qrels", "reference", "pairs", "significant_reference", "significant_qrels",
+            "same_decision", "reversed", "agreement")),
+    Output("qrels_discriminative_power", _T, "judgments",
+           "Discriminative power under each qrels set: system pairs with p < alpha = {alpha} under every "
+           "test, each set over its own topics",
+           f"the discriminative power of {_SAKAI_14} per assessor", ("judgments",),
+           ("qrels", "metric", "test", "alpha", "pairs", "significant", "share")),
+    Output("run_means", _F, "judgments",
+           "Mean score of every run under the reference (x) and under each qrels set (y), one panel "
+           "per metric, the diagonal dotted",
+           "Voorhees (2000) Fig. 1", ("judgments",), source="run_ranks"),
+    Output("ranking_agreement", _F, "judgments",
+           "Kendall's tau (with its bootstrap interval) and tau_AP between the reference's ranking of "
+           "the runs and each qrels set's, by metric",
+           _JUDG_RANK_REGEN, ("judgments",), source="ranking_agreement"),
+    Output("judgments", "text", "judgments",
+           "The label-agreement details: confusion counts of every two sets (confusion/A__B.csv, A's "
+           "levels as rows), agreement and kappa per topic (topic_agreement.csv), coverage of every "
+           "set and of every run's top k by every set (coverage.csv), and every filled (hybrid) set "
+           "as TREC qrels (qrels/NAME.txt)",
+           _JUDG_LABEL_REGEN, ("judgments",),
+           ("qrels_a", "qrels_b", "topic", "pairs", "agreement", "kappa"),
+           ("confusion/A__B.csv", "topic_agreement.csv", "coverage.csv", "qrels/NAME.txt")),
 )
 
 
@@ -490,6 +550,8 @@ def report_caption_name(output: Output) -> str:
         return f"{output.kind}_{output.name}"
     if output.scope == "summary":
         return f"summary_{output.kind}_{output.name}"
+    if output.scope == "judgments":
+        return f"judgments_{output.kind}_{output.name}"
     return f"kishida_{output.name}"
 
 

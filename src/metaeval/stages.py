@@ -101,6 +101,8 @@ REGISTRY: tuple[StageInfo, ...] = (
     StageInfo("figures", "file"),
     StageInfo("summary", "file"),
     StageInfo("kishida", "other"),
+    # judgments as a dimension (issue 28): `metaeval judgments`, its own command and job
+    StageInfo("judgments", "other"),
 )
 
 _BY_NAME = {s.name: s for s in REGISTRY}

@@ -7,10 +7,8 @@ NAME=DIR``): one ``trec_eval -q`` output per run in ``DIR``.
 * Lines ``MEASURE TOPIC VALUE`` (whitespace-separated, as trec_eval prints them); the ``all``
   summary lines and the ``runid`` line are skipped; a value that is not a number is an error naming
   file and line.
-* trec_eval's printed names map to the registry's ``trec.*`` names: ``map`` -> ``trec.map``, a
-  cutoff measure ``P_10`` / ``ndcg_cut_10`` -> ``trec.P@10`` / ``trec.ndcg_cut@10``,
-  ``iprec_at_recall_0.10`` -> ``trec.iprec_at_recall(recall=0.1)``, ``Rprec_mult_0.20`` ->
-  ``trec.Rprec_mult(mult=0.2)``; other names ``trec.NAME``.
+* Measures keep trec_eval's printed names (``map``, ``P_10``); ``names=`` (a function, e.g.
+  :func:`metaeval.metrics.treceval_names.registry_name`) maps them to other names.
 """
 
 from __future__ import annotations
@@ -23,35 +21,7 @@ from ..errors import InputError
 from ._text import tokenize
 from .runs import run_name
 
-__all__ = ["read_results", "registry_name"]
-
-_DOUBLE_PARAM = {"iprec_at_recall": "recall", "Rprec_mult": "mult"}
-
-
-def registry_name(printed: str) -> str:
-    """The registry name of a measure as trec_eval prints it (see the module docstring)."""
-    from ..metrics.treceval import MEASURES
-
-    if printed in MEASURES:
-        return f"trec.{printed}"
-    base, _, param = printed.rpartition("_")
-    if base in MEASURES and param:
-        kind = MEASURES[base].kind
-        if kind == "cut_long":
-            return f"trec.{base}@{int(param)}"
-        if base in _DOUBLE_PARAM:
-            return f"trec.{base}({_DOUBLE_PARAM[base]}={float(param):g})"
-    return f"trec.{printed}"
-
-
-def _canonical(name: str) -> str:
-    from ..metrics.registry import parse_measure
-
-    try:
-        return parse_measure(name).name
-    except ValueError:
-        return name
-
+__all__ = ["read_results"]
 
 def _read_file(path: Path):
     t = tokenize(path, 3, "trec_eval -q results")
@@ -71,7 +41,7 @@ def _read_file(path: Path):
     return meas[rows], top[rows], vals
 
 
-def read_results(folder, runs) -> dict:
+def read_results(folder, runs, names=None) -> dict:
     """``{registry measure name: topic x run DataFrame}`` of the ``trec_eval -q`` files in
     ``folder`` for the runs ``runs`` (in that order); topics in string order; a topic a run's file
     lacks for a measure another run has: 0 (trec_eval's value of a topic without results)."""
@@ -106,6 +76,7 @@ def read_results(folder, runs) -> dict:
         present = np.zeros(len(topics), bool)
         M[ti[sel], ri[sel]] = vals[sel]
         present[ti[sel]] = True
-        name = _canonical(registry_name(mname.decode("utf-8")))
+        name = mname.decode("utf-8")
+        name = names(name) if names is not None else name
         out[name] = pd.DataFrame(M[present], index=[t for t, p in zip(topics, present) if p], columns=list(runs))
     return out

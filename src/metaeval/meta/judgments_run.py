@@ -63,6 +63,20 @@ def _named(spec, what: str) -> dict:
     return out
 
 
+def _check_common(js, reference: str) -> None:
+    """Every qrels set shares a judged (topic, document) pair with the reference: else an error
+    naming both sets and their files (nothing to compare is never a table of NaN)."""
+    import numpy as np
+
+    ref = js.labels[js.index(reference)] >= 0
+    both = ((js.labels >= 0) & ref[None]).any(axis=1)
+    for i in np.flatnonzero(~both).tolist():
+        name = js.names[i]
+        raise InputError(f"qrels sets {reference} ({js.where(reference)}) and {name} judged no (topic, document) "
+                         f"pair in common: nothing to compare (--topics own ranks each set over its own topics)",
+                         js.where(name))
+
+
 def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains=None, threshold: int | None = None,
                   top_k: int = DEFAULT_TOP_K, test: str = "paired-t", B: int = DEFAULT_B, alpha: float = 0.05,
                   seed: int = 0, fill=None, on_conflict: str = "error", topics: str = "common",
@@ -75,6 +89,7 @@ def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains
     from ..io.results import read_results
     from ..metrics import compute_matrices, parse_gains
     from ..metrics.registry import check_vocabulary, unique_measures
+    from ..metrics.treceval_names import registry_name
     from .judgments import agreement_tables, coverage, default_threshold
     from .judgments_ranking import (TOPIC_MODES, decision_agreement, discpower_by_set, drop_zero_topics,
                                     ranking_tables)
@@ -95,9 +110,12 @@ def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains
         raise ValueError(f"--results {clash[0]}: a qrels set of that name is already given")
     names_all = list(sets) + list(fills) + list(res)
     if reference not in names_all:
-        raise InputError(f"unknown reference {reference!r}: the sets are {', '.join(names_all)}")
+        shown = [f"{n} ({', '.join(map(str, sets[n]))})" if n in sets else n for n in names_all]
+        raise InputError(f"unknown reference {reference!r}: the sets are {'; '.join(shown)}")
     notes: list = []
     js = read_sets(sets, on_conflict=on_conflict, fill=fills)
+    if reference in js.names and topics == "common":
+        _check_common(js, reference)
     lr = label_sets(js, runs, order=order, depth=depth)
     H = js.max_level
     g = None if gains is None else parse_gains(gains)
@@ -124,7 +142,7 @@ def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains
         vals = compute_matrices(c, ms, g)
         scores[name] = {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in vals.items()}
     for name, folder in res.items():
-        got = read_results(folder, list(lr.runs))
+        got = read_results(folder, list(lr.runs), names=registry_name)
         have = {m: got[m] for m in names if m in got}
         if not have:
             raise InputError(f"results {name}: none of the metrics {', '.join(names)} in the trec_eval -q "
@@ -139,11 +157,17 @@ def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains
                 raise InputError(f"results {name}, {m}: every run scores 0 on every topic", folder)
             mats[m] = kept
         scores[name] = mats
+    if topics == "common":
+        for name, folder in res.items():
+            for m, df in scores[name].items():
+                if m in scores[reference] and not set(df.index) & set(scores[reference][m].index):
+                    raise InputError(f"results {name} and the reference {reference} have no topic in common for "
+                                     f"{m}: nothing to compare (--topics own ranks each over its own topics)", folder)
     ref_idx = js.index(reference) if reference in js.names else None
     thr = default_threshold(js.max_level) if threshold is None else int(threshold)
     try:
         la, ta, conf = agreement_tables(list(js.names), js.labels, js.item_topic, list(js.topics), thr,
-                                        js.max_level + 1, reference=ref_idx)
+                                        js.max_level + 1, reference=ref_idx if topics == "common" else None)
         rk = ranking_tables(scores, reference, names, topics=topics, B=B, seed=seed,
                             rbo_p=DEFAULT_RBO_P if rbo_p is None else rbo_p, top_k=top_k)
         da = decision_agreement(scores, reference, names, topics=topics, test=test, correction=correction,

@@ -24,6 +24,7 @@ from ..meta.swap import relative_difference
 from ..metrics.registry import split_param
 from .formatting import fmt4, fmt_short, format_percent, format_tau, is_missing, round_half_up, sig_figs
 from .render import Cell, Layout, escape_latex
+from . import judgments_layouts as _jl
 
 __all__ = ["TableKind", "KINDS", "GENERIC", "layout_table", "kind_for"]
 
@@ -527,6 +528,12 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("rank_correlation", _layout_rank_correlation),
     TableKind("summary_rank_correlation", _wide(format_tau, id_cols=3)),
     TableKind("summary_discriminative_power", _wide(lambda v: format_percent(v, integer=False), id_cols=2)),
+    # judgments (issue 28): the tables of `metaeval judgments`
+    TableKind("judgments_label_agreement", _jl.layout_label_agreement),
+    TableKind("judgments_ranking_agreement", _jl.layout_ranking_agreement),
+    TableKind("judgments_run_ranks", _jl.layout_run_ranks),
+    TableKind("judgments_decision_agreement", _jl.layout_decision_agreement),
+    TableKind("judgments_qrels_discriminative_power", _layout_generic),
 ]}
 
 GENERIC = TableKind("generic", _layout_generic)
