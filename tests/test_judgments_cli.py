@@ -170,3 +170,27 @@ def test_bad_usage_exit_2(tmp_path):
                         "--out", str(tmp_path / "o")])
     assert rc == 2 and "BASE+FROM" in err
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.shared_data
+def test_api_equals_the_written_tables(shared_data, tmp_path):
+    import metaeval
+    from metaeval.report.csvio import read_table
+
+    d, r = _dl19(shared_data)
+    res = metaeval.judgments({"nist": str(d / "qrels.txt"), "second": _sets(r, SECOND).split(",")}, "nist",
+                             _runs(d), metrics=["nDCG@10"], B=30, out=tmp_path / "o", figures=False)
+    for name, df in res.tables.items():
+        back = read_table(tmp_path / "o" / "tables" / f"{name}.csv")
+        assert list(back.columns) == list(df.columns)
+        for c in df.columns:
+            if pd.api.types.is_float_dtype(df[c]):
+                np.testing.assert_array_equal(back[c].to_numpy(float), df[c].to_numpy(float), err_msg=c)
+    assert set(res.scores) == {"nist", "second"} and list(res.scores["nist"]) == ["nDCG@10"]
+
+
+def test_trec_eval_names_map_to_the_registry():
+    from metaeval.metrics.treceval_names import registry_name
+
+    assert [registry_name(x) for x in ("map", "P_10", "ndcg_cut_10", "iprec_at_recall_0.10", "recip_rank")] == \
+        ["trec.map", "trec.P@10", "trec.ndcg_cut@10", "trec.iprec_at_recall(recall=0.1)", "trec.recip_rank"]

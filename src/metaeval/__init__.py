@@ -24,7 +24,8 @@ __version__ = "0.1.0"
 # pandas, matplotlib nor Snakemake: evaluate / meta_evaluate (metaeval.api), compare
 # (metaeval.meta.compare) and rank_correlation (metaeval.meta.rankcorr).
 _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare": "meta.compare",
-        "rank_correlation": "meta.rankcorr", "incompleteness": "api"}
+        "rank_correlation": "meta.rankcorr", "incompleteness": "api",
+        "judgments": "api"}                     # judgments as a dimension (issue 28)
 __all__ = ["__version__", *_API]
 
 __getattr__, __dir__ = lazy_attributes(__name__, _API)

@@ -21,7 +21,8 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness"]
+__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness",
+           "judgments"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -318,3 +319,33 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
                 "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
                 "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")}
     return inc.stage_incompleteness(c, names, cfg, gains=g, runs=use)
+
+
+# ------------------------------------------------------------------------- judgments (issue 28)
+def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), gains=None,
+              threshold: int | None = None, top_k: int = 10, test: str = "paired-t", B: int = 1000,
+              alpha: float = 0.05, seed: int = 0, fill=None, on_conflict: str = "error",
+              topics: str = "common", correction: str | None = None, order: str = "file", results=None,
+              depth: int | None = 1000, out=None, figures: bool = True):
+    """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
+    sets of one collection compared with ``reference``.
+
+    ``qrels``: ``{NAME: file or [files]}`` (a set given as several files is their union);
+    ``fill``: ``{NAME: "BASE+FROM"}`` (BASE's judgments, FROM's where BASE has none);
+    ``results``: ``{NAME: folder}`` of ``trec_eval -q`` outputs, one per run, in place of a qrels
+    set; the other options as the command line's.  Returns a
+    :class:`~metaeval.meta.judgments_run.JudgmentsResult`: ``.tables`` (``label_agreement``,
+    ``ranking_agreement``, ``run_ranks``, ``decision_agreement``, ``qrels_discriminative_power``),
+    ``.topic_agreement``, ``.coverage``, ``.confusion`` ``{(A, B): DataFrame}``, ``.qrels`` (the
+    filled sets as TREC qrels text), ``.scores`` (per set ``{metric: topic x run DataFrame}``).
+    ``out``: also write the command line's files there."""
+    from .meta.judgments_run import run_judgments
+
+    res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
+                        test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
+                        correction=correction, order=order, results=results, depth=depth)
+    if out is not None:
+        from .report.judgments import write_judgments
+
+        write_judgments(res, out, alpha=alpha, figures=figures)
+    return res
