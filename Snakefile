@@ -29,10 +29,11 @@ include: "workflow/rules/meta.smk"
 include: "workflow/rules/summary.smk"
 include: "workflow/rules/kishida.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/judgments.smk"        # judgments as a dimension (issue 28)
 
 
 rule all:
     default_target: True
     input:
-        all_targets(),
+        all_targets() + judgments_targets(),
     localrule: True

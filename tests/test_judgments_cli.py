@@ -194,3 +194,31 @@ def test_trec_eval_names_map_to_the_registry():
 
     assert [registry_name(x) for x in ("map", "P_10", "ndcg_cut_10", "iprec_at_recall_0.10", "recip_rank")] == \
         ["trec.map", "trec.P@10", "trec.ndcg_cut@10", "trec.iprec_at_recall(recall=0.1)", "trec.recip_rank"]
+
+
+@pytest.mark.slow
+@pytest.mark.shared_data
+def test_pipeline_example_has_one_judgments_job(shared_data, tmp_path):
+    """config/examples/trec-dl19-assessors.yaml validates, and its DAG has one judgments job per
+    collection with a `judgments:` block, writing every declared judgments file."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "config" / "examples" / "trec-dl19-assessors.yaml").read_text()
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(text.replace("../shared/data", str(shared_data)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "src")] + [p for p in os.environ.get(
+        "PYTHONPATH", "").split(os.pathsep) if p]))
+    r = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(root / "Snakefile"), "--directory", str(tmp_path),
+                        "--configfile", str(cfg), "-n", "--summary"], capture_output=True, text=True, cwd=tmp_path,
+                       timeout=300, env=env)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    rows = [ln.split("\t") for ln in r.stdout.splitlines() if "\t" in ln][1:]
+    files = {row[0] for row in rows}
+    want = {f"results/trec-dl19-assessors/judgments/{f}" for f in O.files("judgments")}
+    assert want <= files, sorted(want - files)
+    rules = {row[0]: row[2] for row in rows if len(row) > 2}
+    assert {rules[f] for f in want} == {"judgments"}
