@@ -160,3 +160,10 @@ def test_dl19_ranking_equals_rankcorr(shared_data):
         np.testing.assert_array_equal(out["ranking_agreement"][c].to_numpy(), lit[c].to_numpy(), err_msg=c)
     dp = discpower_by_set(scores, ["AP"], B=200)
     assert list(dp["qrels"].unique()) == ["nist", "first", "second"]
+
+
+def test_rbo_persistence_is_passed():
+    sc = _random_scores(4)
+    ra = ranking_tables(sc, "s0", ["m1"], B=10, rbo_p=0.7)["ranking_agreement"]
+    lit = _literal(sc, "s0", ["m1"], "common", 10, rbo_p=0.7)
+    np.testing.assert_array_equal(ra["rbo"].to_numpy(), lit["rbo"].to_numpy())

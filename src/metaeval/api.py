@@ -326,7 +326,7 @@ def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "n
               threshold: int | None = None, top_k: int = 10, test: str = "paired-t", B: int = 1000,
               alpha: float = 0.05, seed: int = 0, fill=None, on_conflict: str = "error",
               topics: str = "common", correction: str | None = None, order: str = "file", results=None,
-              depth: int | None = 1000, out=None, figures: bool = True):
+              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True):
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
     sets of one collection compared with ``reference``.
 
@@ -343,7 +343,7 @@ def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "n
 
     res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
                         test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
-                        correction=correction, order=order, results=results, depth=depth)
+                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p)
     if out is not None:
         from .report.judgments import write_judgments
 

@@ -33,6 +33,7 @@ def judgments_args(w):
         _args(qrels=sets, reference=ref, metrics=metrics, top_k=j.get("top_k", 10), test=j.get("test", "paired-t"),
               correction=j.get("correction"), topics=j.get("topics", "common"),
               on_conflict=j.get("on_conflict", "error"), threshold=j.get("threshold"), B=B, alpha=ALPHA, seed=SEED,
+              rbo_p=RBO_P,
               gains=c.get("gains"), order=c.get("order", "file"), depth=c.get("depth", 1000)),
         " ".join(f"--fill {_quote(f'{n}={v}')}" for n, v in (j.get("fill") or {}).items()),
         " ".join(f"--results {_quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items()),

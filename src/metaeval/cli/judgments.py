@@ -49,6 +49,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--B", type=int, default=1000,
                    help="bootstrap samples of the tau intervals and replicates of a resampling test (default 1000)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--rbo-p", type=float, default=0.9, dest="rbo_p",
+                   help="persistence p of rank-biased overlap (default 0.9, the rank_correlation stage's)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap samples (default 0)")
     p.add_argument("--fill", metavar="NAME=BASE+FROM", action="append", default=[],
                    help="a hybrid set: BASE's judgments, FROM's for the pairs BASE did not judge; repeatable")
@@ -103,7 +105,7 @@ def run(args) -> int:
                             gains=args.gains, threshold=args.threshold, top_k=args.top_k, test=args.test, B=args.B,
                             alpha=args.alpha, seed=args.seed, fill=fill, on_conflict=args.on_conflict,
                             topics=args.topics, correction=args.correction, order=args.order, results=results,
-                            depth=args.depth)
+                            depth=args.depth, rbo_p=args.rbo_p)
     except (InputError, ConfigError):
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:
