@@ -218,7 +218,8 @@ def set_collection(js: JudgmentSets, s: int, lr: LabelledRuns, max_level: int | 
     keep = np.flatnonzero(counts[:, 1:].sum(axis=1) > 0)
     ent = lr.entry[:, keep]
     levels = np.where(ent >= 0, lab[np.maximum(ent, 0)], np.where(ent == PAD, PAD, UNJUDGED)).astype(np.int8)
-    excluded = tuple(t for i, t in enumerate(lr.topics) if i not in set(keep.tolist()))
+    kept = set(keep.tolist())
+    excluded = tuple(t for i, t in enumerate(lr.topics) if i not in kept)
     return Collection(topics=tuple(lr.topics[i] for i in keep), runs=lr.runs, levels=levels,
                       lengths=lr.lengths[:, keep].copy(), level_counts=counts[keep], excluded_topics=excluded,
                       info={**lr.info, "qrels": list(js.files[s]), "max_level": H, "qrels_set": js.names[s]})
