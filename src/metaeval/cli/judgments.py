@@ -114,6 +114,7 @@ def run(args) -> int:
     if not args.quiet:
         ra = res.tables["ranking_agreement"]
         la = res.tables["label_agreement"]
-        sys.stdout.write(f"metaeval judgments: {len(la) - 1} pair(s) of qrels sets, {len(ra)} ranking comparison(s); "
+        n_pairs = int((la["qrels_a"] != "all").sum())
+        sys.stdout.write(f"metaeval judgments: {n_pairs} pair(s) of qrels sets, {len(ra)} ranking comparison(s); "
                          f"{len(written)} files under {args.out}\n")
     return 0

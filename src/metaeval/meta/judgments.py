@@ -148,7 +148,7 @@ def label_agreement(names, counts: PairCounts, threshold: int, n_units: int = 0,
     """The ``label_agreement`` table: one row per pair of sets (``a < b`` in the order given) on the
     items both judged, then the ``all, all`` row (Krippendorff's alpha over every set at once;
     ``pairs``: items judged by two sets or more, ``agreement`` the share of agreeing ordered pairs
-    of labels within them; kappa undefined).  A pair of sets without an item judged by both has no
+    of labels within them; kappa undefined; absent when no item is judged twice).  A pair of sets without an item judged by both has no
     row (one warning naming them); if one of them is ``reference`` (an index), ``ValueError``
     naming both sets."""
     import warnings
@@ -192,7 +192,8 @@ def label_agreement(names, counts: PairCounts, threshold: int, n_units: int = 0,
                "kappa": np.nan, "kappa_linear": np.nan, "kappa_quadratic": np.nan, "kappa_binary": np.nan,
                "threshold": threshold, "alpha_nominal": float(a_all["nominal"]),
                "alpha_ordinal": float(a_all["ordinal"]), "alpha_interval": float(a_all["interval"])}
-    df = pd.concat([df, pd.DataFrame([all_row])], ignore_index=True)
+    if n_units:                                            # no pair judged twice: no `all` row of NaN
+        df = pd.concat([df, pd.DataFrame([all_row])], ignore_index=True)
     df["topics"] = df["topics"].astype(np.int64)
     df["pairs"] = df["pairs"].astype(np.int64)
     df["threshold"] = df["threshold"].astype(np.int64)
@@ -216,7 +217,8 @@ def agreement_tables(names, labels, item_topic, topics, threshold: int | None = 
     counts = pair_counts(L, item_topic, len(topics), K)
     la = label_agreement(names, counts, thr, *units(L, item_topic), reference=reference)
     pos = {(x, y): i for i, (x, y) in enumerate(zip(counts.a.tolist(), counts.b.tolist()))}
-    keep = [pos[(names.index(x), names.index(y))] for x, y in zip(la["qrels_a"][:-1], la["qrels_b"][:-1])]
+    rows = la[la["qrels_a"] != "all"]
+    keep = [pos[(names.index(x), names.index(y))] for x, y in zip(rows["qrels_a"], rows["qrels_b"])]
     counts = PairCounts(counts.a[keep], counts.b[keep], counts.per_topic[keep], counts.by_m)
     return la, topic_agreement(names, counts, topics), confusion_frames(names, counts)
 
