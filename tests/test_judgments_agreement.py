@@ -159,3 +159,9 @@ def test_conflict_between_files_names_both(tmp_path):
     assert js.labels.tolist() == [[1, 0]]
     js = read_sets({"x": [str(a), str(b)]}, on_conflict="max")
     assert js.labels.tolist() == [[2, 0]]
+
+
+def test_one_set_has_no_rows():
+    la, ta, conf = agreement_tables(["only"], np.array([[0, 1, 2]], np.int8), np.array([0, 0, 1]), ["a", "b"])
+    assert len(la) == 0 and len(ta) == 0 and conf == {}
+    assert list(la.columns)[:3] == ["qrels_a", "qrels_b", "topics"]
