@@ -124,8 +124,8 @@ def _bad(argv, tmp_path, *needles):
 @pytest.mark.shared_data
 def test_bad_conflicting_duplicates(shared_data, tmp_path):
     d, r = _dl19(shared_data)
-    _bad(["judgments", "--qrels", f"nist={d / 'qrels.txt'}", f"pair={r / 'saber-zerhoudi.txt'},{r / 'sean-macavaney.txt'}",
-          "--reference", "nist", "--runs", *_runs(d)], tmp_path,
+    pair = f"pair={r / 'saber-zerhoudi.txt'},{r / 'sean-macavaney.txt'}"
+    _bad(["judgments", "--qrels", f"nist={d / 'qrels.txt'}", pair, "--reference", "nist", "--runs", *_runs(d)], tmp_path,
          "saber-zerhoudi.txt:861", "sean-macavaney.txt:861", "3167284", "1037798")
     # --on-conflict decides
     rc, so, err = _run(["judgments", "--qrels", f"nist={d / 'qrels.txt'}",

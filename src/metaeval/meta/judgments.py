@@ -148,8 +148,9 @@ def label_agreement(names, counts: PairCounts, threshold: int, n_units: int = 0,
     """The ``label_agreement`` table: one row per pair of sets (``a < b`` in the order given) on the
     items both judged, then the ``all, all`` row (Krippendorff's alpha over every set at once;
     ``pairs``: items judged by two sets or more, ``agreement`` the share of agreeing ordered pairs
-    of labels within them; kappa undefined; absent when no item is judged twice).  A pair of sets without an item judged by both has no
-    row (one warning naming them); if one of them is ``reference`` (an index), ``ValueError``
+    of labels within them; kappa undefined; absent when no item is judged twice).  A pair of sets
+    without an item judged by both has no row (one warning naming them); if one of them is
+    ``reference`` (an index), ``ValueError``
     naming both sets."""
     import warnings
 
@@ -188,7 +189,8 @@ def label_agreement(names, counts: PairCounts, threshold: int, n_units: int = 0,
     for k in range(2, bym.shape[0]):                       # fixed order: m = 2, 3, ...
         O += (bym[k] + bym[k].T) / (k - 1.0)
     a_all = alpha_from_coincidence(O)
-    all_row = {"qrels_a": "all", "qrels_b": "all", "topics": n_unit_topics, "pairs": n_units, "agreement": float(np.trace(O) / O.sum()) if O.sum() else np.nan,
+    all_row = {"qrels_a": "all", "qrels_b": "all", "topics": n_unit_topics, "pairs": n_units,
+               "agreement": float(np.trace(O) / O.sum()) if O.sum() else np.nan,
                "kappa": np.nan, "kappa_linear": np.nan, "kappa_quadratic": np.nan, "kappa_binary": np.nan,
                "threshold": threshold, "alpha_nominal": float(a_all["nominal"]),
                "alpha_ordinal": float(a_all["ordinal"]), "alpha_interval": float(a_all["interval"])}
