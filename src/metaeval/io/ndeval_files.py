@@ -45,12 +45,30 @@ def _natural(tok: bytes) -> int:
     return int(tok)
 
 
-def _topic(tok: bytes) -> int:
-    """ndeval's ``parseTopic``: a number, or a number after a prefix ending in ``-``."""
-    if tok[:1].isdigit():
-        return _natural(tok)
-    k = tok.find(b"-")
-    return -1 if k < 0 else _natural(tok[k + 1:])
+def _naturals(tokens: np.ndarray) -> np.ndarray:
+    """:func:`_natural` of every token of a bytes array (int64; -1 where it fails), vectorised:
+    a digit string is accepted when its value without the last digit is at most 100000."""
+    ok = np.char.isdigit(tokens)
+    stripped = np.char.lstrip(tokens, b"0")
+    width = np.char.str_len(stripped)
+    ok &= width <= 7
+    value = np.zeros(len(tokens), dtype=np.int64)
+    some = ok & (width > 0)
+    value[some] = stripped[some].astype(np.int64)
+    ok &= value // 10 <= _LARGE_ENOUGH
+    return np.where(ok, value, -1)
+
+
+def _topics(tokens: np.ndarray) -> np.ndarray:
+    """ndeval's ``parseTopic`` of every token: a number, or a number after a prefix ending in ``-``
+    (the prefixed tokens, rare, one by one)."""
+    out = _naturals(tokens)
+    prefixed = np.flatnonzero(~np.char.isdigit(tokens.astype("S1")))
+    for k in prefixed:
+        tok = bytes(tokens[k])
+        cut = tok.find(b"-")
+        out[k] = -1 if cut < 0 else _natural(tok[cut + 1:])
+    return out
 
 
 def _lines(path, what: str) -> list[bytes]:
@@ -99,20 +117,19 @@ class NdevalQrels(NamedTuple):
 
 def read_ndeval_qrels(path) -> NdevalQrels:
     lines = _lines(path, "qrels")
-    rows = []
-    for n, line in enumerate(lines, 1):
-        a = line.split(None, 4)
-        if len(a) < 4:
-            raise InputError("syntax error (expected TOPIC SUBTOPIC DOCNO JUDGMENT)", path, n)
-        t, s, j = _natural(a[0]), _natural(a[1]), _natural(a[3])
-        if t < 0 or s < 0 or j < 0:
-            bad = "TOPIC" if t < 0 else "SUBTOPIC" if s < 0 else "JUDGMENT"
-            raise InputError(f"syntax error ({bad} is not a natural number)", path, n)
-        rows.append((t, s, a[2], min(j, 1), n))
-    topic = np.array([r[0] for r in rows], dtype=np.int64)
-    sub = np.array([r[1] for r in rows], dtype=np.int64)
-    rel = np.array([r[3] for r in rows], dtype=bool)
-    line_no = np.array([r[4] for r in rows], dtype=np.int64)
+    rows = [line.split(None, 4) for line in lines]
+    short = [n for n, r in enumerate(rows, 1) if len(r) < 4]
+    if short:
+        raise InputError("syntax error (expected TOPIC SUBTOPIC DOCNO JUDGMENT)", path, short[0])
+    cols = [np.array([r[k] for r in rows], dtype="S") for k in (0, 1, 3)]
+    topic, sub, judgment = (_naturals(c) for c in cols)
+    bad = np.flatnonzero((topic < 0) | (sub < 0) | (judgment < 0))
+    if bad.size:
+        k = bad[0]
+        what = "TOPIC" if topic[k] < 0 else "SUBTOPIC" if sub[k] < 0 else "JUDGMENT"
+        raise InputError(f"syntax error ({what} is not a natural number)", path, int(k) + 1)
+    rel = judgment > 0                                  # ndeval: a judgment above 1 counts as 1
+    line_no = np.arange(1, len(rows) + 1, dtype=np.int64)
     docs = np.array([r[2] for r in rows], dtype=object)
 
     topics, t_idx = np.unique(topic, return_inverse=True)
@@ -159,23 +176,23 @@ class NdevalRun(NamedTuple):
 
 def read_ndeval_run(path, traditional: bool = False, depth: int = 0) -> NdevalRun:
     lines = _lines(path, "run")
-    rows = []
-    for n, line in enumerate(lines, 1):
-        a = line.split(None, 6)
-        if len(a) < 6:
-            raise InputError("syntax error (expected TOPIC Q0 DOCNO RANK SCORE RUNID)", path, n)
-        t, r = _topic(a[0]), _natural(a[3])
-        if t < 0 or r < 0:
-            raise InputError(f"syntax error ({'TOPIC' if t < 0 else 'RANK'} is not a natural number)", path, n)
-        rows.append((t, a[2], r, a[4], n))
-    runid = lines[0].split(None, 6)[5].decode("utf-8", errors="replace")
-    topic = np.array([r[0] for r in rows], dtype=np.int64)
-    docno = np.array([r[1] for r in rows], dtype=object)
-    rank = np.array([r[2] for r in rows], dtype=np.int64)
-    line_no = np.array([r[4] for r in rows], dtype=np.int64)
+    rows = [line.split(None, 6) for line in lines]
+    short = [n for n, r in enumerate(rows, 1) if len(r) < 6]
+    if short:
+        raise InputError("syntax error (expected TOPIC Q0 DOCNO RANK SCORE RUNID)", path, short[0])
+    topic = _topics(np.array([r[0] for r in rows], dtype="S"))
+    rank = _naturals(np.array([r[3] for r in rows], dtype="S"))
+    bad = np.flatnonzero((topic < 0) | (rank < 0))
+    if bad.size:
+        k = bad[0]
+        raise InputError(f"syntax error ({'TOPIC' if topic[k] < 0 else 'RANK'} is not a natural number)",
+                         path, int(k) + 1)
+    runid = rows[0][5].decode("utf-8", errors="replace")
+    docno = np.array([r[2] for r in rows], dtype=object)
+    line_no = np.arange(1, len(rows) + 1, dtype=np.int64)
     _, doc_rank = np.unique(docno.astype(bytes), return_inverse=True)
     if traditional:
-        score = np.array([c_atof(r[3]) for r in rows], dtype=np.float64)
+        score = np.array([c_atof(r[4]) for r in rows], dtype=np.float64)
         order = np.lexsort((-doc_rank, -score, topic))
     else:
         order = np.lexsort((rank, topic))
