@@ -12,6 +12,7 @@ import metaeval
 from metaeval.cli import main
 from metaeval.meta.compare import COMPARE_COLUMNS, RISK_COMPARE_COLUMNS, compare
 from metaeval.meta.risk import georisk, risk_based, zrisk
+from test_compare import _write_matrices as _write
 
 
 @pytest.fixture
@@ -47,14 +48,6 @@ def test_api_appends_the_risk_columns(mats):
 def test_api_needs_a_baseline(mats):
     with pytest.raises(ValueError, match="risk_alpha needs a baseline"):
         compare(mats, risk_alpha=1)
-
-
-def _write(tmp_path, mats):
-    d = tmp_path / "m"
-    d.mkdir()
-    for m, df in mats.items():
-        df.rename_axis("topic").to_csv(d / f"{m}.csv")
-    return d
 
 
 def test_cli_risk_alpha(mats, tmp_path, capsys):
