@@ -104,12 +104,8 @@ def main(argv=None) -> int:
     try:
         o = parse(argv)
     except _Usage as e:
-        if str(e) == "version":
-            print(VERSION)
-            return 0
-        if str(e) == "help":
-            print(__doc__)
-            return 0
+        if str(e) in ("version", "help"):
+            return _write(VERSION + "\n" if str(e) == "version" else __doc__)
         print(f"metaeval ndeval: {e}", file=sys.stderr)
         print(USAGE, file=sys.stderr)
         return 2
@@ -126,9 +122,17 @@ def main(argv=None) -> int:
         msg = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) and e.filename else str(e)
         print(f"metaeval ndeval: error: {msg}", file=sys.stderr)
         return 1
+    return _write(text)
+
+
+def _write(text: str) -> int:
+    """``text`` on stdout; a reader that stops early (``| head``) ends the command quietly."""
+    import os
+
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
-        return 0
+        # nothing more can be written: point stdout at /dev/null so that exit's flush stays quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
