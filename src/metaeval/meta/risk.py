@@ -165,22 +165,27 @@ def risk_table(mats: dict, baselines, alphas, metrics=None):
         baselines = [baselines]
     baselines = list(baselines)
     a = _alphas(alphas)
-    rows = []
+    frames = []
     for metric in (list(mats) if metrics is None else list(metrics)):
         df = mats[metric]
-        runs = [str(r) for r in df.columns]
+        runs = np.array([str(r) for r in df.columns], dtype=object)
         X = df.to_numpy(dtype=np.float64)
         if not np.isfinite(X).all():
             raise ValueError(f"{metric}: non-finite scores; risk measures need a score for every topic")
         for base in baselines:
-            if str(base) not in runs:
+            if str(base) not in set(runs):
                 raise ValueError(f"{metric}: baseline {base!r} is not one of the runs ({', '.join(runs)})")
-            j = runs.index(str(base))
+            j = int(np.flatnonzero(runs == str(base))[0])
             m = risk_measures(X, j, a)
-            others = [k for k in range(len(runs)) if k != j]
-            for ai, av in enumerate(a):
-                for k in others:
-                    rows.append((metric, runs[k], str(base), float(av), m["urisk"][ai, k], m["trisk"][ai, k],
-                                 m["p"][ai, k], m["zrisk"][ai, k], m["georisk"][ai, k], int(m["wins"][k]),
-                                 int(m["losses"][k])))
-    return pd.DataFrame(rows, columns=RISK_COLUMNS)
+            k = np.flatnonzero(np.arange(len(runs)) != j)          # the other runs, matrix order
+            n = len(k) * len(a)
+            cols = {"metric": np.full(n, metric, dtype=object), "run": np.tile(runs[k], len(a)),
+                    "baseline": np.full(n, str(base), dtype=object), "alpha": np.repeat(a, len(k))}
+            cols.update({c: m[c][:, k].ravel() for c in ("urisk", "trisk", "p", "zrisk", "georisk")})
+            cols.update({c: np.tile(m[c][k].astype(np.int64), len(a)) for c in ("wins", "losses")})
+            frames.append(pd.DataFrame(cols, columns=RISK_COLUMNS))
+    if not frames:
+        return pd.DataFrame({c: np.zeros(0, dtype=object if c in ("metric", "run", "baseline") else
+                                         np.int64 if c in ("wins", "losses") else np.float64)
+                             for c in RISK_COLUMNS})
+    return pd.concat(frames, ignore_index=True)
