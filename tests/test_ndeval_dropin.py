@@ -154,3 +154,22 @@ def test_bad_usage_exit_2(capsys, args):
 def test_version_and_help(capsys):
     assert _run(capsys, ["-version"])[1].startswith("ndeval version 4.5")
     assert "-riskAlpha" in _run(capsys, ["-help"])[1]
+
+
+def test_risk_amean_is_urisk_of_meta_risk(shared_data, capsys):
+    """With run and baseline on the same 50 topics, ndeval's risk-mode amean of every measure is
+    URisk (metaeval.meta.risk) of that measure's per-topic values, to the printed digit."""
+    from metaeval.io.ndeval_files import read_ndeval_qrels, read_ndeval_run
+    from metaeval.meta.risk import urisk
+    from metaeval.metrics.ndeval_dropin import ndeval_run_values
+
+    div = shared_data / "trec-web2013-diversity"
+    q, r1, r2 = div / "qrels.txt", div / "runs/div-run-01.run.gz", div / "runs/div-run-02.run.gz"
+    X, B = ndeval_run_values(read_ndeval_qrels(q), [read_ndeval_run(r1), read_ndeval_run(r2)])
+    assert X.shape == B.shape == (50, 21)
+    for a in ("1", "5"):
+        rc, out, _ = _run(capsys, ["-baseline", r2, "-riskAlpha", a, q, r1])
+        amean = out.splitlines()[-1].rsplit(",", 21)
+        assert rc == 0 and amean[0].endswith(",amean")
+        want = ["%.6f" % urisk(X[:, [k]], B[:, k], float(a))[0] for k in range(21)]
+        assert amean[1:] == want
