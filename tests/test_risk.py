@@ -151,3 +151,16 @@ def test_risk_table_rows_and_values(small):
     assert half["zrisk"] == pytest.approx(row["zrisk"] / math.sqrt(2))
     with pytest.raises(ValueError, match="baseline 'zz'"):
         risk_table({"AP": df}, "zz", [1])
+
+
+def test_risk_matrix_column_means_are_urisk(small):
+    from metaeval.meta.risk import risk_matrix
+
+    df = pd.DataFrame(small, index=[f"t{i}" for i in range(12)], columns=list("abcde"))
+    rm = risk_matrix(df, "b", 5)
+    assert rm.shape == df.shape and list(rm.columns) == list("abcde") and (rm["b"] == 0).all()
+    for j, run in enumerate("abcde"):
+        assert rm[run].tolist() == [_lit_riskbased(r, b, 5) for r, b in zip(small[:, j], small[:, 1])]
+        assert rm[run].mean() == pytest.approx(urisk(small, small[:, 1], 5)[j], abs=1e-15)
+    with pytest.raises(ValueError, match="baseline 'z'"):
+        risk_matrix(df, "z", 1)

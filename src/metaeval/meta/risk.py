@@ -37,7 +37,7 @@ import numpy as np
 
 from ..detmath import fixed_sum
 
-__all__ = ["risk_based", "urisk", "trisk", "zrisk", "georisk", "risk_measures", "risk_table", "RISK_COLUMNS"]
+__all__ = ["risk_based", "risk_matrix", "urisk", "trisk", "zrisk", "georisk", "risk_measures", "risk_table", "RISK_COLUMNS"]
 
 #: the columns of ``tables/risk.csv``
 RISK_COLUMNS = ["metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk", "wins",
@@ -71,6 +71,21 @@ def risk_based(r, b, alpha) -> np.ndarray:
 def _risk_values(X, b, alphas) -> np.ndarray:
     """(A, c, R) per-topic risk values of every run of X (c, R) against b (c,)."""
     return risk_based(X[None, :, :], b[None, :, None], alphas[:, None, None])
+
+
+def risk_matrix(df, baseline: str, alpha: float):
+    """The per-topic ``RiskBased`` values of every run of a topic x run DataFrame ``df`` (any
+    measure's matrix) against its run ``baseline``: a DataFrame of the same shape (the baseline's
+    column all 0); its column means are URisk."""
+    import pandas as pd
+
+    runs = [str(r) for r in df.columns]
+    if str(baseline) not in runs:
+        raise ValueError(f"baseline {baseline!r} is not one of the runs ({', '.join(runs)})")
+    X = df.to_numpy(dtype=np.float64)
+    a = float(_alphas(alpha)[0])
+    b = X[:, runs.index(str(baseline))]
+    return pd.DataFrame(risk_based(X, b[:, None], a), index=df.index, columns=df.columns)
 
 
 def urisk(X, baseline, alpha) -> np.ndarray:
