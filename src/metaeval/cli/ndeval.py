@@ -84,7 +84,7 @@ def parse(argv: list[str]) -> dict:
         elif len(args) >= 3 and head == "-traditional":
             o["traditional"] = True
             args = args[1:]
-        elif len(args) >= 3 and head.startswith("-") and len(head) > 1:
+        elif len(args) >= 3 and head.startswith("-"):      # flag letters, as ndeval ("-" alone: none)
             for ch in head[1:]:
                 if ch == "c":
                     o["c"] = True
