@@ -268,6 +268,18 @@ OUTPUTS: tuple[Output, ...] = (
            ("metric", "method", "level", "trial", "tau", "tau_ap", "rmse", "significant_pairs"),
            ("trials.csv", "qrels/METHOD-LEVEL-TRIAL.txt"), condition="incompleteness"),
 
+    # ---- per collection: risk-sensitive measures against a baseline run (stage risk, issue 30)
+    Output("risk", _T, "collection",
+           "Risk-sensitive measures of every run against the configured baseline run(s), per metric "
+           "and risk sensitivity alpha (a loss weighs 1 + alpha): URisk (Wang et al. 2012), TRisk and its "
+           "two-sided p-value (Dinçer, Macdonald & Ounis 2014; TRisk < -2: significantly riskier than "
+           "the baseline), ZRisk and GeoRisk against all runs in use (Dinçer, Macdonald & Ounis 2016), "
+           "and the topics the run wins and loses against the baseline",
+           "the risk-sensitive evaluation of Wang et al. (2012) and Dinçer, Macdonald & Ounis (2014, "
+           "2016), as TREC's Web track 2013-2014 reported it", ("risk",),
+           ("metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk", "wins",
+            "losses"), condition="risk"),
+
     # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
     Output("run_means", _F, "collection",
            "Mean score of every run under every metric, runs named and sorted by mean AP (or the "
@@ -574,7 +586,7 @@ def markdown_reference(scope: str) -> str:
     for o in outputs(scope):
         cols = ", ".join(f"`{c}`" for c in o.columns) if o.columns else (
             f"drawn from `{o.source}`" if o.source else "")
-        when = "gain sweep on" if o.condition == "gain_sweep" else "always"
+        when = {"gain_sweep": "gain sweep on", "risk": "a risk baseline configured"}.get(o.condition, "always")
         lines.append("| " + " | ".join(_md_cell(x) for x in (
             f"`{o.name}`", o.kind, ", ".join(o.formats), cols, ", ".join(o.stages), when,
             o.regenerates)) + " |")

@@ -96,6 +96,8 @@ REGISTRY: tuple[StageInfo, ...] = (
     StageInfo("incompleteness", "labelled", "_incompleteness_stage",
               ("incompleteness", "pool_reuse"), "plain",
               streams=("paired",), condition="incompleteness", folder="incompleteness"),
+    # risk-sensitive measures against a configured baseline run (issue 30: tables/risk.csv)
+    StageInfo("risk", "matrices", "_risk_stage", ("risk",), "plain", condition="risk"),
     StageInfo("tables", "file"),
     StageInfo("meta", "file"),
     StageInfo("figures", "file"),

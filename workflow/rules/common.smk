@@ -245,8 +245,17 @@ SUMMARY = bool(config["summary"]["enabled"])
 # its registry entry and its function (and, on the labelled collection, its rule).
 from metaeval import stages as _stages
 
+# risk-sensitive measures (stage risk, tables/risk.csv): on once a collection names a baseline run
+def risk_of(c):
+    """`(baselines, alphas)` of collection c's `risk:` block (no block: no baseline, alpha 1 and 5)."""
+    r = config["collections"][c].get("risk") or {}
+    b = r.get("baseline")
+    return ([] if b is None else [b] if isinstance(b, str) else list(b)), list(r.get("alpha", [1, 5]))
+
+
+RISK = any(risk_of(c)[0] for c in config["collections"])
 #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
-CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS)
+CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS, risk=RISK)
 METHOD_STAGES = _stages.method_stages(**CONDITIONS)
 #: the stages run by their own job (their parts read by the meta job)
 OWN_JOB_STAGES = [s for s in METHOD_STAGES if _stages.get(s).kind != "matrices"]
@@ -282,6 +291,7 @@ STAGE_ARGS = {
                             groups=_inc["groups"], pool_depth=_inc["pool_depth"])
     + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
     "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B),
+    "risk": _args(metrics=METRICS),
 }
 
 
@@ -292,6 +302,9 @@ def stage_args(stage):
         c = cfg(w.collection)
         extra = _args(top_runs=c["top_runs"], select_by=SELECT_BY,
                       default_gains=c["gains"] if stage == "gain_sweep" else None)
+        if stage == "risk":                 # the collection's baseline run(s) and alphas
+            base, alphas = risk_of(w.collection)
+            extra += " " + _args(risk_baseline=base, risk_alpha=alphas)
         return f"{STAGE_ARGS[stage]} {extra}"
 
     return args
