@@ -28,3 +28,13 @@ def std_settings(parser: argparse.ArgumentParser, args):
     if args.std_factors:
         return StdSettings(factors=read_factors(args.std_factors), source=args.std_factors)
     return StdSettings(runs=tuple(args.std_runs) if args.std_runs else None, leave_one_out=args.leave_one_out)
+
+
+def matrix_text(topics, runs, mat) -> str:
+    """A topic x run matrix (``mat``: ``(topics, runs)``) as ``metaeval matrices`` writes it: header
+    ``topic,RUN,...``, values as Python's ``repr`` (exact round trip)."""
+    from ..metrics.standardise import _field
+
+    rows = [",".join(map(repr, r)) for r in mat.tolist()]
+    header = ",".join(["topic", *(_field(r) for r in runs)]) + "\n"
+    return header + "".join(f"{_field(t)},{r}\n" for t, r in zip(topics, rows))

@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ._std_options import add_std_args, std_settings
+from ._std_options import add_std_args, matrix_text, std_settings
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -41,7 +41,6 @@ def run(args) -> int:
     from ..meta.matrices import list_matrices, load_matrices
     from ..metrics.standardise import parse_std, standardise_matrix, with_std, without_std, write_factors
     from ..util import atomic_dir_outputs, atomic_write
-    from .matrices import _field, _float_rows
 
     parser = args._parser
     try:
@@ -61,15 +60,13 @@ def run(args) -> int:
             raise InputError(f"{name} is standardised already", Path(args.matrices) / f"{name}.csv")
         topics, runs = [str(t) for t in df.index], [str(r) for r in df.columns]
         x = df.to_numpy(dtype=np.float64).T                                  # (runs, topics)
-        header = ",".join(["topic", *(_field(r) for r in runs)]) + "\n"
         for method in methods:
             try:
                 vals, f = standardise_matrix(x, topics, runs, method, settings, key=key,
                                              where=str(Path(args.matrices) / f"{name}.csv"))
             except ValueError as e:
                 raise InputError(str(e), settings.source or Path(args.matrices) / f"{name}.csv") from None
-            rows = _float_rows(vals.T)
-            files[with_std(name, method)] = header + "".join(f"{_field(t)},{r}\n" for t, r in zip(topics, rows))
+            files[with_std(name, method)] = matrix_text(topics, runs, vals.T)
             factors[key] = f
     out = Path(args.out)
     if out.exists() and not out.is_dir():
