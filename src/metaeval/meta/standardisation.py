@@ -46,12 +46,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..detmath import int_product
+from ..detmath import int_product, sliced_product, split_rows
 from .kendall import TIE_DECIMALS
 from .samples import trial_rng
 
-__all__ = ["ALPHAS", "STD_ROWS", "EXPERIMENTS", "topic_subsets", "within", "between", "tau_b_rows",
-           "tau_ap_b_rows", "pearson_rows", "WithinResult", "BetweenResult", "standardised_matrices",
+__all__ = ["ALPHAS", "STD_ROWS", "EXPERIMENTS", "topic_subsets", "within", "between", "rank_agreement",
+           "pearson_rows", "WithinResult", "BetweenResult", "standardised_matrices",
            "DEFAULT_TRIALS", "DEFAULT_TOPICS"]
 
 #: the significance levels of the power curves: ``common.R``'s ``.ALPHAS``
@@ -63,7 +63,7 @@ EXPERIMENTS = {"within": 1, "between": 2}
 DEFAULT_TRIALS = 1000
 DEFAULT_TOPICS = 50
 #: trials processed at once (bounded memory; results do not depend on it)
-CHUNK = 128
+CHUNK = 256
 
 
 def topic_subsets(n_total: int, size: int, trials: int, seed: int, experiment: str) -> np.ndarray:
@@ -94,38 +94,36 @@ def _ranked(a):
     return np.round(np.asarray(a, dtype=np.float64), TIE_DECIMALS)
 
 
-def tau_b_rows(a, b) -> np.ndarray:
-    """Kendall's tau_b between the rankings by ``a[k]`` and ``b[k]`` for every row ``k``
-    (``(S, n)`` arrays); NaN for a row where either ranking is one tie group."""
-    a, b = _ranked(a), _ranked(b)
-    sa = np.sign(a[:, :, None] - a[:, None, :]).astype(np.int8)
-    sb = np.sign(b[:, :, None] - b[:, None, :]).astype(np.int8)
-    cd = np.add.reduce((sa * sb).reshape(len(a), -1), axis=1, dtype=np.int64) // 2
-    ua = np.add.reduce(np.abs(sa).reshape(len(a), -1), axis=1, dtype=np.int64) // 2
-    ub = np.add.reduce(np.abs(sb).reshape(len(b), -1), axis=1, dtype=np.int64) // 2
-    den = np.sqrt(ua.astype(np.float64) * ub.astype(np.float64))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, np.clip(cd / np.where(den > 0, den, 1.0), -1.0, 1.0), np.nan)
+def rank_agreement(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """``(tau_b, tau_ap_b)`` between the rankings by ``a[k]`` and ``b[k]`` for every row ``k``
+    (``(S, n)`` arrays; higher is better), from the exact counts of the "strictly above" matrices.
 
-
-def tau_ap_b_rows(a, b) -> np.ndarray:
-    """Urbano & Marrero (2017)'s tau_AP-b between ``a[k]`` and ``b[k]`` for every row (as
-    :func:`metaeval.meta.rankcorr.tau_ap_b`): the mean of ``2 / |{i: p_i > 1}| sum C'(i) / (p_i - 1) - 1``
-    walking down each ranking, ``p_i - 1`` the systems strictly above ``i``'s tie group, ``C'(i)``
-    those strictly above ``i`` in both rankings."""
+    Kendall's tau_b = ``(C - D) / sqrt(untied_a untied_b)`` (NaN when a ranking is one tie group);
+    Urbano & Marrero (2017)'s tau_AP-b (as :func:`metaeval.meta.rankcorr.tau_ap_b`): the mean of
+    ``2 / |{i: p_i > 1}| sum_{p_i > 1} C'(i) / (p_i - 1) - 1`` walking down each ranking, ``p_i - 1``
+    the systems strictly above ``i``'s tie group there, ``C'(i)`` those strictly above ``i`` in
+    both rankings."""
     a, b = _ranked(a), _ranked(b)
+    S = len(a)
     above_a = a[:, None, :] > a[:, :, None]                # [k, u, v]: v strictly above u
     above_b = b[:, None, :] > b[:, :, None]
-    both = np.add.reduce(above_a & above_b, axis=2, dtype=np.int64).astype(np.float64)
+    both = above_a & above_b
+    cd = (np.count_nonzero(both.reshape(S, -1), axis=1)
+          - np.count_nonzero((above_a & above_b.transpose(0, 2, 1)).reshape(S, -1), axis=1)).astype(np.float64)
+    ta = np.count_nonzero(above_a, axis=2).astype(np.float64)   # systems strictly above u
+    tb = np.count_nonzero(above_b, axis=2).astype(np.float64)
+    den = np.sqrt(np.add.reduce(ta, axis=1) * np.add.reduce(tb, axis=1))
+    C = np.count_nonzero(both, axis=2).astype(np.float64)
 
-    def walk(above):
-        t = np.add.reduce(above, axis=2, dtype=np.int64).astype(np.float64)
+    def walk(t):
         w = np.where(t > 0, 1.0 / np.where(t > 0, t, 1.0), 0.0)
-        nt = np.add.reduce(t > 0, axis=1, dtype=np.int64).astype(np.float64)
+        nt = np.count_nonzero(t > 0, axis=1).astype(np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(nt > 0, 2.0 * np.add.reduce(both * w, axis=1) / np.where(nt > 0, nt, 1.0) - 1.0, np.nan)
+            return np.where(nt > 0, 2.0 * np.add.reduce(C * w, axis=1) / np.where(nt > 0, nt, 1.0) - 1.0, np.nan)
 
-    return np.clip((walk(above_a) + walk(above_b)) * 0.5, -1.0, 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau = np.where(den > 0, np.clip(cd / np.where(den > 0, den, 1.0), -1.0, 1.0), np.nan)
+    return tau, np.clip((walk(ta) + walk(tb)) * 0.5, -1.0, 1.0)
 
 
 def pearson_rows(a, b) -> np.ndarray:
@@ -158,36 +156,45 @@ def _subset_sums(y, idx):
     return np.add.reduce(y[idx], axis=1)
 
 
-def _paired_power(y, idx, crit) -> np.ndarray:
-    """``(trials, alphas)`` fraction of run pairs whose paired t test on ``y``'s topics ``idx[k]``
-    has ``|t| >= crit[a]``."""
-    T, R = y.shape
-    n = idx.shape[1]
-    iu, ju = np.triu_indices(R, 1)
-    D = y[:, iu] - y[:, ju]                                  # (topics, pairs)
-    c = np.add.reduce(D, axis=0) / T
-    Dc = D - c
-    Q = (Dc * Dc).T                                          # (pairs, topics)
-    W = np.zeros((len(idx), T))
-    W[np.arange(len(idx))[:, None], idx] = 1.0
-    ssq = int_product(Q, W.T, bound=n).T                     # (trials, pairs): exact sums over each subset
-    S = _subset_sums(y, idx)
-    sd = S[:, iu] - S[:, ju]                                 # sum of the differences
-    mean = sd / n
-    sdc = sd - n * c                                         # sum of the centred differences
-    var = np.maximum(ssq - sdc * sdc / n, 0.0) / (n - 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(mean == 0, 0.0, np.abs(mean) / np.sqrt(var / n))
-    # |t| >= crit[a] for the alphas in decreasing order of crit
-    order = np.argsort(crit)
-    hits = np.searchsorted(np.asarray(crit)[order], t, side="right")          # how many crits <= |t|
-    A1 = len(crit) + 1
-    counts = np.bincount((np.arange(len(idx))[:, None] * A1 + hits).ravel(), minlength=len(idx) * A1)
-    counts = counts.reshape(len(idx), A1)
-    ge = np.cumsum(counts[:, ::-1], axis=1)[:, ::-1][:, 1:]  # ge[:, j]: |t| >= j+1 smallest crits
-    out = np.empty((len(idx), len(crit)))
-    out[:, order] = ge / t.shape[1]
-    return out
+class _PairedPower:
+    """The paired t tests of every run pair of ``y`` (``(topics, runs)``) on topic subsets: the
+    squared centred differences ``(pairs, topics)`` split once for the exact product
+    (:func:`metaeval.detmath.split_rows`), then per chunk of trials one product with the 0/1
+    selection matrix."""
+
+    def __init__(self, y, n: int, crit):
+        T, R = y.shape
+        self.y, self.n, self.T = y, n, T
+        self.iu, self.ju = np.triu_indices(R, 1)
+        D = y[:, self.iu] - y[:, self.ju]                    # (topics, pairs)
+        self.c = np.add.reduce(D, axis=0) / T
+        Dc = D - self.c
+        Q = (Dc * Dc).T                                      # (pairs, topics)
+        self.slices = split_rows(Q, n)
+        self.Q = Q if self.slices is None else None
+        crit = np.asarray(crit, dtype=np.float64)
+        self.order = np.argsort(crit)
+        self.crit2 = (crit * crit)[self.order]               # compare t^2 with crit^2, ascending
+
+    def __call__(self, idx) -> np.ndarray:
+        """``(trials, alphas)`` fraction of run pairs whose paired t test on the topics ``idx[k]``
+        has ``|t| >= crit[a]``."""
+        k, n = len(idx), self.n
+        W = np.zeros((self.T, k))
+        W[idx.T, np.arange(k)[None, :]] = 1.0
+        ssq = (sliced_product(self.slices, W) if self.slices is not None else int_product(self.Q, W, n)).T
+        S = _subset_sums(self.y, idx)
+        sd = S[:, self.iu] - S[:, self.ju]                   # (trials, pairs): sum of the differences
+        sdc = sd - n * self.c                                # sum of the centred differences
+        ssq -= sdc * sdc / n                                 # (n - 1) var
+        np.maximum(ssq, 0.0, out=ssq)
+        t2 = sd * sd * ((n - 1) / n)                        # t^2 = this / ssq
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t2 /= ssq                                        # 0/0 (no difference at all): NaN, never significant
+        out = np.empty((k, len(self.crit2)))
+        for j, c2 in enumerate(self.crit2):                  # 19 passes beat a binary search per value
+            out[:, self.order[j]] = np.count_nonzero(t2 >= c2, axis=1) / t2.shape[1]
+        return out
 
 
 def _t_crit(alphas, df) -> np.ndarray:
@@ -202,13 +209,13 @@ def within(x, y, idx, alphas=ALPHAS, chunk: int = CHUNK) -> WithinResult:
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     n = idx.shape[1]
-    crit = _t_crit(alphas, n - 1)
+    power = _PairedPower(y, n, _t_crit(alphas, n - 1))
     parts = []
     for a in range(0, len(idx), chunk):
         sub = idx[a:a + chunk]
         mx = _subset_sums(x, sub) / n
         my = _subset_sums(y, sub) / n
-        parts.append((tau_b_rows(mx, my), tau_ap_b_rows(mx, my), pearson_rows(mx, my), _paired_power(y, sub, crit)))
+        parts.append((*rank_agreement(mx, my), pearson_rows(mx, my), power(sub)))
     tau, tap, r, pw = (np.concatenate(p) for p in zip(*parts))
     return WithinResult(tau, tap, r, pw, tuple(alphas))
 
@@ -269,7 +276,7 @@ def between(y, idx, alphas=ALPHAS, chunk: int = CHUNK) -> BetweenResult:
         m2, v2 = _mean_var(y, sub[:, n:])
         same = welch_p(m1, v1, m2, v2, n)
         cross = welch_p(m1[:, :, None], v1[:, :, None], m2[:, None, :], v2[:, None, :], n)[:, off]
-        parts.append((tau_b_rows(m1, m2), tau_ap_b_rows(m1, m2), pearson_rows(m1, m2),
+        parts.append((*rank_agreement(m1, m2), pearson_rows(m1, m2),
                       _rates(same, alphas), _rates(cross, alphas)))
     tau, tap, r, t1, pw = (np.concatenate(p) for p in zip(*parts))
     return BetweenResult(tau, tap, r, t1, pw, tuple(alphas))
