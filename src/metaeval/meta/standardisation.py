@@ -242,24 +242,55 @@ def _mean_var(y, idx):
     return m, np.add.reduce(d * d, axis=1) / (n - 1)
 
 
-def welch_p(m1, v1, m2, v2, n: int) -> np.ndarray:
-    """Two-sided p-values of Welch's t test (R's ``t.test(a, b)``) from the means and sample
-    variances of two samples of ``n`` each (broadcasting); degenerate: see the module docstring."""
-    from scipy.special import stdtr
-
+def _welch_t(m1, v1, m2, v2, n: int):
+    """``(|t|, df)`` of Welch's test from two samples' means and variances (``n`` each;
+    broadcasting); zero standard error: ``|t|`` = 0 (no difference) or inf (see the module docstring)."""
     s1, s2 = v1 / n, v2 / n
     se2 = s1 + s2
-    diff = m1 - m2
+    diff = np.abs(m1 - m2)
+    ok = se2 > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.abs(diff) / np.sqrt(se2)
-        df = se2 * se2 / (s1 * s1 / (n - 1) + s2 * s2 / (n - 1))
-        p = 2.0 * stdtr(np.where(se2 > 0, df, 1.0), -np.where(se2 > 0, t, 0.0))
-    return np.where(se2 > 0, np.minimum(p, 1.0), np.where(diff == 0, 1.0, 0.0))
+        t = np.where(ok, diff / np.sqrt(np.where(ok, se2, 1.0)), np.where(diff == 0, 0.0, np.inf))
+        df = np.where(ok, se2 * se2 / ((s1 * s1 + s2 * s2) / (n - 1)), float(n - 1))
+    return t, df
 
 
-def _rates(p, alphas) -> np.ndarray:
-    """``(trials, alphas)``: per row the fraction of ``p`` (``(trials, tests)``) ``<= alpha``."""
-    return np.stack([np.add.reduce(p <= a, axis=1, dtype=np.int64) / p.shape[1] for a in alphas], axis=1)
+def welch_p(m1, v1, m2, v2, n: int) -> np.ndarray:
+    """Two-sided p-values of Welch's t test (R's ``t.test(a, b)``) from the means and sample
+    variances of two samples of ``n`` each (broadcasting)."""
+    from scipy.special import stdtr
+
+    t, df = _welch_t(m1, v1, m2, v2, n)
+    return np.minimum(2.0 * stdtr(df, -t), 1.0)
+
+
+def _welch_rates(t, df, n: int, alphas, cells: int = 64) -> np.ndarray:
+    """``(trials, alphas)``: per row the fraction of Welch tests (``|t|`` and ``df`` of
+    :func:`_welch_t`, ``(trials, tests)``) with ``p <= alpha``.
+
+    Welch's degrees of freedom lie in ``[n - 1, 2n - 2]`` (equal sample sizes); the critical value
+    ``c_alpha(df)`` decreases with ``df``, so on a grid of ``cells`` intervals of that range a
+    test whose ``|t|`` reaches the critical value at its interval's lower end is significant, one
+    below the value at the upper end is not, and only the few in between get their p-value
+    (``scipy.special.stdtr``)."""
+    from scipy import stats
+    from scipy.special import stdtr
+
+    a = np.asarray(alphas, dtype=np.float64)
+    grid = np.linspace(n - 1.0, 2.0 * n - 2.0, cells + 1)
+    C = stats.t.isf(a[:, None] / 2.0, grid[None, :])                      # (alphas, cells + 1)
+    k = np.clip(((df - (n - 1.0)) / (n - 1.0) * cells).astype(np.int64), 0, cells - 1)
+    hi, lo = C[:, :-1] * (1 + 1e-9), C[:, 1:] * (1 - 1e-9)               # bounds of c_alpha in cell k
+    unsure = np.zeros(t.shape, dtype=bool)
+    for j in range(len(a)):
+        unsure |= (t >= lo[j][k]) & (t < hi[j][k])
+    p = np.minimum(2.0 * stdtr(df[unsure], -t[unsure]), 1.0)
+    out = np.empty((len(t), len(a)))
+    for j in range(len(a)):
+        sig = t >= hi[j][k]
+        sig[unsure] = p <= a[j]
+        out[:, j] = np.count_nonzero(sig, axis=1) / t.shape[1]
+    return out
 
 
 def between(y, idx, alphas=ALPHAS, chunk: int = CHUNK) -> BetweenResult:
@@ -274,9 +305,93 @@ def between(y, idx, alphas=ALPHAS, chunk: int = CHUNK) -> BetweenResult:
         sub = idx[a:a + chunk]
         m1, v1 = _mean_var(y, sub[:, :n])
         m2, v2 = _mean_var(y, sub[:, n:])
-        same = welch_p(m1, v1, m2, v2, n)
-        cross = welch_p(m1[:, :, None], v1[:, :, None], m2[:, None, :], v2[:, None, :], n)[:, off]
-        parts.append((*rank_agreement(m1, m2), pearson_rows(m1, m2),
-                      _rates(same, alphas), _rates(cross, alphas)))
+        same = _welch_t(m1, v1, m2, v2, n)
+        cross = [v[:, off] for v in _welch_t(m1[:, :, None], v1[:, :, None], m2[:, None, :], v2[:, None, :], n)]
+        parts.append((*rank_agreement(m1, m2), pearson_rows(m1, m2), _welch_rates(*same, n, alphas),
+                      _welch_rates(*cross, n, alphas)))
     tau, tap, r, t1, pw = (np.concatenate(p) for p in zip(*parts))
     return BetweenResult(tau, tap, r, t1, pw, tuple(alphas))
+
+
+# ------------------------------------------------------------------------------ the stage
+WITHIN_COLUMNS = ["metric", "std", "n_topics", "trials", "tau", "tau_sd", "tau_ap", "r", "power_at_0.05",
+                  "power_at_0.01"]
+POWER_COLUMNS = ["metric", "std", "alpha", "power"]
+BETWEEN_COLUMNS = ["metric", "std", "alpha", "type1", "power", "tau", "tau_ap", "r"]
+TRIALS_COLUMNS = ["metric", "experiment", "std", "trial", "tau", "tau_ap", "r"]
+
+
+def _mean(v) -> float:
+    """Mean over the trials where the value is defined (NaN if none)."""
+    v = np.asarray(v, dtype=np.float64)
+    ok = ~np.isnan(v)
+    return float(np.add.reduce(v[ok]) / ok.sum()) if ok.any() else float("nan")
+
+
+def _sd(v) -> float:
+    v = np.asarray(v, dtype=np.float64)
+    v = v[~np.isnan(v)]
+    if len(v) < 2:
+        return float("nan")
+    m = np.add.reduce(v) / len(v)
+    return float(np.sqrt(np.add.reduce((v - m) ** 2) / (len(v) - 1)))
+
+
+def check_methods(methods) -> tuple[str, ...]:
+    from ..metrics.standardise import parse_std
+
+    out = tuple(dict.fromkeys(parse_std(m) for m in methods))
+    if not out:
+        raise ValueError("no standardisation method given")
+    return out
+
+
+def stage_standardisation(matrices, metrics=None, *, methods=("z", "N", "U", "E"), n_topics: int = DEFAULT_TOPICS,
+                          trials: int = DEFAULT_TRIALS, seed: int = 1, alphas=ALPHAS) -> dict:
+    """Both experiments on every metric's ``(topics x runs)`` matrix (DataFrames, as
+    :func:`metaeval.meta.matrices.load_matrices` reads them): ``{"standardisation_within",
+    "standardisation_between", "standardisation_power", "standardisation_trials": DataFrame}``.
+
+    ``n = min(n_topics, floor(T / 2))`` topics per subset in both experiments (so that the
+    trials differ: a collection of fewer than ``2 n_topics`` topics gets smaller subsets); ``raw``
+    first, then ``methods``; the means over trials skip trials where a coefficient is undefined."""
+    import pandas as pd
+
+    methods = check_methods(methods)
+    if isinstance(trials, bool) or int(trials) < 1:
+        raise ValueError(f"trials must be a positive integer, got {trials!r}")
+    if isinstance(n_topics, bool) or int(n_topics) < 2:
+        raise ValueError(f"topics must be an integer >= 2, got {n_topics!r}")
+    trials, alphas = int(trials), tuple(float(a) for a in alphas)
+    names = list(matrices) if metrics is None else list(metrics)
+    within_rows, power_rows, between_rows, trial_rows = [], [], [], []
+    for name in names:
+        df = matrices[name]
+        x = df.to_numpy(dtype=np.float64)
+        T, R = x.shape
+        n = min(int(n_topics), T // 2)
+        if n < 2 or R < 2:
+            raise ValueError(f"{name}: the standardisation experiments need at least 4 topics and 2 runs, "
+                             f"got {T} topics and {R} runs")
+        ys = standardised_matrices(x, methods)
+        idx_w = topic_subsets(T, n, trials, seed, "within")
+        idx_b = topic_subsets(T, 2 * n, trials, seed, "between")
+        for std, y in ys.items():
+            w = within(x, y, idx_w, alphas)
+            pw = np.add.reduce(w.power, axis=0) / trials
+            at = {a: float(pw[alphas.index(a)]) if a in alphas else float("nan") for a in (0.05, 0.01)}
+            within_rows.append([name, std, n, trials, _mean(w.tau), _sd(w.tau), _mean(w.tau_ap), _mean(w.r),
+                                at[0.05], at[0.01]])
+            power_rows += [[name, std, a, float(p)] for a, p in zip(alphas, pw)]
+            b = between(y, idx_b, alphas)
+            t1 = np.add.reduce(b.type1, axis=0) / trials
+            bp = np.add.reduce(b.power, axis=0) / trials
+            tau, tap, r = _mean(b.tau), _mean(b.tau_ap), _mean(b.r)
+            between_rows += [[name, std, a, float(u), float(v), tau, tap, r] for a, u, v in zip(alphas, t1, bp)]
+            for exp, res in (("within", w), ("between", b)):
+                trial_rows += [[name, exp, std, k + 1, float(res.tau[k]), float(res.tau_ap[k]), float(res.r[k])]
+                               for k in range(trials)]
+    return {"standardisation_within": pd.DataFrame(within_rows, columns=WITHIN_COLUMNS),
+            "standardisation_between": pd.DataFrame(between_rows, columns=BETWEEN_COLUMNS),
+            "standardisation_power": pd.DataFrame(power_rows, columns=POWER_COLUMNS),
+            "standardisation_trials": pd.DataFrame(trial_rows, columns=TRIALS_COLUMNS)}
