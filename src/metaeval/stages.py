@@ -101,6 +101,9 @@ REGISTRY: tuple[StageInfo, ...] = (
     StageInfo("figures", "file"),
     StageInfo("summary", "file"),
     StageInfo("kishida", "other"),
+    # score standardisation, the experiments of Urbano et al. (2019) (issue 30): its own command
+    # `metaeval standardisation` and, when configured, one job per collection
+    StageInfo("standardisation", "other", condition="standardisation"),
 )
 
 _BY_NAME = {s.name: s for s in REGISTRY}

@@ -247,6 +247,9 @@ from metaeval import stages as _stages
 
 #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
 CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS)
+# score standardisation (issue 30): its outputs only when a `standardisation:` block enables it
+STANDARDISATION = bool((config.get("standardisation") or {}).get("enabled", False))
+CONDITIONS["standardisation"] = STANDARDISATION
 METHOD_STAGES = _stages.method_stages(**CONDITIONS)
 #: the stages run by their own job (their parts read by the meta job)
 OWN_JOB_STAGES = [s for s in METHOD_STAGES if _stages.get(s).kind != "matrices"]

@@ -50,6 +50,8 @@ TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired"
 TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
 # robustness to incomplete judgments and pool reuse (stage incompleteness)
 TABLE_ORDER += ("incompleteness", "pool_reuse")
+# score standardisation (stage standardisation, its own command; issue 30)
+TABLE_ORDER += ("standardisation_within", "standardisation_between")
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 
