@@ -60,7 +60,7 @@ def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
-        fig = new_figure(9.0, 3.2 * max(1, len(metrics)))
+        fig = new_figure(9.0, 3.4 * max(1, len(metrics)))
         if not metrics:
             _no_data(fig.add_subplot(), "standardisation")
             return save_figure(fig, path_stem)
@@ -74,15 +74,16 @@ def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:
                     d = sub[sub["std"] == s].sort_values("alpha", kind="mergesort")
                     ax.plot(d["alpha"].to_numpy(float), d[col].to_numpy(float), label=str(s), markersize=3,
                             **_style(k))
-                if col == "type1":
-                    lim = float(sub["alpha"].max())
-                    ax.plot([0, lim], [0, lim], color="0.5", linewidth=0.8, linestyle=":")
+                if col == "type1":                                   # the nominal rate: y = alpha
+                    a = np.sort(sub["alpha"].astype(float).unique())
+                    ax.plot(a, a, color="0.5", linewidth=0.8, linestyle=":")
                 ax.set_xscale("log")
                 ax.set_xlabel("alpha")
                 ax.set_ylabel("power" if col == "power" else "type I error rate")
                 ax.set_title(f"{m}: {'power' if col == 'power' else 'type I error'} between collections")
                 ax.grid(True, alpha=0.3)
             _legend(axes[i][0], len(stds))
+        fig.tight_layout()
         return save_figure(fig, path_stem)
 
 
@@ -110,10 +111,11 @@ def plot_standardisation_tau(table: pd.DataFrame, path_stem) -> list[Path]:
             ax.set_xticks(x)
             ax.set_xticklabels(stds)
             ax.set_xlabel("standardisation")
-            ax.set_ylabel("correlation with the raw ranking")
+            ax.set_ylabel("correlation with raw ranking")
             ax.set_title(f"{m}: within a collection")
             ax.grid(True, alpha=0.3)
             _legend(ax, 2)
+        fig.tight_layout()
         return save_figure(fig, path_stem)
 
 
