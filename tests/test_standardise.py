@@ -219,3 +219,29 @@ def test_names():
     assert trec_measure_name("P_5") == "trec.P@5" and trec_measure_name("map") == "trec.map"
     assert trec_measure_name("iprec_at_recall_0.10") == "trec.iprec_at_recall(recall=0.1)"
     assert re.match(r"^trec\.", trec_measure_name("ndcg_cut_10"))
+
+
+def test_every_stage_takes_a_standardised_measure(tmp_path):
+    """`metaeval matrices --metrics "AP(std=z)"` then `metaeval meta` on its folder: the
+    standardised matrix is a matrix like any other (std_factors.csv is not read as one)."""
+    import pandas as pd
+
+    q = tmp_path / "qrels.txt"
+    q.write_text("".join(f"T{t} d{d} L{(t + d) % 3}\n" for t in range(6) for d in range(8)))
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    rng = np.random.default_rng(0)
+    for r in range(5):
+        lines = [f"T{t} Q0 d{d} {i + 1} {10 - i} r{r}\n" for t in range(6)
+                 for i, d in enumerate(rng.permutation(8)[:6])]
+        (runs / f"r{r}.run").write_text("".join(lines))
+    m = tmp_path / "m"
+    assert main(["matrices", "--qrels", str(q), "--runs", str(runs), "--metrics", "AP", "AP(std=z)", "nDCG@10(std=E)",
+                 "--out", str(m), "--quiet"]) == 0
+    assert (m / "std_factors.csv").exists()
+    out = tmp_path / "meta"
+    assert main(["meta", "--matrices", str(m), "--out", str(out), "--B", "50", "--no-figures", "--quiet"]) == 0
+    k = pd.read_csv(out / "tables" / "kendall.csv")
+    assert {"AP(std=z)", "nDCG(std=E)@10"} <= set(k["metric_a"]) | set(k["metric_b"])
+    b = pd.read_csv(out / "tables" / "bootstrap_paired.csv")
+    assert "AP(std=z)" in set(b["metric"])
