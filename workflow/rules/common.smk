@@ -366,7 +366,9 @@ def parse_args(w):
     c = cfg(w.collection)
     form = c.get("qrels_form")
     return _args(order=c["order"], depth=c["depth"], max_level=c["max_level"],
-                 qrels_form=None if form in (None, "auto") else form, intent_probs=c.get("intent_probs"))
+                 qrels_form=None if form in (None, "auto") else form, intent_probs=c.get("intent_probs"),
+                 std_runs=c.get("std_runs"), std_factors=c.get("std_factors")) + (
+        " --leave-one-out" if c.get("std_leave_one_out") else "")     # std= measures (issue 30)
 
 
 def gains_arg(w):
@@ -530,9 +532,15 @@ def caption(name):
 
 
 # --------------------------------------------------------------------------- report-flagged outputs
-def _table_outputs():
+#: stages whose declared outputs their own rule writes, not the meta job (standardisation.smk)
+OWN_RULE_OUTPUTS = {"standardisation"}
+
+
+def _table_outputs(stages=None):
     out = []
     for o in _outputs.tables("collection", **CONDITIONS):
+        if (stages is None and OWN_RULE_OUTPUTS & set(o.stages)) or (stages and not set(stages) & set(o.stages)):
+            continue
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "csv":
@@ -543,9 +551,11 @@ def _table_outputs():
     return out
 
 
-def _figure_outputs():
+def _figure_outputs(stages=None):
     out = []
     for o in _outputs.figures("collection", **CONDITIONS):
+        if (stages is None and OWN_RULE_OUTPUTS & set(o.stages)) or (stages and not set(stages) & set(o.stages)):
+            continue
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "png":
