@@ -38,3 +38,25 @@ def matrix_text(topics, runs, mat) -> str:
     rows = [",".join(map(repr, r)) for r in mat.tolist()]
     header = ",".join(["topic", *(_field(r) for r in runs)]) + "\n"
     return header + "".join(f"{_field(t)},{r}\n" for t, r in zip(topics, rows))
+
+
+def std_methods(parser: argparse.ArgumentParser, args) -> tuple[str, ...]:
+    """The methods of ``--std`` (each once, in the order given); a bad one is a usage error."""
+    from ..meta.standardisation import check_methods
+
+    try:
+        return check_methods(args.std)
+    except ValueError as e:
+        parser.error(f"--std: {e}")
+
+
+def raw_matrices(args) -> list[str]:
+    """``--metrics``, or every matrix of ``--matrices`` without ``std=`` (InputError if none)."""
+    from ..errors import InputError
+    from ..meta.matrices import list_matrices
+    from ..metrics.standardise import without_std
+
+    names = args.metrics or [m for m in list_matrices(args.matrices) if without_std(m)[1] is None]
+    if not names:
+        raise InputError("no matrix without std= in the folder", args.matrices)
+    return names

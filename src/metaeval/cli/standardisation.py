@@ -39,24 +39,17 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args) -> int:
     from ..api import standardisation
     from ..errors import InputError
-    from ..meta.matrices import list_matrices
-    from ..meta.standardisation import check_methods
-    from ..metrics.standardise import without_std
+    from ._std_options import raw_matrices, std_methods
 
     parser = args._parser
-    try:
-        methods = check_methods(args.std)
-    except ValueError as e:
-        parser.error(f"--std: {e}")
+    methods = std_methods(parser, args)
     if args.trials < 1:
         parser.error("--trials must be >= 1")
     if args.topics < 2:
         parser.error("--topics must be >= 2")
     if args.seed < 0:
         parser.error("--seed must be >= 0")
-    metrics = args.metrics or [m for m in list_matrices(args.matrices) if without_std(m)[1] is None]
-    if not metrics:
-        raise InputError("no matrix without std= in the folder", args.matrices)
+    metrics = raw_matrices(args)
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise InputError("--out exists and is not a folder", args.out)
     try:

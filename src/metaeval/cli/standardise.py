@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ._std_options import add_std_args, matrix_text, std_settings
+from ._std_options import add_std_args, matrix_text, raw_matrices, std_methods, std_settings
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -38,20 +38,14 @@ def run(args) -> int:
     import numpy as np
 
     from ..errors import InputError
-    from ..meta.matrices import list_matrices, load_matrices
-    from ..metrics.standardise import parse_std, standardise_matrix, with_std, without_std, write_factors
+    from ..meta.matrices import load_matrices
+    from ..metrics.standardise import standardise_matrix, with_std, without_std, write_factors
     from ..util import atomic_dir_outputs, atomic_write
 
     parser = args._parser
-    try:
-        methods = list(dict.fromkeys(parse_std(s) for s in args.std))
-    except ValueError as e:
-        parser.error(f"--std: {e}")
+    methods = std_methods(parser, args)
     settings = std_settings(parser, args)
-    names = args.metrics or [m for m in list_matrices(args.matrices) if without_std(m)[1] is None]
-    if not names:
-        raise InputError("no matrix without std= to standardise", args.matrices)
-    mats = load_matrices(args.matrices, names)
+    mats = load_matrices(args.matrices, raw_matrices(args))
     files: dict[str, str] = {}
     factors = {}
     for name, df in mats.items():
