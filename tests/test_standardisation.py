@@ -215,6 +215,12 @@ def test_cli_rejects(tmp_path, capsys, argv, rc, msg):
     assert not (tmp_path / "o").exists()
 
 
+def test_cli_defaults_are_the_modules():
+    from metaeval.cli import standardisation as C
+
+    assert (C.DEFAULT_TOPICS, C.DEFAULT_TRIALS) == (S.DEFAULT_TOPICS, S.DEFAULT_TRIALS)
+
+
 def test_too_few_topics_is_one_line(tmp_path, capsys):
     d = tmp_path / "m"
     d.mkdir()

@@ -8,9 +8,12 @@ import sys
 from pathlib import Path
 
 
-def add_parser(sub) -> argparse.ArgumentParser:
-    from ..meta.standardisation import DEFAULT_TOPICS, DEFAULT_TRIALS
+#: metaeval.meta.standardisation's defaults, repeated so that `metaeval --help` imports neither numpy
+#: nor pandas (tests/test_standardisation.py checks that they agree)
+DEFAULT_TOPICS, DEFAULT_TRIALS = 50, 1000
 
+
+def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "standardisation", help="how score standardisation changes rankings and significance (Urbano et al. 2019)",
         description="Within a collection (random topic subsets: Kendall's tau_b, tau_AP-b, Pearson's r between "
