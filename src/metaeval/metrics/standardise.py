@@ -96,6 +96,7 @@ class StdSettings:
     factors: dict | None = None
     source: str | None = None                  # where ``factors`` came from (for messages)
     record: dict = field(default_factory=dict)
+    _raw: dict = field(default_factory=dict, repr=False)      # the collection and its raw matrices
 
     def check(self) -> "StdSettings":
         if self.factors is not None and (self.runs is not None or self.leave_one_out):
@@ -425,8 +426,12 @@ def evaluate_standardised(ctx, m, settings: StdSettings | None, evaluate) -> np.
 
     s = settings if settings is not None else StdSettings()
     base = Measure(m.base, m.cutoff, tuple((k, v) for k, v in m.params if k != "std"))
-    raw = evaluate(ctx, [base])[base.name]
     c = ctx.collection
+    if s._raw.get("collection") is not c:      # the raw matrices of this collection only
+        s._raw = {"collection": c}
+    if base.name not in s._raw:                # AP(std=z) and AP(std=E) share AP's matrix
+        s._raw[base.name] = evaluate(ctx, [base])[base.name]
+    raw = s._raw[base.name]
     vals, f = standardise_matrix(raw, c.topics, c.runs, m.param("std"), s, key=base.name)
     s.record[base.name] = f
     return vals
