@@ -245,3 +245,25 @@ def test_every_stage_takes_a_standardised_measure(tmp_path):
     assert {"AP(std=z)", "nDCG(std=E)@10"} <= set(k["metric_a"]) | set(k["metric_b"])
     b = pd.read_csv(out / "tables" / "bootstrap_paired.csv")
     assert "AP(std=z)" in set(b["metric"])
+
+
+def test_matrices_rejects_unknown_standardising_runs_and_E_without_support(tmp_path, capsys):
+    q = tmp_path / "qrels.txt"
+    q.write_text("T1 d1 L1\nT1 d2 L2\nT2 d1 L1\n")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for r, order in (("a", "d1 d2"), ("b", "d2 d1"), ("c", "d3 d1")):
+        (runs / r).write_text("".join(f"T{t} Q0 {d} {i + 1} 1 {r}\n" for t in (1, 2) for i, d in enumerate(order.split())))
+    base = ["matrices", "--qrels", str(q), "--runs", str(runs), "--quiet", "--out"]
+    assert main(base + [str(tmp_path / "o1"), "--metrics", "AP(std=z)", "--std-runs", "a", "zz"]) == 1
+    assert "standardising run(s) zz not among the runs" in capsys.readouterr().err
+    z = tmp_path / "z.txt"
+    z.write_text("T1 map 0.5 0.1\nT2 map 0.4 0.2\n")
+    assert main(base + [str(tmp_path / "o2"), "--metrics", "trec.map(std=E)", "--std-factors", str(z)]) == 1
+    assert "needs the ECDF support" in capsys.readouterr().err
+    assert not (tmp_path / "o1").exists() and not (tmp_path / "o2").exists()
+    assert main(base + [str(tmp_path / "o3"), "--metrics", "trec.map", "trec.map(std=z)", "--std-factors", str(z)]) == 0
+    got = read_matrix(tmp_path / "o3" / "trec.map(std=z).csv")
+    raw = read_matrix(tmp_path / "o3" / "trec.map.csv")
+    want = (raw.to_numpy() - np.array([[0.5], [0.4]])) / np.array([[0.1], [0.2]])   # the -Z file's mean, stddev
+    np.testing.assert_allclose(got.to_numpy(), want, rtol=0, atol=1e-15)
