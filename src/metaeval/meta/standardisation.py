@@ -389,9 +389,11 @@ def stage_standardisation(matrices, metrics=None, *, methods=("z", "N", "U", "E"
             tau, tap, r = _mean(b.tau), _mean(b.tau_ap), _mean(b.r)
             between_rows += [[name, std, a, float(u), float(v), tau, tap, r] for a, u, v in zip(alphas, t1, bp)]
             for exp, res in (("within", w), ("between", b)):
-                trial_rows += [[name, exp, std, k + 1, float(res.tau[k]), float(res.tau_ap[k]), float(res.r[k])]
-                               for k in range(trials)]
+                trial_rows.append(pd.DataFrame({"metric": name, "experiment": exp, "std": std,
+                                                "trial": np.arange(1, trials + 1), "tau": res.tau,
+                                                "tau_ap": res.tau_ap, "r": res.r}))
     return {"standardisation_within": pd.DataFrame(within_rows, columns=WITHIN_COLUMNS),
             "standardisation_between": pd.DataFrame(between_rows, columns=BETWEEN_COLUMNS),
             "standardisation_power": pd.DataFrame(power_rows, columns=POWER_COLUMNS),
-            "standardisation_trials": pd.DataFrame(trial_rows, columns=TRIALS_COLUMNS)}
+            "standardisation_trials": (pd.concat(trial_rows, ignore_index=True) if trial_rows
+                                       else pd.DataFrame(columns=TRIALS_COLUMNS))}
