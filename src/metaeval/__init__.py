@@ -26,6 +26,7 @@ __version__ = "0.1.0"
 _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare": "meta.compare",
         "rank_correlation": "meta.rankcorr", "incompleteness": "api",
         "judgments": "api"}                     # judgments as a dimension (issue 28)
+_API["standardisation"] = "api"          # score standardisation experiments (issue 30)
 __all__ = ["__version__", *_API]
 
 __getattr__, __dir__ = lazy_attributes(__name__, _API)

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness",
-           "judgments"]
+           "judgments", "standardisation"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -349,3 +349,32 @@ def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "n
 
         write_judgments(res, out, alpha=alpha, figures=figures)
     return res
+
+
+# ------------------------------------------------------------------------ standardisation (issue 30)
+def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iterable[str] = ("z", "N", "U", "E"),
+                    topics: int = 50, trials: int = 1000, seed: int = 1, out=None,
+                    figures: bool = True) -> dict[str, pd.DataFrame]:
+    """The standardisation experiments of Urbano, Lima & Hanjalic (2019) (``metaeval
+    standardisation``; docs/meta.md): ``matrices`` a folder of ``METRIC.csv``, a dict ``{metric:
+    topic x run DataFrame}`` or a tidy ``run, topic, measure, value`` frame.  Returns
+    ``{"standardisation_within", "standardisation_between", "standardisation_power",
+    "standardisation_trials": DataFrame}``; with ``out`` also writes them (tables, the
+    ``standardisation/`` folder, figures)."""
+    from .meta.matrices import align_matrices, load_matrices
+    from .meta.standardisation import stage_standardisation
+
+    if isinstance(matrices, (str, os.PathLike)):
+        mats = load_matrices(matrices, None if metrics is None else list(metrics))
+    elif _is_frame(matrices):
+        mats = tidy_to_matrices(matrices)
+    else:
+        mats = align_matrices({str(k): v for k, v in dict(matrices).items()})
+    names = list(mats) if metrics is None else [str(m) for m in metrics]
+    frames = stage_standardisation(mats, names, methods=tuple(std), n_topics=topics, trials=trials, seed=seed)
+    if out is not None:
+        from .report.standardisation import write_standardisation
+
+        write_standardisation(frames, out, figures=figures)
+    return frames
+

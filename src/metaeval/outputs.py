@@ -128,6 +128,10 @@ _CARTERETTE, _SAKAI_14, _SAKAI_16 = "Carterette (2012)", "Sakai (2014)", "Sakai 
 _INC_REFS = ("Buckley & Voorhees (2004) and Sakai (SIGIR 2007) (reduced qrels), "
              "Zobel (1998) and Sakai & Kando (2008) (reduced pool depth)")
 _POOL_REFS = "Zobel (1998) and Büttcher et al. (2007)"
+# score standardisation (stage standardisation; issue 30)
+_URBANO_19 = "Urbano, Lima & Hanjalic (2019)"
+_STD_METHODS = ("raw scores and the z-scores of Webber et al. (2008) (z), their normal CDF (N), Sakai (2016)'s "
+                "std-AB (U) and the empirical CDF (E)")
 
 # judgments as a dimension (issue 28): who judged, and what it changes
 _JUDG_LABEL_REGEN = ("the inter-assessor agreement of Voorhees (2000) with Cohen (1960)'s kappa and "
@@ -279,6 +283,29 @@ OUTPUTS: tuple[Output, ...] = (
            "2016), as TREC's Web track 2013-2014 reported it", ("risk",),
            ("metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk", "wins",
             "losses"), condition="risk"),
+    # ---- per collection: score standardisation (stage standardisation; issue 30)
+    Output("standardisation_within", _T, "collection",
+           f"Standardisation within a collection: {_STD_METHODS}; per trial a random subset of n_topics "
+           "topics, Kendall's tau_b (mean and s.d. over the trials), tau_AP-b and Pearson's r between the runs' "
+           "mean raw and mean standardised scores, and the fraction of run pairs the paired t test on the "
+           "standardised scores finds significant at the two levels of the columns power_at_ALPHA",
+           f"the within-collection experiment of {_URBANO_19} (their R/01-within.R)", ("standardisation",),
+           ("metric", "std", "n_topics", "trials", "tau", "tau_sd", "tau_ap", "r", "power_at_0.05",
+            "power_at_0.01"), condition="standardisation"),
+    Output("standardisation_between", _T, "collection",
+           f"Standardisation between collections: {_STD_METHODS}; per trial two disjoint random sets of "
+           "topics play two collections: type1 = the fraction of runs Welch's t test finds different from "
+           "themselves across the two sets, power = the fraction of pairs of different runs it finds "
+           "different, at each alpha; Kendall's tau_b, tau_AP-b and Pearson's r between the two sets' "
+           "rankings (means over the trials)",
+           f"the between-collection experiment of {_URBANO_19} (their R/02-between.R)", ("standardisation",),
+           ("metric", "std", "alpha", "type1", "power", "tau", "tau_ap", "r"), condition="standardisation"),
+    Output("standardisation", "text", "collection",
+           "The power curves of the within-collection experiment (power.csv: metric, std, alpha, power) and "
+           "every trial's tau_b, tau_AP-b and r in both experiments (trials.csv: metric, experiment, std, "
+           "trial, tau, tau_ap, r)",
+           f"the power curves and correlation distributions of {_URBANO_19}", ("standardisation",),
+           ("metric", "std", "alpha", "power"), ("power.csv", "trials.csv"), condition="standardisation"),
 
     # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
     Output("run_means", _F, "collection",
@@ -326,6 +353,19 @@ OUTPUTS: tuple[Output, ...] = (
            "runs in group order",
            f"the leave-one-group-out experiment of {_POOL_REFS}", ("figures",), source="pool_reuse",
            condition="incompleteness"),
+    # score standardisation (stage standardisation; issue 30)
+    Output("standardisation_power", _F, "collection",
+           "Power and type I error curves between collections: the fraction of pairs of different runs "
+           "(left) and of runs against themselves (right) that Welch's t test finds significant, against "
+           "alpha, one line per standardisation, one row of panels per metric",
+           f"the between-collection power and type I error figures of {_URBANO_19}",
+           ("standardisation",), source="standardisation_between", condition="standardisation"),
+    Output("standardisation_tau", _F, "collection",
+           "Rank correlations per standardisation: within a collection, the mean tau_b (with its s.d. over "
+           "the trials) and tau_AP-b between the rankings by raw and by standardised mean scores, one "
+           "panel per metric",
+           f"the within-collection tau and tau_AP figures of {_URBANO_19}", ("standardisation",),
+           source="standardisation_within", condition="standardisation"),
 
     # ---- across collections: tables (results/summary/NAME.csv|md|tex)
     Output("collection", _T, "summary", "Statistics of the collections",
@@ -586,7 +626,8 @@ def markdown_reference(scope: str) -> str:
     for o in outputs(scope):
         cols = ", ".join(f"`{c}`" for c in o.columns) if o.columns else (
             f"drawn from `{o.source}`" if o.source else "")
-        when = {"gain_sweep": "gain sweep on", "risk": "a risk baseline configured"}.get(o.condition, "always")
+        when = {"gain_sweep": "gain sweep on", "risk": "a risk baseline configured",
+                "standardisation": "standardisation configured"}.get(o.condition, "always")
         lines.append("| " + " | ".join(_md_cell(x) for x in (
             f"`{o.name}`", o.kind, ", ".join(o.formats), cols, ", ".join(o.stages), when,
             o.regenerates)) + " |")

@@ -105,6 +105,9 @@ REGISTRY: tuple[StageInfo, ...] = (
     StageInfo("kishida", "other"),
     # judgments as a dimension (issue 28): `metaeval judgments`, its own command and job
     StageInfo("judgments", "other"),
+    # score standardisation, the experiments of Urbano et al. (2019) (issue 30): its own command
+    # `metaeval standardisation` and, when configured, one job per collection
+    StageInfo("standardisation", "other", condition="standardisation"),
 )
 
 _BY_NAME = {s.name: s for s in REGISTRY}

@@ -256,6 +256,9 @@ def risk_of(c):
 RISK = any(risk_of(c)[0] for c in config["collections"])
 #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
 CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS, risk=RISK)
+# score standardisation (issue 30): its outputs only when a `standardisation:` block enables it
+STANDARDISATION = bool((config.get("standardisation") or {}).get("enabled", False))
+CONDITIONS["standardisation"] = STANDARDISATION
 METHOD_STAGES = _stages.method_stages(**CONDITIONS)
 #: the stages run by their own job (their parts read by the meta job)
 OWN_JOB_STAGES = [s for s in METHOD_STAGES if _stages.get(s).kind != "matrices"]
@@ -376,7 +379,9 @@ def parse_args(w):
     c = cfg(w.collection)
     form = c.get("qrels_form")
     return _args(order=c["order"], depth=c["depth"], max_level=c["max_level"],
-                 qrels_form=None if form in (None, "auto") else form, intent_probs=c.get("intent_probs"))
+                 qrels_form=None if form in (None, "auto") else form, intent_probs=c.get("intent_probs"),
+                 std_runs=c.get("std_runs"), std_factors=c.get("std_factors")) + (
+        " --leave-one-out" if c.get("std_leave_one_out") else "")     # std= measures (issue 30)
 
 
 def gains_arg(w):
@@ -540,9 +545,15 @@ def caption(name):
 
 
 # --------------------------------------------------------------------------- report-flagged outputs
-def _table_outputs():
+#: stages whose declared outputs their own rule writes, not the meta job (standardisation.smk)
+OWN_RULE_OUTPUTS = {"standardisation"}
+
+
+def _table_outputs(stages=None):
     out = []
     for o in _outputs.tables("collection", **CONDITIONS):
+        if (stages is None and OWN_RULE_OUTPUTS & set(o.stages)) or (stages and not set(stages) & set(o.stages)):
+            continue
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "csv":
@@ -553,9 +564,11 @@ def _table_outputs():
     return out
 
 
-def _figure_outputs():
+def _figure_outputs(stages=None):
     out = []
     for o in _outputs.figures("collection", **CONDITIONS):
+        if (stages is None and OWN_RULE_OUTPUTS & set(o.stages)) or (stages and not set(stages) & set(o.stages)):
+            continue
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "png":

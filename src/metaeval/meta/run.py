@@ -52,6 +52,8 @@ TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
 TABLE_ORDER += ("incompleteness", "pool_reuse")
 # risk-sensitive measures against a baseline run (stage risk)
 TABLE_ORDER += ("risk",)
+# score standardisation (stage standardisation, its own command; issue 30)
+TABLE_ORDER += ("standardisation_within", "standardisation_between")
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 

@@ -690,6 +690,13 @@ PLOTTERS: dict[str, tuple[Callable[..., list[Path]], dict]] = {
 }
 
 
+# score standardisation (issue 30): the plotters live in report/standardisation.py
+from .standardisation import plot_standardisation_power, plot_standardisation_tau  # noqa: E402
+
+PLOTTERS.update({"standardisation_power": (plot_standardisation_power, {}),
+                 "standardisation_tau": (plot_standardisation_tau, {})})
+
+
 def figure_kwargs(name: str, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> dict:
     """The keyword arguments of figure ``name``'s plotter, with the configured values."""
     draw, kwargs = PLOTTERS[name]

@@ -553,6 +553,11 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("judgments_qrels_discriminative_power", _layout_generic),
 ]}
 
+# score standardisation (issue 30): the layouts live in report/standardisation.py
+from .standardisation import LAYOUTS as _STD_LAYOUTS  # noqa: E402
+
+KINDS.update({name: TableKind(name, f) for name, f in _STD_LAYOUTS.items()})
+
 GENERIC = TableKind("generic", _layout_generic)
 
 
