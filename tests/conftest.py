@@ -153,7 +153,8 @@ def dl19_collection():
     if not _DL19_COLLECTION:
         from metaeval.io import load_collection
 
-        _DL19_COLLECTION.append(load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz"))))
+        _DL19_COLLECTION.append(load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz")),
+                                                order="file"))
     return _DL19_COLLECTION[0]
 
 

@@ -55,6 +55,13 @@ def _run_items(runs):
     return out
 
 
+def _input_form(qrels, runs) -> str:
+    """``"trec"`` or ``"ntcir"`` (:func:`metaeval.io.conventions.input_form`) of the API's inputs."""
+    from .io.conventions import input_form
+
+    return input_form(qrels, runs)
+
+
 def collection(qrels, runs, *, order: str | None = None, depth: int | None = 1000,
                max_level: int | None = None):
     """The labelled :class:`~metaeval.collection.Collection` of :func:`evaluate`'s inputs.
@@ -72,20 +79,26 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
     items = _run_items(runs)
     paths = [it[1] for it in items if it[0] == "path"]
     if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
-        return load_collection(qrels, paths, order=order or "file", depth=depth, max_level=max_level)
+        return load_collection(qrels, paths, order=order, depth=depth, max_level=max_level)
     if order == "rank" and paths:
         raise ValueError("order='rank' applies to DataFrame runs only (run files are in rank order)")
     q = read_qrels_any(qrels, max_level=max_level)
+    # one rule (metaeval.io.conventions): TREC input by score, NTCIR input in file order; a frame
+    # without a score column falls back to its rank column, then its row order
+    file_order, frame_order = order, order
+    if order is None:
+        trec = _input_form(q, runs) == "trec"
+        file_order, frame_order = ("score", None) if trec else ("file", "file")
     parsed = []
     if paths:
         for src in expand_runs(paths):
-            parsed.append(parse_run_source(src, order or "file"))
+            parsed.append(parse_run_source(src, file_order))
     for kind, *rest in items:
         if kind == "frame":
             name, df = rest
-            parsed.append(run_from_frame(df, name, order))
+            parsed.append(run_from_frame(df, name, frame_order))
         elif kind == "frames":
-            parsed.extend(runs_from_frame(rest[0], "run", order))
+            parsed.extend(runs_from_frame(rest[0], "run", frame_order))
     return collection_from_parsed(q, parsed, depth=depth, max_level=max_level)
 
 
@@ -100,12 +113,16 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame.
     ``measures``: canonical names or aliases (``"AP"``, ``"nDCG@10"``, ``"Q"``, ...); two spellings
     of one measure are computed once, with a warning.  ``gains``: gains of L1..LH (``"1:2:3"`` or a
-    sequence; default 1:2:...:H).  ``order``: ``None`` = run files in file order (NTCIREVAL, as
-    ``metaeval matrices``) and DataFrames by ``rank`` if present, else by score with trec_eval's tie
-    rule; ``"file"``, ``"score"`` or ``"rank"`` for every run.  ``depth``: truncation (None: none).
+    sequence; default 1:2:...:H).  ``order``: ``None`` = the input's conventions, one rule for
+    files and DataFrames (docs/io.md, "Conventions"): TREC input (TREC six-column runs or
+    DataFrames ``query_id, doc_id, score``, with TREC-form qrels or a qrels DataFrame) by score
+    with trec_eval's tie rule, whether or not a DataFrame has a ``rank`` column; NTCIR input
+    (NTCIR-form qrels, ``.res`` runs) in file order (NTCIREVAL); ``"file"``, ``"score"`` or
+    ``"rank"`` for every run.  A run whose own order and score order disagree on some topic gets
+    one warning.  ``depth``: truncation (None: none).
     ``vocabulary``: how ambiguous names are read (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``):
     ``"ntcireval"`` (NTCIREVAL's meanings) or ``"ir_measures"`` (ir_measures' / trec_eval's);
-    default ``"ir_measures"`` with ``order="score"``, else ``"ntcireval"``.  Any measure takes
+    default ``"ir_measures"`` for TREC input or ``order="score"``, else ``"ntcireval"``.  Any measure takes
     ``judged_only=True`` (computed on the condensed lists, unjudged documents removed) and the
     binary ones ``rel=`` (``AP(rel=2)``: levels below 2 count as nonrelevant); docs/metrics.md.
 
@@ -121,6 +138,8 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
         from .metrics.registry import split_names
 
         measures = split_names(measures)
+    if vocabulary is None and order is None:           # the input's conventions (docs/io.md)
+        vocabulary = "ir_measures" if _input_form(qrels, runs) == "trec" else "ntcireval"
     vocabulary = check_vocabulary(vocabulary, order)
     ms = unique_measures(list(measures), where="measures", stacklevel=3, vocabulary=vocabulary)
     if not ms:

@@ -142,8 +142,22 @@ wildcard_constraints:
     metric="[^/]+",
 
 
+def _resolve_orders():
+    """`order: null` -> the input's conventions (metaeval.io.conventions, docs/io.md): `score` for
+    TREC input (TREC-form qrels and six-column runs), `file` for NTCIR input and simulated
+    collections (written in NTCIR form). The effective-config record keeps what the config said."""
+    from metaeval.io.conventions import config_order
+
+    for _c in config["collections"].values():
+        _c["order"] = config_order(_c)
+
+
+_resolve_orders()
+
+
 def _vocabulary():
-    """The config's `vocabulary` (null: ir_measures when every collection ranks by score)."""
+    """The config's `vocabulary` (null: ir_measures when every collection ranks by score, as TREC
+    input does by default)."""
     v = config.get("vocabulary")
     if v is None:
         orders = {c.get("order", "file") for c in config["collections"].values()}

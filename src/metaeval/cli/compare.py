@@ -89,6 +89,9 @@ def _load_scores(args, parser):
 
     if not args.metrics:
         args.metrics = list(DEFAULT_METRICS)
+    from .ingest import resolve_order
+
+    resolve_order(args, args.runs)
     measures, gains = resolve_measures(parser, args)
     c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth, max_level=args.max_level)
     check_gains(c, gains)

@@ -106,6 +106,10 @@ def run(args) -> int:
     elif not (args.qrels and args.runs):
         parser.error("give --qrels and --runs (or --collection CACHE.npz)")
     check_form_args(parser, args)
+    if not args.collection:
+        from .ingest import resolve_order
+
+        resolve_order(args, args.runs)
     measures, gains = resolve_measures(parser, args)
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise InputError("--out exists and is not a folder", args.out)
