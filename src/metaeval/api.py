@@ -194,17 +194,19 @@ def _run_meta(matrices, cfg, metrics, collection):
     return run_meta(matrices, cfg, metrics=metrics, collection=collection)
 
 
-def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool) -> list[Path]:
+def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None) -> list[Path]:
     """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}``, ``OUT/figures/`` and the
-    Discpower text files ``OUT/pvalues/METRIC.rthsd.B``."""
+    Discpower text files ``OUT/pvalues/METRIC.rthsd.B``; ``labels`` {name: label} shown in the
+    Markdown/LaTeX tables and the figures."""
     from .pipeline import write_discpower_texts, write_figures, write_tables
 
-    paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+    paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                         labels=labels)
     if "pvalues" in tables:
         paths += write_discpower_texts(tables["pvalues"], out_dir / "pvalues", cfg.rthsd_B)
     if figures:
         paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
-                               swap_threshold=cfg.swap_threshold)
+                               swap_threshold=cfg.swap_threshold, labels=labels)
     return paths
 
 
@@ -224,10 +226,11 @@ class MetaResult(Mapping):
     tables as computed (before the writers' sorting); ``res.config`` the
     :class:`~metaeval.meta.run.MetaConfig`."""
 
-    def __init__(self, raw: dict[str, pd.DataFrame], config):
+    def __init__(self, raw: dict[str, pd.DataFrame], config, runs=(), measures=()):
         self.raw = dict(raw)
         self.config = config
         self._tables: dict[str, pd.DataFrame] = {}
+        self._names = (tuple(runs), tuple(measures))            # for the display labels
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self.raw:
@@ -237,7 +240,7 @@ class MetaResult(Mapping):
         return self._tables[name]
 
     def __getattr__(self, name: str) -> pd.DataFrame:
-        if name.startswith("_") or name in ("raw", "config"):
+        if name.startswith("_") or name in ("raw", "config", "write"):
             raise AttributeError(name)
         try:
             return self[name]
@@ -256,10 +259,15 @@ class MetaResult(Mapping):
     def __repr__(self) -> str:
         return f"MetaResult({', '.join(self.raw)})"
 
-    def write(self, out_dir, *, figures: bool = True) -> list[Path]:
+    def write(self, out_dir, *, figures: bool = True, labels=None) -> list[Path]:
         """Write ``OUT/tables/NAME.{csv,md,tex}`` and (``figures``) ``OUT/figures/*.png``, as
-        ``metaeval meta --out OUT`` does; returns the paths."""
-        return _write_outputs(self.raw, Path(out_dir), self.config, figures)
+        ``metaeval meta --out OUT`` does; returns the paths.  ``labels``: a labels file or a dict
+        ``{run or measure: label}`` shown in the Markdown/LaTeX tables and figures (default: each
+        run's short name, :mod:`metaeval.labels`); the CSVs keep the names."""
+        from .labels import labels_for
+
+        shown = labels_for(*self._names, labels)
+        return _write_outputs(self.raw, Path(out_dir), self.config, figures, shown)
 
 
 def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=None,
@@ -289,7 +297,8 @@ def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=No
         raise ValueError("scores: no measure")
     mats = align_matrices({m: _as_read(df) for m, df in mats.items()})
     raw = _run_meta(mats, cfg, None if metrics is None else list(metrics), collection)
-    return MetaResult(raw, cfg)
+    first = next(iter(mats.values()))
+    return MetaResult(raw, cfg, [str(r) for r in first.columns], list(mats))
 
 
 def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nDCG@1000", "RR"), *,
@@ -323,7 +332,8 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         pool_depth=inc.DEFAULT_POOL_DEPTH if pool_depth is None else pool_depth,
         condensed=condensed, jobs=jobs)
     cfg = MetaConfig(B=B, alpha=alpha, seed=seed, top_runs=top_runs, select_by=select_by, incompleteness=icfg)
-    names = [parse_measure(m).name for m in ([metrics] if isinstance(metrics, str) else metrics)]
+    vocabulary = "ir_measures" if c.info.get("order") in ("score", ["score"]) else "ntcireval"   # docs/io.md
+    names = [parse_measure(m, vocabulary).name for m in ([metrics] if isinstance(metrics, str) else metrics)]
     from .pipeline import collection_runs
 
     use = collection_runs(c, cfg, g)

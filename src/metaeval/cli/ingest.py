@@ -11,8 +11,9 @@ def add_common_input_args(p: argparse.ArgumentParser, runs_required: bool = True
     p.add_argument("--qrels", metavar="QRELS", required=runs_required,
                    help="qrels file (NTCIR 'TOPIC DOCID Lk' or TREC 'TOPIC ITER DOCID REL', plain or "
                         "gzip) or an NTCIREVAL per-topic directory DIR/TID/TID.rel")
-    p.add_argument("--runs", metavar="GLOB_OR_DIR", action="append", required=runs_required,
-                   help="run files: a file, a glob (quote it) or a directory; repeatable")
+    p.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend", required=runs_required,
+                   help="run files: a file, a glob (quote it) or a directory; several after one "
+                          "--runs, or --runs repeated")
     add_order_args(p)
     p.add_argument("--max-level", type=int, metavar="H", default=None,
                    help="highest relevance level H of the scale (default: highest level in the qrels)")

@@ -30,8 +30,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     src = p.add_argument_group("input (either --qrels and --runs, or --collection)")
     src.add_argument("--qrels", metavar="QRELS",
                      help="qrels file (NTCIR or TREC form, plain or gzip) or NTCIREVAL per-topic directory")
-    src.add_argument("--runs", metavar="GLOB_OR_DIR", action="append",
-                     help="run files: a file, a glob (quote it) or a directory; repeatable")
+    src.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend",
+                     help="run files: a file, a glob (quote it) or a directory; several after one "
+                          "--runs, or --runs repeated")
     src.add_argument("--collection", metavar="CACHE.npz",
                      help="a labelled collection written by 'metaeval ingest' (instead of --qrels/--runs)")
     src.add_argument("--cache", metavar="FILE.npz",

@@ -134,7 +134,8 @@ def matrix_for(name: str, available) -> str:
     """The name of the matrix in ``available`` that metric ``name`` reads, resolving aliases as the
     measure registry does everywhere: the name itself when a matrix has it (any tool's name is
     taken as is), else its canonical measure name (``PDoc@1000`` -> ``Prec@1000``, ``MAP`` ->
-    ``AP``, ``Q`` -> ``Q-measure``), an ``AG_``/``G_`` prefix kept.  A name that resolves to no
+    ``AP``, ``Q`` -> ``Q-measure``) in NTCIREVAL's vocabulary, else in ir_measures' (``nDCG@10`` ->
+    ``trec.ndcg_cut@10``), an ``AG_``/``G_`` prefix kept.  A name that resolves to no
     available matrix is returned unchanged, for the caller to report."""
     name = str(name)
     if name in available:
@@ -143,13 +144,18 @@ def matrix_for(name: str, available) -> str:
     base = name[len(prefix):]
     if prefix and base in available:
         return name
-    try:
-        from ..metrics.registry import parse_measure
+    from ..metrics.registry import parse_measure
 
-        canonical = parse_measure(base).name
-    except ValueError:
-        return name
-    return prefix + canonical if canonical in available else name
+    # a name read in either vocabulary: nDCG@10 reads trec.ndcg_cut@10's matrix when the matrices
+    # are trec_eval's (TREC input) and there is no NTCIREVAL nDCG@10 (docs/io.md, Conventions)
+    for vocabulary in ("ntcireval", "ir_measures"):
+        try:
+            canonical = parse_measure(base, vocabulary).name
+        except ValueError:
+            continue
+        if canonical in available:
+            return prefix + canonical
+    return name
 
 
 def matrices_for(names, available) -> list[str]:
