@@ -172,3 +172,24 @@ def test_dl19_labels_in_every_table_and_figure(tmp_path, monkeypatch):
         leaked = [t for t in texts if any(n == t or n in t.split() for n in names)]
         assert not leaked, (name, leaked[:5])
     assert any("BM25" in t or "nDCG-10" in t for texts in shown.values() for t in texts)
+
+
+# ------------------------------------------------------- the Kendall table: two names, one measure
+
+def test_kendall_table_notes_two_names_of_one_measure(tmp_path):
+    rng = np.random.default_rng(5)
+    topics, runs = [f"t{i}" for i in range(15)], [f"r{j}" for j in range(6)]
+    a = pd.DataFrame(rng.random((15, 6)), index=topics, columns=runs)
+    mats = {"MSnDCG@10": a, "trec.ndcg_cut@10": a.copy(), "AP": pd.DataFrame(rng.random((15, 6)), index=topics,
+                                                                               columns=runs)}
+    res = metaeval.meta_evaluate(mats, B=50, seed=1)
+    res.write(tmp_path / "o", figures=False)
+    md = (tmp_path / "o" / "tables" / "kendall.md").read_text()
+    tex = (tmp_path / "o" / "tables" / "kendall.tex").read_text()
+    note = "MSnDCG@10 and trec.ndcg_cut@10 are the same measure here"
+    assert note in md.splitlines()[0] and note.replace("_", r"\_") in tex
+    assert "Note" not in (tmp_path / "o" / "tables" / "kendall.csv").read_text()      # no new CSV column
+    # distinct measures: no note
+    del mats["trec.ndcg_cut@10"]
+    metaeval.meta_evaluate(mats, B=50, seed=1).write(tmp_path / "p", figures=False)
+    assert "same measure" not in (tmp_path / "p" / "tables" / "kendall.md").read_text()

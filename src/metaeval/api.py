@@ -194,14 +194,14 @@ def _run_meta(matrices, cfg, metrics, collection):
     return run_meta(matrices, cfg, metrics=metrics, collection=collection)
 
 
-def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None) -> list[Path]:
+def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None, matrices=None) -> list[Path]:
     """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}``, ``OUT/figures/`` and the
     Discpower text files ``OUT/pvalues/METRIC.rthsd.B``; ``labels`` {name: label} shown in the
     Markdown/LaTeX tables and the figures."""
     from .pipeline import write_discpower_texts, write_figures, write_tables
 
     paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
-                         labels=labels)
+                         labels=labels, matrices=matrices)
     if "pvalues" in tables:
         paths += write_discpower_texts(tables["pvalues"], out_dir / "pvalues", cfg.rthsd_B)
     if figures:
@@ -226,11 +226,12 @@ class MetaResult(Mapping):
     tables as computed (before the writers' sorting); ``res.config`` the
     :class:`~metaeval.meta.run.MetaConfig`."""
 
-    def __init__(self, raw: dict[str, pd.DataFrame], config, runs=(), measures=()):
+    def __init__(self, raw: dict[str, pd.DataFrame], config, runs=(), measures=(), matrices=None):
         self.raw = dict(raw)
         self.config = config
         self._tables: dict[str, pd.DataFrame] = {}
         self._names = (tuple(runs), tuple(measures))            # for the display labels
+        self._matrices = matrices                               # for the Kendall table's note
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self.raw:
@@ -267,7 +268,7 @@ class MetaResult(Mapping):
         from .labels import labels_for
 
         shown = labels_for(*self._names, labels)
-        return _write_outputs(self.raw, Path(out_dir), self.config, figures, shown)
+        return _write_outputs(self.raw, Path(out_dir), self.config, figures, shown, self._matrices)
 
 
 def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=None,
@@ -298,7 +299,7 @@ def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=No
     mats = align_matrices({m: _as_read(df) for m, df in mats.items()})
     raw = _run_meta(mats, cfg, None if metrics is None else list(metrics), collection)
     first = next(iter(mats.values()))
-    return MetaResult(raw, cfg, [str(r) for r in first.columns], list(mats))
+    return MetaResult(raw, cfg, [str(r) for r in first.columns], list(mats), mats)
 
 
 def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nDCG@1000", "RR"), *,

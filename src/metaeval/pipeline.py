@@ -129,18 +129,41 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
 
 
 def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-                 labels: Mapping | None = None) -> list[Path]:
+                 labels: Mapping | None = None, matrices: Mapping | None = None) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
-    :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts."""
-    from .report.tables import write_table
+    :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
+    matrices): the Kendall table's caption notes two measures that are the same measure."""
+    from .report.tables import table_caption, write_table
 
     out = Path(out_dir)
     paths: list[Path] = []
     for name, df in tables.items():
+        caption = None
+        note = same_measure_note(df, matrices, labels) if name == "kendall" else ""
+        if note:
+            caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold)} {note}"
         paths += write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
-                             labels=labels)
+                             labels=labels, caption=caption)
     return paths
+
+
+def same_measure_note(kendall, matrices: Mapping | None, labels: Mapping | None = None) -> str:
+    """A note for the Kendall table when two of its measures have identical matrices (the same
+    measure under two names, e.g. MSnDCG@10 and trec.ndcg_cut@10 under gains 1:2:3): their tau
+    is 1 by construction.  '' when none (or no matrices given)."""
+    if not matrices or kendall is None or not len(kendall):
+        return ""
+    from .meta.matrices import identical_measures
+
+    shown = set(kendall["metric_a"]) | set(kendall["metric_b"])
+    pairs = identical_measures({m: matrices[m] for m in matrices if m in shown})
+    if not pairs:
+        return ""
+    lab = dict(labels or {})
+    said = "; ".join(f"{lab.get(a, a)} and {lab.get(b, b)}" for a, b in pairs)
+    return (f"Note: {said} {'are' if len(pairs) == 1 else 'are pairs of'} the same measure here "
+            f"(identical per-topic scores), so their tau is 1 by construction.")
 
 
 # --------------------------------------------------------------------------- stages
@@ -297,7 +320,8 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     on_disk = iter(read_parts(parts_dir, rest) if rest else [])
     pieces += [computed[s] if s in computed else next(on_disk) for s in stages]
     tables = combine(pieces)
-    written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels)
+    written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
+                           matrices=mats)
     if texts_dir is not None:
         written += write_discpower_texts(tables.get("pvalues"), texts_dir, cfg.rthsd_B)
     if runs_used is not None:
@@ -518,7 +542,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                       collection=collection, progress=progress)
     with replace_dir(out_dir) as out:
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
-                               labels=labels)
+                               labels=labels, matrices=matrices)
         if "pvalues" in tables:
             written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
         if figures:
