@@ -193,3 +193,22 @@ def test_kendall_table_notes_two_names_of_one_measure(tmp_path):
     del mats["trec.ndcg_cut@10"]
     metaeval.meta_evaluate(mats, B=50, seed=1).write(tmp_path / "p", figures=False)
     assert "same measure" not in (tmp_path / "p" / "tables" / "kendall.md").read_text()
+
+
+def test_messages_show_numbers_not_numpy_reprs():
+    """No ``np.float64(3.5)`` in a message: numbers are printed as numbers."""
+    from metaeval.meta.run import MetaConfig
+    from metaeval.meta.samples import sample_rng
+    from metaeval.meta.stability import stability_method
+
+    msgs = []
+    for call in (lambda: sample_rng(np.float64(-1.0), 10, 10),
+                 lambda: MetaConfig(tss_systems=(np.int64(1),)),
+                 lambda: MetaConfig(tss_min_diff=(np.float64(-0.5),)),
+                 lambda: stability_method(pd.DataFrame(np.ones((3, 3))), B=10, seed=1,
+                                          fuzziness=[np.float64(-0.1)])):
+        with pytest.raises(ValueError) as e:
+            call()
+        msgs.append(str(e.value))
+    assert all("np." not in m for m in msgs), msgs
+    assert "-0.5" in msgs[2] and "-0.1" in msgs[3]
