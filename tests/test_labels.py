@@ -212,3 +212,27 @@ def test_messages_show_numbers_not_numpy_reprs():
         msgs.append(str(e.value))
     assert all("np." not in m for m in msgs), msgs
     assert "-0.5" in msgs[2] and "-0.1" in msgs[3]
+
+
+def test_pipeline_config_labels_reach_the_meta_job(tmp_path):
+    """`labels:` in the config (a mapping) becomes a labels file passed to the meta job (dry run)."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    q, runs = _toy(tmp_path)
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(f"collections:\n  toy:\n    qrels: {q}\n    runs: {runs}\n    gains: '1:2'\n    top_runs: null\n"
+                   f"metrics: [AP, RR]\nresults: {tmp_path / 'res'}\nlabels: {{trec-2024-official.alpha: Alpha}}\n"
+                   "kishida: {enabled: false}\nsummary: {enabled: false}\nsweeps: {gains: {enabled: false}}\n")
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
+                           str(tmp_path), "--configfile", str(cfg), "-n", "-p", "--cores", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = proc.stdout + proc.stderr
+    import re
+
+    m = re.search(r"--labels (\S+)", text)
+    assert m, text[-2000:]
+    assert read_labels(m.group(1).strip("'")) == {"trec-2024-official.alpha": "Alpha"}
