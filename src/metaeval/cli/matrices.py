@@ -111,6 +111,12 @@ def run(args) -> int:
         from .ingest import resolve_order
 
         resolve_order(args, args.runs)
+    elif args.order is None:                 # names read as the cache's runs were ranked
+        try:
+            order = Collection.load(args.collection).info.get("order")
+        except (OSError, ValueError, KeyError):
+            order = None                     # reported below, when the cache is read
+        args.order = order if order in ("file", "score") else None
     measures, gains = resolve_measures(parser, args)
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise InputError("--out exists and is not a folder", args.out)
