@@ -236,3 +236,15 @@ def test_pipeline_config_labels_reach_the_meta_job(tmp_path):
     m = re.search(r"--labels (\S+)", text)
     assert m, text[-2000:]
     assert read_labels(m.group(1).strip("'")) == {"trec-2024-official.alpha": "Alpha"}
+
+
+def test_api_compare_takes_the_baseline_by_label(tmp_path):
+    q, runs = _toy(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        scores = metaeval.evaluate(q, runs, ["AP", "nDCG@10"])
+    ref = metaeval.compare(scores, baseline="trec-2024-official.beta", metrics=["AP", "nDCG@10"])
+    pd.testing.assert_frame_equal(metaeval.compare(scores, baseline="beta", metrics=["MAP", "nDCG@10"]), ref)
+    pd.testing.assert_frame_equal(metaeval.compare(scores, baseline="B", labels={"trec-2024-official.beta": "B"},
+                                                   metrics=["AP", "trec.ndcg_cut@10"]), ref)
+    assert set(ref["other"]) == {"trec-2024-official.beta"}

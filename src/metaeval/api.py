@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness"]
+__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -164,6 +164,26 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
         "measure": np.tile(np.array(names, dtype=object), R * T),
         "value": cube.reshape(-1).astype(np.float64),
     })
+
+
+def compare(scores, *, baseline: str | None = None, labels=None, **options) -> pd.DataFrame:
+    """:func:`metaeval.meta.compare.compare` (significance tests, corrections, effect sizes: the
+    table of ``metaeval compare``) with the baseline named by its run name or its label -- from
+    ``labels`` (a labels file or a dict ``{run: label}``) or the default short name
+    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``) -- and ``metrics``
+    by any alias; every other option as there."""
+    from .labels import labels_for, resolve_run
+    from .meta.compare import compare as _compare
+
+    if baseline is not None:
+        if isinstance(scores, pd.DataFrame) and {"run", "measure", "value"} <= set(scores.columns):
+            runs = [str(r) for r in dict.fromkeys(scores["run"])]
+        elif isinstance(scores, Mapping) and scores:
+            runs = [str(r) for r in next(iter(scores.values())).columns]
+        else:
+            runs = [str(r) for r in getattr(scores, "columns", [])]
+        baseline = resolve_run(str(baseline), runs, labels_for(runs, [], labels))
+    return _compare(scores, baseline=baseline, **options)
 
 
 # ----------------------------------------------------------------------------- meta_evaluate
