@@ -7,9 +7,11 @@ Policies (each also in ``docs/io.md``):
   strings (as NTCIREVAL and trec_eval do: ``"1037798" < "104861"``).  Qrels topics without any
   relevant document are excluded (one :class:`InputWarning`) and listed in
   ``Collection.excluded_topics``.
-* **Ordering** ``order="file"`` (default, NTCIREVAL): each topic's list is the run file's own line
+* **Ordering** ``order="file"`` (NTCIREVAL): each topic's list is the run file's own line
   order for that topic; ``order="score"`` (trec_eval): SCORE descending, ties broken by DOCID
-  descending (byte-wise ``strcmp``, trec_eval's ``comp_sim_docno``).  Like trec_eval (and
+  descending (byte-wise ``strcmp``, trec_eval's ``comp_sim_docno``).  Default: the input's
+  conventions (:mod:`metaeval.io.conventions`: ``score`` for TREC input, ``file`` for NTCIR input).
+  A run whose file order and score order disagree on some topic gets one warning.  Like trec_eval (and
   pytrec_eval), scores are compared as single-precision floats, so scores equal in float32 tie.
   The RANK column is never used.
 * **Repeated document** within a topic's list: the first position (after ordering) is kept, later
