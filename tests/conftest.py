@@ -73,9 +73,7 @@ def _probe(kind: str):
     """(value, reason): value is the path (None when absent); reason says what is missing."""
     if kind == "shared_data":
         ok = WWW4.is_dir() and DL19.is_dir()
-        return (DATA if ok else None,
-                f"real data not found at {DATA} (set METAEVAL_SHARED_DATA to a folder laid out like "
-                f"shared/data)")
+        return (DATA if ok else None, data_reason(DATA))
     if kind == "shared_papers":
         ok = PAPERS.is_dir() and any(PAPERS.glob("004_*.txt"))
         return (PAPERS if ok else None,
@@ -84,6 +82,21 @@ def _probe(kind: str):
         return (_find_browser(),
                 "headless Chromium not on PATH (Debian: apt-get install chromium)")
     raise ValueError(f"unknown resource {kind!r}; one of {sorted(MARKERS)}")
+
+
+def data_reason(path) -> str:
+    """The one wording of every skip for missing shared data (``require``, ``require_data``)."""
+    return f"real data not found at {path} (set METAEVAL_SHARED_DATA to a folder laid out like shared/data)"
+
+
+def require_data(path) -> Path:
+    """A file or folder of the shared data, or skip (fail when CI is set) with :func:`data_reason`."""
+    path = Path(path)
+    if not path.exists():
+        if in_ci():
+            pytest.fail(f"{data_reason(path)} [required because CI is set]", pytrace=False)
+        pytest.skip(data_reason(path))
+    return path
 
 
 def require(kind: str):
@@ -153,7 +166,8 @@ def dl19_collection():
     if not _DL19_COLLECTION:
         from metaeval.io import load_collection
 
-        _DL19_COLLECTION.append(load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz"))))
+        _DL19_COLLECTION.append(load_collection(DL19 / "qrels.txt", sorted((DL19 / "runs").glob("*.run.gz")),
+                                                order="file"))
     return _DL19_COLLECTION[0]
 
 

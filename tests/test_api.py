@@ -71,7 +71,9 @@ def dl19_cli(tmp_path_factory):
 
 @pytest.mark.shared_data
 def test_evaluate_from_paths_equals_matrices(dl19_cli):
-    got = metaeval.evaluate(DL19 / "qrels.txt", DL19 / "runs", MEASURES, gains="1:2:3")
+    # order: file (NTCIREVAL's conventions) as the matrices compared with; the default of TREC input
+    # (by score, ir_measures' names) is tested in tests/test_conventions.py
+    got = metaeval.evaluate(DL19 / "qrels.txt", DL19 / "runs", MEASURES, gains="1:2:3", order="file")
     assert list(got.columns) == ["run", "topic", "measure", "value"]
     assert got["value"].dtype == np.float64
     assert got["run"].nunique() == 37 and got["topic"].nunique() == 43
@@ -79,7 +81,8 @@ def test_evaluate_from_paths_equals_matrices(dl19_cli):
     _same(got, dl19_cli["file"])
     # a glob and a list of paths name the same runs
     files = sorted((DL19 / "runs").glob("*.run.gz"))
-    _same(metaeval.evaluate(str(DL19 / "qrels.txt"), [str(f) for f in files], MEASURES, gains=(1, 2, 3)), got)
+    _same(metaeval.evaluate(str(DL19 / "qrels.txt"), [str(f) for f in files], MEASURES, gains=(1, 2, 3),
+                            order="file"), got)
 
 
 @pytest.mark.shared_data
@@ -88,15 +91,19 @@ def test_evaluate_from_dataframes_equals_matrices(dl19_cli):
     runs = _read_trec_runs(DL19 / "runs")
     # file order: the frame's row order, as NTCIREVAL and `metaeval matrices` read a run file
     _same(metaeval.evaluate(qrels, runs, MEASURES, gains="1:2:3", order="file"), dl19_cli["file"])
-    # no rank column: by score with trec_eval's tie rule = `metaeval matrices --order score`
-    by_score = metaeval.evaluate(qrels, runs.drop(columns="rank"), MEASURES, gains="1:2:3")
-    _same(by_score, dl19_cli["score"])
+    # with or without a rank column: by score with trec_eval's tie rule = `metaeval matrices --order
+    # score` (the names read in vocabulary ntcireval, as the matrices compared with)
+    for frame in (runs, runs.drop(columns="rank")):
+        by_score = metaeval.evaluate(qrels, frame, MEASURES, gains="1:2:3", vocabulary="ntcireval")
+        _same(by_score, dl19_cli["score"])
     # a dict of frames, rows shuffled: ranked by score the order of rows does not matter
     shuffled = runs.drop(columns="rank").sample(frac=1.0, random_state=1)
     as_dict = {name: df.drop(columns="run") for name, df in shuffled.groupby("run")}
-    _same(metaeval.evaluate(qrels, as_dict, MEASURES, gains="1:2:3"), dl19_cli["score"])
+    _same(metaeval.evaluate(qrels, as_dict, MEASURES, gains="1:2:3", vocabulary="ntcireval"), dl19_cli["score"])
     # mixed: qrels from a frame, runs from files
-    _same(metaeval.evaluate(qrels, DL19 / "runs", MEASURES, gains="1:2:3"), dl19_cli["file"])
+    _same(metaeval.evaluate(qrels, DL19 / "runs", MEASURES, gains="1:2:3", order="file"), dl19_cli["file"])
+    _same(metaeval.evaluate(qrels, DL19 / "runs", MEASURES, gains="1:2:3", vocabulary="ntcireval"),
+          dl19_cli["score"])
 
 
 def _toy():
@@ -110,13 +117,19 @@ def _toy():
     return qrels, run
 
 
-def test_evaluate_orders_by_rank_then_score():
+def test_evaluate_orders_by_score_with_or_without_rank():
+    """One rule (docs/io.md, Conventions): a frame with a score is ranked by score as trec_eval ranks
+    it, whether or not it has a rank column; order='rank' asks for the rank column."""
     qrels, run = _toy()
-    by_rank = metaeval.evaluate(qrels, run, ["RR"]).set_index("topic")["value"]
+    by_rank = metaeval.evaluate(qrels, run, ["RR"], order="rank").set_index("topic")["value"]
     assert by_rank["q1"] == 0.5 and by_rank["q2"] == 1.0      # q2: rank puts a (relevant) first
-    # without rank: ties on score are broken by doc_id descending (trec_eval): d before a
-    by_score = metaeval.evaluate(qrels, run.drop(columns="rank"), ["RR"]).set_index("topic")["value"]
-    assert by_score["q1"] == 0.5 and by_score["q2"] == 0.5
+    # ties on score are broken by doc_id descending (trec_eval): d before a
+    for frame in (run, run.drop(columns="rank")):
+        by_score = metaeval.evaluate(qrels, frame, ["RR"]).set_index("topic")["value"]
+        assert by_score["q1"] == 0.5 and by_score["q2"] == 0.5
+    # no score column: the rank column is the only order the frame carries
+    by_rank_only = metaeval.evaluate(qrels, run.drop(columns="score"), ["RR"]).set_index("topic")["value"]
+    assert by_rank_only["q2"] == 1.0
     file_order = metaeval.evaluate(qrels, run, ["RR"], order="file").set_index("topic")["value"]
     assert file_order["q2"] == 0.5
     tidy = metaeval.evaluate(qrels, run, ["AP", "RR"])
@@ -208,8 +221,10 @@ def test_frames_equal_files_with_utf8_ids_and_a_run_column(tmp_path):
                  enumerate(df[["query_id", "doc_id", "score"]].itertuples(index=False))]
         (rd / f"{name}.run").write_text("".join(lines), encoding="utf-8")
     ms = ["AP", "nDCG@10", "RR"]
-    from_files = metaeval.evaluate(tmp_path / "qrels.txt", rd, ms)
+    from_files = metaeval.evaluate(tmp_path / "qrels.txt", rd, ms, order="file")
     _same(metaeval.evaluate(qrels, runs, ms, order="file"), from_files)
-    _same(metaeval.evaluate(qrels, runs, ms),                      # names read in one vocabulary
+    _same(metaeval.evaluate(qrels, runs, ms),                      # both TREC input: one rule
+          metaeval.evaluate(tmp_path / "qrels.txt", rd, ms))
+    _same(metaeval.evaluate(qrels, runs, ms, vocabulary="ntcireval"),
           metaeval.evaluate(tmp_path / "qrels.txt", rd, ms, order="score", vocabulary="ntcireval"))
     assert sorted(from_files["run"].unique()) == ["a", "b"]

@@ -78,7 +78,7 @@ def test_repeated_document_keeps_first_position(tmp_path):
     t2 = c.topics.index("T2")
     np.testing.assert_array_equal(c.levels[0, t2, :4], [0, 2, -1, -2])   # d3 d1 d9 (2nd d3 dropped)
     assert c.lengths[0, t2] == 3
-    dup = [m for m in w if "repeated" in m]
+    dup = [m for m in w if "repeated in topic" in m]
     assert len(dup) == 1
     assert f"{r}:5:" in dup[0] and "d3" in dup[0] and "T2" in dup[0]
 

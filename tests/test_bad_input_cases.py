@@ -56,11 +56,9 @@ def one_line_error(err: str, path) -> None:
 
 
 def shared_or_skip(path: Path) -> Path:
-    if not path.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{path} is missing")
-        pytest.skip(f"{path} is missing (shared data beside the project)")
-    return path
+    from conftest import require_data
+
+    return require_data(path)
 
 
 # ------------------------------------------------------------------------- case 1: BOMs

@@ -185,8 +185,10 @@ def test_cli_worked_example(dl19, tmp_path, capsys):
     """The README example: three DL19 runs against a baseline on AP and nDCG@10."""
     runs = [str(DL19 / "runs" / f"{r}.run.gz") for r in EXAMPLE_RUNS]
     out = tmp_path / "cmp"
+    # file order (NTCIREVAL's conventions), as the matrices compared with; the README's example (TREC
+    # input: trec_eval's conventions) is the test below
     args = ["compare", "--qrels", str(DL19 / "qrels.txt"), "--baseline", BASE, "--metrics", "AP", "nDCG@10",
-            "--out", str(out)]
+            "--order", "file", "--out", str(out)]
     for r in runs:
         args += ["--runs", r]
     assert main(args) == 0
@@ -256,7 +258,9 @@ def test_readme_worked_example_is_what_the_command_prints(tmp_path, capsys):
     section = readme.split("## Comparing runs", 1)[1].split("\n## ", 1)[0]
     command = re.search(r"```sh\n(.*?)```", section, re.S).group(1).replace("\\\n", " ")
     expected = re.search(r"```text\n(.*?)```", section, re.S).group(1)
-    words = command.split()
+    import shlex
+
+    words = shlex.split(command)
     assert words[:2] == ["metaeval", "compare"]
     args = [w.replace("$DL19", str(DL19)) for w in words[1:]]
     args[args.index("--out") + 1] = str(tmp_path / "cmp")

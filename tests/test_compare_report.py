@@ -58,7 +58,7 @@ def test_compare_takes_the_tidy_frame_of_evaluate():
     runs = pd.concat([pd.DataFrame({"run": f"run{k}", "query_id": qrels.query_id, "doc_id": qrels.doc_id,
                                     "score": k * qrels.relevance + rng.normal(0, 3, len(qrels))})
                       for k in range(1, 5)])
-    scores = metaeval.evaluate(qrels, runs, ["nDCG@10", "AP"], gains="1:2")
+    scores = metaeval.evaluate(qrels, runs, ["nDCG@10", "AP"], gains="1:2", vocabulary="ntcireval")
     got = metaeval.compare(scores, baseline="run1")
     # the measures in evaluate's order, each the same table as from the topic x run matrices
     assert list(dict.fromkeys(got["metric"])) == ["nDCG@10", "AP"]

@@ -92,10 +92,9 @@ def assert_same_output(got: str, want: str) -> None:
 
 @pytest.fixture(scope="module")
 def cwl_tests(shared_data):
-    d = shared_data / "cwl-tests"
-    if not d.is_dir():
-        pytest.skip(f"{d} not found")
-    return d
+    from conftest import require_data
+
+    return require_data(shared_data / "cwl-tests")
 
 
 @pytest.mark.shared_data

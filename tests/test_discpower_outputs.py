@@ -254,7 +254,8 @@ def test_metaeval_meta_on_dl19_writes_the_discpower_outputs(tmp_path):
 
     mdir = tmp_path / "matrices"
     assert main(["matrices", "--qrels", str(DL19 / "qrels.txt"), "--runs", str(DL19 / "runs"),
-                 "--gains", "1:2:3", "--metrics", "AP", "nDCG@10", "RR", "--out", str(mdir), "--quiet"]) == 0
+                 "--gains", "1:2:3", "--order", "file", "--metrics", "AP", "nDCG@10", "RR", "--out", str(mdir),
+                 "--quiet"]) == 0
     out = tmp_path / "out"
     assert main(["meta", "--matrices", str(mdir), "--out", str(out), "--top-runs", "30", "--seed", "1",
                  "--quiet"]) == 0

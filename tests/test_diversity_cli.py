@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import os
 
 import pytest
 
@@ -250,10 +249,9 @@ def _nev_block(run: str, topic: str) -> list[str]:
                                        ("div-run-05", "218"), ("div-run-09", "226"),
                                        ("div-run-20", "207")])
 def test_drop_in_on_ntcireval_files(tmp_path, capsys, monkeypatch, run, topic):
-    if not DATA.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail("shared diversity data missing")
-        pytest.skip("../shared/data/trec-web2013-diversity is absent")
+    from conftest import require_data
+
+    require_data(DATA)
     with gzip.open(DATA / "runs" / f"{run}.run.gz", "rt") as fh:
         docs = [l.split()[2] for l in fh if l.split()[0] == topic][:1000]
     res = tmp_path / "T.res"

@@ -162,7 +162,7 @@ def test_cli_rejects_probs_without_form(files, capsys):
 def test_plain_collection_is_one_intent(files):
     (files / "plain").write_text("t1 0 a 1\nt1 0 b 0\nt1 0 c 2\n")
     rc = main(["matrices", "--qrels", str(files / "plain"), "--runs", str(files / "run1"),
-               "--out", str(files / "o"), "--quiet", "--metrics", "D-nDCG@10", "nDCG@10",
+               "--out", str(files / "o"), "--quiet", "--order", "file", "--metrics", "D-nDCG@10", "nDCG@10",
                "I-rec@1", "Hit@1", "I-rec@4", "Hit@4", "alpha-nDCG@5", "strec@5"])
     assert rc == 0
     read = lambda n: (files / "o" / f"{n}.csv").read_text().splitlines()[1:]    # noqa: E731

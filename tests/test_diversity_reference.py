@@ -6,7 +6,6 @@ output (``reference/ndeval``: per-topic rows and the amean row) reproduced throu
 from __future__ import annotations
 
 import csv
-import os
 import re
 import warnings
 
@@ -26,10 +25,9 @@ _CUT = ["AP", "Q", "NCUrb,P", "NCUrb,BR", "NCUrb,IE", "nDCG", "MSnDCG", "Prec", 
 
 
 def _need_data():
-    if not DATA.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"shared diversity data missing at {DATA}")
-        pytest.skip("../shared/data/trec-web2013-diversity is absent")
+    from conftest import require_data
+
+    require_data(DATA)
 
 
 def _nev_names() -> dict[str, str]:

@@ -228,7 +228,7 @@ def _dl19_run(shared_data, out: Path, seed: int, *extra: str) -> None:
                  "--out", str(out), "--metrics", "AP", "nDCG@10", "--gains", "1:2:3", "--top-runs", "30",
                  "--method", "judged", "stratified", "depth", "--fractions", "0.1,0.5,1",
                  "--depths", "10,1000", "--trials", "2", "--B", "200", "--seed", str(seed),
-                 "--write-qrels", "--no-figures", "--quiet", *extra]) == 0
+                 "--write-qrels", "--no-figures", "--quiet", "--order", "file", *extra]) == 0
 
 
 def _qrels_map(path: Path) -> dict:
@@ -244,7 +244,8 @@ def test_dl19_reduced_qrels_files_sizes_values_and_seeds(shared_data, tmp_path):
     _dl19_run(shared_data, tmp_path / "a", 7)
     full = _qrels_map(shared_data / "trec-dl19-passage" / "qrels.txt")
     qdir = tmp_path / "a" / "incompleteness" / "qrels"
-    c = load_collection(shared_data / "trec-dl19-passage" / "qrels.txt", shared_data / "trec-dl19-passage" / "runs")
+    c = load_collection(shared_data / "trec-dl19-passage" / "qrels.txt", shared_data / "trec-dl19-passage" / "runs",
+                        order="file")
     used = set(c.topics)
     n_judged = pd.Series([t for t, _ in full if t in used]).value_counts()
     n_rel = pd.Series([t for (t, _), v in full.items() if t in used and v > 0]).value_counts()
@@ -279,7 +280,7 @@ def test_dl19_reduced_qrels_files_sizes_values_and_seeds(shared_data, tmp_path):
             mdir = tmp_path / f"m-{name}-{condensed}"
             assert main(["matrices", "--qrels", str(qdir / name), "--runs",
                          str(shared_data / "trec-dl19-passage" / "runs"), "--metrics", "AP", "--gains", "1:2:3",
-                         "--out", str(mdir), "--quiet"] + (["--condensed"] if condensed else [])) == 0
+                         "--order", "file", "--out", str(mdir), "--quiet"] + (["--condensed"] if condensed else [])) == 0
             red = pd.read_csv(mdir / "AP.csv", dtype={"topic": str}).set_index("topic")
             if runs_used is None:
                 full_ap = evaluate(c, ["AP"], gains=(1, 2, 3))["AP"]

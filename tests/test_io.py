@@ -316,7 +316,7 @@ def test_exact_when_high_hash_bits_collide(tmp_path, monkeypatch):
 
     monkeypatch.setattr(text_mod, "hash_rows", low)
     q = write(tmp_path / "q", "1 a L1\n1 b L2\n")
-    r = write(tmp_path / "r", "1 Q0 b 1 1 x\n1 Q0 c 2 1 x\n1 Q0 a 3 1 x\n")
+    r = write(tmp_path / "r", "1 Q0 b 1 3 x\n1 Q0 c 2 2 x\n1 Q0 a 3 1 x\n")   # file = score order
     with warnings.catch_warnings():
         warnings.simplefilter("error", InputWarning)
         c = load_collection(q, r)

@@ -186,7 +186,8 @@ def test_api_equals_the_written_tables(shared_data, tmp_path):
         for c in df.columns:
             if pd.api.types.is_float_dtype(df[c]):
                 np.testing.assert_array_equal(back[c].to_numpy(float), df[c].to_numpy(float), err_msg=c)
-    assert set(res.scores) == {"nist", "second"} and list(res.scores["nist"]) == ["nDCG@10"]
+    # TREC input: nDCG@10 read as trec_eval's (issue 31's rule), its canonical name trec.ndcg_cut@10
+    assert set(res.scores) == {"nist", "second"} and list(res.scores["nist"]) == ["trec.ndcg_cut@10"]
 
 
 def test_trec_eval_names_map_to_the_registry():

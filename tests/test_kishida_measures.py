@@ -116,7 +116,7 @@ def _check_against_reference(data_dir, gains_ones):
     from metaeval.io import load_collection
 
     runs = sorted((data_dir / "runs").glob("*.run.gz"))
-    c = load_collection(data_dir / "qrels.txt", runs)
+    c = load_collection(data_dir / "qrels.txt", runs, order="file")      # NTCIREVAL's reference order
     res = evaluate(c, ["kishida-vQ", "kishida-vQ@10", f"kishida-vG(gains={gains_ones})",
                        *DL19_CONFIG_NAMES])
     R = c.n_relevant

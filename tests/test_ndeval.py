@@ -7,7 +7,6 @@ readers live elsewhere; this file only needs the arrays of ``ndeval_measures``' 
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import numpy as np
@@ -26,11 +25,9 @@ NAMES = ndeval_names()
 
 
 def _need_data() -> Path:
-    if not DIV.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"shared diversity data missing (expected at {DIV})")
-        pytest.skip("../shared/data/trec-web2013-diversity is absent")
-    return DIV
+    from conftest import require_data
+
+    return require_data(DIV)
 
 
 # ----------------------------------------------------------------------------- tiny loader

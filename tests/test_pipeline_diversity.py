@@ -6,7 +6,6 @@ metrics; the matrices equal ``metaeval matrices --qrels-form intents``.  B is re
 from __future__ import annotations
 
 import json
-import os
 
 import pandas as pd
 import pytest
@@ -34,10 +33,9 @@ def test_example_config():
 
 
 def test_diversity_example_runs_end_to_end(tmp_path):
-    if not DATA.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"shared data missing at {DATA}")
-        pytest.skip("../shared/data/trec-web2013-diversity is absent")
+    from conftest import require_data
+
+    require_data(DATA)
     cfg = yaml.safe_load(EXAMPLE.read_text())
     c = cfg["collections"]["trec-web2013-diversity"]
     override = {"trec-web2013-diversity": {**c, "qrels": str(DATA / "qrels.txt"), "runs": str(DATA / "runs"),

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 
 import numpy as np
 import pandas as pd
@@ -476,10 +475,9 @@ PAPER_METRICS = ["RR", "O-measure", "P-measure", "P-plus", "AP", "Q-measure", "n
 
 @pytest.fixture(scope="module")
 def dl19():
-    if not DL19.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"TREC DL19 data missing at {DL19} (CI must provide ../shared)")
-        pytest.skip("../shared/data/trec-dl19-passage is not available")
+    from conftest import require_data
+
+    require_data(DL19)
     import metaeval.metrics  # noqa: F401
     from conftest import dl19_collection
     from metaeval.meta import select_top_runs

@@ -47,11 +47,12 @@ def test_equals_std_R(name, method, subset):
 
 @pytest.mark.shared_data
 def test_reference_input_is_metaeval_dl19_ap(shared_data, tmp_path):
-    """The reference input is `metaeval matrices --metrics AP` on the DL19 passage runs, exactly."""
+    """The reference input is `metaeval matrices --order file --metrics AP` on the DL19 passage runs
+    (recorded in file order, NTCIREVAL's), exactly."""
     d = shared_data / "trec-dl19-passage"
     out = tmp_path / "m"
     assert main(["matrices", "--qrels", str(d / "qrels.txt"), "--runs", str(d / "runs" / "*.run.gz"),
-                 "--metrics", "AP", "AP(std=z)", "--out", str(out), "--quiet"]) == 0
+                 "--order", "file", "--metrics", "AP", "AP(std=z)", "--out", str(out), "--quiet"]) == 0
     assert (out / "AP.csv").read_bytes() == (REF / "dl19_AP.csv").read_bytes()
     z = read_matrix(out / "AP(std=z).csv").to_numpy()
     np.testing.assert_allclose(z, read_matrix(REF / "dl19_AP.z.csv").to_numpy(), rtol=0, atol=1e-12)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import metaeval
@@ -242,9 +243,11 @@ def test_evaluate_reads_names_in_the_default_vocabulary_of_its_order(tmp_path):
     q.write_text("1 0 a 2\n1 0 b 1\n1 0 c 0\n2 0 a 1\n2 0 d 0\n")
     r = tmp_path / "x.run"
     r.write_text("1 Q0 c 1 3 x\n1 Q0 a 2 2 x\n1 Q0 b 3 1 x\n2 Q0 a 1 5 x\n")
-    by_file = metaeval.evaluate(q, [r], ["ERR@20"])
+    by_file = metaeval.evaluate(q, [r], ["ERR@20"], order="file")
     by_score = metaeval.evaluate(q, [r], ["ERR@20"], order="score")
     assert set(by_file.measure) == {"ERR@20"} and set(by_score.measure) == {"gdeval.ERR@20"}
+    # TREC input (TREC qrels, a six-column run): trec_eval's conventions by default
+    pd.testing.assert_frame_equal(metaeval.evaluate(q, [r], ["ERR@20"]), by_score)
     forced = metaeval.evaluate(q, [r], ["ERR@20"], order="score", vocabulary="ntcireval")
     assert set(forced.measure) == {"ERR@20"}
     # gdeval's ERR@20 of topic 1: c (L0), a (L2), b (L1) -> r = 3/16 at rank 2, 1/16 at rank 3

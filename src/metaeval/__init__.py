@@ -23,7 +23,7 @@ __version__ = "0.1.0"
 # The one-call API, imported on first use so that ``import metaeval`` stays fast and loads neither
 # pandas, matplotlib nor Snakemake: evaluate / meta_evaluate (metaeval.api), compare
 # (metaeval.meta.compare) and rank_correlation (metaeval.meta.rankcorr).
-_API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare": "meta.compare",
+_API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare": "api",
         "rank_correlation": "meta.rankcorr", "incompleteness": "api",
         "judgments": "api"}                     # judgments as a dimension (issue 28)
 _API["standardisation"] = "api"          # score standardisation experiments (issue 30)

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness",
+__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
            "judgments", "standardisation"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
@@ -56,6 +56,13 @@ def _run_items(runs):
     return out
 
 
+def _input_form(qrels, runs) -> str:
+    """``"trec"`` or ``"ntcir"`` (:func:`metaeval.io.conventions.input_form`) of the API's inputs."""
+    from .io.conventions import input_form
+
+    return input_form(qrels, runs)
+
+
 def collection(qrels, runs, *, order: str | None = None, depth: int | None = 1000,
                max_level: int | None = None):
     """The labelled :class:`~metaeval.collection.Collection` of :func:`evaluate`'s inputs.
@@ -73,20 +80,26 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
     items = _run_items(runs)
     paths = [it[1] for it in items if it[0] == "path"]
     if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
-        return load_collection(qrels, paths, order=order or "file", depth=depth, max_level=max_level)
+        return load_collection(qrels, paths, order=order, depth=depth, max_level=max_level)
     if order == "rank" and paths:
         raise ValueError("order='rank' applies to DataFrame runs only (run files are in rank order)")
     q = read_qrels_any(qrels, max_level=max_level)
+    # one rule (metaeval.io.conventions): TREC input by score, NTCIR input in file order; a frame
+    # without a score column falls back to its rank column, then its row order
+    file_order, frame_order = order, order
+    if order is None:
+        trec = _input_form(q, runs) == "trec"
+        file_order, frame_order = ("score", None) if trec else ("file", "file")
     parsed = []
     if paths:
         for src in expand_runs(paths):
-            parsed.append(parse_run_source(src, order or "file"))
+            parsed.append(parse_run_source(src, file_order))
     for kind, *rest in items:
         if kind == "frame":
             name, df = rest
-            parsed.append(run_from_frame(df, name, order))
+            parsed.append(run_from_frame(df, name, frame_order))
         elif kind == "frames":
-            parsed.extend(runs_from_frame(rest[0], "run", order))
+            parsed.extend(runs_from_frame(rest[0], "run", frame_order))
     return collection_from_parsed(q, parsed, depth=depth, max_level=max_level)
 
 
@@ -101,12 +114,16 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame.
     ``measures``: canonical names or aliases (``"AP"``, ``"nDCG@10"``, ``"Q"``, ...); two spellings
     of one measure are computed once, with a warning.  ``gains``: gains of L1..LH (``"1:2:3"`` or a
-    sequence; default 1:2:...:H).  ``order``: ``None`` = run files in file order (NTCIREVAL, as
-    ``metaeval matrices``) and DataFrames by ``rank`` if present, else by score with trec_eval's tie
-    rule; ``"file"``, ``"score"`` or ``"rank"`` for every run.  ``depth``: truncation (None: none).
+    sequence; default 1:2:...:H).  ``order``: ``None`` = the input's conventions, one rule for
+    files and DataFrames (docs/io.md, "Conventions"): TREC input (TREC six-column runs or
+    DataFrames ``query_id, doc_id, score``, with TREC-form qrels or a qrels DataFrame) by score
+    with trec_eval's tie rule, whether or not a DataFrame has a ``rank`` column; NTCIR input
+    (NTCIR-form qrels, ``.res`` runs) in file order (NTCIREVAL); ``"file"``, ``"score"`` or
+    ``"rank"`` for every run.  A run whose own order and score order disagree on some topic gets
+    one warning.  ``depth``: truncation (None: none).
     ``vocabulary``: how ambiguous names are read (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``):
     ``"ntcireval"`` (NTCIREVAL's meanings) or ``"ir_measures"`` (ir_measures' / trec_eval's);
-    default ``"ir_measures"`` with ``order="score"``, else ``"ntcireval"``.  Any measure takes
+    default ``"ir_measures"`` for TREC input or ``order="score"``, else ``"ntcireval"``.  Any measure takes
     ``judged_only=True`` (computed on the condensed lists, unjudged documents removed) and the
     binary ones ``rel=`` (``AP(rel=2)``: levels below 2 count as nonrelevant); docs/metrics.md.
 
@@ -122,6 +139,8 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
         from .metrics.registry import split_names
 
         measures = split_names(measures)
+    if vocabulary is None and order is None:           # the input's conventions (docs/io.md)
+        vocabulary = "ir_measures" if _input_form(qrels, runs) == "trec" else "ntcireval"
     vocabulary = check_vocabulary(vocabulary, order)
     ms = unique_measures(list(measures), where="measures", stacklevel=3, vocabulary=vocabulary)
     if not ms:
@@ -146,6 +165,26 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
         "measure": np.tile(np.array(names, dtype=object), R * T),
         "value": cube.reshape(-1).astype(np.float64),
     })
+
+
+def compare(scores, *, baseline: str | None = None, labels=None, **options) -> pd.DataFrame:
+    """:func:`metaeval.meta.compare.compare` (significance tests, corrections, effect sizes: the
+    table of ``metaeval compare``) with the baseline named by its run name or its label -- from
+    ``labels`` (a labels file or a dict ``{run: label}``) or the default short name
+    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``) -- and ``metrics``
+    by any alias; every other option as there."""
+    from .labels import labels_for, resolve_run
+    from .meta.compare import compare as _compare
+
+    if baseline is not None:
+        if isinstance(scores, pd.DataFrame) and {"run", "measure", "value"} <= set(scores.columns):
+            runs = [str(r) for r in dict.fromkeys(scores["run"])]
+        elif isinstance(scores, Mapping) and scores:
+            runs = [str(r) for r in next(iter(scores.values())).columns]
+        else:
+            runs = [str(r) for r in getattr(scores, "columns", [])]
+        baseline = resolve_run(str(baseline), runs, labels_for(runs, [], labels))
+    return _compare(scores, baseline=baseline, **options)
 
 
 # ----------------------------------------------------------------------------- meta_evaluate
@@ -176,17 +215,19 @@ def _run_meta(matrices, cfg, metrics, collection):
     return run_meta(matrices, cfg, metrics=metrics, collection=collection)
 
 
-def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool) -> list[Path]:
+def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None, matrices=None) -> list[Path]:
     """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}``, ``OUT/figures/`` and the
-    Discpower text files ``OUT/pvalues/METRIC.rthsd.B``."""
+    Discpower text files ``OUT/pvalues/METRIC.rthsd.B``; ``labels`` {name: label} shown in the
+    Markdown/LaTeX tables and the figures."""
     from .pipeline import write_discpower_texts, write_figures, write_tables
 
-    paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+    paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                         labels=labels, matrices=matrices)
     if "pvalues" in tables:
         paths += write_discpower_texts(tables["pvalues"], out_dir / "pvalues", cfg.rthsd_B)
     if figures:
         paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
-                               swap_threshold=cfg.swap_threshold)
+                               swap_threshold=cfg.swap_threshold, labels=labels)
     return paths
 
 
@@ -206,10 +247,12 @@ class MetaResult(Mapping):
     tables as computed (before the writers' sorting); ``res.config`` the
     :class:`~metaeval.meta.run.MetaConfig`."""
 
-    def __init__(self, raw: dict[str, pd.DataFrame], config):
+    def __init__(self, raw: dict[str, pd.DataFrame], config, runs=(), measures=(), matrices=None):
         self.raw = dict(raw)
         self.config = config
         self._tables: dict[str, pd.DataFrame] = {}
+        self._names = (tuple(runs), tuple(measures))            # for the display labels
+        self._matrices = matrices                               # for the Kendall table's note
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self.raw:
@@ -219,7 +262,7 @@ class MetaResult(Mapping):
         return self._tables[name]
 
     def __getattr__(self, name: str) -> pd.DataFrame:
-        if name.startswith("_") or name in ("raw", "config"):
+        if name.startswith("_") or name in ("raw", "config", "write"):
             raise AttributeError(name)
         try:
             return self[name]
@@ -238,10 +281,15 @@ class MetaResult(Mapping):
     def __repr__(self) -> str:
         return f"MetaResult({', '.join(self.raw)})"
 
-    def write(self, out_dir, *, figures: bool = True) -> list[Path]:
+    def write(self, out_dir, *, figures: bool = True, labels=None) -> list[Path]:
         """Write ``OUT/tables/NAME.{csv,md,tex}`` and (``figures``) ``OUT/figures/*.png``, as
-        ``metaeval meta --out OUT`` does; returns the paths."""
-        return _write_outputs(self.raw, Path(out_dir), self.config, figures)
+        ``metaeval meta --out OUT`` does; returns the paths.  ``labels``: a labels file or a dict
+        ``{run or measure: label}`` shown in the Markdown/LaTeX tables and figures (default: each
+        run's short name, :mod:`metaeval.labels`); the CSVs keep the names."""
+        from .labels import labels_for
+
+        shown = labels_for(*self._names, labels)
+        return _write_outputs(self.raw, Path(out_dir), self.config, figures, shown, self._matrices)
 
 
 def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=None,
@@ -271,7 +319,8 @@ def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=No
         raise ValueError("scores: no measure")
     mats = align_matrices({m: _as_read(df) for m, df in mats.items()})
     raw = _run_meta(mats, cfg, None if metrics is None else list(metrics), collection)
-    return MetaResult(raw, cfg)
+    first = next(iter(mats.values()))
+    return MetaResult(raw, cfg, [str(r) for r in first.columns], list(mats), mats)
 
 
 def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nDCG@1000", "RR"), *,
@@ -305,7 +354,8 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         pool_depth=inc.DEFAULT_POOL_DEPTH if pool_depth is None else pool_depth,
         condensed=condensed, jobs=jobs)
     cfg = MetaConfig(B=B, alpha=alpha, seed=seed, top_runs=top_runs, select_by=select_by, incompleteness=icfg)
-    names = [parse_measure(m).name for m in ([metrics] if isinstance(metrics, str) else metrics)]
+    vocabulary = "ir_measures" if c.info.get("order") in ("score", ["score"]) else "ntcireval"   # docs/io.md
+    names = [parse_measure(m, vocabulary).name for m in ([metrics] if isinstance(metrics, str) else metrics)]
     from .pipeline import collection_runs
 
     use = collection_runs(c, cfg, g)
@@ -325,7 +375,7 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
 def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), gains=None,
               threshold: int | None = None, top_k: int = 10, test: str = "paired-t", B: int = 1000,
               alpha: float = 0.05, seed: int = 0, fill=None, on_conflict: str = "error",
-              topics: str = "common", correction: str | None = None, order: str = "file", results=None,
+              topics: str = "common", correction: str | None = None, order: str | None = None, results=None,
               depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True):
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
     sets of one collection compared with ``reference``.

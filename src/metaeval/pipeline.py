@@ -128,16 +128,42 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
     return out
 
 
-def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> list[Path]:
+def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
+                 labels: Mapping | None = None, matrices: Mapping | None = None) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
-    captions stating the configured ``alpha`` and swap threshold."""
-    from .report.tables import write_table
+    captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
+    :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
+    matrices): the Kendall table's caption notes two measures that are the same measure."""
+    from .report.tables import table_caption, write_table
 
     out = Path(out_dir)
     paths: list[Path] = []
     for name, df in tables.items():
-        paths += write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold)
+        caption = None
+        note = same_measure_note(df, matrices, labels) if name == "kendall" else ""
+        if note:
+            caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold)} {note}"
+        paths += write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
+                             labels=labels, caption=caption)
     return paths
+
+
+def same_measure_note(kendall, matrices: Mapping | None, labels: Mapping | None = None) -> str:
+    """A note for the Kendall table when two of its measures have identical matrices (the same
+    measure under two names, e.g. MSnDCG@10 and trec.ndcg_cut@10 under gains 1:2:3): their tau
+    is 1 by construction.  '' when none (or no matrices given)."""
+    if not matrices or kendall is None or not len(kendall):
+        return ""
+    from .meta.matrices import identical_measures
+
+    shown = set(kendall["metric_a"]) | set(kendall["metric_b"])
+    pairs = identical_measures({m: matrices[m] for m in matrices if m in shown})
+    if not pairs:
+        return ""
+    lab = dict(labels or {})
+    said = "; ".join(f"{lab.get(a, a)} and {lab.get(b, b)}" for a, b in pairs)
+    return (f"Note: {said} {'are' if len(pairs) == 1 else 'are pairs of'} the same measure here "
+            f"(identical per-topic scores), so their tau is 1 by construction.")
 
 
 # --------------------------------------------------------------------------- stages
@@ -270,7 +296,8 @@ def write_incompleteness(collection, out_dir, cfg, metrics: Sequence[str], *, ga
 
 def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg,
                             metrics: Sequence[str], runs_path=None, collection=None,
-                            runs_used=None, texts_dir=None, computed: Mapping | None = None) -> list[Path]:
+                            runs_used=None, texts_dir=None, computed: Mapping | None = None,
+                            labels: Mapping | None = None) -> list[Path]:
     """Every table of one collection: the parts of ``stages`` combined
     (:func:`metaeval.meta.run.combine`), plus the run means and -- given a collection cache
     (``metaeval ingest``) -- Table 1 and the preferred-rank tables; written as CSV + Markdown +
@@ -293,7 +320,8 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     on_disk = iter(read_parts(parts_dir, rest) if rest else [])
     pieces += [computed[s] if s in computed else next(on_disk) for s in stages]
     tables = combine(pieces)
-    written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+    written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
+                           matrices=mats)
     if texts_dir is not None:
         written += write_discpower_texts(tables.get("pvalues"), texts_dir, cfg.rthsd_B)
     if runs_used is not None:
@@ -381,7 +409,8 @@ def _run_stage_group(names, matrices_dir, parts_dir, cfg, metrics, runs_path, pr
 def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metrics: Sequence[str],
                      parts_dir=None, write_parts_dir=None, runs_path=None, collection=None, runs_used=None,
                      texts_dir=None, figures_dir=None, jobs: int = 1,
-                     progress: Callable[[str, str], None] | None = None) -> list[Path]:
+                     progress: Callable[[str, str], None] | None = None,
+                     labels: Mapping | None = None) -> list[Path]:
     """Everything of one collection after its matrices, in one process: the method ``stages`` on
     the matrices (as :func:`write_stage_parts` runs them, but kept in memory; a stage on the
     labelled collection is run by its own job, its parts read from ``parts_dir``), then its tables
@@ -420,12 +449,12 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
     written += write_collection_tables(matrices_dir=matrices_dir, parts_dir=parts_dir, stages=stages,
                                        out_dir=out_dir, cfg=cfg, metrics=metrics, runs_path=runs_path,
                                        collection=collection, runs_used=runs_used, texts_dir=texts_dir,
-                                       computed=computed)
+                                       computed=computed, labels=labels)
     if figures_dir is not None:
         if progress:
             progress("figures", "")
         written += write_figures(out_dir, figures_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
-                                 jobs=jobs)
+                                 jobs=jobs, labels=labels)
     return written
 
 
@@ -440,7 +469,7 @@ def _draw_cost(path: Path) -> float:
 
 
 def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-                  jobs: int = 1) -> list[Path]:
+                  jobs: int = 1, labels: Mapping | None = None) -> list[Path]:
     """Every figure of one collection, drawn from its table CSVs (PNG + PDF)
     (:func:`metaeval.report.figures.make_all_figures`).
 
@@ -453,7 +482,7 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
 
     from .report.figures import make_all_figures as _draw
 
-    make_all_figures = partial(_draw, alpha=alpha, swap_threshold=swap_threshold)
+    make_all_figures = partial(_draw, alpha=alpha, swap_threshold=swap_threshold, labels=labels)
 
     tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
     csvs = sorted(tables_dir.glob("*.csv"), key=lambda p: (-_draw_cost(p), p.name))
@@ -500,7 +529,8 @@ def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float =
 
 
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,
-                   figures: bool = True, progress: Callable[[str, str], None] | None = None) -> list[Path]:
+                   figures: bool = True, progress: Callable[[str, str], None] | None = None,
+                   labels: Mapping | None = None) -> list[Path]:
     """``metaeval meta``: every stage of one collection in this process
     (:func:`metaeval.meta.run.run_meta`), the tables into ``OUT/tables/`` and, with ``figures``,
     the figures into ``OUT/figures/``, the Discpower text files into ``OUT/pvalues/``.  ``OUT`` is replaced as a whole (:func:`metaeval.util.replace_dir`):
@@ -511,14 +541,15 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
     tables = run_meta(dict(matrices), cfg, metrics=None if metrics is None else list(metrics),
                       collection=collection, progress=progress)
     with replace_dir(out_dir) as out:
-        written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+        written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                               labels=labels, matrices=matrices)
         if "pvalues" in tables:
             written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
         if figures:
             if progress:
                 progress("figures", "")
             written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
-                                     swap_threshold=cfg.swap_threshold)
+                                     swap_threshold=cfg.swap_threshold, labels=labels)
     return written
 
 

@@ -142,8 +142,22 @@ wildcard_constraints:
     metric="[^/]+",
 
 
+def _resolve_orders():
+    """`order: null` -> the input's conventions (metaeval.io.conventions, docs/io.md): `score` for
+    TREC input (TREC-form qrels and six-column runs), `file` for NTCIR input and simulated
+    collections (written in NTCIR form). The effective-config record keeps what the config said."""
+    from metaeval.io.conventions import config_order
+
+    for _c in config["collections"].values():
+        _c["order"] = config_order(_c)
+
+
+_resolve_orders()
+
+
 def _vocabulary():
-    """The config's `vocabulary` (null: ir_measures when every collection ranks by score)."""
+    """The config's `vocabulary` (null: ir_measures when every collection ranks by score, as TREC
+    input does by default)."""
     v = config.get("vocabulary")
     if v is None:
         orders = {c.get("order", "file") for c in config["collections"].values()}
@@ -275,6 +289,25 @@ def _args(**opts):
     return " ".join(out)
 
 
+def _labels_file():
+    """`labels:` as a file for `metaeval stage --labels`: the file given, or a mapping written as
+    `NAME LABEL` lines under .snakemake/metaeval/ (its content in the path: a changed mapping is a
+    changed parameter); None: the default labels."""
+    lab = config.get("labels")
+    if lab is None or isinstance(lab, str):
+        return lab
+    import hashlib
+
+    text = "".join(f"{k} {v}\n" for k, v in lab.items())
+    d = _os.path.abspath(_os.path.join(".snakemake", "metaeval", "labels"))
+    path = _os.path.join(d, hashlib.blake2b(text.encode(), digest_size=8).hexdigest() + ".txt")
+    if not _os.path.exists(path):
+        _os.makedirs(d, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return path
+
+
 # the options of each stage: only those it reads, so that changing one method's parameter re-runs
 # that method's jobs alone (rerun-triggers: params)
 _METRIC_ARGS = dict(metrics=METRICS, geometric=GEOMETRIC)
@@ -293,7 +326,7 @@ STAGE_ARGS = {
                             depths=",".join(str(d) for d in _inc["depths"]), trials=_inc["trials"],
                             groups=_inc["groups"], pool_depth=_inc["pool_depth"])
     + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
-    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B),
+    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B, labels=_labels_file()),
     "risk": _args(metrics=METRICS),
 }
 

@@ -60,6 +60,35 @@ def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True) -> No
                         "none: no risk table")
     p.add_argument("--risk-alpha", type=float, nargs="+", default=None, metavar="A",
                    help="risk sensitivities alpha >= 0 of the risk table (a loss weighs 1 + alpha; default 1 5)")
+    # display labels (issue 31): tables' Markdown/LaTeX and figures; CSVs keep the names
+    p.add_argument("--labels", metavar="FILE",
+                   help="display labels: 'NAME LABEL' lines (NAME a run's file stem or runid, or a measure by "
+                        "any alias) shown in the Markdown/LaTeX tables and figures; CSVs keep the names "
+                        "(default: each run's file stem without a long prefix/suffix shared with other runs)")
+
+
+def labels_from_args(args, matrices_dir, collection=None) -> dict:
+    """``{name: label}`` of the runs and measures of the matrices in ``matrices_dir`` whose label
+    differs from their name (:func:`metaeval.labels.labels_for`): ``--labels`` or the default run
+    labels; runids from the collection cache's run files."""
+    from ..labels import labels_for
+    from ..meta.matrices import list_matrices, read_matrix
+
+    names = list_matrices(matrices_dir)
+    if not names:
+        return {}
+    from pathlib import Path
+
+    runs = [str(r) for r in read_matrix(Path(matrices_dir) / f"{names[0]}.csv").columns]
+    run_files = {}
+    if collection is not None:
+        from ..collection import Collection
+
+        try:
+            run_files = dict(Collection.load(collection).info.get("runs") or {})
+        except Exception:  # noqa: BLE001 -- no runids without a readable cache
+            run_files = {}
+    return labels_for(runs, names, getattr(args, "labels", None), run_files)
 
 
 def _systems(text: str):

@@ -31,18 +31,25 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "paper-style table (OUT/compare.md, OUT/compare.tex).")
     src = p.add_argument_group("input (either --qrels and --runs, or --matrices)")
     src.add_argument("--qrels", metavar="QRELS", help="qrels file (NTCIR or TREC form, plain or gzip)")
-    src.add_argument("--runs", metavar="GLOB_OR_DIR", action="append",
-                     help="run files: a file, a glob (quote it) or a directory; repeatable")
+    src.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend",
+                     help="run files: a file, a glob (quote it) or a directory; several after one "
+                          "--runs, or --runs repeated")
     src.add_argument("--matrices", metavar="DIR",
                      help="per-topic scores from any tool: DIR/METRIC.csv (first column 'topic', one "
                           "column per run), as 'metaeval matrices' writes them")
     add_measure_args(p)
     add_order_args(p)
-    p.add_argument("--baseline", metavar="RUN", help="compare every run with this one (default: all pairs)")
+    p.add_argument("--baseline", metavar="RUN",
+                   help="compare every run with this one, named by its file stem, runid or label (default: "
+                        "all pairs)")
     p.add_argument("--risk-alpha", type=float, default=None, metavar="A",
                    help="with --baseline: also the risk-sensitive measures against it for risk sensitivity A "
                         ">= 0 (a loss weighs 1 + A): URisk, TRisk and its p-value, ZRisk, GeoRisk -- columns "
                         "appended to compare.csv, a second table in compare.md/.tex and on stdout")
+    p.add_argument("--labels", metavar="FILE",
+                   help="display labels: 'NAME LABEL' lines (NAME a run's file stem or runid, or a measure by "
+                        "any alias) shown in compare.md/.tex; compare.csv keeps the names (default: each run's "
+                        "file stem without a long prefix/suffix shared with other runs)")
     p.add_argument("--test", choices=TESTS, default="paired-t",
                    help="significance test (default paired-t); rthsd and tukey-hsd cover all runs given")
     p.add_argument("--correction", choices=("none", "bonferroni", "holm", "bh"), default=None,
@@ -93,12 +100,16 @@ def _load_scores(args, parser):
 
     if not args.metrics:
         args.metrics = list(DEFAULT_METRICS)
+    from .ingest import resolve_order
+
+    resolve_order(args, args.runs)
     measures, gains = resolve_measures(parser, args)
     c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth, max_level=args.max_level)
     check_gains(c, gains)
     if args.condensed:
         c = c.condensed()
     values = compute_matrices(c, measures, gains)
+    args._run_files = dict(c.info.get("runs") or {})          # runids for --baseline and --labels
     return {name: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for name, v in values.items()}
 
 
@@ -120,13 +131,20 @@ def run(args) -> int:
     if args.risk_alpha is not None and (not args.baseline or not args.risk_alpha >= 0):
         parser.error("--risk-alpha needs --baseline and a value >= 0")
     scores = _load_scores(args, parser)
-    if args.sort_by is not None:
-        from ..metrics.registry import parse_measure
+    from ..labels import labels_for, resolve_run, runid_of
+    from ..meta.matrices import matrix_for
 
+    runs = [str(r) for r in next(iter(scores.values())).columns]
+    run_files = getattr(args, "_run_files", {})
+    labels = labels_for(runs, list(scores), args.labels, run_files)
+    if args.baseline is not None:        # a file stem, a runid or a label (docs/outputs.md, Labels)
+        runids = {r: runid_of(p) for r, p in run_files.items() if isinstance(p, str)}
         try:
-            sort_by = args.sort_by if args.matrices else parse_measure(args.sort_by).name
-        except ValueError:
-            sort_by = args.sort_by
+            args.baseline = resolve_run(args.baseline, runs, {**{r: r for r in runs}, **labels}, runids)
+        except ValueError as e:
+            raise InputError(f"--baseline: {e}") from None
+    if args.sort_by is not None:
+        sort_by = matrix_for(args.sort_by, list(scores))        # a measure by any alias
         if sort_by not in scores:
             parser.error(f"--sort-by {args.sort_by}: not one of the metrics compared ({', '.join(scores)})")
         args.sort_by = sort_by
@@ -144,7 +162,8 @@ def run(args) -> int:
         raise InputError(str(e), where) from None
     n_topics = next(iter(scores.values())).shape[0]
     csv_text = df.to_csv(index=False, lineterminator="\n")
-    opts = dict(alpha=args.alpha, baseline=args.baseline, n_topics=n_topics, show=args.show, sort_by=args.sort_by)
+    opts = dict(alpha=args.alpha, baseline=args.baseline, n_topics=n_topics, show=args.show, sort_by=args.sort_by,
+                labels=labels)
     md = render_compare(df, fmt="md", **opts)
     tex = render_compare(df, fmt="tex", **opts)
     if args.risk_alpha is not None:             # the risk table after the comparison

@@ -39,8 +39,9 @@ def add_measure_args(p: argparse.ArgumentParser) -> None:
                    help="highest relevance level H of the scale (default: highest level in the qrels)")
     p.add_argument("--vocabulary", choices=("ntcireval", "ir_measures"), default=None,
                    help="how ambiguous measure names are read (nDCG@10, AP@100, ERR@20, RBP): NTCIREVAL's "
-                        "or ir_measures'/trec_eval's meaning (default: ir_measures with --order score, "
-                        "else ntcireval; docs/metrics.md has the table)")
+                        "or ir_measures'/trec_eval's meaning (default: ir_measures when the runs are "
+                        "ranked by score -- TREC input, or --order score -- else ntcireval; "
+                        "docs/metrics.md has the table)")
 
 
 def resolve_measures(parser: argparse.ArgumentParser, args):
@@ -114,6 +115,10 @@ def check_gains(collection, gains, max_level=None) -> None:
         warn_extra_gains(gains, collection.max_level, stacklevel=3)
 
 
+#: the modules of the measures NTCIREVAL itself prints (``ntcir_eval compute``)
+_NTCIREVAL_MODULES = ("metaeval.metrics.ranked", "metaeval.metrics.diversity")
+
+
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "evaluate", help="per-topic NTCIREVAL output for one run",
@@ -145,6 +150,9 @@ def run(args) -> int:
     from ..metrics.ntcir import format_ntcir_line
     from ..util import atomic_write
 
+    from .ingest import resolve_order
+
+    resolve_order(args, [args.run])
     measures, gains = resolve_measures(args._parser, args)
     sources = expand_runs([args.run])
     if len(sources) != 1:
@@ -162,7 +170,10 @@ def run(args) -> int:
     values = evaluate(ctx, measures)
 
     def name(m):
-        return m.ntcir_name if not m.params else m.name
+        # NTCIREVAL's print form (cutoff zero-padded: nDCG@0010) for NTCIREVAL's own measures only;
+        # every other measure by its canonical name (trec.ndcg_cut@10)
+        own = getattr(m.definition.func, "__module__", "") in _NTCIREVAL_MODULES
+        return m.ntcir_name if own and not m.params else m.name
 
     lines = list(ntcir_report(ctx, measures, run=0, values=values, names=name))
     if not args.no_means:

@@ -31,8 +31,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     src.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend",
                      help="run files, directories or globs")
     src.add_argument("--collection", metavar="CACHE.npz", help="a collection cache (metaeval matrices --cache)")
-    p.add_argument("--order", choices=("file", "score"), default="file",
-                   help="rank documents in file order (NTCIREVAL) or by score (default file)")
+    p.add_argument("--order", choices=("file", "score"), default=None,
+                   help="rank documents in file order (NTCIREVAL) or by score (trec_eval); default: score "
+                        "for TREC input, file for NTCIR input (docs/io.md, Conventions)")
     p.add_argument("--depth", type=int, default=1000, help="truncate each list at this depth (default 1000)")
     p.add_argument("--gains", metavar="G1:...:GH", default=None,
                    help="gain values of L1..LH (default 1:2:...:H)")
@@ -56,9 +57,14 @@ def run(args) -> int:
             parser.error("--collection replaces --qrels/--runs; give one or the other")
     elif not (args.qrels and args.runs):
         parser.error("give --qrels and --runs (or --collection CACHE.npz)")
+    from ..metrics.registry import default_vocabulary
+    from .ingest import resolve_order
+
+    resolve_order(args, args.runs)
     try:
         gains = parse_gains(args.gains) if args.gains else None
-        metrics = [parse_measure(m).name for m in (args.metrics or DEFAULT_METRICS)]
+        vocabulary = default_vocabulary(args.order)
+        metrics = [parse_measure(m, vocabulary).name for m in (args.metrics or DEFAULT_METRICS)]
         cfg = config_from_args(args)
     except ValueError as e:
         raise InputError(str(e)) from None

@@ -11,20 +11,33 @@ def add_common_input_args(p: argparse.ArgumentParser, runs_required: bool = True
     p.add_argument("--qrels", metavar="QRELS", required=runs_required,
                    help="qrels file (NTCIR 'TOPIC DOCID Lk' or TREC 'TOPIC ITER DOCID REL', plain or "
                         "gzip) or an NTCIREVAL per-topic directory DIR/TID/TID.rel")
-    p.add_argument("--runs", metavar="GLOB_OR_DIR", action="append", required=runs_required,
-                   help="run files: a file, a glob (quote it) or a directory; repeatable")
+    p.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend", required=runs_required,
+                   help="run files: a file, a glob (quote it) or a directory; several after one "
+                          "--runs, or --runs repeated")
     add_order_args(p)
     p.add_argument("--max-level", type=int, metavar="H", default=None,
                    help="highest relevance level H of the scale (default: highest level in the qrels)")
 
 
 def add_order_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--order", choices=("file", "score"), default="file",
-                   help="ranked list order: 'file' = the run file's line order per topic (NTCIREVAL, "
-                        "default); 'score' = score descending, ties by DOCID descending (trec_eval)")
+    p.add_argument("--order", choices=("file", "score"), default=None,
+                   help="ranked list order: 'file' = the run file's line order per topic (NTCIREVAL); "
+                        "'score' = score descending, ties by DOCID descending (trec_eval). Default: "
+                        "'score' for TREC input (TREC-form qrels and six-column runs), 'file' for NTCIR "
+                        "input (docs/io.md, Conventions); a run whose two orders disagree is named in "
+                        "a warning")
     p.add_argument("--depth", type=_depth, default=1000, metavar="N",
                    help="truncate each ranked list to its first N documents after ordering "
                         "(default 1000; 0 = no truncation)")
+
+
+def resolve_order(args, runs) -> None:
+    """``args.order`` from the input's conventions when ``--order`` is not given (docs/io.md,
+    "Conventions"): ``score`` for TREC input, ``file`` for NTCIR input."""
+    if getattr(args, "order", None) is None and getattr(args, "qrels", None) and runs:
+        from ..io.conventions import default_order
+
+        args.order = default_order(None, args.qrels, runs, getattr(args, "qrels_form", None))
 
 
 def _depth(text: str) -> int | None:
@@ -90,6 +103,7 @@ def run(args) -> int:
 
     if args.intent_probs and args.qrels_form != "intents":
         raise SystemExit("metaeval ingest: error: --intent-probs needs --qrels-form intents")
+    resolve_order(args, args.runs)
     c = load_form(args.qrels, args.runs, args.qrels_form, args.intent_probs, order=args.order,
                   depth=args.depth, max_level=args.max_level, progress=progress_printer(args.quiet))
     c.save(args.out)

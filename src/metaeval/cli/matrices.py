@@ -31,8 +31,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     src = p.add_argument_group("input (either --qrels and --runs, or --collection)")
     src.add_argument("--qrels", metavar="QRELS",
                      help="qrels file (NTCIR or TREC form, plain or gzip) or NTCIREVAL per-topic directory")
-    src.add_argument("--runs", metavar="GLOB_OR_DIR", action="append",
-                     help="run files: a file, a glob (quote it) or a directory; repeatable")
+    src.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend",
+                     help="run files: a file, a glob (quote it) or a directory; several after one "
+                          "--runs, or --runs repeated")
     src.add_argument("--collection", metavar="CACHE.npz",
                      help="a labelled collection written by 'metaeval ingest' (instead of --qrels/--runs)")
     src.add_argument("--cache", metavar="FILE.npz",
@@ -112,6 +113,16 @@ def run(args) -> int:
     elif not (args.qrels and args.runs):
         parser.error("give --qrels and --runs (or --collection CACHE.npz)")
     check_form_args(parser, args)
+    if not args.collection:
+        from .ingest import resolve_order
+
+        resolve_order(args, args.runs)
+    elif args.order is None:                 # names read as the cache's runs were ranked
+        try:
+            order = Collection.load(args.collection).info.get("order")
+        except (OSError, ValueError, KeyError):
+            order = None                     # reported below, when the cache is read
+        args.order = order if order in ("file", "score") else None
     measures, gains = resolve_measures(parser, args)
     std = std_settings(parser, args)
     if Path(args.out).exists() and not Path(args.out).is_dir():

@@ -38,8 +38,12 @@ def run(args) -> int:
     mats = load_matrices(args.matrices)
     collection = collection_cache(args.collection) if args.collection else None
     try:
+        from ._meta_options import labels_from_args
+
+        labels = labels_from_args(args, args.matrices, args.collection)
         run_meta_files(mats, cfg, args.out, metrics=args.metrics, collection=collection,
-                       figures=not args.no_figures, progress=None if args.quiet else stderr_progress)
+                       figures=not args.no_figures, progress=None if args.quiet else stderr_progress,
+                       labels=labels)
     except ValueError as e:
         if isinstance(e, InputError):
             raise

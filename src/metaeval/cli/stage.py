@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._meta_options import add_config_args, add_incompleteness_args, config_from_args
+from ._meta_options import add_config_args, add_incompleteness_args, config_from_args, labels_from_args
 
 from ..stages import file_stages
 
@@ -147,19 +147,21 @@ def run(args) -> int:
                     write_parts_dir=args.parts if args.write_parts else None, stages=args.stages,
                     out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
                     runs_used=args.runs_used, texts_dir=args.texts, figures_dir=args.figures,
-                    jobs=args.jobs, progress=progress)
+                    jobs=args.jobs, progress=progress,
+                    labels=labels_from_args(args, args.matrices, args.collection))
             elif name == "tables":
                 _need(parser, args, "parts")
                 stages = args.stages
                 if stages is None:
                     stages = [s for s in STAGES if (Path(args.parts) / s).is_dir()]
+                labels = labels_from_args(args, args.matrices, args.collection)
                 pipeline.write_collection_tables(
                     matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=stages,
                     out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
-                    runs_used=args.runs_used, texts_dir=args.texts)
+                    runs_used=args.runs_used, texts_dir=args.texts, labels=labels)
                 if args.figures is not None:         # drawn in this process: no second start-up
                     pipeline.write_figures(args.out, args.figures, alpha=cfg.alpha,
-                                           swap_threshold=cfg.swap_threshold, jobs=args.jobs)
+                                           swap_threshold=cfg.swap_threshold, jobs=args.jobs, labels=labels)
             else:
                 from ..metrics.registry import parse_gains
 

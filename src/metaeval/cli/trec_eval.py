@@ -27,6 +27,23 @@ class _Usage(Exception):
     pass
 
 
+def _starts_with_bom(path: str) -> bool:
+    """Whether the file (plain or gzip) starts with a UTF-8 byte-order mark."""
+    if path == "-":
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(3)
+            if head[:2] == b"\x1f\x8b":
+                import gzip
+
+                fh.seek(0)
+                head = gzip.open(fh).read(3)
+    except (OSError, EOFError, ValueError):
+        return False
+    return head == b"\xef\xbb\xbf"
+
+
 class _WorkerFailed(Exception):
     """The forked process ended without its result (anything but an input error: reported in one
     line, as an input error is)."""
@@ -86,6 +103,8 @@ def _parse(argv):
             o["N"] = _atol(v)
         elif k in ("-M", "--Max_retrieved_per_topic"):
             o["M"] = _atol(v)
+            if o["M"] < 0:                          # trec_eval 10.0 crashes on it (issue 31)
+                raise _Usage(f"-M {v}: the number of documents per topic must be >= 0")
         elif k in ("-R", "--Rel_info_format"):
             if v in ("prefs", "qrels_prefs", "qrels_jg"):
                 raise _Usage(f"-R {v}: preference and judgment-group formats are not supported by "
@@ -376,14 +395,19 @@ def _rank(o, q, path):
         miss = np.flatnonzero(~present)
         if len(miss):
             t = q.topics[miss[0]]
-            raise InputError(f"topic {t} of the qrels has no result in the run (trec_eval 10.0 stops "
-                             f"here: \"result qid '{t}' not found\"); use -c to evaluate it as an empty "
-                             f"ranking", path)
+            e = InputError(f"topic {t} of the qrels has no result in the run (trec_eval 10.0 stops "
+                           f"here: \"result qid '{t}' not found\", exit status 4); use -c to evaluate it "
+                           f"as an empty ranking, or --trec-eval-version 9 to skip it as trec_eval 9.0.x "
+                           f"(pytrec_eval, ir_measures) does", path)
+            e.trec_eval_status = 4
+            raise e
     ev = np.ones(len(q.topics), bool) if o["version"] == 10 or o["c"] else present
     bad = [t for t in o["neg"] if ev[t]]
     if bad:
-        raise InputError(f"topic {q.topics[bad[0]]} has only negative judgments: trec_eval cannot "
-                         f"evaluate it (form_res_rels fails)", o["args"][0])
+        e = InputError(f"topic {q.topics[bad[0]]} has only negative judgments: trec_eval cannot "
+                       f"evaluate it (form_res_rels fails)", o["args"][0])
+        e.trec_eval_status = 4                      # trec_eval: "Can't calculate measure", exit 4
+        raise e
     return got
 
 
@@ -457,7 +481,7 @@ def _child(o, q, paths, fd) -> None:
         try:
             payload = ("ok", "".join(_group_text(o, q, g) for g in _groups(paths)))
         except InputError as e:
-            payload = ("input", (e.message, e.path, e.line, e.topic))
+            payload = ("input", ((e.message, e.path, e.line, e.topic), getattr(e, "trec_eval_status", 2)))
         except BaseException as e:      # noqa: BLE001 - reported by the parent
             payload = ("failed", f"{type(e).__name__}: {e}")
         with open(fd, "wb") as f:
@@ -504,7 +528,9 @@ def _texts(o, q, paths):
         kind, payload = pickle.loads(data) if data else ("failed", "it ended without a result")
         finished = True
         if kind == "input":
-            raise InputError(*payload)
+            err = InputError(*payload[0])
+            err.trec_eval_status = payload[1]
+            raise err
         if kind != "ok":
             raise _WorkerFailed(f"the process evaluating {paths[k]} and the runs after it failed ({payload})")
         yield payload
@@ -554,6 +580,10 @@ def _main(argv) -> int:
         print(f"metaeval trec_eval: {msg}", file=sys.stderr)
         print(USAGE, file=sys.stderr)
         return 2
+    for path in o["args"]:                  # trec_eval reads a byte-order mark as part of the first id
+        if _starts_with_bom(path):
+            print(f"metaeval trec_eval: note: {path} starts with a UTF-8 byte-order mark; it is stripped "
+                  f"(trec_eval 10.0 reads it as part of the first line's topic id)", file=sys.stderr)
     try:
         qpath, runs = o["args"][0], o["args"][1:]
         q = read_trec_qrels(qpath)
@@ -565,7 +595,9 @@ def _main(argv) -> int:
             out.write(text)
     except (InputError, _WorkerFailed) as e:
         print(f"metaeval trec_eval: error: {e}", file=sys.stderr)
-        return 1
+        # trec_eval's exit status: 2 for a malformed file ("Quit in file"), 4 for what it finds
+        # computing a measure (a missing topic, duplicate docs); 1 when the evaluation itself failed
+        return getattr(e, "trec_eval_status", 2) if isinstance(e, InputError) else 1
     try:
         out.print()
     except BrokenPipeError:

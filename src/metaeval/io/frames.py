@@ -3,10 +3,12 @@ DataFrames (the column names of ir_measures / ranx / PyTerrier), mixed freely wi
 
 * qrels: a DataFrame with columns ``query_id, doc_id, relevance`` (integers; a negative relevance is
   judged nonrelevant, as in trec_eval), or anything :func:`metaeval.io.read_qrels` reads.
-* a run: a DataFrame with columns ``query_id, doc_id, score`` and optionally ``rank``; each run's
-  ranked lists are ordered by ``rank`` when the column is present (ties keep the frame's order),
-  else by ``score`` with trec_eval's rule (descending in single precision, ties by ``doc_id``
-  descending) -- or as ``order`` says: ``"file"`` = the frame's row order, ``"score"`` = by score.
+* a run: a DataFrame with columns ``query_id, doc_id, score`` and optionally ``rank``: TREC's
+  six-column form, so each run's ranked lists are ordered as trec_eval orders them, by ``score``
+  (descending in single precision, ties by ``doc_id`` descending), whether or not the frame has a
+  ``rank`` column (trec_eval ignores RANK); a frame without ``score`` is ordered by ``rank`` (ties
+  keep the frame's order), one with neither in row order.  ``order`` overrides: ``"file"`` = the
+  frame's row order, ``"score"`` = by score, ``"rank"`` = by rank (docs/io.md, "Conventions").
 
 The frames are turned into the same arrays the file readers produce (:class:`~metaeval.io.qrels.Qrels`,
 :class:`~metaeval.io.runs.ParsedRun`) and labelled by :func:`metaeval.io.ingest.label_run`, so every
@@ -112,12 +114,12 @@ def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tup
     """``[(ParsedRun, order for label_run)]`` from a DataFrame ``query_id, doc_id, score[, rank]``,
     one run per value of a ``run`` column if the frame has one (else one run named ``name``).
 
-    ``order`` None: by ``rank`` if the frame has it, else by ``score`` (trec_eval); ``"file"``: the
-    frame's row order; ``"score"``: by score; ``"rank"``: by rank.  Each column is converted once
-    for all runs."""
+    ``order`` None: by ``score`` (trec_eval) if the frame has it, else by ``rank`` if it has that,
+    else the row order; ``"file"``: the frame's row order; ``"score"``: by score; ``"rank"``: by
+    rank.  Each column is converted once for all runs."""
     what = "runs DataFrame" if "run" in df.columns else f"run {name!r} (DataFrame)"
     if order is None:
-        order = "rank" if "rank" in df.columns else "score"
+        order = "score" if "score" in df.columns else "rank" if "rank" in df.columns else "file"
     if order not in ("file", "score", "rank"):
         raise ValueError(f"order must be 'file', 'score' or 'rank', got {order!r}")
     need = ["query_id", "doc_id"] + (["score"] if order == "score" else []) + \
@@ -127,7 +129,9 @@ def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tup
     docs = _ids(df["doc_id"], what, "doc_id")
     scores = _numbers(df["score"], what, "score", np.float64).astype(np.float32) \
         if "score" in df.columns else None
-    rank = _numbers(df["rank"], what, "rank", np.float64) if order == "rank" else None
+    # the frame's own order is its rank column when it has one (the order the warning on a
+    # disagreement with score order names), else its row order
+    rank = _numbers(df["rank"], what, "rank", np.float64) if order != "file" and "rank" in df.columns else None
     if "run" in df.columns:
         import pandas as pd
 
@@ -149,7 +153,8 @@ def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tup
         sc = None if scores is None else scores[r]
         src = f"run {run_name!r} (DataFrame)" if "run" in df.columns else what
         out.append((ParsedRun(run_name, (src,), topics[r], docs[r], r.astype(np.int64),
-                              np.zeros(len(r), np.int32), sc, sc is not None),
+                              np.zeros(len(r), np.int32), sc, sc is not None,
+                              order_name="rank order" if rank is not None else "row order"),
                     "score" if order == "score" else "file"))
     return out
 
@@ -201,4 +206,4 @@ def collection_from_parsed(q: Qrels, parsed: list[tuple[ParsedRun, str]], depth:
 
 def parse_run_source(source: RunSource, order: str) -> tuple[ParsedRun, str]:
     """A run file (or per-topic layout) parsed for ``order`` ("file" or "score")."""
-    return read_run(source, scores=(order == "score")), order
+    return read_run(source, scores=source.path is not None), order

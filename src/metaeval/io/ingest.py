@@ -7,9 +7,11 @@ Policies (each also in ``docs/io.md``):
   strings (as NTCIREVAL and trec_eval do: ``"1037798" < "104861"``).  Qrels topics without any
   relevant document are excluded (one :class:`InputWarning`) and listed in
   ``Collection.excluded_topics``.
-* **Ordering** ``order="file"`` (default, NTCIREVAL): each topic's list is the run file's own line
+* **Ordering** ``order="file"`` (NTCIREVAL): each topic's list is the run file's own line
   order for that topic; ``order="score"`` (trec_eval): SCORE descending, ties broken by DOCID
-  descending (byte-wise ``strcmp``, trec_eval's ``comp_sim_docno``).  Like trec_eval (and
+  descending (byte-wise ``strcmp``, trec_eval's ``comp_sim_docno``).  Default: the input's
+  conventions (:mod:`metaeval.io.conventions`: ``score`` for TREC input, ``file`` for NTCIR input).
+  A run whose file order and score order disagree on some topic gets one warning.  Like trec_eval (and
   pytrec_eval), scores are compared as single-precision floats, so scores equal in float32 tie.
   The RANK column is never used.
 * **Repeated document** within a topic's list: the first position (after ordering) is kept, later
@@ -150,16 +152,18 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
         docs = run.docs
         h_all = run.doc_hash if run.doc_hash is not None else hash_ids(docs)
         dhash = h_all[rows]
-        if order == "score":
-            if not run.has_scores or run.scores is None:
-                raise InputError(f"run {run.name}: order='score' needs scores (TREC 6-column runs); "
-                                 f"NTCIREVAL .res lists have none", src)
+        if order not in ("file", "score"):
+            raise ValueError(f"order must be 'file' or 'score', got {order!r}")
+        if order == "score" and (not run.has_scores or run.scores is None):
+            raise InputError(f"run {run.name}: order='score' needs scores (TREC 6-column runs); "
+                             f"NTCIREVAL .res lists have none", src)
+        if run.scores is not None and len(rows):
             # trec_eval keeps SCORE as a C float: compare in float32 so that scores equal in
             # single precision tie (and are then ordered by DOCID descending), as pytrec_eval does
             o = _score_order(ct, run.scores[rows].astype(np.float32), docs, rows)
-            rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
-        elif order != "file":
-            raise ValueError(f"order must be 'file' or 'score', got {order!r}")
+            _warn_order_disagreement(run, src, ct, o, order, index.q.topics, qt)
+            if order == "score":
+                rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
         # repeated documents within a topic: keep the first position
         dup = _duplicates(ct, dhash, docs, rows)
         if dup is not None:
@@ -187,6 +191,24 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
         _warn(f"{src}: run {run.name}: {_plural(missing, 'topic')} of the qrels missing from the run: "
               f"empty list, 0 on every metric")
     return levels, lengths
+
+
+def _warn_order_disagreement(run: ParsedRun, src, ct: np.ndarray, o: np.ndarray, order: str,
+                             qtopics, qt: np.ndarray) -> None:
+    """One warning per run whose own order (file lines, DataFrame rows or ``rank``) and score order
+    (trec_eval's) give another ranked list on some topic: how many topics, and which order is used
+    (docs/io.md, "Conventions")."""
+    off = o != np.arange(len(o))
+    if not off.any():
+        return
+    bad = np.unique(ct[off])
+    first = qtopics[int(qt[int(np.flatnonzero(off)[0])])]
+    given = getattr(run, "order_name", "file order")
+    used = ("score order (trec_eval's convention)" if order == "score"
+            else f"{given} (NTCIREVAL's convention)")
+    _warn(f"{src}: run {run.name}: its {given} and its score order disagree on "
+          f"{_plural(len(bad), 'topic')} of {len(np.unique(ct))} (first: topic {first}); ranked by {used}; "
+          f"order 'file' or 'score' (--order, config order:) chooses")
 
 
 def _score_order(ct: np.ndarray, sc: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -317,7 +339,7 @@ def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries
     return used, excluded, levels, lengths, entry
 
 
-def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
+def load_collection(qrels, runs, order: str | None = None, depth: int | None = 1000,
                     max_level: int | None = None,
                     progress: Callable[[int, int, str], None] | None = None,
                     entries: bool = False):
@@ -326,7 +348,8 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
     ``qrels``: a path (NTCIR/TREC form, or an NTCIREVAL per-topic directory), a list of paths, or a
     :class:`~metaeval.io.qrels.Qrels`.  ``runs``: paths, globs or directories (see
     :func:`metaeval.io.runs.expand_runs`); runs are sorted by name.  ``order`` ``"file"`` or
-    ``"score"``; ``depth`` truncation depth (``None``: no truncation); ``max_level`` H of the level
+    ``"score"``, default (None) by the input's form: ``"score"`` for TREC-form qrels and TREC runs,
+    else ``"file"`` (:mod:`metaeval.io.conventions`); ``depth`` truncation depth (``None``: no truncation); ``max_level`` H of the level
     scale (default: the highest level in the qrels).  ``progress(i, n, run_name)`` is called after
     each run.  Raises :class:`InputError` naming file and line on rejected input; policies with a
     fallback emit :class:`InputWarning` (see the module docstring).  ``entries=True`` returns
@@ -334,7 +357,7 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
     at every rank (-1 unjudged, ``PAD`` past the end of a list), for forms that carry more per
     judgment than its level (diversity intents, equivalence classes).
     """
-    if order not in ("file", "score"):
+    if order not in (None, "file", "score"):
         raise ValueError(f"order must be 'file' or 'score', got {order!r}")
     if depth is not None:
         depth = int(depth)
@@ -343,9 +366,13 @@ def load_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
     q = qrels if isinstance(qrels, Qrels) else read_qrels(qrels, max_level=max_level)
     q = q.with_max_level(max_level)
     sources = _runs_arg(runs)
+    if order is None:
+        from .conventions import default_order
+
+        order = default_order(None, q, sources)
     if not sources:
         raise InputError("no runs given")
-    parsed = [read_run(s, scores=(order == "score")) for s in sources]
+    parsed = [read_run(s, scores=True) for s in sources]
     used, excluded, levels, lengths, entry = label_runs(q, [(pr, order) for pr in parsed], depth,
                                                         progress, True)
     qi = np.array([q.topics.index(t) for t in used], np.int64) if used else np.zeros(0, np.int64)
@@ -404,7 +431,7 @@ def _fingerprints(paths: Iterable[str]) -> dict[str, str]:
         raise InputError(f"cannot read: {e.strerror or e}", e.filename) from None
 
 
-def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file",
+def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str | None = None,
                   depth: int | None = 1000, max_level: int | None = None,
                   progress: Callable[[int, int, str], None] | None = None, *,
                   qrels_form: str | None = None, intent_probs=None) -> Collection:
@@ -421,6 +448,10 @@ def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str = "file
         qfiles = [str(qrels)]
     extra = [] if intent_probs is None else [str(intent_probs)]
     sources = _runs_arg(runs)
+    if order is None:
+        from .conventions import default_order
+
+        order = default_order(None, qrels, sources, qrels_form)
     prints = _fingerprints(list(qfiles) + extra + [f for s in sources for f in s.files])
     if cache_path.exists():
         try:

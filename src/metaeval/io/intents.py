@@ -269,7 +269,7 @@ def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file
 QRELS_FORMS = ("auto", "intents", "ec")
 
 
-def load_form(qrels, runs, qrels_form: str | None = None, intent_probs=None, order: str = "file",
+def load_form(qrels, runs, qrels_form: str | None = None, intent_probs=None, order: str | None = None,
               depth: int | None = 1000, max_level: int | None = None, progress=None):
     """Load a collection in the declared qrels form: ``auto``/None (NTCIR, TREC or NTCIREVAL
     per-topic qrels: :func:`metaeval.io.load_collection`), ``intents`` (per-intent diversity
@@ -281,6 +281,8 @@ def load_form(qrels, runs, qrels_form: str | None = None, intent_probs=None, ord
     if intent_probs is not None and form != "intents":
         raise InputError("intent probabilities apply to the per-intent qrels form only "
                          "(--qrels-form intents)", intent_probs)
+    if form != "auto" and order is None:
+        order = "file"                   # declared forms keep NTCIREVAL's order (docs/io.md, "Conventions")
     if form == "intents":
         return load_diversity_collection(qrels, runs, intent_probs, order=order, depth=depth,
                                          max_level=max_level, progress=progress)

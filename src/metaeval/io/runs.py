@@ -128,6 +128,8 @@ class ParsedRun:
     scores: np.ndarray | None
     has_scores: bool
     doc_hash: np.ndarray | None = None
+    #: how the run's own order is called in the order-disagreement warning
+    order_name: str = "file order"
 
     def where(self, i: int) -> str:
         return f"{self.sources[int(self.files[i])]}:{int(self.lines[i])}"

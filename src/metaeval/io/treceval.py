@@ -44,6 +44,16 @@ NONPOOL = -1
 UNJUDGED = -2
 PAD_REL = -(2 ** 30)
 
+
+
+def _calc_error(message: str, path, line=None) -> InputError:
+    """An input error trec_eval 10.0 finds while computing a measure (``Can't calculate measure``,
+    exit status 4; a malformed file is its ``Quit in file``, 2): the drop-in exits with the same
+    status (``trec_eval_status``)."""
+    e = InputError(message, path, line)
+    e.trec_eval_status = 4
+    return e
+
 def _comment_lines_blanked(data: bytes, anywhere: bool) -> tuple[bytes, bool]:
     """``data`` with every comment line's bytes replaced by spaces (line numbers kept).  A comment
     line starts with ``#`` at column 0 (``anywhere=False``, qrels) or after leading blanks (runs)."""
@@ -137,9 +147,9 @@ def read_trec_qrels(path: str | os.PathLike) -> TrecQrels:
     if len(dup):
         a, b = o[dup[0]], o[dup[0] + 1]
         la, lb = sorted((int(t.line[a]), int(t.line[b])))
-        raise InputError(f"document {bytes(docs[dup[0]]).decode('utf-8', 'replace')} judged twice for topic "
-                         f"{bytes(tu[ti[dup[0]]]).decode('utf-8', 'replace')} (lines {la} and {lb}); "
-                         f"trec_eval refuses duplicate docs", path, lb)
+        raise _calc_error(f"document {bytes(docs[dup[0]]).decode('utf-8', 'replace')} judged twice for topic "
+                          f"{bytes(tu[ti[dup[0]]]).decode('utf-8', 'replace')} (lines {la} and {lb}); "
+                          f"trec_eval refuses duplicate docs", path, lb)
     return TrecQrels(path, tuple(bytes(x).decode("utf-8") for x in tu.tolist()), tu,
                      ti.astype(np.int64), docs, rel, line)
 
@@ -528,9 +538,9 @@ def _rank_one(q: TrecQrels, run: TrecRun, max_docs: int | None, judged_only: boo
     d = np.flatnonzero(ks[1:] == ks[:-1])
     if len(d):
         a, b = ko[d[0]], ko[d[0] + 1]
-        raise InputError(f"document {bytes(docs[b]).decode('utf-8', 'replace')} retrieved twice for topic "
-                         f"{q.topics[ti[b]]} (lines {int(lines[a])} and {int(lines[b])}); trec_eval "
-                         f"refuses duplicate docs", run.path, int(lines[b]))
+        raise _calc_error(f"document {bytes(docs[b]).decode('utf-8', 'replace')} retrieved twice for topic "
+                          f"{q.topics[ti[b]]} (lines {int(lines[a])} and {int(lines[b])}); trec_eval "
+                          f"refuses duplicate docs", run.path, int(lines[b]))
     # judgments: qrels key sorted (q sorted by topic then DOCID bytes = code order)
     qkey = q.topic_index * ND + qcode
     j = np.searchsorted(qkey, key)

@@ -99,5 +99,5 @@ def check_batch(batch: int | None, B: int) -> int:
     if batch is None:
         return B
     if isinstance(batch, bool) or int(batch) != batch or int(batch) < 1:
-        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+        raise ValueError(f"batch must be a positive integer, got {batch}")
     return min(int(batch), B)

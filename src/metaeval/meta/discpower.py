@@ -105,7 +105,7 @@ def _systems_list(tss_systems: Iterable, m: int) -> list[int]:
     for v in tss_systems:
         k = m if v in ("runs", None) else int(v)
         if k < 2:
-            raise ValueError(f"topic set size: systems must be >= 2, got {v!r}")
+            raise ValueError(f"topic set size: systems must be >= 2, got {v}")
         if k not in out:
             out.append(k)
     return out

@@ -105,7 +105,7 @@ class IncompletenessConfig:
         for name in ("trials", "pool_depth", "jobs"):
             v = getattr(self, name)
             if isinstance(v, bool) or int(v) != v or int(v) < 1:
-                raise ValueError(f"incompleteness {name.replace('_', ' ')} must be a positive integer, got {v!r}")
+                raise ValueError(f"incompleteness {name.replace('_', ' ')} must be a positive integer, got {v}")
 
 
 # --------------------------------------------------------------------------- names and levels

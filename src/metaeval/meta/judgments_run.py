@@ -80,7 +80,7 @@ def _check_common(js, reference: str) -> None:
 def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains=None, threshold: int | None = None,
                   top_k: int = DEFAULT_TOP_K, test: str = "paired-t", B: int = DEFAULT_B, alpha: float = 0.05,
                   seed: int = 0, fill=None, on_conflict: str = "error", topics: str = "common",
-                  correction: str | None = None, order: str = "file", results=None, depth: int | None = 1000,
+                  correction: str | None = None, order: str | None = None, results=None, depth: int | None = 1000,
                   rbo_p: float | None = None) -> JudgmentsResult:
     """Everything of section 1-4 of the judgments dimension; see :func:`metaeval.judgments`."""
     import numpy as np
@@ -113,6 +113,13 @@ def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains
         shown = [f"{n} ({', '.join(map(str, sets[n]))})" if n in sets else n for n in names_all]
         raise InputError(f"unknown reference {reference!r}: the sets are {'; '.join(shown)}")
     notes: list = []
+    if order is None and sets:                       # the input's conventions (metaeval.io.conventions)
+        from ..io.conventions import default_order
+
+        first = sets[reference] if reference in sets else next(iter(sets.values()))
+        order = default_order(None, first[0] if isinstance(first, (list, tuple)) else first,
+                              list(runs) if isinstance(runs, (list, tuple)) else [runs])
+    order = order or "file"
     js = read_sets(sets, on_conflict=on_conflict, fill=fills)
     if reference in js.names and topics == "common":
         _check_common(js, reference)

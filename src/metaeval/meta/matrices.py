@@ -19,7 +19,7 @@ import pandas as pd
 from ..errors import InputError
 from ..util import open_text
 
-__all__ = ["read_matrix", "load_matrices", "list_matrices", "select_top_runs", "restrict_runs",
+__all__ = ["identical_measures", "read_matrix", "load_matrices", "list_matrices", "select_top_runs", "restrict_runs",
            "align_matrices", "matrix_for", "matrices_for", "NON_MATRIX_FILES"]
 
 NON_MATRIX_FILES = {"topics.csv", "runs_used.csv", "std_factors.csv"}     # std_factors: issue 30
@@ -134,7 +134,8 @@ def matrix_for(name: str, available) -> str:
     """The name of the matrix in ``available`` that metric ``name`` reads, resolving aliases as the
     measure registry does everywhere: the name itself when a matrix has it (any tool's name is
     taken as is), else its canonical measure name (``PDoc@1000`` -> ``Prec@1000``, ``MAP`` ->
-    ``AP``, ``Q`` -> ``Q-measure``), an ``AG_``/``G_`` prefix kept.  A name that resolves to no
+    ``AP``, ``Q`` -> ``Q-measure``) in NTCIREVAL's vocabulary, else in ir_measures' (``nDCG@10`` ->
+    ``trec.ndcg_cut@10``), an ``AG_``/``G_`` prefix kept.  A name that resolves to no
     available matrix is returned unchanged, for the caller to report."""
     name = str(name)
     if name in available:
@@ -143,13 +144,18 @@ def matrix_for(name: str, available) -> str:
     base = name[len(prefix):]
     if prefix and base in available:
         return name
-    try:
-        from ..metrics.registry import parse_measure
+    from ..metrics.registry import parse_measure
 
-        canonical = parse_measure(base).name
-    except ValueError:
-        return name
-    return prefix + canonical if canonical in available else name
+    # a name read in either vocabulary: nDCG@10 reads trec.ndcg_cut@10's matrix when the matrices
+    # are trec_eval's (TREC input) and there is no NTCIREVAL nDCG@10 (docs/io.md, Conventions)
+    for vocabulary in ("ntcireval", "ir_measures"):
+        try:
+            canonical = parse_measure(base, vocabulary).name
+        except ValueError:
+            continue
+        if canonical in available:
+            return prefix + canonical
+    return name
 
 
 def matrices_for(names, available) -> list[str]:
@@ -223,3 +229,22 @@ def restrict_runs(matrices: dict[str, pd.DataFrame], runs: list[str]) -> dict[st
             raise ValueError(f"{m}: runs {missing[:5]} not in the matrix")
         out[m] = df.loc[:, list(runs)].copy()
     return out
+
+
+def identical_measures(matrices: dict, rtol: float = 1e-12) -> list[tuple[str, str]]:
+    """Pairs of measures (in the given order) whose topic x run matrices are equal value for value,
+    up to rounding (``|a - b| <= rtol * max(1, |a|)``: two implementations of one formula may sum in
+    another order): the same measure under two names (e.g. ``MSnDCG@10`` and ``trec.ndcg_cut@10``
+    under gains 1:2:3, which differ by at most 4.4e-16 on DL19), whose Kendall's tau is 1 by
+    construction.  One vectorised comparison per measure against the measures after it."""
+    names = [str(n) for n in matrices]
+    mats = [np.asarray(matrices[n], dtype=np.float64) for n in names]
+    if len(mats) < 2 or len({m.shape for m in mats}) != 1:
+        return []
+    x = np.stack([m.ravel() for m in mats])                               # (measures, cells)
+    pairs = []
+    for i in range(len(names) - 1):
+        a, rest = x[i], x[i + 1:]
+        close = (np.abs(rest - a) <= rtol * np.maximum(1.0, np.abs(a))) | (np.isnan(rest) & np.isnan(a))
+        pairs += [(names[i], names[i + 1 + j]) for j in np.flatnonzero(close.all(axis=1))]
+    return pairs

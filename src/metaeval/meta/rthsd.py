@@ -48,7 +48,7 @@ def rthsd_ranges(stack, *, B: int = DEFAULT_RTHSD_B, seed: int = 0, batch: int |
     if batch is None:
         batch = max(1, BATCH_ELEMENTS // (n * m))
     elif isinstance(batch, bool) or int(batch) != batch or int(batch) < 1:
-        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+        raise ValueError(f"batch must be a positive integer, got {batch}")
     batch = int(batch)
     rng = sample_rng(seed, n, B, "rthsd")
     flat = A.reshape(K, n * m)

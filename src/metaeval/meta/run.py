@@ -105,12 +105,12 @@ class MetaConfig:
         if not 0 < float(self.tss_beta) < 1:
             raise ValueError(f"tss_beta must lie in (0, 1), got {self.tss_beta}")
         if not self.tss_min_diff or any(not float(d) > 0 for d in self.tss_min_diff):
-            raise ValueError(f"tss_min_diff: give positive differences, got {list(self.tss_min_diff)}")
+            raise ValueError(f"tss_min_diff: give positive differences, got {', '.join(map(str, self.tss_min_diff))}")
         if any(not float(a) >= 0 for a in self.risk_alpha) or not self.risk_alpha:
-            raise ValueError(f"risk_alpha: give sensitivities >= 0, got {list(self.risk_alpha)}")
+            raise ValueError(f"risk_alpha: give sensitivities >= 0, got {', '.join(map(str, self.risk_alpha))}")
         for m in self.tss_systems:
             if m != "runs" and (isinstance(m, bool) or int(m) != m or int(m) < 2):
-                raise ValueError(f"tss_systems: give integers >= 2 or 'runs', got {m!r}")
+                raise ValueError(f"tss_systems: give integers >= 2 or 'runs', got {m}")
 
     @property
     def sweep_variants(self) -> tuple:

@@ -70,7 +70,7 @@ def sample_rng(seed: int, n: int, B: int, stream: str = "paired") -> np.random.G
     if stream not in STREAMS:
         raise ValueError(f"unknown sample stream {stream!r}; expected one of {sorted(STREAMS)}")
     if isinstance(seed, bool) or int(seed) != seed or int(seed) < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
     return np.random.default_rng(np.random.SeedSequence([int(seed), int(n), int(B), STREAMS[stream]]))
 
 

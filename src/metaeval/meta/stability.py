@@ -57,7 +57,7 @@ def stability_method(scores, samples=None, *, B: int | None = None, seed: int | 
     s = as_scores(scores, metric)
     fs = np.asarray(fuzziness, dtype=np.float64).ravel()
     if fs.size == 0 or not np.all(np.isfinite(fs)) or np.any(fs < 0):
-        raise ValueError(f"fuzziness values must be finite and >= 0, got {fuzziness!r}")
+        raise ValueError(f"fuzziness values must be finite and >= 0, got {fs.tolist()}")
     if np.any(np.diff(fs) <= 0):
         raise ValueError("fuzziness values must be strictly increasing")
     stat = as_statistic(statistic)

@@ -170,7 +170,7 @@ def _check_unit(case: _Case, label: str) -> None:
     if g.size and (g.min() < 0.0 or g.max() > 1.0):
         bad = g.min() if g.min() < 0.0 else g.max()
         side = "minimum" if g.min() < 0.0 else "maximum"
-        raise CwlValueError(f"metric {label}: gain {bad!r} outside [0, 1] (the {side} allowable gain "
+        raise CwlValueError(f"metric {label}: gain {float(bad)} outside [0, 1] (the {side} allowable gain "
                             f"for this metric is {0.0 if side == 'minimum' else 1.0}); with residuals "
                             f"unjudged documents get --max_gain, without them --min_gain")
 

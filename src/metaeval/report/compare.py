@@ -95,10 +95,15 @@ def _show_legend(show, df: pd.DataFrame, tex: bool) -> str:
 
 
 def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | None = None, fmt: str = "md",
-                   digits: int = 4, n_topics: int | None = None, show=(), sort_by: str | None = None) -> str:
+                   digits: int = 4, n_topics: int | None = None, show=(), sort_by: str | None = None,
+                   labels=None) -> str:
     """The table as Markdown (``fmt="md"``) or LaTeX (``fmt="tex"``) text.  ``show``: any of
     ``p``, ``es``, ``dz``, ``ci`` (with a baseline: a column after each metric's); ``sort_by``: a
-    metric whose descending mean orders the rows."""
+    metric whose descending mean orders the rows; ``labels``: {run or measure name: label} shown
+    instead of the names (:mod:`metaeval.labels`; compare.csv keeps the names)."""
+    from ..labels import relabel
+
+    labels = dict(labels or {})
     if fmt not in ("md", "tex"):
         raise ValueError(f"unknown table format {fmt!r}; expected 'md' or 'tex'")
     tex = fmt == "tex"
@@ -154,7 +159,8 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
         return text + (rf"$^{{\mathrm{{{sup}}}}}$" if tex else f"<sup>{sup}</sup>")
 
     def label(run):
-        name = _tex_escape(run) if tex else run
+        shown = relabel(run, labels)
+        name = _tex_escape(shown) if tex else shown
         if baseline is not None:
             return name + (" (baseline)" if run == baseline else "")
         return f"({letters[run]}) {name}"
@@ -179,7 +185,7 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
 
     heads = []
     for m in metrics:
-        heads.append(_tex_escape(m) if tex else m)
+        heads.append(_tex_escape(relabel(m, labels)) if tex else relabel(m, labels))
         heads += [_tex_escape(SHOW_COLUMNS[w][0]) if tex else SHOW_COLUMNS[w][0] for w in show]
     extra_legend = _show_legend(show, df, tex)
     legend = _legend(df, alpha, baseline, n_topics, tex) + (_tex_escape(extra_legend) if tex else extra_legend)

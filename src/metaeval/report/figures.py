@@ -708,11 +708,25 @@ def figure_kwargs(name: str, *, alpha: float = 0.05, swap_threshold: float = 0.0
     return kwargs
 
 
+def relabel_frame(df: pd.DataFrame, labels) -> pd.DataFrame:
+    """``df`` with every text value that is a run or measure name replaced by its label
+    (:mod:`metaeval.labels`): what a figure drawn from the table shows."""
+    if not labels:
+        return df
+    from ..labels import relabel
+
+    out = df.copy()
+    for col in out.columns:
+        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col].dtype):
+            out[col] = [relabel(v, labels) if isinstance(v, str) else v for v in out[col]]
+    return out
+
+
 def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
-                     swap_threshold: float = 0.05) -> list[Path]:
+                     swap_threshold: float = 0.05, labels=None) -> list[Path]:
     """Draw every declared per-collection figure (:func:`metaeval.outputs.figures`) whose input
     ``TABLE.csv`` exists in ``tables_dir``; ``alpha`` and ``swap_threshold`` are the configured
-    values (the dotted lines and titles)."""
+    values (the dotted lines and titles); ``labels`` ({name: label}) name the runs and measures."""
     tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
     cache: dict[str, pd.DataFrame] = {}
     written: list[Path] = []
@@ -721,7 +735,7 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
         if not csv.is_file():
             continue
         if out.source not in cache:
-            cache[out.source] = read_table(csv)
+            cache[out.source] = relabel_frame(read_table(csv), labels)
         draw, _ = PLOTTERS[out.layout]
         written += draw(cache[out.source], figures_dir / out.name,
                         **figure_kwargs(out.layout, alpha=alpha, swap_threshold=swap_threshold))

@@ -14,9 +14,9 @@ from .. import outputs as O
 from ..util import atomic_dir_outputs, atomic_write
 from .csvio import csv_text
 from .layouts import kind_for
-from .render import render_latex, render_markdown
+from .render import Cell, Layout, render_latex, render_markdown
 
-__all__ = ["write_table", "table_caption", "table_texts"]
+__all__ = ["write_table", "table_caption", "table_texts", "relabel_layout"]
 
 
 def table_caption(kind: str, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> str:
@@ -26,24 +26,45 @@ def table_caption(kind: str, *, alpha: float = 0.05, swap_threshold: float = 0.0
     return O.caption(out, alpha=alpha, swap_threshold=swap_threshold) if out is not None else ""
 
 
+def relabel_layout(layout: Layout, labels) -> Layout:
+    """The layout with every cell that is a run or measure name shown by its label
+    (:mod:`metaeval.labels`); the CSV keeps the canonical names."""
+    if not labels:
+        return layout
+    from ..labels import relabel
+
+    def cell(c):
+        text = c.text if isinstance(c, Cell) else c
+        if not isinstance(text, str):
+            return c
+        new = relabel(text, labels)
+        if new == text:
+            return c
+        return Cell(new, c.bold, c.tex) if isinstance(c, Cell) else new
+
+    return Layout([cell(h) for h in layout.header], [[cell(c) for c in row] for row in layout.rows],
+                  layout.align)
+
+
 def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
-                swap_threshold: float = 0.05) -> dict[str, str]:
-    """``{".csv": ..., ".md": ..., ".tex": ...}`` of :func:`write_table`, without writing."""
+                swap_threshold: float = 0.05, labels=None) -> dict[str, str]:
+    """``{".csv": ..., ".md": ..., ".tex": ...}`` of :func:`write_table`, without writing;
+    ``labels`` ({name: label}) relabels runs and measures in the Markdown and LaTeX texts."""
     spec = kind_for(kind, stem_name)
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"write_table: expected a pandas DataFrame, got {type(df).__name__}")
     data = spec.sort(df) if spec.sort is not None else df
     if caption is None:
         caption = table_caption(spec.name, alpha=alpha, swap_threshold=swap_threshold)
-    layout = spec.layout(data)
+    layout = relabel_layout(spec.layout(data), labels)
     return {".csv": csv_text(data), ".md": render_markdown(layout, caption),
             ".tex": render_latex(layout, caption, label=stem_name)}
 
 
 def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
-                swap_threshold: float = 0.05) -> list[Path]:
+                swap_threshold: float = 0.05, labels=None) -> list[Path]:
     """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex``; return their paths.
 
     ``kind`` selects the layout (a key of :data:`metaeval.report.layouts.KINDS`); by default the
@@ -55,7 +76,7 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
     """
     stem = Path(path_stem)
     texts = table_texts(df, stem.name, kind=kind, caption=caption, alpha=alpha,
-                        swap_threshold=swap_threshold)
+                        swap_threshold=swap_threshold, labels=labels)
     paths: list[Path] = []
     with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
         for suffix, text in texts.items():
