@@ -279,7 +279,7 @@ STAGE_ARGS = {
     "incompleteness": _args(B=B, alpha=ALPHA, seed=SEED, metrics=METRICS, method=_inc["methods"],
                             fractions=",".join(str(f) for f in _inc["fractions"]),
                             depths=",".join(str(d) for d in _inc["depths"]), trials=_inc["trials"],
-                            groups=_inc["groups"], pool_depth=_inc["pool_depth"])
+                            groups=_inc["groups"], pool_depth=_inc["pool_depth"], pool_runs=_inc.get("pool_runs"))
     + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
     "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B),
 }
