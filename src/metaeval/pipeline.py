@@ -128,15 +128,21 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
     return out
 
 
-def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> list[Path]:
+def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
+                 pair_top_runs: int | None = None) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
-    captions stating the configured ``alpha`` and swap threshold."""
+    captions stating the configured ``alpha`` and swap threshold.  With more runs than
+    ``pair_top_runs`` (default :data:`metaeval.report.per_pair.PAIR_TOP_RUNS`; 0 = every pair) the
+    Markdown and LaTeX of a per-pair table show the pairs of the top runs only (issue 31)."""
+    from .report.per_pair import PAIR_TOP_RUNS, pair_runs_for
     from .report.tables import write_table
 
     out = Path(out_dir)
     paths: list[Path] = []
+    top = pair_runs_for(tables, PAIR_TOP_RUNS if pair_top_runs is None else pair_top_runs)
     for name, df in tables.items():
-        paths += write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold)
+        paths += write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
+                             pair_runs=top)
     return paths
 
 

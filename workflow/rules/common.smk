@@ -531,13 +531,27 @@ def _table_outputs():
     out = []
     for o in _outputs.tables("collection", **CONDITIONS):
         for x, f in zip(o.formats, o.files()):
-            path = f"{RES}/{{collection}}/{f}"
-            if x == "csv":
-                path = report(path, caption=caption(_outputs.report_caption_name(o)),
-                              category="{collection}", subcategory="Tables",
-                              labels={"collection": "{collection}", "table": o.name})
-            out.append(path)
+            out.append(f"{RES}/{{collection}}/{f}")
     return out
+
+
+# The report embeds each table's report view, C/report/NAME.csv (metaeval.report.views): the table
+# when at most report_max_table_mb, else its first rows; the whole table stays C/tables/NAME.csv.
+REPORT_MAX_TABLE_MB = float(config.get("report_max_table_mb", 0.25))
+
+
+def _report_view_outputs():
+    return [report(f"{RES}/{{collection}}/report/{o.name}.csv", caption=caption(_outputs.report_caption_name(o)),
+                   category="{collection}", subcategory="Tables",
+                   labels={"collection": "{collection}", "table": o.name})
+            for o in _outputs.tables("collection", **CONDITIONS)]
+
+
+def report_views_command(w):
+    """Params function: the command writing a collection's report views (appended to the meta job)."""
+    names = " ".join(_quote(o.name) for o in _outputs.tables("collection", **CONDITIONS))
+    return (f"{_shlex.quote(_sys.executable)} -m metaeval.report.views {_quote(tables_dir(w))} "
+            f"{_quote(f'{RES}/{w.collection}/report')} --max-mb {REPORT_MAX_TABLE_MB:g} {names}")
 
 
 def _figure_outputs():
