@@ -42,6 +42,7 @@ rule meta:
         "correlations, swap and stability methods"
         + (f", gain-value sweep of {', '.join(SWEEP_METRICS)}" if GAIN_SWEEP else "")
         + " for every metric; every table (CSV, Markdown, LaTeX) and figure (PNG, PDF)"
+        + " (progress, stage by stage: {log})"
     threads: 2  # the two groups of stages side by side, then the figures in two processes
     resources:
         mem_mb=3000,

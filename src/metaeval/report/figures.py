@@ -89,7 +89,7 @@ def save_figure(fig: Figure, path_stem) -> list[Path]:
     for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
         buf = io.BytesIO()
         fig.savefig(buf, format=fmt, dpi=DPI, metadata=meta)
-        blobs[fmt] = buf.getvalue()
+        blobs[fmt] = _palette_png(buf.getvalue()) if fmt == "png" else buf.getvalue()
     paths: list[Path] = []
     with atomic_dir_outputs(paths):
         for fmt, blob in blobs.items():
@@ -98,6 +98,19 @@ def save_figure(fig: Figure, path_stem) -> list[Path]:
                 fh.write(blob)
             paths.append(path)
     return paths
+
+
+def _palette_png(png: bytes) -> bytes:
+    """The PNG with at most 256 colours (median cut, no dithering; deterministic): a third of the
+    size for line plots and heat maps that look the same (issue 31: the HTML report embeds every
+    figure; the PDF keeps the vector drawing)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        q = im.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    q.save(out, format="PNG")
+    return out.getvalue()
 
 
 def _no_data(ax, what: str) -> None:
