@@ -17,6 +17,8 @@ from metaeval import logsummary as L
 from metaeval.report import views as V
 
 ROOT = Path(__file__).resolve().parents[1]
+#: bytes of a Snakemake 9 report.html beyond the files it embeds (measured, see below)
+SNAKEMAKE_PAGE = 3.3e6
 
 
 # --------------------------------------------------------------------------- report views
@@ -47,8 +49,10 @@ def test_views_command_notes_a_shortened_table(tmp_path, capsys):
 @pytest.mark.slow
 def test_report_of_an_80_run_collection_is_under_10_mb(tmp_path):
     """Every table and figure of an 80-run, 25-measure collection (synthetic): what the report
-    embeds -- the report views of the tables and the PNG figures, base64 -- is under 10 MB (the
-    Snakemake report adds its own page, some 0.5 MB); asl.tex shows the pairs of the top 20 runs."""
+    embeds -- the report views of the tables and the PNG figures, base64 -- plus Snakemake's own
+    page (3.3 MB: the report.html of a 4-run, 5-topic collection whose files are 0.2 MB, measured
+    with Snakemake 9.27) is under 10 MB; asl.tex shows the pairs of the top 20 runs.  (Building the
+    Snakemake report itself of 80 runs takes minutes: the size rule is tested on what it embeds.)"""
     sys.path.insert(0, str(ROOT / "tests"))
     from _synth_tables import frames
 
@@ -67,7 +71,7 @@ def test_report_of_an_80_run_collection_is_under_10_mb(tmp_path):
     pngs = [p for p in make_all_figures(tmp_path / "tables", tmp_path / "figures") if p.suffix == ".png"]
     embedded = V.report_size(list((tmp_path / "report").glob("*.csv")) + pngs)
     print(f"tables {full / 1e6:.1f} MB; report embeds {embedded / 1e6:.2f} MB")
-    assert embedded < 9.5e6
+    assert embedded + SNAKEMAKE_PAGE < 10e6
     tex = (tmp_path / "tables" / "asl.tex").read_text()
     assert "top 20 of 80 runs" in tex and len(tex) < 150_000
     assert tex.count("\\\\") <= 20 * 19 // 2 + 5          # 190 pairs (+ header rows)
@@ -104,7 +108,7 @@ def _trec_collection(d: Path, missing: int = 2) -> tuple[Path, Path]:
     for r in range(4):
         lines = []
         for t in topics[:len(topics) - (missing if r == 3 else 0)]:
-            docs = [(k * (r + 3)) % 10 for k in range(10)]
+            docs = [(k * (1, 3, 7, 9)[r] + r) % 10 for k in range(10)]          # no document twice
             lines += [f"{t} Q0 d{t}-{k} {i + 1} {20 - i} r{r}" for i, k in enumerate(docs)]
         (runs / f"r{r}.txt").write_text("\n".join(lines) + "\n")
     return d / "qrels.txt", runs
