@@ -177,3 +177,33 @@ summary: {{enabled: false}}
     assert "localrule all:\n    input:" not in err
     view = tmp_path / "results" / "tiny" / "report" / "run_means.csv"
     assert view.read_bytes() == (tmp_path / "results" / "tiny" / "tables" / "run_means.csv").read_bytes()
+
+
+def test_per_pair_tables_list_the_top_runs_pairs(tmp_path):
+    """asl of 45 runs: the Markdown/LaTeX list the pairs of the top K runs by mean AP (ties by
+    name), the CSV every pair; K configurable, 0 = every pair; 40 runs or fewer: every pair."""
+    from itertools import combinations
+
+    from metaeval.meta.run import MetaConfig
+    from metaeval.pipeline import write_tables
+
+    runs = [f"r{i:02d}" for i in range(45)]
+    means = pd.DataFrame({"metric": "AP", "run": runs, "mean": [((i * 7) % 45) / 45 for i in range(45)]})
+    asl = pd.DataFrame([("AP", "paired", x, y, 0.5) for x, y in combinations(runs, 2)],
+                       columns=["metric", "test", "system_x", "system_y", "asl"])
+    top = means.sort_values("mean", ascending=False)["run"].tolist()[:5]
+    write_tables({"run_means": means, "asl": asl}, tmp_path / "k5", pair_top_runs=5)
+    md = (tmp_path / "k5" / "asl.md").read_text()
+    body = [ln for ln in md.splitlines() if ln.startswith("| r")]
+    assert len(body) == 10 and all(ln.split("|")[1].strip() in top and ln.split("|")[2].strip() in top for ln in body)
+    assert "top 5 of 45 runs by mean AP" in md and "top 5 of 45 runs" in (tmp_path / "k5" / "asl.tex").read_text()
+    assert pd.read_csv(tmp_path / "k5" / "asl.csv").shape[0] == 990
+    write_tables({"run_means": means, "asl": asl}, tmp_path / "all", pair_top_runs=0)
+    assert len([ln for ln in (tmp_path / "all" / "asl.md").read_text().splitlines() if ln.startswith("| r")]) == 990
+    few = means[means["run"].isin(runs[:40])]
+    write_tables({"run_means": few, "asl": asl[asl["system_y"].isin(runs[:40]) & asl["system_x"].isin(runs[:40])]},
+                 tmp_path / "forty")
+    forty = (tmp_path / "forty" / "asl.md").read_text()
+    assert "runs by mean" not in forty and len([ln for ln in forty.splitlines() if ln.startswith("| r")]) == 780
+    with pytest.raises(ValueError, match="pair_top_runs"):
+        MetaConfig(pair_top_runs=-1)

@@ -299,7 +299,8 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     on_disk = iter(read_parts(parts_dir, rest) if rest else [])
     pieces += [computed[s] if s in computed else next(on_disk) for s in stages]
     tables = combine(pieces)
-    written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+    written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                           pair_top_runs=cfg.pair_top_runs)
     if texts_dir is not None:
         written += write_discpower_texts(tables.get("pvalues"), texts_dir, cfg.rthsd_B)
     if runs_used is not None:
@@ -517,7 +518,8 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
     tables = run_meta(dict(matrices), cfg, metrics=None if metrics is None else list(metrics),
                       collection=collection, progress=progress)
     with replace_dir(out_dir) as out:
-        written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+        written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                               pair_top_runs=cfg.pair_top_runs)
         if "pvalues" in tables:
             written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
         if figures:

@@ -281,7 +281,8 @@ STAGE_ARGS = {
                             depths=",".join(str(d) for d in _inc["depths"]), trials=_inc["trials"],
                             groups=_inc["groups"], pool_depth=_inc["pool_depth"], pool_runs=_inc.get("pool_runs"))
     + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
-    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B),
+    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B,
+                    pair_top_runs=config.get("pair_top_runs")),
 }
 
 

@@ -54,6 +54,10 @@ def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True) -> No
     p.add_argument("--tss-systems", type=_systems, nargs="+", metavar="M",
                    help="topic set size design: numbers of systems m of the one-way ANOVA, integers >= 2 "
                         "or 'runs' = the number of runs (default 2 10 runs)")
+    # per-pair tables at 80+ runs (issue 31)
+    p.add_argument("--pair-top-runs", type=int, default=20, metavar="K",
+                   help="the Markdown/LaTeX of a per-pair table (asl) of more than 40 runs list the pairs "
+                        "of the top K runs by mean AP (default 20; 0 = every pair); the CSV every pair")
 
 
 def _systems(text: str):
@@ -145,6 +149,7 @@ def config_from_args(args):
             default_gains=args.default_gains, rbo_p=getattr(args, "rbo_p", 0.9), rthsd_B=args.rthsd_B,
             tss_beta=args.tss_beta, tss_min_diff=tuple(args.tss_min_diff) if args.tss_min_diff else (0.05, 0.10),
             tss_systems=tuple(args.tss_systems) if args.tss_systems else (2, 10, "runs"),
-            incompleteness=incompleteness_from_args(args))
+            incompleteness=incompleteness_from_args(args),
+            pair_top_runs=getattr(args, "pair_top_runs", 20))
     except ValueError as e:
         raise InputError(str(e)) from None
