@@ -32,6 +32,7 @@ from .. import outputs as O
 from ..meta.bootstrap import tstar_asl
 from ..util import atomic_dir_outputs, atomic_write
 from .csvio import read_table
+from .figure_layout import MANY_COLORS, palette_png, panel_title, side_legend
 
 __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
@@ -53,15 +54,9 @@ _MARKERS = ["o", "s", "^", "v", "D", "x", "+", "*", "<", ">", "p", "h"]
 _LINES = ["-", "--", "-.", ":"]
 
 
-#: more series than _COLORS (issue 31: 23 series on DL20): a colour each from tab20, tab20b and
-#: tab20c (60), line style and marker still varying with the index
-_MANY_COLORS = [matplotlib.colors.to_hex(c) for name in ("tab20", "tab20b", "tab20c")
-                for c in matplotlib.colormaps[name].colors]
-
-
 def _style(i: int, marker: bool = True, n: int = 0) -> dict:
     """Line style of series ``i``; ``n`` (the number of series) above len(_COLORS): a colour each."""
-    colors = _MANY_COLORS if n > len(_COLORS) else _COLORS
+    colors = MANY_COLORS if n > len(_COLORS) else _COLORS
     st = {"color": colors[i % len(colors)], "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)]}
     if marker:
         st["marker"] = _MARKERS[i % len(_MARKERS)]
@@ -89,7 +84,7 @@ def save_figure(fig: Figure, path_stem) -> list[Path]:
     for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
         buf = io.BytesIO()
         fig.savefig(buf, format=fmt, dpi=DPI, metadata=meta)
-        blobs[fmt] = _palette_png(buf.getvalue()) if fmt == "png" else buf.getvalue()
+        blobs[fmt] = palette_png(buf.getvalue()) if fmt == "png" else buf.getvalue()
     paths: list[Path] = []
     with atomic_dir_outputs(paths):
         for fmt, blob in blobs.items():
@@ -98,19 +93,6 @@ def save_figure(fig: Figure, path_stem) -> list[Path]:
                 fh.write(blob)
             paths.append(path)
     return paths
-
-
-def _palette_png(png: bytes) -> bytes:
-    """The PNG with at most 256 colours (median cut, no dithering; deterministic): a third of the
-    size for line plots and heat maps that look the same (issue 31: the HTML report embeds every
-    figure; the PDF keeps the vector drawing)."""
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as im:
-        q = im.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    q.save(out, format="PNG")
-    return out.getvalue()
 
 
 def _no_data(ax, what: str) -> None:
@@ -132,27 +114,7 @@ def _legend(ax, n: int) -> None:
         ax.legend(loc="best", ncol=1, frameon=False)
         ax.figure.tight_layout()
     elif n:
-        _side_legend(ax.figure, *ax.get_legend_handles_labels())
-
-
-def _side_legend(fig, handles, labels) -> None:
-    """A figure legend right of the panels, in as many columns as its height needs, the figure
-    widened by its width so that nothing covers the data, then the panels laid out (tight) in
-    what is left: readable with 25 series and long names."""
-    w, h = fig.get_size_inches()
-    r = fig.canvas.get_renderer()
-    ncol = 1
-    while True:
-        leg = fig.legend(handles, labels, loc="upper right", bbox_to_anchor=(1.0, 1.0), ncol=ncol,
-                         frameon=False, borderaxespad=0.3)
-        box = leg.get_window_extent(r)
-        if box.height <= fig.bbox.height - 4 or ncol >= len(labels):
-            break
-        leg.remove()
-        ncol += 1
-    lw = box.width / fig.dpi + 0.1
-    fig.set_size_inches(w + lw, h)
-    fig.tight_layout(rect=(0, 0, w / (w + lw), 1))
+        side_legend(ax.figure, *ax.get_legend_handles_labels())
 
 
 def _pick_metric(df: pd.DataFrame, metric: str | None) -> str | None:
@@ -289,16 +251,6 @@ def plot_mr_pt(stability: pd.DataFrame, path_stem) -> list[Path]:
         return save_figure(fig, path_stem)
 
 
-def _panel_title(text: str, width_in: float, pt: float = 8.0) -> str:
-    """``text`` wrapped to lines that fit a panel ``width_in`` inches wide at ``pt`` points
-    (DejaVu Sans averages under 0.6 em a character): titles of long names do not run into the
-    neighbouring panel's."""
-    import textwrap
-
-    chars = max(12, int(width_in * 72 / (pt * 0.6)) - 2)
-    return "\n".join(textwrap.wrap(text, chars, break_long_words=True, break_on_hyphens=False))
-
-
 def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
     """Histogram of the bootstrap t* of the chosen pair, observed t marked (Sakai (2007b) Figs 4-5).
 
@@ -325,7 +277,7 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
             ax.hist(ts, bins=np.linspace(lo, hi, bins + 1), color=_COLORS[0], alpha=0.8)
             ax.axvline(t0, color=_COLORS[3], linewidth=1.2, label=f"observed t = {t0:.3f}")
             asl = tstar_asl(ts, t0)
-            ax.set_title(_panel_title(f"{m}: {sub['system_x'].iloc[0]} vs {sub['system_y'].iloc[0]}", 3.2)
+            ax.set_title(panel_title(f"{m}: {sub['system_x'].iloc[0]} vs {sub['system_y'].iloc[0]}", 3.2)
                          + f"\nB = {len(ts)}, ASL = {asl:.3f}", fontsize=_RC["axes.titlesize"] - 1)
             ax.set_xlabel("t*")
             ax.set_ylabel("frequency")
@@ -627,7 +579,7 @@ def plot_pvalue_curves(pvalues: pd.DataFrame, path_stem, *, alpha: float = 0.05)
             axes[j // ncols][j % ncols].set_axis_off()
         handles, labels = axes[0][0].get_legend_handles_labels()
         if len(labels) > _LEGEND_INSIDE:                     # many metrics: beside the panels
-            _side_legend(fig, handles, labels)
+            side_legend(fig, handles, labels)
             return save_figure(fig, path_stem)
         fig.legend(handles, labels, loc="lower center", ncol=min(6, max(1, len(labels))), frameon=False)
         fig.tight_layout(rect=(0, 0.03 + 0.025 * math.ceil(len(labels) / 6), 1, 1))
