@@ -37,4 +37,26 @@ rule all:
     default_target: True
     input:
         all_targets() + judgments_targets(),
+    # one line instead of Snakemake's listing of every input (15 KB on DL20)
+    message:
+        "every table and figure of " + ", ".join(COLLECTIONS)
     localrule: True
+
+
+# What the jobs noticed (warnings and notes in RES/logs/, e.g. a run missing topics) is listed once
+# each on the console at the end of the run (metaeval.logsummary; the logs written by this run).
+import time as _time
+
+_RUN_START = _time.time()
+
+
+onsuccess:
+    from metaeval.logsummary import print_log_summary
+
+    print_log_summary(f"{RES}/logs", since=_RUN_START)
+
+
+onerror:
+    from metaeval.logsummary import print_log_summary
+
+    print_log_summary(f"{RES}/logs", since=_RUN_START)

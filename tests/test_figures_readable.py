@@ -90,3 +90,91 @@ def test_run_means_plots_every_metric_and_names_the_runs(captured):
         np.testing.assert_array_equal(line.get_ydata(), want)
     F.plot_run_means(df, "unused", metrics=["AP", "RR"])
     assert [ln.get_label() for ln in captured[-1].axes[0].get_lines()] == ["AP", "RR"]
+
+
+# --------------------------------------------------------------------------- 80 runs, 25 measures
+# (issue 31: tstar.png's titles overlapped, pool_reuse.png's 83 run names and its legend over the
+# data, incompleteness.png's legend clipped and 10 colours for 23 series.)  Every figure of an
+# 80-run, 25-measure collection with TREC DL20-long run names, checked from matplotlib's own
+# layout: the text artists the renderer draws, their window extents.
+WIDE_METRICS = (["AP", "Q-measure", "nDCG@10", "P-plus(gains=1:2:3)"]
+                + [f"nDCG(judged_only=True)@{k}" for k in range(5, 26)])
+#: share of a text box's height, at top and at bottom, that is the font's line gap rather than ink:
+#: a legend's rows (labelspacing 0.5 em) have boxes that overlap by about a quarter of their height
+LINE_GAP = 0.15
+
+
+def drawn_texts(fig) -> list:
+    """The non-empty text artists that drawing ``fig`` draws (tick labels outside the view limits,
+    which matplotlib keeps but does not draw, are left out)."""
+    import matplotlib.text
+
+    seen = []
+    real = matplotlib.text.Text.draw
+
+    def draw(self, renderer):
+        if self.get_visible() and self.get_text().strip():
+            seen.append(self)
+        return real(self, renderer)
+
+    matplotlib.text.Text.draw = draw
+    try:
+        fig.canvas.draw()
+    finally:
+        matplotlib.text.Text.draw = real
+    return seen
+
+
+def layout_problems(fig, tol: float = 0.5) -> list:
+    """Texts clipped by the figure's edge and pairs of texts that overlap (boxes less LINE_GAP)."""
+    texts = drawn_texts(fig)
+    r = fig.canvas.get_renderer()
+    box = np.array([t.get_window_extent(r).extents for t in texts]).reshape(-1, 4)
+    fb = fig.bbox
+    out = [("clipped", texts[i].get_text()) for i in np.flatnonzero(
+        (box[:, 0] < fb.x0 - tol) | (box[:, 1] < fb.y0 - tol) | (box[:, 2] > fb.x1 + tol) | (box[:, 3] > fb.y1 + tol))]
+    h = box[:, 3] - box[:, 1]
+    b = box + np.stack([0 * h, LINE_GAP * h, 0 * h, -LINE_GAP * h], axis=1)
+    ov = ((b[:, None, 0] < b[None, :, 2] - tol) & (b[None, :, 0] < b[:, None, 2] - tol)
+          & (b[:, None, 1] < b[None, :, 3] - tol) & (b[None, :, 1] < b[:, None, 3] - tol))
+    return out + [("overlap", texts[i].get_text(), texts[j].get_text()) for i, j in zip(*np.nonzero(np.triu(ov, 1)))]
+
+
+@pytest.fixture(scope="module")
+def wide_frames():
+    from _synth_tables import frames
+
+    fr = frames(seed=3, runs=80, topics=12, B=50, metrics=WIDE_METRICS)
+    teams = ["pash", "bigIR-DTH", "d_d2q", "TUW-TKL", "nlm-bert", "fr_pass", "relemb_mlm", "p_d2q"]
+    long = {f"run{i:02d}": f"dl-20-official-input.{teams[i % len(teams)]}_{i}_msmarco-passage-judged"
+            for i in range(80)}
+    for df in fr.values():
+        for col in ("run", "system_x", "system_y"):
+            if col in df.columns:
+                df[col] = df[col].map(lambda v: long.get(v, v))
+    return fr
+
+
+def test_layout_check_finds_overlap_and_clipping():
+    """The check can fail: two texts on top of each other, one past the figure's edge."""
+    fig = F.new_figure(3.0, 2.0)
+    fig.text(0.1, 0.5, "overlapping text")
+    fig.text(0.12, 0.5, "overlapping text")
+    fig.text(0.9, 0.9, "clipped at the right edge")
+    kinds = sorted(p[0] for p in layout_problems(fig))
+    assert kinds == ["clipped", "overlap"]
+
+
+@pytest.mark.parametrize("name", [o.name for o in __import__("metaeval.outputs", fromlist=["x"]).figures("collection")])
+def test_every_figure_is_readable_at_80_runs_and_25_measures(name, wide_frames, captured):
+    from metaeval import outputs as O
+
+    out = {o.name: o for o in O.figures("collection")}[name]
+    draw, _ = F.PLOTTERS[out.layout]
+    draw(wide_frames[out.source], "unused", **F.figure_kwargs(out.layout))
+    fig = captured[-1]
+    assert layout_problems(fig) == []
+    for ax in fig.axes:                        # a colour each (no palette of 10 reused)
+        series = {ln.get_label(): ln.get_color() for ln in ax.get_lines() if not ln.get_label().startswith("_")}
+        if len(series) > 10:
+            assert len(set(series.values())) == len(series), (name, ax.get_title())

@@ -329,14 +329,18 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
                    groups=None, pool_depth: int | None = None, condensed: bool = True,
                    top_runs: int | None = None, select_by: str = "AP", B: int = 1000,
                    alpha: float = 0.05, seed: int = 0, jobs: int = 1, out=None,
-                   write_qrels: bool = False, figures: bool = True) -> dict[str, pd.DataFrame]:
+                   write_qrels: bool = False, figures: bool = True,
+                   pool_runs=None) -> dict[str, pd.DataFrame]:
     """Robustness of ``metrics`` to incomplete judgments and pool reuse (``metaeval
     incompleteness``; docs/meta.md): ``{"incompleteness", "pool_reuse", "incompleteness_trials":
     DataFrame}``.  ``qrels``/``runs`` as for :func:`evaluate` (paths or DataFrames) or ``qrels`` a
     :class:`~metaeval.collection.Collection` (``runs=None``).  ``methods``: any of ``judged``,
     ``stratified``, ``depth``, ``leave-one-group-out``; ``groups``: a regular expression (group 1
-    names the group), a ``{run: group}`` dict or a ``RUN GROUP`` file.  ``out``: also write the
-    files of the command line there (``write_qrels``: the reduced qrels too)."""
+    names the group), a ``{run: group}`` dict or a ``RUN GROUP`` file (default: the submitting
+    team read from the run names).  ``pool_runs``: the runs that formed the pool of ``depth`` and
+    ``leave-one-group-out`` (names, globs or a file; default every run), the others evaluated on
+    it.  ``out``: also write the files of the command line there (``write_qrels``: the reduced
+    qrels too)."""
     from .collection import Collection
     from .meta import incompleteness as inc
     from .meta.run import MetaConfig
@@ -352,7 +356,7 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         trials=inc.DEFAULT_TRIALS if trials is None else trials,
         groups=inc.DEFAULT_GROUPS if groups is None else groups,
         pool_depth=inc.DEFAULT_POOL_DEPTH if pool_depth is None else pool_depth,
-        condensed=condensed, jobs=jobs)
+        condensed=condensed, jobs=jobs, pool_runs=pool_runs)
     cfg = MetaConfig(B=B, alpha=alpha, seed=seed, top_runs=top_runs, select_by=select_by, incompleteness=icfg)
     vocabulary = "ir_measures" if c.info.get("order") in ("score", ["score"]) else "ntcireval"   # docs/io.md
     names = [parse_measure(m, vocabulary).name for m in ([metrics] if isinstance(metrics, str) else metrics)]

@@ -38,3 +38,18 @@ class InputWarning(UserWarning):
 
 class ConfigError(ValueError):
     """A configuration that does not validate against the schema."""
+
+
+def warn_input(message: str) -> None:
+    """Issue an :class:`InputWarning` attributed to the first caller outside metaeval (issue 31: a
+    warning from the Python API named the library's own source line): Python prints the user's
+    file and line, and ``catch_warnings`` records them."""
+    import os
+    import sys
+    import warnings
+
+    pkg = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(0), 1                 # level 1: warn_input itself
+    while frame is not None and frame.f_code.co_filename.startswith(pkg):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(InputWarning(message), stacklevel=level)

@@ -129,22 +129,27 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
 
 
 def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-                 labels: Mapping | None = None, matrices: Mapping | None = None) -> list[Path]:
+                 labels: Mapping | None = None, matrices: Mapping | None = None,
+                 pair_top_runs: int | None = None) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
-    matrices): the Kendall table's caption notes two measures that are the same measure."""
+    matrices): the Kendall table's caption notes two measures that are the same measure.  With more
+    runs than ``pair_top_runs`` (default :data:`metaeval.report.per_pair.PAIR_TOP_RUNS`; 0 = every
+    pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only (issue 31)."""
+    from .report.per_pair import PAIR_TOP_RUNS, pair_runs_for
     from .report.tables import table_caption, write_table
 
     out = Path(out_dir)
     paths: list[Path] = []
+    top = pair_runs_for(tables, PAIR_TOP_RUNS if pair_top_runs is None else pair_top_runs)
     for name, df in tables.items():
         caption = None
         note = same_measure_note(df, matrices, labels) if name == "kendall" else ""
         if note:
             caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold)} {note}"
         paths += write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
-                             labels=labels, caption=caption)
+                             labels=labels, caption=caption, pair_runs=top)
     return paths
 
 
@@ -321,7 +326,7 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     pieces += [computed[s] if s in computed else next(on_disk) for s in stages]
     tables = combine(pieces)
     written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
-                           matrices=mats)
+                           matrices=mats, pair_top_runs=cfg.pair_top_runs)
     if texts_dir is not None:
         written += write_discpower_texts(tables.get("pvalues"), texts_dir, cfg.rthsd_B)
     if runs_used is not None:
@@ -542,7 +547,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                       collection=collection, progress=progress)
     with replace_dir(out_dir) as out:
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
-                               labels=labels, matrices=matrices)
+                               labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs)
         if "pvalues" in tables:
             written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
         if figures:

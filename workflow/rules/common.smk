@@ -324,9 +324,10 @@ STAGE_ARGS = {
     "incompleteness": _args(B=B, alpha=ALPHA, seed=SEED, metrics=METRICS, method=_inc["methods"],
                             fractions=",".join(str(f) for f in _inc["fractions"]),
                             depths=",".join(str(d) for d in _inc["depths"]), trials=_inc["trials"],
-                            groups=_inc["groups"], pool_depth=_inc["pool_depth"])
+                            groups=_inc["groups"], pool_depth=_inc["pool_depth"], pool_runs=_inc.get("pool_runs"))
     + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
-    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B, labels=_labels_file()),
+    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B, labels=_labels_file(),
+                    pair_top_runs=config.get("pair_top_runs")),
     "risk": _args(metrics=METRICS),
 }
 
@@ -588,13 +589,27 @@ def _table_outputs(stages=None):
         if (stages is None and OWN_RULE_OUTPUTS & set(o.stages)) or (stages and not set(stages) & set(o.stages)):
             continue
         for x, f in zip(o.formats, o.files()):
-            path = f"{RES}/{{collection}}/{f}"
-            if x == "csv":
-                path = report(path, caption=caption(_outputs.report_caption_name(o)),
-                              category="{collection}", subcategory="Tables",
-                              labels={"collection": "{collection}", "table": o.name})
-            out.append(path)
+            out.append(f"{RES}/{{collection}}/{f}")
     return out
+
+
+# The report embeds each table's report view, C/report/NAME.csv (metaeval.report.views): the table
+# when at most report_max_table_mb, else its first rows; the whole table stays C/tables/NAME.csv.
+REPORT_MAX_TABLE_MB = float(config.get("report_max_table_mb", 0.25))
+
+
+def _report_view_outputs():
+    return [report(f"{RES}/{{collection}}/report/{o.name}.csv", caption=caption(_outputs.report_caption_name(o)),
+                   category="{collection}", subcategory="Tables",
+                   labels={"collection": "{collection}", "table": o.name})
+            for o in _outputs.tables("collection", **CONDITIONS)]
+
+
+def report_views_command(w):
+    """Params function: the command writing a collection's report views (appended to the meta job)."""
+    names = " ".join(_quote(o.name) for o in _outputs.tables("collection", **CONDITIONS))
+    return (f"{_shlex.quote(_sys.executable)} -m metaeval.report.views {_quote(tables_dir(w))} "
+            f"{_quote(f'{RES}/{w.collection}/report')} --max-mb {REPORT_MAX_TABLE_MB:g} {names}")
 
 
 def _figure_outputs(stages=None):

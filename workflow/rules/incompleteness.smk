@@ -22,7 +22,8 @@ rule incompleteness:
     benchmark:
         benchmark_path("incompleteness")
     message:
-        "{wildcards.collection}: every metric on reduced qrels (incomplete judgments, pool depth, pool reuse)"
+        "{wildcards.collection}: every metric on reduced qrels (incomplete judgments, pool depth, pool reuse;"
+        " its pool and groups: {log})"
     threads: INCOMPLETENESS_JOBS
     resources:
         mem_mb=3000,

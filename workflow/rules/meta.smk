@@ -22,6 +22,7 @@ rule meta:
     output:
         _table_outputs(),
         _figure_outputs(),
+        _report_view_outputs(),
         runs=f"{RES}/{{collection}}/runs_used.csv",
         texts=directory(f"{RES}/{{collection}}/pvalues"),
     params:
@@ -31,6 +32,7 @@ rule meta:
         figures=figures_dir,
         parts=lambda w: f"--parts {_quote(parts_dir(w))}" if OWN_JOB_STAGES else "",
         args=group_args(META_STAGES + ["tables"]),
+        views=report_views_command,
     log:
         log_path("meta"),
     benchmark:
@@ -40,6 +42,7 @@ rule meta:
         "correlations, swap and stability methods"
         + (f", gain-value sweep of {', '.join(SWEEP_METRICS)}" if GAIN_SWEEP else "")
         + " for every metric; every table (CSV, Markdown, LaTeX) and figure (PNG, PDF)"
+        + " (progress, stage by stage: {log})"
     threads: 2  # the two groups of stages side by side, then the figures in two processes
     resources:
         mem_mb=3000,
@@ -48,4 +51,4 @@ rule meta:
         "{params.metaeval} stage meta --matrices {params.matrices:q} --collection {input.cache:q}"
         " {params.parts} --out {params.out:q} --runs-used {output.runs:q}"
         " --texts {output.texts:q} --figures {params.figures:q} --jobs {threads} {params.args}"
-        " > {log:q} 2>&1"
+        " > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"

@@ -47,6 +47,12 @@ def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa:
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"metaeval: warning: {message}", file=sys.stderr)
+    if _TALLY is not None:
+        _TALLY.add(message)
+
+
+#: the warnings of the running command, summarised at its end (metaeval.logsummary; issue 31)
+_TALLY = None
 
 
 #: the drop-ins use no BLAS: one OpenBLAS thread (its worker threads cost more CPU time to start
@@ -82,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = build_parser(only)
     args = parser.parse_args(argv)
+    global _TALLY
+    from ..logsummary import WarningTally
+
+    _TALLY = WarningTally()
     warnings.showwarning = _show_warning
     warnings.simplefilter("always", InputWarning)
     try:
@@ -91,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    finally:
+        tally, _TALLY = _TALLY, None
+        if tally.summary():
+            print(tally.summary(), file=sys.stderr)
     return 0 if rc is None else int(rc)
 
 

@@ -65,6 +65,10 @@ def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True) -> No
                    help="display labels: 'NAME LABEL' lines (NAME a run's file stem or runid, or a measure by "
                         "any alias) shown in the Markdown/LaTeX tables and figures; CSVs keep the names "
                         "(default: each run's file stem without a long prefix/suffix shared with other runs)")
+    # per-pair tables at 80+ runs (issue 31)
+    p.add_argument("--pair-top-runs", type=int, default=20, metavar="K",
+                   help="the Markdown/LaTeX of a per-pair table (asl) of more than 40 runs list the pairs "
+                        "of the top K runs by mean AP (default 20; 0 = every pair); the CSV every pair")
 
 
 def labels_from_args(args, matrices_dir, collection=None) -> dict:
@@ -113,7 +117,7 @@ def _numbers(kind):
 #: metaeval.meta.incompleteness's methods and defaults, repeated so that building the parser imports
 #: no pandas (tests/test_incompleteness.py checks they agree)
 METHODS = ("judged", "stratified", "depth", "leave-one-group-out")
-DEFAULT_GROUPS, DEFAULT_POOL_DEPTH, DEFAULT_TRIALS = r"^([A-Za-z]+)", 100, 20
+DEFAULT_GROUPS, DEFAULT_POOL_DEPTH, DEFAULT_TRIALS = "auto", 100, 20
 
 
 def add_incompleteness_args(p: argparse.ArgumentParser) -> None:
@@ -128,9 +132,14 @@ def add_incompleteness_args(p: argparse.ArgumentParser) -> None:
                    help="depth: pool depths (default 10,20,50,100)")
     g.add_argument("--trials", type=int, default=DEFAULT_TRIALS, metavar="N",
                    help=f"judged/stratified: random trials per fraction (default {DEFAULT_TRIALS})")
-    g.add_argument("--groups", default=DEFAULT_GROUPS, metavar="REGEX|FILE",
+    g.add_argument("--groups", default=DEFAULT_GROUPS, metavar="auto|REGEX|FILE",
                    help="leave-one-group-out: a regular expression on run names whose first group is "
-                        f"the group, or a two-column file RUN GROUP (default {DEFAULT_GROUPS!r})")
+                        "the group, or a two-column file RUN GROUP (default auto: the submitting team, "
+                        "the leading letters of each name without TREC's 'input.' prefix and without "
+                        "a prefix every run shares: dl-20-official-input.pash_f1 -> pash)")
+    g.add_argument("--pool-runs", nargs="+", action="extend", default=None, metavar="RUN|GLOB|FILE",
+                   help="depth, leave-one-group-out: the runs that formed the pool (names, globs or a "
+                        "file of names; default every run); the others are evaluated on their pool")
     g.add_argument("--pool-depth", type=int, default=DEFAULT_POOL_DEPTH, metavar="D",
                    help=f"leave-one-group-out: the pool depth (default {DEFAULT_POOL_DEPTH})")
     g.add_argument("--no-condensed", action="store_true",
@@ -151,7 +160,8 @@ def incompleteness_from_args(args):
                                 fractions=args.fractions or DEFAULT_FRACTIONS,
                                 depths=args.depths or DEFAULT_DEPTHS, trials=args.trials,
                                 groups=args.groups, pool_depth=args.pool_depth,
-                                condensed=not args.no_condensed, jobs=args.inc_jobs)
+                                condensed=not args.no_condensed, jobs=args.inc_jobs,
+                                pool_runs=tuple(args.pool_runs) if args.pool_runs else None)
 
 
 def config_from_args(args):
@@ -176,6 +186,7 @@ def config_from_args(args):
             tss_systems=tuple(args.tss_systems) if args.tss_systems else (2, 10, "runs"),
             incompleteness=incompleteness_from_args(args),
             risk_baseline=tuple(getattr(args, "risk_baseline", None) or ()),
-            risk_alpha=tuple(getattr(args, "risk_alpha", None) or (1.0, 5.0)))
+            risk_alpha=tuple(getattr(args, "risk_alpha", None) or (1.0, 5.0)),
+            pair_top_runs=getattr(args, "pair_top_runs", 20))
     except ValueError as e:
         raise InputError(str(e)) from None

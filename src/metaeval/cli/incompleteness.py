@@ -79,6 +79,7 @@ def run(args) -> int:
 
         c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth)
     try:
+        notes = pool_notes(c, cfg.incompleteness)
         runs = pipeline.collection_runs(c, cfg, gains)
         written = pipeline.write_incompleteness(c, args.out, cfg, metrics, gains=gains, runs=runs,
                                                 write_qrels=args.write_qrels, figures=not args.no_figures)
@@ -87,5 +88,24 @@ def run(args) -> int:
             raise
         raise InputError(f"incompleteness: {e}") from None
     if not args.quiet:
+        for line in notes:
+            print(f"metaeval incompleteness: {line}", file=sys.stderr)
         print(f"metaeval incompleteness: {len(written)} files -> {args.out}", file=sys.stderr)
     return 0
+
+
+def pool_notes(c, icfg) -> list[str]:
+    """The lines saying which runs formed the pool (with ``--pool-runs``) and the groups of
+    ``leave-one-group-out`` (a bad ``--pool-runs`` or ``--groups`` raises here, before anything
+    is written)."""
+    from ..meta.incompleteness import group_summary, pool_contributors, pool_groups
+
+    out = []
+    if icfg is None or not {"depth", "leave-one-group-out"} & set(icfg.methods):
+        return out
+    pool = pool_contributors(c.runs, icfg.pool_runs)
+    if icfg.pool_runs is not None:
+        out.append(f"{len(pool)} of {len(c.runs)} runs formed the pool; the others are evaluated on it")
+    if "leave-one-group-out" in icfg.methods:
+        out.append("leave-one-group-out: " + group_summary(pool_groups(c, icfg)))
+    return out

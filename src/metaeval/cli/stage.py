@@ -165,8 +165,15 @@ def run(args) -> int:
             else:
                 from ..metrics.registry import parse_gains
 
+                collection = args.collection
+                if name == "incompleteness" and collection is not None:     # its pool and groups said
+                    from .incompleteness import pool_notes
+
+                    collection = pipeline.collection_cache(collection)
+                    for line in [] if args.quiet else pool_notes(collection, cfg.incompleteness):
+                        print(f"metaeval stage: incompleteness: {line}", file=sys.stderr, flush=True)
                 pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
-                                           progress=progress, parts_dir=args.parts, collection=args.collection,
+                                           progress=progress, parts_dir=args.parts, collection=collection,
                                            gains=parse_gains(args.gains) if args.gains else None,
                                            folder=args.folder, write_qrels=args.write_qrels)
     except ValueError as e:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import warnings
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable
@@ -37,7 +36,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from ..collection import PAD, UNJUDGED, Collection
-from ..errors import InputError, InputWarning
+from ..errors import InputError, warn_input
 from ._text import hash_ids
 from .qrels import Qrels, qrels_files, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
@@ -49,7 +48,7 @@ _LOW48 = np.uint64((1 << 48) - 1)
 
 
 def _warn(msg: str) -> None:
-    warnings.warn(InputWarning(msg), stacklevel=3)
+    warn_input(msg)                    # attributed to the caller outside metaeval
 
 
 def _plural(n: int, word: str) -> str:

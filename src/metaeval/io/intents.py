@@ -21,12 +21,11 @@ Forms (``docs/io.md``):
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
 from ..collection import PAD, UNJUDGED
-from ..errors import InputError, InputWarning
+from ..errors import InputError, warn_input
 from ._text import tokenize
 from .qrels import Qrels
 
@@ -34,7 +33,7 @@ __all__ = ["IntentQrels", "read_intent_qrels", "read_intent_probs", "load_divers
 
 
 def _warn(msg: str) -> None:
-    warnings.warn(InputWarning(msg), stacklevel=3)
+    warn_input(msg)                    # attributed to the caller outside metaeval
 
 
 class IntentQrels:

@@ -32,19 +32,19 @@ number of topics (those of the paired stage when no topic is lost).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..collection import UNJUDGED, Collection
+from .pool_groups import DEFAULT_GROUPS, group_summary, pool_contributors, run_groups
 
 __all__ = ["METHODS", "DEFAULT_FRACTIONS", "DEFAULT_DEPTHS", "DEFAULT_TRIALS", "DEFAULT_GROUPS",
            "DEFAULT_POOL_DEPTH", "TABLE_COLUMNS", "TRIAL_COLUMNS", "POOL_REUSE_COLUMNS",
            "IncompletenessConfig", "condensed_name", "level_text", "measure_names", "sample_judged",
-           "sample_stratified", "depth_pool", "run_groups", "group_pools", "reduced_collection",
+           "sample_stratified", "depth_pool", "run_groups", "group_pools", "pool_contributors",
+           "pool_groups", "group_summary", "TRIVIAL_CONDENSED", "reduced_collection",
            "trial_masks", "level_masks", "reduced_scores", "summarise", "stage_incompleteness",
            "reduced_judgments", "qrels_file_name"]
 
@@ -52,8 +52,6 @@ METHODS = ("judged", "stratified", "depth", "leave-one-group-out")
 DEFAULT_FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 DEFAULT_DEPTHS = (10, 20, 50, 100)
 DEFAULT_TRIALS = 20
-#: runs grouped by their leading letters (``bm25base_p`` and ``bm25tuned_p`` -> ``bm``)
-DEFAULT_GROUPS = r"^([A-Za-z]+)"
 DEFAULT_POOL_DEPTH = 100
 #: the measures added beside the configured ones: bpref, defined on condensed lists (Buckley &
 #: Voorhees 2004; NTCIREVAL's, Sakai (2011) Sec. 3.2), and trec_eval's infAP
@@ -83,11 +81,14 @@ class IncompletenessConfig:
     fractions: tuple = DEFAULT_FRACTIONS
     depths: tuple = DEFAULT_DEPTHS
     trials: int = DEFAULT_TRIALS
-    groups: str = DEFAULT_GROUPS            # a regular expression (group 1) or a RUN GROUP file
+    groups: str = DEFAULT_GROUPS            # "auto", a regular expression (group 1) or a RUN GROUP file
     pool_depth: int = DEFAULT_POOL_DEPTH
     condensed: bool = True                  # also M(judged_only=True) for every measure M
     extra: tuple = EXTRA_MEASURES
     jobs: int = 1                           # processes (levels dealt to them; results unchanged)
+    # the runs that formed the pool (depth, leave-one-group-out): None = every run; names or
+    # globs (a list), one glob, or a file of names (pool_contributors)
+    pool_runs: object = None
 
     def __post_init__(self):
         bad = [m for m in self.methods if m not in METHODS]
@@ -102,6 +103,8 @@ class IncompletenessConfig:
         if not dp or any(isinstance(d, bool) or int(d) != d or int(d) < 1 for d in dp):
             raise ValueError(f"incompleteness depths must be positive integers, got {list(self.depths)}")
         object.__setattr__(self, "depths", tuple(int(d) for d in dp))
+        if isinstance(self.pool_runs, (list, tuple)):
+            object.__setattr__(self, "pool_runs", tuple(str(r) for r in self.pool_runs))
         for name in ("trials", "pool_depth", "jobs"):
             v = getattr(self, name)
             if isinstance(v, bool) or int(v) != v or int(v) < 1:
@@ -112,10 +115,13 @@ class IncompletenessConfig:
 def condensed_name(measure: str) -> str:
     """The canonical name of a measure's condensed-list variant, the registry's parameter
     ``judged_only=True`` (the spelling of ir_measures): ``AP(judged_only=True)``,
-    ``nDCG(judged_only=True)@10``."""
+    ``nDCG(judged_only=True)@10``.  The condensed variant of a condensed measure is itself."""
     from ..metrics import parse_measure
 
-    base, at, cut = parse_measure(measure).name.partition("@")
+    spec = parse_measure(measure)
+    if dict(spec.params).get("judged_only"):
+        return spec.name
+    base, at, cut = spec.name.partition("@")
     base = base[:-1] + ",judged_only=True)" if base.endswith(")") else base + "(judged_only=True)"
     return parse_measure(base + at + cut).name
 
@@ -125,16 +131,24 @@ def level_text(level) -> str:
     return format(float(level), "g") if isinstance(level, float) else str(int(level))
 
 
+#: measures whose condensed variant is trivially 1 (the share of judged documents among the
+#: judged ones): not added beside them
+TRIVIAL_CONDENSED = ("Judged",)
+
+
 def measure_names(metrics, icfg: IncompletenessConfig) -> list[str]:
     """The canonical names of every measure of the stage: each metric as given, then its
-    condensed variant; then the extra measures (bpref on condensed lists, trec_eval's infAP)."""
+    condensed variant (unless it is the metric itself, or trivially 1 as ``Judged``'s is); then
+    the extra measures (bpref on condensed lists, trec_eval's infAP); each name once."""
     from ..metrics import parse_measure
 
     out = []
     for m in metrics:
-        out.append(parse_measure(m).name)
-        if icfg.condensed:
+        spec = parse_measure(m)
+        out.append(spec.name)
+        if icfg.condensed and spec.base not in TRIVIAL_CONDENSED:
             out.append(condensed_name(m))
+    out = list(dict.fromkeys(out))
     for e in icfg.extra:
         name = parse_measure(e).name
         if name not in out:
@@ -193,52 +207,27 @@ def sample_stratified(c: Collection, f: float, rng: np.random.Generator) -> np.n
     return _sample_within(stratum, size, rng)
 
 
-def depth_pool(c: Collection, d: int) -> np.ndarray:
-    """``depth``: the judgments found in the top ``d`` of at least one run of ``c``."""
-    rows = c.qrels_row[:, :, :d]
+def depth_pool(c: Collection, d: int, pool=None) -> np.ndarray:
+    """``depth``: the judgments found in the top ``d`` of at least one run of ``c`` (of the runs
+    ``pool``, indices into ``c.runs``, when given: the pool contributors)."""
+    rows = c.qrels_row[:, :, :d] if pool is None else c.qrels_row[np.asarray(pool, np.int64), :, :d]
     keep = np.zeros(len(c.judged_level), bool)
     keep[rows[rows >= 0]] = True
     return keep
 
 
-def run_groups(runs, groups) -> dict[str, str]:
-    """Run -> group: ``groups`` a regular expression whose first group (or whole match) names
-    the group, a ``{run: group}`` mapping, or the path of a two-column file ``RUN GROUP``."""
-    from ..errors import InputError
-
-    if isinstance(groups, dict):
-        mapping = {str(k): str(v) for k, v in groups.items()}
-    elif isinstance(groups, (str, Path)) and Path(groups).is_file():
-        mapping = {}
-        for i, line in enumerate(Path(groups).read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            parts = line.split()
-            if len(parts) != 2:
-                raise InputError(f"expected two fields RUN GROUP, got {len(parts)}", groups, i)
-            mapping[parts[0]] = parts[1]
-    else:
-        try:
-            rx = re.compile(str(groups))
-        except re.error as e:
-            raise ValueError(f"groups: not a regular expression or a file: {groups!r} ({e})") from None
-        mapping = {}
-        for r in runs:
-            m = rx.search(r)
-            if m is None:
-                raise ValueError(f"groups: run {r!r} does not match {groups!r}")
-            mapping[r] = m.group(1) if rx.groups and m.group(1) is not None else m.group(0)
-    missing = [r for r in runs if r not in mapping]
-    if missing:
-        raise ValueError(f"groups: no group for run(s) {', '.join(missing[:5])}")
-    return {r: mapping[r] for r in runs}
+def pool_groups(c: Collection, icfg: IncompletenessConfig) -> dict[str, str]:
+    """Contributor run -> group of the ``leave-one-group-out`` method (the runs of
+    ``icfg.pool_runs`` grouped by ``icfg.groups``)."""
+    return run_groups(pool_contributors(c.runs, icfg.pool_runs), icfg.groups)
 
 
 def group_pools(c: Collection, groups: dict, depth: int) -> dict[str, np.ndarray]:
     """``leave-one-group-out``: for every group (sorted), the keep mask without the judgments that
-    only that group's runs bring to the depth-``depth`` pool of ``c``'s runs."""
+    only that group's runs bring to the depth-``depth`` pool of the grouped runs (the pool
+    contributors: the runs of ``c`` named in ``groups``; the others contribute nothing)."""
     names = sorted(set(groups.values()))
-    gid = np.array([names.index(groups[r]) for r in c.runs])
+    gid = np.array([names.index(groups[r]) if r in groups else -1 for r in c.runs])
     N = len(c.judged_level)
     inpool = np.zeros((len(names), N), bool)
     rows = c.qrels_row[:, :, :depth]
@@ -410,9 +399,13 @@ def _levels(icfg: IncompletenessConfig) -> list[tuple[str, object]]:
 
 def level_masks(c: Collection, method: str, level, icfg: IncompletenessConfig, seed: int) -> np.ndarray:
     """The keep masks of every trial of one (method, level) over ``c``'s judgments (``depth``:
-    one deterministic trial)."""
+    one deterministic trial, the pool of the contributors ``icfg.pool_runs``)."""
     if method == "depth":
-        return depth_pool(c, int(level))[None]
+        pool = None
+        if icfg.pool_runs is not None:
+            names = set(pool_contributors(c.runs, icfg.pool_runs))
+            pool = [i for i, r in enumerate(c.runs) if r in names]
+        return depth_pool(c, int(level), pool)[None]
     return trial_masks(c, method, level, range(icfg.trials), seed)
 
 
@@ -434,7 +427,8 @@ def stage_incompleteness(collection: Collection, metrics, cfg, *, gains=None, ru
     row per trial) and ``pool_reuse`` for the ``metrics`` (plain names) of ``collection``.
 
     ``runs``: the runs meta-evaluated (default every run); the pools of ``depth`` and
-    ``leave-one-group-out`` are formed by every run of the collection.  ``cfg``: a
+    ``leave-one-group-out`` are formed by the runs of the collection ``icfg.pool_runs`` names
+    (default every run); the other runs are evaluated on the pool the contributors form.  ``cfg``: a
     :class:`~metaeval.meta.run.MetaConfig` (seed, B, alpha, batch; ``cfg.incompleteness``
     unless ``icfg`` is given).  ``masks_out``: filled with ``{(method, level text, trial): keep
     mask}`` (``leave-one-group-out``: ``(method, group, None)``) for writing the reduced qrels.
@@ -522,7 +516,7 @@ def _competition_rank(value: float, others: np.ndarray) -> int:
 
 
 def _pool_reuse(c, ev, measures, gains, full_means, icfg, masks_out) -> pd.DataFrame:
-    groups = run_groups(list(c.runs), icfg.groups)
+    groups = pool_groups(c, icfg)
     pools = group_pools(c, groups, icfg.pool_depth)
     names = list(measures)
     runs = list(ev.runs)
@@ -530,7 +524,7 @@ def _pool_reuse(c, ev, measures, gains, full_means, icfg, masks_out) -> pd.DataF
     for g, keep in pools.items():
         if masks_out is not None:
             masks_out[("leave-one-group-out", g, None)] = keep
-        members = [i for i, r in enumerate(runs) if groups[r] == g]
+        members = [i for i, r in enumerate(runs) if groups.get(r) == g]
         if not members:
             continue
         sub = ev.select_runs([runs[i] for i in members])

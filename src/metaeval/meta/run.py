@@ -92,6 +92,9 @@ class MetaConfig:
     # collection (empty: no risk table) and the risk sensitivities alpha
     risk_baseline: tuple = ()
     risk_alpha: tuple = (1.0, 5.0)
+    # the Markdown/LaTeX of a per-pair table (asl) of more than 40 runs: the pairs of the top
+    # pair_top_runs runs (metaeval.report.per_pair; 0 = every pair); the CSV keeps every pair
+    pair_top_runs: int = 20
 
     def __post_init__(self):
         check_B(self.B)
@@ -101,6 +104,8 @@ class MetaConfig:
         if self.kendall_variant not in ("a", "b"):
             raise ValueError(f"kendall_variant must be 'a' or 'b', got {self.kendall_variant!r}")
         check_rbo_p(self.rbo_p)
+        if isinstance(self.pair_top_runs, bool) or int(self.pair_top_runs) != self.pair_top_runs or self.pair_top_runs < 0:
+            raise ValueError(f"pair_top_runs must be a non-negative integer, got {self.pair_top_runs!r}")
         check_B(self.rthsd_B)
         if not 0 < float(self.tss_beta) < 1:
             raise ValueError(f"tss_beta must lie in (0, 1), got {self.tss_beta}")

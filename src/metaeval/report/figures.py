@@ -32,6 +32,7 @@ from .. import outputs as O
 from ..meta.bootstrap import tstar_asl
 from ..util import atomic_dir_outputs, atomic_write
 from .csvio import read_table
+from .figure_layout import MANY_COLORS, palette_png, panel_title, side_legend
 
 __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
@@ -53,8 +54,10 @@ _MARKERS = ["o", "s", "^", "v", "D", "x", "+", "*", "<", ">", "p", "h"]
 _LINES = ["-", "--", "-.", ":"]
 
 
-def _style(i: int, marker: bool = True) -> dict:
-    st = {"color": _COLORS[i % len(_COLORS)], "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)]}
+def _style(i: int, marker: bool = True, n: int = 0) -> dict:
+    """Line style of series ``i``; ``n`` (the number of series) above len(_COLORS): a colour each."""
+    colors = MANY_COLORS if n > len(_COLORS) else _COLORS
+    st = {"color": colors[i % len(colors)], "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)]}
     if marker:
         st["marker"] = _MARKERS[i % len(_MARKERS)]
     return st
@@ -81,7 +84,7 @@ def save_figure(fig: Figure, path_stem) -> list[Path]:
     for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
         buf = io.BytesIO()
         fig.savefig(buf, format=fmt, dpi=DPI, metadata=meta)
-        blobs[fmt] = buf.getvalue()
+        blobs[fmt] = palette_png(buf.getvalue()) if fmt == "png" else buf.getvalue()
     paths: list[Path] = []
     with atomic_dir_outputs(paths):
         for fmt, blob in blobs.items():
@@ -102,9 +105,16 @@ def _unique(values) -> list:
     return list(dict.fromkeys(values))
 
 
+#: series up to which a legend is drawn inside the axes ("best"); above it beside them
+_LEGEND_INSIDE = 6
+
+
 def _legend(ax, n: int) -> None:
-    if n:
-        ax.legend(loc="best", ncol=1 if n <= 8 else 2, frameon=False)
+    if n and n <= _LEGEND_INSIDE:
+        ax.legend(loc="best", ncol=1, frameon=False)
+        ax.figure.tight_layout()
+    elif n:
+        side_legend(ax.figure, *ax.get_legend_handles_labels())
 
 
 def _pick_metric(df: pd.DataFrame, metric: str | None) -> str | None:
@@ -151,7 +161,7 @@ def plot_run_means(run_means: pd.DataFrame, path_stem, *, metric: str | None = N
         x = np.arange(n)
         for i, m in enumerate(shown):
             ax.plot(x, wide.loc[runs, m].to_numpy(dtype=float), label=m, markersize=3,
-                    linewidth=2.0 if m == order_by else 1.0, **_style(i))
+                    linewidth=2.0 if m == order_by else 1.0, **_style(i, n=len(shown)))
         ax.set_xticks(x, [str(r) for r in runs], rotation=90, fontsize=6)
         ax.set_xlim(-0.5, n - 0.5)
         ax.set_xlabel(f"runs, sorted by mean {order_by}")
@@ -171,7 +181,7 @@ def _draw_asl(ax, asl: pd.DataFrame, test: str, alpha: float, palette: list | No
     for m in metrics:
         vals = np.sort(sub.loc[sub["metric"] == m, "asl"].to_numpy(dtype=float))
         ax.plot(np.arange(1, len(vals) + 1), vals, label=str(m), linewidth=1,
-                **_style(palette.index(m), marker=False))
+                **_style(palette.index(m), marker=False, n=len(palette)))
     if metrics:
         ax.axhline(alpha, color="black", linewidth=0.6, linestyle=":")
         ax.set_xlabel("system pairs sorted by ASL")
@@ -206,7 +216,7 @@ def plot_swap_rates(swap_rates: pd.DataFrame, path_stem, *, threshold: float = 0
             rate = sub["swap_rate"].to_numpy(dtype=float)
             if "comparisons" in sub.columns:
                 rate = np.where(sub["comparisons"].to_numpy(dtype=float) > 0, rate, np.nan)
-            ax.plot(sub["bin"].to_numpy(dtype=float), rate, label=str(m), markersize=3, **_style(i))
+            ax.plot(sub["bin"].to_numpy(dtype=float), rate, label=str(m), markersize=3, **_style(i, n=len(metrics)))
         if metrics:
             ax.axhline(threshold, color="black", linewidth=0.6, linestyle=":")
             ax.set_xlabel("performance difference bin (lower edge)")
@@ -229,7 +239,7 @@ def plot_mr_pt(stability: pd.DataFrame, path_stem) -> list[Path]:
             sub = stability[stability["metric"] == m].sort_values("f", kind="mergesort")
             ax.plot(sub["proportion_ties"].to_numpy(dtype=float),
                     sub["minority_rate"].to_numpy(dtype=float), label=str(m), markersize=3,
-                    **_style(i))
+                    **_style(i, n=len(metrics)))
         if metrics:
             ax.set_xlabel("proportion of ties (PT)")
             ax.set_ylabel("minority rate (MR)")
@@ -267,8 +277,8 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
             ax.hist(ts, bins=np.linspace(lo, hi, bins + 1), color=_COLORS[0], alpha=0.8)
             ax.axvline(t0, color=_COLORS[3], linewidth=1.2, label=f"observed t = {t0:.3f}")
             asl = tstar_asl(ts, t0)
-            ax.set_title(f"{m}: {sub['system_x'].iloc[0]} vs {sub['system_y'].iloc[0]}\n"
-                         f"B = {len(ts)}, ASL = {asl:.3f}")
+            ax.set_title(panel_title(f"{m}: {sub['system_x'].iloc[0]} vs {sub['system_y'].iloc[0]}", 3.2)
+                         + f"\nB = {len(ts)}, ASL = {asl:.3f}", fontsize=_RC["axes.titlesize"] - 1)
             ax.set_xlabel("t*")
             ax.set_ylabel("frequency")
             ax.legend(loc="upper left", frameon=False)
@@ -558,7 +568,7 @@ def plot_pvalue_curves(pvalues: pd.DataFrame, path_stem, *, alpha: float = 0.05)
             for m in _unique(sub["metric"]):
                 vals = np.sort(sub.loc[sub["metric"] == m, "p_value"].to_numpy(dtype=float))
                 ax.plot(np.arange(1, len(vals) + 1), vals, label=str(m), linewidth=1,
-                        **_style(palette.index(m), marker=False))
+                        **_style(palette.index(m), marker=False, n=len(palette)))
             ax.axhline(alpha, color="black", linewidth=0.6, linestyle=":")
             ax.set_ylim(0, 1)
             ax.set_title(f"{t} (alpha = {alpha:g})")
@@ -568,6 +578,9 @@ def plot_pvalue_curves(pvalues: pd.DataFrame, path_stem, *, alpha: float = 0.05)
         for j in range(len(tests), nrows * ncols):
             axes[j // ncols][j % ncols].set_axis_off()
         handles, labels = axes[0][0].get_legend_handles_labels()
+        if len(labels) > _LEGEND_INSIDE:                     # many metrics: beside the panels
+            side_legend(fig, handles, labels)
+            return save_figure(fig, path_stem)
         fig.legend(handles, labels, loc="lower center", ncol=min(6, max(1, len(labels))), frameon=False)
         fig.tight_layout(rect=(0, 0.03 + 0.025 * math.ceil(len(labels) / 6), 1, 1))
         return save_figure(fig, path_stem)
@@ -595,17 +608,16 @@ def plot_discpower_by_collection(wide: pd.DataFrame, path_stem, *, alpha: float 
                                                   pd.to_numeric(wide[c], errors="coerce"))}
             for k, m in enumerate(metrics):
                 ax.plot(x, [val.get((m, t), np.nan) for t in tests], label=str(m), markersize=3,
-                        linewidth=1, **_style(k))
+                        linewidth=1, **_style(k, n=len(metrics)))
             ax.set_xticks(x)
             ax.set_xticklabels(tests, rotation=45, ha="right")
             ax.set_ylabel(f"% pairs with p < {alpha:g}")
             ax.set_ylim(0, 100)
             ax.set_title(f"{c}: discriminative power by test")
             ax.grid(True, alpha=0.3)
-            _legend(ax, len(metrics))
         for j in range(len(collections), nrows * ncols):
             axes[j // ncols][j % ncols].set_axis_off()
-        fig.tight_layout()
+        _legend(axes[0][0], len(metrics))                    # lays the panels out too
         return save_figure(fig, path_stem)
 
 
@@ -630,10 +642,11 @@ def plot_incompleteness(table: pd.DataFrame, path_stem) -> list[Path]:
                     d["x"] = d["level"].astype(float)
                     d = d.sort_values("x", kind="mergesort")
                     x, y = d["x"].to_numpy(float), d[col].to_numpy(float)
-                    (line,) = ax.plot(x, y, label=str(m), markersize=3, **_style(i))
+                    (line,) = ax.plot(x, y, label=str(m), markersize=3, **_style(i, n=len(metrics)))
                     if col == "tau":
                         sd = np.nan_to_num(d["tau_sd"].to_numpy(float))
-                        ax.fill_between(x, y - sd, y + sd, alpha=0.12, color=line.get_color())
+                        ax.fill_between(x, y - sd, y + sd, alpha=0.12 if len(metrics) <= _LEGEND_INSIDE else 0.04,
+                                        color=line.get_color())
                 ax.set_xlabel("fraction of judgments kept" if method in ("judged", "stratified") else "pool depth")
                 ax.set_ylabel("Kendall's tau-a" if col == "tau" else "tau_AP")
                 if row == 0:
@@ -647,9 +660,11 @@ def plot_pool_reuse(table: pd.DataFrame, path_stem) -> list[Path]:
     """Pool reuse: delta (reduced - full mean) of every left-out run, one line per metric
     (Zobel 1998; Büttcher et al. 2007)."""
     with _rc():
-        fig = new_figure(7.0, 4.0)
-        ax = fig.add_subplot()
         runs_df = table[table["group"] != "all"] if len(table) else table
+        n = len(_unique(runs_df["run"])) if len(runs_df) else 0
+        label_h = (max(len(str(r)) for r in runs_df["run"]) * 6.0 * 0.6 / 72 + 0.3) if n else 0.0
+        fig = new_figure(min(16.0, max(7.0, 0.13 * n + 2.5)), 4.0 + label_h)     # a run name 0.13 in
+        ax = fig.add_subplot()
         if not len(runs_df):
             _no_data(ax, "pool reuse")
             return save_figure(fig, path_stem)
@@ -659,10 +674,11 @@ def plot_pool_reuse(table: pd.DataFrame, path_stem) -> list[Path]:
         for i, m in enumerate(metrics):
             d = runs_df[runs_df["metric"] == m]
             ax.plot([pos[r] for r in d["run"]], d["delta"].to_numpy(float), label=str(m), markersize=3,
-                    **_style(i))
+                    **_style(i, n=len(metrics)))
         ax.axhline(0.0, color="0.5", linewidth=0.8, linestyle=":")
         ax.set_xticks(range(len(runs)))
-        ax.set_xticklabels(runs, rotation=90, fontsize=5)
+        ax.set_xticklabels(runs, rotation=90, fontsize=6 if len(runs) <= 90 else 4)
+        ax.set_xlim(-0.5, len(runs) - 0.5)
         ax.set_ylabel("reduced - full mean")
         ax.set_title("pool reuse (leave one group out)")
         ax.grid(True, alpha=0.3)

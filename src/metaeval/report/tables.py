@@ -48,15 +48,24 @@ def relabel_layout(layout: Layout, labels) -> Layout:
 
 def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
-                swap_threshold: float = 0.05, labels=None) -> dict[str, str]:
+                swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None) -> dict[str, str]:
     """``{".csv": ..., ".md": ..., ".tex": ...}`` of :func:`write_table`, without writing;
-    ``labels`` ({name: label}) relabels runs and measures in the Markdown and LaTeX texts."""
+    ``labels`` ({name: label}) relabels runs and measures in the Markdown and LaTeX texts.
+    ``pair_runs`` (:func:`metaeval.report.per_pair.pair_runs_for`): a per-pair table's Markdown
+    and LaTeX show the pairs of those runs only, the CSV every pair."""
+    from .per_pair import PER_PAIR_TABLES, pair_note, restrict_pairs
+
     spec = kind_for(kind, stem_name)
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"write_table: expected a pandas DataFrame, got {type(df).__name__}")
     data = spec.sort(df) if spec.sort is not None else df
     if caption is None:
         caption = table_caption(spec.name, alpha=alpha, swap_threshold=swap_threshold)
+    if pair_runs is not None and spec.name in PER_PAIR_TABLES:
+        caption = (caption or "") + pair_note(stem_name, pair_runs)
+        layout = relabel_layout(spec.layout(restrict_pairs(data, pair_runs["runs"])), labels)
+        return {".csv": csv_text(data), ".md": render_markdown(layout, caption),
+                ".tex": render_latex(layout, caption, label=stem_name)}
     layout = relabel_layout(spec.layout(data), labels)
     return {".csv": csv_text(data), ".md": render_markdown(layout, caption),
             ".tex": render_latex(layout, caption, label=stem_name)}
@@ -64,7 +73,7 @@ def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
 
 def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
-                swap_threshold: float = 0.05, labels=None) -> list[Path]:
+                swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None) -> list[Path]:
     """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex``; return their paths.
 
     ``kind`` selects the layout (a key of :data:`metaeval.report.layouts.KINDS`); by default the
@@ -76,7 +85,7 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
     """
     stem = Path(path_stem)
     texts = table_texts(df, stem.name, kind=kind, caption=caption, alpha=alpha,
-                        swap_threshold=swap_threshold, labels=labels)
+                        swap_threshold=swap_threshold, labels=labels, pair_runs=pair_runs)
     paths: list[Path] = []
     with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
         for suffix, text in texts.items():
