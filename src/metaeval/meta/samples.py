@@ -36,7 +36,8 @@ __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "trial_rng"
            "counts_from_indices",
            "BootstrapSamples", "resolve_samples"]
 
-STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5, "incompleteness": 6}
+STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5, "incompleteness": 6,
+           "test_errors": 8}
 
 #: batches of bootstrap samples start at multiples of this many samples; the count-matrix products
 #: are exact (:func:`metaeval.detmath.int_product`), so results are bit-identical for every
