@@ -6,7 +6,10 @@ by a distribution on ``[0, 1]``, chosen by AIC among the families of simIReff (U
 simIReff, ``effContFitAndSelect`` / ``effDiscFitAndSelect``):
 
 continuous scores (AP, nDCG, ERR, ...)
-    ``norm``   the normal truncated to ``[0, 1]``, maximum likelihood with ``sigma >= 0.05``; 2 df;
+    ``norm``   the normal truncated to ``[0, 1]``, maximum likelihood with ``sigma`` in ``[0.05, 10]``
+               (simIReff's lower bound) and ``mu`` in ``[-5, 6]`` (where the scores fall off like
+               an exponential the likelihood grows without bound as ``mu -> -inf``; simIReff's
+               optimiser stops somewhere on that ridge); 2 df;
     ``beta``   the beta distribution, maximum likelihood on the scores capped to ``[1e-6, 1 - 1e-6]``; 2 df;
     ``nks``    a Gaussian kernel density truncated to ``[0, 1]``, bandwidth by the two-stage direct
                plug-in rule of Wand & Jones (1995, section 3.6) (simIReff calls ``ks::kde``, whose
@@ -42,6 +45,8 @@ DISCRETE = ("bbinom", "dks")
 _CAP = 1e-6
 _GRID = 4097                       # table of the kernel margins' distribution function on [0, 1]
 _MATCH_TOL = 1e-4                  # simIReff's matchTol
+#: the parameter ranges of the truncated normal's fit (mu, sigma); sigma >= 0.05 as simIReff
+NORM_MU, NORM_SIGMA = (-5.0, 6.0), (0.05, 10.0)
 
 
 def _gl(panels: int = 64, nodes: int = 8):
@@ -78,17 +83,24 @@ class Margin:
         return self._ppf(np.asarray(u, dtype=np.float64))
 
 
-def _minimize(nll, x0, bounds):
+def _minimize(nll, x0, bounds, polish: bool = True):
+    """``(argmin, min)`` of ``nll`` by L-BFGS-B within ``bounds``, polished by Nelder-Mead (kept
+    only if it stays within the bounds and improves)."""
     from scipy.optimize import minimize
+
+    def inside(p):
+        return all((lo is None or v >= lo) and (hi is None or v <= hi) for v, (lo, hi) in zip(p, bounds))
 
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         res = minimize(nll, np.asarray(x0, dtype=np.float64), method="L-BFGS-B", bounds=bounds)
-        # a second start from the first optimum polishes what L-BFGS-B stopped short of
-        res2 = minimize(nll, res.x, method="Nelder-Mead", options={"xatol": 1e-10, "fatol": 1e-12,
-                                                                    "maxiter": 4000})
-    x = res2.x if res2.fun <= res.fun and all(lo is None or v >= lo for v, (lo, _) in zip(res2.x, bounds)) else res.x
-    return np.asarray(x), float(nll(x))
+        x, f = np.asarray(res.x), float(nll(res.x))
+        if polish:
+            res2 = minimize(lambda p: nll(p) if inside(p) else np.inf, x, method="Nelder-Mead",
+                            options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 4000})
+            if inside(res2.x) and float(nll(res2.x)) < f:
+                x, f = np.asarray(res2.x), float(nll(res2.x))
+    return x, f
 
 
 # ----------------------------------------------------------------------------------------- continuous
@@ -96,8 +108,10 @@ def _truncnorm_logpdf(x, mu, sigma):
     from scipy.special import log_ndtr
 
     a, b = -mu / sigma, (1.0 - mu) / sigma
+    if a > 0:                                   # both ends in the upper tail: Phi(-a) - Phi(-b)
+        a, b = -b, -a
     la, lb = log_ndtr(a), log_ndtr(b)
-    lz = lb + np.log1p(-np.exp(la - lb))
+    lz = lb + np.log1p(-np.exp(la - lb))        # log(Phi(b) - Phi(a)), accurate in the lower tail
     return -0.5 * ((x - mu) / sigma) ** 2 - 0.5 * math.log(2 * math.pi) - math.log(sigma) - lz
 
 
@@ -106,7 +120,19 @@ def fit_norm(x) -> Margin:
 
     x = np.asarray(x, dtype=np.float64)
     nll = lambda p: -_truncnorm_logpdf(x, p[0], p[1]).sum() if p[1] >= 0.05 else np.inf  # noqa: E731
-    (mu, sigma), f = _minimize(nll, [x.mean(), max(x.std(ddof=1), 0.05)], [(None, None), (0.05, None)])
+    # the likelihood of a truncated normal has long ridges (a decreasing density is fitted by any
+    # mu far below 0 with a matching sigma): several starts, the best one polished
+    # mu within NORM_MU, sigma within NORM_SIGMA: where the scores decrease like an exponential the
+    # likelihood grows without bound as mu -> -inf along a ridge; the bound makes the fit defined
+    sd = min(max(x.std(ddof=1), 0.05), NORM_SIGMA[1])
+    bounds = [NORM_MU, NORM_SIGMA]
+    best = None
+    for mu0 in (float(np.clip(x.mean(), *NORM_MU)), -4.0, -1.0, 0.0, 0.5, 1.0, 2.0, 5.0):
+        for s0 in (sd, 0.3, 1.0, 3.0):
+            p, f = _minimize(nll, [mu0, s0], bounds, polish=False)
+            if best is None or f < best[1]:
+                best = (p, f)
+    (mu, sigma), f = _minimize(nll, best[0], bounds)
     a, b = -mu / sigma, (1 - mu) / sigma
     dist = stats.truncnorm(a, b, loc=mu, scale=sigma)
     return Margin("norm", {"mu": mu, "sigma": sigma}, 2.0, -f, float(dist.mean()),
