@@ -130,7 +130,7 @@ def test_dks_cross_validation_equals_the_literal_criterion():
 @pytest.mark.parametrize("family, draw, support", [
     ("beta", lambda r: r.beta(2.0, 5.0, 400), None),
     ("norm", lambda r: stats.truncnorm.rvs(-0.85 / 0.25, 0.15 / 0.25, loc=0.85, scale=0.25, size=400, random_state=r), None),
-    ("bbinom", lambda r: stats.betabinom.rvs(10, 3.0, 4.0, size=400, random_state=r) / 10, np.arange(11) / 10),
+    ("bbinom", lambda r: stats.betabinom.rvs(10, 1.5, 6.0, size=400, random_state=r) / 10, np.arange(11) / 10),
 ])
 def test_aic_selects_the_generating_family(family, draw, support):
     for seed in range(3):
