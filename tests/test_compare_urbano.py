@@ -72,6 +72,9 @@ def test_readme_example_cli(tmp_path, capsys):
             got[conv, test] = (out / "compare.csv").read_bytes()
             csv = pd.read_csv(out / "compare.csv")
             assert csv["metric"].tolist() == ["AP"] and list(csv.columns) == COMPARE_COLUMNS
+            md, tex = (out / "compare.md").read_text(), (out / "compare.tex").read_text()
+            note = "Tests with the conventions of Urbano, Lima & Hanjalic (2019)."
+            assert (note in md) == (r"Urbano, Lima \& Hanjalic (2019)" in tex) == (conv == "urbano2019")
             if conv == "urbano2019":
                 assert _as_printed(csv["p_value"][0], README_P2[test]) == README_P2[test]
             else:
