@@ -95,10 +95,11 @@ def _show_legend(show, df: pd.DataFrame, tex: bool) -> str:
 
 
 def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | None = None, fmt: str = "md",
-                   digits: int = 4, n_topics: int | None = None, show=(), sort_by: str | None = None) -> str:
+                   digits: int = 4, n_topics: int | None = None, show=(), sort_by: str | None = None,
+                   conventions: str = "metaeval") -> str:
     """The table as Markdown (``fmt="md"``) or LaTeX (``fmt="tex"``) text.  ``show``: any of
     ``p``, ``es``, ``dz``, ``ci`` (with a baseline: a column after each metric's); ``sort_by``: a
-    metric whose descending mean orders the rows."""
+    metric whose descending mean orders the rows; ``conventions="urbano2019"`` says so in the legend."""
     if fmt not in ("md", "tex"):
         raise ValueError(f"unknown table format {fmt!r}; expected 'md' or 'tex'")
     tex = fmt == "tex"
@@ -182,6 +183,8 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
         heads.append(_tex_escape(m) if tex else m)
         heads += [_tex_escape(SHOW_COLUMNS[w][0]) if tex else SHOW_COLUMNS[w][0] for w in show]
     extra_legend = _show_legend(show, df, tex)
+    if conventions == "urbano2019":
+        extra_legend += " Tests with the conventions of Urbano, Lima & Hanjalic (2019)."
     legend = _legend(df, alpha, baseline, n_topics, tex) + (_tex_escape(extra_legend) if tex else extra_legend)
     if not tex:
         lines = ["| run | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(heads)]
