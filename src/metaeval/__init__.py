@@ -25,6 +25,7 @@ __version__ = "0.1.0"
 # (metaeval.meta.compare) and rank_correlation (metaeval.meta.rankcorr).
 _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare": "meta.compare",
         "rank_correlation": "meta.rankcorr", "incompleteness": "api"}
+_API["test_errors"] = "api"              # simulated error rates of the tests (issue 29)
 __all__ = ["__version__", *_API]
 
 __getattr__, __dir__ = lazy_attributes(__name__, _API)

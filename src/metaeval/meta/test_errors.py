@@ -35,7 +35,7 @@ import pandas as pd
 
 from . import copulas as C
 from . import margins as M
-from .samples import trial_rng
+from .samples import single_threaded_blas, trial_rng
 from .urbano_tests import TESTS, run_tests
 
 __all__ = ["test_errors", "TestErrors", "DEFAULT_ALPHAS", "DEFAULT_DELTAS", "DEFAULT_TOPICS", "prepare_runs",
@@ -107,6 +107,7 @@ def _rates(p, alphas, d=None):
     return r, m
 
 
+@single_threaded_blas
 def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT_TOPICS, trials: int = 1000,
                 deltas=DEFAULT_DELTAS, alphas=DEFAULT_ALPHAS, tests=TESTS, B: int = 1000, seed: int = 0,
                 bottom: float = 0.1) -> TestErrors:
