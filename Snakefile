@@ -25,14 +25,16 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/incompleteness.smk"
+include: "workflow/rules/standardisation.smk"
 include: "workflow/rules/meta.smk"
 include: "workflow/rules/summary.smk"
 include: "workflow/rules/kishida.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/judgments.smk"        # judgments as a dimension (issue 28)
 
 
 rule all:
     default_target: True
     input:
-        all_targets(),
+        all_targets() + judgments_targets(),
     localrule: True

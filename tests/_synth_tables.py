@@ -52,7 +52,20 @@ def frames(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 50,
     out["rank_correlation"] = rank_correlation_frame(seed, runs=runs, topics=topics, metrics=metrics)
     out.update(discpower_frames(rng, metrics, run_ids, topics, out["asl"]))
     out.update(incompleteness_frames(rng, metrics, run_ids))
+    out.update(standardisation_frames(rng, metrics))
     return out
+
+
+def standardisation_frames(rng, metrics) -> dict[str, pd.DataFrame]:
+    """``standardisation_within`` and ``standardisation_between`` (random values, the declared columns)."""
+    from metaeval.meta.standardisation import ALPHAS, BETWEEN_COLUMNS, WITHIN_COLUMNS
+
+    stds = ("raw", "z", "N", "U", "E")
+    within = pd.DataFrame([(m, s, 50, 100, *rng.uniform(0.6, 1, 2), *rng.uniform(0.5, 1, 2), *rng.uniform(0, 1, 2))
+                           for m in metrics for s in stds], columns=WITHIN_COLUMNS)
+    between = pd.DataFrame([(m, s, a, a * rng.uniform(0.8, 1.2), min(1.0, 0.3 + a), *rng.uniform(0.5, 1, 3))
+                            for m in metrics for s in stds for a in ALPHAS], columns=BETWEEN_COLUMNS)
+    return {"standardisation_within": within, "standardisation_between": between}
 
 
 def incompleteness_frames(rng, metrics, run_ids) -> dict[str, pd.DataFrame]:

@@ -46,8 +46,10 @@ def dag(tmp_path_factory):
     return d, _dag_outputs(d, _reduced_config(d))
 
 
-def _expected(collections, *, gain_sweep=True) -> set[str]:
-    want = {f"results/{c}/{f}" for c in collections for f in O.files("collection", gain_sweep=gain_sweep)}
+def _expected(collections, *, gain_sweep=True, risk=False, standardisation=False) -> set[str]:
+    # risk: on only when a collection names a baseline run (tests/test_risk_stage.py)
+    want = {f"results/{c}/{f}" for c in collections
+            for f in O.files("collection", gain_sweep=gain_sweep, risk=risk, standardisation=standardisation)}
     want |= {f"results/summary/{f}" for f in O.files("summary")}
     want |= {f"results/kishida/{f}" for f in O.files("kishida")}
     return want
@@ -65,6 +67,19 @@ def test_every_declared_output_is_a_target_of_the_dag(dag):
     assert published == want, sorted(published - want)
 
 
+def test_standardisation_on_adds_its_own_job_and_outputs(tmp_path):
+    """`standardisation: {enabled: true}` (off by default) adds the stage's tables, figures and
+    folder, written by its own rule (workflow/rules/standardisation.smk), nothing else."""
+    cfg = _reduced_config(tmp_path)
+    cfg.write_text(cfg.read_text() + "\nstandardisation: {enabled: true, trials: 10}\n")
+    outputs = _dag_outputs(tmp_path, cfg)
+    want = _expected(["simA", "simB"], standardisation=True)
+    assert want <= outputs, sorted(want - outputs)
+    extra = want - _expected(["simA", "simB"])
+    assert {p.split("/", 2)[2] for p in extra} == {f for o in O.outputs("collection")
+                                                  if "standardisation" in o.stages for f in o.files()}
+
+
 def test_gain_sweep_off_drops_only_its_tables(tmp_path):
     outputs = _dag_outputs(tmp_path, _reduced_config(tmp_path, sweep=False))
     assert _expected(["simA", "simB"], gain_sweep=False) <= outputs
@@ -77,7 +92,10 @@ def test_report_captions_come_from_the_declarations_with_the_config_values(dag):
     d, _ = dag
     folder = d / ".snakemake" / "metaeval" / "report-captions"
     want = O.report_captions(alpha=0.01, swap_threshold=0.1)
+    off = {O.report_caption_name(o) for o in O.OUTPUTS if o.condition in ("risk", "standardisation")}   # not configured
     for name, text in want.items():
+        if name in off:
+            continue
         assert (folder / f"{name}.rst").read_text(encoding="utf-8") == text, name
     assert "swap rate <= 10%" in (folder / "table_swap.rst").read_text()
     assert "alpha = 0.01" in (folder / "table_bootstrap_paired.rst").read_text()
@@ -89,10 +107,12 @@ def test_every_declared_table_has_a_layout_and_every_figure_a_plotter():
     from metaeval.report import summary as S
     from metaeval.report.layouts import KINDS
 
-    for o in O.tables("collection") + O.tables("summary"):
+    # judgments (issue 28): `metaeval judgments` writes its tables and figures itself
+    declared = O.tables("collection") + O.tables("summary") + O.tables("judgments")
+    for o in declared:
         assert o.layout in KINDS, o.key
-    assert set(KINDS) == {o.layout for o in O.tables("collection") + O.tables("summary")}
-    assert set(F.PLOTTERS) == set(O.names("collection", "figure"))
+    assert set(KINDS) == {o.layout for o in declared}
+    assert set(F.PLOTTERS) == set(O.names("collection", "figure")) | {o.layout for o in O.figures("judgments")}
     assert set(S.TABLE_BUILDERS) == set(O.names("summary", "table"))
     assert set(S.FIGURE_PLOTTERS) == set(O.names("summary", "figure"))
     for o in O.figures("collection"):                        # drawn from a declared table

@@ -39,12 +39,16 @@ def test_schema_is_valid_and_every_property_documented():
         assert sub.get("description"), f"{path} has no description"
         if sub.get("type") == "object" or "properties" in sub:
             ap = sub.get("additionalProperties")
-            # a plain object, or a map (collections) whose values are strict objects
-            assert ap is False or (isinstance(ap, dict) and ap.get("additionalProperties") is False), \
+            # a plain object, a map (collections) whose values are strict objects, or a map of
+            # user-chosen names (judgments.qrels) whose names are constrained and whose values are
+            # not objects
+            named_map = (isinstance(ap, dict) and "propertyNames" in sub
+                         and "properties" not in ap and ap.get("type") != "object")
+            assert ap is False or named_map or (isinstance(ap, dict) and ap.get("additionalProperties") is False), \
                 f"{path} accepts unknown keys"
     # defaults everywhere except the per-collection data/simulation parameters, whose defaults
     # are the simulation preset's or have no sensible value (qrels, runs)
-    no_default = {"qrels", "runs", "simulate"}
+    no_default = {"qrels", "runs", "simulate", "judgments"}    # judgments: an optional block whose qrels are required
     for path, sub in _walk(SCHEMA):
         parts = path.split(".")
         if "simulate" in parts[:-1] or parts[-1] in no_default:

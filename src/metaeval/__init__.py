@@ -24,7 +24,9 @@ __version__ = "0.1.0"
 # pandas, matplotlib nor Snakemake: evaluate / meta_evaluate (metaeval.api), compare
 # (metaeval.meta.compare) and rank_correlation (metaeval.meta.rankcorr).
 _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare": "meta.compare",
-        "rank_correlation": "meta.rankcorr", "incompleteness": "api"}
+        "rank_correlation": "meta.rankcorr", "incompleteness": "api",
+        "judgments": "api"}                     # judgments as a dimension (issue 28)
+_API["standardisation"] = "api"          # score standardisation experiments (issue 30)
 _API["test_errors"] = "api"              # simulated error rates of the tests (issue 29)
 __all__ = ["__version__", *_API]
 

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness",
-           "test_errors"]
+           "judgments", "standardisation", "test_errors"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -321,6 +321,50 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
     return inc.stage_incompleteness(c, names, cfg, gains=g, runs=use)
 
 
+# ------------------------------------------------------------------------- judgments (issue 28)
+def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), gains=None,
+              threshold: int | None = None, top_k: int = 10, test: str = "paired-t", B: int = 1000,
+              alpha: float = 0.05, seed: int = 0, fill=None, on_conflict: str = "error",
+              topics: str = "common", correction: str | None = None, order: str = "file", results=None,
+              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True):
+    """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
+    sets of one collection compared with ``reference``.
+
+    ``qrels``: ``{NAME: file or [files]}`` (a set given as several files is their union);
+    ``fill``: ``{NAME: "BASE+FROM"}`` (BASE's judgments, FROM's where BASE has none);
+    ``results``: ``{NAME: folder}`` of ``trec_eval -q`` outputs, one per run, in place of a qrels
+    set; the other options as the command line's.  Returns a
+    :class:`~metaeval.meta.judgments_run.JudgmentsResult`: ``.tables`` (``label_agreement``,
+    ``ranking_agreement``, ``run_ranks``, ``decision_agreement``, ``qrels_discriminative_power``),
+    ``.topic_agreement``, ``.coverage``, ``.confusion`` ``{(A, B): DataFrame}``, ``.qrels`` (the
+    filled sets as TREC qrels text), ``.scores`` (per set ``{metric: topic x run DataFrame}``).
+    ``out``: also write the command line's files there."""
+    from .meta.judgments_run import run_judgments
+
+    res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
+                        test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
+                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p)
+    if out is not None:
+        from .report.judgments import write_judgments
+
+        write_judgments(res, out, alpha=alpha, figures=figures)
+    return res
+
+
+# ------------------------------------------------------------------------ standardisation (issue 30)
+def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iterable[str] = ("z", "N", "U", "E"),
+                    topics: int = 50, trials: int = 1000, seed: int = 1, out=None,
+                    figures: bool = True) -> dict[str, pd.DataFrame]:
+    """The standardisation experiments of Urbano, Lima & Hanjalic (2019) (``metaeval
+    standardisation``; docs/meta.md): ``matrices`` a folder of ``METRIC.csv``, a dict ``{metric:
+    topic x run DataFrame}`` or a tidy ``run, topic, measure, value`` frame.  Returns
+    ``{"standardisation_within", "standardisation_between", "standardisation_power",
+    "standardisation_trials": DataFrame}``; with ``out`` also writes them (tables, the
+    ``standardisation/`` folder, figures)."""
+    from .meta.matrices import align_matrices, load_matrices
+    from .meta.standardisation import stage_standardisation
+
+
 # ------------------------------------------------------------------------ test errors (issue 29)
 def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 20, topics=(25, 50, 100),
                 trials: int = 1000, deltas=None, alphas=None, tests=None, B: int = 1000, seed: int = 0,
@@ -340,6 +384,16 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
         mats = tidy_to_matrices(matrices)
     else:
         mats = align_matrices({str(k): v for k, v in dict(matrices).items()})
+    names = list(mats) if metrics is None else [str(m) for m in metrics]
+    frames = stage_standardisation(mats, names, methods=tuple(std), n_topics=topics, trials=trials, seed=seed)
+    if out is not None:
+        from .report.standardisation import write_standardisation
+
+        write_standardisation(frames, out, figures=figures)
+    return frames
+
+
+
     kw = {k: v for k, v in (("deltas", deltas), ("alphas", alphas), ("tests", tests)) if v is not None}
     res = te.test_errors(mats, metrics=None if metrics is None else [str(m) for m in metrics], pairs=pairs,
                          topics=topics, trials=trials, B=B, seed=seed, **kw)

@@ -40,7 +40,7 @@ __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FOR
 
 TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
-SCOPES = ("collection", "summary", "kishida")
+SCOPES = ("collection", "summary", "kishida", "judgments")
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
 STAGES = _stages.names()
 #: the switches of conditional outputs: the conditions of the registry's stages
@@ -49,7 +49,9 @@ CONDITIONS = tuple(dict.fromkeys(s.condition for s in _stages.REGISTRY if s.cond
 #: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
 _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
          ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
-         ("collection", "text"): ""}
+         ("collection", "text"): "",
+         # judgments (issue 28): DIR/tables, DIR/figures and the folder DIR/judgments
+         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): ""}
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,16 @@ _CARTERETTE, _SAKAI_14, _SAKAI_16 = "Carterette (2012)", "Sakai (2014)", "Sakai 
 _INC_REFS = ("Buckley & Voorhees (2004) and Sakai (SIGIR 2007) (reduced qrels), "
              "Zobel (1998) and Sakai & Kando (2008) (reduced pool depth)")
 _POOL_REFS = "Zobel (1998) and Büttcher et al. (2007)"
+# score standardisation (stage standardisation; issue 30)
+_URBANO_19 = "Urbano, Lima & Hanjalic (2019)"
+_STD_METHODS = ("raw scores and the z-scores of Webber et al. (2008) (z), their normal CDF (N), Sakai (2016)'s "
+                "std-AB (U) and the empirical CDF (E)")
+
+# judgments as a dimension (issue 28): who judged, and what it changes
+_JUDG_LABEL_REGEN = ("the inter-assessor agreement of Voorhees (2000) with Cohen (1960)'s kappa and "
+                     "Krippendorff (2004)'s alpha")
+_JUDG_RANK_REGEN = ("the ranking correlations of Voorhees (2000) with tau_AP (Yilmaz et al. (2008)), "
+                    "RBO (Webber et al. (2010)) and the top-k tau of Clarke & Dietz (2024)")
 
 # ----------------------------------------------------------------------------- the declarations
 # Order within a scope is the order of the workflow's target lists and of docs/outputs.md.
@@ -260,6 +272,41 @@ OUTPUTS: tuple[Output, ...] = (
            ("metric", "method", "level", "trial", "tau", "tau_ap", "rmse", "significant_pairs"),
            ("trials.csv", "qrels/METHOD-LEVEL-TRIAL.txt"), condition="incompleteness"),
 
+    # ---- per collection: risk-sensitive measures against a baseline run (stage risk, issue 30)
+    Output("risk", _T, "collection",
+           "Risk-sensitive measures of every run against the configured baseline run(s), per metric "
+           "and risk sensitivity alpha (a loss weighs 1 + alpha): URisk (Wang et al. 2012), TRisk and its "
+           "two-sided p-value (Dinçer, Macdonald & Ounis 2014; TRisk < -2: significantly riskier than "
+           "the baseline), ZRisk and GeoRisk against all runs in use (Dinçer, Macdonald & Ounis 2016), "
+           "and the topics the run wins and loses against the baseline",
+           "the risk-sensitive evaluation of Wang et al. (2012) and Dinçer, Macdonald & Ounis (2014, "
+           "2016), as TREC's Web track 2013-2014 reported it", ("risk",),
+           ("metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk", "wins",
+            "losses"), condition="risk"),
+    # ---- per collection: score standardisation (stage standardisation; issue 30)
+    Output("standardisation_within", _T, "collection",
+           f"Standardisation within a collection: {_STD_METHODS}; per trial a random subset of n_topics "
+           "topics, Kendall's tau_b (mean and s.d. over the trials), tau_AP-b and Pearson's r between the runs' "
+           "mean raw and mean standardised scores, and the fraction of run pairs the paired t test on the "
+           "standardised scores finds significant at the two levels of the columns power_at_ALPHA",
+           f"the within-collection experiment of {_URBANO_19} (their R/01-within.R)", ("standardisation",),
+           ("metric", "std", "n_topics", "trials", "tau", "tau_sd", "tau_ap", "r", "power_at_0.05",
+            "power_at_0.01"), condition="standardisation"),
+    Output("standardisation_between", _T, "collection",
+           f"Standardisation between collections: {_STD_METHODS}; per trial two disjoint random sets of "
+           "topics play two collections: type1 = the fraction of runs Welch's t test finds different from "
+           "themselves across the two sets, power = the fraction of pairs of different runs it finds "
+           "different, at each alpha; Kendall's tau_b, tau_AP-b and Pearson's r between the two sets' "
+           "rankings (means over the trials)",
+           f"the between-collection experiment of {_URBANO_19} (their R/02-between.R)", ("standardisation",),
+           ("metric", "std", "alpha", "type1", "power", "tau", "tau_ap", "r"), condition="standardisation"),
+    Output("standardisation", "text", "collection",
+           "The power curves of the within-collection experiment (power.csv: metric, std, alpha, power) and "
+           "every trial's tau_b, tau_AP-b and r in both experiments (trials.csv: metric, experiment, std, "
+           "trial, tau, tau_ap, r)",
+           f"the power curves and correlation distributions of {_URBANO_19}", ("standardisation",),
+           ("metric", "std", "alpha", "power"), ("power.csv", "trials.csv"), condition="standardisation"),
+
     # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
     Output("run_means", _F, "collection",
            "Mean score of every run under every metric, runs named and sorted by mean AP (or the "
@@ -306,6 +353,19 @@ OUTPUTS: tuple[Output, ...] = (
            "runs in group order",
            f"the leave-one-group-out experiment of {_POOL_REFS}", ("figures",), source="pool_reuse",
            condition="incompleteness"),
+    # score standardisation (stage standardisation; issue 30)
+    Output("standardisation_power", _F, "collection",
+           "Power and type I error curves between collections: the fraction of pairs of different runs "
+           "(left) and of runs against themselves (right) that Welch's t test finds significant, against "
+           "alpha, one line per standardisation, one row of panels per metric",
+           f"the between-collection power and type I error figures of {_URBANO_19}",
+           ("standardisation",), source="standardisation_between", condition="standardisation"),
+    Output("standardisation_tau", _F, "collection",
+           "Rank correlations per standardisation: within a collection, the mean tau_b (with its s.d. over "
+           "the trials) and tau_AP-b between the rankings by raw and by standardised mean scores, one "
+           "panel per metric",
+           f"the within-collection tau and tau_AP figures of {_URBANO_19}", ("standardisation",),
+           source="standardisation_within", condition="standardisation"),
 
     # ---- across collections: tables (results/summary/NAME.csv|md|tex)
     Output("collection", _T, "summary", "Statistics of the collections",
@@ -405,6 +465,58 @@ OUTPUTS: tuple[Output, ...] = (
            "The output patterns of Sec. 4.3 and every indicator's value on each",
            f"the data behind Tables 3-5 of {_KISHIDA}", ("kishida",),
            ("pattern", "vS'", "vD", "vQ", "vG", "AP"), ("csv",)),
+
+    # ---- judgments as a dimension (issue 28; `metaeval judgments`, DIR/tables, DIR/figures, DIR/judgments)
+    Output("label_agreement", _T, "judgments",
+           "Label agreement between every two qrels sets on the (topic, document) pairs both judged: "
+           "share of equal labels, Cohen's kappa unweighted, with linear and quadratic weights and on "
+           "binary relevance (level >= threshold), Krippendorff's alpha (nominal, ordinal, interval); "
+           "last row: Krippendorff's alpha over all sets at once",
+           _JUDG_LABEL_REGEN, ("judgments",),
+           ("qrels_a", "qrels_b", "topics", "pairs", "agreement", "kappa", "kappa_linear", "kappa_quadratic",
+            "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal", "alpha_interval")),
+    Output("ranking_agreement", _T, "judgments",
+           "Does the ranking of the runs survive another assessor? Per metric and qrels set against the "
+           "reference: Kendall's tau-a with its bootstrap interval (2.5th and 97.5th percentiles), tau-b, "
+           "tau_AP (the reference as the truth), RBO, Kendall's tau among the reference's top k runs and "
+           "the largest change of a run's rank",
+           _JUDG_RANK_REGEN, ("judgments",),
+           ("metric", "qrels", "reference", "runs", "topics", "tau", "tau_b", "tau_ap", "rbo", "top_k",
+            "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high")),
+    Output("run_ranks", _T, "judgments",
+           "Every run's mean and rank (1 = best) per metric under the reference and under each qrels set, "
+           "and its change of rank (reference rank - rank under the set: positive = the run gains)",
+           _JUDG_RANK_REGEN, ("judgments",), ("metric", "run", "qrels", "mean", "rank", "rank_change")),
+    Output("decision_agreement", _T, "judgments",
+           "Do the significance decisions survive another assessor? Per metric and qrels set: run pairs "
+           "significant at alpha = {alpha} under the reference and under the set, pairs with the same "
+           "decision, pairs reversed (significant under both in opposite directions) and the share of "
+           "pairs with the same decision",
+           "the significance decisions of Voorhees (2000) under the tests of metaeval compare",
+           ("judgments",),
+           ("metric", "qrels", "reference", "pairs", "significant_reference", "significant_qrels",
+            "same_decision", "reversed", "agreement")),
+    Output("qrels_discriminative_power", _T, "judgments",
+           "Discriminative power under each qrels set: system pairs with p < alpha = {alpha} under every "
+           "test, each set over its own topics",
+           f"the discriminative power of {_SAKAI_14} per assessor", ("judgments",),
+           ("qrels", "metric", "test", "alpha", "pairs", "significant", "share")),
+    Output("run_means", _F, "judgments",
+           "Mean score of every run under the reference (x) and under each qrels set (y), one panel "
+           "per metric, the diagonal dotted",
+           "Voorhees (2000) Fig. 1", ("judgments",), source="run_ranks"),
+    Output("ranking_agreement", _F, "judgments",
+           "Kendall's tau (with its bootstrap interval) and tau_AP between the reference's ranking of "
+           "the runs and each qrels set's, by metric",
+           _JUDG_RANK_REGEN, ("judgments",), source="ranking_agreement"),
+    Output("judgments", "text", "judgments",
+           "The label-agreement details: confusion counts of every two sets (confusion/A__B.csv, A's "
+           "levels as rows), agreement and kappa per topic (topic_agreement.csv), coverage of every "
+           "set and of every run's top k by every set (coverage.csv), and every filled (hybrid) set "
+           "as TREC qrels (qrels/NAME.txt)",
+           _JUDG_LABEL_REGEN, ("judgments",),
+           ("qrels_a", "qrels_b", "topic", "pairs", "agreement", "kappa"),
+           ("confusion/A__B.csv", "topic_agreement.csv", "coverage.csv", "qrels/NAME.txt")),
 )
 
 
@@ -490,6 +602,8 @@ def report_caption_name(output: Output) -> str:
         return f"{output.kind}_{output.name}"
     if output.scope == "summary":
         return f"summary_{output.kind}_{output.name}"
+    if output.scope == "judgments":
+        return f"judgments_{output.kind}_{output.name}"
     return f"kishida_{output.name}"
 
 
@@ -512,7 +626,8 @@ def markdown_reference(scope: str) -> str:
     for o in outputs(scope):
         cols = ", ".join(f"`{c}`" for c in o.columns) if o.columns else (
             f"drawn from `{o.source}`" if o.source else "")
-        when = "gain sweep on" if o.condition == "gain_sweep" else "always"
+        when = {"gain_sweep": "gain sweep on", "risk": "a risk baseline configured",
+                "standardisation": "standardisation configured"}.get(o.condition, "always")
         lines.append("| " + " | ".join(_md_cell(x) for x in (
             f"`{o.name}`", o.kind, ", ".join(o.formats), cols, ", ".join(o.stages), when,
             o.regenerates)) + " |")

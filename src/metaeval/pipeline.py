@@ -305,7 +305,7 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
 #: rough computing time of each method stage, in seconds on DL19 (30 runs, 13 metrics, B = 1000):
 #: only used to deal the stages of a collection job into balanced groups (:func:`write_collection`).
 _STAGE_SECONDS = {"paired": 2.0, "unpaired": 1.5, "discpower": 2.0, "swap": 1.5, "stability": 1.0,
-                  "gain_sweep": 1.0, "rank_correlation": 1.5, "kendall": 0.1}
+                  "gain_sweep": 1.0, "rank_correlation": 1.5, "kendall": 0.1, "risk": 0.05}
 
 
 @contextlib.contextmanager

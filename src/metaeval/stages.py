@@ -96,11 +96,18 @@ REGISTRY: tuple[StageInfo, ...] = (
     StageInfo("incompleteness", "labelled", "_incompleteness_stage",
               ("incompleteness", "pool_reuse"), "plain",
               streams=("paired",), condition="incompleteness", folder="incompleteness"),
+    # risk-sensitive measures against a configured baseline run (issue 30: tables/risk.csv)
+    StageInfo("risk", "matrices", "_risk_stage", ("risk",), "plain", condition="risk"),
     StageInfo("tables", "file"),
     StageInfo("meta", "file"),
     StageInfo("figures", "file"),
     StageInfo("summary", "file"),
     StageInfo("kishida", "other"),
+    # judgments as a dimension (issue 28): `metaeval judgments`, its own command and job
+    StageInfo("judgments", "other"),
+    # score standardisation, the experiments of Urbano et al. (2019) (issue 30): its own command
+    # `metaeval standardisation` and, when configured, one job per collection
+    StageInfo("standardisation", "other", condition="standardisation"),
 )
 
 _BY_NAME = {s.name: s for s in REGISTRY}

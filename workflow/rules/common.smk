@@ -245,8 +245,20 @@ SUMMARY = bool(config["summary"]["enabled"])
 # its registry entry and its function (and, on the labelled collection, its rule).
 from metaeval import stages as _stages
 
+# risk-sensitive measures (stage risk, tables/risk.csv): on once a collection names a baseline run
+def risk_of(c):
+    """`(baselines, alphas)` of collection c's `risk:` block (no block: no baseline, alpha 1 and 5)."""
+    r = config["collections"][c].get("risk") or {}
+    b = r.get("baseline")
+    return ([] if b is None else [b] if isinstance(b, str) else list(b)), list(r.get("alpha", [1, 5]))
+
+
+RISK = any(risk_of(c)[0] for c in config["collections"])
 #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
-CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS)
+CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS, risk=RISK)
+# score standardisation (issue 30): its outputs only when a `standardisation:` block enables it
+STANDARDISATION = bool((config.get("standardisation") or {}).get("enabled", False))
+CONDITIONS["standardisation"] = STANDARDISATION
 METHOD_STAGES = _stages.method_stages(**CONDITIONS)
 #: the stages run by their own job (their parts read by the meta job)
 OWN_JOB_STAGES = [s for s in METHOD_STAGES if _stages.get(s).kind != "matrices"]
@@ -282,6 +294,7 @@ STAGE_ARGS = {
                             groups=_inc["groups"], pool_depth=_inc["pool_depth"])
     + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
     "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B),
+    "risk": _args(metrics=METRICS),
 }
 
 
@@ -292,6 +305,9 @@ def stage_args(stage):
         c = cfg(w.collection)
         extra = _args(top_runs=c["top_runs"], select_by=SELECT_BY,
                       default_gains=c["gains"] if stage == "gain_sweep" else None)
+        if stage == "risk":                 # the collection's baseline run(s) and alphas
+            base, alphas = risk_of(w.collection)
+            extra += " " + _args(risk_baseline=base, risk_alpha=alphas)
         return f"{STAGE_ARGS[stage]} {extra}"
 
     return args
@@ -363,7 +379,9 @@ def parse_args(w):
     c = cfg(w.collection)
     form = c.get("qrels_form")
     return _args(order=c["order"], depth=c["depth"], max_level=c["max_level"],
-                 qrels_form=None if form in (None, "auto") else form, intent_probs=c.get("intent_probs"))
+                 qrels_form=None if form in (None, "auto") else form, intent_probs=c.get("intent_probs"),
+                 std_runs=c.get("std_runs"), std_factors=c.get("std_factors")) + (
+        " --leave-one-out" if c.get("std_leave_one_out") else "")     # std= measures (issue 30)
 
 
 def gains_arg(w):
@@ -527,9 +545,15 @@ def caption(name):
 
 
 # --------------------------------------------------------------------------- report-flagged outputs
-def _table_outputs():
+#: stages whose declared outputs their own rule writes, not the meta job (standardisation.smk)
+OWN_RULE_OUTPUTS = {"standardisation"}
+
+
+def _table_outputs(stages=None):
     out = []
     for o in _outputs.tables("collection", **CONDITIONS):
+        if (stages is None and OWN_RULE_OUTPUTS & set(o.stages)) or (stages and not set(stages) & set(o.stages)):
+            continue
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "csv":
@@ -540,9 +564,11 @@ def _table_outputs():
     return out
 
 
-def _figure_outputs():
+def _figure_outputs(stages=None):
     out = []
     for o in _outputs.figures("collection", **CONDITIONS):
+        if (stages is None and OWN_RULE_OUTPUTS & set(o.stages)) or (stages and not set(stages) & set(o.stages)):
+            continue
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"
             if x == "png":

@@ -51,7 +51,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 #: the drop-ins use no BLAS: one OpenBLAS thread (its worker threads cost more CPU time to start
 #: than these commands spend computing); the user's own setting wins
-_NO_BLAS_THREADS = ("trec_eval", "cwl_eval", "ntcir")
+_NO_BLAS_THREADS = ("trec_eval", "cwl_eval", "ntcir", "ndeval")
 
 
 def _single_blas_thread(command: str) -> None:
@@ -70,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
         from .trec_eval import main as trec_eval_main
 
         return trec_eval_main(argv[1:])
+    if argv[:1] == ["ndeval"]:             # ndeval's own options (-c, -baseline RUN, ...), not argparse's
+        from .ndeval import main as ndeval_main
+
+        return ndeval_main(argv[1:])
     # `metaeval CMD ...` imports CMD's module alone; anything else (--help, a typo) the full parser
     only = argv[0] if argv and not argv[0].startswith("-") and argv[0] in _commands() else None
     import warnings

@@ -54,6 +54,12 @@ def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True) -> No
     p.add_argument("--tss-systems", type=_systems, nargs="+", metavar="M",
                    help="topic set size design: numbers of systems m of the one-way ANOVA, integers >= 2 "
                         "or 'runs' = the number of runs (default 2 10 runs)")
+    # risk-sensitive measures (stage risk; Wang et al. 2012, Dinçer et al. 2014, 2016)
+    p.add_argument("--risk-baseline", nargs="+", default=[], metavar="RUN",
+                   help="baseline run(s) of the risk table (tables/risk.csv: URisk, TRisk, ZRisk, GeoRisk); "
+                        "none: no risk table")
+    p.add_argument("--risk-alpha", type=float, nargs="+", default=None, metavar="A",
+                   help="risk sensitivities alpha >= 0 of the risk table (a loss weighs 1 + alpha; default 1 5)")
 
 
 def _systems(text: str):
@@ -139,6 +145,8 @@ def config_from_args(args):
             default_gains=args.default_gains, rbo_p=getattr(args, "rbo_p", 0.9), rthsd_B=args.rthsd_B,
             tss_beta=args.tss_beta, tss_min_diff=tuple(args.tss_min_diff) if args.tss_min_diff else (0.05, 0.10),
             tss_systems=tuple(args.tss_systems) if args.tss_systems else (2, 10, "runs"),
-            incompleteness=incompleteness_from_args(args))
+            incompleteness=incompleteness_from_args(args),
+            risk_baseline=tuple(getattr(args, "risk_baseline", None) or ()),
+            risk_alpha=tuple(getattr(args, "risk_alpha", None) or (1.0, 5.0)))
     except ValueError as e:
         raise InputError(str(e)) from None

@@ -39,6 +39,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_measure_args(p)
     add_order_args(p)
     p.add_argument("--baseline", metavar="RUN", help="compare every run with this one (default: all pairs)")
+    p.add_argument("--risk-alpha", type=float, default=None, metavar="A",
+                   help="with --baseline: also the risk-sensitive measures against it for risk sensitivity A "
+                        ">= 0 (a loss weighs 1 + A): URisk, TRisk and its p-value, ZRisk, GeoRisk -- columns "
+                        "appended to compare.csv, a second table in compare.md/.tex and on stdout")
     p.add_argument("--test", choices=TESTS, default="paired-t",
                    help="significance test (default paired-t); rthsd and tukey-hsd cover all runs given")
     p.add_argument("--correction", choices=("none", "bonferroni", "holm", "bh"), default=None,
@@ -120,6 +124,8 @@ def run(args) -> int:
     if args.conventions == "urbano2019" and args.test in ("rthsd", "tukey-hsd"):
         parser.error(f"--conventions urbano2019 covers paired-t, wilcoxon, sign, bootstrap and permutation; "
                      f"--test {args.test} has no counterpart in Urbano, Lima & Hanjalic (2019)")
+    if args.risk_alpha is not None and (not args.baseline or not args.risk_alpha >= 0):
+        parser.error("--risk-alpha needs --baseline and a value >= 0")
     scores = _load_scores(args, parser)
     if args.sort_by is not None:
         from ..metrics.registry import parse_measure
@@ -140,7 +146,7 @@ def run(args) -> int:
     try:
         df = compare(scores, baseline=args.baseline, metrics=args.metrics if args.matrices else None,
                      test=args.test, correction=args.correction, alpha=args.alpha, B=args.B, seed=args.seed,
-                     conventions=args.conventions)
+                     conventions=args.conventions, risk_alpha=args.risk_alpha)
     except ValueError as e:
         raise InputError(str(e), where) from None
     n_topics = next(iter(scores.values())).shape[0]
@@ -149,6 +155,11 @@ def run(args) -> int:
                 conventions=args.conventions)
     md = render_compare(df, fmt="md", **opts)
     tex = render_compare(df, fmt="tex", **opts)
+    if args.risk_alpha is not None:             # the risk table after the comparison
+        from ..report.risk import render_risk
+
+        md += "\n" + render_risk(df, args.baseline, fmt="md")
+        tex += "\n" + render_risk(df, args.baseline, fmt="tex")
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from ._forms import add_form_args, check_form_args
+from ._std_options import add_std_args, std_settings
 from .evaluate import add_measure_args, check_gains, resolve_measures
 from .ingest import add_order_args, progress_printer
 
@@ -42,6 +43,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_order_args(p)
     add_form_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+    add_std_args(p)                                  # standardised measures (issue 30)
     p.set_defaults(func=run, _parser=p)
     return p
 
@@ -66,7 +68,7 @@ def _float_rows(mat) -> list[str]:
     return [",".join(map(repr, r)) for r in np.asarray(mat, dtype=np.float64).tolist()]
 
 
-def write_matrices(collection, values: dict, out_dir) -> list[Path]:
+def write_matrices(collection, values: dict, out_dir, std_factors: dict | None = None) -> list[Path]:
     """Write ``OUT/NAME.csv`` for every matrix in ``values`` and ``OUT/topics.csv``, all or nothing:
     the folder is written aside and swapped in as a whole (:func:`metaeval.util.replace_dir`), so a
     killed run leaves the complete old or the complete new folder."""
@@ -89,6 +91,10 @@ def write_matrices(collection, values: dict, out_dir) -> list[Path]:
             w.writerow(["topic", "status", "reason"])
             w.writerows([t, "used", ""] for t in collection.topics)
             w.writerows([t, "excluded", "no relevant document in the qrels"] for t in collection.excluded_topics)
+        if std_factors:                              # the standardised measures' factors (issue 30)
+            from ..metrics.standardise import write_factors
+
+            write_factors(std_factors, tmp / "std_factors.csv")
         names = sorted(f.name for f in tmp.iterdir())
     return [out_dir / n for n in names]
 
@@ -107,6 +113,7 @@ def run(args) -> int:
         parser.error("give --qrels and --runs (or --collection CACHE.npz)")
     check_form_args(parser, args)
     measures, gains = resolve_measures(parser, args)
+    std = std_settings(parser, args)
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise InputError("--out exists and is not a folder", args.out)
     show_runs = progress_printer(args.quiet, "parsed")
@@ -127,8 +134,13 @@ def run(args) -> int:
         c = c.condensed()
     from ..metrics import compute_matrices
 
-    values = compute_matrices(c, measures, gains, _measure_progress(args.quiet))
-    write_matrices(c, values, args.out)
+    try:
+        values = compute_matrices(c, measures, gains, _measure_progress(args.quiet), std=std)
+    except ValueError as e:                          # a standardising run or factor that is not there
+        if isinstance(e, InputError):
+            raise
+        raise InputError(str(e), std.source) from None
+    write_matrices(c, values, args.out, std.record)
     if not args.quiet:
         print(f"metaeval: {len(values)} matrices ({len(c.topics)} topics x {len(c.runs)} runs) -> "
               f"{args.out}", file=sys.stderr)

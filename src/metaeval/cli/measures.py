@@ -88,7 +88,8 @@ def run(args) -> int:
     if rows:
         out += _table([["MEASURE", "FAMILY", "CUTOFF", "PARAMETERS", "SOURCE"]] + rows)
         out.append(f"({len(rows)} measure{'' if len(rows) == 1 else 's'}; every measure also takes judged_only=True: computed on the "
-                   f"condensed lists, unjudged documents removed)")
+                   f"condensed lists, unjudged documents removed; and std=z|N|U|E: standardised per topic, "
+                   f"docs/metrics.md)")
     if vrows:
         if out:
             out.append("")

@@ -35,6 +35,10 @@ effect sizes and confidence intervals for every compared pair and metric (``meta
 * ``conventions="urbano2019"``: the p-values of ``paired-t``, ``wilcoxon``, ``sign``, ``bootstrap``
   and ``permutation`` with the conventions of Urbano, Lima & Hanjalic (2019) (:mod:`.compare_urbano`);
   the other columns unchanged.
+* ``risk_alpha`` (with ``baseline``): the risk-sensitive measures of :mod:`.risk` for every run
+  against the baseline, appended as the columns ``RISK_COMPARE_COLUMNS`` -- ``risk_alpha``,
+  ``urisk`` (Wang et al. 2012), ``trisk`` and its two-sided p-value ``trisk_p`` (Dinçer, Macdonald
+  & Ounis 2014), ``zrisk`` and ``georisk`` (Dinçer, Macdonald & Ounis 2016; against all runs given).
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from .rthsd import DEFAULT_RTHSD_B, rthsd, rthsd_many
 from .samples import BootstrapSamples
 from .matrices import matrices_for
 
-__all__ = ["compare", "COMPARE_COLUMNS", "COMPARE_TESTS", "DEFAULT_B", "TEST_NAMES", "CORRECTION_NAMES",
+__all__ = ["compare", "COMPARE_COLUMNS", "RISK_COMPARE_COLUMNS", "COMPARE_TESTS", "DEFAULT_B", "TEST_NAMES", "CORRECTION_NAMES",
            "paired_t_interval", "bootstrap_diff_interval"]
 
 COMPARE_COLUMNS = ["metric", "run", "other", "test", "correction", "mean", "other_mean", "ci_low", "ci_high",
@@ -89,13 +93,17 @@ def _as_matrices(scores) -> dict:
 
 def compare(scores, *, baseline: str | None = None, metrics: list[str] | None = None, test: str = "paired-t",
             correction: str | None = None, alpha: float = 0.05, B: int | None = None, seed: int = 0,
-            ci: float = 0.95, batch: int | None = None, conventions: str = "metaeval") -> pd.DataFrame:
+            ci: float = 0.95, batch: int | None = None, conventions: str = "metaeval",
+            risk_alpha: float | None = None) -> pd.DataFrame:
     """The ``compare.csv`` table for ``scores``: the tidy frame of :func:`metaeval.evaluate`
     (``run, topic, measure, value``), ``{metric: topic x run DataFrame}``, or one topic x run
     DataFrame (named ``score``).  ``metrics``: which (default all, in order).  ``B``: replicates
     of the resampling tests (default 10000 permutation, 1000 bootstrap, 5000 rthsd).
-    ``conventions``: ``"metaeval"`` or ``"urbano2019"`` (:mod:`.compare_urbano`)."""
+    ``conventions``: ``"metaeval"`` or ``"urbano2019"`` (:mod:`.compare_urbano`).  ``risk_alpha``
+    (needs ``baseline``): append the risk columns (``RISK_COMPARE_COLUMNS``) for that alpha."""
     mats = _as_matrices(scores)
+    if risk_alpha is not None and baseline is None:
+        raise ValueError("risk_alpha needs a baseline (the risk measures compare every run with it)")
     if test not in COMPARE_TESTS:
         raise ValueError(f"unknown test {test!r}; expected one of {', '.join(COMPARE_TESTS)}")
     check_conventions(conventions, test)
@@ -120,7 +128,25 @@ def compare(scores, *, baseline: str | None = None, metrics: list[str] | None = 
         shared = rthsd_many(scores_, B=B, seed=seed, batch=batch)
     frames = [_compare_metric(s, m, baseline, test, correction, alpha, B, seed, ci, batch, r, conventions)
               for s, m, r in zip(scores_, metrics, shared)]
-    return pd.concat(frames, ignore_index=True)[COMPARE_COLUMNS]
+    out = pd.concat(frames, ignore_index=True)[COMPARE_COLUMNS]
+    if risk_alpha is None:
+        return out
+    return _with_risk(out, scores_, metrics, baseline, risk_alpha)
+
+
+#: the columns ``risk_alpha=`` appends to the compare table
+RISK_COMPARE_COLUMNS = ["risk_alpha", "urisk", "trisk", "trisk_p", "zrisk", "georisk"]
+
+
+def _with_risk(out: pd.DataFrame, scores_, metrics, baseline, risk_alpha) -> pd.DataFrame:
+    from .risk import risk_table
+
+    mats = {m: pd.DataFrame(s.values, index=list(s.topics), columns=list(s.runs)) for s, m in zip(scores_, metrics)}
+    risk = risk_table(mats, str(baseline), [float(risk_alpha)], metrics)
+    risk = risk.rename(columns={"alpha": "risk_alpha", "p": "trisk_p"})
+    risk = risk[["metric", "run"] + RISK_COMPARE_COLUMNS]
+    return out.merge(risk, on=["metric", "run"], how="left", validate="one_to_one")[COMPARE_COLUMNS
+                                                                                      + RISK_COMPARE_COLUMNS]
 
 
 def _compare_metric(s, metric, baseline, test, correction, alpha, B, seed, ci, batch,

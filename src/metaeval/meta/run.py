@@ -50,6 +50,10 @@ TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired"
 TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
 # robustness to incomplete judgments and pool reuse (stage incompleteness)
 TABLE_ORDER += ("incompleteness", "pool_reuse")
+# risk-sensitive measures against a baseline run (stage risk)
+TABLE_ORDER += ("risk",)
+# score standardisation (stage standardisation, its own command; issue 30)
+TABLE_ORDER += ("standardisation_within", "standardisation_between")
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 
@@ -84,6 +88,10 @@ class MetaConfig:
     # robustness to incomplete judgments and pool reuse (stage incompleteness): a
     # metaeval.meta.incompleteness.IncompletenessConfig; None = its defaults
     incompleteness: object = None
+    # risk-sensitive measures (stage risk, metaeval.meta.risk): the baseline run(s) of the
+    # collection (empty: no risk table) and the risk sensitivities alpha
+    risk_baseline: tuple = ()
+    risk_alpha: tuple = (1.0, 5.0)
 
     def __post_init__(self):
         check_B(self.B)
@@ -98,6 +106,8 @@ class MetaConfig:
             raise ValueError(f"tss_beta must lie in (0, 1), got {self.tss_beta}")
         if not self.tss_min_diff or any(not float(d) > 0 for d in self.tss_min_diff):
             raise ValueError(f"tss_min_diff: give positive differences, got {list(self.tss_min_diff)}")
+        if any(not float(a) >= 0 for a in self.risk_alpha) or not self.risk_alpha:
+            raise ValueError(f"risk_alpha: give sensitivities >= 0, got {list(self.risk_alpha)}")
         for m in self.tss_systems:
             if m != "runs" and (isinstance(m, bool) or int(m) != m or int(m) < 2):
                 raise ValueError(f"tss_systems: give integers >= 2 or 'runs', got {m!r}")
@@ -381,6 +391,19 @@ def _rank_correlation_stage(matrices, metrics, cfg, samples):
     of the plain metrics, intervals over the paired samples ``Q*b``."""
     return stage_rank_correlation(matrices, metrics, B=cfg.B, seed=cfg.seed, rbo_p=cfg.rbo_p,
                                   batch=cfg.batch, samples=samples)
+def _risk_stage(matrices, metrics, cfg):
+    """``risk``: URisk, TRisk, ZRisk and GeoRisk (:mod:`.risk`) of every run against each
+    configured baseline, for every alpha, on the plain metrics; no baseline: an empty table."""
+    from .risk import RISK_COLUMNS, risk_table
+
+    if not cfg.risk_baseline:
+        return {"risk": pd.DataFrame(columns=RISK_COLUMNS)}
+    try:
+        return {"risk": risk_table(matrices, list(cfg.risk_baseline), list(cfg.risk_alpha), list(metrics))}
+    except ValueError as e:
+        raise ValueError(f"risk: {e}") from None
+
+
 def _discpower_stage(matrices, metrics, cfg, *, inputs):
     """The four discriminative-power tables (:func:`metaeval.meta.discpower.stage_discpower`) of the
     plain metrics; the paired and unpaired bootstrap ASLs (``inputs["asl"]``) become the
@@ -508,6 +531,8 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     done: dict[str, dict] = {}
     for name in STAGES:
         if name == "gain_sweep" and not sweep_available(mats, cfg):
+            continue
+        if name == "risk" and not cfg.risk_baseline:     # no baseline configured: no risk table
             continue
         if STAGES[name].labelled:          # its own command (metaeval incompleteness, ...)
             continue

@@ -21,7 +21,7 @@ def _takes_rel(func) -> bool:
 
 
 def evaluate(collection: Collection | EvalContext, measures: Iterable[str | Measure],
-             gains=None, vocabulary: str | None = None) -> dict[str, np.ndarray]:
+             gains=None, vocabulary: str | None = None, std=None) -> dict[str, np.ndarray]:
     """Compute every measure for every run and topic at once.
 
     Returns ``{measure.name: float64 array (runs, topics)}`` in the order given.  ``gains`` (for
@@ -31,12 +31,19 @@ def evaluate(collection: Collection | EvalContext, measures: Iterable[str | Meas
     Three parameters are applied here, not by the implementations: ``rel=`` (levels below it made
     L0; unless the implementation takes a ``rel`` argument, as the trec_eval family's graded
     measures, whose gains stay the levels), ``judged_only=True`` (any measure: the condensed lists,
-    unjudged documents removed) -- both by :meth:`EvalContext.view` -- and ``gains=``.
+    unjudged documents removed) -- both by :meth:`EvalContext.view` -- and ``gains=``.  A
+    standardised measure (``std=``) is its measure's matrix standardised per topic as ``std`` (a
+    :class:`~metaeval.metrics.standardise.StdSettings`; default: by every run) says.
     """
     ctx = collection if isinstance(collection, EvalContext) else EvalContext(collection, gains)
     out: dict[str, np.ndarray] = {}
     for m in measures:
         m = parse_measure(m, vocabulary)
+        if m.param("std") is not None:     # score standardisation (metaeval.metrics.standardise)
+            from .standardise import evaluate_standardised
+
+            out[m.name] = evaluate_standardised(ctx, m, std, evaluate)
+            continue
         d = m.definition
         own_rel = _takes_rel(d.func)
         params = {k: m.param(k) for k in d.params if k != "gains" and (k != "rel" or own_rel)}
@@ -52,14 +59,14 @@ def evaluate(collection: Collection | EvalContext, measures: Iterable[str | Meas
 
 
 def compute_matrices(collection: Collection | EvalContext, measures: Iterable[str | Measure], gains=None,
-                     progress=None) -> dict[str, np.ndarray]:
+                     progress=None, std=None) -> dict[str, np.ndarray]:
     """:func:`evaluate`, one measure at a time, calling ``progress(i, n, name)`` after the i-th of
     the n measures (what ``metaeval matrices`` shows); the same ``{name: (runs, topics)}``."""
     ctx = collection if isinstance(collection, EvalContext) else EvalContext(collection, gains)
     measures = list(measures)
     out: dict[str, np.ndarray] = {}
     for i, m in enumerate(measures):
-        out.update(evaluate(ctx, [m]))
+        out.update(evaluate(ctx, [m], std=std))
         if progress is not None:
             progress(i + 1, len(measures), parse_measure(m).name)
     return out

@@ -189,6 +189,14 @@ GENERIC_PARAMS: dict[str, Param] = {
                                             "(NTCIREVAL -j, trec_eval -J)", _fmt_bool),
 }
 
+# score standardisation (issue 30): ``std=z|N|U|E`` on any measure -- the measure's matrix
+# standardised per topic by the standardising runs' scores (metaeval.metrics.standardise, applied
+# by metaeval.metrics.evaluate)
+from .standardise import parse_std as _parse_std  # noqa: E402
+
+GENERIC_PARAMS["std"] = Param(None, _parse_std, "score standardisation per topic: z (Webber et al. 2008), "
+                                                "N, U (Sakai 2016) or E (Urbano et al. 2019)", str)
+
 #: the vocabularies a measure name is read in: NTCIREVAL's (the canonical names) or ir_measures'
 #: (trec_eval's meanings of nDCG@k, AP@k, ERR@k, ...).  Names that are not ambiguous read the same
 #: in both; a canonical name reads as itself in "ntcireval".
@@ -352,6 +360,7 @@ def _resolve_alias(base: str, cutoff: int | None) -> str:
     return base
 
 
+_CUT_FIRST_RE = re.compile(r"^(?P<base>[^()@\s]+)@(?P<cutoff>[^()@\s]+)\((?P<params>.*)\)$", re.S)
 _HEAD_RE = re.compile(r"^(?P<base>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<cutoff>[^()@\s]+))?$", re.S)
 
 
@@ -389,6 +398,8 @@ def tokenize(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
     written, no registry lookup (quoted values unquoted; the text after ``@`` as written, which may
     be a number with a decimal point, e.g. ir_measures' ``IPrec@0.1``)."""
     m = _HEAD_RE.match(str(text).strip())
+    if not m:      # parameters after the cutoff (``nDCG@10(std=N)``, issue 30) read as nDCG(std=N)@10
+        m = _CUT_FIRST_RE.match(str(text).strip())
     if not m:
         raise ValueError(f"measure {text!r}: expected BASE, BASE@CUTOFF or BASE(key=value,...)@CUTOFF")
     items = []

@@ -24,6 +24,7 @@ from ..meta.swap import relative_difference
 from ..metrics.registry import split_param
 from .formatting import fmt4, fmt_short, format_percent, format_tau, is_missing, round_half_up, sig_figs
 from .render import Cell, Layout, escape_latex
+from . import judgments_layouts as _jl
 
 __all__ = ["TableKind", "KINDS", "GENERIC", "layout_table", "kind_for"]
 
@@ -484,6 +485,22 @@ def _layout_pool_reuse(df: pd.DataFrame) -> Layout:
     return Layout(header, rows, "lll" + "r" * 5)
 
 
+def _layout_risk(df: pd.DataFrame) -> Layout:
+    """``risk``: one row per metric, baseline, alpha and run (the table's order); URisk and GeoRisk
+    to 4 decimals, TRisk and ZRisk to 2, the p-value to 4."""
+    _require(df, "risk", ["metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk",
+                          "wins", "losses"])
+    header = ["Metric", "Run", "Baseline", "alpha", "URisk", "TRisk", "p", "ZRisk", "GeoRisk", "Wins", "Losses"]
+
+    def num(v, digits=4):
+        return "" if is_missing(v) else f"{float(v):.{digits}f}"
+
+    rows = [[str(r.metric), str(r.run), str(r.baseline), f"{float(r.alpha):g}", num(r.urisk), num(r.trisk, 2),
+             num(r.p), num(r.zrisk, 2), num(r.georisk), str(int(r.wins)), str(int(r.losses))]
+            for r in df.itertuples(index=False)]
+    return Layout(header, rows, "lll" + "r" * 8)
+
+
 # --------------------------------------------------------------------------------------------
 # the dispatch table: layout key (metaeval.outputs.Output.layout) -> layout and row order
 # --------------------------------------------------------------------------------------------
@@ -515,6 +532,7 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("topic_set_size", _layout_topic_set_size),
     TableKind("incompleteness", _layout_incompleteness),
     TableKind("pool_reuse", _layout_pool_reuse),
+    TableKind("risk", _layout_risk),
     TableKind("summary_collection", _layout_collection),
     TableKind("summary_sensitivity_paired", _wide(lambda v: format_percent(v, integer=False))),
     TableKind("summary_sensitivity_unpaired", _wide(lambda v: format_percent(v, integer=False))),
@@ -527,7 +545,18 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("rank_correlation", _layout_rank_correlation),
     TableKind("summary_rank_correlation", _wide(format_tau, id_cols=3)),
     TableKind("summary_discriminative_power", _wide(lambda v: format_percent(v, integer=False), id_cols=2)),
+    # judgments (issue 28): the tables of `metaeval judgments`
+    TableKind("judgments_label_agreement", _jl.layout_label_agreement),
+    TableKind("judgments_ranking_agreement", _jl.layout_ranking_agreement),
+    TableKind("judgments_run_ranks", _jl.layout_run_ranks),
+    TableKind("judgments_decision_agreement", _jl.layout_decision_agreement),
+    TableKind("judgments_qrels_discriminative_power", _layout_generic),
 ]}
+
+# score standardisation (issue 30): the layouts live in report/standardisation.py
+from .standardisation import LAYOUTS as _STD_LAYOUTS  # noqa: E402
+
+KINDS.update({name: TableKind(name, f) for name, f in _STD_LAYOUTS.items()})
 
 GENERIC = TableKind("generic", _layout_generic)
 

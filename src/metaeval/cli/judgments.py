@@ -1,0 +1,120 @@
+"""``metaeval judgments``: judgments as a dimension -- assessors, LLM judges and hybrid qrels of one
+collection meta-evaluated like metrics (docs/meta.md "Judgments").
+
+Several qrels sets (``--qrels NAME=FILE[,FILE...]``; per-topic ``trec_eval -q`` results with
+``--results NAME=DIR``) against a reference set: label agreement (Cohen's kappa, Krippendorff's
+alpha), the runs' rankings per metric (tau, tau_b, tau_AP, RBO, top-k tau, rank changes, bootstrap
+interval), the significance decisions and discriminative power under each set.  Writes
+``OUT/tables/{label_agreement,ranking_agreement,run_ranks,decision_agreement,
+qrels_discriminative_power}.{csv,md,tex}``, ``OUT/figures/`` and ``OUT/judgments/`` (confusion
+matrices, per-topic agreement, coverage, filled qrels).  Nothing is written when an input is rejected.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .ingest import add_order_args
+
+#: metaeval.meta.compare.COMPARE_TESTS and pairtests.CORRECTIONS (spelled out: no pandas import to parse)
+TESTS = ("paired-t", "wilcoxon", "sign", "permutation", "bootstrap", "rthsd", "tukey-hsd")
+CORRECTIONS = ("none", "bonferroni", "holm", "bh")
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "judgments", help="meta-evaluate the judgments: assessors, LLM judges and hybrid qrels",
+        description="Compare qrels sets of one collection (other assessors, LLM judges, hybrid fills) with a "
+                    "reference: label agreement (Cohen 1960; Krippendorff 2004), how the runs' ranking per metric "
+                    "changes (Voorhees 2000; tau_AP, Yilmaz et al. 2008; RBO, Webber et al. 2010; top-k tau, "
+                    "Clarke & Dietz 2024) and whether the significance decisions survive. Writes OUT/tables, "
+                    "OUT/figures and OUT/judgments (docs/meta.md, docs/outputs.md).")
+    p.add_argument("--qrels", metavar="NAME=FILE[,FILE...]", nargs="+", action="extend", required=True,
+                   help="a qrels set: its name and file(s) (several files: their union); repeatable")
+    p.add_argument("--reference", metavar="NAME", required=True,
+                   help="the set the others are compared with (e.g. the official qrels)")
+    p.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend", required=True,
+                   help="run files, directories or globs (read and ranked once for all sets)")
+    p.add_argument("--out", metavar="DIR", required=True, help="output folder")
+    p.add_argument("--metrics", metavar="M", nargs="+", action="extend", default=None,
+                   help="metrics (default AP nDCG@10); with --results, trec_eval's measures as trec.NAME")
+    p.add_argument("--gains", metavar="G1:...:GH", default=None, help="gains of L1..LH (default 1:2:...:H)")
+    p.add_argument("--threshold", type=int, default=None,
+                   help="kappa_binary's relevance threshold (default 2 on a scale up to 3 or more, else 1)")
+    p.add_argument("--top-k", type=int, default=10, dest="top_k",
+                   help="tau among the reference's top K runs; coverage of each run's top K documents (default 10)")
+    p.add_argument("--test", choices=TESTS, default="paired-t", help="paired test of the decisions (default paired-t)")
+    p.add_argument("--correction", choices=CORRECTIONS, default=None,
+                   help="multiple-comparison correction of the decisions (default: metaeval compare's, holm)")
+    p.add_argument("--B", type=int, default=1000,
+                   help="bootstrap samples of the tau intervals and replicates of a resampling test (default 1000)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--rbo-p", type=float, default=0.9, dest="rbo_p",
+                   help="persistence p of rank-biased overlap (default 0.9, the rank_correlation stage's)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap samples (default 0)")
+    p.add_argument("--fill", metavar="NAME=BASE+FROM", action="append", default=[],
+                   help="a hybrid set: BASE's judgments, FROM's for the pairs BASE did not judge; repeatable")
+    p.add_argument("--on-conflict", choices=("error", "max", "min", "first"), default="error", dest="on_conflict",
+                   help="a pair judged twice with different labels within a set: an error (default), or keep the "
+                        "highest, lowest or first file's label")
+    p.add_argument("--topics", choices=("common", "own"), default="common",
+                   help="compare two sets on the topics both judged (common, default) or rank each over its own")
+    p.add_argument("--results", metavar="NAME=DIR", action="append", default=[],
+                   help="per-topic results from another tool in place of a qrels set: one trec_eval -q output per "
+                        "run in DIR; repeatable")
+    add_order_args(p)
+    p.add_argument("--no-figures", action="store_true", help="tables and files only")
+    p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
+    p.set_defaults(func=run, _parser=p)
+    return p
+
+
+def _pairs(parser, items, what: str, sep: str = "=") -> dict:
+    out: dict = {}
+    for item in items:
+        name, s, value = str(item).partition(sep)
+        if not s or not name or not value:
+            parser.error(f"{what} {item!r}: expected NAME{sep}VALUE")
+        if name in out:
+            parser.error(f"{what}: the name {name} is given twice")
+        out[name] = value
+    return out
+
+
+def run(args) -> int:
+    import sys
+
+    from ..errors import ConfigError, InputError
+    from ..meta.judgments_run import DEFAULT_METRICS, run_judgments
+    from ..report.judgments import write_judgments
+
+    parser = args._parser
+    qrels = {k: [f for f in v.split(",") if f] for k, v in _pairs(parser, args.qrels, "--qrels").items()}
+    fill = _pairs(parser, args.fill, "--fill")
+    for name, spec in fill.items():
+        base, plus, frm = spec.partition("+")
+        if not plus or not base or not frm:
+            parser.error(f"--fill {name}={spec}: expected NAME=BASE+FROM")
+    results = _pairs(parser, args.results, "--results")
+    if args.top_k < 2:
+        parser.error("--top-k must be >= 2")
+    if args.B < 1:
+        parser.error("--B must be >= 1")
+    try:
+        res = run_judgments(qrels, args.reference, args.runs, metrics=args.metrics or list(DEFAULT_METRICS),
+                            gains=args.gains, threshold=args.threshold, top_k=args.top_k, test=args.test, B=args.B,
+                            alpha=args.alpha, seed=args.seed, fill=fill, on_conflict=args.on_conflict,
+                            topics=args.topics, correction=args.correction, order=args.order, results=results,
+                            depth=args.depth, rbo_p=args.rbo_p)
+    except (InputError, ConfigError):
+        raise                                    # rejected input: exit 1 (an InputError is a ValueError)
+    except ValueError as e:
+        parser.error(str(e))
+    written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures)
+    if not args.quiet:
+        ra = res.tables["ranking_agreement"]
+        la = res.tables["label_agreement"]
+        n_pairs = int((la["qrels_a"] != "all").sum())
+        sys.stdout.write(f"metaeval judgments: {n_pairs} pair(s) of qrels sets, {len(ra)} ranking comparison(s); "
+                         f"{len(written)} files under {args.out}\n")
+    return 0

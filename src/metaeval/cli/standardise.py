@@ -1,0 +1,76 @@
+"""``metaeval standardise``: standardised copies of any tool's topic x run matrices (issue 30).
+
+For every ``DIR/METRIC.csv`` and every method X of ``--std`` writes ``OUT/METRIC(std=X).csv`` in
+the same layout (first column ``topic``, one column per run, unrounded values), and
+``OUT/std_factors.csv`` (``metric, topic, mu, sigma, support``).  Every file is computed before
+any is written; each is written atomically, so rejected input writes nothing.  ``OUT`` may be
+``DIR`` (the standardised matrices join the raw ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ._std_options import add_std_args, matrix_text, raw_matrices, std_methods, std_settings
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "standardise", help="standardised copies of topic x run matrices (z, N, U, E)",
+        description="Standardise every topic of every DIR/METRIC.csv by the standardising runs' scores on it "
+                    "(z: Webber et al. 2008; N: normal CDF of z; U: Sakai 2016's std-AB; E: empirical CDF, "
+                    "Urbano et al. 2019) and write OUT/METRIC(std=X).csv and OUT/std_factors.csv.")
+    p.add_argument("--matrices", required=True, metavar="DIR", help="folder of METRIC.csv matrices")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder (may be DIR)")
+    p.add_argument("--std", nargs="+", metavar="X", default=["z", "N", "U", "E"],
+                   help="the methods: z N U E (default: all four)")
+    p.add_argument("--metrics", nargs="+", metavar="M", default=None,
+                   help="the matrices to standardise (default: every matrix without std= in DIR)")
+    add_std_args(p)
+    p.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    p.set_defaults(func=run, _parser=p)
+    return p
+
+
+def run(args) -> int:
+    import numpy as np
+
+    from ..errors import InputError
+    from ..meta.matrices import load_matrices
+    from ..metrics.standardise import standardise_matrix, with_std, without_std, write_factors
+    from ..util import atomic_dir_outputs, atomic_write
+
+    parser = args._parser
+    methods = std_methods(parser, args)
+    settings = std_settings(parser, args)
+    mats = load_matrices(args.matrices, raw_matrices(args))
+    files: dict[str, str] = {}
+    factors = {}
+    for name, df in mats.items():
+        key, done = without_std(name)
+        if done is not None:
+            raise InputError(f"{name} is standardised already", Path(args.matrices) / f"{name}.csv")
+        topics, runs = [str(t) for t in df.index], [str(r) for r in df.columns]
+        x = df.to_numpy(dtype=np.float64).T                                  # (runs, topics)
+        for method in methods:
+            try:
+                vals, f = standardise_matrix(x, topics, runs, method, settings, key=key,
+                                             where=str(Path(args.matrices) / f"{name}.csv"))
+            except ValueError as e:
+                raise InputError(str(e), settings.source or Path(args.matrices) / f"{name}.csv") from None
+            files[with_std(name, method)] = matrix_text(topics, runs, vals.T)
+            factors[key] = f
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise InputError("--out exists and is not a folder", out)
+    paths = [out / f"{n}.csv" for n in files] + [out / "std_factors.csv"]
+    with atomic_dir_outputs(paths):
+        for n, text in files.items():
+            with atomic_write(out / f"{n}.csv", newline="", encoding="utf-8") as fh:
+                fh.write(text)
+        write_factors(factors, out / "std_factors.csv")
+    if not args.quiet:
+        print(f"metaeval: {len(files)} standardised matrices ({', '.join(methods)}) -> {out}", file=sys.stderr)
+    return 0

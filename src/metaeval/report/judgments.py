@@ -1,0 +1,60 @@
+"""Write what ``metaeval judgments`` computed (:class:`metaeval.meta.judgments_run.JudgmentsResult`):
+the tables declared in :mod:`metaeval.outputs` (scope ``judgments``) as CSV / Markdown / LaTeX under
+``DIR/tables``, the figures under ``DIR/figures``, and ``DIR/judgments/`` (confusion matrices,
+per-topic agreement, coverage, filled qrels).  Everything is computed before the first file is
+written, each file atomically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import outputs as O
+from ..util import atomic_write
+from .csvio import csv_text
+from .tables import write_table
+
+__all__ = ["write_judgments", "confusion_name"]
+
+
+def confusion_name(a: str, b: str) -> str:
+    """``confusion/A__B.csv``."""
+    return f"confusion/{a}__{b}.csv"
+
+
+def _write_text(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+    return path
+
+
+def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = True) -> list[Path]:
+    """Write every table, figure and file of ``result`` under ``out_dir``; returns the paths."""
+    out = Path(out_dir)
+    texts = {}
+    for name, df in result.tables.items():
+        texts[name] = df
+    folder = out / "judgments"
+    extra = {folder / "topic_agreement.csv": csv_text(result.topic_agreement),
+             folder / "coverage.csv": csv_text(result.coverage)}
+    for (a, b), df in result.confusion.items():
+        extra[folder / confusion_name(a, b)] = csv_text(df)
+    for name, text in result.qrels.items():
+        extra[folder / "qrels" / f"{name}.txt"] = text
+    written: list[Path] = []
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    for o in O.tables("judgments"):
+        if o.name in texts:
+            written += write_table(texts[o.name], out / "tables" / o.name, kind=o.layout, alpha=alpha)
+    for path, text in extra.items():
+        written.append(_write_text(path, text))
+    if figures:
+        from .figures import PLOTTERS
+
+        (out / "figures").mkdir(parents=True, exist_ok=True)
+        for o in O.figures("judgments"):
+            draw, kwargs = PLOTTERS[o.layout]
+            if o.source == "run_ranks":
+                kwargs = {**kwargs, "reference": result.reference}
+            written += draw(result.tables[o.source], out / "figures" / o.name, **kwargs)
+    return written

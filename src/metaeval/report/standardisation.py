@@ -1,0 +1,146 @@
+"""The outputs of the standardisation stage (issue 30; Urbano, Lima & Hanjalic 2019): the layouts
+of ``standardisation_within`` / ``standardisation_between`` (registered in
+:data:`metaeval.report.layouts.KINDS`), the figures ``standardisation_power`` /
+``standardisation_tau`` (registered in :data:`metaeval.report.figures.PLOTTERS`) and
+:func:`write_standardisation`, which writes the stage's files into an output folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .formatting import fmt4, is_missing
+from .render import Layout
+
+__all__ = ["LAYOUTS", "plot_standardisation_power", "plot_standardisation_tau", "write_standardisation",
+           "STD_ORDER"]
+
+#: the row order of the standardisations
+STD_ORDER = ("raw", "z", "N", "U", "E")
+
+
+def _num(v) -> str:
+    return "" if is_missing(v) else fmt4(v)
+
+
+def _layout_within(df: pd.DataFrame) -> Layout:
+    """One row per metric and standardisation: n, trials, tau (s.d.), tau_AP-b, r, power."""
+    header = ["Metric", "Std", "Topics", "Trials", "tau_b", "s.d.", "tau_AP-b", "r", "Power (0.05)", "Power (0.01)"]
+    rows = [[str(r[0]), str(r[1]), str(int(r[2])), str(int(r[3])), *(_num(v) for v in r[4:10])]
+            for r in df.itertuples(index=False)]
+    return Layout(header, rows, "ll" + "r" * 8)
+
+
+def _layout_between(df: pd.DataFrame) -> Layout:
+    """One row per metric and standardisation at alpha = 0.05 and 0.01 (the CSV has every alpha of
+    the grid): type I error, power, tau_b, tau_AP-b, r."""
+    header = ["Metric", "Std", "alpha", "Type I", "Power", "tau_b", "tau_AP-b", "r"]
+    keep = df[np.isclose(df["alpha"].astype(float), 0.05) | np.isclose(df["alpha"].astype(float), 0.01)] \
+        if len(df) else df
+    rows = [[str(r.metric), str(r.std), format(float(r.alpha), "g"), _num(r.type1), _num(r.power), _num(r.tau),
+             _num(r.tau_ap), _num(r.r)] for r in keep.itertuples(index=False)]
+    return Layout(header, rows, "llr" + "r" * 5)
+
+
+#: layout key -> layout function (registered in metaeval.report.layouts.KINDS)
+LAYOUTS = {"standardisation_within": _layout_within, "standardisation_between": _layout_between}
+
+
+def _stds(df) -> list:
+    have = list(dict.fromkeys(df["std"]))
+    return [s for s in STD_ORDER if s in have] + [s for s in have if s not in STD_ORDER]
+
+
+def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:
+    """Between collections: power (left) and type I error (right) against alpha, one line per
+    standardisation, one row per metric (Urbano et al. 2019)."""
+    from .figures import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
+
+    with _rc():
+        metrics = _unique(table["metric"]) if len(table) else []
+        fig = new_figure(9.0, 3.4 * max(1, len(metrics)))
+        if not metrics:
+            _no_data(fig.add_subplot(), "standardisation")
+            return save_figure(fig, path_stem)
+        axes = fig.subplots(len(metrics), 2, squeeze=False)
+        for i, m in enumerate(metrics):
+            sub = table[table["metric"] == m]
+            stds = _stds(sub)
+            for j, col in enumerate(("power", "type1")):
+                ax = axes[i][j]
+                for k, s in enumerate(stds):
+                    d = sub[sub["std"] == s].sort_values("alpha", kind="mergesort")
+                    ax.plot(d["alpha"].to_numpy(float), d[col].to_numpy(float), label=str(s), markersize=3,
+                            **_style(k))
+                if col == "type1":                                   # the nominal rate: y = alpha
+                    a = np.sort(sub["alpha"].astype(float).unique())
+                    ax.plot(a, a, color="0.5", linewidth=0.8, linestyle=":")
+                ax.set_xscale("log")
+                ax.set_xlabel("alpha")
+                ax.set_ylabel("power" if col == "power" else "type I error rate")
+                ax.set_title(f"{m}: {'power' if col == 'power' else 'type I error'} between collections")
+                ax.grid(True, alpha=0.3)
+            _legend(axes[i][0], len(stds))
+        fig.tight_layout()
+        return save_figure(fig, path_stem)
+
+
+def plot_standardisation_tau(table: pd.DataFrame, path_stem) -> list[Path]:
+    """Within a collection: mean tau_b (with +- its s.d. over the trials) and tau_AP-b between the
+    rankings by raw and standardised means, per standardisation, one panel per metric."""
+    from .figures import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
+
+    with _rc():
+        metrics = _unique(table["metric"]) if len(table) else []
+        fig = new_figure(4.0 * max(1, len(metrics)), 3.6)
+        if not metrics:
+            _no_data(fig.add_subplot(), "standardisation")
+            return save_figure(fig, path_stem)
+        axes = fig.subplots(1, len(metrics), squeeze=False)[0]
+        for ax, m in zip(axes, metrics):
+            sub = table[table["metric"] == m]
+            stds = _stds(sub)
+            d = sub.set_index("std").loc[stds]
+            x = np.arange(len(stds))
+            ax.errorbar(x - 0.1, d["tau"].to_numpy(float), yerr=np.nan_to_num(d["tau_sd"].to_numpy(float)),
+                        fmt="o", capsize=3, label="tau_b", **{k: v for k, v in _style(0).items() if k == "color"})
+            ax.plot(x + 0.1, d["tau_ap"].to_numpy(float), "s", label="tau_AP-b",
+                    **{k: v for k, v in _style(1).items() if k == "color"})
+            ax.set_xticks(x)
+            ax.set_xticklabels(stds)
+            ax.set_xlabel("standardisation")
+            ax.set_ylabel("correlation with raw ranking")
+            ax.set_title(f"{m}: within a collection")
+            ax.grid(True, alpha=0.3)
+            _legend(ax, 2)
+        fig.tight_layout()
+        return save_figure(fig, path_stem)
+
+
+def write_standardisation(frames, out_dir, *, figures: bool = True) -> list[Path]:
+    """The stage's files: ``OUT/tables/standardisation_{within,between}.{csv,md,tex}``,
+    ``OUT/standardisation/{power,trials}.csv`` and, with ``figures``, ``OUT/figures/
+    standardisation_{power,tau}.{png,pdf}``."""
+    from ..util import atomic_write
+    from .csvio import csv_text
+    from .figures import PLOTTERS
+    from .tables import write_table
+
+    out = Path(out_dir)
+    written: list[Path] = []
+    for name in ("standardisation_within", "standardisation_between"):
+        written += write_table(frames[name], out / "tables" / name, kind=name)
+    (out / "standardisation").mkdir(parents=True, exist_ok=True)
+    for name, file in (("standardisation_power", "power.csv"), ("standardisation_trials", "trials.csv")):
+        with atomic_write(out / "standardisation" / file, "w", encoding="utf-8", newline="") as fh:
+            fh.write(csv_text(frames[name]))
+        written.append(out / "standardisation" / file)
+    if figures:
+        (out / "figures").mkdir(parents=True, exist_ok=True)
+        for fig, source in (("standardisation_power", "standardisation_between"),
+                            ("standardisation_tau", "standardisation_within")):
+            draw, kwargs = PLOTTERS[fig]
+            written += draw(frames[source], out / "figures" / fig, **kwargs)
+    return written
