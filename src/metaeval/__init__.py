@@ -27,6 +27,7 @@ _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare
         "rank_correlation": "meta.rankcorr", "incompleteness": "api",
         "judgments": "api"}                     # judgments as a dimension (issue 28)
 _API["standardisation"] = "api"          # score standardisation experiments (issue 30)
+_API["test_errors"] = "api"              # simulated error rates of the tests (issue 29)
 __all__ = ["__version__", *_API]
 
 __getattr__, __dir__ = lazy_attributes(__name__, _API)

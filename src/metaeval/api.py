@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation"]
+           "judgments", "standardisation", "test_errors"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -418,6 +418,20 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
     from .meta.matrices import align_matrices, load_matrices
     from .meta.standardisation import stage_standardisation
 
+
+# ------------------------------------------------------------------------ test errors (issue 29)
+def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 20, topics=(25, 50, 100),
+                trials: int = 1000, deltas=None, alphas=None, tests=None, B: int = 1000, seed: int = 0,
+                out=None, figures: bool = True):
+    """Which significance test to trust (``metaeval test-errors``; docs/meta.md): simulated type I,
+    II and III error rates of the paired tests on the collection of ``matrices`` (a folder of
+    ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure,
+    value`` frame), as Urbano, Lima & Hanjalic (2019).  Returns a
+    :class:`~metaeval.meta.test_errors.TestErrors` (``.type1``, ``.power``, ``.type3``,
+    ``.margins``, ``.copulas``); with ``out`` also writes the command line's files."""
+    from .meta import test_errors as te
+    from .meta.matrices import align_matrices, load_matrices
+
     if isinstance(matrices, (str, os.PathLike)):
         mats = load_matrices(matrices, None if metrics is None else list(metrics))
     elif _is_frame(matrices):
@@ -432,3 +446,16 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
         write_standardisation(frames, out, figures=figures)
     return frames
 
+
+
+    kw = {k: v for k, v in (("deltas", deltas), ("alphas", alphas), ("tests", tests)) if v is not None}
+    res = te.test_errors(mats, metrics=None if metrics is None else [str(m) for m in metrics], pairs=pairs,
+                         topics=topics, trials=trials, B=B, seed=seed, **kw)
+    if out is not None:
+        from .report.test_errors import write_test_errors
+
+        write_test_errors(res, out, figures=figures)
+    return res
+
+
+test_errors.__test__ = False                         # a function named test_*, not a pytest test

@@ -60,6 +60,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="replicates of the resampling tests (default: permutation 10000, bootstrap 1000, "
                         "rthsd 5000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling tests (default 0)")
+    p.add_argument("--conventions", choices=("metaeval", "urbano2019"), default="metaeval",
+                   help="the tests' conventions: metaeval's (default) or those of Urbano, Lima & Hanjalic "
+                        "(2019): R's Wilcoxon and sign tests (ties within 0.01), the bootstrap's shift "
+                        "method, random sign flips (docs/meta.md); not for rthsd and tukey-hsd")
     p.add_argument("--show", nargs="+", choices=("p", "es", "dz", "ci"), default=[], metavar="WHAT",
                    help="with --baseline: print beside each mean its p-value against the baseline (p, "
                         "adjusted), effect size diff/sqrt(V_E) (es), Cohen's d_z (dz) and/or the "
@@ -128,6 +132,9 @@ def run(args) -> int:
     parser = args._parser
     if args.show and not args.baseline:
         parser.error("--show needs --baseline (the p-values of all pairs are in compare.csv)")
+    if args.conventions == "urbano2019" and args.test in ("rthsd", "tukey-hsd"):
+        parser.error(f"--conventions urbano2019 covers paired-t, wilcoxon, sign, bootstrap and permutation; "
+                     f"--test {args.test} has no counterpart in Urbano, Lima & Hanjalic (2019)")
     if args.risk_alpha is not None and (not args.baseline or not args.risk_alpha >= 0):
         parser.error("--risk-alpha needs --baseline and a value >= 0")
     scores = _load_scores(args, parser)
@@ -157,13 +164,13 @@ def run(args) -> int:
     try:
         df = compare(scores, baseline=args.baseline, metrics=args.metrics if args.matrices else None,
                      test=args.test, correction=args.correction, alpha=args.alpha, B=args.B, seed=args.seed,
-                     risk_alpha=args.risk_alpha)
+                     conventions=args.conventions, risk_alpha=args.risk_alpha)
     except ValueError as e:
         raise InputError(str(e), where) from None
     n_topics = next(iter(scores.values())).shape[0]
     csv_text = df.to_csv(index=False, lineterminator="\n")
     opts = dict(alpha=args.alpha, baseline=args.baseline, n_topics=n_topics, show=args.show, sort_by=args.sort_by,
-                labels=labels)
+                labels=labels, conventions=args.conventions)
     md = render_compare(df, fmt="md", **opts)
     tex = render_compare(df, fmt="tex", **opts)
     if args.risk_alpha is not None:             # the risk table after the comparison

@@ -32,6 +32,9 @@ effect sizes and confidence intervals for every compared pair and metric (``meta
   comparison), ``bh``.  ``rthsd`` and ``tukey-hsd`` control the family-wise error themselves: their
   correction is ``none`` and another one is refused.  ``significant = p_adjusted < alpha``.
 * Identical runs give ``p = 1`` (never NaN); see :mod:`.pairtests` for constant differences.
+* ``conventions="urbano2019"``: the p-values of ``paired-t``, ``wilcoxon``, ``sign``, ``bootstrap``
+  and ``permutation`` with the conventions of Urbano, Lima & Hanjalic (2019) (:mod:`.compare_urbano`);
+  the other columns unchanged.
 * ``risk_alpha`` (with ``baseline``): the risk-sensitive measures of :mod:`.risk` for every run
   against the baseline, appended as the columns ``RISK_COMPARE_COLUMNS`` -- ``risk_alpha``,
   ``urisk`` (Wang et al. 2012), ``trisk`` and its two-sided p-value ``trisk_p`` (Dinçer, Macdonald
@@ -46,6 +49,7 @@ import pandas as pd
 from ._validate import as_scores, check_alpha, check_B
 from .anova import two_way_anova
 from .bootstrap import paired_test_differences
+from .compare_urbano import check_conventions, urbano_pvalues
 from .pairtests import (CORRECTIONS, adjust, cohen_dz, effect_size, paired_t, permutation_test, sign_counts,
                         sign_test, tukey_hsd, wilcoxon)
 from .rthsd import DEFAULT_RTHSD_B, rthsd, rthsd_many
@@ -89,17 +93,20 @@ def _as_matrices(scores) -> dict:
 
 def compare(scores, *, baseline: str | None = None, metrics: list[str] | None = None, test: str = "paired-t",
             correction: str | None = None, alpha: float = 0.05, B: int | None = None, seed: int = 0,
-            ci: float = 0.95, batch: int | None = None, risk_alpha: float | None = None) -> pd.DataFrame:
+            ci: float = 0.95, batch: int | None = None, conventions: str = "metaeval",
+            risk_alpha: float | None = None) -> pd.DataFrame:
     """The ``compare.csv`` table for ``scores``: the tidy frame of :func:`metaeval.evaluate`
     (``run, topic, measure, value``), ``{metric: topic x run DataFrame}``, or one topic x run
     DataFrame (named ``score``).  ``metrics``: which (default all, in order).  ``B``: replicates
-    of the resampling tests (default 10000 permutation, 1000 bootstrap, 5000 rthsd).  ``risk_alpha``
+    of the resampling tests (default 10000 permutation, 1000 bootstrap, 5000 rthsd).
+    ``conventions``: ``"metaeval"`` or ``"urbano2019"`` (:mod:`.compare_urbano`).  ``risk_alpha``
     (needs ``baseline``): append the risk columns (``RISK_COMPARE_COLUMNS``) for that alpha."""
     mats = _as_matrices(scores)
     if risk_alpha is not None and baseline is None:
         raise ValueError("risk_alpha needs a baseline (the risk measures compare every run with it)")
     if test not in COMPARE_TESTS:
         raise ValueError(f"unknown test {test!r}; expected one of {', '.join(COMPARE_TESTS)}")
+    check_conventions(conventions, test)
     if correction is not None and correction not in CORRECTIONS:
         raise ValueError(f"unknown correction {correction!r}; expected one of {', '.join(CORRECTIONS)}")
     if test in FAMILY_TESTS and correction not in (None, "none"):
@@ -119,7 +126,7 @@ def compare(scores, *, baseline: str | None = None, metrics: list[str] | None = 
     if test == "rthsd" and all(s.n_runs >= 3 for s in scores_):
         # one permutation pass for all metrics of the same shape (equal to separate calls)
         shared = rthsd_many(scores_, B=B, seed=seed, batch=batch)
-    frames = [_compare_metric(s, m, baseline, test, correction, alpha, B, seed, ci, batch, r)
+    frames = [_compare_metric(s, m, baseline, test, correction, alpha, B, seed, ci, batch, r, conventions)
               for s, m, r in zip(scores_, metrics, shared)]
     out = pd.concat(frames, ignore_index=True)[COMPARE_COLUMNS]
     if risk_alpha is None:
@@ -143,7 +150,7 @@ def _with_risk(out: pd.DataFrame, scores_, metrics, baseline, risk_alpha) -> pd.
 
 
 def _compare_metric(s, metric, baseline, test, correction, alpha, B, seed, ci, batch,
-                    rthsd_result=None) -> pd.DataFrame:
+                    rthsd_result=None, conventions="metaeval") -> pd.DataFrame:
     from scipy import stats
 
     X = s.values
@@ -177,7 +184,9 @@ def _compare_metric(s, metric, baseline, test, correction, alpha, B, seed, ci, b
         dlo, dhi = diff - dhalf, diff + dhalf
     else:
         dlo, dhi = paired_t_interval(D, ci)
-    if test == "paired-t":
+    if conventions == "urbano2019":
+        p = urbano_pvalues(X[:, ib], X[:, ia], test, B=B, seed=seed)
+    elif test == "paired-t":
         p = paired_t(D)[1]
     elif test == "wilcoxon":
         p = wilcoxon(D)

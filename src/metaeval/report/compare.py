@@ -96,11 +96,12 @@ def _show_legend(show, df: pd.DataFrame, tex: bool) -> str:
 
 def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | None = None, fmt: str = "md",
                    digits: int = 4, n_topics: int | None = None, show=(), sort_by: str | None = None,
-                   labels=None) -> str:
+                   labels=None, conventions: str = "metaeval") -> str:
     """The table as Markdown (``fmt="md"``) or LaTeX (``fmt="tex"``) text.  ``show``: any of
     ``p``, ``es``, ``dz``, ``ci`` (with a baseline: a column after each metric's); ``sort_by``: a
     metric whose descending mean orders the rows; ``labels``: {run or measure name: label} shown
-    instead of the names (:mod:`metaeval.labels`; compare.csv keeps the names)."""
+    instead of the names (:mod:`metaeval.labels`; compare.csv keeps the names);
+    ``conventions="urbano2019"`` says so in the legend."""
     from ..labels import relabel
 
     labels = dict(labels or {})
@@ -188,6 +189,8 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
         heads.append(_tex_escape(relabel(m, labels)) if tex else relabel(m, labels))
         heads += [_tex_escape(SHOW_COLUMNS[w][0]) if tex else SHOW_COLUMNS[w][0] for w in show]
     extra_legend = _show_legend(show, df, tex)
+    if conventions == "urbano2019":
+        extra_legend += " Tests with the conventions of Urbano, Lima & Hanjalic (2019)."
     legend = _legend(df, alpha, baseline, n_topics, tex) + (_tex_escape(extra_legend) if tex else extra_legend)
     if not tex:
         lines = ["| run | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(heads)]
