@@ -341,11 +341,11 @@ def _per_topic(qcols, topics, show) -> str:
         return "".join([base.replace("\x01", t.replace("%", "%%")) % tuple(row)
                         for t, row, s in zip(topics, rows, show.tolist()) if s])
     cols = []
-    for h, f, v in qcols:
+    for h, f, v in qcols:               # the values: an array, or a list (the summary's one value)
         if f == "%6.4f":
-            cols.append([f"{h}{t}\t{_fmt(x)}\n" for t, x in zip(topics, v.tolist())])
+            cols.append([f"{h}{t}\t{_fmt(x)}\n" for t, x in zip(topics, np.asarray(v, np.float64).tolist())])
         elif f == "%d":
-            cols.append([f"{h}{t}\t{_long(x)}\n" for t, x in zip(topics, v.tolist())])
+            cols.append([f"{h}{t}\t{_long(x)}\n" for t, x in zip(topics, np.asarray(v, np.float64).tolist())])
         else:
             cols.append([f"{h}{t}\t'{x}'\n" for t, x in zip(topics, v)])
     return "".join([col[t] for t in range(len(topics)) if show[t] for col in cols])
