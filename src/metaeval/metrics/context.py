@@ -11,9 +11,10 @@ from functools import cached_property
 import numpy as np
 
 from ..collection import Collection
+from ..memo import Memo
 
 
-class EvalContext:
+class EvalContext(Memo):
     """Per-(collection, gains) cache of derived arrays.
 
     ``gains`` are listed for L1..LH (NTCIREVAL ``-g``); ``gain_of_level[j]`` is the gain of level j
@@ -37,7 +38,8 @@ class EvalContext:
             collection = collection.with_max_level(len(gains))
             self.collection = collection
         self.gains = gains
-        self._derived: dict = {}
+        Memo.__init__(self)
+        self._derived = self.memo                  # measures keep theirs through cached()
         self._parent: EvalContext | None = None     # same collection, other gains: shares slots
 
     def with_gains(self, gains) -> "EvalContext":

@@ -45,6 +45,9 @@ from typing import Callable
 
 import numpy as np
 
+from .. import detmath
+from ..memo import Memo
+
 __all__ = ["QUANTITIES", "CwlSpec", "SPECS", "BY_CLASS", "CwlMetric", "CwlRankings", "cwl_measure",
            "cwl_scores", "cwl_scores_many", "cwl_quantity", "DEFAULT_METRICS", "CwlValueError"]
 
@@ -96,25 +99,22 @@ class CwlRankings:
         return self._cases[worst]
 
 
-class _Case:
-    """One resolved case: gains g, costs k (B, n) and their running sums."""
+class _Case(Memo):
+    """One resolved case: gains g, costs k (B, n) and their running sums (its values shared by
+    the metrics are kept with :meth:`Memo.cached`)."""
 
     def __init__(self, g: np.ndarray, k: np.ndarray, total_rels: np.ndarray):
+        Memo.__init__(self)
         self.g, self.k, self.total_rels = g, k, total_rels
         self.B, self.n = g.shape
-        self._memo: dict = {}
 
     @property
     def cg(self) -> np.ndarray:
-        if "cg" not in self._memo:
-            self._memo["cg"] = np.cumsum(self.g, axis=1)
-        return self._memo["cg"]
+        return self.cached("cg", lambda: detmath.running_sum(self.g, axis=1))
 
     @property
     def cc(self) -> np.ndarray:
-        if "cc" not in self._memo:
-            self._memo["cc"] = np.cumsum(self.k, axis=1)
-        return self._memo["cc"]
+        return self.cached("cc", lambda: detmath.running_sum(self.k, axis=1))
 
     def full(self, row: np.ndarray) -> np.ndarray:
         return np.broadcast_to(np.asarray(row, dtype=np.float64), (self.B, self.n))
@@ -128,18 +128,12 @@ def _pow(base, x) -> np.ndarray:
     library's ``pow`` as cwl_eval calls it (``math.pow``, ``**``), bit for bit whatever CPU numpy
     was built for -- numpy's own vectorised power is not used (its result varies between SIMD
     builds).  Called on distinct values only (:func:`_on_unique`)."""
-    arr = np.asarray(x if np.ndim(x) else base, dtype=np.float64)
-    vals = arr.ravel().tolist()
-    pw = math.pow
-    try:
-        if np.ndim(x):
-            out = [pw(base, v) for v in vals]
-        else:
-            out = [pw(v, x) for v in vals]
-    except (OverflowError, ValueError):
+    out = np.asarray(detmath.power(base, x), dtype=np.float64)
+    # math.pow raises on finite arguments with no finite result (overflow, 0 ** -1, (-2) ** 0.5)
+    if not np.isfinite(out).all() and (~np.isfinite(out) & np.isfinite(base) & np.isfinite(x)).any():
         raise CwlValueError("a continuation probability is out of the floating-point range (math "
-                            "range error): the metric's parameters are extreme for these gains") from None
-    return np.array(out, dtype=np.float64).reshape(arr.shape)
+                            "range error): the metric's parameters are extreme for these gains")
+    return out
 
 
 def _on_unique(x: np.ndarray, f) -> np.ndarray:
@@ -288,8 +282,10 @@ def _c_trap(case, n):
 
 
 def _ndcg_table(n, k):
-    return np.array([math.log(i + 1, 2.0) / math.log(i + 2, 2.0) if i < k else 0.0
-                     for i in range(1, n + 1)])
+    # math.log(x, 2.0) is log(x) / log(2.0) (CPython's loghelper), as cwl_eval calls it
+    i = np.arange(1, n + 1, dtype=np.float64)
+    ln2 = math.log(2.0)
+    return np.where(i < k, (detmath.log(i + 1) / ln2) / (detmath.log(i + 2) / ln2), 0.0)
 
 
 def _c_ndcg(case, n, k):
@@ -345,18 +341,14 @@ def _c_tbg(case, n, halflife):
 
 def _ift_c1(case, T, b1, R1):
     key = ("ift-c1", T, b1, R1)          # shared with IFT-C1-C2 of the same parameters
-    if key not in case._memo:
-        case._memo[key] = _on_unique((T - case.cg) * R1,
-                                     lambda a: 1.0 - _pow(1.0 + b1 * _pow(math.e, a), -1.0))
-    return case._memo[key]
+    return case.cached(key, lambda: _on_unique((T - case.cg) * R1,
+                                               lambda a: 1.0 - _pow(1.0 + b1 * _pow(math.e, a), -1.0)))
 
 
 def _ift_c2(case, A, b2, R2):
     key = ("ift-c2", A, b2, R2)
-    if key not in case._memo:
-        case._memo[key] = _on_unique((A - (case.cg / case.cc)) * R2,
-                                     lambda a: _pow(1.0 + b2 * _pow(math.e, a), -1.0))
-    return case._memo[key]
+    return case.cached(key, lambda: _on_unique((A - (case.cg / case.cc)) * R2,
+                                               lambda a: _pow(1.0 + b2 * _pow(math.e, a), -1.0)))
 
 
 def _c_ift1(case, n, T, b1, R1):
@@ -661,11 +653,12 @@ def _row_info(case: _Case, name: str) -> tuple[np.ndarray, np.ndarray]:
     """(max |y| per row, rows whose every y is 0 or a power of two) of a case's gains, costs or
     their running sums (cached: the same for every measure)."""
     key = ("info", name)
-    if key not in case._memo:
+
+    def make():
         y = getattr(case, name)
         exact = ((np.frexp(y)[0] == 0.5) | (y == 0.0)).all(axis=1)
-        case._memo[key] = (np.abs(y).max(axis=1, initial=0.0), exact)
-    return case._memo[key]
+        return np.abs(y).max(axis=1, initial=0.0), exact
+    return case.cached(key, make)
 
 
 def _same_rows(a, b, rows) -> np.ndarray:
@@ -760,8 +753,8 @@ def _context_rankings(ctx, depth: int) -> CwlRankings:
     of the highest level, NaN (unjudged) for unjudged documents and past the end of a list, unit
     costs, depth ``depth``."""
     key = ("cwl-rankings", int(depth))
-    d = ctx._derived
-    if key not in d:
+
+    def make():
         lv = ctx.levels
         R, T, D = lv.shape
         gmax = ctx.max_gain
@@ -774,8 +767,8 @@ def _context_rankings(ctx, depth: int) -> CwlRankings:
         counts = ctx.collection.level_counts
         positive = (table > 0.0)[: counts.shape[1]]
         rels = (counts * positive[None, :]).sum(axis=1).astype(np.float64)      # (T,)
-        d[key] = CwlRankings(g, None, np.tile(rels, R), max_gain=1.0, min_gain=0.0)
-    return d[key]
+        return CwlRankings(g, None, np.tile(rels, R), max_gain=1.0, min_gain=0.0)
+    return ctx.cached(key, make)
 
 
 def cwl_quantity(rankings: CwlRankings, metric: CwlMetric, quantity: str = "EU") -> np.ndarray:

@@ -53,6 +53,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import detmath
+
 __all__ = ["NDEVAL_DEPTH", "NDEVAL_CUTOFFS", "ndeval_names", "ndeval_measures", "greedy_ideal",
            "IdealRanking", "ndeval_amean"]
 
@@ -83,7 +85,7 @@ def _power_table(factor: float, n: int, start: float = 1.0) -> np.ndarray:
 
 def _discounts(depth: int) -> np.ndarray:
     """ndeval's ``discount(i)`` = log(2)/log(i + 2) for 0-based rank i (1 at the top)."""
-    return np.array([math.log(2.0) / math.log(i + 2.0) for i in range(depth)])
+    return math.log(2.0) / detmath.log(np.arange(depth, dtype=np.float64) + 2.0)
 
 
 def _seq_sum_last(x: np.ndarray) -> np.ndarray:
