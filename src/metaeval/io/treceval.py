@@ -1,6 +1,6 @@
 """trec_eval's own reading of qrels and runs, and its ranking, as arrays.
 
-This is the input side of the trec_eval family (:mod:`metaeval.metrics.treceval`) and of the drop-in
+This is the input side of the trec_eval family (:mod:`metaeval.treceval`) and of the drop-in
 ``metaeval trec_eval``.  It follows trec_eval 10.0 (``get_qrels.c``, ``get_trec_results.c``,
 ``form_res_rels.c``) where it differs from the project's own readers (:mod:`metaeval.io.qrels`,
 :mod:`metaeval.io.runs`):
