@@ -75,7 +75,6 @@ class GainTableContext(EvalContext):
         self._ideal = _ro(ideal)
         self.gains = ()
         Memo.__init__(self)
-        self._derived = self.memo
         self._parent = None
 
     def with_gains(self, gains):
