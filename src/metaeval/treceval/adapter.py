@@ -10,7 +10,7 @@ import numpy as np
 from ..collection import PAD as _PAD
 from ..metrics.registry import MeasureDef, Param, register
 from .engine import PAD_REL, _Ctx, compute_ctx
-from .table import ELEVEN, MEASURES, Spec
+from .table import MEASURES, Spec
 
 __all__: list[str] = []
 
@@ -47,35 +47,34 @@ def _pairs(text) -> tuple:
     return tuple(out)
 
 
+def _spec(info, cutoff, params) -> Spec:
+    """The :class:`Spec` of a registry call, from the row: a cutoff (``cut_long``), the row's float
+    parameters in order as the values (``cut_double``, ``p_double``; the defaults without any) or
+    after ``gain_map``'s pairs (``p_pair``)."""
+    name = info.name
+    if info.kind == "cut_long":
+        return Spec(name, (int(cutoff),), (), str(cutoff))
+    floats = tuple((p, float(params[p])) for p, _, t, _ in info.params if t == "float")
+    if info.kind == "p_pair":
+        pairs = _pairs(params.get("gain_map")) + floats
+        return Spec(name, (), pairs, "x" if pairs else None)
+    if info.kind in ("cut_double", "p_double"):
+        vals = tuple(v for _, v in floats)
+        return Spec(name, vals, (), "x") if vals else Spec(name, info.default)
+    return Spec(name)
+
+
 def _measure_func(name):
+    info = MEASURES[name]
+    # the registry's per-topic values of a geometric mean are its base measure's (AP, bpref):
+    # aggregate() takes the logarithms
+    base = MEASURES[name[len("gm_"):]] if info.aggregate == "gm" else info
+
     def func(ctx, cutoff, rel=1, judged_only=False, **params):
         c, missing = _trec_ctx(ctx, rel, judged_only)
-        info = MEASURES[name]
-        if info.kind == "cut_long":
-            spec = Spec(name, (int(cutoff),), (), str(cutoff))
-        elif name == "iprec_at_recall":
-            spec = Spec(name, (float(params["recall"]),), (), "x")
-            c = c if params.get("version", 10) == 10 else _Ctx(c.rel, c.num_ret, c.rel_levels, c.rl, 0, 9)
-        elif name == "11pt_avg":
-            c = c if params.get("version", 10) == 10 else _Ctx(c.rel, c.num_ret, c.rel_levels, c.rl, 0, 9)
-            spec = Spec(name, ELEVEN)
-        elif name == "Rprec_mult":
-            spec = Spec(name, (float(params["mult"]),), (), "x")
-        elif name == "utility":
-            spec = Spec(name, (params["a"], params["b"], params["c"], params["d"]), (), "x")
-        elif name == "set_F":
-            spec = Spec(name, (params["beta"],), (), "x")
-        elif info.kind == "p_pair":
-            pairs = _pairs(params.get("gain_map"))
-            if name in ("rbp", "rbp_resid"):
-                pairs = pairs + (("p", params["p"]),)
-            spec = Spec(name, (), pairs, "x" if pairs else None)
-        else:
-            spec = Spec(name)
-        vals = compute_ctx(c, [spec])
-        out = vals[0][2]
-        if name in ("gm_map", "gm_bpref"):
-            out = compute_ctx(c, [Spec("map" if name == "gm_map" else "bpref")])[0][2]
+        if params.get("version", 10) != 10:                # trec_eval 9.0.x's recall cutoffs
+            c = _Ctx(c.rel, c.num_ret, c.rel_levels, c.rl, 0, 9)
+        out = compute_ctx(c, [_spec(base, cutoff, params)])[0][2]
         if info.empty_zeroed:
             out = np.where(missing, 0.0, out)
         # trec_eval's 0/0 on an empty ranking (-J with no judged document) prints nan; 0 here
