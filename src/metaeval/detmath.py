@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 __all__ = ["int_product", "split_rows", "sliced_product", "fixed_sum", "log", "exp", "power",
-           "gauss_legendre", "log2", "log2_offsets", "powers", "running_sum"]
+           "gauss_legendre", "log2", "log2_offsets", "powers", "running_sum", "loop_total"]
 
 #: rows whose largest magnitude is below 2^MIN_EXP are split on the grid of 2^MIN_EXP (keeps the
 #: grids normal numbers; such tiny values never reach a table)
@@ -107,6 +107,16 @@ def running_sum(x, axis: int = -1) -> np.ndarray:
     loop ``s += x[i]`` computes them, never a pairwise sum): the one running sum of the ranked
     measures (trec_eval, NTCIREVAL, ir_measures); its last entry is the loop's total."""
     return np.cumsum(x, axis=axis)
+
+
+def loop_total(x) -> np.ndarray:
+    """The sum over the last axis as the C loop ``s = 0.0; for (i...) s += x[i]`` computes it: the
+    running sum's last entry, plus 0.0 (the loop's start: a sum of negative zeros is +0.0); zeros
+    for an empty axis."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.shape[-1] == 0:
+        return np.zeros(x.shape[:-1])
+    return running_sum(x)[..., -1] + 0.0
 
 
 def _log1(v: float) -> float:
