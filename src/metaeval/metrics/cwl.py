@@ -63,8 +63,9 @@ class CwlValueError(ValueError):
 # --------------------------------------------------------------------------- the rankings
 
 
-class CwlRankings:
-    """B rankings to depth n: gains and costs as cwl_eval resolves them.
+class CwlRankings(Memo):
+    """B rankings to depth n: gains and costs as cwl_eval resolves them (its two cases and the
+    metrics' scores kept with :meth:`Memo.cached`).
 
     ``gains`` (B, n) float with NaN for an unjudged document *and* for the positions past the end
     of a list; ``costs`` (B, n) float with NaN where no cost is known (no cost file, an element
@@ -83,21 +84,21 @@ class CwlRankings:
         self.max_gain, self.min_gain = float(max_gain), float(min_gain)
         self.max_cost, self.min_cost = float(max_cost), float(min_cost)
         self.shape = (B, n)
-        self._cases: dict[bool, _Case] = {}
-        self._scores: dict = {}
+        Memo.__init__(self)
 
     def case(self, worst: bool) -> "_Case":
-        if worst not in self._cases:
-            unknown_g = np.isnan(self.raw_gains)
-            unknown_k = np.isnan(self.raw_costs)
-            g = np.where(unknown_g, self.min_gain if worst else self.max_gain, self.raw_gains)
-            k = np.where(unknown_k, self.max_cost if worst else self.min_cost, self.raw_costs)
-            if worst:
-                rels = self.total_rels
-            else:   # cwl_eval: max(positive gains in the best-case vector, total_qrel_rels)
-                rels = np.maximum(np.count_nonzero(g > 0.0, axis=1).astype(np.float64), self.total_rels)
-            self._cases[worst] = _Case(g, k, rels)
-        return self._cases[worst]
+        return self.cached(("case", worst), lambda: self._case(worst))
+
+    def _case(self, worst: bool) -> "_Case":
+        unknown_g = np.isnan(self.raw_gains)
+        unknown_k = np.isnan(self.raw_costs)
+        g = np.where(unknown_g, self.min_gain if worst else self.max_gain, self.raw_gains)
+        k = np.where(unknown_k, self.max_cost if worst else self.min_cost, self.raw_costs)
+        if worst:
+            rels = self.total_rels
+        else:   # cwl_eval: max(positive gains in the best-case vector, total_qrel_rels)
+            rels = np.maximum(np.count_nonzero(g > 0.0, axis=1).astype(np.float64), self.total_rels)
+        return _Case(g, k, rels)
 
 
 class _Case(Memo):
@@ -529,29 +530,32 @@ def cwl_scores_many(rankings: CwlRankings, metrics, residuals: bool = False,
                     printed: bool = False) -> list[dict[str, np.ndarray]]:
     """:func:`cwl_scores` for several metrics.  ``printed``: only the digits cwl_eval prints
     (``{:.4f}``) are guaranteed to be those of the exact computation (fast path for the drop-in:
-    see :func:`metaeval.metrics.cwl_dot.dots_printed`); otherwise every value is computed in cwl_eval's exact order."""
-    todo = [m for m in dict.fromkeys(metrics) if (m, residuals, printed) not in rankings._scores]
+    see :func:`metaeval.metrics.cwl_dot.dots_printed`); otherwise every value is computed in
+    cwl_eval's exact order."""
+    return [rankings.cached(("scores", m, residuals, printed),
+                            lambda m=m: _scores(rankings, m, residuals, printed)) for m in metrics]
+
+
+def _scores(rankings: CwlRankings, m: CwlMetric, residuals: bool, printed: bool) -> dict[str, np.ndarray]:
     cases = [rankings.case(True)] + ([rankings.case(False)] if residuals else [])
-    for m in todo:
-        pairs_by_case, eds, wls = [], [], []
-        for case in cases:
-            w, L = _weights(case, m)
-            wls.append((w, L))
-            pairs_by_case.append([(w, case.g), (L, case.cg), (w, case.k), (L, case.cc)])
-            with np.errstate(divide="ignore"):
-                eds.append(1.0 / w[:, 0])
-        if printed:
-            per_case = cwl_dot.dots_printed(cases, wls)
-        else:
-            flat = cwl_dot.dots([pr for prs in pairs_by_case for pr in prs])
-            per_case = [flat[4 * j:4 * j + 4] for j in range(len(cases))]
-        per_case = [v + [ed] for v, ed in zip(per_case, eds)]
-        out = dict(zip(QUANTITIES[:5], per_case[0]))
-        if residuals:
-            with np.errstate(invalid="ignore"):
-                out.update({q: b - a for q, a, b in zip(QUANTITIES[5:], per_case[0], per_case[1])})
-        rankings._scores[(m, residuals, printed)] = out
-    return [rankings._scores[(m, residuals, printed)] for m in metrics]
+    pairs_by_case, eds, wls = [], [], []
+    for case in cases:
+        w, L = _weights(case, m)
+        wls.append((w, L))
+        pairs_by_case.append([(w, case.g), (L, case.cg), (w, case.k), (L, case.cc)])
+        with np.errstate(divide="ignore"):
+            eds.append(1.0 / w[:, 0])
+    if printed:
+        per_case = cwl_dot.dots_printed(cases, wls)
+    else:
+        flat = cwl_dot.dots([pr for prs in pairs_by_case for pr in prs])
+        per_case = [flat[4 * j:4 * j + 4] for j in range(len(cases))]
+    per_case = [v + [ed] for v, ed in zip(per_case, eds)]
+    out = dict(zip(QUANTITIES[:5], per_case[0]))
+    if residuals:
+        with np.errstate(invalid="ignore"):
+            out.update({q: b - a for q, a, b in zip(QUANTITIES[5:], per_case[0], per_case[1])})
+    return out
 
 
 def cwl_scores(rankings: CwlRankings, metric: CwlMetric, residuals: bool = False) -> dict[str, np.ndarray]:

@@ -41,8 +41,7 @@ def _context_rankings(ctx, depth: int) -> CwlRankings:
 def cwl_quantity(rankings: CwlRankings, metric: CwlMetric, quantity: str = "EU") -> np.ndarray:
     """(B,) one quantity of one metric, in cwl_eval's exact order: only the dot product it needs
     (the value equals ``cwl_scores(...)[quantity]`` bit for bit)."""
-    key = (metric, quantity)
-    if key not in rankings._scores:
+    def make():
         q = QUANTITIES.index(quantity) % 5
         cases = [rankings.case(True)] + ([rankings.case(False)] if quantity.startswith("Res") else [])
         vals = []
@@ -55,8 +54,8 @@ def cwl_quantity(rankings: CwlRankings, metric: CwlMetric, quantity: str = "EU")
                 x, y = ((w, case.g), (L, case.cg), (w, case.k), (L, case.cc))[q]
                 vals.append(cwl_dot.dots([(x, y)])[0])
         with np.errstate(invalid="ignore"):
-            rankings._scores[key] = vals[0] if len(vals) == 1 else vals[1] - vals[0]
-    return rankings._scores[key]
+            return vals[0] if len(vals) == 1 else vals[1] - vals[0]
+    return rankings.cached(("quantity", metric, quantity), make)
 
 
 def cwl_measure(ctx, spec: CwlSpec, values: tuple, quantity: str = "EU", depth: int = 1000) -> np.ndarray:

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 __all__ = ["MeasureInfo", "MEASURES", "NICKNAMES", "PREFERENCE_SETS", "Spec", "TrecEvalError", "measure",
-           "MIN_GEO_MEAN", "INFAP_EPSILON", "MISSING_ZSCORE_VALUE", "empty_zeroed", "zeroed_when_empty", "LONG9", "ELEVEN"]
+           "MIN_GEO_MEAN", "INFAP_EPSILON", "MISSING_ZSCORE_VALUE", "empty_zeroed", "zeroed_when_empty",
+           "LONG9", "ELEVEN"]
 
 MIN_GEO_MEAN = 0.00001
 INFAP_EPSILON = 0.00001
@@ -31,8 +32,9 @@ class MeasureInfo:
     default cutoffs or numbers), ``gained`` (reads the gain map: level -1 can count),
     ``empty_zeroed`` (trec_eval.c l. 419 sets it to 0 on a topic evaluated as an empty ranking, after
     computing it: ``"name"`` when its printed name is the bare name -- ``strcmp``, so
-    ``utility_3,-2,1,0.5`` is not zeroed --, ``"prefix"`` every value -- ``strncmp``, ``unj_5``), ``bounded`` (values in [0, 1]), ``params`` (the registry's parameters of
-    ``trec.NAME``: ``(name, default, type, help)``), ``func`` (the values of one bucket of rows)."""
+    ``utility_3,-2,1,0.5`` is not zeroed --, ``"prefix"`` every value -- ``strncmp``, ``unj_5``),
+    ``bounded`` (values in [0, 1]), ``params`` (the registry's parameters of ``trec.NAME``:
+    ``(name, default, type, help)``), ``func`` (the values of one bucket of rows)."""
     name: str
     kind: str
     printing: str
