@@ -191,7 +191,7 @@ def test_api_equals_the_written_tables(shared_data, tmp_path):
 
 
 def test_trec_eval_names_map_to_the_registry():
-    from metaeval.metrics.treceval_names import registry_name
+    from metaeval.treceval.names import registry_name
 
     assert [registry_name(x) for x in ("map", "P_10", "ndcg_cut_10", "iprec_at_recall_0.10", "recip_rank")] == \
         ["trec.map", "trec.P@10", "trec.ndcg_cut@10", "trec.iprec_at_recall(recall=0.1)", "trec.recip_rank"]

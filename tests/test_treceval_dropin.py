@@ -244,7 +244,7 @@ def test_forked_halves_equal_serial(tmp_path, capsys, monkeypatch):
     """Runs evaluated in two halves, the second by a forked process, print what one process
     prints, run after run in the order given; the first rejected run in that order is the one
     reported, from either half, and nothing is printed."""
-    from metaeval.cli import trec_eval as te
+    from metaeval.treceval import schedule as te
 
     runs, args, serial = _small_runs(tmp_path, 5, capsys, monkeypatch)
     monkeypatch.setattr(te, "_PARALLEL_BYTES", 0)
@@ -269,7 +269,7 @@ def test_forked_process_failing_is_one_line(tmp_path, capsys, monkeypatch):
     """Anything but an input error in the forked process (here an exception on run r3, the
     second half's first) is reported in one line naming the runs it evaluated: exit status 1,
     nothing printed, no traceback."""
-    from metaeval.cli import trec_eval as te
+    from metaeval.treceval import schedule as te
 
     runs, args, serial = _small_runs(tmp_path, 5, capsys, monkeypatch)
     monkeypatch.setattr(te, "_PARALLEL_BYTES", 0)
@@ -292,7 +292,7 @@ def test_forked_only_for_many_runs_none_larger_than_the_fork_limit(tmp_path, cap
     this process (two such scans at once would double the peak memory), and so are runs that add
     up to less than ``_PARALLEL_BYTES``; the bytes printed are the same either way, and so they are
     whatever the runs' grouping."""
-    from metaeval.cli import trec_eval as te
+    from metaeval.treceval import schedule as te
 
     runs, args, serial = _small_runs(tmp_path, 4, capsys, monkeypatch)
     forks = _fork_spy(monkeypatch)

@@ -1,4 +1,4 @@
-"""metaeval.metrics.treceval.compute against recorded values: bit for bit on the 37 DL19 runs.
+"""metaeval.treceval.compute against recorded values: bit for bit on the 37 DL19 runs.
 
 ``tests/data/treceval_engine_dl19.json`` holds, per configuration (``-l`` 1 or 2, with or without
 ``-J``'s condensed lists, trec_eval 10.0 or 9.0.x cutoffs), the sha256 of the float64 bytes of
@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metaeval.metrics.treceval import MEASURES, compute, make_spec
+from metaeval.treceval import MEASURES, compute, make_spec
 
 RECORD = Path(__file__).resolve().parent / "data" / "treceval_engine_dl19.json"
 
@@ -145,7 +145,7 @@ def _run(rel, nret, lv, rl, ver, sps):
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(rankings())
 def test_buckets_and_view_do_not_change_values(case):
-    import metaeval.metrics.treceval as te
+    import metaeval.treceval.engine as te
     rel, nret, lv, rl, ver = case
     sps = specs() + [make_spec(n, p) for n, p in GAIN_SPECS]
     for args in ((rel, nret), (rel[0], nret[0])):

@@ -20,7 +20,7 @@ import pytest
 
 from metaeval.cli import main
 from metaeval.metrics.registry import REGISTRY, parse_measure
-from metaeval.metrics.treceval import aggregate
+from metaeval.treceval import aggregate
 
 N_RUNS = 6
 
@@ -127,7 +127,7 @@ def test_pytrec_eval_agreement(dl19_f32):
     import pytrec_eval
 
     from metaeval.io.treceval import rank_runs, read_trec_qrels, read_trec_run
-    from metaeval.metrics.treceval import compute, make_spec
+    from metaeval.treceval import compute, make_spec
 
     qrels, runs = dl19_f32
     q = read_trec_qrels(qrels)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from conftest import in_ci
-from metaeval.cli import trec_eval as te
+from metaeval.treceval import render as te
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,14 @@ def c_atol(b: bytes) -> int:
 
 
 def c_atof(b: bytes) -> float:
-    """C's ``atof`` for decimal input: the leading number of ``b`` (0.0 if none)."""
+    """C's ``atof`` for decimal input: the leading number of ``b`` (0.0 if none).  A whole token
+    Python's ``float`` reads is read by it (the same correctly rounded value), but for digit
+    separators: ``float`` reads ``1_0`` as 10.0, C's atof as 1.0."""
+    if b"_" not in b:
+        try:
+            return float(b)
+        except ValueError:
+            pass
     m = _ATOF.match(b)
     if not m:
         return 0.0

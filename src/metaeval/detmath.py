@@ -17,8 +17,12 @@ table is therefore computed here:
   more accurate than one plain BLAS call, and as fast as two.
 * :func:`fixed_sum` -- a float sum along an axis in an order fixed by the array's shape
   (``numpy.add.reduce``; numpy's reductions are plain C loops whose order the CPU does not change).
-* :func:`log`, :func:`exp`, :func:`power` -- elementwise through the C library's scalar functions
-  (Python's ``math``), as :mod:`metaeval.metrics.ranked` does for its tables.
+* :func:`log`, :func:`exp`, :func:`power`, :func:`log2` -- elementwise through the C library's
+  scalar functions (Python's ``math``): every family's tables of C-library values (trec_eval's
+  discounts :func:`log2_offsets`, NTCIREVAL's and ndeval's logarithms and powers, cwl_eval's
+  ``math.pow``) are computed by them; :func:`powers` -- ``p^i`` as a C loop's running product.
+* :func:`running_sum` -- the running sums along the rank axis in index order (a C loop's order),
+  the one running sum of the ranked measures.
 * :func:`gauss_legendre` -- Gauss-Legendre nodes and weights by Newton's method on the Legendre
   recurrence in scalar arithmetic (``numpy.polynomial.legendre.leggauss`` goes through LAPACK).
 """
@@ -31,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 __all__ = ["int_product", "split_rows", "sliced_product", "fixed_sum", "log", "exp", "power",
-           "gauss_legendre"]
+           "gauss_legendre", "log2", "log2_offsets", "powers", "running_sum", "loop_total"]
 
 #: rows whose largest magnitude is below 2^MIN_EXP are split on the grid of 2^MIN_EXP (keeps the
 #: grids normal numbers; such tiny values never reach a table)
@@ -98,6 +102,23 @@ def fixed_sum(x, axis: int = -1) -> np.ndarray:
     return np.add.reduce(np.asarray(x, dtype=np.float64), axis=axis)
 
 
+def running_sum(x, axis: int = -1) -> np.ndarray:
+    """The running sums along ``axis`` in index order (``np.cumsum``: a sequential loop, as a C
+    loop ``s += x[i]`` computes them, never a pairwise sum): the one running sum of the ranked
+    measures (trec_eval, NTCIREVAL, ir_measures); its last entry is the loop's total."""
+    return np.cumsum(x, axis=axis)
+
+
+def loop_total(x) -> np.ndarray:
+    """The sum over the last axis as the C loop ``s = 0.0; for (i...) s += x[i]`` computes it: the
+    running sum's last entry, plus 0.0 (the loop's start: a sum of negative zeros is +0.0); zeros
+    for an empty axis."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.shape[-1] == 0:
+        return np.zeros(x.shape[:-1])
+    return running_sum(x)[..., -1] + 0.0
+
+
 def _log1(v: float) -> float:
     if v > 0.0:
         return math.log(v)
@@ -142,6 +163,44 @@ def power(x, y):
     out = np.fromiter(map(_pow1, xa.ravel().tolist(), ya.ravel().tolist()), dtype=np.float64,
                       count=xa.size).reshape(xa.shape)
     return float(out) if xa.ndim == 0 else out
+
+
+_LOG2_INT = [np.zeros(0)]         # math.log2(i) for the integers i below its length
+_LOG2_OFF: list[float] = []       # math.log2(i + 2) for i below its length
+
+
+def log2(x) -> np.ndarray:
+    """C's ``log2`` of each value: integral values in [1, 2^16) from a table of ``math.log2``, the
+    others one by one (the same function: the same bits)."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(invalid="ignore"):
+        small = (x >= 1.0) & (x < 65536.0) & (x == np.floor(x))
+    out = np.empty(x.shape)
+    if small.any():
+        xi = x[small].astype(np.int64)
+        top = int(xi.max()) + 1
+        if len(_LOG2_INT[0]) < top:
+            n = max(top, 2 * len(_LOG2_INT[0]))
+            _LOG2_INT[0] = np.array([0.0] + [math.log2(float(i)) for i in range(1, min(n, 65536))])
+        out[small] = _LOG2_INT[0][xi]
+    rest = ~small
+    if rest.any():
+        out[rest] = np.fromiter(map(math.log2, x[rest].tolist()), np.float64, int(rest.sum()))
+    return out
+
+
+def log2_offsets(n: int) -> np.ndarray:
+    """``log2(i + 2)`` for ``i < n`` by C's ``log2`` (the discounts of rank i + 1; a table grown
+    on demand)."""
+    while len(_LOG2_OFF) < n:
+        _LOG2_OFF.append(math.log2(len(_LOG2_OFF) + 2))
+    return np.array(_LOG2_OFF[:n], np.float64)
+
+
+def powers(p: float, n: int) -> np.ndarray:
+    """``p^i`` for ``i <= n`` as sequential products (``p^i = p^(i-1) * p``, as a C loop
+    multiplying a running value computes them)."""
+    return np.multiply.accumulate(np.r_[1.0, np.full(n, p)])
 
 
 @lru_cache(maxsize=32)

@@ -8,7 +8,7 @@ NAME=DIR``): one ``trec_eval -q`` output per run in ``DIR``.
   summary lines and the ``runid`` line are skipped; a value that is not a number is an error naming
   file and line.
 * Measures keep trec_eval's printed names (``map``, ``P_10``); ``names=`` (a function, e.g.
-  :func:`metaeval.metrics.treceval_names.registry_name`) maps them to other names.
+  :func:`metaeval.treceval.names.registry_name`) maps them to other names.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """trec_eval's own reading of qrels and runs, and its ranking, as arrays.
 
-This is the input side of the trec_eval family (:mod:`metaeval.metrics.treceval`) and of the drop-in
+This is the input side of the trec_eval family (:mod:`metaeval.treceval`) and of the drop-in
 ``metaeval trec_eval``.  It follows trec_eval 10.0 (``get_qrels.c``, ``get_trec_results.c``,
 ``form_res_rels.c``) where it differs from the project's own readers (:mod:`metaeval.io.qrels`,
 :mod:`metaeval.io.runs`):
@@ -259,15 +259,6 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
     return np.where(neg, -out, out)
 
 
-def _atof_token(b: bytes) -> float:
-    if b"_" not in b:               # Python's float() reads "1_0" as 10.0; C's atof reads 1.0
-        try:
-            return float(b)
-        except ValueError:
-            pass
-    return c_atof(b)
-
-
 def _ids_rows(t: Table, col: int, rows) -> np.ndarray:
     """Field ``col`` of the given rows only (all rows: ``rows=None``), as :meth:`Table.ids`."""
     if rows is None:
@@ -290,7 +281,7 @@ def _scores(t: Table, col: int, rows=None) -> np.ndarray:
         bad = np.isnan(v)
         if bad.any():
             i = np.flatnonzero(bad)
-            v[i] = [_atof_token(bytes(t.buf[a:b])) for a, b in zip(s[i].tolist(), e[i].tolist())]
+            v[i] = [c_atof(bytes(t.buf[a:b])) for a, b in zip(s[i].tolist(), e[i].tolist())]
         return v
     col_ids = _ids_rows(t, col, rows)
     try:

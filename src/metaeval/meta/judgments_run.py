@@ -89,7 +89,7 @@ def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains
     from ..io.results import read_results
     from ..metrics import compute_matrices, parse_gains
     from ..metrics.registry import check_vocabulary, unique_measures
-    from ..metrics.treceval_names import registry_name
+    from ..treceval.names import registry_name
     from .judgments import agreement_tables, coverage, default_threshold
     from .judgments_ranking import (TOPIC_MODES, decision_agreement, discpower_by_set, drop_zero_topics,
                                     ranking_tables)

@@ -36,14 +36,12 @@ import pandas as pd
 from . import copulas as C
 from . import margins as M
 from .samples import single_threaded_blas, trial_rng
-from .urbano_tests import TESTS, run_tests
+from .test_errors_spec import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
+from .urbano_tests import run_tests
 
 __all__ = ["test_errors", "TestErrors", "DEFAULT_ALPHAS", "DEFAULT_DELTAS", "DEFAULT_TOPICS", "prepare_runs",
            "TYPE1_COLUMNS", "RATE_COLUMNS", "MARGIN_COLUMNS", "COPULA_COLUMNS"]
 
-DEFAULT_ALPHAS = tuple([round(i * 0.001, 3) for i in range(1, 10)] + [round(i * 0.01, 2) for i in range(1, 10)] + [0.1])
-DEFAULT_DELTAS = tuple(round(i * 0.01, 2) for i in range(1, 11))
-DEFAULT_TOPICS = (25, 50, 100)
 TYPE1_COLUMNS = ["metric", "n_topics", "test", "alpha", "rate", "se", "trials"]
 RATE_COLUMNS = ["metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"]
 MARGIN_COLUMNS = ["metric", "run", "family", "df", "aic", "mean", "params"]

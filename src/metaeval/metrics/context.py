@@ -11,9 +11,10 @@ from functools import cached_property
 import numpy as np
 
 from ..collection import Collection
+from ..memo import Memo
 
 
-class EvalContext:
+class EvalContext(Memo):
     """Per-(collection, gains) cache of derived arrays.
 
     ``gains`` are listed for L1..LH (NTCIREVAL ``-g``); ``gain_of_level[j]`` is the gain of level j
@@ -37,20 +38,24 @@ class EvalContext:
             collection = collection.with_max_level(len(gains))
             self.collection = collection
         self.gains = gains
-        self._derived: dict = {}
+        Memo.__init__(self)                        # what measures derive: self.cached(key, fn)
         self._parent: EvalContext | None = None     # same collection, other gains: shares slots
+
+    @property
+    def _derived(self) -> dict:
+        """The old private name of :attr:`memo`, for code written before :meth:`cached` (use that)."""
+        return self.memo
 
     def with_gains(self, gains) -> "EvalContext":
         """A context on the same collection with another gain vector (cached per vector)."""
         gains = tuple(float(g) for g in gains)
         if gains == self.gains:
             return self
-        key = ("gains", gains)
-        if key not in self._derived:
-            child = EvalContext(self.collection, gains)
-            child._parent = self
-            self._derived[key] = child
-        return self._derived[key]
+        def child():
+            c = EvalContext(self.collection, gains)
+            c._parent = self
+            return c
+        return self.cached(("gains", gains), child)
 
     def view(self, rel: int = 1, judged_only: bool = False) -> "EvalContext":
         """The context a measure with ``rel=`` / ``judged_only=True`` is computed on (cached): the
@@ -60,13 +65,10 @@ class EvalContext:
         rel, judged_only = int(rel), bool(judged_only)
         if rel == 1 and not judged_only:
             return self
-        key = ("view", rel, judged_only)
-        if key not in self._derived:
+        def view():
             c = self.collection.with_rel(rel)
-            if judged_only:
-                c = c.condensed()
-            self._derived[key] = EvalContext(c, self.gains)
-        return self._derived[key]
+            return EvalContext(c.condensed() if judged_only else c, self.gains)
+        return self.cached(("view", rel, judged_only), view)
 
     # ------------------------------------------------------------ basic arrays
     @property
@@ -254,12 +256,11 @@ class EvalContext:
         i.e. the slot at which a running sum is read for that cutoff."""
         if cutoff is None or int(cutoff) >= self.depth:
             return self.rel_count
-        key = ("n_at", int(cutoff))
-        if key not in self._derived:
+        def n_at():
             e = self._entries
             n = np.bincount(e["list"][e["rank"] <= int(cutoff)], minlength=e["count"].size)
-            self._derived[key] = _ro(n.reshape(e["count"].shape))
-        return self._derived[key]
+            return _ro(n.reshape(e["count"].shape))
+        return self.cached(("n_at", int(cutoff)), n_at)
 
     def rel_read(self, values: np.ndarray, n: np.ndarray) -> np.ndarray:
         """(R, T): ``values`` (N,) at slot n (1-based) of each list, 0 where n == 0."""
@@ -314,12 +315,11 @@ class EvalContext:
     def rel_br(self, beta: float) -> np.ndarray:
         """(N,) BR(r) = (beta*cg(r) + C(r)) / (beta*cg*(r) + r) at each entry, NTCIREVAL's
         operation order."""
-        key = ("BR", float(beta))
-        if key not in self._derived:
+        def br():
             num = beta * self.rel_cg + self.rel_k
             den = beta * self.rel_ideal_cg + self.rel_rank
-            self._derived[key] = _ro(num / den)
-        return self._derived[key]
+            return _ro(num / den)
+        return self.cached(("BR", float(beta)), br)
 
     @cached_property
     def first_rel_rank(self) -> np.ndarray:

@@ -45,8 +45,12 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["QUANTITIES", "CwlSpec", "SPECS", "BY_CLASS", "CwlMetric", "CwlRankings", "cwl_measure",
-           "cwl_scores", "cwl_scores_many", "cwl_quantity", "DEFAULT_METRICS", "CwlValueError"]
+from .. import detmath
+from ..memo import Memo
+from . import cwl_dot
+
+__all__ = ["QUANTITIES", "CwlSpec", "SPECS", "BY_CLASS", "CwlMetric", "CwlRankings", "cwl_scores",
+           "cwl_scores_many", "DEFAULT_METRICS", "CwlValueError"]
 
 #: the quantities of a C/W/L measure, in cwl_eval's column order (residuals last)
 QUANTITIES = ("EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED")
@@ -59,8 +63,9 @@ class CwlValueError(ValueError):
 # --------------------------------------------------------------------------- the rankings
 
 
-class CwlRankings:
-    """B rankings to depth n: gains and costs as cwl_eval resolves them.
+class CwlRankings(Memo):
+    """B rankings to depth n: gains and costs as cwl_eval resolves them (its two cases and the
+    metrics' scores kept with :meth:`Memo.cached`).
 
     ``gains`` (B, n) float with NaN for an unjudged document *and* for the positions past the end
     of a list; ``costs`` (B, n) float with NaN where no cost is known (no cost file, an element
@@ -79,42 +84,39 @@ class CwlRankings:
         self.max_gain, self.min_gain = float(max_gain), float(min_gain)
         self.max_cost, self.min_cost = float(max_cost), float(min_cost)
         self.shape = (B, n)
-        self._cases: dict[bool, _Case] = {}
-        self._scores: dict = {}
+        Memo.__init__(self)
 
     def case(self, worst: bool) -> "_Case":
-        if worst not in self._cases:
-            unknown_g = np.isnan(self.raw_gains)
-            unknown_k = np.isnan(self.raw_costs)
-            g = np.where(unknown_g, self.min_gain if worst else self.max_gain, self.raw_gains)
-            k = np.where(unknown_k, self.max_cost if worst else self.min_cost, self.raw_costs)
-            if worst:
-                rels = self.total_rels
-            else:   # cwl_eval: max(positive gains in the best-case vector, total_qrel_rels)
-                rels = np.maximum(np.count_nonzero(g > 0.0, axis=1).astype(np.float64), self.total_rels)
-            self._cases[worst] = _Case(g, k, rels)
-        return self._cases[worst]
+        return self.cached(("case", worst), lambda: self._case(worst))
+
+    def _case(self, worst: bool) -> "_Case":
+        unknown_g = np.isnan(self.raw_gains)
+        unknown_k = np.isnan(self.raw_costs)
+        g = np.where(unknown_g, self.min_gain if worst else self.max_gain, self.raw_gains)
+        k = np.where(unknown_k, self.max_cost if worst else self.min_cost, self.raw_costs)
+        if worst:
+            rels = self.total_rels
+        else:   # cwl_eval: max(positive gains in the best-case vector, total_qrel_rels)
+            rels = np.maximum(np.count_nonzero(g > 0.0, axis=1).astype(np.float64), self.total_rels)
+        return _Case(g, k, rels)
 
 
-class _Case:
-    """One resolved case: gains g, costs k (B, n) and their running sums."""
+class _Case(Memo):
+    """One resolved case: gains g, costs k (B, n) and their running sums (its values shared by
+    the metrics are kept with :meth:`Memo.cached`)."""
 
     def __init__(self, g: np.ndarray, k: np.ndarray, total_rels: np.ndarray):
+        Memo.__init__(self)
         self.g, self.k, self.total_rels = g, k, total_rels
         self.B, self.n = g.shape
-        self._memo: dict = {}
 
     @property
     def cg(self) -> np.ndarray:
-        if "cg" not in self._memo:
-            self._memo["cg"] = np.cumsum(self.g, axis=1)
-        return self._memo["cg"]
+        return self.cached("cg", lambda: detmath.running_sum(self.g, axis=1))
 
     @property
     def cc(self) -> np.ndarray:
-        if "cc" not in self._memo:
-            self._memo["cc"] = np.cumsum(self.k, axis=1)
-        return self._memo["cc"]
+        return self.cached("cc", lambda: detmath.running_sum(self.k, axis=1))
 
     def full(self, row: np.ndarray) -> np.ndarray:
         return np.broadcast_to(np.asarray(row, dtype=np.float64), (self.B, self.n))
@@ -128,18 +130,12 @@ def _pow(base, x) -> np.ndarray:
     library's ``pow`` as cwl_eval calls it (``math.pow``, ``**``), bit for bit whatever CPU numpy
     was built for -- numpy's own vectorised power is not used (its result varies between SIMD
     builds).  Called on distinct values only (:func:`_on_unique`)."""
-    arr = np.asarray(x if np.ndim(x) else base, dtype=np.float64)
-    vals = arr.ravel().tolist()
-    pw = math.pow
-    try:
-        if np.ndim(x):
-            out = [pw(base, v) for v in vals]
-        else:
-            out = [pw(v, x) for v in vals]
-    except (OverflowError, ValueError):
+    out = np.asarray(detmath.power(base, x), dtype=np.float64)
+    # math.pow raises on finite arguments with no finite result (overflow, 0 ** -1, (-2) ** 0.5)
+    if not np.isfinite(out).all() and (~np.isfinite(out) & np.isfinite(base) & np.isfinite(x)).any():
         raise CwlValueError("a continuation probability is out of the floating-point range (math "
-                            "range error): the metric's parameters are extreme for these gains") from None
-    return np.array(out, dtype=np.float64).reshape(arr.shape)
+                            "range error): the metric's parameters are extreme for these gains")
+    return out
 
 
 def _on_unique(x: np.ndarray, f) -> np.ndarray:
@@ -288,8 +284,10 @@ def _c_trap(case, n):
 
 
 def _ndcg_table(n, k):
-    return np.array([math.log(i + 1, 2.0) / math.log(i + 2, 2.0) if i < k else 0.0
-                     for i in range(1, n + 1)])
+    # math.log(x, 2.0) is log(x) / log(2.0) (CPython's loghelper), as cwl_eval calls it
+    i = np.arange(1, n + 1, dtype=np.float64)
+    ln2 = math.log(2.0)
+    return np.where(i < k, (detmath.log(i + 1) / ln2) / (detmath.log(i + 2) / ln2), 0.0)
 
 
 def _c_ndcg(case, n, k):
@@ -345,18 +343,14 @@ def _c_tbg(case, n, halflife):
 
 def _ift_c1(case, T, b1, R1):
     key = ("ift-c1", T, b1, R1)          # shared with IFT-C1-C2 of the same parameters
-    if key not in case._memo:
-        case._memo[key] = _on_unique((T - case.cg) * R1,
-                                     lambda a: 1.0 - _pow(1.0 + b1 * _pow(math.e, a), -1.0))
-    return case._memo[key]
+    return case.cached(key, lambda: _on_unique((T - case.cg) * R1,
+                                               lambda a: 1.0 - _pow(1.0 + b1 * _pow(math.e, a), -1.0)))
 
 
 def _ift_c2(case, A, b2, R2):
     key = ("ift-c2", A, b2, R2)
-    if key not in case._memo:
-        case._memo[key] = _on_unique((A - (case.cg / case.cc)) * R2,
-                                     lambda a: _pow(1.0 + b2 * _pow(math.e, a), -1.0))
-    return case._memo[key]
+    return case.cached(key, lambda: _on_unique((A - (case.cg / case.cc)) * R2,
+                                               lambda a: _pow(1.0 + b2 * _pow(math.e, a), -1.0)))
 
 
 def _c_ift1(case, n, T, b1, R1):
@@ -510,80 +504,6 @@ DEFAULT_METRICS: tuple[CwlMetric, ...] = tuple(
 # --------------------------------------------------------------------------- scoring
 
 
-_SPLIT = 134217729.0          # 2**27 + 1: Veltkamp's splitting constant for doubles
-
-
-def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """p = RN(a*b) and its exact error e = a*b - p (Dekker's product, no FMA needed)."""
-    p = a * b
-    c = _SPLIT * a
-    ah = c - (c - a)
-    al = a - ah
-    c = _SPLIT * b
-    bh = c - (c - b)
-    bl = b - bh
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    return p, e
-
-
-def _fma_acc(acc: np.ndarray, p: np.ndarray, e: np.ndarray) -> np.ndarray:
-    """RN(acc + (p + e)) exactly -- a fused multiply-add of the product p + e into acc -- by Boldo
-    & Melquiond's (2008) correctly rounded sum of three doubles: two exact sums, the low parts
-    added with rounding to odd, then one rounding to nearest."""
-    th = acc + p
-    z = th - acc
-    tl = (acc - (th - z)) + (p - z)
-    u = tl + e
-    z = u - tl
-    err = (tl - (u - z)) + (e - z)
-    even = (u.view(np.int64) & 1) == 0
-    fix = (err != 0.0) & even
-    if fix.any():
-        u = np.where(fix, np.nextafter(u, np.copysign(np.inf, err)), u)
-    return th + u
-
-
-def _dot(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
-    """Row-wise dot products (B,) in one fixed order: that of the ``ddot`` numpy's ``np.dot``
-    calls on AVX-512 machines (OpenBLAS's SkylakeX kernel: fused multiply-adds into 32 lanes over
-    blocks of 32 ranks, the lanes folded to 16, a fixed tree, then fused multiply-adds of the last
-    n mod 16 ranks in sequence).  The fused multiply-add is emulated exactly
-    (:func:`_fma_acc`; plain adds where every product is exact), so the result is cwl_eval's bit
-    for bit on such machines -- which decides the sign cwl_eval prints for a residual that is
-    mathematically 0 (``-0.0000``) -- and the same on every machine."""
-    if fused:
-        p, e = _two_prod(x, y)
-        exact = not e.any()
-    else:                                    # the same order, products rounded (see _dots_printed)
-        p, e, exact = x * y, None, True
-    B, n = p.shape
-    n1 = n & -16
-    n32 = n1 & ~31
-    # adding a zero product (p = e = 0) leaves an accumulator as it is: blocks past the last
-    # nonzero product are skipped
-    nz = np.flatnonzero((p != 0.0).any(axis=0))
-    last = int(nz[-1]) + 1 if len(nz) else 0
-
-    def acc_add(acc, lo, hi):
-        return acc + p[:, lo:hi] if exact else _fma_acc(acc, p[:, lo:hi], e[:, lo:hi])
-
-    dot = np.zeros(B)
-    if n1:
-        a5 = np.zeros((B, 32))
-        for j in range(0, min(n32, last), 32):   # a loop over blocks of 32 ranks, not documents
-            a5 = acc_add(a5, j, j + 32)
-        a5 = a5.reshape(B, 4, 8)
-        acc = (a5[:, :, :4] + a5[:, :, 4:]).reshape(B, 16)
-        if n1 > n32 and last > n32:
-            acc = acc_add(acc, n32, n1)
-        acc = acc.reshape(B, 4, 4)
-        v = ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
-        dot = (v[:, 0] + v[:, 2]) + (v[:, 1] + v[:, 3])
-    for i in range(n1, min(n, last)):        # at most 15 ranks
-        dot = acc_add(dot[:, None], i, i + 1)[:, 0]
-    return 0.0 + dot
-
-
 def _weights(case: _Case, metric: CwlMetric) -> tuple[np.ndarray, np.ndarray]:
     """(W, L), each (B, n), for one case: the weights and the last-item probabilities (cwl_eval's
     ``w_vector`` and ``l_vector``)."""
@@ -606,143 +526,36 @@ def _weights(case: _Case, metric: CwlMetric) -> tuple[np.ndarray, np.ndarray]:
     return w, L
 
 
-def _dot_rounded(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """:func:`_dot`'s order with rounded products (no fused multiply-add): the 32 lanes as one
-    reduction over the blocks (sequential along a non-contiguous axis), then the same fold, tree
-    and tail."""
-    p = x * y
-    B, n = p.shape
-    n1 = n & -16
-    n32 = n1 & ~31
-    dot = np.zeros(B)
-    if n1:
-        a5 = np.add.reduce(p[:, :n32].reshape(B, n32 // 32, 32), axis=1) if n32 else np.zeros((B, 32))
-        a5 = a5.reshape(B, 4, 8)
-        acc = (a5[:, :, :4] + a5[:, :, 4:]).reshape(B, 16)
-        if n1 > n32:
-            acc = acc + p[:, n32:n1]
-        acc = acc.reshape(B, 4, 4)
-        v = ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
-        dot = (v[:, 0] + v[:, 2]) + (v[:, 1] + v[:, 3])
-    for i in range(n1, n):
-        dot = dot + p[:, i]
-    return 0.0 + dot
-
-
-_DOT_ROWS = 256         # rows per batch of dot products (bounds the temporaries' memory)
-
-
-def _dots(pairs, fused: bool = True) -> list[np.ndarray]:
-    """``[_dot(x, y) for x, y in pairs]``, computed in batches of stacked rows."""
-    X = np.concatenate([x for x, _ in pairs])
-    Y = np.concatenate([y for _, y in pairs])
-    out = np.empty(len(X))
-    with np.errstate(invalid="ignore", over="ignore"):
-        for r in range(0, len(X), _DOT_ROWS):
-            out[r:r + _DOT_ROWS] = _dot(X[r:r + _DOT_ROWS], Y[r:r + _DOT_ROWS], fused)
-    bounds = np.cumsum([0] + [len(x) for x, _ in pairs])
-    return [out[bounds[i]:bounds[i + 1]] for i in range(len(pairs))]
-
-
-_U = 2.0 ** -53
-
-
-def _unsure(v: np.ndarray, delta: np.ndarray) -> np.ndarray:
-    """True where a value known only to within +-delta might print differently with ``{:.4f}``
-    (a rounding boundary or, for the sign of a zero, 0 itself lies within reach)."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        t = np.abs(v) * 1e4
-        d = delta * 1e4 + t * 1e-15 + 1e-300
-        unsure = (np.floor(t - d + 0.5) != np.floor(t + d + 0.5)) | ((np.abs(v) <= delta) & (delta > 0))
-    return unsure | ~np.isfinite(v) | ~np.isfinite(delta)
-
-
-def _row_info(case: _Case, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """(max |y| per row, rows whose every y is 0 or a power of two) of a case's gains, costs or
-    their running sums (cached: the same for every measure)."""
-    key = ("info", name)
-    if key not in case._memo:
-        y = getattr(case, name)
-        exact = ((np.frexp(y)[0] == 0.5) | (y == 0.0)).all(axis=1)
-        case._memo[key] = (np.abs(y).max(axis=1, initial=0.0), exact)
-    return case._memo[key]
-
-
-def _same_rows(a, b, rows) -> np.ndarray:
-    """Of ``rows``, those where the dot of pair ``a`` and of pair ``b`` are computed identically:
-    every position has the same (x, y), or a zero product in both (adding a zero changes nothing)."""
-    (xa, ya), (xb, yb) = (a[0][rows], a[1][rows]), (b[0][rows], b[1][rows])
-    return (((xa == xb) & (ya == yb)) | (((xa == 0) | (ya == 0)) & ((xb == 0) | (yb == 0)))).all(axis=1)
-
-
-def _dots_printed(cases, wls):
-    """The four dot products of each case to the printed digits of the fused computation, fast:
-    every dot in the same order with rounded products, with the bound |fused - rounded| <=
-    2 gamma_n sum |x y| <= 2 gamma_n max|y| sum |x| (both sums are within gamma_n sum |x y| of the
-    exact value, gamma_n = n u / (1 - n u); 0 where every product is exact); the rows where a
-    printed quantity (or residual) is not decided by the bound are recomputed with the fused
-    emulation.  Returns the values per case as lists of 4 arrays."""
-    names = ("g", "cg", "k", "cc")
-    flat, deltas = [], []
-    n = cases[0].n + 16
-    gamma = n * _U / (1.0 - n * _U)
-    for case, (w, L) in zip(cases, wls):
-        sx = {0: np.add.reduce(np.abs(w), axis=1), 1: np.add.reduce(np.abs(L), axis=1)}
-        for q, name in enumerate(names):
-            x = (w, L)[q % 2]
-            y = getattr(case, name)
-            flat.append((x, y))
-            ymax, exact = _row_info(case, name)
-            d = 2.2 * gamma * sx[q % 2] * ymax + 1e-300
-            d[exact] = 0.0
-            deltas.append(d)
-    with np.errstate(invalid="ignore", over="ignore"):
-        vals = [_dot_rounded(x, y) for x, y in flat]
-    unsure = np.zeros(len(vals[0]), bool)
-    for v, d in zip(vals, deltas):
-        unsure |= _unsure(v, d)
-    if len(cases) == 2:
-        for q in range(4):
-            r = vals[4 + q] - vals[q]
-            d = (deltas[4 + q] + deltas[q]) * (1.0 + 8 * _U)
-            maybe = np.flatnonzero(_unsure(r, d) & ~unsure)
-            if len(maybe):
-                unsure[maybe[~_same_rows(flat[q], flat[4 + q], maybe)]] = True
-    rows = np.flatnonzero(unsure)
-    if len(rows):
-        exact = _dots([(x[rows], y[rows]) for x, y in flat])
-        for v, ex in zip(vals, exact):
-            v[rows] = ex
-    return [vals[4 * j:4 * j + 4] for j in range(len(cases))]
-
-
 def cwl_scores_many(rankings: CwlRankings, metrics, residuals: bool = False,
                     printed: bool = False) -> list[dict[str, np.ndarray]]:
     """:func:`cwl_scores` for several metrics.  ``printed``: only the digits cwl_eval prints
     (``{:.4f}``) are guaranteed to be those of the exact computation (fast path for the drop-in:
-    see :func:`_dots_printed`); otherwise every value is computed in cwl_eval's exact order."""
-    todo = [m for m in dict.fromkeys(metrics) if (m, residuals, printed) not in rankings._scores]
+    see :func:`metaeval.metrics.cwl_dot.dots_printed`); otherwise every value is computed in
+    cwl_eval's exact order."""
+    return [rankings.cached(("scores", m, residuals, printed),
+                            lambda m=m: _scores(rankings, m, residuals, printed)) for m in metrics]
+
+
+def _scores(rankings: CwlRankings, m: CwlMetric, residuals: bool, printed: bool) -> dict[str, np.ndarray]:
     cases = [rankings.case(True)] + ([rankings.case(False)] if residuals else [])
-    for m in todo:
-        pairs_by_case, eds, wls = [], [], []
-        for case in cases:
-            w, L = _weights(case, m)
-            wls.append((w, L))
-            pairs_by_case.append([(w, case.g), (L, case.cg), (w, case.k), (L, case.cc)])
-            with np.errstate(divide="ignore"):
-                eds.append(1.0 / w[:, 0])
-        if printed:
-            per_case = _dots_printed(cases, wls)
-        else:
-            flat = _dots([pr for prs in pairs_by_case for pr in prs])
-            per_case = [flat[4 * j:4 * j + 4] for j in range(len(cases))]
-        per_case = [v + [ed] for v, ed in zip(per_case, eds)]
-        out = dict(zip(QUANTITIES[:5], per_case[0]))
-        if residuals:
-            with np.errstate(invalid="ignore"):
-                out.update({q: b - a for q, a, b in zip(QUANTITIES[5:], per_case[0], per_case[1])})
-        rankings._scores[(m, residuals, printed)] = out
-    return [rankings._scores[(m, residuals, printed)] for m in metrics]
+    pairs_by_case, eds, wls = [], [], []
+    for case in cases:
+        w, L = _weights(case, m)
+        wls.append((w, L))
+        pairs_by_case.append([(w, case.g), (L, case.cg), (w, case.k), (L, case.cc)])
+        with np.errstate(divide="ignore"):
+            eds.append(1.0 / w[:, 0])
+    if printed:
+        per_case = cwl_dot.dots_printed(cases, wls)
+    else:
+        flat = cwl_dot.dots([pr for prs in pairs_by_case for pr in prs])
+        per_case = [flat[4 * j:4 * j + 4] for j in range(len(cases))]
+    per_case = [v + [ed] for v, ed in zip(per_case, eds)]
+    out = dict(zip(QUANTITIES[:5], per_case[0]))
+    if residuals:
+        with np.errstate(invalid="ignore"):
+            out.update({q: b - a for q, a, b in zip(QUANTITIES[5:], per_case[0], per_case[1])})
+    return out
 
 
 def cwl_scores(rankings: CwlRankings, metric: CwlMetric, residuals: bool = False) -> dict[str, np.ndarray]:
@@ -750,126 +563,3 @@ def cwl_scores(rankings: CwlRankings, metric: CwlMetric, residuals: bool = False
     ResEU..ResED (best case minus worst case).  Raises :class:`CwlValueError` when the metric
     refuses the gains (as cwl_eval does)."""
     return cwl_scores_many(rankings, [metric], residuals)[0]
-
-
-# --------------------------------------------------------------------------- the registry
-
-
-def _context_rankings(ctx, depth: int) -> CwlRankings:
-    """The collection's rankings as cwl_eval sees them: gain = configured gain of the level / gain
-    of the highest level, NaN (unjudged) for unjudged documents and past the end of a list, unit
-    costs, depth ``depth``."""
-    key = ("cwl-rankings", int(depth))
-    d = ctx._derived
-    if key not in d:
-        lv = ctx.levels
-        R, T, D = lv.shape
-        gmax = ctx.max_gain
-        table = ctx.gain_of_level / gmax if gmax > 0 else np.zeros_like(ctx.gain_of_level)
-        g = np.full((R * T, depth), np.nan)
-        m = min(D, depth)
-        part = lv[:, :, :m].reshape(R * T, m)
-        judged = part >= 0
-        g[:, :m][judged] = table[part[judged].astype(np.intp)]
-        counts = ctx.collection.level_counts
-        positive = (table > 0.0)[: counts.shape[1]]
-        rels = (counts * positive[None, :]).sum(axis=1).astype(np.float64)      # (T,)
-        d[key] = CwlRankings(g, None, np.tile(rels, R), max_gain=1.0, min_gain=0.0)
-    return d[key]
-
-
-def cwl_quantity(rankings: CwlRankings, metric: CwlMetric, quantity: str = "EU") -> np.ndarray:
-    """(B,) one quantity of one metric, in cwl_eval's exact order: only the dot product it needs
-    (the value equals ``cwl_scores(...)[quantity]`` bit for bit)."""
-    key = (metric, quantity)
-    if key not in rankings._scores:
-        q = QUANTITIES.index(quantity) % 5
-        cases = [rankings.case(True)] + ([rankings.case(False)] if quantity.startswith("Res") else [])
-        vals = []
-        for case in cases:
-            w, L = _weights(case, metric)
-            if q == 4:
-                with np.errstate(divide="ignore"):
-                    vals.append(1.0 / w[:, 0])
-            else:
-                x, y = ((w, case.g), (L, case.cg), (w, case.k), (L, case.cc))[q]
-                vals.append(_dots([(x, y)])[0])
-        with np.errstate(invalid="ignore"):
-            rankings._scores[key] = vals[0] if len(vals) == 1 else vals[1] - vals[0]
-    return rankings._scores[key]
-
-
-def cwl_measure(ctx, spec: CwlSpec, values: tuple, quantity: str = "EU", depth: int = 1000) -> np.ndarray:
-    """(runs, topics) matrix of one quantity of a C/W/L measure on an EvalContext."""
-    R, T = len(ctx.collection.runs), len(ctx.collection.topics)
-    rk = _context_rankings(ctx, depth)
-    return cwl_quantity(rk, CwlMetric(spec, tuple(values)), quantity).reshape(R, T)
-
-
-def _quantity(text: str) -> str:
-    t = str(text).strip()
-    for q in QUANTITIES:
-        if t.lower() == q.lower():
-            return q
-    raise ValueError(f"{text!r}: expected one of {', '.join(QUANTITIES)}")
-
-
-def _positive_int(text: str) -> int:
-    v = int(text)
-    if v < 1:
-        raise ValueError(f"{text!r}: expected a positive integer")
-    return v
-
-
-def _number(text: str) -> float:
-    v = float(text)
-    if not math.isfinite(v):
-        raise ValueError(f"{text!r}: expected a finite number")
-    return v
-
-
-#: registry parameter names where they differ from cwl_eval's (``RBP(p=...)`` as elsewhere here)
-_REG_PARAM = {("RBP", "theta"): "p"}
-#: defaults for the parameters cwl_eval requires (the values of cwl_eval's own test metrics file)
-_REG_DEFAULT = {("IFT-C1", "T"): 2.0, ("IFT-C1", "b1"): 0.9, ("IFT-C1", "R1"): 10.0,
-                ("IFT-C2", "A"): 0.2, ("IFT-C2", "b2"): 0.9, ("IFT-C2", "R2"): 10.0,
-                ("IFT-C1-C2", "T"): 2.0, ("IFT-C1-C2", "b1"): 0.9, ("IFT-C1-C2", "R1"): 10.0,
-                ("IFT-C1-C2", "A"): 0.2, ("IFT-C1-C2", "b2"): 0.9, ("IFT-C1-C2", "R2"): 10.0}
-
-
-def _register_all() -> None:
-    from .registry import MeasureDef, Param, format_gains, parse_gains, register
-
-    common = {
-        "gains": Param(None, parse_gains, "gain values for L1..LH (overrides the collection default); "
-                                          "cwl gain = gain / gain of LH", format_gains),
-        "quantity": Param("EU", _quantity, "EU (default), ETU, EC, ETC, ED or a residual ResEU..ResED",
-                          str),
-        "depth": Param(1000, _positive_int, "ranks the user model runs over (cwl_eval --max_depth)"),
-    }
-    for spec in SPECS:
-        params = {}
-        for p, dflt in zip(spec.params, spec.defaults):
-            if p == spec.cutoff:
-                continue
-            default = _REG_DEFAULT.get((spec.base, p), dflt)
-            parse = _positive_int if p == "k" else _number
-            params[_REG_PARAM.get((spec.base, p), p)] = Param(float(default) if p != "k" else int(default),
-                                                               parse, f"cwl_eval's {p}")
-        params.update(common)
-
-        def func(ctx, cutoff=None, quantity="EU", depth=1000, _spec=spec, **kw):
-            vals = []
-            for p in _spec.params:
-                if p == _spec.cutoff:
-                    vals.append(int(cutoff))
-                else:
-                    vals.append(kw[_REG_PARAM.get((_spec.base, p), p)])
-            return cwl_measure(ctx, _spec, tuple(vals), quantity, depth)
-
-        cutoff = "required" if spec.cutoff else "forbidden"
-        register(MeasureDef("cwl." + spec.base, func, cutoff, params, bounded=False,
-                            doc=f"C/W/L {spec.base} as cwl_eval's {spec.cls} ({spec.paper}); value: EU"))
-
-
-_register_all()

@@ -26,6 +26,7 @@ import numpy as np
 from ..collection import PAD, Collection
 from ..errors import InputError
 from . import ranked
+from ..memo import Memo
 from .context import EvalContext, _ro
 from .registry import MeasureDef, Param, register
 
@@ -73,7 +74,7 @@ class GainTableContext(EvalContext):
         self.gain_table = _ro(np.asarray(gain_table, np.float64))
         self._ideal = _ro(ideal)
         self.gains = ()
-        self._derived = {}
+        Memo.__init__(self)
         self._parent = None
 
     def with_gains(self, gains):
@@ -113,14 +114,13 @@ class GainTableContext(EvalContext):
 
 def global_gain_context(ctx: EvalContext, decimals: int | None = GG_DECIMALS) -> GainTableContext:
     """The D-measure context of a diversity collection with ``ctx``'s per-intent gains (cached)."""
-    key = ("D-context", decimals)
-    if key in ctx._derived:
-        return ctx._derived[key]
+    return ctx.cached(("D-context", decimals), lambda: _global_gain_context(ctx, decimals))
+
+
+def _global_gain_context(ctx: EvalContext, decimals) -> GainTableContext:
     c = _divcoll(ctx)
     if c is None:
-        out = _plain_gain_context(ctx, decimals)
-        ctx._derived[key] = out
-        return out
+        return _plain_gain_context(ctx, decimals)
     gg = judged_global_gains(c, ctx.gains, decimals)                  # (T, J)
     T, J = gg.shape
     valid = np.arange(J)[None, :] < c.n_judged[:, None]
@@ -157,9 +157,7 @@ def global_gain_context(ctx: EvalContext, decimals: int | None = GG_DECIMALS) ->
     lv = np.where(di >= 0, codes[np.arange(T)[None, :, None], np.maximum(di, 0)], di).astype(np.int16)
     gc = Collection(topics=c.topics, runs=c.runs, levels=lv, lengths=c.lengths, level_counts=counts,
                     excluded_topics=c.excluded_topics, info={**c.info, "global_gains": True})
-    out = GainTableContext(gc, table, ideal)
-    ctx._derived[key] = out
-    return out
+    return GainTableContext(gc, table, ideal)
 
 
 def _plain_gain_context(ctx: EvalContext, decimals) -> GainTableContext:
@@ -211,29 +209,29 @@ def _d_measure(func):
 def _first_cover(ctx: EvalContext) -> np.ndarray:
     """(R, T, I) 1-based rank at which each intent is first covered (REL > 0), a huge value if
     never."""
-    key = ("I-rec first",)
-    if key not in ctx._derived:
-        c = _divcoll(ctx)
-        if c is None:                                   # one intent: the first relevant rank
-            rel = ctx.collection.levels >= 1
-            first = np.where(rel.any(axis=2), rel.argmax(axis=2) + 1, np.iinfo(np.int64).max)
-            first = first[..., None].astype(np.int64)
-            first.setflags(write=False)
-            ctx._derived[key] = first
-            return first
-        T, J, I = c.judged_levels.shape
-        # per judged doc, which intents it covers; first rank per (r, t, intent)
-        cover = c.judged_levels > 0                                   # (T, J, I)
-        di = c.doc_index
-        first = np.full(c.lengths.shape + (I,), np.iinfo(np.int64).max, np.int64)
-        r, t, k = np.nonzero(di >= 0)
-        cov = cover[t, di[r, t, k]]                                   # (N, I)
-        for i in range(I):
-            m = cov[:, i]
-            np.minimum.at(first[:, :, i], (r[m], t[m]), k[m] + 1)
+    return ctx.cached(("I-rec first",), lambda: _first_cover_of(ctx))
+
+
+def _first_cover_of(ctx: EvalContext) -> np.ndarray:
+    c = _divcoll(ctx)
+    if c is None:                                   # one intent: the first relevant rank
+        rel = ctx.collection.levels >= 1
+        first = np.where(rel.any(axis=2), rel.argmax(axis=2) + 1, np.iinfo(np.int64).max)
+        first = first[..., None].astype(np.int64)
         first.setflags(write=False)
-        ctx._derived[key] = first
-    return ctx._derived[key]
+        return first
+    T, J, I = c.judged_levels.shape
+    # per judged doc, which intents it covers; first rank per (r, t, intent)
+    cover = c.judged_levels > 0                                   # (T, J, I)
+    di = c.doc_index
+    first = np.full(c.lengths.shape + (I,), np.iinfo(np.int64).max, np.int64)
+    r, t, k = np.nonzero(di >= 0)
+    cov = cover[t, di[r, t, k]]                                   # (N, I)
+    for i in range(I):
+        m = cov[:, i]
+        np.minimum.at(first[:, :, i], (r[m], t[m]), k[m] + 1)
+    first.setflags(write=False)
+    return first
 
 
 def irec(ctx: EvalContext, cutoff=None) -> np.ndarray:
@@ -283,37 +281,36 @@ def _ndeval_values(ctx: EvalContext, depth: int, cutoffs: tuple, alpha: float) -
     """ndeval's measures for all runs and topics.  Topics are grouped by their number of intents
     (a handful of groups, not a loop over topics) so that the (R, T, D, I) arrays are only as wide
     as each group's intents: intent slots with a relevant document come first."""
-    key = ("ndeval", depth, cutoffs, alpha)
-    if key not in ctx._derived:
-        from .ndeval import ndeval_measures
+    return ctx.cached(("ndeval", depth, cutoffs, alpha), lambda: _ndeval_values_of(ctx, depth, cutoffs, alpha))
 
-        c = _divcoll(ctx)
-        if c is None:
-            ctx._derived[key] = ndeval_measures(**ndeval_inputs(ctx.collection), depth=depth,
-                                                alpha=alpha, cutoffs=cutoffs)
-            return ctx._derived[key]
-        R, T = c.lengths.shape
-        out: dict[str, np.ndarray] = {}
-        rel_j = c.judged_levels > 0                                     # (T, J, I)
-        # intent columns with a relevant document first (the reader stores them so already)
-        perm = np.argsort(~rel_j.any(axis=1), axis=1, kind="stable")   # (T, I)
-        di = c.doc_index
-        for n in np.unique(c.n_intents).tolist():
-            ts = np.flatnonzero(c.n_intents == n)
-            w = max(int(n), 1)
-            d = di[:, ts]                                               # (R, t, D)
-            L = int(c.lengths[:, ts].max(initial=0))
-            d = d[:, :, :max(L, 1)]
-            ideal = np.take_along_axis(rel_j[ts], perm[ts][:, None, :w], axis=2)
-            run_rel = ideal[np.arange(len(ts))[None, :, None], np.maximum(d, 0)] & (d >= 0)[..., None]
-            vals = ndeval_measures(run_rel, c.lengths[:, ts], ideal, c.judged_order[ts],
-                                   c.n_intents[ts], depth=depth, alpha=alpha, cutoffs=cutoffs)
-            for name, v in vals.items():
-                if name not in out:
-                    out[name] = np.zeros((R, T))
-                out[name][:, ts] = v
-        ctx._derived[key] = out
-    return ctx._derived[key]
+
+def _ndeval_values_of(ctx: EvalContext, depth: int, cutoffs: tuple, alpha: float) -> dict:
+    from .ndeval import ndeval_measures
+
+    c = _divcoll(ctx)
+    if c is None:
+        return ndeval_measures(**ndeval_inputs(ctx.collection), depth=depth, alpha=alpha, cutoffs=cutoffs)
+    R, T = c.lengths.shape
+    out: dict[str, np.ndarray] = {}
+    rel_j = c.judged_levels > 0                                     # (T, J, I)
+    # intent columns with a relevant document first (the reader stores them so already)
+    perm = np.argsort(~rel_j.any(axis=1), axis=1, kind="stable")   # (T, I)
+    di = c.doc_index
+    for n in np.unique(c.n_intents).tolist():
+        ts = np.flatnonzero(c.n_intents == n)
+        w = max(int(n), 1)
+        d = di[:, ts]                                               # (R, t, D)
+        L = int(c.lengths[:, ts].max(initial=0))
+        d = d[:, :, :max(L, 1)]
+        ideal = np.take_along_axis(rel_j[ts], perm[ts][:, None, :w], axis=2)
+        run_rel = ideal[np.arange(len(ts))[None, :, None], np.maximum(d, 0)] & (d >= 0)[..., None]
+        vals = ndeval_measures(run_rel, c.lengths[:, ts], ideal, c.judged_order[ts],
+                               c.n_intents[ts], depth=depth, alpha=alpha, cutoffs=cutoffs)
+        for name, v in vals.items():
+            if name not in out:
+                out[name] = np.zeros((R, T))
+            out[name][:, ts] = v
+    return out
 
 
 def _ndeval(base):

@@ -29,6 +29,7 @@ import math
 
 import numpy as np
 
+from .. import detmath
 from .context import EvalContext
 from .registry import MeasureDef, Param, parse_bool, register, rel_param
 from .ranked import _div, _memo, _prob, _sum, _system, msndcg
@@ -100,7 +101,7 @@ def cwl_rbp(ctx: EvalContext, cutoff=None, p=0.8) -> np.ndarray:
 
 def _running(values: np.ndarray) -> np.ndarray:
     """Sequential running sum along the last axis (Python's ``+=`` loop, term by term)."""
-    return np.cumsum(values, axis=-1)
+    return detmath.running_sum(values)
 
 
 def compat(ctx: EvalContext, cutoff=None, p=0.95, normalize=True) -> np.ndarray:

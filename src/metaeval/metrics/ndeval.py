@@ -53,6 +53,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import detmath
+
 __all__ = ["NDEVAL_DEPTH", "NDEVAL_CUTOFFS", "ndeval_names", "ndeval_measures", "greedy_ideal",
            "IdealRanking", "ndeval_amean"]
 
@@ -83,15 +85,7 @@ def _power_table(factor: float, n: int, start: float = 1.0) -> np.ndarray:
 
 def _discounts(depth: int) -> np.ndarray:
     """ndeval's ``discount(i)`` = log(2)/log(i + 2) for 0-based rank i (1 at the top)."""
-    return np.array([math.log(2.0) / math.log(i + 2.0) for i in range(depth)])
-
-
-def _seq_sum_last(x: np.ndarray) -> np.ndarray:
-    """Sum over the last axis in index order (the C loop's order), for a short last axis."""
-    out = np.zeros(x.shape[:-1], dtype=np.float64)
-    for j in range(x.shape[-1]):
-        out += x[..., j]
-    return out
+    return math.log(2.0) / detmath.log(np.arange(depth, dtype=np.float64) + 2.0)
 
 
 class _Entries(NamedTuple):
@@ -347,7 +341,7 @@ def ndeval_measures(run_rel, lengths, ideal_rel, ideal_order, n_intents, depth=N
                          minlength=n_r * n_t * n_i).reshape(n_r, n_t, n_i)
     nrel_sub = ideal_rel.sum(axis=1)                                  # (T, I)
     per_intent = np.where(nrel_sub > 0, totals / np.where(nrel_sub > 0, nrel_sub, 1), 0.0)
-    mapia = _seq_sum_last(per_intent)
+    mapia = detmath.loop_total(per_intent)              # the C loop's order
     with np.errstate(divide="ignore", invalid="ignore"):
         mapia = np.where(a_t > 0, mapia / np.where(a_t > 0, a_t, 1), 0.0)
 

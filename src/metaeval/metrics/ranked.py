@@ -27,6 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import detmath
 from .context import EvalContext
 from .registry import MeasureDef, Param, format_gains, parse_gains, register, rel_param
 
@@ -85,7 +86,7 @@ def _div(num, den) -> np.ndarray:
 
 
 def _csum(x: np.ndarray) -> np.ndarray:
-    return np.cumsum(x, axis=-1)
+    return detmath.running_sum(x)
 
 
 def _n_rel(ctx: EvalContext) -> np.ndarray:
@@ -101,7 +102,7 @@ def _denom_cut(ctx: EvalContext, cutoff: int | None) -> np.ndarray:
 @lru_cache(maxsize=64)
 def _pow_table(base: float, n: int) -> np.ndarray:
     """base**k for k = 0..n-1 with the C library's pow."""
-    t = np.array([math.pow(base, k) for k in range(n)], dtype=np.float64)
+    t = detmath.power(base, np.arange(n, dtype=np.float64))
     t.setflags(write=False)
     return t
 
@@ -109,7 +110,7 @@ def _pow_table(base: float, n: int) -> np.ndarray:
 @lru_cache(maxsize=16)
 def _log_table(n: int) -> np.ndarray:
     """log(i) for i = 0..n (index 0 unused)."""
-    t = np.array([0.0] + [math.log(i) for i in range(1, n + 1)], dtype=np.float64)
+    t = np.concatenate([[0.0], detmath.log(np.arange(1, n + 1, dtype=np.float64))])
     t.setflags(write=False)
     return t
 
@@ -141,13 +142,12 @@ def _rbp_power(p: float, n: int) -> np.ndarray:
 
 def _memo(ctx: EvalContext, key: tuple, fn):
     """Cache a derived array on the context (cutoff variants of a measure share one cumsum)."""
-    d = ctx._derived
-    if key not in d:
+    def make():
         v = fn()
         if isinstance(v, np.ndarray):
             v.setflags(write=False)
-        d[key] = v
-    return d[key]
+        return v
+    return ctx.cached(key, make)
 
 
 def _rel_sum(ctx: EvalContext, values: np.ndarray) -> np.ndarray:

@@ -164,7 +164,7 @@ _MODULE_FAMILY = {
     "metaeval.metrics.ndeval": ("diversity", "TREC ndeval"),
     "metaeval.kishida.measures": ("kishida", "Kishida (2005)"),
     "metaeval.metrics.irm": ("ir_measures", "ir_measures 0.4.3 providers"),
-    "metaeval.metrics.treceval": ("trec_eval", "trec_eval 10.0"),
+    "metaeval.treceval.adapter": ("trec_eval", "trec_eval 10.0"),
 }
 
 
@@ -221,7 +221,7 @@ def check_vocabulary(vocabulary: str | None, order: str | None = None) -> str:
 #: import another for its side effect (and ``metaeval.kishida`` -> ``metaeval.metrics`` is the only
 #: direction of import between the two).  A new family of measures is one more entry here.
 MEASURE_MODULES = ("metaeval.metrics.ranked", "metaeval.kishida.measures", "metaeval.metrics.diversity",
-                   "metaeval.metrics.irm", "metaeval.metrics.treceval", "metaeval.metrics.cwl")
+                   "metaeval.metrics.irm", "metaeval.treceval.adapter", "metaeval.metrics.cwl_registry")
 
 
 class _Registry(dict):

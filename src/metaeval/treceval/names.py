@@ -13,8 +13,9 @@ _DOUBLE_PARAM = {"iprec_at_recall": "recall", "Rprec_mult": "mult"}
 
 def registry_name(printed: str) -> str:
     """The registry name of a measure as trec_eval prints it (see the module docstring)."""
-    from .registry import parse_measure
-    from .treceval import MEASURES
+    from ..metrics.registry import parse_measure
+    from . import measures  # noqa: F401  (registers every measure's row)
+    from .table import MEASURES
 
     name = f"trec.{printed}"
     if printed not in MEASURES:
