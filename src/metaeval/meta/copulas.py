@@ -56,8 +56,25 @@ def simulate(cop, n: int, trials: int, rng: np.random.Generator) -> tuple[np.nda
     u1 = rng.random((trials, n))
     w = rng.random((trials, n))
     eps = 1e-12
-    u2 = cop.hinv1(np.column_stack([u1.ravel(), w.ravel()])).reshape(trials, n)
+    u2 = _frank_hinv1(cop, u1, w)
+    if u2 is None:
+        u2 = cop.hinv1(np.column_stack([u1.ravel(), w.ravel()]), num_threads=2).reshape(trials, n)
     return np.clip(u1, eps, 1 - eps), np.clip(u2, eps, 1 - eps)
+
+
+def _frank_hinv1(cop, u1, w):
+    """The Frank copula's inverse h-function in closed form (pyvinecopulib inverts it numerically,
+    some 20 times slower): ``u2 = -log(1 + w (e^-t - 1) / (1 + (e^(-t u1) - 1)(1 - w))) / t``;
+    ``None`` for any other family."""
+    import pyvinecopulib as pv
+
+    if cop.family != pv.BicopFamily.frank or int(cop.rotation) != 0:
+        return None
+    t = float(np.asarray(cop.parameters).ravel()[0])
+    if abs(t) < 1e-10:
+        return w.copy()
+    a = np.expm1(-t * u1)
+    return -np.log1p(w * np.expm1(-t) / (1.0 + a * (1.0 - w))) / t
 
 
 def describe(cop) -> dict:
