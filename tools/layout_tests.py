@@ -198,7 +198,7 @@ def rewrite_test_file(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
 
     def deeper(m: re.Match) -> str:
-        n = 0 if m.group(2) == "parent" else int(m.group(3)) + 1
+        n = 1 if m.group(2) == "parent" else int(m.group(3)) + 1
         return f"{m.group(1)}.parents[{n}]"
 
     new = FILE_PATH.sub(deeper, text)
