@@ -32,12 +32,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+#: tests/ itself: its helper modules (_pipeline_run, _synth_tables, metric_helpers, this conftest) are
+#: imported by the test files of tests/unit, tests/conformance and tests/pipeline, whatever --import-mode
+TESTS = Path(__file__).resolve().parent
+if str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))
 DEFAULT_DATA = ROOT.parent / "shared" / "data"          # where CI puts the data, beside the project
 DATA = Path(os.environ.get("METAEVAL_SHARED_DATA") or DEFAULT_DATA).expanduser().resolve()
 SHARED = DATA.parent                                     # kept for older imports

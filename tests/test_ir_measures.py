@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 
+import ir_measures  # a test dependency (the [test] extra), with its trec_eval provider pytrec_eval
 import numpy as np
 import pytest
 
@@ -13,8 +14,6 @@ import metaeval
 from metaeval.metrics.registry import REGISTRY, parse_measure
 
 from conftest import DL19
-
-ir_measures = pytest.importorskip("ir_measures")
 
 #: the ir_measures names of the acceptance list, plus the TREC DL official measures and rel=/judged_only
 NAMES = ["AP", "AP(rel=2)@100", "P(rel=2)@10", "R@1000", "RR@10", "RR(rel=2)", "nDCG@10",
@@ -75,23 +74,12 @@ def dl19_tie_free(tmp_path_factory):
     return tmp, runs, _qrels_dict(DL19 / "qrels.txt")
 
 
-def _available(name):
-    try:
-        parse_measure(name, "ir_measures")
-        return True
-    except ValueError as e:
-        if "trec_eval family" in str(e):
-            return False
-        raise
-
-
 @pytest.mark.shared_data
 def test_ir_measures_names_equal_ir_measures_per_topic(dl19_tie_free):
     tmp, runs, qrels = dl19_tie_free
-    names = [n for n in NAMES if _available(n)]
+    names = list(NAMES)
     if not ir_measures.gdeval.is_available():              # gdeval is a Perl script: CI has perl
         names = [n for n in names if not parse_measure(n, "ir_measures").base.startswith(GDEVAL)]
-    missing = sorted(set(NAMES) - set(names))
     got = metaeval.evaluate(DL19 / "qrels.txt", sorted(str(p) for p in tmp.glob("*.run")), names,
                             order="score", depth=None)      # order="score": vocabulary ir_measures
     canon = {n: parse_measure(n, "ir_measures").name for n in names}
@@ -118,16 +106,17 @@ def test_ir_measures_names_equal_ir_measures_per_topic(dl19_tie_free):
             assert ok, (run, met.query_id, n, canon[n], v, ref)
             checked += 1
     assert checked >= len(names) * len(runs) * 40
-    assert len(names) >= 20 and (not missing or "trec.map" not in REGISTRY), missing
+    assert len(names) >= 20
 
 
-@pytest.mark.shared_data
 def test_every_name_of_the_list_is_available():
-    """Every ir_measures name above resolves (those of the trec_eval family once it is installed)."""
-    missing = [n for n in NAMES if not _available(n)]
-    if missing and "trec.map" not in REGISTRY:
-        pytest.skip(f"the trec_eval family is not installed: {', '.join(missing)}")
-    assert not missing
+    """Every ir_measures name above resolves, in metaeval's registry and in ir_measures, and
+    ir_measures' trec_eval provider (pytrec_eval, a test dependency) is installed: a missing
+    dependency fails here instead of skipping."""
+    assert ir_measures.pytrec_eval.is_available()
+    for n in NAMES:
+        assert parse_measure(n, "ir_measures").base in REGISTRY, n
+        ir_measures.parse_measure(n)
 
 
 # ------------------------------------------------------------------- the tie rule: trec_eval's outputs
@@ -171,18 +160,14 @@ def test_tie_rule_matches_trec_eval_on_runs_with_ties():
     runs = ["bm25base_p", "ICT-BERT2", "p_bert", "UNH_bm25", "srchvrs_ps_run1"]
     for sub, depth in {(c[2], c[3]) for c in TIE_CASES}:
         cases = [c for c in TIE_CASES if c[2] == sub]
-        names = [c[1] for c in cases if _available(c[1])]
+        names = [c[1] for c in cases]
         got = metaeval.evaluate(DL19 / "qrels.txt", [str(DL19 / "runs" / f"{r}.run.gz") for r in runs],
                                 names, order="score", depth=depth, vocabulary="ir_measures")
         ours = {(r.run, r.topic, r.measure): r.value for r in got.itertuples()}
         for run in runs:
             ref = _trec_eval_ref(sub, run)
             for te, name, _, _ in cases:
-                try:
-                    canon = parse_measure(name, "ir_measures").name
-                except ValueError:
-                    assert "trec.map" not in REGISTRY              # the trec_eval family is missing
-                    continue
+                canon = parse_measure(name, "ir_measures").name
                 topics = [t for (m, t) in ref if m == te and t != "all"]
                 assert len(topics) >= 40
                 for t in topics:
@@ -222,8 +207,6 @@ def test_ntcireval_and_trec_eval_agree_on_score_ordered_runs_without_ties(dl19_t
     """Where NTCIREVAL's and trec_eval's definitions coincide, the two families give the same
     values on the DL19 runs ranked by score (no ties): bit for bit, but for MSnDCG (natural log)
     vs ndcg_cut (log2), whose quotient differs in the last bits."""
-    if "trec.map" not in REGISTRY:
-        pytest.skip("the trec_eval family is not installed")
     tmp, _, _ = dl19_tie_free
     got = metaeval.evaluate(DL19 / "qrels.txt", sorted(str(p) for p in tmp.glob("*.run")),
                             [n for p in PAIRS for n in p], order="score", vocabulary="ntcireval")
