@@ -33,7 +33,7 @@ import numpy as np
 
 from ..collection import PAD, UNJUDGED, Collection
 from ..errors import InputError, InputWarning
-from ._text import hash_ids
+from ._text import as_fixed, hash_ids
 from .qrels import Qrels, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
 
@@ -377,6 +377,7 @@ def document_identity(q: Qrels, qi: np.ndarray, entry: np.ndarray) -> dict:
     row = np.where(entry >= 0, new[np.maximum(entry, 0)], entry).astype(np.int32)
     docs = q.docs[sel]
     if docs.dtype == object:
-        docs = np.array([bytes(d) for d in docs], dtype=bytes)
+        fixed = as_fixed(docs)                              # None: long ids stay bytes objects
+        docs = docs if fixed is None else fixed
     return {"qrels_row": row, "judged_topic": tpos[sel].astype(np.int32), "judged_docs": docs,
             "judged_level": np.asarray(q.level[sel], np.int8)}
