@@ -49,6 +49,15 @@ def _exists(name: str) -> bool:
     return p.with_suffix(".py").is_file() or (p / "__init__.py").is_file()
 
 
+def _from_target(mod: str, is_pkg: bool, node: ast.ImportFrom) -> str:
+    """The absolute module of ``from X import ...`` in module ``mod`` (relative levels resolved)."""
+    if not node.level:
+        return node.module
+    base = mod.split(".") if is_pkg else mod.split(".")[:-1]
+    base = base[:len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports_of(path: Path) -> set[str]:
     """Every module ``path`` imports (absolute names; ``from X import Y`` gives X.Y when that is
     a module, else X), wherever the statement is."""
@@ -58,12 +67,7 @@ def imports_of(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = mod.split(".") if is_pkg else mod.split(".")[:-1]
-                base = base[:len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module
+            target = _from_target(mod, is_pkg, node)
             subs = [f"{target}.{a.name}" for a in node.names]
             found = [s for s in subs if s.startswith("metaeval.") and _exists(s)]
             out |= set(found) if found else {target}
@@ -193,12 +197,7 @@ def module_graph() -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = mod.split(".") if is_pkg else mod.split(".")[:-1]
-                    base = base[:len(base) - (node.level - 1)]
-                    pkg = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    pkg = node.module
+                pkg = _from_target(mod, is_pkg, node)
                 subs = [f"{pkg}.{a.name}" for a in node.names]
                 targets = [s for s in subs if _exists(s)]
                 if len(targets) < len(subs):
