@@ -499,17 +499,72 @@ def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float =
     return _write_summary(dict(collection_dirs), out_dir, alpha=alpha, swap_threshold=swap_threshold)
 
 
+# --- metaeval meta on all cores (issue 27, item 10) ---
+def available_cores() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):          # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+#: what the stage groups of :func:`forked_stage_runner` read, set before the fork (inherited, not pickled)
+_FORK_ARGS: tuple = ()
+
+
+def _run_forked_group(names):
+    from .meta.run import run_stages
+
+    mats, metrics, cfg, samples, progress = _FORK_ARGS
+    return run_stages(names, mats, metrics, cfg, samples, progress)
+
+
+def forked_stage_runner(jobs: int):
+    """A ``stage_runner`` for :func:`metaeval.meta.run.run_meta`: the stages dealt into ``jobs``
+    groups (:func:`stage_groups`), the first run in this process, the others in processes forked
+    from it (the matrices and bootstrap samples inherited); the same code, so the same tables."""
+    def runner(names, mats, metrics, cfg, samples, progress):
+        from .meta.run import run_stages
+
+        groups = stage_groups(names, jobs)
+        if len(groups) <= 1 or not hasattr(os, "fork"):
+            return run_stages(names, mats, metrics, cfg, samples, progress)
+        import concurrent.futures
+        import multiprocessing
+
+        global _FORK_ARGS
+        _FORK_ARGS = (mats, metrics, cfg, samples, stderr_progress if progress else None)
+        try:
+            ctx = multiprocessing.get_context("fork")
+            with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(len(groups) - 1, mp_context=ctx) as pool:
+                futures = [pool.submit(_run_forked_group, g) for g in groups[1:]]
+                done = run_stages(groups[0], mats, metrics, cfg, samples, progress)
+                for f in futures:
+                    done.update(f.result())
+        finally:
+            _FORK_ARGS = ()
+        return done
+    return runner
+# --- end metaeval meta on all cores ---
+
+
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,
-                   figures: bool = True, progress: Callable[[str, str], None] | None = None) -> list[Path]:
-    """``metaeval meta``: every stage of one collection in this process
-    (:func:`metaeval.meta.run.run_meta`), the tables into ``OUT/tables/`` and, with ``figures``,
-    the figures into ``OUT/figures/``, the Discpower text files into ``OUT/pvalues/``.  ``OUT`` is replaced as a whole (:func:`metaeval.util.replace_dir`):
-    a run killed midway leaves the complete old output, never a mix of old and new files."""
+                   figures: bool = True, progress: Callable[[str, str], None] | None = None,
+                   jobs: int | None = None) -> list[Path]:
+    """``metaeval meta``: every stage of one collection (:func:`metaeval.meta.run.run_meta`), the
+    tables into ``OUT/tables/`` and, with ``figures``, the figures into ``OUT/figures/``, the
+    Discpower text files into ``OUT/pvalues/``.  ``jobs`` (default: the available cores) processes
+    run the stages and draw the figures side by side (:func:`forked_stage_runner`,
+    :func:`write_figures`; the same bytes).  ``OUT`` is replaced as a whole
+    (:func:`metaeval.util.replace_dir`): a run killed midway leaves the complete old output, never
+    a mix of old and new files."""
     from .meta.run import run_meta
     from .util import replace_dir
 
+    jobs = available_cores() if jobs is None else max(1, int(jobs))
     tables = run_meta(dict(matrices), cfg, metrics=None if metrics is None else list(metrics),
-                      collection=collection, progress=progress)
+                      collection=collection, progress=progress,
+                      stage_runner=forked_stage_runner(jobs) if jobs > 1 else None)
     with replace_dir(out_dir) as out:
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
         if "pvalues" in tables:
@@ -518,7 +573,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
             if progress:
                 progress("figures", "")
             written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
-                                     swap_threshold=cfg.swap_threshold)
+                                     swap_threshold=cfg.swap_threshold, jobs=jobs)
     return written
 
 
