@@ -283,10 +283,10 @@ def _layout_preferred_rank(df: pd.DataFrame) -> Layout:
 def _layout_asl(df: pd.DataFrame) -> Layout:
     """One row per system pair, one column per metric and test (4 decimals)."""
     _require(df, "asl", ["metric", "test", "system_x", "system_y", "asl"])
-    cols = _unique(zip(df["metric"], df["test"]))
-    pairs = _unique(zip(df["system_x"], df["system_y"]))
-    val = {(m, t, x, y): a for m, t, x, y, a in
-           zip(df["metric"], df["test"], df["system_x"], df["system_y"], df["asl"])}
+    metric, test, sx, sy, asl = (df[c].tolist() for c in ("metric", "test", "system_x", "system_y", "asl"))
+    cols = _unique(zip(metric, test))               # lists: millions of cells at campaign scale
+    pairs = _unique(zip(sx, sy))
+    val = {(m, t, x, y): a for m, t, x, y, a in zip(metric, test, sx, sy, asl)}
     header = [Cell("system X"), Cell("system Y")] + [Cell(f"{m} ({t})") for m, t in cols]
     rows = [[Cell(str(x)), Cell(str(y))] + [Cell(fmt4(val.get((m, t, x, y)))) for m, t in cols]
             for x, y in pairs]
