@@ -288,7 +288,16 @@ def _layout_asl(df: pd.DataFrame) -> Layout:
     pairs = _unique(zip(sx, sy))
     val = {(m, t, x, y): a for m, t, x, y, a in zip(metric, test, sx, sy, asl)}
     header = [Cell("system X"), Cell("system Y")] + [Cell(f"{m} ({t})") for m, t in cols]
-    rows = [[Cell(str(x)), Cell(str(y))] + [Cell(fmt4(val.get((m, t, x, y)))) for m, t in cols]
+    memo: dict = {}                                 # ASLs are counts / B: few distinct cells
+
+    def cell(a):
+        key = (type(a), a, str(a))                  # 1 and 1.0, 0.0 and -0.0 print differently
+        c = memo.get(key)
+        if c is None:
+            c = memo[key] = Cell(fmt4(a))
+        return c
+
+    rows = [[Cell(str(x)), Cell(str(y))] + [cell(val.get((m, t, x, y))) for m, t in cols]
             for x, y in pairs]
     return Layout(header, rows, "ll" + "r" * len(cols))
 
