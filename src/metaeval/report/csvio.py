@@ -19,12 +19,20 @@ def _float_text(x) -> str:
 
 
 def _float_texts(v: np.ndarray) -> list[str]:
-    """:func:`_float_text` of every value: ``repr`` mapped over Python floats (no call per value
-    in Python: millions of p-values per table at campaign scale), missing values ''."""
-    texts = list(map(repr, v.tolist()))
-    for i in np.flatnonzero(np.isnan(v)).tolist():
-        texts[i] = ""
-    return texts
+    """:func:`_float_text` of every value (no Python call per value: millions of p-values per
+    table at campaign scale): ``repr`` of each distinct value once when values repeat (p-values
+    are counts / B), missing values ''."""
+    u, inv = np.unique(v, return_inverse=True) if len(v) > 4096 else (v, None)
+    if inv is not None and len(u) < len(v) // 2:
+        texts = np.array(list(map(repr, u.tolist())), dtype=object)[inv.ravel()]
+        z = np.flatnonzero(v == 0)                     # unique() merges -0.0 with 0.0
+        neg = np.signbit(v[z])
+        texts[z[neg]] = "-0.0"
+        texts[z[~neg]] = "0.0"
+    else:
+        texts = np.array(list(map(repr, v.tolist())), dtype=object)
+    texts[np.isnan(v)] = ""
+    return texts.tolist()
 
 
 def csv_text(df: pd.DataFrame) -> str:
