@@ -2,7 +2,7 @@
 
 :mod:`metaeval.meta` computes (``{table: DataFrame}``, no files); this module reads the inputs of a
 stage, calls it and writes its outputs.  Its callers are the ``metaeval`` command line --
-``metaeval meta`` (every stage of one collection in one process, :func:`run_meta_files`) and
+``metaeval meta`` (every stage of one collection in one command, on every core: :func:`run_meta_files`) and
 ``metaeval stage NAME`` (one stage) -- and, through ``metaeval stage``, the Snakemake rules of
 ``workflow/rules/``.  The two routes run the same stage functions on the same seed-derived samples,
 so a pipeline run writes byte-identical tables to a single ``metaeval meta`` run.
