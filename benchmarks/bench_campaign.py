@@ -5,9 +5,10 @@ Builds the matrices deterministically (seeded; scores in [0, 1] with 4 decimals,
 in real matrices; each measure a noisy view of the same run and topic effects, so the measures
 agree as real ones do), runs ``metaeval meta`` in a child process and prints its wall time, its
 CPU time (user + system, of the children), the CPU/wall ratio (2.0 = both cores busy on this
-2-core machine) and the peak resident memory of the child (``ru_maxrss`` of the children, the
-largest of them when ``meta`` forks workers).  Targets (issue 27): under 3 minutes and 4 GB at
-the full size on 2 cores, both cores working.
+2-core machine), the peak resident memory of the largest process (``ru_maxrss`` of the children;
+``meta`` forks a stage group and figure workers) and the largest sum over the process tree
+(sampled with psutil).  Targets (issue 27): under 3 minutes and 4 GB at the full size on 2 cores,
+both cores working.
 
     .venv/bin/python benchmarks/bench_campaign.py                       # 300 x 250 x 20
     .venv/bin/python benchmarks/bench_campaign.py --runs 100 --topics 100 --measures 5
@@ -61,7 +62,10 @@ def run_meta(matrices: Path, out: Path, B: int, extra: list[str]) -> dict:
            "--B", str(B), "--quiet", *extra]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak_sum = _watch_tree(proc)
+    out, err = proc.communicate()
+    r = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
@@ -70,7 +74,34 @@ def run_meta(matrices: Path, out: Path, B: int, extra: list[str]) -> dict:
     user = after.ru_utime - before.ru_utime
     sys_ = after.ru_stime - before.ru_stime
     return {"wall": wall, "user": user, "sys": sys_, "cpu": user + sys_,
-            "peak_gb": after.ru_maxrss * 1024 / 1e9}     # Linux: KiB; the largest child so far
+            "peak_gb": after.ru_maxrss * 1024 / 1e9,     # Linux: KiB; the largest child so far
+            "peak_sum_gb": peak_sum / 1e9}
+
+
+def _watch_tree(proc, every: float = 0.25) -> int:
+    """Largest sum of the resident memory of ``proc`` and its descendants (forked stage and figure
+    processes), sampled every ``every`` seconds until it exits (psutil; 0 without it)."""
+    try:
+        import psutil
+    except ImportError:                                  # pragma: no cover
+        proc.wait()
+        return 0
+    peak = 0
+    try:
+        root = psutil.Process(proc.pid)
+        while proc.poll() is None:
+            total = 0
+            for p in [root] + root.children(recursive=True):
+                try:
+                    total += p.memory_info().rss
+                except psutil.Error:
+                    pass
+            peak = max(peak, total)
+            time.sleep(every)
+    except psutil.Error:
+        pass
+    proc.wait()
+    return peak
 
 
 def main(argv=None) -> int:
@@ -104,9 +135,10 @@ def main(argv=None) -> int:
         m = run_meta(mats, out, args.B, extra)
         print(f"metaeval meta B={args.B}{' (no figures)' if args.no_figures else ''}: "
               f"wall {m['wall']:.1f} s, CPU {m['cpu']:.1f} s (user {m['user']:.1f} + sys {m['sys']:.1f}), "
-              f"CPU/wall {m['cpu'] / m['wall']:.2f} on {os.cpu_count()} cores, peak {m['peak_gb']:.2f} GB")
+              f"CPU/wall {m['cpu'] / m['wall']:.2f} on {os.cpu_count()} cores, peak {m['peak_gb']:.2f} GB "
+              f"(largest process; all processes together {m['peak_sum_gb']:.2f} GB)")
         if (args.runs, args.topics, args.measures, args.B) == (300, 250, 20, 1000):
-            ok = m["wall"] < 180 and m["peak_gb"] < 4
+            ok = m["wall"] < 180 and max(m["peak_gb"], m["peak_sum_gb"]) < 4
             print(f"target (under 180 s and 4 GB): {'met' if ok else 'NOT met'}")
     finally:
         if not args.workdir:
