@@ -128,16 +128,21 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
     return out
 
 
-def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> list[Path]:
+def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
+                 jobs: int = 1) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
-    captions stating the configured ``alpha`` and swap threshold."""
+    captions stating the configured ``alpha`` and swap threshold.  ``jobs > 1``: the tables dealt
+    by size into that many processes (:func:`_fork_map`), the same files."""
     from .report.tables import write_table
 
     out = Path(out_dir)
-    paths: list[Path] = []
-    for name, df in tables.items():
-        paths += write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold)
-    return paths
+    groups = _deal({n: float(df.size) for n, df in tables.items()}, jobs) if jobs > 1 else [list(tables)]
+    written: dict = {}
+    for part in _fork_map(lambda i: {n: write_table(tables[n], out / n, kind=n, alpha=alpha,
+                                                    swap_threshold=swap_threshold) for n in groups[i]},
+                          len(groups)):
+        written.update(part)
+    return [p for n in tables for p in written[n]]
 
 
 # --------------------------------------------------------------------------- stages
@@ -508,41 +513,58 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-#: what the stage groups of :func:`forked_stage_runner` read, set before the fork (inherited, not pickled)
-_FORK_ARGS: tuple = ()
+#: the function :func:`_fork_map` runs, set before the fork (inherited with what it reads: not pickled)
+_FORKED: Callable | None = None
 
 
-def _run_forked_group(names):
-    from .meta.run import run_stages
+def _call_forked(i: int):
+    return _FORKED(i)
 
-    mats, metrics, cfg, samples, progress = _FORK_ARGS
-    return run_stages(names, mats, metrics, cfg, samples, progress)
+
+def _fork_map(func: Callable[[int], object], n: int) -> list:
+    """``[func(0), ..., func(n - 1)]``: ``func(0)`` in this process, the others in processes forked
+    from it, which inherit ``func`` and everything it reads (tables of millions of rows are not
+    pickled; only the results come back)."""
+    global _FORKED
+    if n <= 1 or not hasattr(os, "fork"):
+        return [func(i) for i in range(n)]
+    import concurrent.futures
+    import multiprocessing
+
+    _FORKED = func
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(n - 1, mp_context=ctx) as pool:
+            futures = [pool.submit(_call_forked, i) for i in range(1, n)]
+            first = func(0)
+            return [first] + [f.result() for f in futures]
+    finally:
+        _FORKED = None
+
+
+def _deal(costs: Mapping[str, float], jobs: int) -> list[list[str]]:
+    """The keys of ``costs`` dealt into at most ``jobs`` groups, the costliest to the least loaded."""
+    groups: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(costs))))]
+    load = [0.0] * len(groups)
+    for k in sorted(costs, key=lambda k: -costs[k]):
+        i = load.index(min(load))
+        groups[i].append(k)
+        load[i] += costs[k]
+    return [g for g in groups if g]
 
 
 def forked_stage_runner(jobs: int):
     """A ``stage_runner`` for :func:`metaeval.meta.run.run_meta`: the stages dealt into ``jobs``
-    groups (:func:`stage_groups`), the first run in this process, the others in processes forked
-    from it (the matrices and bootstrap samples inherited); the same code, so the same tables."""
+    groups (:func:`stage_groups`), run side by side (:func:`_fork_map`; the matrices and bootstrap
+    samples inherited); the same code, so the same tables."""
     def runner(names, mats, metrics, cfg, samples, progress):
         from .meta.run import run_stages
 
         groups = stage_groups(names, jobs)
-        if len(groups) <= 1 or not hasattr(os, "fork"):
-            return run_stages(names, mats, metrics, cfg, samples, progress)
-        import concurrent.futures
-        import multiprocessing
-
-        global _FORK_ARGS
-        _FORK_ARGS = (mats, metrics, cfg, samples, stderr_progress if progress else None)
-        try:
-            ctx = multiprocessing.get_context("fork")
-            with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(len(groups) - 1, mp_context=ctx) as pool:
-                futures = [pool.submit(_run_forked_group, g) for g in groups[1:]]
-                done = run_stages(groups[0], mats, metrics, cfg, samples, progress)
-                for f in futures:
-                    done.update(f.result())
-        finally:
-            _FORK_ARGS = ()
+        done: dict = {}
+        for part in _fork_map(lambda i: run_stages(groups[i], mats, metrics, cfg, samples, progress),
+                              len(groups)):
+            done.update(part)
         return done
     return runner
 # --- end metaeval meta on all cores ---
@@ -566,7 +588,8 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                       collection=collection, progress=progress,
                       stage_runner=forked_stage_runner(jobs) if jobs > 1 else None)
     with replace_dir(out_dir) as out:
-        written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+        written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                               jobs=jobs)
         if "pvalues" in tables:
             written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
         if figures:
