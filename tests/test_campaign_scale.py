@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from metaeval.meta import rankcorr
 
@@ -40,16 +41,20 @@ def test_chunk_is_a_power_of_two_within_the_bound():
         assert c == 1 or c * m * n * n <= rankcorr.CHUNK_ELEMENTS
 
 
-def test_meta_in_two_processes_writes_the_bytes_of_one(tmp_path):
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_meta_in_several_processes_writes_the_bytes_of_one(tmp_path, jobs):
+    """The metrics sharded over processes (AG_/G_ variants with their metric), the tables put
+    back in the one-process order: the same files, byte for byte."""
     from metaeval.meta.run import MetaConfig
     from metaeval.pipeline import run_meta_files
 
-    mats = _matrices(metrics=("AP", "nDCG@10", "RR"))
-    cfg = MetaConfig(B=100, rthsd_B=200)
+    mats = _matrices(metrics=("AP", "nDCG@10", "RR", "Q-measure", "ERR"))
+    cfg = MetaConfig(B=100, rthsd_B=200, geometric=("AP", "RR"))
     run_meta_files(mats, cfg, tmp_path / "one", figures=False, jobs=1)
-    run_meta_files(mats, cfg, tmp_path / "two", figures=False, jobs=2)
+    run_meta_files(mats, cfg, tmp_path / "many", figures=False, jobs=jobs)
     files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
     assert len(files) > 30
-    assert files == sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "many") for p in (tmp_path / "many").rglob("*") if p.is_file())
     for f in files:
-        assert (tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes(), f
+        assert (tmp_path / "one" / f).read_bytes() == (tmp_path / "many" / f).read_bytes(), f
+    assert "AG_RR" in (tmp_path / "one" / "tables" / "bootstrap_paired.csv").read_text()

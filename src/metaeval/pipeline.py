@@ -553,20 +553,66 @@ def _deal(costs: Mapping[str, float], jobs: int) -> list[list[str]]:
     return [g for g in groups if g]
 
 
-def forked_stage_runner(jobs: int):
-    """A ``stage_runner`` for :func:`metaeval.meta.run.run_meta`: the stages dealt into ``jobs``
-    groups (:func:`stage_groups`), run side by side (:func:`_fork_map`; the matrices and bootstrap
-    samples inherited); the same code, so the same tables."""
+def sharded_stage_runner(jobs: int):
+    """A ``stage_runner`` for :func:`metaeval.meta.run.run_meta` on ``jobs`` processes
+    (:func:`_fork_map`): the metrics are cut into ``jobs`` contiguous shards and each process runs
+    every per-metric stage and the discriminative-power stage on its shard (with the ``AG_``/``G_``
+    variants of its metrics), the cross-metric stages (Kendall, rank correlations, gain sweep) whole
+    in one of them; each table's rows are then put back in the one-process order (by metric, the
+    bootstrap tables sorted by sensitivity).  Every row depends on its own metric only (and the
+    seed-derived samples), so the tables are the same bytes as in one process."""
     def runner(names, mats, metrics, cfg, samples, progress):
-        from .meta.run import run_stages
+        from dataclasses import replace
 
-        groups = stage_groups(names, jobs)
-        done: dict = {}
-        for part in _fork_map(lambda i: run_stages(groups[i], mats, metrics, cfg, samples, progress),
-                              len(groups)):
-            done.update(part)
+        import numpy as np
+
+        from .meta.run import STAGES, run_stages, sort_by_sensitivity, stage_metric_lists, stage_metrics
+
+        plain = stage_metric_lists(list(metrics), cfg.geometric)["plain"]
+        k = max(1, min(jobs, len(plain)))
+        if k <= 1:
+            return run_stages(names, mats, metrics, cfg, samples, progress)
+        shards = [plain[i * len(plain) // k:(i + 1) * len(plain) // k] for i in range(k)]
+        whole = [n for n in names if STAGES[n].metrics in ("plain", None) and not STAGES[n].needs]
+        split = [n for n in names if n not in whole]
+
+        def base(m):
+            return m[3:] if m.startswith("AG_") else m[2:] if m.startswith("G_") else m
+
+        def work(i):
+            own = set(shards[i])
+            sub = [m for m in metrics if base(m) in own]
+            sub_cfg = replace(cfg, geometric=tuple(g for g in cfg.geometric if g in own))
+            done = run_stages(split, mats, sub, sub_cfg, samples, progress)
+            if i == k - 1:                              # the cross-metric stages: all metrics
+                done.update(run_stages(whole, mats, metrics, cfg, samples, progress))
+            return done
+
+        results = _fork_map(work, k)
+        done = {n: next(r[n] for r in results if n in r) for n in whole}
+        for n in split:
+            order = {m: j for j, m in enumerate(stage_metrics(n, list(metrics), cfg))}
+            tables = {}
+            for t in results[0][n]:
+                df = pd_concat([r[n][t] for r in results])
+                if "metric" in df.columns:
+                    pos = df["metric"].map(order).to_numpy()
+                    df = df.iloc[np.argsort(pos, kind="stable")].reset_index(drop=True)
+                if t in ("bootstrap_paired", "bootstrap_unpaired"):
+                    df = sort_by_sensitivity(df)
+                tables[t] = df
+            done[n] = tables
         return done
     return runner
+
+
+def pd_concat(frames):
+    """Row-wise concatenation as :func:`metaeval.meta.run.combine` does it (empty parts dropped)."""
+    from .meta.run import _concat
+
+    return _concat(frames, list(frames[0].columns))
+
+
 # --- end metaeval meta on all cores ---
 
 
@@ -576,7 +622,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
     """``metaeval meta``: every stage of one collection (:func:`metaeval.meta.run.run_meta`), the
     tables into ``OUT/tables/`` and, with ``figures``, the figures into ``OUT/figures/``, the
     Discpower text files into ``OUT/pvalues/``.  ``jobs`` (default: the available cores) processes
-    run the stages and draw the figures side by side (:func:`forked_stage_runner`,
+    run the stages and draw the figures side by side (:func:`sharded_stage_runner`,
     :func:`write_figures`; the same bytes).  ``OUT`` is replaced as a whole
     (:func:`metaeval.util.replace_dir`): a run killed midway leaves the complete old output, never
     a mix of old and new files."""
@@ -586,7 +632,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
     jobs = available_cores() if jobs is None else max(1, int(jobs))
     tables = run_meta(dict(matrices), cfg, metrics=None if metrics is None else list(metrics),
                       collection=collection, progress=progress,
-                      stage_runner=forked_stage_runner(jobs) if jobs > 1 else None)
+                      stage_runner=sharded_stage_runner(jobs) if jobs > 1 else None)
     with replace_dir(out_dir) as out:
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
                                jobs=jobs)
