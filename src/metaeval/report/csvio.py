@@ -35,8 +35,21 @@ def _float_texts(v: np.ndarray) -> list[str]:
     return texts.tolist()
 
 
+#: rows converted to text at once by :func:`csv_text` (memory: a table of millions of p-values is
+#: written a block at a time, not as millions of Python strings per column)
+CSV_BLOCK_ROWS = 250_000
+
+
 def csv_text(df: pd.DataFrame) -> str:
-    """The CSV text: floats as shortest round-tripping repr (never rounded), ``\\n`` line ends."""
+    """The CSV text: floats as shortest round-tripping repr (never rounded), ``\\n`` line ends.
+    Long tables are converted a block of rows at a time (each field is written on its own, so the
+    text is the same)."""
+    if len(df) <= CSV_BLOCK_ROWS:
+        return _csv_block(df, True)
+    return "".join(_csv_block(df.iloc[i:i + CSV_BLOCK_ROWS], i == 0) for i in range(0, len(df), CSV_BLOCK_ROWS))
+
+
+def _csv_block(df: pd.DataFrame, header: bool) -> str:
     out = df.copy()
     for c in out.columns:
         col = out[c]
@@ -44,7 +57,7 @@ def csv_text(df: pd.DataFrame) -> str:
             out[c] = _float_texts(col.to_numpy(dtype=float))
         elif col.dtype == object:
             out[c] = [_float_text(v) if isinstance(v, (float, np.floating)) else v for v in col]
-    return out.to_csv(index=False, lineterminator="\n")
+    return out.to_csv(index=False, header=header, lineterminator="\n")
 
 
 def write_csv(df: pd.DataFrame, path: str | os.PathLike) -> Path:
