@@ -5,7 +5,8 @@
   orchestration (``metaeval.pipeline``, ``metaeval.cli``), matplotlib or Snakemake -- checked
   statically (every ``import`` statement, also inside functions) and at run time (``sys.modules``
   after importing every module of those packages in a fresh interpreter).
-* The package-level import graph of ``metaeval`` is acyclic and goes down the layers.
+* The package-level import graph of ``metaeval`` is acyclic and goes down the layers; the
+  module-level graph (imports inside functions too) has no circle either.
 """
 
 from __future__ import annotations
@@ -48,6 +49,15 @@ def _exists(name: str) -> bool:
     return p.with_suffix(".py").is_file() or (p / "__init__.py").is_file()
 
 
+def _from_target(mod: str, is_pkg: bool, node: ast.ImportFrom) -> str:
+    """The absolute module of ``from X import ...`` in module ``mod`` (relative levels resolved)."""
+    if not node.level:
+        return node.module
+    base = mod.split(".") if is_pkg else mod.split(".")[:-1]
+    base = base[:len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports_of(path: Path) -> set[str]:
     """Every module ``path`` imports (absolute names; ``from X import Y`` gives X.Y when that is
     a module, else X), wherever the statement is."""
@@ -57,12 +67,7 @@ def imports_of(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = mod.split(".") if is_pkg else mod.split(".")[:-1]
-                base = base[:len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module
+            target = _from_target(mod, is_pkg, node)
             subs = [f"{target}.{a.name}" for a in node.names]
             found = [s for s in subs if s.startswith("metaeval.") and _exists(s)]
             out |= set(found) if found else {target}
@@ -173,3 +178,85 @@ def test_no_command_is_used_as_a_library():
     users = [p.relative_to(SRC) for p in PKG.rglob("*.py") if p.name != "matrices.py" or p.parent.name != "cli"
              if "metaeval.cli.matrices" in imports_of(p)]
     assert users == []
+
+
+# ------------------------------------------------------------ no import circle between modules (issue 27)
+
+def module_graph() -> dict[str, set[str]]:
+    """``module -> the metaeval modules it imports``, from the source: every ``import`` statement,
+    at module level or inside a function (a function-level import closes a circle at run time just
+    as well).  ``from P import name`` counts as importing the module ``P.name`` when that is a
+    module, and the package ``P`` (its ``__init__`` runs) when it is not; the implicit import of
+    the parent packages is not an edge (a package's ``__init__`` naming its own submodules lazily
+    is the pattern of :mod:`metaeval._lazy`)."""
+    graph: dict[str, set[str]] = {}
+    for path in PKG.rglob("*.py"):
+        mod, is_pkg = _module_name(path)
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                pkg = _from_target(mod, is_pkg, node)
+                subs = [f"{pkg}.{a.name}" for a in node.names]
+                targets = [s for s in subs if _exists(s)]
+                if len(targets) < len(subs):
+                    targets.append(pkg)                      # names defined in the package itself
+            else:
+                continue
+            deps |= {t for t in targets if t.startswith("metaeval") and _exists(t) and t != mod}
+        graph[mod] = deps
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` as ``[a, b, ..., a]``, or None when it is acyclic (iterative
+    depth-first search, nodes and edges visited in sorted order, so the answer is deterministic)."""
+    state: dict[str, int] = {}                                # 1: on the current path, 2: done
+    for root in sorted(graph):
+        if root in state:
+            continue
+        path, iters = [root], [iter(sorted(graph.get(root, ())))]
+        state[root] = 1
+        while path:
+            nxt = next(iters[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                iters.pop()
+            elif state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            elif nxt not in state:
+                state[nxt] = 1
+                path.append(nxt)
+                iters.append(iter(sorted(graph.get(nxt, ()))))
+    return None
+
+
+def test_find_cycle_finds_a_planted_circle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set(), "d": {"a"}}) is None   # a diamond
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"x": {"y"}, "y": {"y"}}) == ["y", "y"]
+    assert find_cycle({"r": {"a"}, "a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
+
+
+def test_module_graph_sees_function_level_imports(tmp_path, monkeypatch):
+    """A circle closed by an import inside a function is found: plant one in a copy of two modules."""
+    root = tmp_path / "metaeval"
+    (root / "sub").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "sub" / "__init__.py").write_text("")
+    (root / "sub" / "a.py").write_text("from .b import g\n")
+    (root / "sub" / "b.py").write_text("def g():\n    from . import a\n    return a\n")
+    monkeypatch.setattr(sys.modules[__name__], "PKG", root)
+    monkeypatch.setattr(sys.modules[__name__], "SRC", tmp_path)
+    g = module_graph()
+    assert g["metaeval.sub.b"] == {"metaeval.sub.a"} and g["metaeval.sub.a"] == {"metaeval.sub.b"}
+    assert find_cycle(g) == ["metaeval.sub.a", "metaeval.sub.b", "metaeval.sub.a"]
+
+
+def test_no_import_circle_between_modules():
+    graph = module_graph()
+    assert len(graph) > 80 and "metaeval.io.forms" in graph["metaeval.cli.matrices"]
+    cycle = find_cycle(graph)
+    assert cycle is None, f"import circle: {' -> '.join(cycle)}"

@@ -11,7 +11,7 @@ from metaeval.collection import Collection
 from metaeval.collection import DiversityCollection
 from metaeval.errors import InputError, InputWarning
 from metaeval.io.ec import load_ec_collection
-from metaeval.io.ingest import load_or_build
+from metaeval.io.forms import load_or_build
 from metaeval.io.intents import load_diversity_collection, read_intent_qrels
 from metaeval.metrics import EvalContext, evaluate
 

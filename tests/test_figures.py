@@ -68,13 +68,15 @@ def test_run_names_that_look_numeric_stay_text(tmp_path):
 
 
 def test_failed_save_leaves_no_file(synth, tmp_path, monkeypatch):
-    real = F.atomic_write
+    import metaeval.report.figure_layout as FL
+
+    real = FL.atomic_write
 
     def flaky(path, *a, **k):
         if str(path).endswith(".pdf"):
             raise OSError("disk full")
         return real(path, *a, **k)
-    monkeypatch.setattr(F, "atomic_write", flaky)
+    monkeypatch.setattr(FL, "atomic_write", flaky)                # save_figure lives in figure_layout
     with pytest.raises(OSError):
         F.plot_mr_pt(synth["stability"], tmp_path / "mr_pt")
     assert list(tmp_path.iterdir()) == []

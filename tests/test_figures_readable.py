@@ -22,6 +22,7 @@ def captured(monkeypatch):
         return []
 
     monkeypatch.setattr(F, "save_figure", keep)
+    monkeypatch.setattr("metaeval.report.figure_layout.save_figure", keep)   # the plug-in modules' figures
     return figs
 
 

@@ -348,7 +348,7 @@ def test_pipeline_stage_equals_the_command_and_the_cache_keeps_documents(tmp_pat
     write the bytes of `metaeval incompleteness`; the cache round-trips the document identity and a
     cache without it is rebuilt."""
     from metaeval.collection import Collection
-    from metaeval.io.ingest import load_or_build
+    from metaeval.io.forms import load_or_build
 
     q, r = _write_small(tmp_path / "data")
     cache, mats = tmp_path / "c.npz", tmp_path / "m"

@@ -57,7 +57,8 @@ def check_collection_outputs(res: Path, n_runs: int, metrics: list[str], sweep: 
         for ext in ("png", "pdf"):
             f = res / "figures" / f"{fig}.{ext}"
             assert f.is_file() and f.stat().st_size > 1000, f
-    paired = pd.read_csv(res / "tables" / "bootstrap_paired.csv")
+    # round_trip: the CSV's floats read exactly with pandas < 3 too (the lower bounds, .ci/run)
+    paired = pd.read_csv(res / "tables" / "bootstrap_paired.csv", float_precision="round_trip")
     assert (paired["pairs"] == pairs).all()
     assert set(metrics) <= set(paired["metric"])
     sens = paired["sensitivity"].to_numpy()

@@ -18,7 +18,7 @@ pandas DataFrames -> tidy ``run, topic, measure, value``) and :func:`metaeval.me
 
 from ._lazy import lazy_attributes
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # The one-call API, imported on first use so that ``import metaeval`` stays fast and loads neither
 # pandas, matplotlib nor Snakemake: evaluate / meta_evaluate (metaeval.api), compare

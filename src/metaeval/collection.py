@@ -170,7 +170,7 @@ class Collection:
                 info=np.array(json.dumps(self.info, sort_keys=True)),
                 **({} if self.qrels_row is None else {
                     "qrels_row": self.qrels_row, "judged_topic": self.judged_topic,
-                    "judged_docs": self.judged_docs, "judged_level": self.judged_level}),
+                    **_ids_to_npz(self.judged_docs), "judged_level": self.judged_level}),
             )
 
     @classmethod
@@ -190,9 +190,31 @@ class Collection:
                 level_counts=z["level_counts"].copy(),
                 excluded_topics=tuple(str(t) for t in z["excluded_topics"]),
                 info=json.loads(str(z["info"])),
-                **({k: z[k].copy() for k in ("qrels_row", "judged_topic", "judged_docs", "judged_level")}
-                   if "qrels_row" in z.files else {}),
+                **({k: z[k].copy() for k in ("qrels_row", "judged_topic", "judged_level")}
+                   | {"judged_docs": _ids_from_npz(z)} if "qrels_row" in z.files else {}),
             )
+
+
+def _ids_to_npz(ids: np.ndarray) -> dict:
+    """Document ids for the npz cache: ``judged_docs`` (``S<W>``) when they are held fixed-width,
+    else (long ids, held as ``bytes`` objects: :func:`metaeval.io._text.as_fixed`) their bytes
+    concatenated (``judged_docs_bytes``) and lengths (``judged_docs_len``), in memory proportional
+    to the ids (npz holds no object array without pickling)."""
+    if ids.dtype.kind == "S":
+        return {"judged_docs": ids}
+    items = ids.tolist()
+    return {"judged_docs_bytes": np.frombuffer(b"".join(items), np.uint8),
+            "judged_docs_len": np.fromiter(map(len, items), np.int64, len(items))}
+
+
+def _ids_from_npz(z) -> np.ndarray:
+    if "judged_docs" in z.files:
+        return z["judged_docs"].copy()
+    buf, lens = z["judged_docs_bytes"].tobytes(), z["judged_docs_len"]
+    ends = np.cumsum(lens).tolist()
+    out = np.empty(len(ends), object)
+    out[:] = [buf[e - n:e] for e, n in zip(ends, lens.tolist())]
+    return out
 
 
 CACHE_KIND = "diversity"

@@ -2,7 +2,7 @@
 
 :mod:`metaeval.meta` computes (``{table: DataFrame}``, no files); this module reads the inputs of a
 stage, calls it and writes its outputs.  Its callers are the ``metaeval`` command line --
-``metaeval meta`` (every stage of one collection in one process, :func:`run_meta_files`) and
+``metaeval meta`` (every stage of one collection in one command, on every core: :func:`run_meta_files`) and
 ``metaeval stage NAME`` (one stage) -- and, through ``metaeval stage``, the Snakemake rules of
 ``workflow/rules/``.  The two routes run the same stage functions on the same seed-derived samples,
 so a pipeline run writes byte-identical tables to a single ``metaeval meta`` run.
@@ -130,27 +130,35 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
 
 def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
                  labels: Mapping | None = None, matrices: Mapping | None = None,
-                 pair_top_runs: int | None = None) -> list[Path]:
+                 pair_top_runs: int | None = None, jobs: int = 1) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
     matrices): the Kendall table's caption notes two measures that are the same measure.  With more
     runs than ``pair_top_runs`` (default :data:`metaeval.report.per_pair.PAIR_TOP_RUNS`; 0 = every
-    pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only (issue 31)."""
+    pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only (issue 31).
+    ``jobs > 1``: the tables dealt by size into that many processes (:func:`_fork_map`), the same
+    files."""
     from .report.per_pair import PAIR_TOP_RUNS, pair_runs_for
     from .report.tables import table_caption, write_table
 
     out = Path(out_dir)
-    paths: list[Path] = []
     top = pair_runs_for(tables, PAIR_TOP_RUNS if pair_top_runs is None else pair_top_runs)
-    for name, df in tables.items():
+
+    def one(name):
+        df = tables[name]
         caption = None
         note = same_measure_note(df, matrices, labels) if name == "kendall" else ""
         if note:
             caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold)} {note}"
-        paths += write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
-                             labels=labels, caption=caption, pair_runs=top)
-    return paths
+        return write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
+                           labels=labels, caption=caption, pair_runs=top)
+
+    groups = _deal({n: float(df.size) for n, df in tables.items()}, jobs) if jobs > 1 else [list(tables)]
+    written: dict = {}
+    for part in _fork_map(lambda i: {n: one(n) for n in groups[i]}, len(groups)):
+        written.update(part)
+    return [p for n in tables for p in written[n]]
 
 
 def same_measure_note(kendall, matrices: Mapping | None, labels: Mapping | None = None) -> str:
@@ -533,28 +541,145 @@ def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float =
     return _write_summary(dict(collection_dirs), out_dir, alpha=alpha, swap_threshold=swap_threshold)
 
 
+# --- metaeval meta on all cores (issue 27, item 10) ---
+def available_cores() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):          # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+#: the function :func:`_fork_map` runs, set before the fork (inherited with what it reads: not pickled)
+_FORKED: Callable | None = None
+
+
+def _call_forked(i: int):
+    return _FORKED(i)
+
+
+def _fork_map(func: Callable[[int], object], n: int) -> list:
+    """``[func(0), ..., func(n - 1)]``: ``func(0)`` in this process, the others in processes forked
+    from it, which inherit ``func`` and everything it reads (tables of millions of rows are not
+    pickled; only the results come back)."""
+    global _FORKED
+    if n <= 1 or not hasattr(os, "fork"):
+        return [func(i) for i in range(n)]
+    import concurrent.futures
+    import multiprocessing
+
+    _FORKED = func
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(n - 1, mp_context=ctx) as pool:
+            futures = [pool.submit(_call_forked, i) for i in range(1, n)]
+            first = func(0)
+            return [first] + [f.result() for f in futures]
+    finally:
+        _FORKED = None
+
+
+def _deal(costs: Mapping[str, float], jobs: int) -> list[list[str]]:
+    """The keys of ``costs`` dealt into at most ``jobs`` groups, the costliest to the least loaded."""
+    groups: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(costs))))]
+    load = [0.0] * len(groups)
+    for k in sorted(costs, key=lambda k: -costs[k]):
+        i = load.index(min(load))
+        groups[i].append(k)
+        load[i] += costs[k]
+    return [g for g in groups if g]
+
+
+def sharded_stage_runner(jobs: int):
+    """A ``stage_runner`` for :func:`metaeval.meta.run.run_meta` on ``jobs`` processes
+    (:func:`_fork_map`): the metrics are cut into ``jobs`` contiguous shards and each process runs
+    every per-metric stage and the discriminative-power stage on its shard (with the ``AG_``/``G_``
+    variants of its metrics), the cross-metric stages (Kendall, rank correlations, gain sweep) whole
+    in one of them; each table's rows are then put back in the one-process order (by metric, the
+    bootstrap tables sorted by sensitivity).  Every row depends on its own metric only (and the
+    seed-derived samples), so the tables are the same bytes as in one process."""
+    def runner(names, mats, metrics, cfg, samples, progress):
+        from dataclasses import replace
+
+        import numpy as np
+
+        from .meta.run import STAGES, run_stages, sort_by_sensitivity, stage_metric_lists, stage_metrics
+
+        plain = stage_metric_lists(list(metrics), cfg.geometric)["plain"]
+        k = max(1, min(jobs, len(plain)))
+        if k <= 1:
+            return run_stages(names, mats, metrics, cfg, samples, progress)
+        shards = [plain[i * len(plain) // k:(i + 1) * len(plain) // k] for i in range(k)]
+        whole = [n for n in names if STAGES[n].metrics in ("plain", None) and not STAGES[n].needs]
+        split = [n for n in names if n not in whole]
+
+        def base(m):
+            return m[3:] if m.startswith("AG_") else m[2:] if m.startswith("G_") else m
+
+        def work(i):
+            own = set(shards[i])
+            sub = [m for m in metrics if base(m) in own]
+            sub_cfg = replace(cfg, geometric=tuple(g for g in cfg.geometric if g in own))
+            done = run_stages(split, mats, sub, sub_cfg, samples, progress)
+            if i == k - 1:                              # the cross-metric stages: all metrics
+                done.update(run_stages(whole, mats, metrics, cfg, samples, progress))
+            return done
+
+        results = _fork_map(work, k)
+        done = {n: next(r[n] for r in results if n in r) for n in whole}
+        for n in split:
+            order = {m: j for j, m in enumerate(stage_metrics(n, list(metrics), cfg))}
+            tables = {}
+            for t in results[0][n]:
+                df = pd_concat([r[n][t] for r in results])
+                if "metric" in df.columns:
+                    pos = df["metric"].map(order).to_numpy()
+                    df = df.iloc[np.argsort(pos, kind="stable")].reset_index(drop=True)
+                if t in ("bootstrap_paired", "bootstrap_unpaired"):
+                    df = sort_by_sensitivity(df)
+                tables[t] = df
+            done[n] = tables
+        return done
+    return runner
+
+
+def pd_concat(frames):
+    """Row-wise concatenation as :func:`metaeval.meta.run.combine` does it (empty parts dropped)."""
+    from .meta.run import _concat
+
+    return _concat(frames, list(frames[0].columns))
+
+
+# --- end metaeval meta on all cores ---
+
+
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,
                    figures: bool = True, progress: Callable[[str, str], None] | None = None,
-                   labels: Mapping | None = None) -> list[Path]:
-    """``metaeval meta``: every stage of one collection in this process
-    (:func:`metaeval.meta.run.run_meta`), the tables into ``OUT/tables/`` and, with ``figures``,
-    the figures into ``OUT/figures/``, the Discpower text files into ``OUT/pvalues/``.  ``OUT`` is replaced as a whole (:func:`metaeval.util.replace_dir`):
-    a run killed midway leaves the complete old output, never a mix of old and new files."""
+                   labels: Mapping | None = None, jobs: int | None = None) -> list[Path]:
+    """``metaeval meta``: every stage of one collection (:func:`metaeval.meta.run.run_meta`), the
+    tables into ``OUT/tables/`` and, with ``figures``, the figures into ``OUT/figures/``, the
+    Discpower text files into ``OUT/pvalues/``.  ``jobs`` (default: the available cores) processes
+    run the stages and draw the figures side by side (:func:`sharded_stage_runner`,
+    :func:`write_figures`; the same bytes).  ``OUT`` is replaced as a whole
+    (:func:`metaeval.util.replace_dir`): a run killed midway leaves the complete old output, never
+    a mix of old and new files."""
     from .meta.run import run_meta
     from .util import replace_dir
 
+    jobs = available_cores() if jobs is None else max(1, int(jobs))
     tables = run_meta(dict(matrices), cfg, metrics=None if metrics is None else list(metrics),
-                      collection=collection, progress=progress)
+                      collection=collection, progress=progress,
+                      stage_runner=sharded_stage_runner(jobs) if jobs > 1 else None)
     with replace_dir(out_dir) as out:
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
-                               labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs)
+                               labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs, jobs=jobs)
         if "pvalues" in tables:
             written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
         if figures:
             if progress:
                 progress("figures", "")
             written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
-                                     swap_threshold=cfg.swap_threshold, labels=labels)
+                                     swap_threshold=cfg.swap_threshold, labels=labels, jobs=jobs)
     return written
 
 

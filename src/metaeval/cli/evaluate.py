@@ -158,7 +158,7 @@ def run(args) -> int:
     if len(sources) != 1:
         raise InputError(f"--run must name one run; found {len(sources)}: "
                          f"{', '.join(s.name for s in sources[:5])}", args.run)
-    from ..io.intents import load_form
+    from ..io.forms import load_form
     from ._forms import check_form_args
     check_form_args(args._parser, args)
     c = load_form(args.qrels, sources, args.qrels_form, args.intent_probs, order=args.order,

@@ -99,7 +99,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..io.intents import load_form
+    from ..io.forms import load_form
 
     if args.intent_probs and args.qrels_form != "intents":
         raise SystemExit("metaeval ingest: error: --intent-probs needs --qrels-form intents")

@@ -103,8 +103,7 @@ def write_matrices(collection, values: dict, out_dir, std_factors: dict | None =
 def run(args) -> int:
     from ..collection import Collection
     from ..errors import InputError
-    from ..io.intents import load_form
-    from ..io.ingest import load_or_build
+    from ..io.forms import load_form, load_or_build
 
     parser = args._parser
     if args.collection:

@@ -19,10 +19,9 @@ a one-run, one-topic :class:`~metaeval.collection.Collection`.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
-_LABEL = re.compile(r"L([0-9]+)\Z")
+from ._ntcir_common import _LABEL, _parse_values, _read_lines
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -93,21 +92,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 # ------------------------------------------------------------------------------ helpers
 
 
-def _read_lines(path):
-    """(name, lines) of a file or stdin."""
-    if path is None or path == "-":
-        return "<stdin>", sys.stdin.read().removeprefix("\ufeff").splitlines()
-    from ..errors import InputError
-    from ..util import open_text
-    try:
-        with open_text(path) as fh:
-            return str(path), fh.read().splitlines()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", path) from None
-    except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text: {e}", path) from None
-
-
 def _judged(rel_path, max_level=None) -> tuple[dict[str, int], "object"]:
     from ..io.qrels import read_rel
     q = read_rel(rel_path, topic="topic", max_level=max_level)
@@ -147,21 +131,6 @@ def run_label(args) -> int:
 
 
 # ------------------------------------------------------------------------------ compute
-
-
-def _parse_values(text: str, what: str, positive: bool = False) -> tuple[float, ...]:
-    from ..errors import InputError
-    from ..metrics.registry import parse_gains
-    try:
-        vals = parse_gains(text)
-    except ValueError as e:
-        raise InputError(f"-{what[0]} {text!r}: {e}") from None
-    if any(b < a for a, b in zip(vals, vals[1:])):
-        raise InputError(f"{what} {text!r}: values must not decrease from L1 to LH "
-                         "(NTCIREVAL: bad gain/stop values)")
-    if positive and any(v <= 0 for v in vals):
-        raise InputError(f"{what} {text!r}: stop values must be positive")
-    return vals
 
 
 def _parse_labelled(name: str, lines: list[str], H: int):

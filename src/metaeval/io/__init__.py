@@ -15,7 +15,7 @@ from .._lazy import lazy_attributes
 
 # imported on first use (PEP 562): ``metaeval.io.treceval`` / ``metaeval.io.cwl`` (the drop-ins)
 # do not load the collection readers they do not need
-_LAZY = {"label_run": "ingest", "load_collection": "ingest", "load_or_build": "ingest",
+_LAZY = {"label_run": "ingest", "load_collection": "ingest", "load_or_build": "forms",
          "Qrels": "qrels", "read_qrels": "qrels", "read_rel": "qrels",
          "ParsedRun": "runs", "RunSource": "runs", "expand_runs": "runs", "read_run": "runs",
          "run_name": "runs"}

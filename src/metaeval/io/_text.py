@@ -435,6 +435,20 @@ def _hash_spans(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     return out
 
 
+def as_fixed(ids: np.ndarray) -> np.ndarray | None:
+    """``ids`` (an ``S<W>`` or object array of ``bytes``) as an ``S<W>`` array when that takes at
+    most a few times the bytes of the ids themselves (``8 x`` their total length, or 16 MiB), else
+    None: one long id among many short ones must not size a (rows x longest) array (a 2 MB id among
+    9,000 would be 17 GiB).  Callers keep the object array (or take a path that does) on None."""
+    if ids.dtype.kind == "S":
+        return ids
+    lens = np.fromiter(map(len, ids), np.int64, len(ids))
+    width = int(lens.max(initial=1))
+    if len(ids) * width > max(8 * int(lens.sum()), 1 << 24):
+        return None
+    return ids.astype(f"S{max(1, width)}")
+
+
 def hash_ids(ids: np.ndarray) -> np.ndarray:
     """64-bit hash of each byte string of ``ids`` (an ``S<W>`` or object array of ``bytes``): the
     same value whatever the array's form, so qrels and runs held differently still match.  Ids of

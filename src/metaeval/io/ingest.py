@@ -27,21 +27,18 @@ Policies (each also in ``docs/io.md``):
 
 from __future__ import annotations
 
-import hashlib
 import os
-from dataclasses import replace
-from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable
 
 import numpy as np
 
 from ..collection import PAD, UNJUDGED, Collection
 from ..errors import InputError, warn_input
-from ._text import hash_ids
-from .qrels import Qrels, qrels_files, read_qrels
+from ._text import as_fixed, hash_ids
+from .qrels import Qrels, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
 
-__all__ = ["load_collection", "load_or_build", "label_run"]
+__all__ = ["load_collection", "label_run"]
 
 _TOPIC_SHIFT = np.uint64(48)
 _LOW48 = np.uint64((1 << 48) - 1)
@@ -406,75 +403,7 @@ def document_identity(q: Qrels, qi: np.ndarray, entry: np.ndarray) -> dict:
     row = np.where(entry >= 0, new[np.maximum(entry, 0)], entry).astype(np.int32)
     docs = q.docs[sel]
     if docs.dtype == object:
-        docs = np.array([bytes(d) for d in docs], dtype=bytes)
+        fixed = as_fixed(docs)                              # None: long ids stay bytes objects
+        docs = docs if fixed is None else fixed
     return {"qrels_row": row, "judged_topic": tpos[sel].astype(np.int32), "judged_docs": docs,
             "judged_level": np.asarray(q.level[sel], np.int8)}
-
-
-def fingerprint(path: str | os.PathLike) -> str:
-    """Content key of one input file: its size and a BLAKE2b hash of its bytes (not its mtime: a
-    file replaced by another with an older or equal mtime must not keep the old values)."""
-    h = hashlib.blake2b(digest_size=16)
-    size = 0
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 22):
-            h.update(chunk)
-            size += len(chunk)
-    return f"{size}:{h.hexdigest()}"
-
-
-def _fingerprints(paths: Iterable[str]) -> dict[str, str]:
-    try:
-        return {str(p): fingerprint(p) for p in paths}
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", e.filename) from None
-
-
-def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str | None = None,
-                  depth: int | None = 1000, max_level: int | None = None,
-                  progress: Callable[[int, int, str], None] | None = None, *,
-                  qrels_form: str | None = None, intent_probs=None) -> Collection:
-    """Load the npz cache at ``cache_path`` if it was built from the same input files (same paths,
-    same sizes and same content hashes: :func:`fingerprint`) with the same
-    ``order``/``depth``/``max_level``/``qrels_form``/``intent_probs``; otherwise build it (with
-    :func:`load_collection`, or :func:`metaeval.io.intents.load_form` for the ``intents`` and ``ec``
-    forms) and save it (atomically).  File times play no part."""
-    form = qrels_form or "auto"
-    cache_path = Path(cache_path)
-    if form == "auto":
-        qfiles = list(qrels.sources) if isinstance(qrels, Qrels) else [f for f, _ in qrels_files(qrels)]
-    else:
-        qfiles = [str(qrels)]
-    extra = [] if intent_probs is None else [str(intent_probs)]
-    sources = _runs_arg(runs)
-    if order is None:
-        from .conventions import default_order
-
-        order = default_order(None, qrels, sources, qrels_form)
-    prints = _fingerprints(list(qfiles) + extra + [f for s in sources for f in s.files])
-    if cache_path.exists():
-        try:
-            c = Collection.load(cache_path)
-        except Exception:  # noqa: BLE001 -- an unreadable cache is rebuilt
-            c = None
-        if c is not None:
-            info = c.info
-            same = ((form != "auto" or c.has_documents)       # caches before document identity: rebuilt
-                    and info.get("order") == order and info.get("depth") == depth
-                    and info.get("runs") == _runs_info(sources) and sorted(info.get("qrels", [])) == sorted(qfiles)
-                    and (info.get("qrels_form") if info.get("qrels_form") in ("intents", "ec") else "auto") == form
-                    and info.get("intent_probs") == (extra[0] if extra else None)
-                    and (max_level is None or info.get("max_level") == max_level)
-                    and info.get("fingerprints") == prints)
-            if same:
-                return c
-    if form == "auto":
-        c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress)
-    else:
-        from .intents import load_form
-
-        c = load_form(qrels, sources, form, intent_probs, order=order, depth=depth, max_level=max_level,
-                      progress=progress)
-    c = replace(c, info={**c.info, "fingerprints": prints})
-    c.save(cache_path)
-    return c

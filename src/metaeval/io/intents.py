@@ -261,36 +261,3 @@ def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file
         judged_order=judged_order, n_judged=n_judged.astype(np.int64),
         n_intents=iq.n_intents[used], probs=probs[used],
         intent_ids=tuple(iq.intent_ids[k] for k in used.tolist()))
-
-
-# ------------------------------------------------------------------ one entry point per form
-
-QRELS_FORMS = ("auto", "intents", "ec")
-
-
-def load_form(qrels, runs, qrels_form: str | None = None, intent_probs=None, order: str | None = None,
-              depth: int | None = 1000, max_level: int | None = None, progress=None):
-    """Load a collection in the declared qrels form: ``auto``/None (NTCIR, TREC or NTCIREVAL
-    per-topic qrels: :func:`metaeval.io.load_collection`), ``intents`` (per-intent diversity
-    qrels: :func:`load_diversity_collection`) or ``ec`` (equivalence classes:
-    :func:`metaeval.io.ec.load_ec_collection`)."""
-    form = qrels_form or "auto"
-    if form not in QRELS_FORMS:
-        raise ValueError(f"qrels form must be one of {', '.join(QRELS_FORMS)}, got {form!r}")
-    if intent_probs is not None and form != "intents":
-        raise InputError("intent probabilities apply to the per-intent qrels form only "
-                         "(--qrels-form intents)", intent_probs)
-    if form != "auto" and order is None:
-        order = "file"                   # declared forms keep NTCIREVAL's order (docs/io.md, "Conventions")
-    if form == "intents":
-        return load_diversity_collection(qrels, runs, intent_probs, order=order, depth=depth,
-                                         max_level=max_level, progress=progress)
-    if form == "ec":
-        from .ec import load_ec_collection
-        return load_ec_collection(qrels, runs, order=order, depth=depth, max_level=max_level,
-                                  progress=progress)
-    from .ingest import load_collection
-    return load_collection(qrels, runs, order=order, depth=depth, max_level=max_level,
-                           progress=progress)
-
-

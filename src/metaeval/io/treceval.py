@@ -30,7 +30,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..cnum import c_atof, c_atol
-from ._text import Table, _hash_spans, _matrix, _objects, _words, hash_ids, hash_rows, read_bytes, tokenize
+from ._text import (Table, _hash_spans, _matrix, _objects, _words, as_fixed, hash_ids, hash_rows, read_bytes,
+                    tokenize)
 
 __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRanking", "read_trec_qrels",
            "read_trec_run", "rank_runs", "rank_run_file", "rank_run_files", "c_atol", "c_atof"]
@@ -669,14 +670,14 @@ def c_scanner():
 
 def _scan_index(q: TrecQrels, ext):
     """The C scanner's hash tables of ``q`` (built once per qrels), or None when it cannot hold
-    them (a REL outside int32: the numpy path)."""
+    them (a REL outside int32, or ids too long for fixed-width arrays: the numpy path)."""
     d = q.__dict__
     if "_scan_index" not in d:
-        idx = None
+        idx = tb = db = None
         if len(q.rel) == 0 or (int(q.rel.min()) >= -2 ** 31 and int(q.rel.max()) < 2 ** 31):
-            tb = np.ascontiguousarray(q.topic_bytes.astype("S") if q.topic_bytes.dtype.kind != "S"
-                                      else q.topic_bytes)
-            db = np.ascontiguousarray(q.docs.astype("S") if q.docs.dtype.kind != "S" else q.docs)
+            tb, db = as_fixed(q.topic_bytes), as_fixed(q.docs)
+        if tb is not None and db is not None:        # else ids too long for fixed width: numpy path
+            tb, db = np.ascontiguousarray(tb), np.ascontiguousarray(db)
             idx = ext.build_index(tb.tobytes(), len(tb), max(1, tb.itemsize),
                                   db.tobytes() if len(db) else b"\0", len(db), max(1, db.itemsize),
                                   np.ascontiguousarray(q.topic_index, np.int64).tobytes(),

@@ -138,13 +138,13 @@ class _KthLargest:
         self.fill += cnt
 
     def _note_ties(self, rows, eq_mask, W):
-        """Count values equal to ``L`` of ``rows`` and keep their largest ``W``."""
-        n_eq = eq_mask.sum(axis=1)
-        hit = n_eq > 0
-        if hit.any():
-            r = rows[hit]
-            self.eq_n[r] += n_eq[hit]
-            self.eq_w[r] = np.maximum(self.eq_w[r], np.where(eq_mask[hit], W[hit], -np.inf).max(axis=1))
+        """Count values equal to ``L`` of ``rows`` and keep their largest ``W`` (work in the
+        number of ties: no copy of the hit rows)."""
+        idx = np.flatnonzero(eq_mask)
+        if idx.size:
+            r = rows[idx // eq_mask.shape[1]]
+            self.eq_n += np.bincount(r, minlength=self.P)
+            np.maximum.at(self.eq_w, r, W.reshape(-1)[idx])
 
     def _raise(self, rows, v):
         """Set ``L = v`` (> old L) for ``rows``: reset the tie record."""

@@ -87,17 +87,28 @@ def _asl_rows(asl: pd.DataFrame, metric: str, base: pd.DataFrame) -> list[pd.Dat
         t = sub[sub["test"] == test]
         if not len(t):
             continue
-        key = dict(zip(zip(t["system_x"].astype(str), t["system_y"].astype(str)), t["asl"].astype(float)))
-        vals = []
-        for x, y in zip(base["system_x"], base["system_y"]):
-            v = key.get((x, y), key.get((y, x)))          # ASLs are symmetric in the pair
-            if v is None:
-                raise ValueError(f"{metric}: the {test} ASL table has no row for the pair {x} / {y}")
-            vals.append(v)
+        vals = _pair_lookup(t, base, metric, test)
         if len(t) != len(base):
             raise ValueError(f"{metric}: the {test} ASL table has {len(t)} pairs, expected {len(base)}")
         out.append(base.assign(test=name, p_value=np.asarray(vals, dtype=np.float64)))
     return out
+
+
+def _pair_lookup(t: pd.DataFrame, base: pd.DataFrame, metric: str, test: str) -> np.ndarray:
+    """The ``asl`` of ``t`` at every pair of ``base`` (found as X/Y or as Y/X: ASLs are symmetric
+    in the pair; a repeated pair: its last row), by one hash join over all pairs."""
+    tx, ty = (t[c].astype(str).to_numpy(dtype=object) for c in ("system_x", "system_y"))
+    bx, by = (base[c].to_numpy(dtype=object) for c in ("system_x", "system_y"))
+    keys = pd.MultiIndex.from_arrays([tx, ty])
+    last = ~keys.duplicated(keep="last")
+    keys, asl = keys[last], t["asl"].astype(float).to_numpy()[last]
+    i = keys.get_indexer(pd.MultiIndex.from_arrays([bx, by])) if len(bx) else np.zeros(0, np.intp)
+    j = keys.get_indexer(pd.MultiIndex.from_arrays([by, bx])) if len(bx) else np.zeros(0, np.intp)
+    k = np.where(i >= 0, i, j)
+    if (k < 0).any():
+        x, y = bx[int(np.flatnonzero(k < 0)[0])], by[int(np.flatnonzero(k < 0)[0])]
+        raise ValueError(f"{metric}: the {test} ASL table has no row for the pair {x} / {y}")
+    return asl[k]
 
 
 def _systems_list(tss_systems: Iterable, m: int) -> list[int]:
@@ -161,14 +172,32 @@ def stage_discpower(matrices: dict, metrics: list[str] | None = None, *, alpha: 
             "topic_set_size": pd.DataFrame(tss, columns=TSS_COLUMNS)}
 
 
+_NONE = np.zeros(0, np.float64)
+
+
+def _pvalue_groups(pvalues: pd.DataFrame) -> tuple[list, dict]:
+    """The metrics of the long ``pvalues`` table in first-appearance order, and ``{(metric, test):
+    its p-values in table order}``: one sort of the table instead of a scan per metric and test."""
+    mc, mu = pd.factorize(pvalues["metric"], sort=False)
+    tc, tu = pd.factorize(pvalues["test"], sort=False)
+    p = pvalues["p_value"].to_numpy(dtype=np.float64)
+    order = np.lexsort((tc, mc))                    # stable: table order within a group
+    key = mc[order].astype(np.int64) * max(1, len(tu)) + tc[order]
+    cut = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, np.intp)
+    ends = np.r_[cut[1:], len(key)]
+    mu, tu = list(mu), list(tu)
+    groups = {(mu[mc[order[a]]], tu[tc[order[a]]]): p[order[a:b]] for a, b in zip(cut.tolist(), ends.tolist())}
+    return mu, groups
+
+
 def discriminative_power(pvalues: pd.DataFrame, alpha: float) -> pd.DataFrame:
     """``metric, test, alpha, pairs, significant, share`` (significant: ``p < alpha`` strictly),
     metrics in first-appearance order, tests in :data:`TESTS` order."""
     rows = []
-    for m in dict.fromkeys(pvalues["metric"]):
-        sub = pvalues[pvalues["metric"] == m]
+    metrics, groups = _pvalue_groups(pvalues)
+    for m in metrics:
         for t in TESTS:
-            p = sub.loc[sub["test"] == t, "p_value"].to_numpy(dtype=np.float64)
+            p = groups.get((m, t), _NONE)
             if p.size:
                 k = int((p < alpha).sum())
                 rows.append([m, t, float(alpha), int(p.size), k, k / p.size])
@@ -182,8 +211,10 @@ def discpower_text(pvalues: pd.DataFrame, metric: str, test: str = "rthsd") -> s
     sub = pvalues[(pvalues["metric"] == metric) & (pvalues["test"] == test)]
     if not len(sub):
         raise ValueError(f"no {test} p-values for metric {metric!r}")
-    lines = [f"{x} {y} {abs(float(d))!r} {float(p)!r}"
-             for x, y, d, p in zip(sub["system_x"], sub["system_y"], sub["diff"], sub["p_value"])]
+    lines = [f"{x} {y} {d!r} {p!r}" for x, y, d, p in
+             zip(sub["system_x"].tolist(), sub["system_y"].tolist(),
+                 np.abs(sub["diff"].to_numpy(dtype=np.float64)).tolist(),
+                 sub["p_value"].to_numpy(dtype=np.float64).tolist())]
     return "\n".join(lines) + "\n"
 
 
@@ -215,12 +246,13 @@ def pvalue_summary(pvalues: pd.DataFrame, levels: Iterable[float] = PVALUE_LEVEL
     levels = [float(v) for v in levels]
     cols = ["metric", "test", "pairs"] + [f"p<{v:g}" for v in levels] + ["median_p"]
     rows = []
-    known = [t for t in TESTS if t in set(pvalues["test"])]
-    tests = known + [t for t in dict.fromkeys(pvalues["test"]) if t not in known]
-    for m in dict.fromkeys(pvalues["metric"]):
-        sub = pvalues[pvalues["metric"] == m]
+    present = list(pd.unique(pvalues["test"]))                 # first-appearance order
+    known = [t for t in TESTS if t in present]
+    tests = known + [t for t in present if t not in known]
+    metrics, groups = _pvalue_groups(pvalues)
+    for m in metrics:
         for t in tests:
-            p = sub.loc[sub["test"] == t, "p_value"].to_numpy(dtype=np.float64)
+            p = groups.get((m, t), _NONE)
             if p.size:
                 rows.append([m, t, int(p.size)] + [int((p < v).sum()) for v in levels]
                             + [float(np.median(p))])

@@ -81,6 +81,21 @@ DEFAULT_RBO_P = 0.9
 #: bootstrap samples go through the coefficient computation in chunks of this many (a divisor of
 #: BLOCK, so chunks start at absolute sample numbers whatever the batch size)
 CHUNK = 32
+#: the (samples, rankings, systems, systems) arrays of a chunk hold at most this many elements: at
+#: campaign scale (20 metrics x 300 runs) a 32-sample chunk made 460 MB temporaries, paid for in
+#: page faults; smaller chunks give the same values (every sample is computed on its own)
+CHUNK_ELEMENTS = 1 << 22
+
+
+def _chunk(m: int, n: int) -> int:
+    """Samples per chunk: the largest power of two up to :data:`CHUNK` (so still a divisor of
+    BLOCK) whose ``chunk * m * n * n`` stays within :data:`CHUNK_ELEMENTS`; at least 1."""
+    c = CHUNK
+    while c > 1 and c * m * n * n > CHUNK_ELEMENTS:
+        c //= 2
+    return c
+
+
 #: default number of samples whose run means are computed at once
 DEFAULT_BATCH = 4 * BLOCK
 PERCENTILES = (2.5, 97.5)
@@ -428,11 +443,12 @@ def rank_correlation_table(matrices: Mapping, metrics=None, *, B: int | None = N
     store = {c: np.empty((smp.B, ui.size if c in SYMMETRIC else oi.size)) for c in COEFFICIENTS}
     flat = np.ascontiguousarray(X.reshape(nq, m * nr).T)   # (m * runs, topics)
     inv = 1.0 / nq
+    chunk = _chunk(m, nr)
     for s0, s1 in smp.batches(bs):
         (S,) = smp.dot_t(s0, s1, [flat])                   # (m * runs, rows): bootstrap sums
         means = np.round((S * inv).T.reshape(s1 - s0, m, nr), TIE_DECIMALS)
-        for c0 in range(s0, s1, CHUNK):
-            c1 = min(c0 + CHUNK, s1)
+        for c0 in range(s0, s1, chunk):
+            c1 = min(c0 + chunk, s1)
             res = coefficient_matrices(means[c0 - s0:c1 - s0], p, rounded=True)
             for c in COEFFICIENTS:
                 r = res[c]

@@ -503,8 +503,21 @@ def run_stage(name: str, matrices: dict, metrics: list[str], cfg: MetaConfig, sa
     return combine(parts)
 
 
+def run_stages(names: list[str], matrices: dict, metrics: list[str], cfg: MetaConfig, samples: SampleSet,
+               progress: Callable[[str, str], None] | None = None) -> dict[str, dict]:
+    """``{stage: {table: DataFrame}}`` of the stages ``names`` run one after the other
+    (:func:`run_stage`), a stage's needed tables taken from the stages before it in ``names``."""
+    done: dict[str, dict] = {}
+    for name in names:
+        needs = STAGES[name].needs
+        inputs = combine([done[n] for n in needs]) if needs else None
+        done[name] = run_stage(name, matrices, metrics, cfg, samples, progress, inputs=inputs)
+    return done
+
+
 def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] | None = None,
-             collection=None, progress: Callable[[str, str], None] | None = None) -> dict[str, pd.DataFrame]:
+             collection=None, progress: Callable[[str, str], None] | None = None,
+             stage_runner: Callable | None = None) -> dict[str, pd.DataFrame]:
     """Every table of the output contract for one collection, in memory.
 
     ``matrices``: ``{metric: topic x run DataFrame}`` (all with the same topics and runs); the
@@ -512,6 +525,8 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     which to meta-evaluate (default: every matrix but the gain-sweep variants); ``AG_X``/``G_X``
     names are allowed.  ``collection``: a :class:`metaeval.collection.Collection` for the
     collection-dependent tables.  ``progress(stage, metric)`` is called before each step.
+    ``stage_runner``: called as :func:`run_stages` (the default) to run the method stages, e.g. in
+    several processes (:func:`metaeval.pipeline.run_meta_files`); the tables are the same.
     Every stage of :data:`STAGES` on matrices runs (the gain sweep when its matrices are present),
     exactly as the pipeline's per-stage jobs do; a stage on the labelled collection
     (:attr:`Stage.labelled`, e.g. incompleteness) has its own command and API function.
@@ -533,19 +548,12 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
         parts.append(stage_collection(collection, runs))
     say("run_means", "")
     parts.append(stage_run_means(mats, cfg, run_means_metrics(metrics, cfg)))
-    done: dict[str, dict] = {}
-    for name in STAGES:
-        if name == "gain_sweep" and not sweep_available(mats, cfg):
-            continue
-        if name == "risk" and not cfg.risk_baseline:     # no baseline configured: no risk table
-            continue
-        if STAGES[name].labelled:          # its own command (metaeval incompleteness, ...)
-            continue
-        needs = STAGES[name].needs
-        inputs = combine([done[n] for n in needs]) if needs else None
-        done[name] = run_stage(name, mats, metrics, cfg, samples, say, inputs=inputs)
-        parts.append(done[name])
-    return combine(parts)
+    todo = [name for name in STAGES
+            if not (name == "gain_sweep" and not sweep_available(mats, cfg))
+            and not (name == "risk" and not cfg.risk_baseline)      # no baseline configured: no risk table
+            and not STAGES[name].labelled]          # labelled: its own command (metaeval incompleteness, ...)
+    done = (stage_runner or run_stages)(todo, mats, metrics, cfg, samples, say)
+    return combine(parts + [done[name] for name in todo])
 
 
 def run_means_metrics(metrics: list[str], cfg: MetaConfig) -> list[str]:

@@ -33,10 +33,12 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .names import parse_bool, tokenize
+
 __all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "ALIASES", "GENERIC_PARAMS", "register",
            "parse_measure", "unique_measures", "parse_gains", "check_gain_order", "format_gains", "parse_cutoffs",
            "split_param", "MEASURE_MODULES", "VOCABULARIES", "default_vocabulary", "check_vocabulary",
-           "known_names", "nearest_names", "rel_param", "parse_bool"]
+           "known_names", "nearest_names", "rel_param", "parse_bool", "vocabulary_table"]
 
 
 def parse_gains(text: str | tuple | list) -> tuple[float, ...]:
@@ -103,18 +105,6 @@ def _fmt_num(v) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return repr(v) if isinstance(v, float) else str(v)
-
-
-def parse_bool(text) -> bool:
-    """``True``/``False`` (Python's spelling, as ir_measures writes them), also ``true``/``1``/..."""
-    if isinstance(text, bool):
-        return text
-    t = str(text).strip().strip("'\"").lower()
-    if t in ("true", "1", "yes"):
-        return True
-    if t in ("false", "0", "no"):
-        return False
-    raise ValueError(f"{text!r}: expected True or False")
 
 
 def _fmt_bool(v) -> str:
@@ -192,7 +182,7 @@ GENERIC_PARAMS: dict[str, Param] = {
 # score standardisation (issue 30): ``std=z|N|U|E`` on any measure -- the measure's matrix
 # standardised per topic by the standardising runs' scores (metaeval.metrics.standardise, applied
 # by metaeval.metrics.evaluate)
-from .standardise import parse_std as _parse_std  # noqa: E402
+from .names import parse_std as _parse_std  # noqa: E402
 
 GENERIC_PARAMS["std"] = Param(None, _parse_std, "score standardisation per topic: z (Webber et al. 2008), "
                                                 "N, U (Sakai 2016) or E (Urbano et al. 2019)", str)
@@ -360,57 +350,6 @@ def _resolve_alias(base: str, cutoff: int | None) -> str:
     return base
 
 
-_CUT_FIRST_RE = re.compile(r"^(?P<base>[^()@\s]+)@(?P<cutoff>[^()@\s]+)\((?P<params>.*)\)$", re.S)
-_HEAD_RE = re.compile(r"^(?P<base>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<cutoff>[^()@\s]+))?$", re.S)
-
-
-def _split_items(text: str) -> list[str]:
-    """``a=1, b='x,y', c={1:2,3:4}`` -> the items, split at commas outside quotes and braces."""
-    items, cur, quote, depth = [], [], None, 0
-    for ch in text:
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            items.append("".join(cur))
-            cur = []
-            continue
-        cur.append(ch)
-    items.append("".join(cur))
-    return [i.strip() for i in items if i.strip()]
-
-
-def _unquote(v: str) -> str:
-    v = v.strip()
-    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
-        return v[1:-1]
-    return v
-
-
-def tokenize(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
-    """``nDCG(dcg='exp-log2')@10`` -> (``nDCG``, [(``dcg``, ``exp-log2``)], ``10``): the name as
-    written, no registry lookup (quoted values unquoted; the text after ``@`` as written, which may
-    be a number with a decimal point, e.g. ir_measures' ``IPrec@0.1``)."""
-    m = _HEAD_RE.match(str(text).strip())
-    if not m:      # parameters after the cutoff (``nDCG@10(std=N)``, issue 30) read as nDCG(std=N)@10
-        m = _CUT_FIRST_RE.match(str(text).strip())
-    if not m:
-        raise ValueError(f"measure {text!r}: expected BASE, BASE@CUTOFF or BASE(key=value,...)@CUTOFF")
-    items = []
-    for item in _split_items(m["params"] or ""):
-        if "=" not in item:
-            raise ValueError(f"measure {text!r}: parameter {item!r} is not key=value")
-        k, v = item.split("=", 1)
-        items.append((k.strip(), _unquote(v)))
-    return m["base"], items, m["cutoff"]
-
-
 def split_names(text: str) -> list[str]:
     """Names separated by whitespace, a name's parentheses and quotes kept whole:
     ``"AP RBP(p=0.8, rel=2)"`` -> [``AP``, ``RBP(p=0.8, rel=2)``]."""
@@ -453,6 +392,25 @@ def nearest_names(name: str, n: int = 3, vocabulary: str = "ntcireval") -> list[
         names.setdefault(k.lower(), k)                    # NDCG and nDCG: one suggestion
     scored = sorted(names.values(), key=lambda k: (-difflib.SequenceMatcher(None, low, k.lower()).ratio(), k))
     return scored[:n]
+
+
+def vocabulary_table(examples=None) -> list[tuple[str, str, str, str]]:
+    """Rows (name, canonical name in vocabulary ntcireval, in vocabulary ir_measures, provider)
+    for the example names of ``docs/metrics.md``."""
+    from .vocabulary import EXAMPLES, IR_MEASURES
+
+    def canon(name, vocabulary):
+        try:
+            return parse_measure(name, vocabulary).name
+        except ValueError:
+            return "-"
+
+    names = examples or EXAMPLES
+    rows = []
+    for n in names:
+        e = IR_MEASURES.get(tokenize(n)[0])
+        rows.append((n, canon(n, "ntcireval"), canon(n, "ir_measures"), e.provider if e else ""))
+    return rows
 
 
 def parse_measure(text: str | Measure, vocabulary: str | None = None) -> Measure:

@@ -40,27 +40,17 @@ from pathlib import Path
 
 import numpy as np
 
+from .names import STD_METHODS as METHODS, parse_std  # noqa: F401  (re-exported)
+
 __all__ = ["METHODS", "U_A", "U_B", "FACTOR_COLUMNS", "StdFactors", "StdSettings", "parse_std", "compute_factors",
            "standardise", "standardise_matrix", "leave_one_out", "write_factors", "read_factors",
            "with_std", "without_std", "trec_measure_name", "evaluate_standardised"]
 
 #: the methods, in the order of Urbano et al. (2019)'s tables
-METHODS = ("z", "N", "U", "E")
 #: Sakai (2016)'s std-AB constants, as std.R uses them
 U_A, U_B = 0.15, 0.5
 #: the columns of ``std_factors.csv``
 FACTOR_COLUMNS = ("metric", "topic", "mu", "sigma", "support")
-
-
-def parse_std(text) -> str:
-    """``z``, ``N``, ``U`` or ``E`` (any case; ``z-std`` and the like also read)."""
-    t = str(text).strip().strip("'\"")
-    key = t[:-4] if t.lower().endswith("-std") else t
-    for m in METHODS:
-        if key.lower() == m.lower():
-            return m
-    raise ValueError(f"{text!r}: expected one of {', '.join(METHODS)} (z-scores, normal, uniform std-AB, "
-                     f"empirical CDF)")
 
 
 @dataclass(frozen=True)

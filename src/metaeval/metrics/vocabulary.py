@@ -27,7 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-__all__ = ["IrName", "IR_MEASURES", "translate", "vocabulary_table"]
+from .names import parse_bool
+
+__all__ = ["IrName", "IR_MEASURES", "translate"]
 
 Items = list[tuple[str, object]]
 
@@ -98,8 +100,6 @@ def _iprec(text, params, cutoff):
 
 def _setp(text, params, cutoff):
     p = dict(params)
-    from .registry import parse_bool
-
     relative = parse_bool(p.pop("relative", "False"))
     return ("trec.set_relative_P" if relative else "trec.set_P"), list(p.items()), cutoff
 
@@ -187,27 +187,6 @@ def translate(text, base: str, items: Items, cutoff: str | None, vocabulary: str
     if vocabulary != "ir_measures" and e.ambiguous(params, cutoff):
         return None
     return e.convert(text, params, cutoff)
-
-
-def vocabulary_table(examples=None) -> list[tuple[str, str, str, str]]:
-    """Rows (name, canonical name in vocabulary ntcireval, in vocabulary ir_measures, provider)
-    for the example names of ``docs/metrics.md``."""
-    from .registry import parse_measure
-
-    def canon(name, vocabulary):
-        try:
-            return parse_measure(name, vocabulary).name
-        except ValueError:
-            return "-"
-
-    names = examples or EXAMPLES
-    rows = []
-    for n in names:
-        from .registry import tokenize
-
-        e = IR_MEASURES.get(tokenize(n)[0])
-        rows.append((n, canon(n, "ntcireval"), canon(n, "ir_measures"), e.provider if e else ""))
-    return rows
 
 
 #: the names of ``docs/metrics.md``'s vocabulary table

@@ -5,12 +5,19 @@ Used by :mod:`metaeval.report.figures`; tests/test_figures_readable.py checks th
 
 from __future__ import annotations
 
+import contextlib
 import io
+from pathlib import Path
+from typing import Iterator
 
 import matplotlib
 import matplotlib.colors  # noqa: F401  (to_hex)
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-__all__ = ["MANY_COLORS", "palette_png", "side_legend", "panel_title"]
+from ..util import atomic_dir_outputs, atomic_write
+
+__all__ = ["MANY_COLORS", "palette_png", "side_legend", "panel_title", "DPI", "new_figure", "save_figure"]
 
 #: more series than figures._COLORS (issue 31: 23 series on DL20): a colour each from tab20, tab20b and
 #: tab20c (60), line style and marker still varying with the index
@@ -59,3 +66,79 @@ def panel_title(text: str, width_in: float, pt: float = 8.0) -> str:
 
     chars = max(12, int(width_in * 72 / (pt * 0.6)) - 2)
     return "\n".join(textwrap.wrap(text, chars, break_long_words=True, break_on_hyphens=False))
+
+
+# ------------------------------------------------------------------ the drawing basics
+DPI = 150
+_RC = {"svg.hashsalt": "metaeval", "font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7,
+       "pdf.compression": 6, "figure.dpi": DPI}
+_PNG_META = {"Software": None}
+_PDF_META = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
+
+_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf"]
+_MARKERS = ["o", "s", "^", "v", "D", "x", "+", "*", "<", ">", "p", "h"]
+_LINES = ["-", "--", "-.", ":"]
+
+
+def _style(i: int, marker: bool = True, n: int = 0) -> dict:
+    """Line style of series ``i``; ``n`` (the number of series) above len(_COLORS): a colour each."""
+    colors = MANY_COLORS if n > len(_COLORS) else _COLORS
+    st = {"color": colors[i % len(colors)], "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)]}
+    if marker:
+        st["marker"] = _MARKERS[i % len(_MARKERS)]
+    return st
+
+
+@contextlib.contextmanager
+def _rc() -> Iterator[None]:
+    with matplotlib.rc_context():
+        matplotlib.rcdefaults()
+        matplotlib.rcParams.update(_RC)
+        yield
+
+
+def new_figure(width: float = 6.0, height: float = 4.0) -> Figure:
+    fig = Figure(figsize=(width, height), dpi=DPI)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save_figure(fig: Figure, path_stem) -> list[Path]:
+    """Render ``fig`` to PNG and PDF in memory, then write ``STEM.png`` and ``STEM.pdf`` atomically."""
+    stem = Path(path_stem)
+    blobs = {}
+    for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
+        buf = io.BytesIO()
+        fig.savefig(buf, format=fmt, dpi=DPI, metadata=meta)
+        blobs[fmt] = palette_png(buf.getvalue()) if fmt == "png" else buf.getvalue()
+    paths: list[Path] = []
+    with atomic_dir_outputs(paths):
+        for fmt, blob in blobs.items():
+            path = Path(f"{stem}.{fmt}")
+            with atomic_write(path, "wb") as fh:
+                fh.write(blob)
+            paths.append(path)
+    return paths
+
+
+def _no_data(ax, what: str) -> None:
+    ax.text(0.5, 0.5, f"no data: {what}", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def _unique(values) -> list:
+    return list(dict.fromkeys(values))
+
+
+#: series up to which a legend is drawn inside the axes ("best"); above it beside them
+_LEGEND_INSIDE = 6
+
+
+def _legend(ax, n: int) -> None:
+    if n and n <= _LEGEND_INSIDE:
+        ax.legend(loc="best", ncol=1, frameon=False)
+        ax.figure.tight_layout()
+    elif n:
+        side_legend(ax.figure, *ax.get_legend_handles_labels())

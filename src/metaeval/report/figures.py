@@ -32,7 +32,8 @@ from .. import outputs as O
 from ..meta.bootstrap import tstar_asl
 from ..util import atomic_dir_outputs, atomic_write
 from .csvio import read_table
-from .figure_layout import MANY_COLORS, palette_png, panel_title, side_legend
+from .figure_layout import (DPI, MANY_COLORS, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401,E501
+                            new_figure, palette_png, panel_title, save_figure, side_legend)
 
 __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
@@ -42,79 +43,8 @@ __all__ = [
     "plot_pvalue_curves", "plot_discpower_by_collection",
 ]
 
-DPI = 150
-_RC = {"svg.hashsalt": "metaeval", "font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7,
-       "pdf.compression": 6, "figure.dpi": DPI}
-_PNG_META = {"Software": None}
-_PDF_META = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
-
-_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf"]
-_MARKERS = ["o", "s", "^", "v", "D", "x", "+", "*", "<", ">", "p", "h"]
-_LINES = ["-", "--", "-.", ":"]
-
-
-def _style(i: int, marker: bool = True, n: int = 0) -> dict:
-    """Line style of series ``i``; ``n`` (the number of series) above len(_COLORS): a colour each."""
-    colors = MANY_COLORS if n > len(_COLORS) else _COLORS
-    st = {"color": colors[i % len(colors)], "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)]}
-    if marker:
-        st["marker"] = _MARKERS[i % len(_MARKERS)]
-    return st
-
-
-@contextlib.contextmanager
-def _rc() -> Iterator[None]:
-    with matplotlib.rc_context():
-        matplotlib.rcdefaults()
-        matplotlib.rcParams.update(_RC)
-        yield
-
-
-def new_figure(width: float = 6.0, height: float = 4.0) -> Figure:
-    fig = Figure(figsize=(width, height), dpi=DPI)
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def save_figure(fig: Figure, path_stem) -> list[Path]:
-    """Render ``fig`` to PNG and PDF in memory, then write ``STEM.png`` and ``STEM.pdf`` atomically."""
-    stem = Path(path_stem)
-    blobs = {}
-    for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
-        buf = io.BytesIO()
-        fig.savefig(buf, format=fmt, dpi=DPI, metadata=meta)
-        blobs[fmt] = palette_png(buf.getvalue()) if fmt == "png" else buf.getvalue()
-    paths: list[Path] = []
-    with atomic_dir_outputs(paths):
-        for fmt, blob in blobs.items():
-            path = Path(f"{stem}.{fmt}")
-            with atomic_write(path, "wb") as fh:
-                fh.write(blob)
-            paths.append(path)
-    return paths
-
-
-def _no_data(ax, what: str) -> None:
-    ax.text(0.5, 0.5, f"no data: {what}", ha="center", va="center", transform=ax.transAxes)
-    ax.set_xticks([])
-    ax.set_yticks([])
-
-
-def _unique(values) -> list:
-    return list(dict.fromkeys(values))
-
-
-#: series up to which a legend is drawn inside the axes ("best"); above it beside them
-_LEGEND_INSIDE = 6
-
-
-def _legend(ax, n: int) -> None:
-    if n and n <= _LEGEND_INSIDE:
-        ax.legend(loc="best", ncol=1, frameon=False)
-        ax.figure.tight_layout()
-    elif n:
-        side_legend(ax.figure, *ax.get_legend_handles_labels())
+# the drawing basics (style, rc, figure, saving, legends) live in report/figure_layout.py, which the
+# plug-in figure modules (report/standardisation.py, ...) import without importing this module
 
 
 def _pick_metric(df: pd.DataFrame, metric: str | None) -> str | None:

@@ -284,12 +284,21 @@ def _layout_preferred_rank(df: pd.DataFrame) -> Layout:
 def _layout_asl(df: pd.DataFrame) -> Layout:
     """One row per system pair, one column per metric and test (4 decimals)."""
     _require(df, "asl", ["metric", "test", "system_x", "system_y", "asl"])
-    cols = _unique(zip(df["metric"], df["test"]))
-    pairs = _unique(zip(df["system_x"], df["system_y"]))
-    val = {(m, t, x, y): a for m, t, x, y, a in
-           zip(df["metric"], df["test"], df["system_x"], df["system_y"], df["asl"])}
+    metric, test, sx, sy, asl = (df[c].tolist() for c in ("metric", "test", "system_x", "system_y", "asl"))
+    cols = _unique(zip(metric, test))               # lists: millions of cells at campaign scale
+    pairs = _unique(zip(sx, sy))
+    val = {(m, t, x, y): a for m, t, x, y, a in zip(metric, test, sx, sy, asl)}
     header = [Cell("system X"), Cell("system Y")] + [Cell(f"{m} ({t})") for m, t in cols]
-    rows = [[Cell(str(x)), Cell(str(y))] + [Cell(fmt4(val.get((m, t, x, y)))) for m, t in cols]
+    memo: dict = {}                                 # ASLs are counts / B: few distinct cells
+
+    def cell(a):
+        key = (type(a), a, str(a))                  # 1 and 1.0, 0.0 and -0.0 print differently
+        c = memo.get(key)
+        if c is None:
+            c = memo[key] = Cell(fmt4(a))
+        return c
+
+    rows = [[Cell(str(x)), Cell(str(y))] + [cell(val.get((m, t, x, y))) for m, t in cols]
             for x, y in pairs]
     return Layout(header, rows, "ll" + "r" * len(cols))
 
@@ -553,8 +562,8 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("judgments_qrels_discriminative_power", _layout_generic),
 ]}
 
-# score standardisation (issue 30): the layouts live in report/standardisation.py
-from .standardisation import LAYOUTS as _STD_LAYOUTS  # noqa: E402
+# score standardisation (issue 30): the layouts live in report/standardisation_layouts.py
+from .standardisation_layouts import LAYOUTS as _STD_LAYOUTS  # noqa: E402
 
 KINDS.update({name: TableKind(name, f) for name, f in _STD_LAYOUTS.items()})
 

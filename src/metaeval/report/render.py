@@ -54,10 +54,15 @@ def escape_markdown(text: str) -> str:
 
 
 def render_markdown(layout: Layout, caption: str | None = None) -> str:
+    memo: dict = {}                           # cells repeat (millions of p-values, few texts)
+
     def md(c) -> str:
         c = _cell(c)
-        t = escape_markdown(c.text)
-        return f"**{t}**" if c.bold and t else t
+        t = memo.get(c)
+        if t is None:
+            t = escape_markdown(c.text)
+            t = memo[c] = f"**{t}**" if c.bold and t else t
+        return t
 
     marks = {"l": ":--", "r": "--:", "c": ":-:"}
     lines = []
@@ -71,10 +76,15 @@ def render_markdown(layout: Layout, caption: str | None = None) -> str:
 
 
 def render_latex(layout: Layout, caption: str | None = None, label: str | None = None) -> str:
+    memo: dict = {}
+
     def tex(c) -> str:
         c = _cell(c)
-        t = c.tex if c.tex is not None else escape_latex(c.text)
-        return rf"\textbf{{{t}}}" if c.bold and t else t
+        t = memo.get(c)
+        if t is None:
+            t = c.tex if c.tex is not None else escape_latex(c.text)
+            t = memo[c] = rf"\textbf{{{t}}}" if c.bold and t else t
+        return t
 
     lines = [r"\begin{table}[htbp]", r"\centering"]
     if caption:

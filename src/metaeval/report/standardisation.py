@@ -1,6 +1,4 @@
-"""The outputs of the standardisation stage (issue 30; Urbano, Lima & Hanjalic 2019): the layouts
-of ``standardisation_within`` / ``standardisation_between`` (registered in
-:data:`metaeval.report.layouts.KINDS`), the figures ``standardisation_power`` /
+"""The outputs of the standardisation stage (issue 30; Urbano, Lima & Hanjalic 2019): the figures ``standardisation_power`` /
 ``standardisation_tau`` (registered in :data:`metaeval.report.figures.PLOTTERS`) and
 :func:`write_standardisation`, which writes the stage's files into an output folder."""
 
@@ -11,41 +9,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .formatting import fmt4, is_missing
-from .render import Layout
+from .standardisation_layouts import LAYOUTS  # noqa: F401  (re-exported)
 
 __all__ = ["LAYOUTS", "plot_standardisation_power", "plot_standardisation_tau", "write_standardisation",
            "STD_ORDER"]
 
 #: the row order of the standardisations
 STD_ORDER = ("raw", "z", "N", "U", "E")
-
-
-def _num(v) -> str:
-    return "" if is_missing(v) else fmt4(v)
-
-
-def _layout_within(df: pd.DataFrame) -> Layout:
-    """One row per metric and standardisation: n, trials, tau (s.d.), tau_AP-b, r, power."""
-    header = ["Metric", "Std", "Topics", "Trials", "tau_b", "s.d.", "tau_AP-b", "r", "Power (0.05)", "Power (0.01)"]
-    rows = [[str(r[0]), str(r[1]), str(int(r[2])), str(int(r[3])), *(_num(v) for v in r[4:10])]
-            for r in df.itertuples(index=False)]
-    return Layout(header, rows, "ll" + "r" * 8)
-
-
-def _layout_between(df: pd.DataFrame) -> Layout:
-    """One row per metric and standardisation at alpha = 0.05 and 0.01 (the CSV has every alpha of
-    the grid): type I error, power, tau_b, tau_AP-b, r."""
-    header = ["Metric", "Std", "alpha", "Type I", "Power", "tau_b", "tau_AP-b", "r"]
-    keep = df[np.isclose(df["alpha"].astype(float), 0.05) | np.isclose(df["alpha"].astype(float), 0.01)] \
-        if len(df) else df
-    rows = [[str(r.metric), str(r.std), format(float(r.alpha), "g"), _num(r.type1), _num(r.power), _num(r.tau),
-             _num(r.tau_ap), _num(r.r)] for r in keep.itertuples(index=False)]
-    return Layout(header, rows, "llr" + "r" * 5)
-
-
-#: layout key -> layout function (registered in metaeval.report.layouts.KINDS)
-LAYOUTS = {"standardisation_within": _layout_within, "standardisation_between": _layout_between}
 
 
 def _stds(df) -> list:
@@ -56,7 +26,7 @@ def _stds(df) -> list:
 def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:
     """Between collections: power (left) and type I error (right) against alpha, one line per
     standardisation, one row per metric (Urbano et al. 2019)."""
-    from .figures import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
+    from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
@@ -90,7 +60,7 @@ def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:
 def plot_standardisation_tau(table: pd.DataFrame, path_stem) -> list[Path]:
     """Within a collection: mean tau_b (with +- its s.d. over the trials) and tau_AP-b between the
     rankings by raw and standardised means, per standardisation, one panel per metric."""
-    from .figures import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
+    from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
@@ -125,7 +95,6 @@ def write_standardisation(frames, out_dir, *, figures: bool = True) -> list[Path
     standardisation_{power,tau}.{png,pdf}``."""
     from ..util import atomic_write
     from .csvio import csv_text
-    from .figures import PLOTTERS
     from .tables import write_table
 
     out = Path(out_dir)
@@ -141,6 +110,7 @@ def write_standardisation(frames, out_dir, *, figures: bool = True) -> list[Path
         (out / "figures").mkdir(parents=True, exist_ok=True)
         for fig, source in (("standardisation_power", "standardisation_between"),
                             ("standardisation_tau", "standardisation_within")):
-            draw, kwargs = PLOTTERS[fig]
+            draw, kwargs = {"standardisation_power": (plot_standardisation_power, {}),
+                            "standardisation_tau": (plot_standardisation_tau, {})}[fig]
             written += draw(frames[source], out / "figures" / fig, **kwargs)
     return written
