@@ -263,26 +263,18 @@ def _args(**opts):
     return " ".join(out)
 
 
-# the options of each stage: only those it reads, so that changing one method's parameter re-runs
-# that method's jobs alone (rerun-triggers: params)
+# The options of each method's job: the parameters its stage module declares it reads
+# (metaeval.stages, metaeval.dag.stage_arguments), valued from the config; the measure names in
+# their canonical spelling. A collection's methods on the matrices run in one `meta` job, whose
+# options are all of theirs: changing one method's parameter re-runs that job (every method on
+# the matrices, the tables and figures of the collection; not the matrices), and a stage with
+# its own job (incompleteness) only when one of its own parameters changes.
+from metaeval import dag as _dag
+
 _METRIC_ARGS = dict(metrics=METRICS, geometric=GEOMETRIC)
-STAGE_ARGS = {
-    "kendall": _args(metrics=METRICS),
-    "paired": _args(B=B, alpha=ALPHA, seed=SEED, **_METRIC_ARGS),
-    "unpaired": _args(B=B, alpha=ALPHA, seed=SEED, **_METRIC_ARGS),
-    "swap": _args(B=B, seed=SEED, swap_threshold=SWAP_THRESHOLD, **_METRIC_ARGS),
-    "stability": _args(B=B, seed=SEED, fuzziness=FUZZINESS, **_METRIC_ARGS),
-    "gain_sweep": _args(B=B, alpha=ALPHA, seed=SEED, sweep_metrics=SWEEP_METRICS, sweep_gains=SWEEP_VARIANTS),
-    "rank_correlation": _args(B=B, seed=SEED, rbo_p=RBO_P, metrics=METRICS),
-    "discpower": _args(alpha=ALPHA, seed=SEED, rthsd_B=RTHSD_B, tss_beta=TSS_BETA, tss_min_diff=TSS_MIN_DIFF,
-                       tss_systems=TSS_SYSTEMS, **_METRIC_ARGS),
-    "incompleteness": _args(B=B, alpha=ALPHA, seed=SEED, metrics=METRICS, method=_inc["methods"],
-                            fractions=",".join(str(f) for f in _inc["fractions"]),
-                            depths=",".join(str(d) for d in _inc["depths"]), trials=_inc["trials"],
-                            groups=_inc["groups"], pool_depth=_inc["pool_depth"])
-    + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
-    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B),
-}
+_VALUES = dict(_METRIC_ARGS, sweep_metrics=SWEEP_METRICS, sweep_gains=SWEEP_VARIANTS)
+STAGE_ARGS = {s: _dag.stage_arguments(s, config, _VALUES) for s in _stages.stage_names("matrices", "labelled")}
+STAGE_ARGS["tables"] = _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B)
 
 
 def stage_args(stage):
