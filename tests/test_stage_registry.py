@@ -39,7 +39,12 @@ def test_cli_file_stages_are_the_registry_file_stages():
 def test_workflow_method_stages_are_derived_not_listed():
     text = (ROOT / "workflow" / "rules" / "common.smk").read_text(encoding="utf-8")
     assigned = re.findall(r"^METHOD_STAGES\s*[+]?=\s*(.*)$", text, re.M)
-    assert assigned == ["_stages.method_stages(**CONDITIONS)"]
+    assert assigned == ["PLAN.method_stages"]          # metaeval.dag.Plan: from the registry
+    import inspect
+
+    from metaeval import dag
+
+    assert "_stages.method_stages(**self.conditions)" in inspect.getsource(dag.Plan)
     # every method stage is run by a rule: a stage on the labelled collection by its own
     # (`metaeval stage NAME`), those on the matrices by the collection's meta job (`metaeval stage
     # meta`, given every stage of METHOD_STAGES, it runs those on the matrices itself)

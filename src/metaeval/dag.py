@@ -20,8 +20,10 @@ import shlex
 
 from . import stages as _stages
 
-__all__ = ["config_value", "quote", "format_args", "stage_arguments", "job_arguments",
-           "schema_sections", "schema_block", "SCHEMA_BEGIN", "SCHEMA_END"]
+__all__ = ["config_value", "quote", "format_args", "stage_arguments", "job_arguments", "coerce", "Plan",
+           "write_caption",
+           "schema_sections", "schema_block", "replace_schema_block", "schema_file", "SCHEMA_BEGIN",
+           "SCHEMA_END"]
 
 _MISSING = object()
 
@@ -98,6 +100,261 @@ def job_arguments(chunks: list[str]) -> str:
     return " ".join(out)
 
 
+# --------------------------------------------------------------------------- the plan of a config
+def coerce(value, schema):
+    """Numbers/booleans/null given as text (nested ``--config`` values reach Snakemake as strings)
+    turned into the type the schema asks for; anything else is left for the validator to judge."""
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        for k in list(value):
+            sub = props.get(k, extra if isinstance(extra, dict) else None)
+            if sub is not None:
+                value[k] = coerce(value[k], sub)
+        return value
+    if isinstance(value, list):
+        items = schema.get("items")
+        return [coerce(v, items) for v in value] if isinstance(items, dict) else value
+    if isinstance(value, str):
+        types = schema.get("type", [])
+        types = [types] if isinstance(types, str) else types
+        text = value.strip()
+        if "null" in types and text.lower() in ("null", "none", "~", ""):
+            return None
+        if "boolean" in types and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        if "integer" in types:
+            try:
+                return int(text)
+            except ValueError:
+                pass
+        if "number" in types:
+            try:
+                return float(text)
+            except ValueError:
+                pass
+    return value
+
+
+def _unique(seq) -> list:
+    return list(dict.fromkeys(seq))
+
+
+class Plan:
+    """The jobs of a validated config (defaults filled in): the canonical measure lists, the
+    stages and their conditions, each job's arguments and every target file.  A bad measure name
+    raises ``ValueError`` (``config: WHERE: ...``); ``warnings`` and ``notes`` collect what the
+    workflow prints (two spellings of one measure; a stage skipped for this config)."""
+
+    def __init__(self, config: dict):
+        from .metrics import parse_measure        # importing metaeval.metrics registers the measures
+
+        self._parse = parse_measure
+        self.config = config
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
+        self.results = config["results"].rstrip("/")
+        self.sim_root = config["simulated_root"].rstrip("/")
+        self.collections = list(config["collections"])
+        if not self.collections:
+            raise ValueError("config: `collections` is empty - configure at least one collection")
+        v = config.get("vocabulary")
+        if v is None:
+            orders = {c.get("order", "file") for c in config["collections"].values()}
+            v = "ir_measures" if orders == {"score"} else "ntcireval"
+        self.vocabulary = v
+        self.metrics = self._measures(config["metrics"], "metrics")
+        self.select_by = self.canonical(config["select_by"], "select_by")
+        self.geometric = self._measures(config["geometric"], "geometric")
+        gs = config["sweeps"]["gains"]
+        self.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
+        self.sweep_metrics = _unique(self.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"]) \
+            if self.gain_sweep else []
+        self.sweep_variants = list(gs["variants"]) if self.gain_sweep else []
+        self.sweep_names = [self.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
+                            for m in self.sweep_metrics for g in self.sweep_variants]
+        #: every matrix the metrics job computes per collection
+        self.matrix_metrics = _unique(self.metrics + self.geometric + [self.select_by] + self.sweep_metrics
+                                      + self.sweep_names)
+        #: the matrices the stages read (AG_X and G_X, for X in `geometric`, read X.csv; every stage
+        #: reads select_by to pick the top runs)
+        self.eval_matrices = _unique(self.metrics + self.geometric + [self.select_by])
+        inc = config["incompleteness"]
+        incompleteness = bool(inc["enabled"])
+        # the stage resamples a collection's judged documents: per-intent (diversity) and
+        # equivalence-class qrels have no such single list, so such a config runs without it
+        forms = sorted({c.get("qrels_form") for c in config["collections"].values()} & {"intents", "ec"})
+        if incompleteness and forms:
+            incompleteness = False
+            self.notes.append(f"the incompleteness stage is skipped: it needs plain graded qrels, and this "
+                              f"config has {'/'.join(forms)} qrels (set incompleteness: {{enabled: false}} to "
+                              "silence this)")
+        self.incompleteness_jobs = int(inc["jobs"])
+        #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
+        self.conditions = dict(gain_sweep=self.gain_sweep, incompleteness=incompleteness)
+        self.kishida = bool(config["kishida"]["enabled"])
+        self.summary = bool(config["summary"]["enabled"])
+        #: the methods whose tables a collection's meta job combines, in order
+        self.method_stages = _stages.method_stages(**self.conditions)
+        #: those with a job of their own (on the labelled collection; their parts read by the meta job)
+        self.own_job_stages = [s for s in self.method_stages if _stages.get(s).kind != "matrices"]
+        #: those the meta job runs
+        self.meta_stages = [s for s in self.method_stages if s not in self.own_job_stages]
+        values = dict(metrics=self.metrics, geometric=self.geometric, sweep_metrics=self.sweep_metrics,
+                      sweep_gains=self.sweep_variants)
+        #: each stage's options from the config (those of the parameters it reads)
+        self.stage_options = {s: stage_arguments(s, config, values)
+                              for s in _stages.stage_names("matrices", "labelled")}
+        self.stage_options["tables"] = format_args(metrics=self.metrics, geometric=self.geometric,
+                                                   stages=self.method_stages,
+                                                   rthsd_B=config["discpower"]["B"])
+
+    # ---- measure names
+    def canonical(self, name: str, where: str, vocabulary: str | None = None) -> str:
+        """The registry's canonical spelling of a measure name read in the config's vocabulary;
+        canonical names are read back in vocabulary ntcireval."""
+        try:
+            return self._parse(name, vocabulary or self.vocabulary).name
+        except ValueError as e:
+            raise ValueError(f"config: {where}: {e}") from None
+
+    def _measures(self, names, where: str) -> list[str]:
+        """Canonical names, each once; two spellings of one measure (Q, Q-measure) -> a warning."""
+        out, spelled = [], {}
+        for name in names:
+            c = self.canonical(name, where)
+            if c in spelled:
+                self.warnings.append(f"config: {where}: {name!r} is the same measure as {spelled[c]!r} "
+                                     f"(canonical name {c}); computed once")
+                continue
+            spelled[c] = name
+            out.append(c)
+        return out
+
+    # ---- per-collection values
+    def collection(self, c: str) -> dict:
+        return self.config["collections"][c]
+
+    def is_simulated(self, c: str) -> bool:
+        return "simulate" in self.collection(c)
+
+    def qrels_path(self, c: str) -> str:
+        return f"{self.sim_root}/{c}/qrels.txt" if self.is_simulated(c) else self.collection(c)["qrels"]
+
+    def run_specs(self, c: str) -> list[str]:
+        """The --runs arguments: directories or globs, as configured."""
+        if self.is_simulated(c):
+            return [f"{self.sim_root}/{c}/runs"]
+        r = self.collection(c)["runs"]
+        return [r] if isinstance(r, str) else list(r)
+
+    def run_files(self, c: str) -> list[str]:
+        """Input files of the metrics job (so that changed run files re-trigger it)."""
+        import glob
+        import os
+
+        if self.is_simulated(c):
+            return [f"{self.sim_root}/{c}/runs"]
+        files = []
+        for spec in self.run_specs(c):
+            if os.path.isdir(spec):
+                files += sorted(os.path.join(spec, f) for f in os.listdir(spec)
+                                if not f.startswith(".") and os.path.isfile(os.path.join(spec, f)))
+            else:
+                found = sorted(glob.glob(spec))
+                if not found:
+                    raise ValueError(f"config: collections.{c}.runs: {spec!r} matches no file")
+                files += found
+        return files
+
+    def simulate_params(self, c: str) -> str:
+        import json
+
+        return json.dumps(self.collection(c)["simulate"], sort_keys=True)
+
+    def parse_args(self, c: str) -> str:
+        """How a collection's files are read (order, depth, highest level; the qrels form and
+        intent probabilities of a diversity or equivalence-class collection)."""
+        cc = self.collection(c)
+        form = cc.get("qrels_form")
+        return format_args(order=cc["order"], depth=cc["depth"], max_level=cc["max_level"],
+                           qrels_form=None if form in (None, "auto") else form,
+                           intent_probs=cc.get("intent_probs"))
+
+    def stage_args(self, stage: str, c: str) -> str:
+        """The ``metaeval stage STAGE`` options of collection ``c``'s job. Every stage picks the
+        runs in use itself (the top ``top_runs`` by mean ``select_by``, as ``metaeval meta`` does)."""
+        cc = self.collection(c)
+        extra = format_args(top_runs=cc["top_runs"], select_by=self.select_by,
+                            default_gains=cc["gains"] if stage == "gain_sweep" else None)
+        return f"{self.stage_options[stage]} {extra}"
+
+    def group_args(self, stages, c: str) -> str:
+        """The options of one job running several stages of collection ``c``: every option any of
+        them reads, each once."""
+        return job_arguments([self.stage_args(s, c) for s in stages])
+
+    # ---- targets (metaeval.outputs)
+    def table_files(self, c: str) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/{c}/{f}" for o in outputs.tables("collection", **self.conditions) for f in o.files()]
+
+    def figure_files(self, c: str) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/{c}/{f}" for o in outputs.figures("collection", **self.conditions)
+                for f in o.files()]
+
+    def text_files(self, c: str) -> list[str]:
+        """The folders of text outputs (pvalues/: the Discpower files METRIC.rthsd.B)."""
+        from . import outputs
+
+        return [f"{self.results}/{c}/{f}" for o in outputs.outputs("collection", "text", **self.conditions)
+                for f in o.files()]
+
+    def summary_files(self) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/summary/{f}" for f in outputs.files("summary")]
+
+    def kishida_files(self) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/kishida/{f}" for f in outputs.files("kishida")]
+
+    def targets(self) -> list[str]:
+        """Every file of the default target."""
+        out = []
+        for c in self.collections:
+            out += self.table_files(c) + self.figure_files(c) + self.text_files(c)
+        if self.summary:
+            out += self.summary_files()
+        if self.kishida:
+            out += self.kishida_files()
+        return out
+
+
+def write_caption(directory, name: str, text: str) -> str:
+    """The report caption file ``DIR/NAME.rst`` holding ``text`` (written only when it changed)."""
+    import os
+    import tempfile
+
+    path = os.path.join(directory, f"{name}.rst")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            if fh.read() == text:
+                return path
+    except OSError:
+        pass
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+    return path
+
+
 # --------------------------------------------------------------------------- the config schema
 SCHEMA_BEGIN = "  # BEGIN stage parameters: generated from metaeval.stages by `python -m metaeval.dag schema`"
 SCHEMA_END = "  # END stage parameters"
@@ -161,6 +418,32 @@ def replace_schema_block(text: str) -> str:
         raise ValueError("the schema has no generated block (lines SCHEMA_BEGIN ... SCHEMA_END)")
     tail = rest[rest.index(SCHEMA_END + "\n") + len(SCHEMA_END) + 1:]
     return head + schema_block() + tail
+
+
+def schema_file(path, cache_dir) -> str:
+    """The schema file to validate a config with: ``path`` when its generated block is that of
+    the registered stages, else a copy with the block regenerated (a stage registered from outside
+    the package, :func:`metaeval.stages.register_stage_module`), written under ``cache_dir``."""
+    import os
+
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    derived = replace_schema_block(text)
+    if derived == text:
+        return str(path)
+    out = os.path.join(cache_dir, "config.schema.yaml")
+    try:
+        with open(out, encoding="utf-8") as fh:
+            if fh.read() == derived:
+                return out
+    except OSError:
+        pass
+    os.makedirs(cache_dir, exist_ok=True)
+    tmp = f"{out}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(derived)
+    os.replace(tmp, out)
+    return out
 
 
 def main(argv=None) -> int:

@@ -408,6 +408,11 @@ OUTPUTS: tuple[Output, ...] = (
 )
 
 
+# the outputs of stages registered from outside the package (metaeval.stages.register_stage_module,
+# METAEVAL_STAGES), declared with their stage (StageInfo.outputs)
+OUTPUTS += tuple(Output(**dict(d, stages=(s.name,))) for s in _stages.REGISTRY for d in s.outputs)
+
+
 # ----------------------------------------------------------------------------- queries
 def _enabled(o: Output, conditions: dict) -> bool:
     return o.condition is None or bool(conditions.get(o.condition, True))

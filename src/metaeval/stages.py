@@ -139,7 +139,10 @@ class StageInfo:
     builder ``values -> object`` stored as the ``MetaConfig`` field ``NAME`` from the parameters
     declared with ``field=False``; ``title``: a line saying what it does (help, messages);
     ``sections``: ``((config key path, description), ...)`` of the config sections it opens;
-    ``schema_rank``: sorts its sections among the stages' (registry order within a rank)."""
+    ``schema_rank``: sorts its sections among the stages' (registry order within a rank);
+    ``outputs``: for a stage outside the package (a plug-in), its tables as keyword dicts of
+    :class:`metaeval.outputs.Output` (``stages`` = this stage), added to the output contract; a
+    stage of the package declares them in :mod:`metaeval.outputs` instead."""
 
     name: str
     kind: str
@@ -160,6 +163,7 @@ class StageInfo:
     switch: tuple | None = None
     switch_doc: str = ""
     schema_rank: int = 0
+    outputs: tuple = ()
 
     def __post_init__(self):
         if self.kind not in KINDS:

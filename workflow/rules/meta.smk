@@ -10,8 +10,9 @@
 # stage derives the same bootstrap samples from (seed, topics, B), as `metaeval meta` does, so the
 # tables are identical to it; one process instead of one per group of stages saves their start-up.
 
-# the method stages this job runs (those on the labelled collection have their own job)
-META_STAGES = [s for s in METHOD_STAGES if s not in OWN_JOB_STAGES]
+# META_STAGES (common.smk, metaeval.dag.Plan.meta_stages): the method stages this job runs (those on
+# the labelled collection have their own job); its arguments are those of all of them, so a
+# change to any method's parameter re-runs this job.
 
 
 rule meta:

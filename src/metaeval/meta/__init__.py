@@ -70,6 +70,7 @@ def _function_over_module(name: str):
 
 
 class _Package(types.ModuleType):
+    collection_stats = _function_over_module("collection_stats")
     compare = _function_over_module("compare")
     rthsd = _function_over_module("rthsd")
 
