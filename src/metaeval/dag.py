@@ -209,6 +209,10 @@ class Plan:
                                                    stages=self.method_stages,
                                                    rthsd_B=config["discpower"]["B"])
 
+    def titles(self, stages) -> list[str]:
+        """What the stages do, as their modules say (job messages)."""
+        return [_stages.get(s).title or s for s in stages]
+
     # ---- measure names
     def canonical(self, name: str, where: str, vocabulary: str | None = None) -> str:
         """The registry's canonical spelling of a measure name read in the config's vocabulary;
@@ -335,24 +339,31 @@ class Plan:
         return out
 
 
-def write_caption(directory, name: str, text: str) -> str:
-    """The report caption file ``DIR/NAME.rst`` holding ``text`` (written only when it changed)."""
+def _write_if_changed(path: str, text: str) -> str:
+    """Write ``text`` to ``path`` atomically unless it holds it already; returns ``path``."""
     import os
     import tempfile
 
-    path = os.path.join(directory, f"{name}.rst")
     try:
         with open(path, encoding="utf-8") as fh:
             if fh.read() == text:
                 return path
     except OSError:
         pass
+    directory = os.path.dirname(path)
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
     os.replace(tmp, path)
     return path
+
+
+def write_caption(directory, name: str, text: str) -> str:
+    """The report caption file ``DIR/NAME.rst`` holding ``text`` (written only when it changed)."""
+    import os
+
+    return _write_if_changed(os.path.join(directory, f"{name}.rst"), text)
 
 
 # --------------------------------------------------------------------------- the config schema
@@ -431,19 +442,7 @@ def schema_file(path, cache_dir) -> str:
     derived = replace_schema_block(text)
     if derived == text:
         return str(path)
-    out = os.path.join(cache_dir, "config.schema.yaml")
-    try:
-        with open(out, encoding="utf-8") as fh:
-            if fh.read() == derived:
-                return out
-    except OSError:
-        pass
-    os.makedirs(cache_dir, exist_ok=True)
-    tmp = f"{out}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(derived)
-    os.replace(tmp, out)
-    return out
+    return _write_if_changed(os.path.join(cache_dir, "config.schema.yaml"), derived)
 
 
 def main(argv=None) -> int:

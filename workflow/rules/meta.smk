@@ -37,9 +37,7 @@ rule meta:
     benchmark:
         benchmark_path("meta")
     message:
-        "{wildcards.collection}: bootstrap tests, discriminative power, Kendall's tau, rank "
-        "correlations, swap and stability methods"
-        + (f", gain-value sweep of {', '.join(SWEEP_METRICS)}" if GAIN_SWEEP else "")
+        "{wildcards.collection}: " + ", ".join(PLAN.titles(META_STAGES))
         + " for every metric; every table (CSV, Markdown, LaTeX) and figure (PNG, PDF)"
     threads: 2  # the two groups of stages side by side, then the figures in two processes
     resources:

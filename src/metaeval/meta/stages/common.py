@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...stages import Param
 
 
-def _check_B(v):
+def check_B(v):
     if isinstance(v, bool) or int(v) != v or int(v) < 1:
         raise ValueError(f"B (number of bootstrap samples) must be a positive integer, got {v!r}")
 
@@ -24,7 +24,7 @@ def _check_seed(v):
 PARAMS = (
     Param("B", int, 1000, "bootstrap samples (default 1000)", config=("bootstrap", "B"),
           schema={"type": "integer", "minimum": 10}, doc="Number of bootstrap samples (papers - 1000).",
-          check=_check_B),
+          check=check_B),
     Param("alpha", float, 0.05, "significance level (default 0.05)", config=("bootstrap", "alpha"),
           schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
           doc="Significance level (papers - 0.05).", check=_check_alpha),

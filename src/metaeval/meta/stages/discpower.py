@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ...stages import Param, StageInfo
+from .common import check_B
 
 
 def _systems(text: str):
@@ -17,11 +18,6 @@ def _systems(text: str):
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer or 'runs', got {text!r}") from None
-
-
-def _check_B(v):
-    if isinstance(v, bool) or int(v) != v or int(v) < 1:
-        raise ValueError(f"B (number of bootstrap samples) must be a positive integer, got {v!r}")
 
 
 def _check_beta(v):
@@ -57,7 +53,7 @@ STAGE = StageInfo(
         Param("rthsd_B", int, 5000, "permutations of the randomised Tukey HSD test (default 5000, as Sakai's "
               "Discpower)", flag="--rthsd-B", metavar="N", config=("discpower", "B"),
               schema={"type": "integer", "minimum": 10},
-              doc="Permutations of the randomised Tukey HSD test (Discpower - 5000).", check=_check_B),
+              doc="Permutations of the randomised Tukey HSD test (Discpower - 5000).", check=check_B),
         Param("tss_beta", float, 0.20, "topic set size design: type II error rate, power = 1 - BETA (default 0.20)",
               metavar="BETA", config=("discpower", "tss_beta"),
               schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
