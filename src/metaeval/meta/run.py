@@ -2,9 +2,11 @@
 
 Each ``stage_*`` function takes the topic x run matrices (``{metric: DataFrame}``), the metric name
 for per-metric stages, and a :class:`MetaConfig`, and returns ``{table name: DataFrame}`` in the
-output contract's columns.  :data:`STAGES` registers every method (the tables it produces, the
-metric list it runs over, the sample streams it uses); :func:`run_stage` runs one of them over its
-metric list and :func:`run_meta` runs all of them in memory.  Writing files is the business of
+output contract's columns.  :data:`STAGES` holds every method as its module
+``metaeval/meta/stages/NAME.py`` declares it (the tables it produces, the metric list it runs over,
+the sample streams it uses, its parameters -- the fields of :class:`MetaConfig` -- and its
+``run(inputs, params)``, which calls the function here or in its method module); :func:`run_stage`
+runs one of them over its metric list and :func:`run_meta` runs all of them in memory.  Writing files is the business of
 :mod:`metaeval.pipeline`, which the CLI and the Snakemake rules call.
 
 Per-metric stages can run in separate processes: every stage derives the bootstrap samples from
