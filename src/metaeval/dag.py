@@ -437,12 +437,14 @@ def schema_file(path, cache_dir) -> str:
     the package, :func:`metaeval.stages.register_stage_module`), written under ``cache_dir``."""
     import os
 
+    import yaml
+
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
-    derived = replace_schema_block(text)
-    if derived == text:
+    props = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)).get("properties", {})
+    if all(props.get(k) == v for k, v in schema_sections().items()):     # no YAML written: fast
         return str(path)
-    return _write_if_changed(os.path.join(cache_dir, "config.schema.yaml"), derived)
+    return _write_if_changed(os.path.join(cache_dir, "config.schema.yaml"), replace_schema_block(text))
 
 
 def main(argv=None) -> int:
