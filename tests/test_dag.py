@@ -97,3 +97,21 @@ def test_common_smk_is_an_adapter():
     for gone in ("STAGE_ARGS", "def _coerce", "def _canonical", "_unique_config_measures", "RTHSD_B"):
         assert gone not in text, gone
     assert "PLAN = _dag.Plan(config)" in text
+
+
+def test_per_collection_parameters(monkeypatch):
+    """A parameter whose config key goes through ("collections", "*", ...) is read per collection
+    (its default where the collection does not give it)."""
+    from metaeval import stages
+
+    prm = stages.Param("baseline", str, (), "baseline runs", nargs="+", config=("collections", "*", "baseline"))
+    st = stages.StageInfo("perc", "matrices", lambda inputs, params: {}, reads=("baseline", "metrics"), params=(prm,))
+    get, param = stages.get, stages.param
+    monkeypatch.setattr(stages, "get", lambda name: st if name == "perc" else get(name))
+    monkeypatch.setattr(stages, "param", lambda name: prm if name == "baseline" else param(name))
+    cfg = {"collections": {"a": {"baseline": ["r1", "r 2"]}, "b": {}}}
+    assert dag.stage_arguments("perc", cfg, {"metrics": ["AP"]}, collection="a") == "--baseline r1 'r 2' --metrics AP"
+    assert dag.stage_arguments("perc", cfg, {"metrics": ["AP"]}, collection="b") == "--metrics AP"
+    with pytest.raises(ValueError, match="per collection"):
+        dag.stage_arguments("perc", cfg, {"metrics": ["AP"]})
+    assert "perc" not in dag.schema_sections()

@@ -69,16 +69,22 @@ def _param_words(prm, value) -> str:
     return " ".join([prm.option] + [quote(x) for x in vals])
 
 
-def stage_arguments(name: str, config: dict, values: dict | None = None) -> str:
+def stage_arguments(name: str, config: dict, values: dict | None = None, collection: str | None = None) -> str:
     """The options of stage ``name``'s job that come from the config: every parameter the stage
     ``reads``, in that order, valued from its config key, or from ``values`` (the workflow's
-    canonical measure names: ``metrics``, ``geometric``, ``sweep_metrics``, ...)."""
+    canonical measure names: ``metrics``, ``geometric``, ``sweep_metrics``, ...).  A key path
+    through ``("collections", "*", ...)`` is read from ``collection``'s entry (a per-collection
+    parameter; missing: the parameter's default)."""
     values = values or {}
     words, switches = [], []
     for pname in _stages.get(name).reads:
         prm = _stages.param(pname)
         if pname in values:
             v = values[pname]
+        elif prm.config is not None and "*" in prm.config:
+            if collection is None:
+                raise ValueError(f"stage {name} reads {pname!r} per collection: give the collection")
+            v = config_value(config, tuple(collection if k == "*" else k for k in prm.config), prm.default)
         elif prm.config is not None:
             v = config_value(config, prm.config)
         else:
@@ -200,14 +206,12 @@ class Plan:
         self.own_job_stages = [s for s in self.method_stages if _stages.get(s).kind != "matrices"]
         #: those the meta job runs
         self.meta_stages = [s for s in self.method_stages if s not in self.own_job_stages]
-        values = dict(metrics=self.metrics, geometric=self.geometric, sweep_metrics=self.sweep_metrics,
-                      sweep_gains=self.sweep_variants)
-        #: each stage's options from the config (those of the parameters it reads)
-        self.stage_options = {s: stage_arguments(s, config, values)
-                              for s in _stages.stage_names("matrices", "labelled")}
-        self.stage_options["tables"] = format_args(metrics=self.metrics, geometric=self.geometric,
-                                                   stages=self.method_stages,
-                                                   rthsd_B=config["discpower"]["B"])
+        #: the parameters' values the config gives as measure names, canonical
+        self.values = dict(metrics=self.metrics, geometric=self.geometric, sweep_metrics=self.sweep_metrics,
+                           sweep_gains=self.sweep_variants)
+        for c in self.collections:                # every value is checked before any job runs
+            for s in _stages.stage_names("matrices", "labelled"):
+                self.stage_options(s, c)
 
     def titles(self, stages) -> list[str]:
         """What the stages do, as their modules say (job messages)."""
@@ -291,7 +295,15 @@ class Plan:
         cc = self.collection(c)
         extra = format_args(top_runs=cc["top_runs"], select_by=self.select_by,
                             default_gains=cc["gains"] if stage == "gain_sweep" else None)
-        return f"{self.stage_options[stage]} {extra}"
+        return f"{self.stage_options(stage, c)} {extra}"
+
+    def stage_options(self, stage: str, c: str) -> str:
+        """Stage ``stage``'s options from the config (those of the parameters it reads) for
+        collection ``c``; ``tables``: the metrics, the stages combined and the Discpower files' B."""
+        if stage == "tables":
+            return format_args(metrics=self.metrics, geometric=self.geometric, stages=self.method_stages,
+                               rthsd_B=self.config["discpower"]["B"])
+        return stage_arguments(stage, self.config, self.values, collection=c)
 
     def group_args(self, stages, c: str) -> str:
         """The options of one job running several stages of collection ``c``: every option any of
@@ -405,7 +417,7 @@ def schema_sections() -> dict:
             node = _section(root, s.switch[:-1], docs)
             node["properties"][s.switch[-1]] = {"description": s.switch_doc, "type": "boolean", "default": True}
         for prm in ps:
-            if prm.config is not None and prm.schema is not None:
+            if prm.config is not None and prm.schema is not None and "*" not in prm.config:
                 node = _section(root, prm.config[:-1], docs)
                 node["properties"][prm.config[-1]] = _prop(prm)
     return root.get("properties", {})

@@ -67,8 +67,9 @@ class Param:
     ``default``: the value without the option (a tuple for a list); ``help``: the option's help;
     ``flag``: the option (``""``: ``--name-with-dashes``; ``None``: no option); ``nargs``,
     ``choices``, ``metavar``, ``action`` (``store_true``/``store_false``) as argparse has them;
-    ``config``: the key path in the pipeline config (``("swap", "threshold")``; ``None``: not
-    configurable); ``schema``: its JSON-schema constraints (type, minimum, items, ...);
+    ``config``: the key path in the pipeline config (``("swap", "threshold")``; through
+    ``("collections", "*", ...)``: per collection, its schema entry then written by hand; ``None``:
+    not configurable); ``schema``: its JSON-schema constraints (type, minimum, items, ...);
     ``doc``: the schema description (default ``help``); ``config_default``: the config's default
     when it is not ``default``; ``render``: the config value as the option's words on a job's
     command line (default: each value quoted); ``field``: False for a parameter that is no
@@ -140,7 +141,9 @@ class StageInfo:
     declared with ``field=False``; ``title``: a line saying what it does (help, messages);
     ``sections``: ``((config key path, description), ...)`` of the config sections it opens;
     ``schema_rank``: sorts its sections among the stages' (registry order within a rank);
-    ``outputs``: for a stage outside the package (a plug-in), its tables as keyword dicts of
+    ``applies(matrices, params)``: False when the stage has nothing to compute for these
+    matrices and parameters (``metaeval meta`` then skips it; the gain sweep without its variant
+    matrices); ``outputs``: for a stage outside the package (a plug-in), its tables as keyword dicts of
     :class:`metaeval.outputs.Output` (``stages`` = this stage), added to the output contract; a
     stage of the package declares them in :mod:`metaeval.outputs` instead."""
 
@@ -163,6 +166,7 @@ class StageInfo:
     switch: tuple | None = None
     switch_doc: str = ""
     schema_rank: int = 0
+    applies: Callable | None = None
     outputs: tuple = ()
 
     def __post_init__(self):

@@ -421,8 +421,8 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     parts.append(stage_run_means(mats, cfg, run_means_metrics(metrics, cfg)))
     done: dict[str, dict] = {}
     for name in STAGES:
-        if name == "gain_sweep" and not sweep_available(mats, cfg):
-            continue
+        if STAGES[name].applies is not None and not STAGES[name].applies(mats, cfg):
+            continue                       # e.g. the gain sweep without its variant matrices
         if STAGES[name].labelled:          # its own command (metaeval incompleteness, ...)
             continue
         needs = STAGES[name].needs

@@ -8,6 +8,13 @@ from ...stages import Param, StageInfo
 _GAINS = "^[0-9]+(\\.[0-9]+)?(:[0-9]+(\\.[0-9]+)?)*$"
 
 
+def applies(matrices, params) -> bool:
+    """True when the default and every variant matrix of every sweep metric is present."""
+    from ..run import sweep_available
+
+    return sweep_available(matrices, params)
+
+
 def run(inputs, params):
     from ..run import stage_gain_sweep
 
@@ -16,7 +23,7 @@ def run(inputs, params):
 
 STAGE = StageInfo(
     "gain_sweep", "matrices", run, tables=("gain_kendall", "gain_bootstrap"), metrics=None,
-    streams=("paired",), condition="gain_sweep", cost=1.0, title="gain-value sweep",
+    streams=("paired",), condition="gain_sweep", cost=1.0, title="gain-value sweep", applies=applies,
     params=(
         Param("sweep_metrics", str, ("P-plus", "P-measure", "O-measure"),
               "gain-sweep metrics (default P-plus P-measure O-measure; run when every variant matrix is present)",
