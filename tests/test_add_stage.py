@@ -117,3 +117,11 @@ def test_meta_package_names_are_the_functions():
         importlib.import_module(f"metaeval.meta.{name}")
         assert isinstance(getattr(M, name), types.FunctionType), name
     assert all(hasattr(M, n) for n in M.__all__)
+
+
+def test_a_stage_module_that_does_not_load_is_one_line():
+    r = subprocess.run([sys.executable, "-m", "metaeval", "meta", "--help"], capture_output=True, text=True,
+                       env=dict(_env(), METAEVAL_STAGES="no_such_stage_module"), timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == ("metaeval: error: stage module 'no_such_stage_module' (METAEVAL_STAGES, "
+                                "register_stage_module): No module named 'no_such_stage_module'")

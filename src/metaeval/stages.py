@@ -218,7 +218,10 @@ _CACHE: dict = {}
 
 def _load(entry: str) -> StageInfo:
     module, _, attr = entry.partition(":")
-    info = getattr(importlib.import_module(module), attr or "STAGE")
+    try:
+        info = getattr(importlib.import_module(module), attr or "STAGE")
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"stage module {entry!r} (METAEVAL_STAGES, register_stage_module): {e}") from None
     if not isinstance(info, StageInfo) or not info.is_method:
         raise ValueError(f"stage module {entry}: STAGE must be a StageInfo of kind matrices or labelled")
     return info
