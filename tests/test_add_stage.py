@@ -96,7 +96,8 @@ def test_adding_a_stage_touches_these_files():
     part = doc[doc.index("**Add a stage**"):]
     part = part[:part.index("\n**", 3)]
     files = ["src/metaeval/meta/stages/NAME.py", "src/metaeval/stages.py", "src/metaeval/outputs.py",
-             "src/metaeval/report/layouts.py", "docs/meta.md", "docs/outputs.md", "tests/test_NAME.py"]
+             "src/metaeval/report/layouts.py", "docs/meta.md", "docs/outputs.md", "config/README.md",
+             "tests/test_NAME.py"]
     for f in files:
         assert f"`{f}`" in part, f
     assert f"{len(files)} files" in part
