@@ -20,7 +20,7 @@ import shlex
 
 from . import stages as _stages
 
-__all__ = ["config_value", "quote", "format_args", "stage_arguments", "job_arguments", "coerce", "Plan",
+__all__ = ["config_value", "quote", "unique", "format_args", "stage_arguments", "job_arguments", "coerce", "Plan",
            "write_caption",
            "schema_sections", "schema_block", "replace_schema_block", "schema_file", "SCHEMA_BEGIN",
            "SCHEMA_END"]
@@ -142,7 +142,8 @@ def coerce(value, schema):
     return value
 
 
-def _unique(seq) -> list:
+def unique(seq) -> list:
+    """``seq`` without repeats, in order."""
     return list(dict.fromkeys(seq))
 
 
@@ -174,17 +175,17 @@ class Plan:
         self.geometric = self._measures(config["geometric"], "geometric")
         gs = config["sweeps"]["gains"]
         self.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
-        self.sweep_metrics = _unique(self.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"]) \
+        self.sweep_metrics = unique(self.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"]) \
             if self.gain_sweep else []
         self.sweep_variants = list(gs["variants"]) if self.gain_sweep else []
         self.sweep_names = [self.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
                             for m in self.sweep_metrics for g in self.sweep_variants]
         #: every matrix the metrics job computes per collection
-        self.matrix_metrics = _unique(self.metrics + self.geometric + [self.select_by] + self.sweep_metrics
+        self.matrix_metrics = unique(self.metrics + self.geometric + [self.select_by] + self.sweep_metrics
                                       + self.sweep_names)
         #: the matrices the stages read (AG_X and G_X, for X in `geometric`, read X.csv; every stage
         #: reads select_by to pick the top runs)
-        self.eval_matrices = _unique(self.metrics + self.geometric + [self.select_by])
+        self.eval_matrices = unique(self.metrics + self.geometric + [self.select_by])
         inc = config["incompleteness"]
         incompleteness = bool(inc["enabled"])
         # the stage resamples a collection's judged documents: per-intent (diversity) and

@@ -23,8 +23,9 @@ with open(SCHEMA_PATH) as _fh:
     import yaml as _yaml
 
     # libyaml's loader when PyYAML has it: the workflow is parsed by Snakemake and again by every
-    # job on a cluster, and the pure-Python loader takes a tenth of a second on this schema
-    # numbers/booleans/null given as text (nested --config values reach us as strings) typed
+    # job on a cluster, and the pure-Python loader takes a tenth of a second on this schema;
+    # numbers, booleans and null given as text (nested --config values reach us as strings) are
+    # typed as the schema says
     _dag.coerce(config, _yaml.load(_fh, Loader=getattr(_yaml, "CSafeLoader", _yaml.SafeLoader)))
 
 # Validate before any job starts: a misspelt key is rejected in one line naming the keys allowed
@@ -132,7 +133,7 @@ OWN_JOB_STAGES = PLAN.own_job_stages
 META_STAGES = PLAN.meta_stages
 ALPHA = config["bootstrap"]["alpha"]
 SWAP_THRESHOLD = config["swap"]["threshold"]
-_quote, _unique = _dag.quote, _dag._unique
+_quote, _unique = _dag.quote, _dag.unique
 
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
 COLLECTION_RE = "[A-Za-z0-9][A-Za-z0-9_.-]*"
