@@ -115,3 +115,16 @@ def test_per_collection_parameters(monkeypatch):
     with pytest.raises(ValueError, match="per collection"):
         dag.stage_arguments("perc", cfg, {"metrics": ["AP"]})
     assert "perc" not in dag.schema_sections()
+
+
+def test_a_new_conditional_stage_follows_its_switch(monkeypatch):
+    from metaeval import stages
+
+    st = stages.StageInfo("sw", "matrices", lambda inputs, params: {}, condition="sw", switch=("sw", "enabled"))
+    reg = stages.REGISTRY
+    monkeypatch.setitem(stages._CACHE, "registry", reg[:-5] + (st,) + reg[-5:])
+    monkeypatch.setitem(stages._CACHE, "by_name", {**{s.name: s for s in reg}, "sw": st})
+    base = _shipped("config.yaml")
+    assert dag.Plan(base).conditions["sw"] is True and "sw" in dag.Plan(base).method_stages
+    off = dict(base, sw={"enabled": False})
+    assert dag.Plan(off).conditions["sw"] is False and "sw" not in dag.Plan(off).method_stages

@@ -199,6 +199,9 @@ class Plan:
         self.incompleteness_jobs = int(inc["jobs"])
         #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
         self.conditions = dict(gain_sweep=self.gain_sweep, incompleteness=incompleteness)
+        for st in _stages.REGISTRY:         # any other stage switched by its config key
+            if st.condition and st.condition not in self.conditions:
+                self.conditions[st.condition] = bool(config_value(config, st.switch, True)) if st.switch else True
         self.kishida = bool(config["kishida"]["enabled"])
         self.summary = bool(config["summary"]["enabled"])
         #: the methods whose tables a collection's meta job combines, in order
