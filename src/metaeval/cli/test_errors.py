@@ -22,8 +22,8 @@ def _ints(text: str) -> list[int]:
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from ..meta.test_errors import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS
-    from ..meta.urbano_tests import TESTS
+    # the defaults as the stage declares them (standard library only: `metaeval --help` loads no numpy)
+    from ..meta.stages.test_errors import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
 
     p = subparsers.add_parser(
         "test-errors", help="simulated type I, II and III error rates of the significance tests",
