@@ -406,6 +406,19 @@ def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "n
 
 
 # ------------------------------------------------------------------------ standardisation (issue 30)
+def _matrices_of(matrices, metrics):
+    """``{metric: topic x run DataFrame}`` of a folder of ``METRIC.csv`` (only ``metrics``, when
+    given), a tidy ``run, topic, measure, value`` frame or a dict of matrices (aligned)."""
+    from .meta.matrices import align_matrices, load_matrices
+
+    if isinstance(matrices, (str, os.PathLike)):
+        return load_matrices(matrices, None if metrics is None else list(metrics))
+    elif _is_frame(matrices):
+        return tidy_to_matrices(matrices)
+    else:
+        return align_matrices({str(k): v for k, v in dict(matrices).items()})
+
+
 def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iterable[str] = ("z", "N", "U", "E"),
                     topics: int = 50, trials: int = 1000, seed: int = 1, out=None,
                     figures: bool = True) -> dict[str, pd.DataFrame]:
@@ -415,8 +428,16 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
     ``{"standardisation_within", "standardisation_between", "standardisation_power",
     "standardisation_trials": DataFrame}``; with ``out`` also writes them (tables, the
     ``standardisation/`` folder, figures)."""
-    from .meta.matrices import align_matrices, load_matrices
     from .meta.standardisation import stage_standardisation
+
+    mats = _matrices_of(matrices, metrics)
+    names = list(mats) if metrics is None else [str(m) for m in metrics]
+    frames = stage_standardisation(mats, names, methods=tuple(std), n_topics=topics, trials=trials, seed=seed)
+    if out is not None:
+        from .report.standardisation import write_standardisation
+
+        write_standardisation(frames, out, figures=figures)
+    return frames
 
 
 # ------------------------------------------------------------------------ test errors (issue 29)
@@ -430,24 +451,8 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
     :class:`~metaeval.meta.test_errors.TestErrors` (``.type1``, ``.power``, ``.type3``,
     ``.margins``, ``.copulas``); with ``out`` also writes the command line's files."""
     from .meta import test_errors as te
-    from .meta.matrices import align_matrices, load_matrices
 
-    if isinstance(matrices, (str, os.PathLike)):
-        mats = load_matrices(matrices, None if metrics is None else list(metrics))
-    elif _is_frame(matrices):
-        mats = tidy_to_matrices(matrices)
-    else:
-        mats = align_matrices({str(k): v for k, v in dict(matrices).items()})
-    names = list(mats) if metrics is None else [str(m) for m in metrics]
-    frames = stage_standardisation(mats, names, methods=tuple(std), n_topics=topics, trials=trials, seed=seed)
-    if out is not None:
-        from .report.standardisation import write_standardisation
-
-        write_standardisation(frames, out, figures=figures)
-    return frames
-
-
-
+    mats = _matrices_of(matrices, metrics)
     kw = {k: v for k, v in (("deltas", deltas), ("alphas", alphas), ("tests", tests)) if v is not None}
     res = te.test_errors(mats, metrics=None if metrics is None else [str(m) for m in metrics], pairs=pairs,
                          topics=topics, trials=trials, B=B, seed=seed, **kw)

@@ -53,9 +53,10 @@ TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired"
 TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
 # robustness to incomplete judgments and pool reuse (stage incompleteness)
 TABLE_ORDER += ("incompleteness", "pool_reuse")
-# the tables of any other stage, in registry order (a new stage need not list its tables here)
-TABLE_ORDER += tuple(dict.fromkeys(t for st in _stages.REGISTRY if st.is_method for t in st.tables
-                                   if t not in TABLE_ORDER))
+# the tables of any other stage (a method, or a stage with its own command: standardisation,
+# test_errors), in registry order (a new stage need not list its tables here)
+TABLE_ORDER += tuple(dict.fromkeys(t for st in _stages.REGISTRY if st.is_method or st.kind == "other"
+                                   for t in st.tables if t not in TABLE_ORDER))
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 

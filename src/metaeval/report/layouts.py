@@ -558,6 +558,10 @@ from .standardisation import LAYOUTS as _STD_LAYOUTS  # noqa: E402
 
 KINDS.update({name: TableKind(name, f) for name, f in _STD_LAYOUTS.items()})
 
+# simulated test error rates (issue 29; metaeval test-errors): every column, as the command writes them
+KINDS.update({name: TableKind(name, _layout_generic)
+              for name in ("test_errors_type1", "test_errors_power", "test_errors_type3")})
+
 GENERIC = TableKind("generic", _layout_generic)
 
 

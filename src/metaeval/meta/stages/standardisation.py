@@ -11,7 +11,8 @@ from ...stages import Param, StageInfo
 
 _S = "standardisation"
 STAGE = StageInfo(
-    "standardisation", "other", condition="standardisation", switch=(_S, "enabled"), switch_default=False,
+    "standardisation", "other", tables=("standardisation_within", "standardisation_between"),
+    condition="standardisation", switch=(_S, "enabled"), switch_default=False,
     switch_doc="Run the stage (tables standardisation_within and standardisation_between).",
     title="score standardisation within and between collections (Urbano et al. 2019)",
     params=(

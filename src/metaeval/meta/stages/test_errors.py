@@ -24,7 +24,8 @@ def _commas(values):
 
 _E = "test_errors"
 STAGE = StageInfo(
-    "test_errors", "other", condition="test_errors", switch=(_E, "enabled"), switch_default=False,
+    "test_errors", "other", tables=("test_errors_type1", "test_errors_power", "test_errors_type3"),
+    condition="test_errors", switch=(_E, "enabled"), switch_default=False,
     switch_doc="Run the stage (tables test_errors_type1, test_errors_power and test_errors_type3).",
     title="simulated type I, II and III error rates of the paired tests (Urbano et al. 2019)",
     params=(
