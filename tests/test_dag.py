@@ -130,3 +130,49 @@ def test_a_new_conditional_stage_follows_its_switch(monkeypatch):
     assert dag.Plan(base).conditions["sw"] is True and "sw" in dag.Plan(base).method_stages
     off = dict(base, sw={"enabled": False})
     assert dag.Plan(off).conditions["sw"] is False and "sw" not in dag.Plan(off).method_stages
+
+
+# --------------------------------------------------------------------------- main's issues 28-31 on the Plan
+def test_risk_condition_from_the_collections_parameters():
+    """risk has no switch: its outputs are on once a collection names a baseline (its `applies` on
+    the configured parameters), and each collection's meta job gets its own baseline and alphas."""
+    cfg = _shipped("config.yaml")
+    plan = dag.Plan(cfg)
+    assert plan.conditions["risk"] is False and "risk" not in plan.method_stages
+    cfg["collections"]["ntcir3-chinese"]["risk"] = {"baseline": "run01", "alpha": [0, 5]}
+    plan = dag.Plan(cfg)
+    assert plan.conditions["risk"] is True and "risk" in plan.meta_stages
+    assert "--metrics RR NWRR" in plan.stage_args("risk", "ntcir3-chinese")
+    assert plan.group_args(plan.meta_stages, "ntcir3-chinese").endswith("--risk-baseline run01 --risk-alpha 0 5")
+    assert "--risk-baseline" not in plan.group_args(plan.meta_stages, "ntcir5-chinese")   # header-only table there
+    assert "results/ntcir5-chinese/tables/risk.csv" in plan.targets()
+
+
+def test_tables_job_labels_and_pair_top_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = _shipped("config.yaml")
+    cfg["labels"], cfg["pair_top_runs"] = {"run01": "BM25", "AP": "MAP"}, 0
+    args = dag.Plan(cfg).stage_options("tables", "ntcir3-chinese")
+    path = args.split("--labels ")[1].split(" ")[0]
+    assert args.endswith(f"--labels {path} --pair-top-runs 0")
+    assert path.startswith(str(tmp_path / ".snakemake/metaeval/labels/"))
+    assert open(path, encoding="utf-8").read() == "run01 BM25\nAP MAP\n"
+    cfg["labels"] = "my labels.txt"
+    assert dag.Plan(cfg).stage_options("tables", "ntcir3-chinese").endswith("--labels 'my labels.txt' --pair-top-runs 0")
+
+
+def test_orders_pool_runs_groups_and_report_views():
+    cfg = _shipped("config.yaml")
+    assert {c["order"] for c in dag.Plan(cfg).config["collections"].values()} == {"file"}   # simulated: NTCIR form
+    cfg["incompleteness"]["pool_runs"] = ["run0*", "run10"]
+    args = dag.Plan(cfg).stage_args("incompleteness", "ntcir3-chinese")
+    assert "--groups auto --pool-depth 100 --pool-runs 'run0*' run10 --top-runs 30" in args
+    plan = dag.Plan(cfg)
+    assert plan.report_view_names() == outputs.names("collection", **plan.conditions)
+    assert plan.report_views_args("simA", None).startswith("results/simA/tables results/simA/report --max-mb 0.25 "
+                                                           "collection kendall ")
+    cfg["standardisation"]["enabled"] = True
+    plan = dag.Plan(cfg)
+    assert plan.other_jobs == ["standardisation"] and "standardisation_within" not in plan.report_view_names()
+    assert plan.own_job_args("standardisation", "ntcir3-chinese") == (
+        f"--metrics {METRICS} --std z N U E --topics 50 --trials 1000 --seed 1")
