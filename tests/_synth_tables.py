@@ -12,7 +12,7 @@ METRICS = ["AP", "Q-measure", "nDCG@10", "P-plus(gains=1:2:3)"]
 
 
 def frames(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 50,
-           metrics=METRICS) -> dict[str, pd.DataFrame]:
+           metrics=METRICS, test_errors: bool = True) -> dict[str, pd.DataFrame]:
     rng = np.random.default_rng(seed)
     run_ids = [f"run{i:02d}" for i in range(runs)]
     pairs = list(combinations(run_ids, 2))
@@ -53,7 +53,28 @@ def frames(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 50,
     out.update(discpower_frames(rng, metrics, run_ids, topics, out["asl"]))
     out.update(incompleteness_frames(rng, metrics, run_ids))
     out.update(standardisation_frames(rng, metrics))
+    if test_errors:                    # an opt-in stage (issue 29), usually on a few metrics
+        out.update(test_errors_frames(rng, metrics[:2]))
     return out
+
+
+def test_errors_frames(rng, metrics) -> dict[str, pd.DataFrame]:
+    """``test_errors_type1``, ``test_errors_power`` and ``test_errors_type3`` (random rates, the
+    declared columns)."""
+    tests, sizes, alphas, deltas, trials = ("paired-t", "wilcoxon"), (25, 50), (0.01, 0.05), (0.02, 0.05), 100
+
+    def rate(lo, hi):
+        r = float(rng.uniform(lo, hi))
+        return r, (r * (1 - r) / trials) ** 0.5
+
+    type1 = pd.DataFrame([(m, n, t, a, *rate(0, 2 * a), trials) for m in metrics for n in sizes for t in tests
+                          for a in alphas], columns=["metric", "n_topics", "test", "alpha", "rate", "se", "trials"])
+    cols = ["metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"]
+    power = pd.DataFrame([(m, n, t, d, a, *rate(0.2, 1), trials) for m in metrics for n in sizes for t in tests
+                          for d in deltas for a in alphas], columns=cols)
+    type3 = pd.DataFrame([(m, n, t, d, a, *rate(0, 0.01), trials) for m in metrics for n in sizes for t in tests
+                          for d in deltas for a in alphas], columns=cols)
+    return {"test_errors_type1": type1, "test_errors_power": power, "test_errors_type3": type3}
 
 
 def standardisation_frames(rng, metrics) -> dict[str, pd.DataFrame]:

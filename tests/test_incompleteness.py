@@ -202,10 +202,11 @@ def test_leave_one_group_out_equals_a_literal_loop(small, tmp_path):
 
 
 def test_cli_defaults_are_the_module_defaults():
-    from metaeval.cli import _meta_options as o
+    from metaeval.meta.stages import incompleteness as o      # the stage's declarations
 
     assert (o.METHODS, o.DEFAULT_GROUPS, o.DEFAULT_POOL_DEPTH, o.DEFAULT_TRIALS) == \
         (inc.METHODS, inc.DEFAULT_GROUPS, inc.DEFAULT_POOL_DEPTH, inc.DEFAULT_TRIALS)
+    assert (o.DEFAULT_FRACTIONS, o.DEFAULT_DEPTHS) == (inc.DEFAULT_FRACTIONS, inc.DEFAULT_DEPTHS)
 
 
 def test_bad_options_are_one_line_errors(small, tmp_path, capsys):

@@ -51,6 +51,7 @@ def captured(monkeypatch):
         figs[Path(stem).name] = fig
         return []
     monkeypatch.setattr(F, "save_figure", save)
+    monkeypatch.setattr("metaeval.report.figure_layout.save_figure", save)   # the plug-in modules' figures
     return figs
 
 

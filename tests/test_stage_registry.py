@@ -16,10 +16,8 @@ def test_meta_run_stages_are_the_registry_methods():
     methods = [s for s in stages.REGISTRY if s.kind in ("matrices", "labelled")]
     assert list(STAGES) == [s.name for s in methods]
     for s in methods:
-        st = STAGES[s.name]
-        assert (st.tables, st.metrics, st.per_metric, st.streams, st.needs, st.kind) == \
-            (s.tables, s.metrics, s.per_metric, s.streams, s.needs, s.kind)
-        assert st.run.__name__ == s.function
+        # the declaration itself, from its module metaeval.meta.stages.NAME
+        assert STAGES[s.name] is s and s.run.__module__ == f"metaeval.meta.stages.{s.name}"
     assert STAGES["incompleteness"].labelled and not STAGES["paired"].labelled
 
 
@@ -41,7 +39,12 @@ def test_cli_file_stages_are_the_registry_file_stages():
 def test_workflow_method_stages_are_derived_not_listed():
     text = (ROOT / "workflow" / "rules" / "common.smk").read_text(encoding="utf-8")
     assigned = re.findall(r"^METHOD_STAGES\s*[+]?=\s*(.*)$", text, re.M)
-    assert assigned == ["_stages.method_stages(**CONDITIONS)"]
+    assert assigned == ["PLAN.method_stages"]          # metaeval.dag.Plan: from the registry
+    import inspect
+
+    from metaeval import dag
+
+    assert "_stages.method_stages(**self.conditions)" in inspect.getsource(dag.Plan)
     # every method stage is run by a rule: a stage on the labelled collection by its own
     # (`metaeval stage NAME`), those on the matrices by the collection's meta job (`metaeval stage
     # meta`, given every stage of METHOD_STAGES, it runs those on the matrices itself)

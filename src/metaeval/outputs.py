@@ -520,6 +520,49 @@ OUTPUTS: tuple[Output, ...] = (
 )
 
 
+# which significance test to trust (stage test_errors, its own command and job; issue 29)
+_TE_RATE = "with its binomial standard error se over the trials simulated topic sets"
+OUTPUTS += (
+    Output("test_errors_type1", _T, "collection",
+           "Simulated type I error rate of each paired test (two-tailed) by topic set size and significance "
+           f"level alpha: the fraction of simulated topic sets of two runs with the same true mean on which the "
+           f"test rejects, {_TE_RATE}",
+           f"Figures 2-3 of {_URBANO_19}", ("test_errors",),
+           ("metric", "n_topics", "test", "alpha", "rate", "se", "trials"), condition="test_errors"),
+    Output("test_errors_power", _T, "collection",
+           "Simulated power (1 - type II error rate) of each paired test (two-tailed) by topic set size, true "
+           f"difference delta and significance level alpha, {_TE_RATE}",
+           f"Figures 4-5 of {_URBANO_19}", ("test_errors",),
+           ("metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"), condition="test_errors"),
+    Output("test_errors_type3", _T, "collection",
+           "Simulated type III error rate of each paired test (significant in the wrong direction) by topic "
+           f"set size, true difference delta and significance level alpha, {_TE_RATE}",
+           f"Figure 6 of {_URBANO_19}", ("test_errors",),
+           ("metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"), condition="test_errors"),
+    Output("test_errors", "text", "collection",
+           "The fitted models of the simulation: every run's margin (margins.csv: the distribution family "
+           "chosen by AIC, its degrees of freedom, AIC, mean and parameters) and every sampled run pair's "
+           "copula (copulas.csv)",
+           f"the simulation of {_URBANO_19} (after Urbano & Nagler 2018)", ("test_errors",),
+           ("metric", "run", "family", "df", "aic", "mean", "params"), ("margins.csv", "copulas.csv"),
+           condition="test_errors"),
+    Output("test_errors_type1", _F, "collection",
+           "Simulated type I error rate of each paired test against the significance level alpha, one panel "
+           "per metric and topic set size, the diagonal (rate = alpha) dashed",
+           f"Figures 2-3 of {_URBANO_19}", ("test_errors",), source="test_errors_type1",
+           condition="test_errors"),
+    Output("test_errors_power", _F, "collection",
+           "Simulated power of each paired test against the true difference delta at the significance level "
+           "1/20 (or the first level computed), one panel per metric and topic set size",
+           f"Figures 4-5 of {_URBANO_19}", ("test_errors",), source="test_errors_power",
+           condition="test_errors"),
+)
+
+# the outputs of stages registered from outside the package (metaeval.stages.register_stage_module,
+# METAEVAL_STAGES), declared with their stage (StageInfo.outputs)
+OUTPUTS += tuple(Output(**dict(d, stages=(s.name,))) for s in _stages.REGISTRY for d in s.outputs)
+
+
 # ----------------------------------------------------------------------------- queries
 def _enabled(o: Output, conditions: dict) -> bool:
     return o.condition is None or bool(conditions.get(o.condition, True))
@@ -627,7 +670,8 @@ def markdown_reference(scope: str) -> str:
         cols = ", ".join(f"`{c}`" for c in o.columns) if o.columns else (
             f"drawn from `{o.source}`" if o.source else "")
         when = {"gain_sweep": "gain sweep on", "risk": "a risk baseline configured",
-                "standardisation": "standardisation configured"}.get(o.condition, "always")
+                "standardisation": "standardisation configured",
+                "test_errors": "test_errors enabled"}.get(o.condition, "always")
         lines.append("| " + " | ".join(_md_cell(x) for x in (
             f"`{o.name}`", o.kind, ", ".join(o.formats), cols, ", ".join(o.stages), when,
             o.regenerates)) + " |")

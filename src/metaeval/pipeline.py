@@ -233,13 +233,13 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
         return write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
     if collection is None:
         raise ValueError(f"stage {name} reads the labelled collection: give --collection (the .npz cache)")
+    from .stages import StageInputs
+
     c = collection_cache(collection)
     masks: dict = {}
-    from .meta.incompleteness import stage_incompleteness
-
-    frames = stage_incompleteness(c, stage_matrix_names(name, list(metrics), cfg), cfg, gains=gains,
-                                  runs=[str(r) for r in next(iter(mats.values())).columns],
-                                  masks_out=masks if write_qrels else None)
+    frames = STAGES[name].run(StageInputs(mats, tuple(stage_matrix_names(name, list(metrics), cfg)),
+                                          collection=c, gains=gains,
+                                          extra={"masks_out": masks if write_qrels else None}), cfg)
     written = write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
     if folder is not None:
         written += write_incompleteness_folder(c, frames, masks if write_qrels else None, folder)
@@ -343,10 +343,6 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     return written
 
 
-#: rough computing time of each method stage, in seconds on DL19 (30 runs, 13 metrics, B = 1000):
-#: only used to deal the stages of a collection job into balanced groups (:func:`write_collection`).
-_STAGE_SECONDS = {"paired": 2.0, "unpaired": 1.5, "discpower": 2.0, "swap": 1.5, "stability": 1.0,
-                  "gain_sweep": 1.0, "rank_correlation": 1.5, "kendall": 0.1, "risk": 0.05}
 
 
 @contextlib.contextmanager
@@ -376,7 +372,8 @@ def stage_groups(stages: Sequence[str], jobs: int) -> list[list[str]]:
         hit = [c for c in chains if linked & set(c)]
         merged = sorted(set().union(linked, *hit), key=order.__getitem__)
         chains = [c for c in chains if c not in hit] + [merged]
-    cost = {s: _STAGE_SECONDS.get(s, 1.0) for s in stages}
+    # each stage's rough computing time (its declared cost, seconds on DL19)
+    cost = {s: STAGES[s].cost if s in STAGES else 1.0 for s in stages}
     chains.sort(key=lambda c: (-sum(cost[s] for s in c), order[c[0]]))
     groups: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(chains))))]
     load = [0.0] * len(groups)

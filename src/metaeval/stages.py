@@ -1,14 +1,26 @@
-"""The stage registry: every stage of the pipeline, declared once (standard library only).
+"""The stage registry: the index of every stage of the pipeline (standard library only).
 
-A *stage* is one kind of job of the pipeline.  Every list of stages the project keeps is derived
-from :data:`REGISTRY`:
+A *stage* is one kind of job of the pipeline.  A meta-evaluation method is declared once, in its
+own module ``metaeval/meta/stages/NAME.py``, as ``STAGE = StageInfo(...)``: its name, kind, tables,
+cost, parameters (:class:`Param`: name, type, default, help, config key and schema constraints)
+and one ``run(inputs, params) -> {table: DataFrame}`` (:class:`StageInputs`, the
+:class:`~metaeval.meta.run.MetaConfig`).  :data:`INDEX` lists those modules by name (entry-point
+strings, imported on first use) beside the stages that are not a method.  Everything else is
+derived from the declarations:
 
-* :data:`metaeval.meta.run.STAGES` -- the meta-evaluation methods with their functions (kinds
-  ``"matrices"`` and ``"labelled"``), run by :mod:`metaeval.pipeline`;
-* :data:`metaeval.outputs.STAGES` -- the names an output may give as the stage computing it;
-* ``FILE_STAGES`` of ``metaeval stage`` (:mod:`metaeval.cli.stage`) -- :func:`file_stages`;
-* ``METHOD_STAGES`` of the workflow (``workflow/rules/common.smk``) -- :func:`method_stages`,
-  the stages whose tables the ``meta`` job combines.
+* :data:`metaeval.meta.run.STAGES` (the methods, run by :mod:`metaeval.pipeline`) and
+  :class:`metaeval.meta.run.MetaConfig` (one field per parameter);
+* the options of ``metaeval meta`` / ``metaeval stage`` / ``metaeval incompleteness``
+  (:mod:`metaeval.cli._meta_options`);
+* the stage sections of the config schema, their defaults, and the arguments of every pipeline
+  job (:mod:`metaeval.dag`, read by ``workflow/rules/common.smk``);
+* :data:`metaeval.outputs.STAGES`, ``FILE_STAGES`` of ``metaeval stage`` -- :func:`file_stages`;
+  the methods a collection's ``meta`` job combines -- :func:`method_stages`.
+
+A stage module outside the package (a plug-in, a test) joins with :func:`register_stage_module`
+(``register_stage_module("mypkg.mystage")``) or, for every process of a run, the environment
+variable ``METAEVAL_STAGES`` (module names separated by commas); register it before
+:mod:`metaeval.outputs` is imported.
 
 Kinds:
 
@@ -25,32 +37,122 @@ Kinds:
 ``"other"``     a job with its own command (the Kishida (2005) reproduction).
 
 This module imports nothing but the standard library, so that :mod:`metaeval.outputs` and the
-Snakefile (parsed once per job on a cluster) can read it without numpy or pandas.
+Snakefile (parsed once per job on a cluster) can read it without numpy or pandas; a stage module
+imports numpy and pandas inside its ``run`` only.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 from dataclasses import dataclass
+from typing import Any, Callable
 
-__all__ = ["StageInfo", "REGISTRY", "KINDS", "names", "get", "method_stages", "file_stages",
-           "stage_names"]
+__all__ = ["Param", "StageInfo", "StageInputs", "INDEX", "COMMON_MODULE", "KINDS", "names", "get",
+           "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
+           "register_stage_module", "REGISTRY"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
+
+#: ``Param.config_default`` when the config's default is ``Param.default``
+SAME = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a stage, declared once.
+
+    ``name``: the :class:`~metaeval.meta.run.MetaConfig` field (and argparse ``dest``);
+    ``type`` parses one command-line value (``int``, ``float``, ``str`` or a function);
+    ``default``: the value without the option (a tuple for a list); ``help``: the option's help;
+    ``flag``: the option (``""``: ``--name-with-dashes``; ``None``: no option); ``nargs``,
+    ``choices``, ``metavar``, ``action`` (``store_true``/``store_false``) as argparse has them;
+    ``config``: the key path in the pipeline config (``("swap", "threshold")``; through
+    ``("collections", "*", ...)``: per collection, its schema entry then written by hand; ``None``:
+    not configurable); ``schema``: its JSON-schema constraints (type, minimum, items, ...);
+    ``doc``: the schema description (default ``help``); ``config_default``: the config's default
+    when it is not ``default``; ``render``: the config value as the option's words on a job's
+    command line (default: each value quoted); ``field``: False for a parameter that is no
+    ``MetaConfig`` field (read by the stage's ``options`` builder, or by the command);
+    ``check``: raises ``ValueError`` on a bad value (``MetaConfig`` construction)."""
+
+    name: str
+    type: Callable = str
+    default: Any = None
+    help: str = ""
+    flag: str | None = ""
+    nargs: str | None = None
+    choices: tuple | None = None
+    metavar: str | None = None
+    action: str | None = None
+    config: tuple | None = None
+    schema: dict | None = None
+    doc: str | None = None
+    config_default: Any = SAME
+    render: Callable | None = None
+    field: bool = True
+    check: Callable | None = None
+
+    @property
+    def option(self) -> str | None:
+        """The command-line option (``--swap-threshold``), or None."""
+        if self.flag is None:
+            return None
+        return self.flag or "--" + self.name.replace("_", "-")
+
+    @property
+    def schema_default(self):
+        d = self.default if self.config_default is SAME else self.config_default
+        return list(d) if isinstance(d, tuple) else d
+
+
+@dataclass(frozen=True)
+class StageInputs:
+    """What a method's ``run(inputs, params)`` reads: the ``matrices`` (``{name: topic x run
+    DataFrame}``, restricted to the runs in use), its metric list ``metrics`` and, for a
+    per-metric stage, the ``metric`` of this call; the bootstrap ``samples`` of its ``streams``
+    (in that order); the combined ``tables`` of the stages it ``needs``; for a ``labelled``
+    stage, the labelled ``collection`` and its ``gains``; ``extra``: what the command adds (the
+    incompleteness stage's ``masks_out``)."""
+
+    matrices: dict
+    metrics: tuple = ()
+    metric: str | None = None
+    samples: tuple = ()
+    tables: dict | None = None
+    collection: Any = None
+    gains: Any = None
+    extra: dict | None = None
 
 
 @dataclass(frozen=True)
 class StageInfo:
-    """One stage.  For a method (kinds ``matrices``/``labelled``): ``function`` names its function
-    in :mod:`metaeval.meta.run`; ``tables`` the part files it writes; ``metrics`` the metric list
-    of :func:`metaeval.meta.run.stage_metric_lists` it runs over (``None``: the gain-sweep
-    metrics); ``per_metric`` whether the function is called once per metric; ``streams`` the
-    bootstrap sample streams passed to it; ``needs`` the stages whose parts it reads;
-    ``condition`` the output condition (:data:`metaeval.outputs.CONDITIONS`) that switches it on;
-    ``folder`` a folder of the collection the stage writes besides its parts."""
+    """One stage.  For a method (kinds ``matrices``/``labelled``): ``run(inputs, params)`` returns
+    ``{table: DataFrame}``; ``tables`` the part files it writes; ``metrics`` the metric list of
+    :func:`metaeval.meta.run.stage_metric_lists` it runs over (``None``: the gain-sweep metrics);
+    ``per_metric`` whether ``run`` is called once per metric; ``streams`` the bootstrap sample
+    streams passed to it; ``needs`` the stages whose tables it reads; ``condition`` the output
+    condition (:data:`metaeval.outputs.CONDITIONS`) that switches it on, ``switch`` its key in the
+    config (``("incompleteness", "enabled")``), ``switch_doc`` its description and ``switch_default``
+    its default (a stage of kind ``other`` with its own job: off unless configured); a conditional
+    stage without a switch is on when its ``applies`` holds for the parameters some collection
+    configures (``risk``: a baseline named); ``folder`` a
+    folder of the collection the stage writes besides its parts; ``cost``: rough seconds on DL19,
+    to deal the stages of a job into balanced groups; ``params``: its parameters; ``reads``:
+    the parameters (its own and common ones) its pipeline job passes, in order; ``options``: a
+    builder ``values -> object`` stored as the ``MetaConfig`` field ``NAME`` from the parameters
+    declared with ``field=False``; ``title``: a line saying what it does (help, messages);
+    ``sections``: ``((config key path, description), ...)`` of the config sections it opens;
+    ``schema_rank``: sorts its sections among the stages' (registry order within a rank);
+    ``applies(matrices, params)``: False when the stage has nothing to compute for these
+    matrices and parameters (``metaeval meta`` then skips it; the gain sweep without its variant
+    matrices); ``outputs``: for a stage outside the package (a plug-in), its tables as keyword dicts of
+    :class:`metaeval.outputs.Output` (``stages`` = this stage), added to the output contract; a
+    stage of the package declares them in :mod:`metaeval.outputs` instead."""
 
     name: str
     kind: str
-    function: str | None = None
+    run: Callable | None = None
     tables: tuple = ()
     metrics: str | None = "plain"
     per_metric: bool = False
@@ -58,47 +160,57 @@ class StageInfo:
     needs: tuple = ()
     condition: str | None = None
     folder: str | None = None
+    cost: float = 1.0
+    params: tuple = ()
+    reads: tuple = ()
+    options: Callable | None = None
+    title: str = ""
+    sections: tuple = ()
+    switch: tuple | None = None
+    switch_doc: str = ""
+    switch_default: bool = True
+    schema_rank: int = 0
+    applies: Callable | None = None
+    outputs: tuple = ()
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"stage {self.name}: unknown kind {self.kind!r}; known: {', '.join(KINDS)}")
-        if (self.kind in ("matrices", "labelled")) != (self.function is not None):
-            raise ValueError(f"stage {self.name}: a method (and only a method) names its function")
+        if (self.kind in ("matrices", "labelled")) != (self.run is not None):
+            raise ValueError(f"stage {self.name}: a method (and only a method) has a run function")
 
     @property
     def is_method(self) -> bool:
         return self.kind in ("matrices", "labelled")
 
+    @property
+    def labelled(self) -> bool:
+        """True for a stage that needs the labelled collection and its gains."""
+        return self.kind == "labelled"
 
-#: every stage, methods in the order their rows appear in a table written by more than one of them
-#: (``asl``: paired, then unpaired).  A new method is its function in metaeval.meta.run, one entry
-#: here, its outputs in metaeval.outputs and one rule in workflow/rules/.
-REGISTRY: tuple[StageInfo, ...] = (
+
+#: the parameters every method shares (B, alpha, seed, the runs and metrics): a module whose
+#: ``PARAMS`` and ``SECTIONS`` are declared like a stage's
+COMMON_MODULE = "metaeval.meta.stages.common"
+
+#: every stage, methods (by module name) in the order their rows appear in a table written by more
+#: than one of them (``asl``: paired, then unpaired).  A new method is its module and one line here.
+INDEX: tuple = (
     StageInfo("select_runs", "file"),
     StageInfo("collection", "tables"),
     StageInfo("run_means", "tables"),
-    StageInfo("kendall", "matrices", "_kendall_stage", ("kendall",), "plain"),
-    StageInfo("paired", "matrices", "stage_paired", ("bootstrap_paired", "asl", "tstar"), "paired",
-              per_metric=True, streams=("paired",)),
-    StageInfo("unpaired", "matrices", "stage_unpaired", ("bootstrap_unpaired", "asl"), "other",
-              per_metric=True, streams=("unpaired",)),
-    StageInfo("swap", "matrices", "stage_swap", ("swap", "swap_rates"), "other", per_metric=True,
-              streams=("paired", "swap")),
-    StageInfo("stability", "matrices", "stage_stability", ("stability",), "other", per_metric=True,
-              streams=("paired",)),
-    StageInfo("gain_sweep", "matrices", "_sweep_stage", ("gain_kendall", "gain_bootstrap"), None,
-              streams=("paired",), condition="gain_sweep"),
-    StageInfo("rank_correlation", "matrices", "_rank_correlation_stage", ("rank_correlation",), "plain",
-              streams=("paired",)),
-    StageInfo("discpower", "matrices", "_discpower_stage",
-              ("anova", "pvalues", "discriminative_power", "topic_set_size"), "plain",
-              needs=("paired", "unpaired")),
-    StageInfo("incompleteness", "labelled", "_incompleteness_stage",
-              ("incompleteness", "pool_reuse"), "plain",
-              streams=("paired",), condition="incompleteness", folder="incompleteness"),
+    "metaeval.meta.stages.kendall",
+    "metaeval.meta.stages.paired",
+    "metaeval.meta.stages.unpaired",
+    "metaeval.meta.stages.swap",
+    "metaeval.meta.stages.stability",
+    "metaeval.meta.stages.gain_sweep",
+    "metaeval.meta.stages.rank_correlation",
+    "metaeval.meta.stages.discpower",
+    "metaeval.meta.stages.incompleteness",
     # risk-sensitive measures against a configured baseline run (issue 30: tables/risk.csv)
-    StageInfo("risk", "matrices", "_risk_stage", ("risk",), "plain", condition="risk"),
-    StageInfo("tables", "file"),
+    "metaeval.meta.stages.risk",
+    StageInfo("tables", "file", reads=("labels", "pair_top_runs")),
     StageInfo("meta", "file"),
     StageInfo("figures", "file"),
     StageInfo("summary", "file"),
@@ -107,36 +219,114 @@ REGISTRY: tuple[StageInfo, ...] = (
     StageInfo("judgments", "other"),
     # score standardisation, the experiments of Urbano et al. (2019) (issue 30): its own command
     # `metaeval standardisation` and, when configured, one job per collection
-    StageInfo("standardisation", "other", condition="standardisation"),
+    "metaeval.meta.stages.standardisation",
+    # simulated error rates of the paired tests, Urbano et al. (2019) (issue 29): its own command
+    # `metaeval test-errors` and, when configured, one job per collection
+    "metaeval.meta.stages.test_errors",
 )
 
-_BY_NAME = {s.name: s for s in REGISTRY}
+#: stage modules registered beyond :data:`INDEX` (:func:`register_stage_module`, METAEVAL_STAGES)
+_EXTRA: list[str] = [m.strip() for m in os.environ.get("METAEVAL_STAGES", "").split(",") if m.strip()]
+_CACHE: dict = {}
+
+
+def _load(entry: str, kinds=("matrices", "labelled")) -> StageInfo:
+    module, _, attr = entry.partition(":")
+    try:
+        info = getattr(importlib.import_module(module), attr or "STAGE")
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"stage module {entry!r} (METAEVAL_STAGES, register_stage_module): {e}") from None
+    if not isinstance(info, StageInfo) or info.kind not in kinds:
+        raise ValueError(f"stage module {entry}: STAGE must be a StageInfo of kind {' or '.join(kinds)}")
+    return info
+
+
+def register_stage_module(entry: str) -> StageInfo:
+    """Add the method declared in module ``entry`` (``"pkg.mod"`` or ``"pkg.mod:ATTR"``, default
+    attribute ``STAGE``) after the registry's methods; returns its declaration.  Lists derived
+    at import time (:data:`metaeval.outputs.STAGES`) see it only if registered first."""
+    info = _load(entry)
+    if entry not in _EXTRA:
+        _EXTRA.append(entry)
+    _CACHE.clear()
+    return info
+
+
+def _registry() -> tuple:
+    if "registry" not in _CACHE:
+        out = []
+        for item in INDEX:
+            if isinstance(item, str):        # the package's modules: a method, or a job of its own
+                out.append(_load(item, ("matrices", "labelled", "other")))
+            else:
+                if item.kind == "file" and item.name == "tables":    # after the last method
+                    out += [_load(e) for e in _EXTRA]
+                out.append(item)
+        seen = set()
+        for s in out:
+            if s.name in seen:
+                raise ValueError(f"stage {s.name!r} is registered twice")
+            seen.add(s.name)
+        _CACHE["registry"] = tuple(out)
+        _CACHE["by_name"] = {s.name: s for s in out}
+    return _CACHE["registry"]
+
+
+def __getattr__(name):
+    if name == "REGISTRY":             # every stage, in order (loaded on first use)
+        return _registry()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def names() -> tuple[str, ...]:
     """Every stage name, in registry order."""
-    return tuple(s.name for s in REGISTRY)
+    return tuple(s.name for s in _registry())
 
 
 def get(name: str) -> StageInfo:
+    _registry()
     try:
-        return _BY_NAME[name]
+        return _CACHE["by_name"][name]
     except KeyError:
-        raise ValueError(f"unknown stage {name!r}; known: {', '.join(_BY_NAME)}") from None
+        raise ValueError(f"unknown stage {name!r}; known: {', '.join(_CACHE['by_name'])}") from None
 
 
 def stage_names(*kinds: str) -> tuple[str, ...]:
     """The names of the stages of ``kinds``, in registry order."""
-    return tuple(s.name for s in REGISTRY if s.kind in kinds)
+    return tuple(s.name for s in _registry() if s.kind in kinds)
 
 
 def method_stages(**conditions) -> list[str]:
     """The methods whose tables the ``meta`` job combines, in order; a conditional one only when
     its condition is on (``method_stages(gain_sweep=False, incompleteness=True)``; default on)."""
-    return [s.name for s in REGISTRY if s.is_method
+    return [s.name for s in _registry() if s.is_method
             and (s.condition is None or bool(conditions.get(s.condition, True)))]
 
 
 def file_stages() -> tuple[str, ...]:
     """The ``metaeval stage`` commands that are not a method."""
     return stage_names("file")
+
+
+def common_params() -> tuple:
+    """The parameters every method shares (:data:`COMMON_MODULE`)."""
+    return importlib.import_module(COMMON_MODULE).PARAMS
+
+
+def params() -> tuple:
+    """Every parameter: the common ones, then each method's in registry order (names unique)."""
+    out, seen = [], {}
+    for owner, ps in [("common", common_params())] + [(s.name, s.params) for s in _registry() if s.is_method]:
+        for p in ps:
+            if p.name in seen:
+                raise ValueError(f"parameter {p.name!r} of stage {owner} is declared by {seen[p.name]} too")
+            seen[p.name] = owner
+            out.append(p)
+    return tuple(out)
+
+
+def param(name: str) -> Param:
+    for p in params():
+        if p.name == name:
+            return p
+    raise ValueError(f"unknown parameter {name!r}")

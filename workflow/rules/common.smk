@@ -1,61 +1,32 @@
-# Shared configuration handling: schema validation, collection/metric lists, the input functions
-# and shell arguments of the rules, target lists. Nothing here runs a job; it only names files.
-# Parsing the workflow (once per job on a cluster) imports no pandas, scipy or matplotlib.
+# The adapter between Snakemake and metaeval.dag: the config validated against the schema, the
+# effective config recorded, then metaeval.dag.Plan (tested Python) gives the measure lists, the
+# stages, each job's arguments and the target files; the names below are what the rules use.
+# Nothing here runs a job; it only names files. Parsing the workflow (once per job on a cluster)
+# imports no pandas, scipy or matplotlib.
 
-import glob as _glob
-import json as _json
 import os as _os
-import re as _re
-import shlex as _shlex
 import sys as _sys
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-SCHEMA_PATH = _os.path.join(workflow.basedir, "workflow", "schemas", "config.schema.yaml")
+# The schema's stage sections are derived from the stage declarations (metaeval.dag): the file's
+# generated block holds the package's; a stage registered from outside (METAEVAL_STAGES) gets a
+# regenerated copy under .snakemake/metaeval/.
+from metaeval import dag as _dag
 
-
-def _coerce(value, schema):
-    """Numbers/booleans/null given as text (nested --config values reach us as strings) turned into
-    the type the schema asks for; anything else is left for the validator to judge."""
-    if isinstance(value, dict):
-        props = schema.get("properties", {})
-        extra = schema.get("additionalProperties")
-        for k in list(value):
-            sub = props.get(k, extra if isinstance(extra, dict) else None)
-            if sub is not None:
-                value[k] = _coerce(value[k], sub)
-        return value
-    if isinstance(value, list):
-        items = schema.get("items")
-        return [_coerce(v, items) for v in value] if isinstance(items, dict) else value
-    if isinstance(value, str):
-        types = schema.get("type", [])
-        types = [types] if isinstance(types, str) else types
-        text = value.strip()
-        if "null" in types and text.lower() in ("null", "none", "~", ""):
-            return None
-        if "boolean" in types and text.lower() in ("true", "false"):
-            return text.lower() == "true"
-        if "integer" in types:
-            try:
-                return int(text)
-            except ValueError:
-                pass
-        if "number" in types:
-            try:
-                return float(text)
-            except ValueError:
-                pass
-    return value
+SCHEMA_PATH = _dag.schema_file(_os.path.join(workflow.basedir, "workflow", "schemas", "config.schema.yaml"),
+                               _os.path.abspath(_os.path.join(".snakemake", "metaeval")))
 
 
 with open(SCHEMA_PATH) as _fh:
     import yaml as _yaml
 
     # libyaml's loader when PyYAML has it: the workflow is parsed by Snakemake and again by every
-    # job on a cluster, and the pure-Python loader takes a tenth of a second on this schema
-    _coerce(config, _yaml.load(_fh, Loader=getattr(_yaml, "CSafeLoader", _yaml.SafeLoader)))
+    # job on a cluster, and the pure-Python loader takes a tenth of a second on this schema;
+    # numbers, booleans and null given as text (nested --config values reach us as strings) are
+    # typed as the schema says
+    _dag.coerce(config, _yaml.load(_fh, Loader=getattr(_yaml, "CSafeLoader", _yaml.SafeLoader)))
 
 # Validate before any job starts: a misspelt key is rejected in one line naming the keys allowed
 # there (metaeval.checks.schema_error, instead of Snakemake's schema dump), and the schema's
@@ -64,7 +35,7 @@ from metaeval import runconfig as _runconfig
 
 _GIVEN = _runconfig.leaf_paths(config)      # what the config files (and --config) give
 try:
-    validate(config, "../schemas/config.schema.yaml")
+    validate(config, SCHEMA_PATH)
 except WorkflowError:
     from metaeval.checks import schema_error as _schema_error
 
@@ -73,7 +44,7 @@ except WorkflowError:
     raise WorkflowError(_bad or "config: does not validate against workflow/schemas/config.schema.yaml") from None
 
 # `metaeval` through the Python that runs Snakemake (no activated environment needed)
-METAEVAL = f"{_shlex.quote(_sys.executable)} -m metaeval"
+METAEVAL = f"{_dag.quote(_sys.executable)} -m metaeval"
 
 RES = config["results"].rstrip("/")
 
@@ -115,10 +86,6 @@ onstart:
     _record_effective_config()
 
 
-SIM_ROOT = config["simulated_root"].rstrip("/")
-COLLECTIONS = list(config["collections"])
-if not COLLECTIONS:
-    raise WorkflowError("config: `collections` is empty - configure at least one collection")
 # Input errors (empty run directory, gains that do not fit the qrels) are found here, before any job.
 # Warnings (more gains than the qrels' levels) are printed as Snakemake warnings.
 if workflow.is_main_process:
@@ -133,6 +100,41 @@ if workflow.is_main_process:
     for _w in _caught:
         _logger.warning(f"config: {_w.message}")
 
+# The jobs of this config (metaeval.dag.Plan): measure names canonicalised (a bad one is refused
+# here; two spellings of one measure are computed once, with a warning), the stages and their
+# conditions, each job's arguments, the targets.
+try:
+    PLAN = _dag.Plan(config)
+except ValueError as _e:
+    raise WorkflowError(str(_e)) from None
+for _w in PLAN.warnings:
+    from snakemake.logging import logger as _logger
+
+    _logger.warning(_w)
+for _n in PLAN.notes:
+    print(f"metaeval: note: {_n}", file=_sys.stderr)
+
+SIM_ROOT = PLAN.sim_root
+COLLECTIONS = PLAN.collections
+METRICS, SELECT_BY, GEOMETRIC = PLAN.metrics, PLAN.select_by, PLAN.geometric
+GAIN_SWEEP, SWEEP_METRICS, SWEEP_NAMES = PLAN.gain_sweep, PLAN.sweep_metrics, PLAN.sweep_names
+MATRIX_METRICS, EVAL_MATRICES = PLAN.matrix_metrics, PLAN.eval_matrices
+INCOMPLETENESS_JOBS = PLAN.incompleteness_jobs
+#: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
+CONDITIONS = PLAN.conditions
+# The methods run per collection: those on the matrices in the collection's one `meta` job
+# (workflow/rules/meta.smk), a stage on the labelled collection in its own job (incompleteness.smk).
+# A job's arguments are those of every method it runs (each stage module declares the parameters
+# it reads): changing one method's parameter re-runs the collection's meta job -- every method on
+# the matrices, the tables and figures, not the matrices -- and a stage with its own job only
+# when one of its own parameters changes.
+METHOD_STAGES = PLAN.method_stages
+OWN_JOB_STAGES = PLAN.own_job_stages
+META_STAGES = PLAN.meta_stages
+ALPHA = config["bootstrap"]["alpha"]
+SWAP_THRESHOLD = config["swap"]["threshold"]
+_quote, _unique = _dag.quote, _dag.unique
+
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
 COLLECTION_RE = "[A-Za-z0-9][A-Za-z0-9_.-]*"
 
@@ -142,229 +144,15 @@ wildcard_constraints:
     metric="[^/]+",
 
 
-def _resolve_orders():
-    """`order: null` -> the input's conventions (metaeval.io.conventions, docs/io.md): `score` for
-    TREC input (TREC-form qrels and six-column runs), `file` for NTCIR input and simulated
-    collections (written in NTCIR form). The effective-config record keeps what the config said."""
-    from metaeval.io.conventions import config_order
-
-    for _c in config["collections"].values():
-        _c["order"] = config_order(_c)
-
-
-_resolve_orders()
-
-
-def _vocabulary():
-    """The config's `vocabulary` (null: ir_measures when every collection ranks by score, as TREC
-    input does by default)."""
-    v = config.get("vocabulary")
-    if v is None:
-        orders = {c.get("order", "file") for c in config["collections"].values()}
-        v = "ir_measures" if orders == {"score"} else "ntcireval"
-    return v
-
-
-VOCABULARY = _vocabulary()
-
-
-def _canonical(name, where, vocabulary=None):
-    """The registry's canonical spelling of a measure name read in the config's vocabulary (clear
-    error before any job runs); canonical names are read back in vocabulary ntcireval."""
-    from metaeval.metrics import parse_measure  # importing metaeval.metrics registers the measures
-
-    try:
-        return parse_measure(name, vocabulary or VOCABULARY).name
-    except ValueError as e:
-        raise WorkflowError(f"config: {where}: {e}") from None
-
-
-def _quote(s):
-    return _shlex.quote(str(s))
-
-
-def _unique(seq):
-    out = []
-    for x in seq:
-        if x not in out:
-            out.append(x)
-    return out
-
-
-def _unique_config_measures(names, where):
-    """Canonical names, each once; two spellings of one measure (Q, Q-measure) -> a warning."""
-    from snakemake.logging import logger
-
-    out, spelled = [], {}
-    for name in names:
-        c = _canonical(name, where)
-        if c in spelled:
-            logger.warning(f"config: {where}: {name!r} is the same measure as {spelled[c]!r} "
-                           f"(canonical name {c}); computed once")
-            continue
-        spelled[c] = name
-        out.append(c)
-    return out
-
-
-METRICS = _unique_config_measures(config["metrics"], "metrics")
-SELECT_BY = _canonical(config["select_by"], "select_by")
-GEOMETRIC = _unique_config_measures(config["geometric"], "geometric")
-
-_gs = config["sweeps"]["gains"]
-GAIN_SWEEP = bool(_gs["enabled"]) and bool(_gs["metrics"]) and bool(_gs["variants"])
-SWEEP_METRICS = _unique(_canonical(m, "sweeps.gains.metrics") for m in _gs["metrics"]) if GAIN_SWEEP else []
-SWEEP_VARIANTS = list(_gs["variants"]) if GAIN_SWEEP else []
-SWEEP_NAMES = [_canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
-               for m in SWEEP_METRICS for g in SWEEP_VARIANTS]
-
-# every matrix the metrics rule computes per collection
-MATRIX_METRICS = _unique(METRICS + GEOMETRIC + [SELECT_BY] + SWEEP_METRICS + SWEEP_NAMES)
-# the matrices the meta-evaluation stages read (AG_X and G_X, for X in `geometric`, read X.csv;
-# every stage reads select_by to pick the top runs)
-EVAL_MATRICES = _unique(METRICS + GEOMETRIC + [SELECT_BY])
-
-
-B = config["bootstrap"]["B"]
-ALPHA = config["bootstrap"]["alpha"]
-SEED = config["bootstrap"]["seed"]
-SWAP_THRESHOLD = config["swap"]["threshold"]
-FUZZINESS = config["stability"]["fuzziness"]
-RBO_P = config["rank_correlation"]["rbo_p"]
-# discriminative power (stage discpower): randomised Tukey HSD permutations, topic set size design
-RTHSD_B = config["discpower"]["B"]
-TSS_BETA = config["discpower"]["tss_beta"]
-TSS_MIN_DIFF = config["discpower"]["tss_min_diff"]
-TSS_SYSTEMS = config["discpower"]["tss_systems"]
-KISHIDA = bool(config["kishida"]["enabled"])
-# robustness to incomplete judgments and pool reuse (stage incompleteness, one job per collection)
-_inc = config["incompleteness"]
-INCOMPLETENESS = bool(_inc["enabled"])
-# the stage resamples a collection's judged documents: per-intent (diversity) and equivalence-class
-# qrels have no such single list, so a config with such a collection runs without it (said once)
-_forms = sorted({c.get("qrels_form") for c in config["collections"].values()} & {"intents", "ec"})
-if INCOMPLETENESS and _forms:
-    INCOMPLETENESS = False
-    print(f"metaeval: note: the incompleteness stage is skipped: it needs plain graded qrels, and this "
-          f"config has {'/'.join(_forms)} qrels (set incompleteness: {{enabled: false}} to silence this)",
-          file=_sys.stderr)
-INCOMPLETENESS_JOBS = int(_inc["jobs"])
-SUMMARY = bool(config["summary"]["enabled"])
-
-# --------------------------------------------------------------------------- stages (jobs)
-# The meta-evaluation methods run per collection (`metaeval stage NAME...`), each over every
-# metric: the stages on the matrices in the collection's meta job (workflow/rules/meta.smk), a stage
-# on the labelled collection in its own job (incompleteness.smk); the meta job combines their parts
-# in this order. The list is derived from the one stage registry (metaeval.stages): a new method is
-# its registry entry and its function (and, on the labelled collection, its rule).
-from metaeval import stages as _stages
-
-# risk-sensitive measures (stage risk, tables/risk.csv): on once a collection names a baseline run
-def risk_of(c):
-    """`(baselines, alphas)` of collection c's `risk:` block (no block: no baseline, alpha 1 and 5)."""
-    r = config["collections"][c].get("risk") or {}
-    b = r.get("baseline")
-    return ([] if b is None else [b] if isinstance(b, str) else list(b)), list(r.get("alpha", [1, 5]))
-
-
-RISK = any(risk_of(c)[0] for c in config["collections"])
-#: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
-CONDITIONS = dict(gain_sweep=GAIN_SWEEP, incompleteness=INCOMPLETENESS, risk=RISK)
-# score standardisation (issue 30): its outputs only when a `standardisation:` block enables it
-STANDARDISATION = bool((config.get("standardisation") or {}).get("enabled", False))
-CONDITIONS["standardisation"] = STANDARDISATION
-METHOD_STAGES = _stages.method_stages(**CONDITIONS)
-#: the stages run by their own job (their parts read by the meta job)
-OWN_JOB_STAGES = [s for s in METHOD_STAGES if _stages.get(s).kind != "matrices"]
-
-
-def _args(**opts):
-    """`--name value...` shell arguments (each value quoted; lists spread; None/empty left out)."""
-    out = []
-    for k, v in opts.items():
-        if v is None or v == []:
-            continue
-        vals = v if isinstance(v, (list, tuple)) else [v]
-        out.append(" ".join([f"--{k.replace('_', '-')}"] + [_quote(x) for x in vals]))
-    return " ".join(out)
-
-
-def _labels_file():
-    """`labels:` as a file for `metaeval stage --labels`: the file given, or a mapping written as
-    `NAME LABEL` lines under .snakemake/metaeval/ (its content in the path: a changed mapping is a
-    changed parameter); None: the default labels."""
-    lab = config.get("labels")
-    if lab is None or isinstance(lab, str):
-        return lab
-    import hashlib
-
-    text = "".join(f"{k} {v}\n" for k, v in lab.items())
-    d = _os.path.abspath(_os.path.join(".snakemake", "metaeval", "labels"))
-    path = _os.path.join(d, hashlib.blake2b(text.encode(), digest_size=8).hexdigest() + ".txt")
-    if not _os.path.exists(path):
-        _os.makedirs(d, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    return path
-
-
-# the options of each stage: only those it reads, so that changing one method's parameter re-runs
-# that method's jobs alone (rerun-triggers: params)
-_METRIC_ARGS = dict(metrics=METRICS, geometric=GEOMETRIC)
-STAGE_ARGS = {
-    "kendall": _args(metrics=METRICS),
-    "paired": _args(B=B, alpha=ALPHA, seed=SEED, **_METRIC_ARGS),
-    "unpaired": _args(B=B, alpha=ALPHA, seed=SEED, **_METRIC_ARGS),
-    "swap": _args(B=B, seed=SEED, swap_threshold=SWAP_THRESHOLD, **_METRIC_ARGS),
-    "stability": _args(B=B, seed=SEED, fuzziness=FUZZINESS, **_METRIC_ARGS),
-    "gain_sweep": _args(B=B, alpha=ALPHA, seed=SEED, sweep_metrics=SWEEP_METRICS, sweep_gains=SWEEP_VARIANTS),
-    "rank_correlation": _args(B=B, seed=SEED, rbo_p=RBO_P, metrics=METRICS),
-    "discpower": _args(alpha=ALPHA, seed=SEED, rthsd_B=RTHSD_B, tss_beta=TSS_BETA, tss_min_diff=TSS_MIN_DIFF,
-                       tss_systems=TSS_SYSTEMS, **_METRIC_ARGS),
-    "incompleteness": _args(B=B, alpha=ALPHA, seed=SEED, metrics=METRICS, method=_inc["methods"],
-                            fractions=",".join(str(f) for f in _inc["fractions"]),
-                            depths=",".join(str(d) for d in _inc["depths"]), trials=_inc["trials"],
-                            groups=_inc["groups"], pool_depth=_inc["pool_depth"], pool_runs=_inc.get("pool_runs"))
-    + (" --write-qrels" if _inc["write_qrels"] else "") + (" --no-condensed" if not _inc["condensed"] else ""),
-    "tables": _args(**_METRIC_ARGS, stages=METHOD_STAGES, rthsd_B=RTHSD_B, labels=_labels_file(),
-                    pair_top_runs=config.get("pair_top_runs")),
-    "risk": _args(metrics=METRICS),
-}
-
-
+# --------------------------------------------------------------------------- params functions
 def stage_args(stage):
-    """Params function: the `metaeval stage STAGE` options of a collection's job. Every stage picks
-    the runs in use itself (the top `top_runs` by mean `select_by`, as `metaeval meta` does)."""
-    def args(w):
-        c = cfg(w.collection)
-        extra = _args(top_runs=c["top_runs"], select_by=SELECT_BY,
-                      default_gains=c["gains"] if stage == "gain_sweep" else None)
-        if stage == "risk":                 # the collection's baseline run(s) and alphas
-            base, alphas = risk_of(w.collection)
-            extra += " " + _args(risk_baseline=base, risk_alpha=alphas)
-        return f"{STAGE_ARGS[stage]} {extra}"
-
-    return args
+    """Params function: the `metaeval stage STAGE` options of a collection's job."""
+    return lambda w: PLAN.stage_args(stage, w.collection)
 
 
 def group_args(stages):
-    """Params function: the options of one job running several method stages of a collection
-    (`metaeval stage S1 S2 ...`): every option any of them reads, each once."""
-    def args(w):
-        seen, out = set(), []
-        for s in stages:
-            for chunk in _re.split(r" (?=--)", stage_args(s)(w)):
-                if chunk.strip() and chunk not in seen:
-                    seen.add(chunk)
-                    out.append(chunk.strip())
-        return " ".join(out)
-
-    return args
-
-
-def parts_dirs(stages):
-    """Output of a job running several method stages: their part folders."""
-    return [directory(f"{RES}/{{collection}}/parts/{s}") for s in stages]
+    """Params function: the options of one job running several stages of a collection."""
+    return lambda w: PLAN.group_args(stages, w.collection)
 
 
 # --------------------------------------------------------------------------- input functions
@@ -374,10 +162,7 @@ def matrices_dir(w):
 
 def matrix_files(names):
     """Input function: the matrices `names` of the wildcard collection."""
-    def files(w):
-        return [f"{RES}/{w.collection}/matrices/{m}.csv" for m in names]
-
-    return files
+    return lambda w: [f"{RES}/{w.collection}/matrices/{m}.csv" for m in names]
 
 
 def parts_dir(w):
@@ -393,37 +178,34 @@ def figures_dir(w):
 
 
 def collection_qrels(w):
-    return qrels_path(w.collection)
+    return PLAN.qrels_path(w.collection)
 
 
 def collection_run_files(w):
     """Run files, plus the intent probability file of a diversity collection (so that a changed
     file re-triggers the metrics job)."""
-    probs = cfg(w.collection).get("intent_probs")
-    return run_files(w.collection) + ([probs] if probs else [])
+    try:
+        files = PLAN.run_files(w.collection)
+    except ValueError as e:
+        raise WorkflowError(str(e)) from None
+    probs = PLAN.collection(w.collection).get("intent_probs")
+    return files + ([probs] if probs else [])
 
 
 def runs_args(w):
-    return " ".join(f"--runs {_quote(s)}" for s in run_specs(w.collection))
+    return " ".join(f"--runs {_quote(s)}" for s in PLAN.run_specs(w.collection))
 
 
 def parse_args(w):
-    """How a collection's files are read (order, depth, highest level; the qrels form and intent
-    probabilities of a diversity or equivalence-class collection)."""
-    c = cfg(w.collection)
-    form = c.get("qrels_form")
-    return _args(order=c["order"], depth=c["depth"], max_level=c["max_level"],
-                 qrels_form=None if form in (None, "auto") else form, intent_probs=c.get("intent_probs"),
-                 std_runs=c.get("std_runs"), std_factors=c.get("std_factors")) + (
-        " --leave-one-out" if c.get("std_leave_one_out") else "")     # std= measures (issue 30)
+    return PLAN.parse_args(w.collection)
 
 
 def gains_arg(w):
-    return cfg(w.collection)["gains"]
+    return PLAN.collection(w.collection)["gains"]
 
 
 def simulate_params(w):
-    return sim_params_json(w.collection)
+    return PLAN.simulate_params(w.collection)
 
 
 def simulate_dir(w):
@@ -436,7 +218,7 @@ def all_tables(w=None):
 
 
 def summary_args(w=None):
-    return _args(collection_dirs=[f"{c}={RES}/{c}" for c in COLLECTIONS], alpha=ALPHA)
+    return _dag.format_args(collection_dirs=[f"{c}={RES}/{c}" for c in COLLECTIONS], alpha=ALPHA)
 
 
 def log_path(name):
@@ -448,103 +230,18 @@ def benchmark_path(name):
     """`benchmark:` of a per-collection job (run time and memory; not an output)."""
     return f"{RES}/benchmarks/{{collection}}/{name}.tsv"
 
+
 # --------------------------------------------------------------------------- outputs (contract)
 # Every table and figure is declared once, in metaeval.outputs (standard library only, so parsing
 # the workflow -- once per job on a cluster -- imports neither pandas nor matplotlib).
 from metaeval import outputs as _outputs
 
 TABLES = _outputs.names("collection", "table", **CONDITIONS)
-TABLE_FORMATS = list(_outputs.TABLE_FORMATS)
-FIGURES = _outputs.names("collection", "figure", **CONDITIONS)
-FIGURE_FORMATS = list(_outputs.FIGURE_FORMATS)
-SUMMARY_TABLES = _outputs.names("summary", "table")
-SUMMARY_FIGURES = _outputs.names("summary", "figure")
-
-
-def cfg(c):
-    return config["collections"][c]
-
-
-def is_simulated(c):
-    return "simulate" in cfg(c)
-
-
-def qrels_path(c):
-    return f"{SIM_ROOT}/{c}/qrels.txt" if is_simulated(c) else cfg(c)["qrels"]
-
-
-def run_specs(c):
-    """The --runs arguments: directories or globs, as configured."""
-    if is_simulated(c):
-        return [f"{SIM_ROOT}/{c}/runs"]
-    r = cfg(c)["runs"]
-    return [r] if isinstance(r, str) else list(r)
-
-
-def run_files(c):
-    """Input files of the ingest rule (so that changed run files re-trigger it)."""
-    if is_simulated(c):
-        return [f"{SIM_ROOT}/{c}/runs"]
-    files = []
-    for spec in run_specs(c):
-        if _os.path.isdir(spec):
-            files += sorted(_os.path.join(spec, f) for f in _os.listdir(spec)
-                            if not f.startswith(".") and _os.path.isfile(_os.path.join(spec, f)))
-        else:
-            found = sorted(_glob.glob(spec))
-            if not found:
-                raise WorkflowError(f"config: collections.{c}.runs: {spec!r} matches no file")
-            files += found
-    return files
-
-
-def sim_params_json(c):
-    return _json.dumps(cfg(c)["simulate"], sort_keys=True)
-
-
-def top_runs(c):
-    k = cfg(c).get("top_runs", 30)
-    return "" if k is None else str(k)
-
-
-def cdir(c):
-    return f"{RES}/{c}"
-
-
-def table_files(c):
-    return [f"{RES}/{c}/{f}" for o in _outputs.tables("collection", **CONDITIONS)
-            for f in o.files()]
-
-
-def figure_files(c):
-    return [f"{RES}/{c}/{f}" for o in _outputs.figures("collection", **CONDITIONS) for f in o.files()]
-
-
-def text_files(c):
-    """The folders of text outputs (pvalues/: the Discpower files METRIC.rthsd.B)."""
-    return [f"{RES}/{c}/{f}" for o in _outputs.outputs("collection", "text", **CONDITIONS) for f in o.files()]
-
-
-def summary_files():
-    return [f"{RES}/summary/{f}" for f in _outputs.files("summary")]
-
-
 KISHIDA_FILES = _outputs.files("kishida")
 
 
-def kishida_files():
-    return [f"{RES}/kishida/{f}" for f in KISHIDA_FILES]
-
-
 def all_targets():
-    out = []
-    for c in COLLECTIONS:
-        out += table_files(c) + figure_files(c) + text_files(c)
-    if SUMMARY:
-        out += summary_files()
-    if KISHIDA:
-        out += kishida_files()
-    return out
+    return PLAN.targets()
 
 
 # Report captions: generated from the declarations with the configured alpha and swap threshold
@@ -557,65 +254,42 @@ _CAPTIONS = _outputs.report_captions(alpha=ALPHA, swap_threshold=SWAP_THRESHOLD)
 def caption(name):
     """The report caption file of an output (``table_NAME``, ``figure_NAME``,
     ``summary_table_NAME``, ``summary_figure_NAME``, ``kishida_NAME``)."""
-    import tempfile as _tempfile
-
-    try:
-        text = _CAPTIONS[name]
-    except KeyError:
-        raise WorkflowError(f"no report caption {name!r}: declare the output in metaeval.outputs") from None
-    path = _os.path.join(_CAPTION_DIR, f"{name}.rst")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            if fh.read() == text:
-                return path
-    except OSError:
-        pass
-    _os.makedirs(_CAPTION_DIR, exist_ok=True)
-    fd, tmp = _tempfile.mkstemp(dir=_CAPTION_DIR, suffix=".tmp")
-    with _os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    _os.replace(tmp, path)
-    return path
+    if name not in _CAPTIONS:
+        raise WorkflowError(f"no report caption {name!r}: declare the output in metaeval.outputs")
+    return _dag.write_caption(_CAPTION_DIR, name, _CAPTIONS[name])
 
 
 # --------------------------------------------------------------------------- report-flagged outputs
-#: stages whose declared outputs their own rule writes, not the meta job (standardisation.smk)
-OWN_RULE_OUTPUTS = {"standardisation"}
+# A stage with a job of its own (PLAN.other_jobs: standardisation, test_errors) writes its declared
+# tables and figures; the meta job all the others.
+def _own(o, stages):
+    """Whether output o is written by the job of `stages` (None: the meta job)."""
+    return bool(set(stages) & set(o.stages)) if stages else not set(PLAN.other_jobs) & set(o.stages)
 
 
 def _table_outputs(stages=None):
-    out = []
-    for o in _outputs.tables("collection", **CONDITIONS):
-        if (stages is None and OWN_RULE_OUTPUTS & set(o.stages)) or (stages and not set(stages) & set(o.stages)):
-            continue
-        for x, f in zip(o.formats, o.files()):
-            out.append(f"{RES}/{{collection}}/{f}")
-    return out
+    return [f"{RES}/{{collection}}/{f}" for o in _outputs.tables("collection", **CONDITIONS) if _own(o, stages)
+            for f in o.files()]
 
 
 # The report embeds each table's report view, C/report/NAME.csv (metaeval.report.views): the table
 # when at most report_max_table_mb, else its first rows; the whole table stays C/tables/NAME.csv.
-REPORT_MAX_TABLE_MB = float(config.get("report_max_table_mb", 0.25))
-
-
-def _report_view_outputs():
+def _report_view_outputs(stage=None):
     return [report(f"{RES}/{{collection}}/report/{o.name}.csv", caption=caption(_outputs.report_caption_name(o)),
                    category="{collection}", subcategory="Tables",
                    labels={"collection": "{collection}", "table": o.name})
-            for o in _outputs.tables("collection", **CONDITIONS)]
+            for o in _outputs.tables("collection", **CONDITIONS) if o.name in PLAN.report_view_names(stage)]
 
 
-def report_views_command(w):
-    """Params function: the command writing a collection's report views (appended to the meta job)."""
-    names = " ".join(_quote(o.name) for o in _outputs.tables("collection", **CONDITIONS))
-    return (f"{_shlex.quote(_sys.executable)} -m metaeval.report.views {_quote(tables_dir(w))} "
-            f"{_quote(f'{RES}/{w.collection}/report')} --max-mb {REPORT_MAX_TABLE_MB:g} {names}")
+def report_views_command(stage=None):
+    """Params function: the command writing the report views of a job's tables (appended to its shell)."""
+    return lambda w: f"{_quote(_sys.executable)} -m metaeval.report.views {PLAN.report_views_args(w.collection, stage)}"
 
 
 def _figure_outputs(stages=None):
     out = []
     for o in _outputs.figures("collection", **CONDITIONS):
-        if (stages is None and OWN_RULE_OUTPUTS & set(o.stages)) or (stages and not set(stages) & set(o.stages)):
+        if not _own(o, stages):
             continue
         for x, f in zip(o.formats, o.files()):
             path = f"{RES}/{{collection}}/{f}"

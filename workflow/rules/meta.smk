@@ -10,8 +10,9 @@
 # stage derives the same bootstrap samples from (seed, topics, B), as `metaeval meta` does, so the
 # tables are identical to it; one process instead of one per group of stages saves their start-up.
 
-# the method stages this job runs (those on the labelled collection have their own job)
-META_STAGES = [s for s in METHOD_STAGES if s not in OWN_JOB_STAGES]
+# META_STAGES (common.smk, metaeval.dag.Plan.meta_stages): the method stages this job runs (those on
+# the labelled collection have their own job); its arguments are those of all of them, so a
+# change to any method's parameter re-runs this job.
 
 
 rule meta:
@@ -32,15 +33,13 @@ rule meta:
         figures=figures_dir,
         parts=lambda w: f"--parts {_quote(parts_dir(w))}" if OWN_JOB_STAGES else "",
         args=group_args(META_STAGES + ["tables"]),
-        views=report_views_command,
+        views=report_views_command(),
     log:
         log_path("meta"),
     benchmark:
         benchmark_path("meta")
     message:
-        "{wildcards.collection}: bootstrap tests, discriminative power, Kendall's tau, rank "
-        "correlations, swap and stability methods"
-        + (f", gain-value sweep of {', '.join(SWEEP_METRICS)}" if GAIN_SWEEP else "")
+        "{wildcards.collection}: " + ", ".join(PLAN.titles(META_STAGES))
         + " for every metric; every table (CSV, Markdown, LaTeX) and figure (PNG, PDF)"
         + " (progress, stage by stage: {log})"
     threads: 2  # the two groups of stages side by side, then the figures in two processes

@@ -3,31 +3,24 @@
 # `metrics` without std= -- one job per collection when `standardisation: {enabled: true}`, reading the
 # collection's matrices (every run) and writing its tables, C/standardisation/ (power.csv,
 # trials.csv) and its figures. The std= measures themselves are computed by the metrics rule
-# (`std_runs:` / `std_factors:` / `std_leave_one_out:` of a collection).
-
-_std = config.get("standardisation") or {}
-STD_METRICS = [m for m in METRICS if "std=" not in m]
-def cdir_of(w):
-    return f"{RES}/{w.collection}"
-
-
-STD_ARGS = _args(std=_std.get("std", ["z", "N", "U", "E"]), topics=_std.get("topics", 50),
-                 trials=_std.get("trials", 1000), seed=_std.get("seed", 1))
+# (`std_runs:` / `std_factors:` / `std_leave_one_out:` of a collection). The stage is declared in
+# metaeval/meta/stages/standardisation.py: its arguments come from metaeval.dag.Plan.
 
 
 rule standardisation:
     input:
-        matrices=matrix_files(STD_METRICS),
+        matrices=matrix_files(PLAN.std_metrics),
     output:
         _table_outputs(["standardisation"]),
         _figure_outputs(["standardisation"]),
+        _report_view_outputs("standardisation"),
         folder=directory(f"{RES}/{{collection}}/standardisation"),
     params:
         metaeval=METAEVAL,
         matrices=matrices_dir,
-        out=cdir_of,
-        metrics=" ".join(_quote(m) for m in STD_METRICS),
-        args=STD_ARGS,
+        out=lambda w: f"{RES}/{w.collection}",
+        args=lambda w: PLAN.own_job_args("standardisation", w.collection),
+        views=report_views_command("standardisation"),
     log:
         log_path("standardisation"),
     benchmark:
@@ -40,4 +33,4 @@ rule standardisation:
         runtime=30,
     shell:
         "{params.metaeval} standardisation --matrices {params.matrices:q} --out {params.out:q}"
-        " --metrics {params.metrics} {params.args} --quiet > {log:q} 2>&1"
+        " {params.args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"

@@ -86,7 +86,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from ..errors import ConfigError, InputError, InputWarning
 
-    parser = build_parser(only)
+    try:
+        parser = build_parser(only)
+    except ValueError as e:                # a stage module that does not load (METAEVAL_STAGES)
+        print(f"metaeval: error: {e}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     global _TALLY
     from ..logsummary import WarningTally

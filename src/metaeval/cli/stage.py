@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._meta_options import add_config_args, add_incompleteness_args, config_from_args, labels_from_args
+from ._meta_options import add_config_args, add_labelled_args, config_from_args, labels_from_args
 
 from ..stages import file_stages
 
@@ -75,7 +75,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "method stages in N groups side by side (default 1)")
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
-    add_incompleteness_args(p)
+    add_labelled_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, _parser=p)
     return p

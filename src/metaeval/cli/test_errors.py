@@ -22,7 +22,8 @@ def _ints(text: str) -> list[int]:
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from ..meta.test_errors_spec import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
+    # the defaults, standard library only: `metaeval --help` loads no numpy
+    from ..meta.stages.test_errors import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
 
     p = subparsers.add_parser(
         "test-errors", help="simulated type I, II and III error rates of the significance tests",
@@ -60,7 +61,7 @@ def run(args) -> int:
     from ..errors import InputError
     from ..meta.matrices import load_matrices
     from ..meta.test_errors import test_errors
-    from ..meta.test_errors_spec import TESTS
+    from ..meta.stages.test_errors import TESTS
 
     parser = args._parser
     for name, v in (("--pairs", args.pairs), ("--trials", args.trials), ("--B", args.B)):

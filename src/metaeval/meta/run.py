@@ -2,9 +2,11 @@
 
 Each ``stage_*`` function takes the topic x run matrices (``{metric: DataFrame}``), the metric name
 for per-metric stages, and a :class:`MetaConfig`, and returns ``{table name: DataFrame}`` in the
-output contract's columns.  :data:`STAGES` registers every method (the tables it produces, the
-metric list it runs over, the sample streams it uses); :func:`run_stage` runs one of them over its
-metric list and :func:`run_meta` runs all of them in memory.  Writing files is the business of
+output contract's columns.  :data:`STAGES` holds every method as its module
+``metaeval/meta/stages/NAME.py`` declares it (the tables it produces, the metric list it runs over,
+the sample streams it uses, its parameters -- the fields of :class:`MetaConfig` -- and its
+``run(inputs, params)``, which calls the function here or in its method module); :func:`run_stage`
+runs one of them over its metric list and :func:`run_meta` runs all of them in memory.  Writing files is the business of
 :mod:`metaeval.pipeline`, which the CLI and the Snakemake rules call.
 
 Per-metric stages can run in separate processes: every stage derives the bootstrap samples from
@@ -19,22 +21,23 @@ mean of Sakai (2007b) Eq. 7 (unpaired, swap and stability stages).  ``MetaConfig
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
-from ._validate import as_scores, check_alpha, check_B
+from .. import stages as _stages
+from ..stages import StageInfo as _StageInfo, StageInputs
+from ._validate import as_scores
 from .bootstrap import paired_bootstrap, paired_tstar, unpaired_bootstrap
 from .kendall import rank_correlations
-from .rankcorr import DEFAULT_RBO_P, check_rbo_p, stage_rank_correlation
 from .matrices import align_matrices, matrices_for, matrix_for, restrict_runs, select_top_runs
 from .samples import BootstrapSamples
-from .stability import DEFAULT_FUZZINESS, stability_method
+from .stability import stability_method
 from .statistics import GMEAN, MEAN, Statistic, _identity, log_transform
 from .swap import swap_method
-from .sweep import DEFAULT_SWEEP_METRICS, gain_sweep, paper_to_gains, PAPER_GAIN_VARIANTS, variant_name
+from .sweep import gain_sweep, paper_to_gains, PAPER_GAIN_VARIANTS, variant_name
 
 __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "stage_kendall",
            "stage_run_means", "stage_paired", "stage_unpaired", "stage_swap", "stage_stability",
@@ -50,78 +53,46 @@ TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired"
 TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
 # robustness to incomplete judgments and pool reuse (stage incompleteness)
 TABLE_ORDER += ("incompleteness", "pool_reuse")
-# risk-sensitive measures against a baseline run (stage risk)
-TABLE_ORDER += ("risk",)
-# score standardisation (stage standardisation, its own command; issue 30)
-TABLE_ORDER += ("standardisation_within", "standardisation_between")
+# the tables of any other stage (a method, or a stage with its own command: standardisation,
+# test_errors), in registry order (a new stage need not list its tables here)
+TABLE_ORDER += tuple(dict.fromkeys(t for st in _stages.REGISTRY if st.is_method or st.kind == "other"
+                                   for t in st.tables if t not in TABLE_ORDER))
 
 AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
 
 
-@dataclass(frozen=True)
-class MetaConfig:
-    """Parameters of every meta-evaluation method (defaults = the papers)."""
+def _meta_config_class():
+    """:class:`MetaConfig`: one field per parameter declared with ``field=True`` by the stages
+    (:func:`metaeval.stages.params`, their defaults), then one per stage with an ``options``
+    builder (``incompleteness``: a :class:`~metaeval.meta.incompleteness.IncompletenessConfig`;
+    None = its defaults); constructing it runs every parameter's ``check``."""
+    from dataclasses import field, make_dataclass
 
-    B: int = 1000
-    alpha: float = 0.05
-    seed: int = 0
-    top_runs: int | None = None
-    select_by: str = "AP"
-    swap_threshold: float = 0.05
-    swap_max_rule: str = "performance"          # or "difference" (see metaeval.meta.swap)
-    swap_required_rule: str = "monotone"        # or "first"
-    fuzziness: tuple = DEFAULT_FUZZINESS
-    kendall_variant: str = "a"                  # or "b"
-    geometric: tuple = ()                       # metrics that also get AG_ (paired) and G_ rows
-    batch: int | None = None
-    sweep_metrics: tuple = DEFAULT_SWEEP_METRICS
-    sweep_gains: tuple | None = None            # measure syntax (L1 first); None = the paper's four
-    default_gains: str | None = None            # label of the default row of the sweep, e.g. "1:2:3"
-    tstar_pair: tuple | None = None             # (run x, run y); None = ASL closest to alpha
-    rbo_p: float = DEFAULT_RBO_P                # persistence of RBO (rank_correlation stage)
-    # discriminative power (stage discpower): randomised Tukey HSD permutations (Discpower's 5000)
-    # and the topic set size design (Sakai 2016): beta, minimum detectable differences, systems m
-    rthsd_B: int = 5000
-    tss_beta: float = 0.20
-    tss_min_diff: tuple = (0.05, 0.10)
-    tss_systems: tuple = (2, 10, "runs")        # "runs" = the number of runs meta-evaluated
-    # robustness to incomplete judgments and pool reuse (stage incompleteness): a
-    # metaeval.meta.incompleteness.IncompletenessConfig; None = its defaults
-    incompleteness: object = None
-    # risk-sensitive measures (stage risk, metaeval.meta.risk): the baseline run(s) of the
-    # collection (empty: no risk table) and the risk sensitivities alpha
-    risk_baseline: tuple = ()
-    risk_alpha: tuple = (1.0, 5.0)
-    # the Markdown/LaTeX of a per-pair table (asl) of more than 40 runs: the pairs of the top
-    # pair_top_runs runs (metaeval.report.per_pair; 0 = every pair); the CSV keeps every pair
-    pair_top_runs: int = 20
+    from .. import stages as _stages
+
+    params = [p for p in _stages.params() if p.field]
+    fields = [(p.name, object, field(default=p.default)) for p in params]
+    fields += [(s.name, object, field(default=None)) for s in _stages.REGISTRY if s.is_method and s.options]
 
     def __post_init__(self):
-        check_B(self.B)
-        check_alpha(self.alpha)
-        if isinstance(self.seed, bool) or int(self.seed) != self.seed or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
-        if self.kendall_variant not in ("a", "b"):
-            raise ValueError(f"kendall_variant must be 'a' or 'b', got {self.kendall_variant!r}")
-        check_rbo_p(self.rbo_p)
-        if isinstance(self.pair_top_runs, bool) or int(self.pair_top_runs) != self.pair_top_runs or self.pair_top_runs < 0:
-            raise ValueError(f"pair_top_runs must be a non-negative integer, got {self.pair_top_runs!r}")
-        check_B(self.rthsd_B)
-        if not 0 < float(self.tss_beta) < 1:
-            raise ValueError(f"tss_beta must lie in (0, 1), got {self.tss_beta}")
-        if not self.tss_min_diff or any(not float(d) > 0 for d in self.tss_min_diff):
-            raise ValueError(f"tss_min_diff: give positive differences, got {', '.join(map(str, self.tss_min_diff))}")
-        if any(not float(a) >= 0 for a in self.risk_alpha) or not self.risk_alpha:
-            raise ValueError(f"risk_alpha: give sensitivities >= 0, got {', '.join(map(str, self.risk_alpha))}")
-        for m in self.tss_systems:
-            if m != "runs" and (isinstance(m, bool) or int(m) != m or int(m) < 2):
-                raise ValueError(f"tss_systems: give integers >= 2 or 'runs', got {m}")
+        for p in params:
+            if p.check is not None:
+                p.check(getattr(self, p.name))
 
-    @property
     def sweep_variants(self) -> tuple:
         if self.sweep_gains is not None:
             return tuple(self.sweep_gains)
         return tuple(paper_to_gains(p) for p in PAPER_GAIN_VARIANTS)
+
+    cls = make_dataclass("MetaConfig", fields, frozen=True, namespace={
+        "__doc__": "Parameters of every meta-evaluation method (defaults = the papers), one field per "
+                   "parameter the stages declare (metaeval.stages.params).",
+        "__post_init__": __post_init__, "sweep_variants": property(sweep_variants)})
+    cls.__module__ = __name__              # pickled by name (forked stage groups)
+    return cls
+
+
+MetaConfig = _meta_config_class()
 
 
 def with_matrix_names(available, metrics, cfg: MetaConfig):
@@ -353,98 +324,14 @@ class SampleSet:
         return self._drawn[stream]
 
 
-@dataclass(frozen=True)
-class Stage:
-    """One meta-evaluation method as a pipeline stage.
-
-    ``run(matrices, metric_or_list, cfg, *samples)`` returns ``{table: DataFrame}``; ``tables``
-    names them (the part files a pipeline job writes); ``metrics`` is the list of
-    :func:`stage_metric_lists` it runs over (``None``: the gain-sweep metrics of the config);
-    ``per_metric`` says whether ``run`` is called once per metric or once with the whole list;
-    ``streams`` are the sample streams passed after ``cfg``; ``needs`` are the stages whose tables
-    it reads (passed as ``inputs=`` {table: DataFrame}, those stages' parts combined; in the
-    pipeline, their part folders are the job's inputs); ``kind``: ``"matrices"``, or
-    ``"labelled"`` for a stage that also reads the labelled collection (:mod:`metaeval.stages`).
-    """
-
-    name: str
-    run: Callable
-    tables: tuple
-    metrics: str | None
-    per_metric: bool = True
-    streams: tuple = ("paired",)
-    needs: tuple = ()
-    kind: str = "matrices"
-
-    @property
-    def labelled(self) -> bool:
-        """True for a stage that needs the labelled collection and its gains (``collection=``,
-        ``gains=`` of :func:`run_stage`)."""
-        return self.kind == "labelled"
-
-
-def _kendall_stage(matrices, metrics, cfg):
-    return stage_kendall(matrices, cfg, metrics)
-
-
-def _sweep_stage(matrices, metrics, cfg, samples):
-    return stage_gain_sweep(matrices, cfg, samples)
-
-
-def _rank_correlation_stage(matrices, metrics, cfg, samples):
-    """``rank_correlation``: every coefficient of :mod:`.rankcorr` for every ordered pair
-    of the plain metrics, intervals over the paired samples ``Q*b``."""
-    return stage_rank_correlation(matrices, metrics, B=cfg.B, seed=cfg.seed, rbo_p=cfg.rbo_p,
-                                  batch=cfg.batch, samples=samples)
-def _risk_stage(matrices, metrics, cfg):
-    """``risk``: URisk, TRisk, ZRisk and GeoRisk (:mod:`.risk`) of every run against each
-    configured baseline, for every alpha, on the plain metrics; no baseline: an empty table."""
-    from .risk import RISK_COLUMNS, risk_table
-
-    if not cfg.risk_baseline:
-        return {"risk": pd.DataFrame(columns=RISK_COLUMNS)}
-    try:
-        return {"risk": risk_table(matrices, list(cfg.risk_baseline), list(cfg.risk_alpha), list(metrics))}
-    except ValueError as e:
-        raise ValueError(f"risk: {e}") from None
-
-
-def _discpower_stage(matrices, metrics, cfg, *, inputs):
-    """The four discriminative-power tables (:func:`metaeval.meta.discpower.stage_discpower`) of the
-    plain metrics; the paired and unpaired bootstrap ASLs (``inputs["asl"]``) become the
-    ``paired-bootstrap`` and ``unpaired-bootstrap`` tests."""
-    from .discpower import stage_discpower
-
-    return stage_discpower(matrices, list(metrics), alpha=cfg.alpha, seed=cfg.seed, B_r=cfg.rthsd_B,
-                           tss_beta=cfg.tss_beta, tss_min_diff=cfg.tss_min_diff,
-                           tss_systems=cfg.tss_systems, batch=cfg.batch, asl=inputs.get("asl"))
-
-
-def _incompleteness_stage(matrices, metrics, cfg, samples, *, collection, gains):
-    """``incompleteness``, ``pool_reuse`` and ``incompleteness_trials`` (:mod:`.incompleteness`):
-    the plain metrics on reduced qrels, from the labelled collection restricted to the runs of
-    ``matrices`` (the runs in use)."""
-    from .incompleteness import stage_incompleteness
-
-    runs = [str(r) for r in next(iter(matrices.values())).columns] if matrices else None
-    return stage_incompleteness(collection, list(metrics), cfg, gains=gains, runs=runs, samples=samples)
-
-
-def _build_stages() -> dict:
-    from ..stages import REGISTRY
-
-    out = {}
-    for s in REGISTRY:
-        if s.is_method:
-            out[s.name] = Stage(s.name, globals()[s.function], s.tables, s.metrics, s.per_metric,
-                                s.streams, s.needs, s.kind)
-    return out
-
+#: a method as the pipeline runs it: its declaration (metaeval.stages.StageInfo: ``run(inputs,
+#: params)``, tables, metric list, sample streams, needs, kind), from its module metaeval.meta.stages.NAME
+Stage = _StageInfo
 
 #: every method (the stages of kinds ``matrices`` and ``labelled`` of :data:`metaeval.stages.REGISTRY`,
 #: in its order: the order rows appear in a table written by more than one stage, ``asl``: paired,
-#: then unpaired), each with its function.  A new method is one stage function plus one registry entry.
-STAGES: dict[str, Stage] = _build_stages()
+#: then unpaired).  A new method is one module metaeval/meta/stages/NAME.py plus one registry line.
+STAGES: dict[str, Stage] = {s.name: s for s in _stages.REGISTRY if s.is_method}
 
 
 def _stage(name: str) -> Stage:
@@ -473,33 +360,33 @@ def stage_matrix_names(name: str, metrics: list[str], cfg: MetaConfig) -> list[s
 
 def run_stage(name: str, matrices: dict, metrics: list[str], cfg: MetaConfig, samples: SampleSet | None = None,
               progress: Callable[[str, str], None] | None = None,
-              inputs: dict | None = None, collection=None, gains=None) -> dict[str, pd.DataFrame]:
+              inputs: dict | None = None, collection=None, gains=None,
+              extra: dict | None = None) -> dict[str, pd.DataFrame]:
     """Stage ``name`` over every metric of its list (:func:`stage_metrics`): ``{table: DataFrame}``
     with the rows of the metrics in list order.  ``matrices`` are already restricted to the runs in
     use; ``samples`` defaults to the seed-derived set (the same in every process).  ``inputs``: the
     tables of the stages ``name`` needs (:attr:`Stage.needs`, combined), required for such a stage;
     ``collection`` and ``gains``: the labelled collection and its gain vector, required for a
-    labelled stage (:attr:`Stage.labelled`)."""
+    labelled stage (:attr:`Stage.labelled`); ``extra``: :attr:`metaeval.stages.StageInputs.extra`.
+    Each call is ``STAGES[name].run(StageInputs(...), cfg)``."""
     st = _stage(name)
     say = progress or (lambda stage, metric: None)
     names = stage_metrics(name, metrics, cfg)
     if st.needs and inputs is None:
         raise ValueError(f"stage {name} needs the tables of stage(s) {', '.join(st.needs)}")
-    kw = {"inputs": inputs} if st.needs else {}
-    if st.labelled:
-        if collection is None:
-            raise ValueError(f"stage {name} needs the labelled collection (the .npz cache of metaeval ingest)")
-        kw.update(collection=collection, gains=gains)
+    if st.labelled and collection is None:
+        raise ValueError(f"stage {name} needs the labelled collection (the .npz cache of metaeval ingest)")
     if samples is None:
         samples = SampleSet(cfg, next(iter(matrices.values())).shape[0])
-    smp = [samples[s] for s in st.streams]
+    base = StageInputs(matrices, tuple(names), None, tuple(samples[s] for s in st.streams), inputs,
+                       collection, gains, extra)
     if not st.per_metric:
         say(name, ",".join(names) if st.metrics is None else "")
-        return combine([st.run(matrices, names, cfg, *smp, **kw)])
+        return combine([st.run(base, cfg)])
     parts = []
     for m in names:
         say(name, m)
-        parts.append(st.run(matrices, m, cfg, *smp, **kw))
+        parts.append(st.run(replace(base, metric=m), cfg))
     return combine(parts)
 
 
@@ -549,9 +436,8 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     say("run_means", "")
     parts.append(stage_run_means(mats, cfg, run_means_metrics(metrics, cfg)))
     todo = [name for name in STAGES
-            if not (name == "gain_sweep" and not sweep_available(mats, cfg))
-            and not (name == "risk" and not cfg.risk_baseline)      # no baseline configured: no risk table
-            and not STAGES[name].labelled]          # labelled: its own command (metaeval incompleteness, ...)
+            if not (STAGES[name].applies is not None and not STAGES[name].applies(mats, cfg))  # e.g. the gain
+            and not STAGES[name].labelled]          # sweep without its matrices; labelled: its own command
     done = (stage_runner or run_stages)(todo, mats, metrics, cfg, samples, say)
     return combine(parts + [done[name] for name in todo])
 

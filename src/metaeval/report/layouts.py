@@ -567,6 +567,10 @@ from .standardisation_layouts import LAYOUTS as _STD_LAYOUTS  # noqa: E402
 
 KINDS.update({name: TableKind(name, f) for name, f in _STD_LAYOUTS.items()})
 
+# simulated test error rates (issue 29; metaeval test-errors): every column, as the command writes them
+KINDS.update({name: TableKind(name, _layout_generic)
+              for name in ("test_errors_type1", "test_errors_power", "test_errors_type3")})
+
 GENERIC = TableKind("generic", _layout_generic)
 
 
@@ -580,6 +584,10 @@ def kind_for(kind: str | None, default_name: str | None = None) -> TableKind:
     try:
         return KINDS[kind]
     except KeyError:
+        from .. import stages
+
+        if any(kind == d.get("name") for s in stages.REGISTRY for d in s.outputs):
+            return GENERIC           # a table of a stage registered from outside the package
         raise ValueError(f"unknown table kind {kind!r}; known: {sorted(KINDS)}") from None
 
 

@@ -1,13 +1,14 @@
 """Writing the simulated error rates of ``metaeval test-errors`` (Urbano, Lima & Hanjalic 2019):
 ``tables/test_errors_{type1,power,type3}.{csv,md,tex}``, ``test_errors/{margins,copulas}.csv`` and
-the figures ``figures/test_errors_type1.png`` (rate against alpha per test, one panel per topic
-set size) and ``figures/test_errors_power.png`` (power against delta at alpha = 0.05)."""
+the figures ``figures/test_errors_type1.{png,pdf}`` (rate against alpha per test, one panel per metric
+and topic set size) and ``figures/test_errors_power.{png,pdf}`` (power against delta at alpha = 0.05),
+drawn from the tables as the pipeline draws them (:data:`metaeval.report.figures.PLOTTERS`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["write_test_errors", "CAPTIONS"]
+__all__ = ["write_test_errors", "CAPTIONS", "plot_test_errors_type1", "plot_test_errors_power"]
 
 _REF = "Urbano, Lima & Hanjalic (2019)"
 CAPTIONS = {
@@ -20,63 +21,58 @@ CAPTIONS = {
 }
 
 
-def _plot(res, out: Path) -> list[Path]:
-    import matplotlib
+def _panels(table, path_stem, x: str, ylabel: str, title, diagonal: bool = False, ylim=None) -> list[Path]:
+    """One panel per metric (rows) and topic set size (columns): ``rate`` against ``x``, one line
+    per test."""
+    from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    written = []
-    t1 = res.type1
-    if len(t1):
-        for metric, g in t1.groupby("metric", sort=False):
-            sizes = sorted(g["n_topics"].unique())
-            fig, axes = plt.subplots(1, len(sizes), figsize=(4.2 * len(sizes), 3.8), squeeze=False,
-                                     constrained_layout=True)
-            for ax, n in zip(axes[0], sizes):
-                h = g[g["n_topics"] == n]
-                for test, s in h.groupby("test", sort=False):
-                    ax.plot(s["alpha"], s["rate"], marker="o", ms=3, label=test)
-                lim = float(h["alpha"].max())
-                ax.plot([0, lim], [0, lim], color="grey", ls="--", lw=1)
-                ax.set_title(f"{metric}, {n} topics", fontsize=10)
-                ax.set_xlabel("alpha")
-                ax.set_ylabel("type I error rate")
-            axes[0][-1].legend(fontsize=8, loc="upper left")
-            written.append(_save(fig, out / f"test_errors_type1{_suffix(metric, t1)}.png"))
-            plt.close(fig)
-    pw = res.power
-    if len(pw):
-        alpha = 0.05 if (pw["alpha"] == 0.05).any() else float(pw["alpha"].iloc[0])
-        for metric, g in pw[pw["alpha"] == alpha].groupby("metric", sort=False):
-            sizes = sorted(g["n_topics"].unique())
-            fig, axes = plt.subplots(1, len(sizes), figsize=(4.2 * len(sizes), 3.8), squeeze=False,
-                                     constrained_layout=True)
-            for ax, n in zip(axes[0], sizes):
-                h = g[g["n_topics"] == n]
-                for test, s in h.groupby("test", sort=False):
-                    ax.plot(s["delta"], s["rate"], marker="o", ms=3, label=test)
-                ax.set_title(f"{metric}, {n} topics, alpha = {alpha:g}", fontsize=10)
-                ax.set_xlabel("delta")
-                ax.set_ylabel("power")
-                ax.set_ylim(0, 1)
-            axes[0][-1].legend(fontsize=8, loc="lower right")
-            written.append(_save(fig, out / f"test_errors_power{_suffix(metric, pw)}.png"))
-            plt.close(fig)
-    return written
+    with _rc():
+        metrics = _unique(table["metric"]) if len(table) else []
+        sizes = sorted(int(n) for n in table["n_topics"].unique()) if len(table) else []
+        fig = new_figure(4.2 * max(1, len(sizes)), 3.8 * max(1, len(metrics)))
+        if not metrics:
+            _no_data(fig.add_subplot(), "test_errors")
+            return save_figure(fig, path_stem)
+        axes = fig.subplots(len(metrics), len(sizes), squeeze=False)
+        for i, m in enumerate(metrics):
+            g = table[table["metric"] == m]
+            for j, n in enumerate(sizes):
+                ax, h = axes[i][j], g[g["n_topics"] == n]
+                tests = _unique(h["test"])
+                for k, test in enumerate(tests):
+                    s = h[h["test"] == test].sort_values(x, kind="mergesort")
+                    ax.plot(s[x].to_numpy(float), s["rate"].to_numpy(float), marker="o", markersize=3, label=str(test),
+                            **{kk: v for kk, v in _style(k).items() if kk != "marker"})
+                if diagonal and len(h):
+                    lim = float(h[x].max())
+                    ax.plot([0, lim], [0, lim], color="grey", linestyle="--", linewidth=1)
+                if ylim:
+                    ax.set_ylim(*ylim)
+                ax.set_title(title(m, n), fontsize=10)
+                ax.set_xlabel(x)
+                ax.set_ylabel(ylabel)
+                ax.grid(True, alpha=0.3)
+            _legend(axes[i][-1], len(_unique(g["test"])))
+        fig.tight_layout()
+        return save_figure(fig, path_stem)
 
 
-def _suffix(metric, df) -> str:
-    """'' for the only metric, else ``_METRIC`` (file-name safe)."""
-    if df["metric"].nunique() == 1:
-        return ""
-    return "_" + "".join(c if c.isalnum() or c in "@-=" else "_" for c in str(metric))
+def plot_test_errors_type1(table, path_stem) -> list[Path]:
+    """Type I error rate against alpha per test, one panel per metric and topic set size (the
+    diagonal rate = alpha dashed; Urbano, Lima & Hanjalic 2019, Figs. 2-3)."""
+    return _panels(table, path_stem, "alpha", "type I error rate", lambda m, n: f"{m}, {n} topics", diagonal=True)
 
 
-def _save(fig, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=150)
-    return path
+def plot_test_errors_power(table, path_stem) -> list[Path]:
+    """Power against delta per test at alpha = 0.05 (else the first level), one panel per metric
+    and topic set size (Urbano, Lima & Hanjalic 2019, Figs. 4-5)."""
+    if len(table):
+        alpha = 0.05 if (table["alpha"] == 0.05).any() else float(table["alpha"].iloc[0])
+        table = table[table["alpha"] == alpha]
+    else:
+        alpha = 0.05
+    return _panels(table, path_stem, "delta", "power", lambda m, n: f"{m}, {n} topics, alpha = {alpha:g}",
+                   ylim=(0, 1))
 
 
 def write_test_errors(res, out, *, figures: bool = True) -> list[Path]:
@@ -94,6 +90,7 @@ def write_test_errors(res, out, *, figures: bool = True) -> list[Path]:
         with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(csv_text(df))
         written.append(path)
-    if figures:
-        written += _plot(res, out / "figures")
+    if figures:          # as the pipeline draws them from the tables (metaeval.report.figures.PLOTTERS)
+        written += plot_test_errors_type1(res.type1, out / "figures" / "test_errors_type1")
+        written += plot_test_errors_power(res.power, out / "figures" / "test_errors_power")
     return written

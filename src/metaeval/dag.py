@@ -1,0 +1,606 @@
+"""The pipeline's jobs from its config: what ``workflow/rules/common.smk`` (a thin adapter) asks.
+
+Everything here is derived from the stage declarations (:mod:`metaeval.stages`, one module per
+stage): the config schema's stage sections (:func:`schema_sections`, the generated block of
+``workflow/schemas/config.schema.yaml``), the command-line arguments of every stage's job
+(:func:`stage_arguments`, :func:`job_arguments`).  Standard library only (and PyYAML to write
+the schema block), so that parsing the workflow loads no numpy or pandas.
+
+One job per collection runs every method on the matrices (``metaeval stage meta``,
+``workflow/rules/meta.smk``) and one per method on the labelled collection (``incompleteness``):
+a job's arguments are those of every method it runs, so changing one method's parameter re-runs
+the collection's ``meta`` job (all its methods, tables and figures; not the matrices), and only
+the incompleteness job when one of its own parameters changes.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from . import stages as _stages
+
+__all__ = ["config_value", "quote", "unique", "format_args", "stage_arguments", "job_arguments", "coerce", "Plan",
+           "write_caption",
+           "schema_sections", "schema_block", "replace_schema_block", "schema_file", "SCHEMA_BEGIN",
+           "SCHEMA_END"]
+
+_MISSING = object()
+
+
+def config_value(config: dict, path: tuple, default=_MISSING):
+    """The value at key ``path`` of a (validated, defaults filled) config."""
+    v = config
+    for k in path:
+        if not isinstance(v, dict) or k not in v:
+            if default is _MISSING:
+                raise KeyError(".".join(path))
+            return default
+        v = v[k]
+    return v
+
+
+def quote(s) -> str:
+    return shlex.quote(str(s))
+
+
+def format_args(**opts) -> str:
+    """``--name value...`` shell arguments (each value quoted; lists spread; None/empty left out)."""
+    out = []
+    for k, v in opts.items():
+        if v is None or v == []:
+            continue
+        vals = v if isinstance(v, (list, tuple)) else [v]
+        out.append(" ".join([f"--{k.replace('_', '-')}"] + [quote(x) for x in vals]))
+    return " ".join(out)
+
+
+def _param_words(prm, value) -> str:
+    """One parameter's option with the config's value, as a job's command line has it."""
+    if prm.action == "store_true":
+        return prm.option if value else ""
+    if prm.action == "store_false":
+        return "" if value else prm.option
+    if value is None or value == [] or value == ():
+        return ""
+    if prm.render is not None:
+        value = prm.render(value)
+    vals = value if isinstance(value, (list, tuple)) else [value]
+    return " ".join([prm.option] + [quote(x) for x in vals])
+
+
+def stage_arguments(name: str, config: dict, values: dict | None = None, collection: str | None = None) -> str:
+    """The options of stage ``name``'s job that come from the config: every parameter the stage
+    ``reads``, in that order, valued from its config key, or from ``values`` (the workflow's
+    canonical measure names: ``metrics``, ``geometric``, ``sweep_metrics``, ...).  A key path
+    through ``("collections", "*", ...)`` is read from ``collection``'s entry (a per-collection
+    parameter; missing: the parameter's default)."""
+    values = values or {}
+    words, switches = [], []
+    st = _stages.get(name)
+    own = {p.name: p for p in st.params}
+    for pname in st.reads:
+        prm = own[pname] if pname in own else _stages.param(pname)
+        if pname in values:
+            v = values[pname]
+        elif prm.config is not None and "*" in prm.config:
+            if collection is None:
+                raise ValueError(f"stage {name} reads {pname!r} per collection: give the collection")
+            v = config_value(config, tuple(collection if k == "*" else k for k in prm.config), prm.default)
+        elif prm.config is not None:
+            v = config_value(config, prm.config)
+        else:
+            raise ValueError(f"stage {name} reads {pname!r}, which has no config key: give its value")
+        w = _param_words(prm, v)
+        if w:
+            (switches if prm.action in ("store_true", "store_false") else words).append(w)
+    return " ".join(words) + "".join(" " + w for w in switches)
+
+
+def job_arguments(chunks: list[str]) -> str:
+    """The options of one job running several stages: every option any of them reads, each once."""
+    seen, out = set(), []
+    for text in chunks:
+        for chunk in re.split(r" (?=--)", text):
+            if chunk.strip() and chunk not in seen:
+                seen.add(chunk)
+                out.append(chunk.strip())
+    return " ".join(out)
+
+
+# --------------------------------------------------------------------------- the plan of a config
+def coerce(value, schema):
+    """Numbers/booleans/null given as text (nested ``--config`` values reach Snakemake as strings)
+    turned into the type the schema asks for; anything else is left for the validator to judge."""
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        for k in list(value):
+            sub = props.get(k, extra if isinstance(extra, dict) else None)
+            if sub is not None:
+                value[k] = coerce(value[k], sub)
+        return value
+    if isinstance(value, list):
+        items = schema.get("items")
+        return [coerce(v, items) for v in value] if isinstance(items, dict) else value
+    if isinstance(value, str):
+        types = schema.get("type", [])
+        types = [types] if isinstance(types, str) else types
+        text = value.strip()
+        if "null" in types and text.lower() in ("null", "none", "~", ""):
+            return None
+        if "boolean" in types and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        if "integer" in types:
+            try:
+                return int(text)
+            except ValueError:
+                pass
+        if "number" in types:
+            try:
+                return float(text)
+            except ValueError:
+                pass
+    return value
+
+
+def unique(seq) -> list:
+    """``seq`` without repeats, in order."""
+    return list(dict.fromkeys(seq))
+
+
+class Plan:
+    """The jobs of a validated config (defaults filled in): the canonical measure lists, the
+    stages and their conditions, each job's arguments and every target file.  A bad measure name
+    raises ``ValueError`` (``config: WHERE: ...``); ``warnings`` and ``notes`` collect what the
+    workflow prints (two spellings of one measure; a stage skipped for this config)."""
+
+    def __init__(self, config: dict):
+        from .metrics import parse_measure        # importing metaeval.metrics registers the measures
+
+        self._parse = parse_measure
+        self.config = config
+        # `order: null` -> the input's conventions (metaeval.io.conventions, docs/io.md): `score` for
+        # TREC input (TREC-form qrels and six-column runs), `file` for NTCIR input and simulated
+        # collections; the effective-config record keeps what the config said
+        from .io.conventions import config_order
+
+        for cc in config["collections"].values():
+            cc["order"] = config_order(cc)
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
+        self.results = config["results"].rstrip("/")
+        self.sim_root = config["simulated_root"].rstrip("/")
+        self.collections = list(config["collections"])
+        if not self.collections:
+            raise ValueError("config: `collections` is empty - configure at least one collection")
+        v = config.get("vocabulary")
+        if v is None:
+            orders = {c.get("order", "file") for c in config["collections"].values()}
+            v = "ir_measures" if orders == {"score"} else "ntcireval"
+        self.vocabulary = v
+        self.metrics = self._measures(config["metrics"], "metrics")
+        self.select_by = self.canonical(config["select_by"], "select_by")
+        self.geometric = self._measures(config["geometric"], "geometric")
+        gs = config["sweeps"]["gains"]
+        self.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
+        self.sweep_metrics = unique(self.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"]) \
+            if self.gain_sweep else []
+        self.sweep_variants = list(gs["variants"]) if self.gain_sweep else []
+        self.sweep_names = [self.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
+                            for m in self.sweep_metrics for g in self.sweep_variants]
+        #: every matrix the metrics job computes per collection
+        self.matrix_metrics = unique(self.metrics + self.geometric + [self.select_by] + self.sweep_metrics
+                                      + self.sweep_names)
+        #: the matrices the stages read (AG_X and G_X, for X in `geometric`, read X.csv; every stage
+        #: reads select_by to pick the top runs)
+        self.eval_matrices = unique(self.metrics + self.geometric + [self.select_by])
+        inc = config["incompleteness"]
+        incompleteness = bool(inc["enabled"])
+        # the stage resamples a collection's judged documents: per-intent (diversity) and
+        # equivalence-class qrels have no such single list, so such a config runs without it
+        forms = sorted({c.get("qrels_form") for c in config["collections"].values()} & {"intents", "ec"})
+        if incompleteness and forms:
+            incompleteness = False
+            self.notes.append(f"the incompleteness stage is skipped: it needs plain graded qrels, and this "
+                              f"config has {'/'.join(forms)} qrels (set incompleteness: {{enabled: false}} to "
+                              "silence this)")
+        self.incompleteness_jobs = int(inc["jobs"])
+        #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
+        self.conditions = dict(gain_sweep=self.gain_sweep, incompleteness=incompleteness)
+        for st in _stages.REGISTRY:         # any other stage switched by its config key
+            if st.condition and st.condition not in self.conditions:
+                if st.switch:
+                    on = bool(config_value(config, st.switch, st.switch_default))
+                elif st.applies is not None:     # on once some collection's parameters make it apply
+                    on = any(st.applies(None, self.configured(st.name, c)) for c in self.collections)
+                else:
+                    on = True
+                self.conditions[st.condition] = on
+        self.kishida = bool(config["kishida"]["enabled"])
+        self.summary = bool(config["summary"]["enabled"])
+        #: the stages of kind "other" switched on that have a job per collection (their outputs are
+        #: not the meta job's): standardisation, test_errors
+        self.other_jobs = [s.name for s in _stages.REGISTRY if s.kind == "other" and s.condition
+                           and self.conditions[s.condition]]
+        #: the methods whose tables a collection's meta job combines, in order
+        self.method_stages = _stages.method_stages(**self.conditions)
+        #: those with a job of their own (on the labelled collection; their parts read by the meta job)
+        self.own_job_stages = [s for s in self.method_stages if _stages.get(s).kind != "matrices"]
+        #: those the meta job runs
+        self.meta_stages = [s for s in self.method_stages if s not in self.own_job_stages]
+        #: the parameters' values the config gives as measure names, canonical
+        self.values = dict(metrics=self.metrics, geometric=self.geometric, sweep_metrics=self.sweep_metrics,
+                           sweep_gains=self.sweep_variants)
+        self._own_jobs(config)
+        for c in self.collections:                # every value is checked before any job runs
+            for s in _stages.stage_names("matrices", "labelled"):
+                self.stage_options(s, c)
+
+    def configured(self, stage: str, c: str):
+        """Stage ``stage``'s parameters as collection ``c``'s config gives them (a parameter
+        without a config key: its default), attributes of a namespace: what its ``applies`` reads."""
+        from types import SimpleNamespace
+
+        out = {}
+        for prm in _stages.get(stage).params:
+            path = tuple(c if k == "*" else k for k in prm.config) if prm.config else None
+            out[prm.name] = config_value(self.config, path, prm.default) if path else prm.default
+        return SimpleNamespace(**out)
+
+    def _own_jobs(self, config: dict) -> None:
+        """The values the stages with a job of their own read from the plan (their metrics)."""
+        #: the metrics of the standardisation job: `metrics` without std=
+        self.std_metrics = [m for m in self.metrics if "std=" not in m]
+        self.values["std_metrics"] = self.std_metrics
+        #: the metrics of the test_errors job (null: `metrics`); their matrices are computed
+        te = config.get("test_errors") or {}
+        self.test_errors_metrics = (self._measures(te["metrics"], "test_errors.metrics") if te.get("metrics")
+                                    else list(self.metrics))
+        self.values["te_metrics"] = self.test_errors_metrics
+        if self.conditions.get("test_errors"):
+            self.matrix_metrics = unique(self.matrix_metrics + self.test_errors_metrics)
+        #: the collections with a `judgments:` block (their own job, workflow/rules/judgments.smk)
+        self.judgment_collections = [c for c in self.collections if self.collection(c).get("judgments")]
+
+    def titles(self, stages) -> list[str]:
+        """What the stages do, as their modules say (job messages)."""
+        return [_stages.get(s).title or s for s in stages]
+
+    # ---- measure names
+    def canonical(self, name: str, where: str, vocabulary: str | None = None) -> str:
+        """The registry's canonical spelling of a measure name read in the config's vocabulary;
+        canonical names are read back in vocabulary ntcireval."""
+        try:
+            return self._parse(name, vocabulary or self.vocabulary).name
+        except ValueError as e:
+            raise ValueError(f"config: {where}: {e}") from None
+
+    def _measures(self, names, where: str) -> list[str]:
+        """Canonical names, each once; two spellings of one measure (Q, Q-measure) -> a warning."""
+        out, spelled = [], {}
+        for name in names:
+            c = self.canonical(name, where)
+            if c in spelled:
+                self.warnings.append(f"config: {where}: {name!r} is the same measure as {spelled[c]!r} "
+                                     f"(canonical name {c}); computed once")
+                continue
+            spelled[c] = name
+            out.append(c)
+        return out
+
+    # ---- per-collection values
+    def collection(self, c: str) -> dict:
+        return self.config["collections"][c]
+
+    def is_simulated(self, c: str) -> bool:
+        return "simulate" in self.collection(c)
+
+    def qrels_path(self, c: str) -> str:
+        return f"{self.sim_root}/{c}/qrels.txt" if self.is_simulated(c) else self.collection(c)["qrels"]
+
+    def run_specs(self, c: str) -> list[str]:
+        """The --runs arguments: directories or globs, as configured."""
+        if self.is_simulated(c):
+            return [f"{self.sim_root}/{c}/runs"]
+        r = self.collection(c)["runs"]
+        return [r] if isinstance(r, str) else list(r)
+
+    def run_files(self, c: str) -> list[str]:
+        """Input files of the metrics job (so that changed run files re-trigger it)."""
+        import glob
+        import os
+
+        if self.is_simulated(c):
+            return [f"{self.sim_root}/{c}/runs"]
+        files = []
+        for spec in self.run_specs(c):
+            if os.path.isdir(spec):
+                files += sorted(os.path.join(spec, f) for f in os.listdir(spec)
+                                if not f.startswith(".") and os.path.isfile(os.path.join(spec, f)))
+            else:
+                found = sorted(glob.glob(spec))
+                if not found:
+                    raise ValueError(f"config: collections.{c}.runs: {spec!r} matches no file")
+                files += found
+        return files
+
+    def simulate_params(self, c: str) -> str:
+        import json
+
+        return json.dumps(self.collection(c)["simulate"], sort_keys=True)
+
+    def parse_args(self, c: str) -> str:
+        """How a collection's files are read (order, depth, highest level; the qrels form and
+        intent probabilities of a diversity or equivalence-class collection)."""
+        cc = self.collection(c)
+        form = cc.get("qrels_form")
+        return format_args(order=cc["order"], depth=cc["depth"], max_level=cc["max_level"],
+                           qrels_form=None if form in (None, "auto") else form,
+                           intent_probs=cc.get("intent_probs"),
+                           std_runs=cc.get("std_runs"), std_factors=cc.get("std_factors")) + (
+            " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures (issue 30)
+
+    def stage_args(self, stage: str, c: str) -> str:
+        """The ``metaeval stage STAGE`` options of collection ``c``'s job. Every stage picks the
+        runs in use itself (the top ``top_runs`` by mean ``select_by``, as ``metaeval meta`` does)."""
+        cc = self.collection(c)
+        extra = format_args(top_runs=cc["top_runs"], select_by=self.select_by,
+                            default_gains=cc["gains"] if stage == "gain_sweep" else None)
+        return f"{self.stage_options(stage, c)} {extra}"
+
+    def stage_options(self, stage: str, c: str) -> str:
+        """Stage ``stage``'s options from the config (those of the parameters it reads) for
+        collection ``c``; ``tables``: the metrics, the stages combined and the Discpower files' B."""
+        if stage == "tables":
+            own = stage_arguments(stage, self.config, dict(self.values, labels=self.labels_file()), collection=c)
+            return " ".join(x for x in (format_args(metrics=self.metrics, geometric=self.geometric,
+                                                    stages=self.method_stages,
+                                                    rthsd_B=self.config["discpower"]["B"]), own) if x)
+        return stage_arguments(stage, self.config, self.values, collection=c)
+
+    def labels_file(self) -> str | None:
+        """``labels:`` as a file for ``metaeval stage --labels``: the file given, or a mapping
+        written as ``NAME LABEL`` lines under ``.snakemake/metaeval/labels/`` of the working
+        directory (its content in the path: a changed mapping is a changed parameter); None: the
+        default labels."""
+        import hashlib
+        import os
+
+        lab = self.config.get("labels")
+        if lab is None or isinstance(lab, str):
+            return lab
+        text = "".join(f"{k} {v}\n" for k, v in lab.items())
+        d = os.path.abspath(os.path.join(".snakemake", "metaeval", "labels"))
+        return _write_if_changed(os.path.join(d, hashlib.blake2b(text.encode(), digest_size=8).hexdigest() + ".txt"),
+                                 text)
+
+    # ---- the jobs of stages with their own command (kind "other")
+    def own_job_args(self, stage: str, c: str) -> str:
+        """The options of stage ``stage``'s own job for collection ``c`` (standardisation,
+        test_errors), from its declared parameters."""
+        return stage_arguments(stage, self.config, self.values, collection=c)
+
+    def judgment_files(self, c: str) -> list[str]:
+        """Every qrels file of collection ``c``'s judgments job (its inputs: a changed file re-runs it)."""
+        j = self.collection(c)["judgments"]
+        out = [self.collection(c)["qrels"]]
+        for v in j["qrels"].values():
+            out += [v] if isinstance(v, str) else list(v)
+        return out
+
+    def judgments_args(self, c: str) -> str:
+        """The ``metaeval judgments`` options of collection ``c``, from its ``judgments:`` block
+        (its sets are named files and fills, which no stage parameter declares: the block is read
+        here), the bootstrap settings and the collection's gains, order and depth."""
+        cc = self.collection(c)
+        j = cc["judgments"]
+        ref = j.get("reference", "reference")
+        sets = [f"{ref}={cc['qrels']}"] + [f"{n}={v if isinstance(v, str) else ','.join(v)}"
+                                           for n, v in j["qrels"].items()]
+        metrics = j.get("metrics") or self.metrics
+        boot = self.config["bootstrap"]
+        return " ".join(x for x in [
+            format_args(qrels=sets, reference=ref, metrics=metrics, top_k=j.get("top_k", 10),
+                        test=j.get("test", "paired-t"), correction=j.get("correction"),
+                        topics=j.get("topics", "common"), on_conflict=j.get("on_conflict", "error"),
+                        threshold=j.get("threshold"), B=boot["B"], alpha=boot["alpha"], seed=boot["seed"],
+                        rbo_p=self.config["rank_correlation"]["rbo_p"],
+                        gains=cc.get("gains"), order=cc.get("order", "file"), depth=cc.get("depth", 1000)),
+            " ".join(f"--fill {quote(f'{n}={v}')}" for n, v in (j.get("fill") or {}).items()),
+            " ".join(f"--results {quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items())] if x)
+
+    def judgments_files(self) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/{c}/judgments/{f}" for c in self.judgment_collections
+                for f in outputs.files("judgments")]
+
+    # ---- report views (metaeval.report.views): what the HTML report embeds of each table
+    def report_view_names(self, stage: str | None = None) -> list[str]:
+        """The tables whose report views a job writes: the meta job's (``stage`` None: every table
+        but those of the stages with their own job), or those of stage ``stage``'s own job."""
+        from . import outputs
+
+        own = set(self.other_jobs)
+        return [o.name for o in outputs.tables("collection", **self.conditions)
+                if (stage in o.stages if stage else not own & set(o.stages))]
+
+    def report_views_args(self, c: str, stage: str | None = None) -> str:
+        """The arguments of ``python -m metaeval.report.views`` for collection ``c``'s tables."""
+        mb = float(self.config.get("report_max_table_mb", 0.25))
+        names = " ".join(quote(n) for n in self.report_view_names(stage))
+        return (f"{quote(f'{self.results}/{c}/tables')} {quote(f'{self.results}/{c}/report')} "
+                f"--max-mb {mb:g} {names}")
+
+    def group_args(self, stages, c: str) -> str:
+        """The options of one job running several stages of collection ``c``: every option any of
+        them reads, each once."""
+        return job_arguments([self.stage_args(s, c) for s in stages])
+
+    # ---- targets (metaeval.outputs)
+    def table_files(self, c: str) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/{c}/{f}" for o in outputs.tables("collection", **self.conditions) for f in o.files()]
+
+    def figure_files(self, c: str) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/{c}/{f}" for o in outputs.figures("collection", **self.conditions)
+                for f in o.files()]
+
+    def text_files(self, c: str) -> list[str]:
+        """The folders of text outputs (pvalues/: the Discpower files METRIC.rthsd.B)."""
+        from . import outputs
+
+        return [f"{self.results}/{c}/{f}" for o in outputs.outputs("collection", "text", **self.conditions)
+                for f in o.files()]
+
+    def summary_files(self) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/summary/{f}" for f in outputs.files("summary")]
+
+    def kishida_files(self) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/kishida/{f}" for f in outputs.files("kishida")]
+
+    def targets(self) -> list[str]:
+        """Every file of the default target."""
+        out = []
+        for c in self.collections:
+            out += self.table_files(c) + self.figure_files(c) + self.text_files(c)
+        if self.summary:
+            out += self.summary_files()
+        if self.kishida:
+            out += self.kishida_files()
+        return out + self.judgments_files()
+
+
+def _write_if_changed(path: str, text: str) -> str:
+    """Write ``text`` to ``path`` atomically unless it holds it already; returns ``path``."""
+    import os
+    import tempfile
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            if fh.read() == text:
+                return path
+    except OSError:
+        pass
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+    return path
+
+
+def write_caption(directory, name: str, text: str) -> str:
+    """The report caption file ``DIR/NAME.rst`` holding ``text`` (written only when it changed)."""
+    import os
+
+    return _write_if_changed(os.path.join(directory, f"{name}.rst"), text)
+
+
+# --------------------------------------------------------------------------- the config schema
+SCHEMA_BEGIN = "  # BEGIN stage parameters: generated from metaeval.stages by `python -m metaeval.dag schema`"
+SCHEMA_END = "  # END stage parameters"
+
+
+def _prop(prm) -> dict:
+    out = {"description": prm.doc or prm.help}
+    out.update(prm.schema or {})
+    out["default"] = prm.schema_default
+    return out
+
+
+def _section(root: dict, path: tuple, docs: dict) -> dict:
+    node = root
+    for i, k in enumerate(path):
+        props = node.setdefault("properties", {})
+        if k not in props:
+            doc = docs.get(path[:i + 1])
+            props[k] = {"description": doc, "type": "object", "additionalProperties": False,
+                        "default": {}, "properties": {}}
+        node = props[k]
+    return node
+
+
+def schema_sections() -> dict:
+    """The config sections of the stages' parameters (``{key: JSON schema}``, in the order of the
+    stages' ``schema_rank``, then the registry): each parameter with a ``config`` key and a
+    ``schema``, each stage's ``switch`` first in its section."""
+    common = __import__(_stages.COMMON_MODULE, fromlist=["SECTIONS"])
+    owners = [(0, -1, common.SECTIONS, None, common.PARAMS)]
+    methods = [s for s in _stages.REGISTRY if s.is_method or (s.kind == "other" and s.sections)]
+    owners += [(s.schema_rank, i, s.sections, s, s.params) for i, s in enumerate(methods)]
+    docs = {path: doc for _, _, secs, _, _ in owners for path, doc in secs}
+    root: dict = {}
+    for _, _, _, s, ps in sorted(owners, key=lambda o: (o[0], o[1])):
+        if s is not None and s.switch is not None:
+            node = _section(root, s.switch[:-1], docs)
+            node["properties"][s.switch[-1]] = {"description": s.switch_doc, "type": "boolean",
+                                                "default": s.switch_default}
+        for prm in ps:
+            if prm.config is not None and prm.schema is not None and "*" not in prm.config:
+                node = _section(root, prm.config[:-1], docs)
+                node["properties"][prm.config[-1]] = _prop(prm)
+    return root.get("properties", {})
+
+
+def schema_block() -> str:
+    """The generated block of ``workflow/schemas/config.schema.yaml``: :func:`schema_sections` as
+    YAML under ``properties:``, between :data:`SCHEMA_BEGIN` and :data:`SCHEMA_END`."""
+    import yaml
+
+    body = yaml.safe_dump(schema_sections(), default_flow_style=False, sort_keys=False, width=100,
+                          allow_unicode=True)
+    lines = [SCHEMA_BEGIN] + ["  " + ln if ln else ln for ln in body.splitlines()] + [SCHEMA_END]
+    return "\n".join(lines) + "\n"
+
+
+def replace_schema_block(text: str) -> str:
+    """``text`` (the schema file) with its generated block replaced by :func:`schema_block`."""
+    head, sep, rest = text.partition(SCHEMA_BEGIN + "\n")
+    if not sep or SCHEMA_END not in rest:
+        raise ValueError("the schema has no generated block (lines SCHEMA_BEGIN ... SCHEMA_END)")
+    tail = rest[rest.index(SCHEMA_END + "\n") + len(SCHEMA_END) + 1:]
+    return head + schema_block() + tail
+
+
+def schema_file(path, cache_dir) -> str:
+    """The schema file to validate a config with: ``path`` when its generated block is that of
+    the registered stages, else a copy with the block regenerated (a stage registered from outside
+    the package, :func:`metaeval.stages.register_stage_module`), written under ``cache_dir``."""
+    import os
+
+    import yaml
+
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    props = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)).get("properties", {})
+    if all(props.get(k) == v for k, v in schema_sections().items()):     # no YAML written: fast
+        return str(path)
+    return _write_if_changed(os.path.join(cache_dir, "config.schema.yaml"), replace_schema_block(text))
+
+
+def main(argv=None) -> int:
+    """``python -m metaeval.dag schema [FILE]``: rewrite the generated block of the schema file."""
+    import sys
+    from pathlib import Path
+
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] != "schema":
+        print("usage: python -m metaeval.dag schema [workflow/schemas/config.schema.yaml]", file=sys.stderr)
+        return 2
+    path = Path(argv[1] if len(argv) > 1 else "workflow/schemas/config.schema.yaml")
+    path.write_text(replace_schema_block(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,49 @@
+"""Stage ``gain_sweep``: the gain-value sweep (Sakai 2007a, Sec. 5.5, Tables 5-6): Kendall's tau
+and bootstrap sensitivity of each sweep metric under each variant gain vector."""
+
+from __future__ import annotations
+
+from ...stages import Param, StageInfo
+
+_GAINS = "^[0-9]+(\\.[0-9]+)?(:[0-9]+(\\.[0-9]+)?)*$"
+
+
+def applies(matrices, params) -> bool:
+    """True when the default and every variant matrix of every sweep metric is present."""
+    from ..run import sweep_available
+
+    return sweep_available(matrices, params)
+
+
+def run(inputs, params):
+    from ..run import stage_gain_sweep
+
+    return stage_gain_sweep(inputs.matrices, params, *inputs.samples)
+
+
+STAGE = StageInfo(
+    "gain_sweep", "matrices", run, tables=("gain_kendall", "gain_bootstrap"), metrics=None,
+    streams=("paired",), condition="gain_sweep", cost=1.0, title="gain-value sweep", applies=applies,
+    params=(
+        Param("sweep_metrics", str, ("P-plus", "P-measure", "O-measure"),
+              "gain-sweep metrics (default P-plus P-measure O-measure; run when every variant matrix is present)",
+              nargs="*", metavar="M", config=("sweeps", "gains", "metrics"),
+              schema={"type": "array", "items": {"type": "string"}},
+              doc="Metrics whose gains are varied (Sakai (2007a) - P-plus, P-measure, O-measure)."),
+        Param("sweep_gains", str, None,
+              "gain variants in measure syntax, L1 first (default: the paper's 30:20:10, 0.3:0.2:0.1, 1:1:1, "
+              "10:5:1 as 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10)",
+              nargs="+", metavar="G", config=("sweeps", "gains", "variants"),
+              config_default=("10:20:30", "0.1:0.2:0.3", "1:1:1", "1:5:10"),
+              schema={"type": "array", "items": {"type": "string", "pattern": _GAINS}},
+              doc="Variant gain vectors (L1 upward; Sakai (2007a) - 30:20:10, 0.3:0.2:0.1, 1:1:1, 10:5:1)."),
+        # the pipeline gives each collection's gains
+        Param("default_gains", str, None, "label of the default-gain row (e.g. 1:2:3)", metavar="G"),
+    ),
+    reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains"),
+    switch=("sweeps", "gains", "enabled"), switch_doc="Run the gain sweep.",
+    sections=((("sweeps",), "Parameter sweeps (Sakai 2007a, Sec. 5.5)."),
+              (("sweeps", "gains"), "Gain-value sweep (Sakai 2007a, Tables 5-6) - each metric with each variant "
+               "gain vector, against the collection's default gains. Gains are listed from L1 upward, so "
+               "paper \"30:20:10\" (S:A:B) is 10:20:30 here.")),
+    schema_rank=1)       # `sweeps` closes the stage sections of the config

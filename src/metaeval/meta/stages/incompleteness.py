@@ -1,0 +1,121 @@
+"""Stage ``incompleteness``: robustness to incomplete judgments and pool reuse
+(:mod:`metaeval.meta.incompleteness`): every metric recomputed on reduced qrels, from the labelled
+collection.  Its own job in the pipeline, its own command (``metaeval incompleteness``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ...stages import Param, StageInfo
+
+#: metaeval.meta.incompleteness's methods and defaults, declared here so that building the option
+#: parsers and the config schema imports no numpy (tests/test_incompleteness.py checks they agree)
+METHODS = ("judged", "stratified", "depth", "leave-one-group-out")
+DEFAULT_FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+DEFAULT_DEPTHS = (10, 20, 50, 100)
+DEFAULT_GROUPS, DEFAULT_POOL_DEPTH, DEFAULT_TRIALS = "auto", 100, 20
+
+
+def _numbers(kind):
+    def parse(text: str):
+        try:
+            return tuple(kind(x) for x in text.split(",") if x.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+    return parse
+
+
+def _commas(values):
+    return ",".join(str(v) for v in values)
+
+
+def options(v: dict):
+    """The :class:`~metaeval.meta.incompleteness.IncompletenessConfig` of the stage's parameters."""
+    from ..incompleteness import IncompletenessConfig
+
+    return IncompletenessConfig(methods=tuple(v["inc_methods"]), fractions=v["fractions"], depths=v["depths"],
+                                trials=v["trials"], groups=v["groups"], pool_depth=v["pool_depth"],
+                                condensed=v["condensed"], jobs=v["inc_jobs"],
+                                pool_runs=tuple(v["pool_runs"]) if v["pool_runs"] else None)
+
+
+def run(inputs, params):
+    """``incompleteness``, ``pool_reuse`` and ``incompleteness_trials``: the plain metrics on
+    reduced qrels, from the labelled collection restricted to the runs of the matrices (the runs
+    in use); ``inputs.extra["masks_out"]`` collects the keep masks (for writing reduced qrels)."""
+    from ..incompleteness import stage_incompleteness
+
+    runs = [str(r) for r in next(iter(inputs.matrices.values())).columns] if inputs.matrices else None
+    extra = inputs.extra or {}
+    return stage_incompleteness(inputs.collection, list(inputs.metrics), params, gains=inputs.gains, runs=runs,
+                                samples=inputs.samples[0] if inputs.samples else None,
+                                masks_out=extra.get("masks_out"))
+
+
+_I = "incompleteness"
+STAGE = StageInfo(
+    "incompleteness", "labelled", run, tables=("incompleteness", "pool_reuse"), metrics="plain",
+    streams=("paired",), condition="incompleteness", folder="incompleteness", cost=3.0, options=options,
+    title="incompleteness (robustness to incomplete judgments and pool reuse)",
+    params=(
+        Param("inc_methods", str, ("judged",), "how the qrels are reduced: " + ", ".join(METHODS) + " (default judged)",
+              flag="--method", nargs="+", choices=METHODS, metavar="M", config=(_I, "methods"), field=False,
+              schema={"type": "array", "items": {"enum": list(METHODS)}, "minItems": 1},
+              doc="How the qrels are reduced."),
+        Param("fractions", _numbers(float), DEFAULT_FRACTIONS,
+              "judged/stratified: fractions of the judgments kept (default 0.1,0.2,...,0.9)", metavar="F,F,...",
+              config=(_I, "fractions"), render=_commas, field=False,
+              schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+                      "minItems": 1},
+              doc="judged / stratified - the fractions of the judgments kept."),
+        Param("depths", _numbers(int), DEFAULT_DEPTHS, "depth: pool depths (default 10,20,50,100)",
+              metavar="D,D,...", config=(_I, "depths"), render=_commas, field=False,
+              schema={"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1},
+              doc="depth - the pool depths."),
+        Param("trials", int, DEFAULT_TRIALS, f"judged/stratified: random trials per fraction (default {DEFAULT_TRIALS})",
+              metavar="N", config=(_I, "trials"), field=False, schema={"type": "integer", "minimum": 1},
+              doc="judged / stratified - random trials per fraction."),
+        Param("groups", str, DEFAULT_GROUPS, "leave-one-group-out: a regular expression on run names whose first "
+              "group is the group, or a two-column file RUN GROUP (default auto: the submitting team, the leading "
+              "letters of each name without TREC's 'input.' prefix and without a prefix every run shares: "
+              "dl-20-official-input.pash_f1 -> pash)",
+              metavar="auto|REGEX|FILE", config=(_I, "groups"), field=False, schema={"type": "string"},
+              doc="leave-one-group-out - auto (the submitting team - the leading letters of each run name without "
+                  "TREC's input. prefix and without a prefix every run shares, dl-20-official-input.pash_f1 -> "
+                  "pash), a regular expression on run names whose first group is the group, or a two-column "
+                  "file RUN GROUP."),
+        # the pool contributors (issue 31)
+        Param("pool_runs", str, None, "depth, leave-one-group-out: the runs that formed the pool (names, globs or a "
+              "file of names; default every run); the others are evaluated on their pool",
+              nargs="+", action="extend", metavar="RUN|GLOB|FILE", config=(_I, "pool_runs"), field=False,
+              schema={"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                                {"type": "null"}]},
+              doc="depth / leave-one-group-out - the runs that formed the pool: a list of run names or globs, "
+                  "one glob or a file of run names (one a line); the other runs are evaluated on the pool they "
+                  "form. Default every run."),
+        Param("pool_depth", int, DEFAULT_POOL_DEPTH, f"leave-one-group-out: the pool depth (default {DEFAULT_POOL_DEPTH})",
+              metavar="D", config=(_I, "pool_depth"), field=False, schema={"type": "integer", "minimum": 1},
+              doc="leave-one-group-out - the depth of the pool each group contributes to."),
+        Param("condensed", bool, True, "leave out the condensed-list variants M(judged_only=True)",
+              flag="--no-condensed", action="store_false", config=(_I, "condensed"), field=False,
+              schema={"type": "boolean"},
+              doc="Also every metric on condensed lists (judged_only=True: NTCIREVAL -j, trec_eval -J)."),
+        Param("write_qrels", bool, False,
+              "also write every reduced qrels as incompleteness/qrels/METHOD-LEVEL-TRIAL.txt",
+              action="store_true", config=(_I, "write_qrels"), field=False, schema={"type": "boolean"},
+              doc="Also write every reduced qrels under C/incompleteness/qrels/."),
+        # the job's threads (the rule passes them)
+        Param("inc_jobs", int, 1, "compute the levels in N processes (the results do not change)", metavar="N",
+              config=(_I, "jobs"), field=False, schema={"type": "integer", "minimum": 1},
+              doc="Processes (threads) of the job; the levels are dealt to them (results unchanged)."),
+    ),
+    reads=("B", "alpha", "seed", "metrics", "inc_methods", "fractions", "depths", "trials", "groups",
+           "pool_depth", "pool_runs", "write_qrels", "condensed"),
+    switch=(_I, "enabled"), switch_doc="Run the stage (tables incompleteness and pool_reuse).",
+    sections=(((_I,),
+               "Robustness to incomplete judgments and pool reuse (stage incompleteness, one job per "
+               "collection): every metric recomputed on reduced qrels, as given and on condensed lists - "
+               "reduced by random sampling of each topic's judged documents (Buckley & Voorhees 2004; Sakai "
+               "SIGIR 2007, \"Alternatives to bpref\"), by pool depth (Zobel 1998; Sakai & Kando 2008) or by "
+               "leaving one group of runs out of the pool (Zobel 1998; Büttcher et al. 2007). B, alpha and "
+               "seed are those of `bootstrap`. See docs/meta.md."),))

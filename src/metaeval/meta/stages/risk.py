@@ -1,0 +1,49 @@
+"""Stage ``risk``: risk-sensitive measures against a baseline run of the collection
+(:mod:`metaeval.meta.risk`, ``tables/risk.csv``): URisk (Wang, Bennett & Collins-Thompson 2012),
+TRisk (Dinçer, Macdonald & Ounis 2014), ZRisk and GeoRisk (Dinçer, Macdonald & Ounis 2016) of every
+run, for every sensitivity alpha, on the plain metrics.  No baseline, no table: ``metaeval meta``
+skips the stage (``applies``); in the pipeline the table is written for every collection once any
+collection names a baseline (header only for a collection without one)."""
+
+from __future__ import annotations
+
+from ...stages import Param, StageInfo
+
+
+def _check_alpha(v):
+    if not v or any(not float(a) >= 0 for a in v):
+        raise ValueError(f"risk_alpha: give sensitivities >= 0, got {', '.join(map(str, v))}")
+
+
+def applies(matrices, params) -> bool:
+    """True when a baseline run is configured (``params``: a MetaConfig, or the collection's
+    configured values in the pipeline's plan)."""
+    return bool(params.risk_baseline)
+
+
+def run(inputs, params):
+    import pandas as pd
+
+    from ..risk import RISK_COLUMNS, risk_table
+
+    if not params.risk_baseline:
+        return {"risk": pd.DataFrame(columns=RISK_COLUMNS)}
+    try:
+        return {"risk": risk_table(inputs.matrices, list(params.risk_baseline), list(params.risk_alpha),
+                                   list(inputs.metrics))}
+    except ValueError as e:
+        raise ValueError(f"risk: {e}") from None
+
+
+_R = ("collections", "*", "risk")
+STAGE = StageInfo(
+    "risk", "matrices", run, tables=("risk",), metrics="plain", condition="risk", cost=0.05,
+    title="risk-sensitive measures", applies=applies,
+    params=(
+        # per collection: the schema entry `collections.*.risk` is written by hand
+        Param("risk_baseline", str, (), "baseline run(s) of the risk table (tables/risk.csv: URisk, TRisk, ZRisk, "
+              "GeoRisk); none: no risk table", nargs="+", metavar="RUN", config=_R + ("baseline",)),
+        Param("risk_alpha", float, (1.0, 5.0), "risk sensitivities alpha >= 0 of the risk table (a loss weighs "
+              "1 + alpha; default 1 5)", nargs="+", metavar="A", config=_R + ("alpha",), check=_check_alpha),
+    ),
+    reads=("metrics", "risk_baseline", "risk_alpha"))

@@ -1,0 +1,72 @@
+"""Stage ``test_errors``: which significance test to trust on this collection -- the simulated
+type I, II and III error rates of the paired tests (Urbano, Lima & Hanjalic 2019;
+:mod:`metaeval.meta.test_errors`).  Its own command (``metaeval test-errors``,
+:mod:`metaeval.cli.test_errors`) and, when ``test_errors: {enabled: true}``, its own job per
+collection (``workflow/rules/test_errors.smk``); its parameters (defaults as the command's), its
+config section and its job's arguments are declared here (:mod:`metaeval.dag`)."""
+
+from __future__ import annotations
+
+from ...stages import Param, StageInfo
+
+# the names and defaults of the test-errors stage, declared here (standard library only: the config
+# schema and `metaeval --help` import no numpy); metaeval.meta.test_errors and urbano_tests read them
+#: the tests, as ``metaeval compare --test`` spells them
+TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation")
+#: the paper's significance levels (``R/common.R``: 1:9 * .001, 1:9 * .01, .1)
+DEFAULT_ALPHAS = tuple([round(i * 0.001, 3) for i in range(1, 10)] + [round(i * 0.01, 2) for i in range(1, 10)] + [0.1])
+#: the paper's effect sizes (seq(.01, .1, .01))
+DEFAULT_DELTAS = tuple(round(i * 0.01, 2) for i in range(1, 11))
+#: the paper's topic set sizes
+DEFAULT_TOPICS = (25, 50, 100)
+
+
+def _commas(values):
+    return ",".join(str(v) for v in values)
+
+
+_E = "test_errors"
+STAGE = StageInfo(
+    "test_errors", "other", tables=("test_errors_type1", "test_errors_power", "test_errors_type3"),
+    condition="test_errors", switch=(_E, "enabled"), switch_default=False,
+    switch_doc="Run the stage (tables test_errors_type1, test_errors_power and test_errors_type3).",
+    title="simulated type I, II and III error rates of the paired tests (Urbano et al. 2019)",
+    params=(
+        Param("te_metrics", str, None, "metrics (default: every matrix)", flag="--metrics", nargs="+",
+              config=(_E, "metrics"), field=False,
+              schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}},
+              doc="The metrics whose tests are simulated (null = the config's `metrics`)."),
+        Param("te_pairs", int, 20, "run pairs per metric and delta", flag="--pairs", config=(_E, "pairs"),
+              field=False, schema={"type": "integer", "minimum": 1},
+              doc="Run pairs sampled per metric and delta."),
+        Param("te_topics", int, DEFAULT_TOPICS, "topic set sizes", flag="--topics", config=(_E, "topics"),
+              render=_commas, field=False,
+              schema={"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1},
+              doc="Topic set sizes of the simulated collections."),
+        Param("te_trials", int, 1000, "simulated topic sets per pair and size", flag="--trials",
+              config=(_E, "trials"), field=False, schema={"type": "integer", "minimum": 1},
+              doc="Simulated topic sets per run pair and topic set size (the paper - 1,000,000 in all)."),
+        Param("te_deltas", float, DEFAULT_DELTAS, "true differences for power and type III", flag="--deltas",
+              config=(_E, "deltas"), render=_commas, field=False,
+              schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 1},
+              doc="True differences delta of the power and type III experiments."),
+        Param("te_alphas", float, DEFAULT_ALPHAS, "significance levels", flag="--alphas", config=(_E, "alphas"),
+              render=_commas, field=False,
+              schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+                      "minItems": 1},
+              doc="Significance levels."),
+        Param("te_tests", str, TESTS, "tests", flag="--tests", config=(_E, "tests"), render=_commas, field=False,
+              schema={"type": "array", "items": {"enum": list(TESTS)}, "minItems": 1},
+              doc="The paired tests (two-tailed), as the paper's ir_tests.R."),
+        Param("te_B", int, 1000, "bootstrap / permutation resamples", flag="--B", config=(_E, "B"), field=False,
+              schema={"type": "integer", "minimum": 1}, doc="Bootstrap / permutation resamples of those tests."),
+        Param("te_seed", int, 0, "random seed", flag="--seed", config=(_E, "seed"), field=False,
+              schema={"type": "integer", "minimum": 0}, doc="Random seed of the simulation."),
+    ),
+    reads=("te_metrics", "te_pairs", "te_topics", "te_trials", "te_deltas", "te_alphas", "te_tests", "te_B",
+           "te_seed"),
+    sections=(((_E,),
+               "Which significance test to trust on this collection (stage test_errors, one job per collection, "
+               "`metaeval test-errors`): every run's score distribution and the copula of sampled run pairs "
+               "fitted, topic sets simulated where the truth is known, and the type I, II (power) and III error "
+               "rates of each paired test counted, as Urbano, Lima & Hanjalic (2019). See docs/meta.md."),))

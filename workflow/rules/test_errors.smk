@@ -1,0 +1,35 @@
+# Which significance test to trust on this collection (issue 29; Urbano, Lima & Hanjalic 2019): the
+# simulated type I, II (power) and III error rates of the paired tests -- one job per collection when
+# `test_errors: {enabled: true}`, reading the collection's matrices (every run) and writing
+# C/tables/test_errors_{type1,power,type3}.*, C/test_errors/ (margins.csv, copulas.csv) and the
+# figures. The stage is declared in metaeval/meta/stages/test_errors.py: its arguments come from
+# metaeval.dag.Plan.
+
+
+rule test_errors:
+    input:
+        matrices=matrix_files(PLAN.test_errors_metrics),
+    output:
+        _table_outputs(["test_errors"]),
+        _figure_outputs(["test_errors"]),
+        _report_view_outputs("test_errors"),
+        folder=directory(f"{RES}/{{collection}}/test_errors"),
+    params:
+        metaeval=METAEVAL,
+        matrices=matrices_dir,
+        out=lambda w: f"{RES}/{w.collection}",
+        args=lambda w: PLAN.own_job_args("test_errors", w.collection),
+        views=report_views_command("test_errors"),
+    log:
+        log_path("test_errors"),
+    benchmark:
+        benchmark_path("test_errors")
+    message:
+        "{wildcards.collection}: simulated type I, II and III error rates of the paired tests (Urbano et al. 2019)"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=120,
+    shell:
+        "{params.metaeval} test-errors --matrices {params.matrices:q} --out {params.out:q}"
+        " {params.args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"
