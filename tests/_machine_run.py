@@ -1,4 +1,4 @@
-"""Driver of tests/test_machine_independence.py, run in a subprocess whose environment selects the
+"""Driver of tests/pipeline/test_machine_independence.py, run in a subprocess whose environment selects the
 OpenBLAS kernel, the BLAS thread count and numpy's CPU dispatch (they are read when numpy loads).
 
     python tests/_machine_run.py OUT

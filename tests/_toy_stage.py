@@ -1,4 +1,4 @@
-"""A toy stage declared in one module, outside the package (tests/test_add_stage.py): one
+"""A toy stage declared in one module, outside the package (tests/unit/test_add_stage.py): one
 parameter, one table.  Registered with ``METAEVAL_STAGES=_toy_stage`` (this folder on the path)
 or ``metaeval.stages.register_stage_module("_toy_stage")``."""
 

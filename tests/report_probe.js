@@ -1,4 +1,4 @@
-// Injected into a copy of the Snakemake HTML report by tests/test_report.py: navigates the report
+// Injected into a copy of the Snakemake HTML report by tests/pipeline/test_report.py: navigates the report
 // like a user (category -> "Figures" -> the eye button of every row), records for each figure
 // whether the browser decoded the PNG (naturalWidth > 0) and whether its caption is shown, and
 // writes the findings as JSON into a pre element (id metaeval-probe) for `chromium --dump-dom`.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 #: metaeval.meta.standardisation's defaults, repeated so that `metaeval --help` imports neither numpy
-#: nor pandas (tests/test_standardisation.py checks that they agree)
+#: nor pandas (tests/conformance/test_standardisation.py checks that they agree)
 DEFAULT_TOPICS, DEFAULT_TRIALS = 50, 1000
 
 

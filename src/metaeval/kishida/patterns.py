@@ -5,7 +5,7 @@ number of irrelevant ones; a system outputs ``n`` documents (the report: n = 5).
 pattern* is the sequence of degrees ``x_1..x_n`` (0 = irrelevant); each relevant document appears at
 most once, so there are ``sum_k C(m, k) k! C(n, k)`` patterns (136 for the report).
 
-Readings the printed numbers require (checked digit by digit in ``tests/test_kishida_tables.py``):
+Readings the printed numbers require (checked digit by digit in ``tests/conformance/test_kishida_tables.py``):
 
 * the ideal list is fixed by the database -- ``y = sorted(degrees, descending)`` -- for every
   pattern, also for patterns that do not contain all relevant documents;

@@ -5,7 +5,7 @@ products, a rigorous error bound, the exact route for the rows the bound leaves 
 
 Why the emulation and not a plain fixed order: the sign cwl_eval prints for a residual that is
 mathematically 0 is the sign of the rounding error of that order (docs/metrics.md, C/W/L,
-"Why the ddot emulation stays"; ``tests/test_cwl_ddot.py``)."""
+"Why the ddot emulation stays"; ``tests/conformance/test_cwl_ddot.py``)."""
 
 from __future__ import annotations
 

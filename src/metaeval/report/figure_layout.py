@@ -1,7 +1,7 @@
 """Layout helpers of the figures that stay readable with 80+ runs and 25 measures (issue 31):
 a colour per series beyond ten, a legend beside the panels, panel titles wrapped to the panel
 width, and the PNG stored with a 256-colour palette (the HTML report embeds every figure).
-Used by :mod:`metaeval.report.figures`; tests/test_figures_readable.py checks the result."""
+Used by :mod:`metaeval.report.figures`; tests/unit/test_figures_readable.py checks the result."""
 
 from __future__ import annotations
 

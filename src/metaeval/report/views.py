@@ -22,7 +22,7 @@ from ..util import atomic_write
 __all__ = ["REPORT_TABLE_MAX_BYTES", "report_view", "write_report_views", "report_size", "main"]
 
 #: the largest table embedded whole in the report (0.25 MB, some 3,000 rows; base64 makes it a third
-#: more of HTML): an 80-run, 25-measure collection's report stays under 10 MB (tests/test_console_and_report.py)
+#: more of HTML): an 80-run, 25-measure collection's report stays under 10 MB (tests/pipeline/test_console_and_report.py)
 REPORT_TABLE_MAX_BYTES = 250_000
 
 

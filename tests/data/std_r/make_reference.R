@@ -1,5 +1,5 @@
 # Reference standardised matrices from std.R of Urbano, Lima & Hanjalic (2019), for
-# tests/test_standardise.py.  std.R is NOT in this repository: take it from the public repository
+# tests/conformance/test_standardise.py.  std.R is NOT in this repository: take it from the public repository
 # julian-urbano/sigir2019-standardization, file R/std.R (commit 0f5b36b03f3eccb395e7c9e94207dc532eabe8d1,
 # 3027 bytes, md5 c7044eaf76ce70560718393273fa5c08).  Made with R 4.2.2 (Debian r-base-core 4.2.2.20221110-2):
 #

@@ -9,7 +9,7 @@ import argparse
 from ...stages import Param, StageInfo
 
 #: metaeval.meta.incompleteness's methods and defaults, declared here so that building the option
-#: parsers and the config schema imports no numpy (tests/test_incompleteness.py checks they agree)
+#: parsers and the config schema imports no numpy (tests/unit/test_incompleteness.py checks they agree)
 METHODS = ("judged", "stratified", "depth", "leave-one-group-out")
 DEFAULT_FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 DEFAULT_DEPTHS = (10, 20, 50, 100)

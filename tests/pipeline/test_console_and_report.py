@@ -1,0 +1,211 @@
+"""Outputs usable with 80+ runs and what the pipeline noticed on the console (issue 31, sections 4
+and 5): the report of an 80-run, 25-measure collection stays under 10 MB (tables over the limit
+shown by their first rows, per-pair LaTeX for the top runs); the warnings of the jobs' logs are
+listed once each at the end of a DAG run and of a command; an API warning points at the caller."""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from metaeval import logsummary as L
+from metaeval.report import views as V
+
+ROOT = Path(__file__).resolve().parents[2]
+#: bytes of a Snakemake 9 report.html beyond the files it embeds (measured, see below)
+SNAKEMAKE_PAGE = 3.3e6
+
+
+# --------------------------------------------------------------------------- report views
+def test_report_view_is_the_table_or_its_first_rows(tmp_path):
+    src = tmp_path / "t.csv"
+    rows = [f"AP,run{i:03d},{i / 7:.6f}\n" for i in range(1000)]
+    src.write_text("metric,run,mean\n" + "".join(rows))
+    small = V.report_view(src, tmp_path / "v1.csv", max_bytes=10**6)
+    assert (tmp_path / "v1.csv").read_bytes() == src.read_bytes() and small == {"rows": 1000, "of": 1000, "whole": True}
+    big = V.report_view(src, tmp_path / "v2.csv", max_bytes=1000)
+    text = (tmp_path / "v2.csv").read_text()
+    assert len(text.encode()) <= 1000 and text.startswith("metric,run,mean\n") and text.endswith("\n")
+    assert text == "metric,run,mean\n" + "".join(rows[:big["rows"]]) and not big["whole"]
+    back = pd.read_csv(tmp_path / "v2.csv")
+    assert list(back.columns) == ["metric", "run", "mean"] and len(back) == big["rows"] > 30
+
+
+def test_views_command_notes_a_shortened_table(tmp_path, capsys):
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "big.csv").write_text("a,b\n" + "1,2\n" * 100_000)
+    (tmp_path / "tables" / "small.csv").write_text("a,b\n1,2\n")
+    assert V.main([str(tmp_path / "tables"), str(tmp_path / "report"), "big", "small", "--max-mb", "0.01"]) == 0
+    err = capsys.readouterr().err
+    assert "first 2499 of 100000 rows of big.csv" in err and "small.csv" not in err
+    assert (tmp_path / "report" / "small.csv").read_text() == "a,b\n1,2\n"
+
+
+@pytest.mark.slow
+def test_report_of_an_80_run_collection_is_under_10_mb(tmp_path):
+    """Every table and figure of an 80-run, 25-measure collection (synthetic): what the report
+    embeds -- the report views of the tables and the PNG figures, base64 -- plus Snakemake's own
+    page (3.3 MB: the report.html of a 4-run, 5-topic collection whose files are 0.2 MB, measured
+    with Snakemake 9.27) is under 10 MB; asl.tex shows the pairs of the top 20 runs.  (Building the
+    Snakemake report itself of 80 runs takes minutes: the size rule is tested on what it embeds.)"""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from _synth_tables import frames
+
+    from metaeval import outputs as O
+    from metaeval.pipeline import write_tables
+    from metaeval.report.figures import make_all_figures
+
+    metrics = ["AP", "Q-measure", "nDCG@10", "P-plus(gains=1:2:3)"] + [f"nDCG(judged_only=True)@{k}" for k in range(5, 26)]
+    # the default pipeline's outputs: without those of the opt-in stage test_errors (issue 29, off by
+    # default; its two figures and three small tables add some 0.12 MB on two metrics)
+    fr = frames(seed=5, runs=80, topics=20, B=1000, metrics=metrics, test_errors=False)
+    names = [o.name for o in O.tables("collection") if o.name in fr]
+    write_tables({n: fr[n] for n in names}, tmp_path / "tables")
+    full = sum((tmp_path / "tables" / f"{n}.csv").stat().st_size for n in names)
+    assert full > 20e6                                     # the tables whole would not fit
+    info = V.write_report_views(tmp_path / "tables", tmp_path / "report", names)
+    assert not info["pvalues"]["whole"] and not info["asl"]["whole"] and info["kendall"]["whole"]
+    pngs = [p for p in make_all_figures(tmp_path / "tables", tmp_path / "figures") if p.suffix == ".png"]
+    embedded = V.report_size(list((tmp_path / "report").glob("*.csv")) + pngs)
+    print(f"tables {full / 1e6:.1f} MB; report embeds {embedded / 1e6:.2f} MB")
+    assert embedded + SNAKEMAKE_PAGE < 10e6
+    tex = (tmp_path / "tables" / "asl.tex").read_text()
+    assert "top 20 of 80 runs" in tex and len(tex) < 150_000
+    assert tex.count("\\\\") <= 20 * 19 // 2 + 5          # 190 pairs (+ header rows)
+
+
+# --------------------------------------------------------------------------- log summary
+def test_log_summary_lists_each_warning_once_with_its_logs(tmp_path):
+    logs = tmp_path / "results" / "logs"
+    (logs / "c1").mkdir(parents=True)
+    (logs / "c2").mkdir()
+    miss = "metaeval: warning: runs/r3: run r3: 2 topics of the qrels missing from the run: empty list, 0 on every metric"
+    (logs / "c1" / "metrics-AP.log").write_text(f"{miss}\nmetaeval matrices: 1 file\n")
+    (logs / "c1" / "metrics-RR.log").write_text(f"{miss}\n{miss}\nmetaeval: note: something else\n")
+    (logs / "c2" / "meta.log").write_text("metaeval stage: paired AP\n")
+    text = L.log_summary(logs)
+    lines = text.splitlines()
+    assert lines[0].startswith("metaeval: the jobs noticed 2 things (1 warning")
+    assert lines[1] == (f"  warning: {miss[len('metaeval: warning: '):]} [2 logs] "
+                        f"({logs / 'c1' / 'metrics-AP.log'} and 1 other log)")
+    assert lines[2] == f"  note: something else ({logs / 'c1' / 'metrics-RR.log'})"
+    assert L.log_summary(logs, since=os.path.getmtime(logs / "c2" / "meta.log") + 10) == ""
+    assert L.log_summary(tmp_path / "nothing") == ""
+
+
+def _trec_collection(d: Path, missing: int = 2) -> tuple[Path, Path]:
+    """5 topics, 4 runs of 10 documents; run r3 lacks the last ``missing`` topics."""
+    runs = d / "runs"
+    runs.mkdir(parents=True)
+    topics = [f"{t}" for t in range(101, 106)]
+    q = []
+    for t in topics:
+        q += [f"{t} 0 d{t}-{k} {2 if k < 2 else (1 if k < 4 else 0)}" for k in range(8)]
+    (d / "qrels.txt").write_text("\n".join(q) + "\n")
+    for r in range(4):
+        lines = []
+        for t in topics[:len(topics) - (missing if r == 3 else 0)]:
+            docs = [(k * (1, 3, 7, 9)[r] + r) % 10 for k in range(10)]          # no document twice
+            lines += [f"{t} Q0 d{t}-{k} {i + 1} {20 - i} r{r}" for i, k in enumerate(docs)]
+        (runs / f"r{r}.txt").write_text("\n".join(lines) + "\n")
+    return d / "qrels.txt", runs
+
+
+def test_command_ends_with_a_summary_of_its_warnings(tmp_path, capsys):
+    from metaeval.cli import main
+
+    qrels, runs = _trec_collection(tmp_path)
+    (runs / "r1.txt").write_text((runs / "r1.txt").read_text() + "101 Q0 d101-0 99 0 r1\n")   # a duplicate
+    assert main(["matrices", "--qrels", str(qrels), "--runs", str(runs), "--metrics", "AP",
+                 "--order", "score", "--out", str(tmp_path / "m"), "--quiet"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    warn = [ln for ln in err if ln.startswith("metaeval: warning:")]
+    assert any("run r3: 2 topics" in ln for ln in warn) and len(warn) >= 2
+    i = next(k for k, ln in enumerate(err) if ln.startswith("metaeval: ") and "warnings (" in ln)
+    assert err[i] == f"metaeval: {len(warn)} warnings ({len(set(warn))} distinct) above:"
+    assert any("run r3: 2 topics" in ln for ln in err[i + 1:])
+
+
+def test_api_warning_points_at_the_caller(tmp_path):
+    from metaeval import api
+
+    qrels, runs = _trec_collection(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api.collection(qrels, runs, order="score")
+    mine = [w for w in caught if "missing from the run" in str(w.message)]
+    assert len(mine) == 1
+    assert mine[0].filename == __file__, mine[0].filename
+
+
+@pytest.mark.slow
+def test_dag_run_ends_with_a_console_summary_naming_the_run(tmp_path):
+    """A tiny collection, a run missing two topics: Snakemake's console (its stderr) ends with the
+    summary naming the run and the log; rule all's inputs are not listed; the report views exist."""
+    from _pipeline_run import snakemake
+
+    qrels, runs = _trec_collection(tmp_path / "data")
+    (tmp_path / "config.yaml").write_text(f"""\
+collections:
+  tiny:
+    qrels: {qrels}
+    runs: {runs}
+    order: score
+    top_runs: null
+metrics: [AP, "nDCG@10"]
+geometric: []
+bootstrap: {{B: 50, alpha: 0.05, seed: 1}}
+stability: {{fuzziness: [0.05]}}
+discpower: {{B: 50, tss_systems: [2]}}
+incompleteness: {{enabled: false}}
+sweeps: {{gains: {{enabled: false}}}}
+kishida: {{enabled: false}}
+summary: {{enabled: false}}
+""")
+    r = snakemake(tmp_path, "--configfile", "config.yaml", "--profile", str(ROOT / "workflow" / "profiles" / "default"),
+                  "--cores", "2", timeout=900)
+    err = r.stderr
+    start = err.rindex("metaeval: the jobs noticed")
+    tail = err[start:]
+    assert "run r3: 2 topics of the qrels missing from the run" in tail
+    assert "results/logs/tiny/" in tail
+    assert tail.count("run r3: 2 topics") == 1
+    assert "every table and figure of tiny" in err
+    assert "localrule all:\n    input:" not in err
+    view = tmp_path / "results" / "tiny" / "report" / "run_means.csv"
+    assert view.read_bytes() == (tmp_path / "results" / "tiny" / "tables" / "run_means.csv").read_bytes()
+
+
+def test_per_pair_tables_list_the_top_runs_pairs(tmp_path):
+    """asl of 45 runs: the Markdown/LaTeX list the pairs of the top K runs by mean AP (ties by
+    name), the CSV every pair; K configurable, 0 = every pair; 40 runs or fewer: every pair."""
+    from itertools import combinations
+
+    from metaeval.meta.run import MetaConfig
+    from metaeval.pipeline import write_tables
+
+    runs = [f"r{i:02d}" for i in range(45)]
+    means = pd.DataFrame({"metric": "AP", "run": runs, "mean": [((i * 7) % 45) / 45 for i in range(45)]})
+    asl = pd.DataFrame([("AP", "paired", x, y, 0.5) for x, y in combinations(runs, 2)],
+                       columns=["metric", "test", "system_x", "system_y", "asl"])
+    top = means.sort_values("mean", ascending=False)["run"].tolist()[:5]
+    write_tables({"run_means": means, "asl": asl}, tmp_path / "k5", pair_top_runs=5)
+    md = (tmp_path / "k5" / "asl.md").read_text()
+    body = [ln for ln in md.splitlines() if ln.startswith("| r")]
+    assert len(body) == 10 and all(ln.split("|")[1].strip() in top and ln.split("|")[2].strip() in top for ln in body)
+    assert "top 5 of 45 runs by mean AP" in md and "top 5 of 45 runs" in (tmp_path / "k5" / "asl.tex").read_text()
+    assert pd.read_csv(tmp_path / "k5" / "asl.csv").shape[0] == 990
+    write_tables({"run_means": means, "asl": asl}, tmp_path / "all", pair_top_runs=0)
+    assert len([ln for ln in (tmp_path / "all" / "asl.md").read_text().splitlines() if ln.startswith("| r")]) == 990
+    few = means[means["run"].isin(runs[:40])]
+    write_tables({"run_means": few, "asl": asl[asl["system_y"].isin(runs[:40]) & asl["system_x"].isin(runs[:40])]},
+                 tmp_path / "forty")
+    forty = (tmp_path / "forty" / "asl.md").read_text()
+    assert "runs by mean" not in forty and len([ln for ln in forty.splitlines() if ln.startswith("| r")]) == 780
+    with pytest.raises(ValueError, match="pair_top_runs"):
+        MetaConfig(pair_top_runs=-1)

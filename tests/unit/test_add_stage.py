@@ -1,0 +1,130 @@
+"""Adding a stage is one module (docs/architecture.md, "Add a stage"): a toy stage with one
+parameter, declared in tests/_toy_stage.py and registered with METAEVAL_STAGES, shows in
+`metaeval meta --help`, in the config schema (with its default), in the arguments of the
+collection's `meta` job of a Snakemake dry run, in the output contract (a DAG target) and in the
+tables `metaeval meta` writes -- with no other file touched."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from test_meta_cli import write_matrices
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def _env():
+    path = [str(ROOT / "src"), str(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return dict(os.environ, METAEVAL_STAGES="_toy_stage", PYTHONPATH=os.pathsep.join(path))
+
+
+def _run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, env=_env(), timeout=300, **kw)
+
+
+def test_toy_stage_from_one_module(tmp_path):
+    # the command line: its option, with its help
+    r = _run([sys.executable, "-m", "metaeval", "meta", "--help"])
+    assert r.returncode == 0, r.stderr
+    assert "--toy-scale S" in r.stdout and "toy: multiply each run's mean by S" in r.stdout
+
+    # the config schema: its section, default filled in; MetaConfig has the field; the job's arguments
+    code = ("import json, yaml\n"
+            "from metaeval import dag, outputs\n"
+            "from metaeval.meta.run import MetaConfig\n"
+            "text = dag.replace_schema_block(open('workflow/schemas/config.schema.yaml').read())\n"
+            "toy = yaml.safe_load(text)['properties']['toy']\n"
+            "args = dag.stage_arguments('toy', {'toy': {'scale': 3.5}}, {'metrics': ['AP', 'RR']})\n"
+            "print(json.dumps([toy, MetaConfig().toy_scale, args, outputs.names('collection')]))\n")
+    r = _run([sys.executable, "-c", code], cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    toy, default, args, tables = __import__("json").loads(r.stdout)
+    assert toy["properties"]["scale"] == {"description": "The toy stage's factor.", "type": "number",
+                                          "exclusiveMinimum": 0, "default": 2.0}
+    assert toy["description"] == "A toy stage (tests/_toy_stage.py)." and toy["additionalProperties"] is False
+    assert default == 2.0 and args == "--toy-scale 3.5 --metrics AP RR"
+    assert tables[-1] == "toy"
+
+    # the DAG: the collection's meta job passes the configured value and writes the toy table
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("collections:\n  sim: {simulate: {preset: ntcir5-chinese, topics: 8, runs: 5}}\n"
+                   "metrics: [AP, RR]\nkishida: {enabled: false}\nincompleteness: {enabled: false}\n"
+                   "toy: {scale: 4.5}\n")
+    r = _run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-n", "-p",
+              "--configfile", str(cfg), "--directory", str(tmp_path)], cwd=tmp_path)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    meta = [ln for ln in r.stdout.splitlines() if " stage meta " in ln]
+    assert len(meta) == 1 and " --toy-scale 4.5 " in meta[0], meta
+    assert "results/sim/tables/toy.csv" in r.stdout
+
+    # the outputs: metaeval meta runs it and writes its table (CSV, Markdown, LaTeX)
+    mats = write_matrices(tmp_path / "m")
+    r = _run([sys.executable, "-m", "metaeval", "meta", "--matrices", str(mats), "--out", str(tmp_path / "o"),
+              "--B", "50", "--rthsd-B", "50", "--no-figures", "--quiet", "--toy-scale", "3"])
+    assert r.returncode == 0, r.stderr
+    got = pd.read_csv(tmp_path / "o" / "tables" / "toy.csv")
+    ap = pd.read_csv(mats / "AP.csv", index_col="topic")
+    mine = got[got["metric"] == "AP"].set_index("run")["scaled_mean"]
+    assert list(got["metric"].unique()) == ["AP", "RR", "nDCG@10"]
+    assert all(abs(mine[r] - 3 * ap[r].mean()) < 1e-12 for r in ap.columns)
+    assert {p.name for p in (tmp_path / "o" / "tables").glob("toy.*")} == {"toy.csv", "toy.md", "toy.tex"}
+
+
+def test_schema_block_is_generated_from_the_declarations():
+    """workflow/schemas/config.schema.yaml's stage sections are those the stage modules declare
+    (regenerate: python -m metaeval.dag schema)."""
+    from metaeval import dag
+
+    text = (ROOT / "workflow/schemas/config.schema.yaml").read_text(encoding="utf-8")
+    assert dag.replace_schema_block(text) == text, "run: python -m metaeval.dag schema"
+    props = yaml.safe_load(text)["properties"]
+    # the common parameters' sections (bootstrap; labels and pair_top_runs of the tables job), the
+    # methods', those of the stages with a job of their own, then sweeps
+    assert list(props)[5:16] == ["bootstrap", "labels", "pair_top_runs", "swap", "stability", "rank_correlation",
+                                 "discpower", "incompleteness", "standardisation", "test_errors", "sweeps"]
+
+
+def test_adding_a_stage_touches_these_files():
+    """The checklist of docs/architecture.md names the files a new stage touches: its module, one
+    line of the registry, its outputs and layouts, its docs and tests -- and counts them."""
+    doc = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
+    part = doc[doc.index("**Add a stage**"):]
+    part = part[:part.index("\n**", 3)]
+    files = ["src/metaeval/meta/stages/NAME.py", "src/metaeval/stages.py", "src/metaeval/outputs.py",
+             "src/metaeval/report/layouts.py", "docs/meta.md", "docs/outputs.md", "config/README.md",
+             "tests/test_NAME.py"]
+    for f in files:
+        assert f"`{f}`" in part, f
+    assert f"{len(files)} files" in part
+    for gone in ("STAGE_ARGS", "_meta_options", "MetaConfig", "config.schema.yaml", "TABLE_ORDER",
+                 "_STAGE_SECONDS"):
+        assert f"touch {gone}" not in part
+
+
+def test_meta_package_names_are_the_functions():
+    """metaeval.meta imports its names on first use; a function named as its module
+    (collection_stats, compare, rthsd) stays the function after the module is imported."""
+    import importlib
+    import types
+
+    import metaeval.meta as M
+
+    for name in ("collection_stats", "compare", "rthsd"):
+        importlib.import_module(f"metaeval.meta.{name}")
+        assert isinstance(getattr(M, name), types.FunctionType), name
+    assert all(hasattr(M, n) for n in M.__all__)
+
+
+def test_a_stage_module_that_does_not_load_is_one_line():
+    r = subprocess.run([sys.executable, "-m", "metaeval", "meta", "--help"], capture_output=True, text=True,
+                       env=dict(_env(), METAEVAL_STAGES="no_such_stage_module"), timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == ("metaeval: error: stage module 'no_such_stage_module' (METAEVAL_STAGES, "
+                                "register_stage_module): No module named 'no_such_stage_module'")
