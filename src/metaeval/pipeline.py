@@ -568,12 +568,27 @@ def _fork_map(func: Callable[[int], object], n: int) -> list:
     _FORKED = func
     try:
         ctx = multiprocessing.get_context("fork")
-        with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(n - 1, mp_context=ctx) as pool:
+        with _frozen_gc(), concurrent.futures.ProcessPoolExecutor(n - 1, mp_context=ctx,
+                                                                  initializer=_die_with_parent) as pool:
             futures = [pool.submit(_call_forked, i) for i in range(1, n)]
             first = func(0)
             return [first] + [f.result() for f in futures]
     finally:
         _FORKED = None
+
+
+def _die_with_parent() -> None:
+    """In a forked worker: ask Linux to end it when the process that forked it dies (a ``metaeval
+    meta`` killed midway leaves no worker behind; elsewhere a no-op)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))      # PR_SET_PDEATHSIG
+        if os.getppid() == 1:                                                # already orphaned
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
 
 
 def _deal(costs: Mapping[str, float], jobs: int) -> list[list[str]]:

@@ -97,6 +97,23 @@ def test_meta_killed_leaves_old_or_new(tmp_path, inputs):
     common = ["meta", "--matrices", mats, "--out", out, "--B", "50", "--rthsd-B", "100", "--no-figures",
               "--quiet"]
     _check(tmp_path, [*common, "--seed", "1"], [*common, "--seed", "2"], out, seeds=range(3))
+    # the forked shard workers of a killed meta end with it (PR_SET_PDEATHSIG), none left running
+    import time
+
+    def left():
+        found = []
+        for d in os.listdir("/proc") if os.path.isdir("/proc") else []:
+            try:
+                with open(f"/proc/{d}/cmdline", "rb") as fh:
+                    if str(mats).encode() in fh.read():
+                        found.append(d)
+            except OSError:
+                pass
+        return found
+    deadline = time.time() + 10
+    while left() and time.time() < deadline:
+        time.sleep(0.2)
+    assert left() == []
 
 
 def test_stale_temporary_folder_of_a_killed_run_is_removed(tmp_path):
