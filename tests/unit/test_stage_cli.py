@@ -66,7 +66,7 @@ def test_stage_collection_equals_stages_run_alone(tmp_path):
     """`stage meta` (what the pipeline's meta job runs: every stage in one process, in two
     forked groups with --jobs 2, their tables kept in memory) writes the bytes of the stages run
     one by one -- tables and, with --parts, every part -- and of `metaeval meta`."""
-    from metaeval.pipeline import stage_groups
+    from metaeval.forking import stage_groups
 
     mats = write_matrices(tmp_path / "m")
     _sweep_variant(mats)

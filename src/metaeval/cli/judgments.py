@@ -22,6 +22,8 @@ CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
+    from ._types import int_at_least
+
     p = sub.add_parser(
         "judgments", help="meta-evaluate the judgments: assessors, LLM judges and hybrid qrels",
         description="Compare qrels sets of one collection (other assessors, LLM judges, hybrid fills) with a "
@@ -41,12 +43,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--gains", metavar="G1:...:GH", default=None, help="gains of L1..LH (default 1:2:...:H)")
     p.add_argument("--threshold", type=int, default=None,
                    help="kappa_binary's relevance threshold (default 2 on a scale up to 3 or more, else 1)")
-    p.add_argument("--top-k", type=int, default=10, dest="top_k",
+    p.add_argument("--top-k", type=int_at_least(2), default=10, dest="top_k",
                    help="tau among the reference's top K runs; coverage of each run's top K documents (default 10)")
     p.add_argument("--test", choices=TESTS, default="paired-t", help="paired test of the decisions (default paired-t)")
     p.add_argument("--correction", choices=CORRECTIONS, default=None,
                    help="multiple-comparison correction of the decisions (default: metaeval compare's, holm)")
-    p.add_argument("--B", type=int, default=1000,
+    p.add_argument("--B", type=int_at_least(1), default=1000,
                    help="bootstrap samples of the tau intervals and replicates of a resampling test (default 1000)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     p.add_argument("--rbo-p", type=float, default=0.9, dest="rbo_p",
@@ -96,10 +98,6 @@ def run(args) -> int:
         if not plus or not base or not frm:
             parser.error(f"--fill {name}={spec}: expected NAME=BASE+FROM")
     results = _pairs(parser, args.results, "--results")
-    if args.top_k < 2:
-        parser.error("--top-k must be >= 2")
-    if args.B < 1:
-        parser.error("--B must be >= 1")
     try:
         res = run_judgments(qrels, args.reference, args.runs, metrics=args.metrics or list(DEFAULT_METRICS),
                             gains=args.gains, threshold=args.threshold, top_k=args.top_k, test=args.test, B=args.B,

@@ -14,6 +14,8 @@ DEFAULT_TOPICS, DEFAULT_TRIALS = 50, 1000
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
+    from ._types import int_at_least
+
     p = sub.add_parser(
         "standardisation", help="how score standardisation changes rankings and significance (Urbano et al. 2019)",
         description="Within a collection (random topic subsets: Kendall's tau_b, tau_AP-b, Pearson's r between "
@@ -28,11 +30,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="the matrices to use (default: every matrix without std= in DIR)")
     p.add_argument("--std", nargs="+", metavar="X", default=["z", "N", "U", "E"],
                    help="the standardisations besides raw: z N U E (default: all four)")
-    p.add_argument("--topics", type=int, default=DEFAULT_TOPICS, metavar="N",
+    p.add_argument("--topics", type=int_at_least(2), default=DEFAULT_TOPICS, metavar="N",
                    help=f"topics per random subset (default {DEFAULT_TOPICS}; at most half the topics)")
-    p.add_argument("--trials", type=int, default=DEFAULT_TRIALS, metavar="T",
+    p.add_argument("--trials", type=int_at_least(1), default=DEFAULT_TRIALS, metavar="T",
                    help=f"random subsets per experiment (default {DEFAULT_TRIALS})")
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default 1)")
+    p.add_argument("--seed", type=int_at_least(0), default=1, metavar="S", help="random seed (default 1)")
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=run, _parser=p)
@@ -46,12 +48,6 @@ def run(args) -> int:
 
     parser = args._parser
     methods = std_methods(parser, args)
-    if args.trials < 1:
-        parser.error("--trials must be >= 1")
-    if args.topics < 2:
-        parser.error("--topics must be >= 2")
-    if args.seed < 0:
-        parser.error("--seed must be >= 0")
     metrics = raw_matrices(args)
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise InputError("--out exists and is not a folder", args.out)

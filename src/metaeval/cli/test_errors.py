@@ -7,23 +7,10 @@ import argparse
 import sys
 
 
-def _floats(text: str) -> list[float]:
-    try:
-        return [float(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
-
-
-def _ints(text: str) -> list[int]:
-    try:
-        return [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
-
-
 def add_parser(subparsers) -> argparse.ArgumentParser:
     # the defaults, standard library only: `metaeval --help` loads no numpy
     from ..meta.stages.test_errors import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
+    from ._types import floats, int_at_least, ints_at_least, names_in, probabilities
 
     p = subparsers.add_parser(
         "test-errors", help="simulated type I, II and III error rates of the significance tests",
@@ -37,18 +24,18 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--matrices", required=True, metavar="DIR", help="folder of METRIC.csv topic x run matrices")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--metrics", nargs="+", action="extend", metavar="M", help="metrics (default: every matrix)")
-    p.add_argument("--pairs", type=int, default=20, help="run pairs per metric and delta (default 20)")
-    p.add_argument("--topics", type=_ints, default=list(DEFAULT_TOPICS),
+    p.add_argument("--pairs", type=int_at_least(1), default=20, help="run pairs per metric and delta (default 20)")
+    p.add_argument("--topics", type=ints_at_least(2), default=list(DEFAULT_TOPICS),
                    help="topic set sizes (default 25,50,100)")
-    p.add_argument("--trials", type=int, default=1000, help="simulated topic sets per pair and size (default 1000)")
-    p.add_argument("--deltas", type=_floats, default=list(DEFAULT_DELTAS),
+    p.add_argument("--trials", type=int_at_least(1), default=1000, help="simulated topic sets per pair and size (default 1000)")
+    p.add_argument("--deltas", type=floats, default=list(DEFAULT_DELTAS),
                    help="true differences for power and type III (default 0.01,...,0.10)")
-    p.add_argument("--alphas", type=_floats, default=list(DEFAULT_ALPHAS),
+    p.add_argument("--alphas", type=probabilities, default=list(DEFAULT_ALPHAS),
                    help="significance levels (default 0.001,...,0.009,0.01,...,0.1)")
-    p.add_argument("--tests", type=lambda s: [v for v in s.split(",") if v], default=list(TESTS),
+    p.add_argument("--tests", type=names_in(TESTS), default=list(TESTS),
                    help=f"tests (default {','.join(TESTS)})")
-    p.add_argument("--B", type=int, default=1000, help="bootstrap / permutation resamples (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--B", type=int_at_least(1), default=1000, help="bootstrap / permutation resamples (default 1000)")
+    p.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
     p.add_argument("--conventions", choices=("urbano2019",), default="urbano2019",
                    help="the tests' conventions (urbano2019: the paper's ir_tests.R; docs/meta.md)")
     p.add_argument("--no-figures", action="store_true", help="tables only")
@@ -58,32 +45,18 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
+    from ..api import test_errors
     from ..errors import InputError
-    from ..meta.matrices import load_matrices
-    from ..meta.test_errors import test_errors
-    from ..meta.stages.test_errors import TESTS
 
-    parser = args._parser
-    for name, v in (("--pairs", args.pairs), ("--trials", args.trials), ("--B", args.B)):
-        if v < 1:
-            parser.error(f"{name} must be >= 1")
-    if any(n < 2 for n in args.topics):
-        parser.error("--topics: every size must be >= 2")
-    if any(not 0 < a < 1 for a in args.alphas):
-        parser.error("--alphas: every level must be in (0, 1)")
-    if any(t not in TESTS for t in args.tests):
-        parser.error(f"--tests: unknown test; known: {', '.join(TESTS)}")
-    if args.seed < 0:
-        parser.error("--seed must be >= 0")
-    mats = load_matrices(args.matrices, args.metrics)
     try:
-        res = test_errors(mats, pairs=args.pairs, topics=args.topics, trials=args.trials, deltas=args.deltas,
-                          alphas=args.alphas, tests=args.tests, B=args.B, seed=args.seed)
+        res = test_errors(args.matrices, metrics=args.metrics, pairs=args.pairs, topics=args.topics,
+                          trials=args.trials, deltas=args.deltas, alphas=args.alphas, tests=args.tests,
+                          B=args.B, seed=args.seed, out=args.out, figures=not args.no_figures)
     except ValueError as e:
+        if isinstance(e, InputError):
+            raise
         raise InputError(f"test-errors: {e}", args.matrices) from None
-    from ..report.test_errors import write_test_errors
-
-    written = write_test_errors(res, args.out, figures=not args.no_figures)
     if not args.quiet:
-        print(f"metaeval test-errors: {len(written)} files -> {args.out}", file=sys.stderr)
+        print(f"metaeval test-errors: {len(res.type1)} type I, {len(res.power)} power and {len(res.type3)} "
+              f"type III rows -> {args.out}", file=sys.stderr)
     return 0

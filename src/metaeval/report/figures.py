@@ -10,37 +10,31 @@ atomically.
 Which figures exist, the table each is drawn from, its caption and the paper figure it
 regenerates are declared in :mod:`metaeval.outputs`; :data:`PLOTTERS` maps each declared
 per-collection figure to its drawing function (the summary figures are drawn by
-:mod:`metaeval.report.summary`).
+:mod:`metaeval.report.summary` with :mod:`metaeval.report.summary_figures`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
+from typing import Callable
 
 import matplotlib
 import numpy as np
 import pandas as pd
 import matplotlib.colors  # noqa: F401  (ListedColormap)
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from .. import outputs as O
 from ..meta.bootstrap import tstar_asl
-from ..util import atomic_dir_outputs, atomic_write
 from .csvio import read_table
 from .figure_layout import (DPI, MANY_COLORS, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401,E501
                             new_figure, palette_png, panel_title, save_figure, side_legend)
 
 __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
-    "plot_metric_by_collection", "plot_asl_by_collection", "plot_run_means_by_collection",
     "make_all_figures", "PLOTTERS", "figure_kwargs", "save_figure", "new_figure",
     "plot_rank_correlation",
-    "plot_pvalue_curves", "plot_discpower_by_collection",
+    "plot_pvalue_curves",
 ]
 
 # the drawing basics (style, rc, figure, saving, legends) live in report/figure_layout.py, which the
@@ -382,88 +376,6 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
 
 
 # --------------------------------------------------------------------------------------------
-# cross-collection figures (used by metaeval.report.summary)
-# --------------------------------------------------------------------------------------------
-
-def plot_metric_by_collection(wide: pd.DataFrame, path_stem, *, ylabel: str, title: str,
-                              id_col: str = "metric") -> list[Path]:
-    """Grouped bars: one group per metric, one bar per collection (Sakai (2007a) Figs 9-10,
-    Sakai (2007b) Figs 14, 15, 20 -- the papers draw them as 3-D bars)."""
-    collections = [c for c in wide.columns if c != id_col]
-    metrics = [str(m) for m in wide[id_col]] if id_col in wide.columns else []
-    with _rc():
-        fig = new_figure(max(5.0, 0.55 * len(metrics) * max(1, len(collections)) ** 0.5 + 2), 4.0)
-        ax = fig.add_subplot()
-        if not metrics or not collections:
-            _no_data(ax, title)
-            return save_figure(fig, path_stem)
-        x = np.arange(len(metrics))
-        width = 0.8 / len(collections)
-        for i, c in enumerate(collections):
-            vals = pd.to_numeric(wide[c], errors="coerce").to_numpy(dtype=float)
-            ax.bar(x + (i - (len(collections) - 1) / 2) * width, np.nan_to_num(vals, nan=0.0),
-                   width, label=str(c), color=_COLORS[i % len(_COLORS)])
-        ax.set_xticks(x)
-        ax.set_xticklabels(metrics, rotation=45, ha="right")
-        ax.set_ylabel(ylabel)
-        ax.set_title(title)
-        ax.grid(True, axis="y", alpha=0.3)
-        _legend(ax, len(collections))
-        fig.tight_layout()
-        return save_figure(fig, path_stem)
-
-
-def plot_asl_by_collection(asls: Mapping[str, pd.DataFrame], path_stem, *, test: str = "paired",
-                           alpha: float = 0.05) -> list[Path]:
-    """One panel of ASL curves per collection (Sakai (2007b) Figs 10-13 side by side)."""
-    names = list(asls)
-    ncols = min(2, max(1, len(names)))
-    nrows = max(1, math.ceil(len(names) / ncols))
-    with _rc():
-        fig = new_figure(5.0 * ncols, 3.6 * nrows)
-        if not names:
-            _no_data(fig.add_subplot(), f"{test} ASL")
-            return save_figure(fig, path_stem)
-        axes = fig.subplots(nrows, ncols, squeeze=False)
-        palette = _unique(m for df in asls.values() for m in df.loc[df["test"] == test, "metric"])
-        for i, name in enumerate(names):
-            ax = axes[i // ncols][i % ncols]
-            n = _draw_asl(ax, asls[name], test, alpha, palette)
-            ax.set_title(f"{name}: {test} test ASL curves")
-            _legend(ax, n)
-        for j in range(len(names), nrows * ncols):
-            axes[j // ncols][j % ncols].set_axis_off()
-        fig.tight_layout()
-        return save_figure(fig, path_stem)
-
-
-def plot_run_means_by_collection(run_means: Mapping[str, pd.DataFrame], path_stem, *,
-                                 metric: str | None = None) -> list[Path]:
-    """Mean AP of the runs of every collection in one plot (Sakai (2007a) Fig. 8 / Sakai (2007b) Fig. 1)."""
-    with _rc():
-        fig = new_figure(5.5, 3.8)
-        ax = fig.add_subplot()
-        drawn = 0
-        chosen = metric
-        for i, (name, df) in enumerate(run_means.items()):
-            m = _pick_metric(df, metric)
-            if m is None or not (df["metric"] == m).any():
-                continue
-            chosen = chosen or m
-            _draw_run_means(ax, df, m, _style(i), f"{name} ({m})" if metric is None else str(name))
-            drawn += 1
-        if drawn:
-            ax.set_xlabel("runs sorted by mean")
-            ax.set_ylabel(f"mean {chosen}")
-            ax.set_title(f"Distribution of mean {chosen} over the runs")
-            ax.grid(True, alpha=0.3)
-            _legend(ax, drawn)
-        else:
-            _no_data(ax, "run means")
-        return save_figure(fig, path_stem)
-
-
-# --------------------------------------------------------------------------------------------
 # discriminative power (stage discpower): p-value curves, and discriminative power by test
 # --------------------------------------------------------------------------------------------
 
@@ -513,41 +425,6 @@ def plot_pvalue_curves(pvalues: pd.DataFrame, path_stem, *, alpha: float = 0.05)
             return save_figure(fig, path_stem)
         fig.legend(handles, labels, loc="lower center", ncol=min(6, max(1, len(labels))), frameon=False)
         fig.tight_layout(rect=(0, 0.03 + 0.025 * math.ceil(len(labels) / 6), 1, 1))
-        return save_figure(fig, path_stem)
-
-
-def plot_discpower_by_collection(wide: pd.DataFrame, path_stem, *, alpha: float = 0.05) -> list[Path]:
-    """Discriminative power by test across collections: one panel per collection, the tests on
-    the x axis, one line per metric (% of pairs with p < alpha).  ``wide``: the summary table
-    ``metric, test, COLLECTION...`` (percentages)."""
-    collections = [c for c in wide.columns if c not in ("metric", "test")]
-    ncols = min(2, max(1, len(collections)))
-    nrows = max(1, math.ceil(len(collections) / ncols))
-    with _rc():
-        fig = new_figure(5.5 * ncols, 3.8 * nrows)
-        if not len(wide) or not collections:
-            _no_data(fig.add_subplot(), "discriminative power")
-            return save_figure(fig, path_stem)
-        axes = fig.subplots(nrows, ncols, squeeze=False)
-        tests = _ordered_tests(wide["test"])
-        metrics = _unique(wide["metric"])
-        x = np.arange(len(tests))
-        for i, c in enumerate(collections):
-            ax = axes[i // ncols][i % ncols]
-            val = {(m, t): v for m, t, v in zip(wide["metric"], wide["test"],
-                                                  pd.to_numeric(wide[c], errors="coerce"))}
-            for k, m in enumerate(metrics):
-                ax.plot(x, [val.get((m, t), np.nan) for t in tests], label=str(m), markersize=3,
-                        linewidth=1, **_style(k, n=len(metrics)))
-            ax.set_xticks(x)
-            ax.set_xticklabels(tests, rotation=45, ha="right")
-            ax.set_ylabel(f"% pairs with p < {alpha:g}")
-            ax.set_ylim(0, 100)
-            ax.set_title(f"{c}: discriminative power by test")
-            ax.grid(True, alpha=0.3)
-        for j in range(len(collections), nrows * ncols):
-            axes[j // ncols][j % ncols].set_axis_off()
-        _legend(axes[0][0], len(metrics))                    # lays the panels out too
         return save_figure(fig, path_stem)
 
 
@@ -688,83 +565,11 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
     return written
 
 
-# --------------------------------------------------------------------------------------------
-# judgments as a dimension (issue 28): the figures of `metaeval judgments`
-# --------------------------------------------------------------------------------------------
+# judgments as a dimension (issue 28): the plotters live in report/judgment_figures.py
+from .judgment_figures import plot_judgment_run_means, plot_judgment_taus  # noqa: E402
 
-def plot_judgment_run_means(run_ranks: pd.DataFrame, path_stem, *, reference: str | None = None) -> list[Path]:
-    """Run means under the reference (x) and under each qrels set (y), one panel per metric, the
-    diagonal dotted (Voorhees (2000) Fig. 1).  ``reference``: default the first set of the table."""
-    with _rc():
-        metrics = _unique(run_ranks["metric"]) if len(run_ranks) else []
-        n = max(1, len(metrics))
-        cols = min(n, 3)
-        rows = -(-n // cols)
-        fig = new_figure(3.2 * cols, 3.0 * rows)
-        if not metrics:
-            _no_data(fig.add_subplot(), "run means")
-            return save_figure(fig, path_stem)
-        ref = reference or run_ranks["qrels"].iloc[0]
-        for i, m in enumerate(metrics):
-            ax = fig.add_subplot(rows, cols, i + 1)
-            d = run_ranks[run_ranks["metric"] == m]
-            x = d[d["qrels"] == ref].set_index("run")["mean"]
-            others = [s for s in _unique(d["qrels"]) if s != ref]
-            for j, s in enumerate(others):
-                y = d[d["qrels"] == s].set_index("run")["mean"].reindex(x.index)
-                st = _style(j)
-                ax.scatter(x.to_numpy(float), y.to_numpy(float), s=10, color=st["color"], marker=st["marker"],
-                           label=str(s))
-            lo = float(np.nanmin(d["mean"].to_numpy(float)))
-            hi = float(np.nanmax(d["mean"].to_numpy(float)))
-            ax.plot([lo, hi], [lo, hi], color="0.5", linewidth=0.8, linestyle=":")
-            ax.set_xlabel(f"mean under {ref}")
-            ax.set_ylabel("mean under the other set")
-            ax.set_title(str(m))
-            ax.grid(True, alpha=0.3)
-            _legend(ax, len(others))
-        fig.tight_layout()
-        return save_figure(fig, path_stem)
-
-
-def plot_judgment_taus(table: pd.DataFrame, path_stem) -> list[Path]:
-    """Kendall's tau with its bootstrap interval (error bars) and tau_AP (open markers) by metric
-    (x) and qrels set (one series each)."""
-    with _rc():
-        fig = new_figure(max(4.0, 1.2 * max(1, table["metric"].nunique() if len(table) else 1) + 2.0), 3.6)
-        ax = fig.add_subplot()
-        if not len(table):
-            _no_data(ax, "ranking agreement")
-            return save_figure(fig, path_stem)
-        metrics = _unique(table["metric"])
-        sets = _unique(table["qrels"])
-        width = 0.8 / max(1, len(sets))
-        for j, s in enumerate(sets):
-            d = table[table["qrels"] == s].set_index("metric").reindex(metrics)
-            x = np.arange(len(metrics)) + (j - (len(sets) - 1) / 2) * width
-            tau = d["tau"].to_numpy(float)
-            lo, hi = d["tau_ci_low"].to_numpy(float), d["tau_ci_high"].to_numpy(float)
-            st = _style(j)
-            # the percentile interval need not contain the point (bootstrap taus run low): drawn as is
-            ax.vlines(x, lo, hi, color=st["color"], linewidth=0.8)
-            ax.plot(x, tau, linestyle="none", marker=st["marker"], color=st["color"], markersize=4,
-                    label=f"{s}: tau")
-            ax.scatter(x, d["tau_ap"].to_numpy(float), s=14, facecolors="none", edgecolors=st["color"],
-                       marker=st["marker"], label=f"{s}: tau_AP")
-        ax.set_xticks(range(len(metrics)))
-        ax.set_xticklabels(metrics, rotation=30, ha="right")
-        ax.set_ylabel("correlation with the reference ranking")
-        ax.set_ylim(min(0.0, float(np.nanmin(table[["tau", "tau_ap", "tau_ci_low"]].to_numpy(float)))) - 0.05, 1.02)
-        ax.grid(True, alpha=0.3)
-        _legend(ax, 2 * len(sets))
-        fig.tight_layout()
-        return save_figure(fig, path_stem)
-
-
-PLOTTERS.update({
-    "judgments_run_means": (plot_judgment_run_means, {}),
-    "judgments_ranking_agreement": (plot_judgment_taus, {}),
-})
+PLOTTERS.update({"judgments_run_means": (plot_judgment_run_means, {}),
+                 "judgments_ranking_agreement": (plot_judgment_taus, {})})
 
 
 # which significance test to trust (issue 29): the plotters live in report/test_errors.py

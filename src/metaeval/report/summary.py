@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .. import outputs as O
-from . import figures as F
+from . import summary_figures as F
 from .csvio import read_table
 from .tables import write_table
 

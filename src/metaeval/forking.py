@@ -1,0 +1,183 @@
+"""Running work on every core by forking: the one home of metaeval's process parallelism.
+
+``metaeval meta`` shards its metrics over the cores (:func:`sharded_stage_runner`), writes its
+tables (:func:`fork_map`) and draws its figures (``metaeval.pipeline.write_figures``) in forked
+processes; ``metaeval stage`` runs stage groups side by side (:func:`stage_groups`).  Forked
+workers inherit what they read (tables of millions of rows are not pickled; only results come
+back), hold no garbage-collector references to the parent's pages (:func:`frozen_gc`) and end with
+their parent (:func:`die_with_parent`).  Every row of every table depends on its own metric and the
+seed-derived samples only, so the results are the same bytes as in one process.
+
+Importing this module is cheap (no numpy or pandas until a function needs them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Callable, Mapping, Sequence
+
+__all__ = ["available_cores", "frozen_gc", "fork_map", "die_with_parent", "deal", "stage_groups",
+           "sharded_stage_runner", "concat_parts"]
+
+
+def available_cores() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):          # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+#: the function :func:`fork_map` runs, set before the fork (inherited with what it reads: not pickled)
+_FORKED: Callable | None = None
+
+
+def _call_forked(i: int):
+    return _FORKED(i)
+
+
+def fork_map(func: Callable[[int], object], n: int) -> list:
+    """``[func(0), ..., func(n - 1)]``: ``func(0)`` in this process, the others in processes forked
+    from it, which inherit ``func`` and everything it reads (tables of millions of rows are not
+    pickled; only the results come back)."""
+    global _FORKED
+    if n <= 1 or not hasattr(os, "fork"):
+        return [func(i) for i in range(n)]
+    import concurrent.futures
+    import multiprocessing
+
+    _FORKED = func
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with frozen_gc(), concurrent.futures.ProcessPoolExecutor(n - 1, mp_context=ctx,
+                                                                  initializer=die_with_parent) as pool:
+            futures = [pool.submit(_call_forked, i) for i in range(1, n)]
+            first = func(0)
+            return [first] + [f.result() for f in futures]
+    finally:
+        _FORKED = None
+
+
+def die_with_parent() -> None:
+    """In a forked worker: ask Linux to end it when the process that forked it dies (a ``metaeval
+    meta`` killed midway leaves no worker behind; elsewhere a no-op)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))      # PR_SET_PDEATHSIG
+        if os.getppid() == 1:                                                # already orphaned
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
+
+
+def deal(costs: Mapping[str, float], jobs: int) -> list[list[str]]:
+    """The keys of ``costs`` dealt into at most ``jobs`` groups, the costliest to the least loaded."""
+    groups: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(costs))))]
+    load = [0.0] * len(groups)
+    for k in sorted(costs, key=lambda k: -costs[k]):
+        i = load.index(min(load))
+        groups[i].append(k)
+        load[i] += costs[k]
+    return [g for g in groups if g]
+
+
+def sharded_stage_runner(jobs: int):
+    """A ``stage_runner`` for :func:`metaeval.meta.run.run_meta` on ``jobs`` processes
+    (:func:`fork_map`): the metrics are cut into ``jobs`` contiguous shards and each process runs
+    every per-metric stage and the discriminative-power stage on its shard (with the ``AG_``/``G_``
+    variants of its metrics), the cross-metric stages (Kendall, rank correlations, gain sweep) whole
+    in one of them; each table's rows are then put back in the one-process order (by metric, the
+    bootstrap tables sorted by sensitivity).  Every row depends on its own metric only (and the
+    seed-derived samples), so the tables are the same bytes as in one process."""
+    def runner(names, mats, metrics, cfg, samples, progress):
+        from dataclasses import replace
+
+        import numpy as np
+
+        from .meta.run import STAGES, run_stages, sort_by_sensitivity, stage_metric_lists, stage_metrics
+
+        plain = stage_metric_lists(list(metrics), cfg.geometric)["plain"]
+        k = max(1, min(jobs, len(plain)))
+        if k <= 1:
+            return run_stages(names, mats, metrics, cfg, samples, progress)
+        shards = [plain[i * len(plain) // k:(i + 1) * len(plain) // k] for i in range(k)]
+        whole = [n for n in names if STAGES[n].metrics in ("plain", None) and not STAGES[n].needs]
+        split = [n for n in names if n not in whole]
+
+        def base(m):
+            return m[3:] if m.startswith("AG_") else m[2:] if m.startswith("G_") else m
+
+        def work(i):
+            own = set(shards[i])
+            sub = [m for m in metrics if base(m) in own]
+            sub_cfg = replace(cfg, geometric=tuple(g for g in cfg.geometric if g in own))
+            done = run_stages(split, mats, sub, sub_cfg, samples, progress)
+            if i == k - 1:                              # the cross-metric stages: all metrics
+                done.update(run_stages(whole, mats, metrics, cfg, samples, progress))
+            return done
+
+        results = fork_map(work, k)
+        done = {n: next(r[n] for r in results if n in r) for n in whole}
+        for n in split:
+            order = {m: j for j, m in enumerate(stage_metrics(n, list(metrics), cfg))}
+            tables = {}
+            for t in results[0][n]:
+                df = concat_parts([r[n][t] for r in results])
+                if "metric" in df.columns:
+                    pos = df["metric"].map(order).to_numpy()
+                    df = df.iloc[np.argsort(pos, kind="stable")].reset_index(drop=True)
+                if t in ("bootstrap_paired", "bootstrap_unpaired"):
+                    df = sort_by_sensitivity(df)
+                tables[t] = df
+            done[n] = tables
+        return done
+    return runner
+
+
+def concat_parts(frames):
+    """Row-wise concatenation as :func:`metaeval.meta.run.combine` does it (empty parts dropped)."""
+    from .meta.run import _concat
+
+    return _concat(frames, list(frames[0].columns))
+
+
+@contextlib.contextmanager
+def frozen_gc():
+    """Around forking worker processes: the objects of this process moved out of the garbage
+    collector's reach (``gc.freeze``), so that a collection in a forked process does not touch --
+    and so copy -- every page it shares with this one."""
+    import gc
+
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def stage_groups(stages: Sequence[str], jobs: int) -> list[list[str]]:
+    """``stages`` dealt into at most ``jobs`` groups that can run side by side: a stage and the stages
+    it reads (:attr:`metaeval.meta.run.Stage.needs`) stay in one group, each group in the order given;
+    the costliest chain to the least loaded group."""
+    from .meta.run import STAGES
+
+    order = {s: i for i, s in enumerate(stages)}
+    chains: list[list[str]] = []
+    for s in stages:                                 # connected by `needs`, within the stages given
+        linked = {s} | {n for n in STAGES[s].needs if n in order} if s in STAGES else {s}
+        hit = [c for c in chains if linked & set(c)]
+        merged = sorted(set().union(linked, *hit), key=order.__getitem__)
+        chains = [c for c in chains if c not in hit] + [merged]
+    # each stage's rough computing time (its declared cost, seconds on DL19)
+    cost = {s: STAGES[s].cost if s in STAGES else 1.0 for s in stages}
+    chains.sort(key=lambda c: (-sum(cost[s] for s in c), order[c[0]]))
+    groups: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(chains))))]
+    load = [0.0] * len(groups)
+    for c in chains:
+        i = load.index(min(load))
+        groups[i] += c
+        load[i] += sum(cost[s] for s in c)
+    return [sorted(g, key=order.__getitem__) for g in groups if g]
