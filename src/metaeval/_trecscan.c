@@ -1047,6 +1047,180 @@ static PyObject *atof_token(PyObject *self, PyObject *args)
     return PyFloat_FromDouble(x);
 }
 
+/* ------------------------------------------------------------------ columns of metaeval's reader
+ *
+ * metaeval.io._text's tokenizer gives every field of a column as a byte span (start, end) of one
+ * buffer that holds the file's bytes (after a leading LF) followed by zero padding (>= 8 bytes):
+ * the two functions below read such a column; the numpy code of metaeval.io._text is their
+ * specification and fallback (tests/unit/test_reader_c.py compares them). */
+
+static inline int is_digit(unsigned c) { return c - '0' < 10u; }
+
+/* the whole token p..e is a decimal number: [+-]?(d+(.d*)?|.d+)([eE][+-]?d+)? */
+static int decimal_token(const unsigned char *p, const unsigned char *e)
+{
+    int digits = 0;
+    if (p < e && (*p == '+' || *p == '-'))
+        p++;
+    while (p < e && is_digit(*p)) {
+        p++;
+        digits = 1;
+    }
+    if (p < e && *p == '.') {
+        p++;
+        while (p < e && is_digit(*p)) {
+            p++;
+            digits = 1;
+        }
+    }
+    if (!digits)
+        return 0;
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-'))
+            p++;
+        if (!(p < e && is_digit(*p)))
+            return 0;
+        while (p < e && is_digit(*p))
+            p++;
+    }
+    return p == e;
+}
+
+/* the spans of a column: buf (bytes-like), starts and ends (int64 buffers of n) checked in range */
+static int column_args(Py_buffer *b, Py_buffer *sb, Py_buffer *eb, Py_ssize_t *n)
+{
+    const int64_t *s = sb->buf, *e = eb->buf;
+    Py_ssize_t i;
+    if (sb->len != eb->len || sb->len % 8) {
+        PyErr_SetString(PyExc_ValueError, "starts and ends must be int64 buffers of one length");
+        return -1;
+    }
+    *n = sb->len / 8;
+    for (i = 0; i < *n; i++) {
+        if (s[i] < 0 || e[i] < s[i] || e[i] + 8 > b->len) {
+            PyErr_SetString(PyExc_ValueError, "a span outside the buffer (8 bytes of padding needed)");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *number_column(PyObject *self, PyObject *args)
+{
+    Py_buffer b = {0}, sb = {0}, eb = {0}, ob = {0};
+    PyObject *out;
+    Py_ssize_t n = 0, i, bad = -1;
+    if (!PyArg_ParseTuple(args, "y*y*y*O", &b, &sb, &eb, &out))
+        return NULL;
+    if (column_args(&b, &sb, &eb, &n) < 0)
+        goto fail;
+    if (out != Py_None) {
+        if (PyObject_GetBuffer(out, &ob, PyBUF_WRITABLE) < 0)
+            goto fail;
+        if (ob.len != n * (Py_ssize_t)sizeof(float)) {
+            PyErr_SetString(PyExc_ValueError, "out must be a float32 buffer of n");
+            goto fail;
+        }
+    }
+    {
+        const unsigned char *base = b.buf;
+        const int64_t *s = sb.buf, *e = eb.buf;
+        float *o = ob.buf;
+        for (i = 0; i < n; i++) {
+            const unsigned char *p = base + s[i], *q = base + e[i];
+            double x;
+            if (!decimal_token(p, q) || (o && parse_score(p, q, base, &x) != 0)) {
+                bad = i;
+                break;
+            }
+            if (o)
+                o[i] = (float)x;
+        }
+    }
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&eb);
+    if (ob.obj)
+        PyBuffer_Release(&ob);
+    return PyLong_FromSsize_t(bad);
+fail:
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&eb);
+    if (ob.obj)
+        PyBuffer_Release(&ob);
+    return NULL;
+}
+
+/* the little-endian value of the n <= 8 bytes at p (zero-extended); 8 bytes readable at p */
+static inline uint64_t load_le(const unsigned char *p, size_t n)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return n >= 8 ? w : (n ? (w & (~(uint64_t)0 >> (64 - 8 * n))) : 0);
+}
+
+#define DENSE_MAX 64
+
+static PyObject *hash_column(PyObject *self, PyObject *args)
+{
+    Py_buffer b = {0}, sb = {0}, eb = {0}, ob = {0};
+    PyObject *out;
+    Py_ssize_t n = 0, i, longer = 0;
+    if (!PyArg_ParseTuple(args, "y*y*y*O", &b, &sb, &eb, &out))
+        return NULL;
+    if (column_args(&b, &sb, &eb, &n) < 0)
+        goto fail;
+    if (PyObject_GetBuffer(out, &ob, PyBUF_WRITABLE) < 0)
+        goto fail;
+    if (ob.len != n * 8) {
+        PyErr_SetString(PyExc_ValueError, "out must be a uint64 buffer of n");
+        goto fail;
+    }
+    {
+        const unsigned char *base = b.buf;
+        const int64_t *s = sb.buf, *e = eb.buf;
+        uint64_t *o = ob.buf;
+        for (i = 0; i < n; i++) {
+            const unsigned char *p = base + s[i];
+            size_t len = (size_t)(e[i] - s[i]), j;
+            uint64_t h = 0x9E3779B97F4A7C15ULL;
+            if (len > DENSE_MAX) {
+                longer++;
+                continue;
+            }
+            /* metaeval.io._text.hash_rows: the first word always, then the non-zero ones */
+            for (j = 0; j == 0 || 8 * j < len; j++) {
+                uint64_t w = load_le(p + 8 * j, len - 8 * j < 8 ? len - 8 * j : 8), x;
+                if (j && !w)
+                    continue;
+                x = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
+                x ^= x >> 29;
+                x *= 0x94D049BB133111EBULL;
+                x ^= x >> 32;
+                h = x;
+            }
+            o[i] = h;
+        }
+    }
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&eb);
+    PyBuffer_Release(&ob);
+    return PyLong_FromSsize_t(longer);
+fail:
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&eb);
+    if (ob.obj)
+        PyBuffer_Release(&ob);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"build_index", build_index, METH_VARARGS,
      "build_index(topics, T, topic_width, docs, N, doc_width, topic_index, rel) -> capsule\n\n"
@@ -1058,6 +1232,13 @@ static PyMethodDef methods[] = {
      "max_docs < 0: no -M."},
     {"atof_token", atof_token, METH_VARARGS,
      "atof_token(token: bytes) -> float or None (NaN): SCORE as scan_run reads it."},
+    {"number_column", number_column, METH_VARARGS,
+     "number_column(buf, starts, ends, out) -> index of the first token buf[starts[i]:ends[i]] that is\n"
+     "not a decimal number in full, or -1; out (a writable float32 buffer, or None): (float) atof of\n"
+     "each token, up to the first bad one."},
+    {"hash_column", hash_column, METH_VARARGS,
+     "hash_column(buf, starts, ends, out) -> number of tokens longer than 64 bytes (out left as is\n"
+     "there); out (writable uint64 buffer): metaeval.io._text.hash_rows of every other token."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_trecscan",
