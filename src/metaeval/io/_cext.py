@@ -17,7 +17,7 @@ try:  # the optional C scanner (docs/io.md, "trec_eval run scanner")
 except ImportError:  # pragma: no cover - depends on the build
     _cscan = None
 
-__all__ = ["c_extensions_enabled", "c_scanner", "c_numbers", "c_hashes"]
+__all__ = ["c_extensions_enabled", "c_scanner", "c_numbers", "c_hashes", "c_first_index", "c_order_ties", "c_regular_split"]
 
 
 def c_extensions_enabled() -> bool:
@@ -65,3 +65,41 @@ def c_hashes(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray,
     if ext.hash_column(buf, s, e, out):
         return out, np.flatnonzero((e - s) > 64)
     return out, np.zeros(0, np.intp)
+
+
+def c_first_index(keys: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """``(first, repeats)``: ``first[i]`` the first ``j`` with ``keys[j] == keys[i]`` (uint64 keys;
+    one hash table, no sort) and the number of ``i`` with ``first[i] != i``; None without the C
+    extension."""
+    ext = c_scanner()
+    if ext is None:
+        return None
+    keys = np.ascontiguousarray(keys, np.uint64)
+    out = np.empty(len(keys), np.int64)
+    return out, ext.first_index(keys, out)
+
+
+def c_order_ties(order: np.ndarray, keys: np.ndarray, rows: np.ndarray, docs: np.ndarray) -> bool:
+    """``order`` (a stable argsort of the uint64 ``keys``) reordered in place within each run of
+    equal keys by DOCID ``docs[rows[i]]`` descending (byte order), then by position; True when
+    done, False without the C extension or for ids held as ``bytes`` objects (the caller sorts)."""
+    ext = c_scanner()
+    if ext is None or docs.dtype.kind != "S" or docs.itemsize < 1:
+        return False
+    ext.order_ties(order, np.ascontiguousarray(keys, np.uint64), np.ascontiguousarray(rows, np.int64),
+                   np.ascontiguousarray(docs), docs.itemsize)
+    return True
+
+
+def c_regular_split(buf: np.ndarray, body: int, allowed) -> tuple[np.ndarray, int] | None:
+    """``(separator positions, fields a line)`` of ``buf[:body]`` in
+    :func:`metaeval.io._text._fast_split`'s form (the first of ``allowed`` that fits), or None:
+    another form (the numpy tokenizer splits it), or no C extension."""
+    ext = c_scanner()
+    if ext is None:
+        return None
+    for nc in allowed:
+        p = ext.regular_split(buf, body, nc)
+        if p is not None:
+            return np.frombuffer(p, np.int64), nc
+    return None

@@ -17,7 +17,7 @@ import re
 import numpy as np
 
 from ..errors import InputError
-from ._cext import c_hashes, c_numbers
+from ._cext import c_hashes, c_numbers, c_regular_split
 
 _NL = 10
 
@@ -232,6 +232,9 @@ def tokenize(path: str | os.PathLike, ncols: int | tuple[int, ...], what: str,
             skip = len(data) if stop < 0 else stop + 1
             first_line = data.count(b"\n", 0, skip) + 1
     buf, body = _buffer(data, skip)
+    fast = c_regular_split(buf, body, allowed)       # the C reader: _fast_split's form in one pass
+    if fast is not None:
+        return _regular_table(path, buf, *fast, first_line)
     p = np.flatnonzero(buf[:body] <= 32)             # separator positions; p[0] = 0, p[-1] = end newline
     fast = _fast_split(path, buf, p, allowed, first_line)
     if fast is not None:
@@ -255,9 +258,14 @@ def _fast_split(path, buf, p, allowed, first_line):
             continue
         if int((p[1:] - p[:-1]).min()) <= 1:     # two adjacent whitespace bytes: general path
             return None
-        line = np.arange(first_line, first_line + nrows, dtype=np.int64)
-        return Table(path, buf, line, nc, sep=p)
+        return _regular_table(path, buf, p, nc, first_line)
     return None
+
+
+def _regular_table(path, buf, p, nc, first_line) -> Table:
+    """The :class:`Table` of a file in :func:`_fast_split`'s form, ``p`` its separator positions."""
+    nrows = (len(p) - 1) // nc
+    return Table(path, buf, np.arange(first_line, first_line + nrows, dtype=np.int64), nc, sep=p)
 
 
 def _general_split(path, buf, p, allowed, what, first_line) -> Table:

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..collection import PAD, UNJUDGED, Collection
 from ..errors import InputError, warn_input
+from ._cext import c_first_index, c_order_ties
 from ._text import as_fixed, hash_ids
 from .qrels import Qrels, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
@@ -68,8 +69,8 @@ class _QrelsIndex:
         self.used_of_qtopic = np.array([pos.get(t, -1) for t in q.topics], np.int64)
         self.fast = len(q.topics) < (1 << 16)
         if self.fast:
-            key = (q.topic_index.astype(np.uint64) << _TOPIC_SHIFT) | (q.doc_hash >> np.uint64(16))
-            # plain numpy: sorted keys + searchsorted (no hand-written hash table, no pandas import)
+            key = self.key = (q.topic_index.astype(np.uint64) << _TOPIC_SHIFT) | (q.doc_hash >> np.uint64(16))
+            # plain numpy: sorted keys + searchsorted (the C path: a hash table, _cext.c_first_index)
             self.order = np.argsort(key, kind="stable")
             self.sorted = key[self.order]
             if len(key) > 1 and (self.sorted[1:] == self.sorted[:-1]).any():
@@ -91,8 +92,14 @@ class _QrelsIndex:
                 out[i] = pos.get((t, d), -1)
             return out
         key = (qt.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
-        p = np.minimum(np.searchsorted(self.sorted, key), len(self.sorted) - 1)
-        qi = np.where(self.sorted[p] == key, self.order[p], -1)
+        fast = c_first_index(np.concatenate([self.key, key]))    # C: one hash table, no search
+        if fast is not None:
+            N = len(self.key)
+            qi = fast[0][N:]
+            qi[qi >= N] = -1
+        else:
+            p = np.minimum(np.searchsorted(self.sorted, key), len(self.sorted) - 1)
+            qi = np.where(self.sorted[p] == key, self.order[p], -1)
         cand = np.flatnonzero(qi >= 0)
         qi = qi[cand]
         ok = self.q.docs[qi] == docs[rows[cand]]        # verify byte for byte (exact)
@@ -239,6 +246,8 @@ def _score_order(key: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndar
     One stable sort of the keys; the rows of equal keys (only those) are then reordered within
     their group by DOCID descending, a stable sort keeping equal DOCIDs in place."""
     o = np.argsort(key, kind="stable")
+    if c_order_ties(o, key, rows, docs):           # C: each group of ties sorted in place
+        return o
     ks = key[o]
     eq = ks[1:] == ks[:-1]
     if not eq.any():
@@ -255,16 +264,24 @@ def _duplicates(ct: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.nd
     m = len(ct)
     if m < 2:
         return None
-    # quick test on 32 bits (a cheaper sort): distinct 32-bit keys prove there are no repeats
-    k32 = ((dhash >> np.uint64(32)).astype(np.uint32) ^ (ct.astype(np.uint32) * np.uint32(0x9E3779B1)))
-    k32.sort()
-    if not (k32[1:] == k32[:-1]).any():
-        return None
     key = (ct.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
-    o = np.argsort(key, kind="stable")
-    ks = key[o]
-    eq = np.flatnonzero(ks[1:] == ks[:-1])
-    a, b = o[eq], o[eq + 1]
+    fast = c_first_index(key)                     # C: one hash table, no sort
+    if fast is not None:
+        first, repeats = fast
+        if not repeats:
+            return None
+        b = np.flatnonzero(first != np.arange(m))
+        a = first[b]                               # each repeat and the first of its key
+    else:
+        # quick test on 32 bits (a cheaper sort): distinct 32-bit keys prove there are no repeats
+        k32 = ((dhash >> np.uint64(32)).astype(np.uint32) ^ (ct.astype(np.uint32) * np.uint32(0x9E3779B1)))
+        k32.sort()
+        if not (k32[1:] == k32[:-1]).any():
+            return None
+        o = np.argsort(key, kind="stable")
+        ks = key[o]
+        eq = np.flatnonzero(ks[1:] == ks[:-1])
+        a, b = o[eq], o[eq + 1]                    # each repeat and the one before it
     same = docs[rows[a]] == docs[rows[b]]
     dup = np.zeros(m, bool)
     if not same.all():
