@@ -1,4 +1,4 @@
-"""The project's run reader through the C extension (``metaeval.io._cext``: ``_trecscan``'s
+"""The project's run reader through the C extension (``metaeval.io._cext``: ``metaeval._reader``'s
 ``number_column``, ``hash_column``, ``regular_split``, ``first_index``, ``order_ties``) against its
 numpy code, the specification (``METAEVAL_NO_CEXT=1``): the same tokens, scores (bit for bit),
 hashes, labels, entries, warnings and errors (file:line), on adversarial input.
@@ -24,12 +24,12 @@ from metaeval.io._text import _buffer, _fast_split, hash_rows, _words, parse_flo
 def cext(monkeypatch):
     """The built extension, enabled; skipped when absent, a failure when CI is set."""
     monkeypatch.delenv("METAEVAL_NO_CEXT", raising=False)
-    if _cext.c_scanner() is None:
-        reason = "metaeval._trecscan is not built (no C compiler at install time?): pip install -e . builds it"
+    if _cext.c_reader() is None:
+        reason = "metaeval._reader is not built (no C compiler at install time?): pip install -e . builds it"
         if in_ci():
             pytest.fail(f"{reason} [required because CI is set]", pytrace=False)
         pytest.skip(reason)
-    return _cext.c_scanner()
+    return _cext.c_reader()
 
 
 def write(path, text, gz=False):

@@ -1,5 +1,7 @@
-"""The optional C extension ``metaeval._trecscan`` (setup.py builds it) for the io layer: whether it
-may be used, and its column readers for :mod:`metaeval.io._text`.
+"""The optional C extensions of the io layer (setup.py builds them): whether they may be used,
+``metaeval._trecscan`` (trec_eval's run scanner, :mod:`metaeval.io.treceval`) and the hot loops of
+metaeval's own reader, ``metaeval._reader`` (for :mod:`metaeval.io._text` and
+:mod:`metaeval.io.ingest`).
 
 Without a compiler, or with ``METAEVAL_NO_CEXT`` set, every function here answers None and the
 callers take their numpy code, which is the specification: same values, same errors
@@ -16,8 +18,12 @@ try:  # the optional C scanner (docs/io.md, "trec_eval run scanner")
     from .. import _trecscan as _cscan
 except ImportError:  # pragma: no cover - depends on the build
     _cscan = None
+try:  # the optional C reader loops (docs/io.md, "The project's reader through the same extension")
+    from .. import _reader as _creader
+except ImportError:  # pragma: no cover - depends on the build
+    _creader = None
 
-__all__ = ["c_extensions_enabled", "c_scanner", "c_numbers", "c_hashes", "c_first_index", "c_order_ties", "c_regular_split"]
+__all__ = ["c_extensions_enabled", "c_scanner", "c_reader", "c_numbers", "c_hashes", "c_first_index", "c_order_ties", "c_regular_split"]
 
 
 def c_extensions_enabled() -> bool:
@@ -34,6 +40,14 @@ def c_scanner():
     return _cscan
 
 
+def c_reader():
+    """The C loops of metaeval's reader (module ``metaeval._reader``), or None: not built, or
+    ``METAEVAL_NO_CEXT`` set."""
+    if _creader is None or not c_extensions_enabled():
+        return None
+    return _creader
+
+
 def _spans(s: np.ndarray, e: np.ndarray):
     return np.ascontiguousarray(s, np.int64), np.ascontiguousarray(e, np.int64)
 
@@ -43,7 +57,7 @@ def c_numbers(buf: np.ndarray, s: np.ndarray, e: np.ndarray, convert: bool) -> n
     (``[+-]?(d+(.d*)?|.d+)([eE][+-]?d+)?``): converted as C's ``(float) atof`` (float32) if
     ``convert``, else True.  None: no C extension, or some field is something else (``inf``,
     ``nan``, not a number): the numpy code checks (and words the error)."""
-    ext = c_scanner()
+    ext = c_reader()
     if ext is None:
         return None
     s, e = _spans(s, e)
@@ -57,7 +71,7 @@ def c_hashes(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray,
     """``(hashes, long)``: :func:`metaeval.io._text.hash_rows` of the fields ``buf[s[i]:e[i]]`` of
     up to 64 bytes, and the indices of the longer ones (their hash left for the caller), or None
     without the C extension."""
-    ext = c_scanner()
+    ext = c_reader()
     if ext is None:
         return None
     s, e = _spans(s, e)
@@ -71,7 +85,7 @@ def c_first_index(keys: np.ndarray) -> tuple[np.ndarray, int] | None:
     """``(first, repeats)``: ``first[i]`` the first ``j`` with ``keys[j] == keys[i]`` (uint64 keys;
     one hash table, no sort) and the number of ``i`` with ``first[i] != i``; None without the C
     extension."""
-    ext = c_scanner()
+    ext = c_reader()
     if ext is None:
         return None
     keys = np.ascontiguousarray(keys, np.uint64)
@@ -83,7 +97,7 @@ def c_order_ties(order: np.ndarray, keys: np.ndarray, rows: np.ndarray, docs: np
     """``order`` (a stable argsort of the uint64 ``keys``) reordered in place within each run of
     equal keys by DOCID ``docs[rows[i]]`` descending (byte order), then by position; True when
     done, False without the C extension or for ids held as ``bytes`` objects (the caller sorts)."""
-    ext = c_scanner()
+    ext = c_reader()
     if ext is None or docs.dtype.kind != "S" or docs.itemsize < 1:
         return False
     ext.order_ties(order, np.ascontiguousarray(keys, np.uint64), np.ascontiguousarray(rows, np.int64),
@@ -95,7 +109,7 @@ def c_regular_split(buf: np.ndarray, body: int, allowed) -> tuple[np.ndarray, in
     """``(separator positions, fields a line)`` of ``buf[:body]`` in
     :func:`metaeval.io._text._fast_split`'s form (the first of ``allowed`` that fits), or None:
     another form (the numpy tokenizer splits it), or no C extension."""
-    ext = c_scanner()
+    ext = c_reader()
     if ext is None:
         return None
     for nc in allowed:
