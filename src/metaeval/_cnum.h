@@ -17,7 +17,7 @@
 
 static inline uint64_t load_partial(const unsigned char *p, size_t n)
 {
-    /* n < 8 bytes at p, zero-extended; the caller guarantees 8 readable bytes at p */
+    /* n <= 8 bytes at p, zero-extended (little-endian value); the caller guarantees 8 readable bytes at p */
     uint64_t w;
     memcpy(&w, p, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

@@ -49,42 +49,60 @@ static int decimal_token(const unsigned char *p, const unsigned char *e)
     return p == e;
 }
 
-/* the spans of a column: buf (bytes-like), starts and ends (int64 buffers of n) checked in range */
-static int column_args(Py_buffer *b, Py_buffer *sb, Py_buffer *eb, Py_ssize_t *n)
+/* the arguments (buf, starts, ends, out) of a column function: buf bytes-like, starts and ends int64
+ * buffers of n spans, each in range with 8 readable bytes after it, and out a writable buffer of n
+ * items of `item` bytes (or None when `optional`).  0, or -1 with an exception set. */
+static int column_args(PyObject *args, Py_buffer *b, Py_buffer *sb, Py_buffer *eb, Py_buffer *ob,
+                       Py_ssize_t item, int optional, Py_ssize_t *n)
 {
-    const int64_t *s = sb->buf, *e = eb->buf;
+    const int64_t *s, *e;
+    PyObject *out;
     Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "y*y*y*O", b, sb, eb, &out))
+        return -1;
     if (sb->len != eb->len || sb->len % 8) {
         PyErr_SetString(PyExc_ValueError, "starts and ends must be int64 buffers of one length");
         return -1;
     }
     *n = sb->len / 8;
+    s = sb->buf;
+    e = eb->buf;
     for (i = 0; i < *n; i++) {
         if (s[i] < 0 || e[i] < s[i] || e[i] + 8 > b->len) {
             PyErr_SetString(PyExc_ValueError, "a span outside the buffer (8 bytes of padding needed)");
             return -1;
         }
     }
+    if (out == Py_None && optional)
+        return 0;
+    if (PyObject_GetBuffer(out, ob, PyBUF_WRITABLE) < 0)
+        return -1;
+    if (ob->len != *n * item) {
+        PyErr_SetString(PyExc_ValueError, "out must be a writable buffer of one item per span");
+        return -1;
+    }
     return 0;
+}
+
+static void release_column(Py_buffer *b, Py_buffer *sb, Py_buffer *eb, Py_buffer *ob)
+{
+    if (b->obj)
+        PyBuffer_Release(b);
+    if (sb->obj)
+        PyBuffer_Release(sb);
+    if (eb->obj)
+        PyBuffer_Release(eb);
+    if (ob->obj)
+        PyBuffer_Release(ob);
 }
 
 static PyObject *number_column(PyObject *self, PyObject *args)
 {
     Py_buffer b = {0}, sb = {0}, eb = {0}, ob = {0};
-    PyObject *out;
+    PyObject *res = NULL;
     Py_ssize_t n = 0, i, bad = -1;
-    if (!PyArg_ParseTuple(args, "y*y*y*O", &b, &sb, &eb, &out))
-        return NULL;
-    if (column_args(&b, &sb, &eb, &n) < 0)
+    if (column_args(args, &b, &sb, &eb, &ob, (Py_ssize_t)sizeof(float), 1, &n) < 0)
         goto fail;
-    if (out != Py_None) {
-        if (PyObject_GetBuffer(out, &ob, PyBUF_WRITABLE) < 0)
-            goto fail;
-        if (ob.len != n * (Py_ssize_t)sizeof(float)) {
-            PyErr_SetString(PyExc_ValueError, "out must be a float32 buffer of n");
-            goto fail;
-        }
-    }
     {
         const unsigned char *base = b.buf;
         const int64_t *s = sb.buf, *e = eb.buf;
@@ -100,30 +118,10 @@ static PyObject *number_column(PyObject *self, PyObject *args)
                 o[i] = (float)x;
         }
     }
-    PyBuffer_Release(&b);
-    PyBuffer_Release(&sb);
-    PyBuffer_Release(&eb);
-    if (ob.obj)
-        PyBuffer_Release(&ob);
-    return PyLong_FromSsize_t(bad);
+    res = PyLong_FromSsize_t(bad);
 fail:
-    PyBuffer_Release(&b);
-    PyBuffer_Release(&sb);
-    PyBuffer_Release(&eb);
-    if (ob.obj)
-        PyBuffer_Release(&ob);
-    return NULL;
-}
-
-/* the little-endian value of the n <= 8 bytes at p (zero-extended); 8 bytes readable at p */
-static inline uint64_t load_le(const unsigned char *p, size_t n)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return n >= 8 ? w : (n ? (w & (~(uint64_t)0 >> (64 - 8 * n))) : 0);
+    release_column(&b, &sb, &eb, &ob);
+    return res;
 }
 
 #define DENSE_MAX 64
@@ -131,18 +129,10 @@ static inline uint64_t load_le(const unsigned char *p, size_t n)
 static PyObject *hash_column(PyObject *self, PyObject *args)
 {
     Py_buffer b = {0}, sb = {0}, eb = {0}, ob = {0};
-    PyObject *out;
+    PyObject *res = NULL;
     Py_ssize_t n = 0, i, longer = 0;
-    if (!PyArg_ParseTuple(args, "y*y*y*O", &b, &sb, &eb, &out))
-        return NULL;
-    if (column_args(&b, &sb, &eb, &n) < 0)
+    if (column_args(args, &b, &sb, &eb, &ob, 8, 0, &n) < 0)
         goto fail;
-    if (PyObject_GetBuffer(out, &ob, PyBUF_WRITABLE) < 0)
-        goto fail;
-    if (ob.len != n * 8) {
-        PyErr_SetString(PyExc_ValueError, "out must be a uint64 buffer of n");
-        goto fail;
-    }
     {
         const unsigned char *base = b.buf;
         const int64_t *s = sb.buf, *e = eb.buf;
@@ -157,7 +147,7 @@ static PyObject *hash_column(PyObject *self, PyObject *args)
             }
             /* metaeval.io._text.hash_rows: the first word always, then the non-zero ones */
             for (j = 0; j == 0 || 8 * j < len; j++) {
-                uint64_t w = load_le(p + 8 * j, len - 8 * j < 8 ? len - 8 * j : 8), x;
+                uint64_t w = load_partial(p + 8 * j, len - 8 * j < 8 ? len - 8 * j : 8), x;
                 if (j && !w)
                     continue;
                 x = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
@@ -169,18 +159,10 @@ static PyObject *hash_column(PyObject *self, PyObject *args)
             o[i] = h;
         }
     }
-    PyBuffer_Release(&b);
-    PyBuffer_Release(&sb);
-    PyBuffer_Release(&eb);
-    PyBuffer_Release(&ob);
-    return PyLong_FromSsize_t(longer);
+    res = PyLong_FromSsize_t(longer);
 fail:
-    PyBuffer_Release(&b);
-    PyBuffer_Release(&sb);
-    PyBuffer_Release(&eb);
-    if (ob.obj)
-        PyBuffer_Release(&ob);
-    return NULL;
+    release_column(&b, &sb, &eb, &ob);
+    return res;
 }
 
 /* regular_split(buf, body, ncols) -> int64 bytearray of the separator positions (bytes <= 0x20)
@@ -355,6 +337,7 @@ static PyObject *order_ties(PyObject *self, PyObject *args)
     Py_buffer ob = {0}, kb = {0}, rb = {0}, db = {0};
     Py_ssize_t w, n, a, b, tiedn = 0, ndocs;
     tied *t = NULL, *tmp = NULL;
+    PyObject *res = NULL;
     if (!PyArg_ParseTuple(args, "w*y*y*y*n", &ob, &kb, &rb, &db, &w))
         return NULL;
     n = ob.len / 8;
@@ -397,13 +380,7 @@ static PyObject *order_ties(PyObject *self, PyObject *args)
                 o[i] = t[i - a].pos;
         }
     }
-    PyMem_Free(t);
-    PyMem_Free(tmp);
-    PyBuffer_Release(&ob);
-    PyBuffer_Release(&kb);
-    PyBuffer_Release(&rb);
-    PyBuffer_Release(&db);
-    return PyLong_FromSsize_t(tiedn);
+    res = PyLong_FromSsize_t(tiedn);
 fail:
     PyMem_Free(t);
     PyMem_Free(tmp);
@@ -411,7 +388,7 @@ fail:
     PyBuffer_Release(&kb);
     PyBuffer_Release(&rb);
     PyBuffer_Release(&db);
-    return NULL;
+    return res;
 }
 
 static PyMethodDef methods[] = {
