@@ -15,6 +15,9 @@
  * Plain CPython C API, no numpy headers: the Python side passes numpy arrays as buffers.
  */
 #include "_cnum.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static inline int is_digit(unsigned c) { return c - '0' < 10u; }
 
@@ -165,62 +168,84 @@ fail:
     return res;
 }
 
+/* the state of regular_split: separators found (p[0..k)), the index of the next one that must be
+ * the LF, the position of the last one */
+typedef struct {
+    const unsigned char *x;
+    int64_t *p;
+    Py_ssize_t k, cap, nc, next_nl, prev;
+} splitter;
+
+/* x[i] <= 0x20: record it; -1 when the file is not in the regular form */
+static inline int split_at(splitter *s, Py_ssize_t i)
+{
+    int nl = s->x[i] == '\n';
+    if (i == s->prev + 1 || nl != (s->k == s->next_nl) || s->k >= s->cap)
+        return -1;
+    if (nl)
+        s->next_nl = s->k + s->nc;
+    s->p[s->k++] = i;
+    s->prev = i;
+    return 0;
+}
+
 /* regular_split(buf, body, ncols) -> int64 bytearray of the separator positions (bytes <= 0x20)
  * of buf[0..body), or None: metaeval.io._text._fast_split's form (buf[0] and every ncols-th
  * separator after it an LF, no other LF, no two separators adjacent, at least one line) only. */
 static PyObject *regular_split(PyObject *self, PyObject *args)
 {
     Py_buffer b = {0};
-    Py_ssize_t body, nc, i, k = 0, cap;
+    Py_ssize_t body, nc, i = 0;
     PyObject *res = NULL;
-    int64_t *p;
+    splitter sp;
     if (!PyArg_ParseTuple(args, "y*nn", &b, &body, &nc))
         return NULL;
     if (body < 1 || body > b.len || nc < 1) {
         PyErr_SetString(PyExc_ValueError, "regular_split: bad sizes");
         goto done;
     }
+    sp.x = b.buf;
+    sp.k = 0;
+    sp.nc = nc;
+    sp.next_nl = 0;
+    sp.prev = -2;
+    sp.cap = body / 2 + 2;              /* no two separators adjacent: at most every other byte */
+    res = PyByteArray_FromStringAndSize(NULL, sp.cap * 8);
+    if (!res)
+        goto done;
+    sp.p = (int64_t *)PyByteArray_AS_STRING(res);
+#if defined(__SSE2__) && defined(__GNUC__)
     {
-        const unsigned char *x = b.buf;
-        Py_ssize_t next_nl = 0, prev = -2;
-        cap = body / 2 + 2;             /* no two separators adjacent: at most every other byte */
-        res = PyByteArray_FromStringAndSize(NULL, cap * 8);
-        if (!res)
-            goto done;
-        p = (int64_t *)PyByteArray_AS_STRING(res);
-        for (i = 0; i < body; i++) {
-            unsigned c;
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            /* 8 bytes at a time: the lowest byte < 0x21 of a word is flagged exactly (token_end) */
-            while (body - i >= 8) {
-                uint64_t w = load8(x + i);
-                uint64_t f = (w - 0x2121212121212121ULL) & ~w & 0x8080808080808080ULL;
-                if (f) {
-                    i += (Py_ssize_t)((unsigned)__builtin_ctzll(f) >> 3);
-                    break;
-                }
-                i += 8;
-            }
-            if (i >= body)
-                break;
-#endif
-            c = x[i];
-            if (c > 0x20)
-                continue;
-            if (i == prev + 1 || (c == '\n') != (k == next_nl) || k >= cap)
-                goto irregular;
-            if (c == '\n')
-                next_nl = k + nc;
-            p[k++] = i;
-            prev = i;
-        }
-        if (k < 2 || (k - 1) % nc)
-            goto irregular;
-        if (PyByteArray_Resize(res, k * 8) < 0) {
-            Py_CLEAR(res);
-            goto done;
+        /* 16 bytes at a time: a mask of the bytes <= 0x20 (unsigned min(v, 0x20) == v) */
+        const __m128i lim = _mm_set1_epi8(0x20);
+        for (; body - i >= 16; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(sp.x + i));
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, lim), v));
+            for (; m; m &= m - 1)
+                if (split_at(&sp, i + __builtin_ctz(m)) < 0)
+                    goto irregular;
         }
     }
+#elif defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* 8 bytes at a time: the lowest byte < 0x21 of a word is flagged exactly (as in _trecscan) */
+    while (body - i >= 8) {
+        uint64_t w = load8(sp.x + i);
+        uint64_t f = (w - 0x2121212121212121ULL) & ~w & 0x8080808080808080ULL;
+        if (f) {
+            i += (Py_ssize_t)((unsigned)__builtin_ctzll(f) >> 3);
+            if (split_at(&sp, i) < 0)
+                goto irregular;
+        }
+        i += f ? 1 : 8;
+    }
+#endif
+    for (; i < body; i++)
+        if (sp.x[i] <= 0x20 && split_at(&sp, i) < 0)
+            goto irregular;
+    if (sp.k < 2 || (sp.k - 1) % nc)
+        goto irregular;
+    if (PyByteArray_Resize(res, sp.k * 8) < 0)
+        Py_CLEAR(res);
     goto done;
 irregular:
     Py_CLEAR(res);
