@@ -13,6 +13,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import in_ci
 from metaeval.errors import InputError
@@ -253,3 +255,55 @@ def test_score_order_ties_by_docid(tmp_path, monkeypatch):
             seen.add(docs[i])
             levels.append(qrel.get(docs[i], -1))
     np.testing.assert_array_equal(c[0, 0, :len(levels)], levels)
+
+
+# ------------------------------------------------------------------------------ random runs
+_TOPICS = ["1", "1", "1", "2", "3", "9"]
+_DOCS = ["d1", "d2", "d3", "dup", "e1", "z", "a", "d10", "D1", "d1x", "L" * 65, "L" * 66]
+_NUMS = ["1", "2", "2.0", "1.00000001", "-0", "0", "+.5", "5.", "1e400", "-1e400", "1e-400", "3.4028236e38",
+         "0.9906681403517723", "-6.070099353790283", "12345678901234567890.5", "1" * 70, "7e-46", "1e5",
+         "2.5E-3"]
+_SPECIAL = ["nan", "inf", "-Inf"]
+_TIES = ["1", "2.0", "-0", "0", "1.00000001", "0.1", "0.10000000149011612"]     # equal in float32
+_BAD = ["x", "1.2.3", "1e", "0x1", "1_0", "--1"]
+_SEPS = [" ", " ", " ", "\t", "  ", " \t"]
+_ENDS = ["\n", "\n", "\n", "\r\n", " \n", "\n\n"]
+
+
+@st.composite
+def _run_text(draw):
+    n = draw(st.integers(0, 40))
+    rows = [[draw(st.sampled_from(_TOPICS)), "Q0", draw(st.sampled_from(_DOCS)),
+             draw(st.sampled_from(["1", "2", "10", "0", "-3", "1e2"])),
+             draw(st.sampled_from(_TIES if draw(st.booleans()) else _NUMS)), "tag"] for _ in range(n)]
+    fault = draw(st.sampled_from(["none", "none", "none", "rank", "score", "special", "short"]))
+    if n and fault != "none":                                      # one unusual line
+        r = rows[draw(st.integers(0, n - 1))]
+        if fault == "rank":
+            r[3] = draw(st.sampled_from(_BAD))
+        elif fault == "score":
+            r[4] = draw(st.sampled_from(_BAD))
+        elif fault == "special":
+            r[4] = draw(st.sampled_from(_SPECIAL))
+        else:
+            del r[draw(st.integers(1, 5)):]
+    text = ""
+    for r in rows:
+        sep = draw(st.sampled_from(_SEPS)) if draw(st.integers(0, 9)) == 0 else " "
+        text += sep.join(r) + (draw(st.sampled_from(_ENDS)) if draw(st.integers(0, 9)) == 0 else "\n")
+    if text and draw(st.integers(0, 3)) == 0:
+        text = text.rstrip("\n")                                   # no final newline
+    return text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(run=_run_text(), order=st.sampled_from(["file", "score"]), depth=st.sampled_from([1000, None, 1, 3]),
+       gz=st.booleans())
+def test_random_runs_equal_numpy(tmp_path_factory, monkeypatch, run, order, depth, gz):
+    """Random runs of tricky tokens, separators and line ends (and now and then a bad number or a
+    short line): the C and numpy paths give the same collection, warnings and error."""
+    d = tmp_path_factory.mktemp("r")
+    q = write(d / "qrels", QRELS)
+    p = write(d / "r.run", run, gz)
+    (c, wc), (py, wp) = both(monkeypatch, lambda: _collection(q, [p], order, depth))
+    assert c == py and wc == wp
