@@ -290,6 +290,7 @@ def test_exact_when_document_hashes_collide(tmp_path, monkeypatch):
         return np.zeros(m.shape[0], np.uint64)
 
     monkeypatch.setattr(text_mod, "hash_rows", const)
+    monkeypatch.setenv("METAEVAL_NO_CEXT", "1")     # the patched numpy hash for every id
     q = write(tmp_path / "q", "1 a L1\n1 b L2\n1 c L0\n")
     r = write(tmp_path / "r", "1 Q0 c 1 1 x\n1 Q0 z 2 1 x\n1 Q0 b 3 1 x\n1 Q0 c 4 1 x\n1 Q0 a 5 1 x\n")
     with pytest.warns(InputWarning, match="repeated"):
@@ -315,6 +316,7 @@ def test_exact_when_high_hash_bits_collide(tmp_path, monkeypatch):
         return hash_rows(m) & np.uint64(0xFFFFFFFF)
 
     monkeypatch.setattr(text_mod, "hash_rows", low)
+    monkeypatch.setenv("METAEVAL_NO_CEXT", "1")     # the patched numpy hash for every id
     q = write(tmp_path / "q", "1 a L1\n1 b L2\n")
     r = write(tmp_path / "r", "1 Q0 b 1 3 x\n1 Q0 c 2 2 x\n1 Q0 a 3 1 x\n")   # file = score order
     with warnings.catch_warnings():

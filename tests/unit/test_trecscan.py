@@ -399,10 +399,10 @@ def test_underscore_scores_read_as_atof_by_numpy(tmp_path):
 
 
 def test_fresh_build_declared():
-    """setup.py declares the extensions (the scanner, the line printer) as optional (installs
-    without a compiler) and the build artefacts are ignored by git."""
+    """setup.py declares the extensions (the scanner, the line printer, the reader's loops) as
+    optional (installs without a compiler) and the build artefacts are ignored by git."""
     setup = (ROOT / "setup.py").read_text()
-    for name in ("_trecscan", "_trecfmt"):
+    for name in ("_trecscan", "_trecfmt", "_reader"):
         assert f'Extension("metaeval.{name}", ["src/metaeval/{name}.c"], optional=True' in setup
     ignore = (ROOT / ".gitignore").read_text().split()
     assert "*.so" in ignore and "build/" in ignore

@@ -17,6 +17,7 @@ import re
 import numpy as np
 
 from ..errors import InputError
+from ._cext import c_hashes, c_numbers, c_regular_split
 
 _NL = 10
 
@@ -231,6 +232,9 @@ def tokenize(path: str | os.PathLike, ncols: int | tuple[int, ...], what: str,
             skip = len(data) if stop < 0 else stop + 1
             first_line = data.count(b"\n", 0, skip) + 1
     buf, body = _buffer(data, skip)
+    fast = c_regular_split(buf, body, allowed)       # the C reader: _fast_split's form in one pass
+    if fast is not None:
+        return _regular_table(path, buf, *fast, first_line)
     p = np.flatnonzero(buf[:body] <= 32)             # separator positions; p[0] = 0, p[-1] = end newline
     fast = _fast_split(path, buf, p, allowed, first_line)
     if fast is not None:
@@ -254,9 +258,14 @@ def _fast_split(path, buf, p, allowed, first_line):
             continue
         if int((p[1:] - p[:-1]).min()) <= 1:     # two adjacent whitespace bytes: general path
             return None
-        line = np.arange(first_line, first_line + nrows, dtype=np.int64)
-        return Table(path, buf, line, nc, sep=p)
+        return _regular_table(path, buf, p, nc, first_line)
     return None
+
+
+def _regular_table(path, buf, p, nc, first_line) -> Table:
+    """The :class:`Table` of a file in :func:`_fast_split`'s form, ``p`` its separator positions."""
+    nrows = (len(p) - 1) // nc
+    return Table(path, buf, np.arange(first_line, first_line + nrows, dtype=np.int64), nc, sep=p)
 
 
 def _general_split(path, buf, p, allowed, what, first_line) -> Table:
@@ -343,6 +352,8 @@ def check_numeric(table: Table, col: int, what: str) -> None:
     if table.n == 0:
         return
     s, e = table.span(col)
+    if c_numbers(table.buf, s, e, False):         # the C reader: every field a decimal number
+        return
     L = e - s
     steps = min(int(L.max()), DENSE_MAX) + 1
     buf = table.buf
@@ -369,22 +380,27 @@ def check_numeric(table: Table, col: int, what: str) -> None:
 def parse_float32(table: Table, col: int, what: str) -> np.ndarray:
     """Field ``col`` validated (:func:`check_numeric`) and converted as C does ``(float) atof(s)``:
     the correctly rounded double, then rounded to single precision (trec_eval keeps scores as
-    ``float``).  The plain route: numpy's string-to-double conversion, then ``astype(float32)``."""
-    check_numeric(table, col, what)
+    ``float``).  The plain route (the specification): numpy's string-to-double conversion, then
+    to float32 (a double beyond float32's range becomes an infinity, without numpy's overflow
+    warning); the C reader (:func:`metaeval.io._cext.c_numbers`) when every field is decimal."""
     n = table.n
+    if n and (fast := c_numbers(table.buf, *table.span(col), True)) is not None:
+        return fast
+    check_numeric(table, col, what)
     out = np.empty(n, np.float32)
     if n == 0:
         return out
     s, e = table.span(col)
     short = (e - s) <= DENSE_MAX
-    if short.all():
-        out[:] = table.fixed(col).astype(np.float64)
-        return out
-    i = np.flatnonzero(short)
-    m = _matrix(table.buf, s[i], e[i])
-    out[i] = m.view(f"S{m.shape[1]}").ravel().astype(np.float64)
-    for k in np.flatnonzero(~short).tolist():
-        out[k] = float(bytes(table.buf[s[k]:e[k]]))
+    with np.errstate(over="ignore"):
+        if short.all():
+            out[:] = table.fixed(col).astype(np.float64)
+            return out
+        i = np.flatnonzero(short)
+        m = _matrix(table.buf, s[i], e[i])
+        out[i] = m.view(f"S{m.shape[1]}").ravel().astype(np.float64)
+        for k in np.flatnonzero(~short).tolist():
+            out[k] = float(bytes(table.buf[s[k]:e[k]]))
     return out
 
 
@@ -422,16 +438,20 @@ def _blake64(items) -> np.ndarray:
 def _hash_spans(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     """:func:`hash_ids` of the fields ``buf[s[i]:e[i]]``, without a dense array wider than
     :data:`DENSE_MAX` bytes."""
-    L = e - s
-    long_ = L > DENSE_MAX
-    if not long_.any():
-        return hash_rows(_words(buf, s, e))
-    out = np.empty(len(s), np.uint64)
-    i = np.flatnonzero(~long_)
-    out[i] = hash_rows(_words(buf, s[i], e[i]))
-    mv = memoryview(buf)
-    j = np.flatnonzero(long_)
-    out[j] = _blake64(bytes(mv[a:b]) for a, b in zip(s[j].tolist(), e[j].tolist()))
+    fast = c_hashes(buf, s, e)                    # the C reader: the same hashes
+    if fast is not None:
+        out, j = fast
+    else:
+        long_ = (e - s) > DENSE_MAX
+        if not long_.any():
+            return hash_rows(_words(buf, s, e))
+        out = np.empty(len(s), np.uint64)
+        i = np.flatnonzero(~long_)
+        out[i] = hash_rows(_words(buf, s[i], e[i]))
+        j = np.flatnonzero(long_)
+    if len(j):
+        mv = memoryview(buf)
+        out[j] = _blake64(bytes(mv[a:b]) for a, b in zip(s[j].tolist(), e[j].tolist()))
     return out
 
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..collection import PAD, UNJUDGED, Collection
 from ..errors import InputError, warn_input
+from ._cext import c_first_index, c_order_ties
 from ._text import as_fixed, hash_ids
 from .qrels import Qrels, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
@@ -68,8 +69,8 @@ class _QrelsIndex:
         self.used_of_qtopic = np.array([pos.get(t, -1) for t in q.topics], np.int64)
         self.fast = len(q.topics) < (1 << 16)
         if self.fast:
-            key = (q.topic_index.astype(np.uint64) << _TOPIC_SHIFT) | (q.doc_hash >> np.uint64(16))
-            # plain numpy: sorted keys + searchsorted (no hand-written hash table, no pandas import)
+            key = self.key = (q.topic_index.astype(np.uint64) << _TOPIC_SHIFT) | (q.doc_hash >> np.uint64(16))
+            # plain numpy: sorted keys + searchsorted (the C path: a hash table, _cext.c_first_index)
             self.order = np.argsort(key, kind="stable")
             self.sorted = key[self.order]
             if len(key) > 1 and (self.sorted[1:] == self.sorted[:-1]).any():
@@ -91,8 +92,14 @@ class _QrelsIndex:
                 out[i] = pos.get((t, d), -1)
             return out
         key = (qt.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
-        p = np.minimum(np.searchsorted(self.sorted, key), len(self.sorted) - 1)
-        qi = np.where(self.sorted[p] == key, self.order[p], -1)
+        fast = c_first_index(np.concatenate([self.key, key]))    # C: one hash table, no search
+        if fast is not None:
+            N = len(self.key)
+            qi = fast[0][N:]
+            qi[qi >= N] = -1
+        else:
+            p = np.minimum(np.searchsorted(self.sorted, key), len(self.sorted) - 1)
+            qi = np.where(self.sorted[p] == key, self.order[p], -1)
         cand = np.flatnonzero(qi >= 0)
         qi = qi[cand]
         ok = self.q.docs[qi] == docs[rows[cand]]        # verify byte for byte (exact)
@@ -156,10 +163,13 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
         if run.scores is not None and len(rows):
             # trec_eval keeps SCORE as a C float: compare in float32 so that scores equal in
             # single precision tie (and are then ordered by DOCID descending), as pytrec_eval does
-            o = _score_order(ct, run.scores[rows].astype(np.float32), docs, rows)
-            _warn_order_disagreement(run, src, ct, o, order, index.q.topics, qt)
-            if order == "score":
-                rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
+            key = _score_key(ct, run.scores[rows].astype(np.float32))
+            brk = _order_breaks(key, docs, rows)
+            if brk is not None:
+                _warn_order_disagreement(run, src, ct, brk, order, index.q.topics, qt)
+                if order == "score":
+                    o = _score_order(key, docs, rows)
+                    rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
         # repeated documents within a topic: keep the first position
         dup = _duplicates(ct, dhash, docs, rows)
         if dup is not None:
@@ -189,42 +199,64 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
     return levels, lengths
 
 
-def _warn_order_disagreement(run: ParsedRun, src, ct: np.ndarray, o: np.ndarray, order: str,
+def _warn_order_disagreement(run: ParsedRun, src, ct: np.ndarray, brk: np.ndarray, order: str,
                              qtopics, qt: np.ndarray) -> None:
     """One warning per run whose own order (file lines, DataFrame rows or ``rank``) and score order
-    (trec_eval's) give another ranked list on some topic: how many topics, and which order is used
-    (docs/io.md, "Conventions")."""
-    off = o != np.arange(len(o))
-    if not off.any():
-        return
-    bad = np.unique(ct[off])
-    first = qtopics[int(qt[int(np.flatnonzero(off)[0])])]
+    (trec_eval's) give another ranked list on some topic (``brk``: :func:`_order_breaks`): how many
+    topics, and which order is used (docs/io.md, "Conventions")."""
+    at = np.flatnonzero(brk)
+    bad = ct[at]                                   # ct is sorted: count its distinct values
+    n_bad = 1 + int(np.count_nonzero(bad[1:] != bad[:-1]))
+    n_topics = 1 + int(np.count_nonzero(ct[1:] != ct[:-1]))
+    first = qtopics[int(qt[int(at[0])])]
     given = getattr(run, "order_name", "file order")
     used = ("score order (trec_eval's convention)" if order == "score"
             else f"{given} (NTCIREVAL's convention)")
     _warn(f"{src}: run {run.name}: its {given} and its score order disagree on "
-          f"{_plural(len(bad), 'topic')} of {len(np.unique(ct))} (first: topic {first}); ranked by {used}; "
+          f"{_plural(n_bad, 'topic')} of {n_topics} (first: topic {first}); ranked by {used}; "
           f"order 'file' or 'score' (--order, config order:) chooses")
 
 
-def _score_order(ct: np.ndarray, sc: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Permutation sorting by topic, then score descending, then DOCID descending (byte order).
-
-    One stable sort of a composite uint64 key ``topic << 32 | ~orderable(score)``; only if some
-    (topic, score) pairs tie are the rows first put in descending DOCID order (big-endian 8-byte
-    words compare like the bytes), so that the stable sort breaks ties by DOCID."""
+def _score_key(ct: np.ndarray, sc: np.ndarray) -> np.ndarray:
+    """uint64 keys ``topic << 32 | ~orderable(score)`` (``sc`` float32): ascending keys are by topic,
+    then score descending; scores equal in C tie (-0.0 and +0.0), NaN below every number."""
     u = (sc + np.float32(0)).view(np.uint32)                      # -0.0 -> +0.0 (they tie in C)
     # float32 bits -> uint32 with the same order (negative: flip all bits; positive: set sign bit)
     u = np.where(u & np.uint32(0x80000000), ~u, u | np.uint32(0x80000000))
     u[np.isnan(sc)] = 0                                           # NaN: below every number, -inf too
-    key = (ct.astype(np.uint64) << np.uint64(32)) | (~u).astype(np.uint64)
+    return (ct.astype(np.uint64) << np.uint64(32)) | (~u).astype(np.uint64)
+
+
+def _order_breaks(key: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
+    """Where the given order (rows grouped by topic, ``key`` :func:`_score_key`) is not trec_eval's:
+    a mask of the adjacent pairs (i, i + 1) out of that order -- a higher key, or an equal key and a
+    lower DOCID (byte order) -- or None when there is none.  Without a sort: a topic's list is in
+    score order iff each of its pairs is, and :func:`_score_order` leaves exactly those in place."""
+    brk = key[:-1] > key[1:]
+    tie = np.flatnonzero(key[:-1] == key[1:])
+    if len(tie):
+        brk[tie] = docs[rows[tie]] < docs[rows[tie + 1]]
+    return brk if brk.any() else None
+
+
+def _score_order(key: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Permutation sorting by ``key`` (:func:`_score_key`: topic, then score descending), then DOCID
+    descending (byte order, trec_eval's ``comp_sim_docno``), then position.
+
+    One stable sort of the keys; the rows of equal keys (only those) are then reordered within
+    their group by DOCID descending, a stable sort keeping equal DOCIDs in place."""
     o = np.argsort(key, kind="stable")
-    ks = key[o]
-    if not (ks[1:] == ks[:-1]).any():
+    if c_order_ties(o, key, rows, docs):           # C: each group of ties sorted in place
         return o
-    code = np.unique(docs[rows], return_inverse=True)[1]          # rank of the DOCID in byte order
-    pre = np.argsort(-code, kind="stable")                         # DOCID descending
-    return pre[np.argsort(key[pre], kind="stable")]
+    ks = key[o]
+    eq = ks[1:] == ks[:-1]
+    if not eq.any():
+        return o
+    group = np.cumsum(np.r_[True, ~eq])                           # group of equal keys, ascending
+    pos = np.flatnonzero(np.r_[eq, False] | np.r_[False, eq])     # positions in a group of >= 2
+    code = np.unique(docs[rows[o[pos]]], return_inverse=True)[1]  # rank of the DOCID in byte order
+    o[pos] = o[pos][np.lexsort((-code.ravel(), group[pos]))]
+    return o
 
 
 def _duplicates(ct: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
@@ -232,16 +264,24 @@ def _duplicates(ct: np.ndarray, dhash: np.ndarray, docs: np.ndarray, rows: np.nd
     m = len(ct)
     if m < 2:
         return None
-    # quick test on 32 bits (a cheaper sort): distinct 32-bit keys prove there are no repeats
-    k32 = ((dhash >> np.uint64(32)).astype(np.uint32) ^ (ct.astype(np.uint32) * np.uint32(0x9E3779B1)))
-    k32.sort()
-    if not (k32[1:] == k32[:-1]).any():
-        return None
     key = (ct.astype(np.uint64) << _TOPIC_SHIFT) | (dhash >> np.uint64(16))
-    o = np.argsort(key, kind="stable")
-    ks = key[o]
-    eq = np.flatnonzero(ks[1:] == ks[:-1])
-    a, b = o[eq], o[eq + 1]
+    fast = c_first_index(key)                     # C: one hash table, no sort
+    if fast is not None:
+        first, repeats = fast
+        if not repeats:
+            return None
+        b = np.flatnonzero(first != np.arange(m))
+        a = first[b]                               # each repeat and the first of its key
+    else:
+        # quick test on 32 bits (a cheaper sort): distinct 32-bit keys prove there are no repeats
+        k32 = ((dhash >> np.uint64(32)).astype(np.uint32) ^ (ct.astype(np.uint32) * np.uint32(0x9E3779B1)))
+        k32.sort()
+        if not (k32[1:] == k32[:-1]).any():
+            return None
+        o = np.argsort(key, kind="stable")
+        ks = key[o]
+        eq = np.flatnonzero(ks[1:] == ks[:-1])
+        a, b = o[eq], o[eq + 1]                    # each repeat and the one before it
     same = docs[rows[a]] == docs[rows[b]]
     dup = np.zeros(m, bool)
     if not same.all():

@@ -30,16 +30,13 @@ import numpy as np
 
 from ..errors import InputError
 from ..cnum import c_atof, c_atol
+from ._cext import c_extensions_enabled, c_scanner  # noqa: F401 -- c_extensions_enabled: re-exported
 from ._text import (Table, _hash_spans, _matrix, _objects, _words, as_fixed, hash_ids, hash_rows, read_bytes,
                     tokenize)
 
 __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "TrecRanking", "read_trec_qrels",
            "read_trec_run", "rank_runs", "rank_run_file", "rank_run_files", "c_atol", "c_atof"]
 
-try:  # the optional C scanner (setup.py builds it; docs/io.md, "trec_eval run scanner")
-    from .. import _trecscan as _cscan
-except ImportError:  # pragma: no cover - depends on the build
-    _cscan = None
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -652,20 +649,6 @@ def rank_runs(q: TrecQrels, runs: list[TrecRun], names: list[str] | None = None,
     parts = [_rank_one(q, r, max_docs, judged_only, complete, version == 9) for r in runs]
     names = names or [os.path.basename(r.path) for r in runs]
     return stack_rankings(q, parts, names, [r.run_id for r in runs])
-
-
-def c_extensions_enabled() -> bool:
-    """Whether the optional C extensions may be used: not when the environment variable
-    ``METAEVAL_NO_CEXT`` is set (to anything but "", "0", "false", "no")."""
-    return os.environ.get("METAEVAL_NO_CEXT", "").strip().lower() in ("", "0", "false", "no")
-
-
-def c_scanner():
-    """The C run scanner (module ``metaeval._trecscan``), or None: not built, or
-    ``METAEVAL_NO_CEXT`` set (:func:`c_extensions_enabled`)."""
-    if _cscan is None or not c_extensions_enabled():
-        return None
-    return _cscan
 
 
 def _scan_index(q: TrecQrels, ext):
