@@ -26,6 +26,7 @@ def main(argv=None) -> int:
     ap.add_argument("--data", default=os.environ.get("METAEVAL_SHARED_DATA") or ROOT.parent / "shared" / "data")
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args(argv)
+    from metaeval.io import trec_ranking as tr
     from metaeval.io import treceval as te
 
     dl19 = Path(a.data) / "trec-dl19-passage"
@@ -38,12 +39,12 @@ def main(argv=None) -> int:
         size = sum(p.stat().st_size for p in paths)
 
         def numpy_path(p):
-            te._rank_one(q, te.read_trec_run(p, q.topic_bytes), None, False, False)
+            tr._rank_one(q, te.read_trec_run(p, q.topic_bytes), None, False, False)
 
         def c_path(p):
-            te.rank_run_file(q, p)
+            tr.rank_run_file(q, p)
 
-        print(f"{len(paths)} runs, {size / 1e6:.0f} MB; C scanner built: {te.c_scanner() is not None}")
+        print(f"{len(paths)} runs, {size / 1e6:.0f} MB; C scanner built: {tr.c_scanner() is not None}")
         for name, f in (("numpy reader", numpy_path), ("C scanner", c_path)):
             for p in paths[:2]:
                 f(p)                                    # warm-up: imports, qrels index

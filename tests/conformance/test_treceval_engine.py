@@ -46,7 +46,8 @@ def specs():
 
 
 def load(data: Path, judged_only: bool):
-    from metaeval.io.treceval import rank_runs, read_trec_qrels, read_trec_run
+    from metaeval.io.trec_ranking import rank_runs
+    from metaeval.io.treceval import read_trec_qrels, read_trec_run
     dl = data / "trec-dl19-passage"
     q = read_trec_qrels(dl / "qrels.txt")
     runs = sorted((dl / "runs").glob("*.run.gz"))

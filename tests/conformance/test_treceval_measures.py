@@ -126,7 +126,8 @@ def test_pytrec_eval_agreement(dl19_f32):
     iprec_at_recall / 11pt_avg compared with version=9 (truncated recall cutoffs)."""
     import pytrec_eval
 
-    from metaeval.io.treceval import rank_runs, read_trec_qrels, read_trec_run
+    from metaeval.io.trec_ranking import rank_runs
+    from metaeval.io.treceval import read_trec_qrels, read_trec_run
     from metaeval.treceval import compute, make_spec
 
     qrels, runs = dl19_f32

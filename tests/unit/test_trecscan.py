@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from conftest import DL19, in_ci
 from metaeval.errors import InputError
+from metaeval.io import trec_ranking as tr
 from metaeval.io import treceval as te
 from metaeval.cnum import c_atof
 
@@ -66,12 +67,12 @@ OPTIONS = [dict(), dict(max_docs=3), dict(max_docs=0), dict(max_docs=-2), dict(j
 
 def _pure(q, path, max_docs=None, judged_only=False, complete=False, version=10):
     run = te.read_trec_run(path, q.topic_bytes)
-    rel, num_ret, present = te._rank_one(q, run, max_docs, judged_only, complete, version == 9)
+    rel, num_ret, present = tr._rank_one(q, run, max_docs, judged_only, complete, version == 9)
     return rel, num_ret, present, run.run_id
 
 
 def _c(q, path, max_docs=None, judged_only=False, complete=False, version=10):
-    return te._scan_file(q, str(path), max_docs, judged_only, complete, version == 9)
+    return tr._scan_file(q, str(path), max_docs, judged_only, complete, version == 9)
 
 
 def _same(a, b) -> None:
@@ -100,7 +101,7 @@ def test_dl19_runs_c_equals_numpy(cext):
         for kw in (dict(), dict(max_docs=10, judged_only=True), dict(complete=True, version=9)):
             got = _c(q, p, **kw)
             assert got is not None, f"the C scanner declined {p.name}"
-            rel, num_ret, present = te._rank_one(q, run, kw.get("max_docs"), kw.get("judged_only", False),
+            rel, num_ret, present = tr._rank_one(q, run, kw.get("max_docs"), kw.get("judged_only", False),
                                                  kw.get("complete", False), kw.get("version") == 9)
             _same(got, (rel, num_ret, present, run.run_id))
 
@@ -275,7 +276,7 @@ def test_generated_runs_c_equals_numpy(cext, qrels, tmp_path, data, opt):
     except InputError as e:
         assert _c(qrels, path, **opt) is None       # declined: the numpy reader words the error
         with pytest.raises(InputError) as got:
-            te.rank_run_file(qrels, path, **opt)
+            tr.rank_run_file(qrels, path, **opt)
         assert str(got.value) == str(e)
         return
     got = _c(qrels, path, **opt)
@@ -284,7 +285,7 @@ def test_generated_runs_c_equals_numpy(cext, qrels, tmp_path, data, opt):
         _same(got, want)
     else:
         assert got is None                          # a NaN score: the numpy reader orders it
-    _same(te.rank_run_file(qrels, path, **opt), want)
+    _same(tr.rank_run_file(qrels, path, **opt), want)
 
 
 def test_repeated_document_same_message(cext, qrels, tmp_path):
@@ -295,7 +296,7 @@ def test_repeated_document_same_message(cext, qrels, tmp_path):
     assert "d1 retrieved twice for topic 1 (lines 1 and 4)" in str(pure.value)
     assert _c(qrels, path) is None
     with pytest.raises(InputError) as got:
-        te.rank_run_file(qrels, path)
+        tr.rank_run_file(qrels, path)
     assert str(got.value) == str(pure.value)
 
 
@@ -315,10 +316,10 @@ def test_unusual_input_declined_then_read_by_numpy(cext, qrels, tmp_path, data):
         want = _pure(qrels, path)
     except InputError as e:
         with pytest.raises(InputError) as got:
-            te.rank_run_file(qrels, path)
+            tr.rank_run_file(qrels, path)
         assert str(got.value) == str(e)
     else:
-        _same(te.rank_run_file(qrels, path), want)
+        _same(tr.rank_run_file(qrels, path), want)
 
 
 @pytest.mark.parametrize("data", [b"", b"\n\n", b"# only a comment\n", b"1 Q0 d1 1\n", b"1 Q0 d1 1 2 r\n1 Q0\n",
@@ -330,7 +331,7 @@ def test_bad_input_same_error(cext, qrels, tmp_path, data):
         _pure(qrels, path)
     assert _c(qrels, path) is None
     with pytest.raises(InputError) as got:
-        te.rank_run_file(qrels, path)
+        tr.rank_run_file(qrels, path)
     assert str(got.value) == str(pure.value)
 
 
@@ -338,7 +339,7 @@ def test_missing_file_same_error(cext, qrels, tmp_path):
     with pytest.raises(InputError) as pure:
         _pure(qrels, tmp_path / "nope")
     with pytest.raises(InputError) as got:
-        te.rank_run_file(qrels, tmp_path / "nope")
+        tr.rank_run_file(qrels, tmp_path / "nope")
     assert str(got.value) == str(pure.value)
 
 
@@ -349,7 +350,7 @@ def test_non_regular_file_left_to_numpy(cext, qrels):
     with pytest.raises(InputError) as pure:
         _pure(qrels, "/dev/null")
     with pytest.raises(InputError) as got:
-        te.rank_run_file(qrels, "/dev/null")
+        tr.rank_run_file(qrels, "/dev/null")
     assert str(got.value) == str(pure.value)
 
 
@@ -368,18 +369,18 @@ def test_gzip_run_scanned(cext, qrels, tmp_path):
 def test_no_cext_env_forces_numpy(cext, qrels, tmp_path, monkeypatch):
     path = tmp_path / "run"
     path.write_bytes(b"1 Q0 d1 1 2 r\n2 Q0 d4 1 2 r\n")
-    assert te.c_scanner() is cext and _c(qrels, path) is not None
+    assert tr.c_scanner() is cext and _c(qrels, path) is not None
     monkeypatch.setenv("METAEVAL_NO_CEXT", "1")
-    assert te.c_scanner() is None and _c(qrels, path) is None
-    _same(te.rank_run_file(qrels, path), _pure(qrels, path))
+    assert tr.c_scanner() is None and _c(qrels, path) is None
+    _same(tr.rank_run_file(qrels, path), _pure(qrels, path))
 
 
 def test_rank_run_files_matches_rank_runs(qrels, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     a.write_bytes(b"1 Q0 d1 1 2 r\n1 Q0 d2 1 2 r\n10 Q0 d1x 1 1 r\n2 Q0 d9 1 0 ra\n")
     b.write_bytes(b"2 Q0 d4 1 3 rb\n2 Q0 d3 1 3 rb\n")
-    got = te.rank_run_files(qrels, [a, b], names=["A", "B"], max_docs=5, complete=True)
-    want = te.rank_runs(qrels, [te.read_trec_run(a, qrels.topic_bytes), te.read_trec_run(b, qrels.topic_bytes)],
+    got = tr.rank_run_files(qrels, [a, b], names=["A", "B"], max_docs=5, complete=True)
+    want = tr.rank_runs(qrels, [te.read_trec_run(a, qrels.topic_bytes), te.read_trec_run(b, qrels.topic_bytes)],
                         names=["A", "B"], max_docs=5, complete=True)
     for f in ("topics", "runs", "run_ids", "num_rel_positive"):
         assert getattr(got, f) == getattr(want, f)

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from ..io.treceval import c_extensions_enabled
+from ..io._cext import c_extensions_enabled
 from .summaries import summary
 from .zscores import to_z
 
