@@ -322,3 +322,34 @@ def test_failure_while_writing_leaves_no_file(tmp_path, monkeypatch):
         write_table(boot_frame(), tmp_path / "bootstrap_paired")
     assert len(calls) == 3
     assert list(tmp_path.iterdir()) == []                        # .csv and .md removed again
+
+
+def test_csv_text_fast_path_is_pandas_bytes():
+    """csv_text joins the fields itself when none needs quoting: the bytes pandas' to_csv writes
+    for the same texts (floats as shortest repr, NaN empty, -0.0 kept, ints as str), and pandas
+    itself for a field that needs quotes or a missing text."""
+    import numpy as np
+    import pandas as pd
+
+    from metaeval.report.csvio import csv_text
+
+    rng = np.random.default_rng(0)
+    n = 5000
+    df = pd.DataFrame({"metric": rng.choice(["AP", "nDCG@10"], n), "pairs": rng.integers(0, 99, n),
+                       "diff": rng.normal(0, 0.1, n), "p_value": rng.integers(0, 50, n) / 50})
+    df.loc[3, "diff"] = np.nan
+    df.loc[4, "diff"] = -0.0
+    df.loc[5, "p_value"] = np.inf
+
+    def reference(f):
+        g = f.copy()
+        for c in g.columns:
+            if g[c].dtype.kind == "f":
+                g[c] = ["" if v != v else repr(v) for v in g[c].tolist()]
+        return g.to_csv(index=False, lineterminator="\n")
+
+    assert csv_text(df) == reference(df)
+    quoted = df.head(3).assign(metric=['a,b', 'say "x"', "c"])
+    assert csv_text(quoted) == reference(quoted)
+    missing = df.head(3).assign(metric=["a", None, "c"])
+    assert csv_text(missing) == reference(missing)

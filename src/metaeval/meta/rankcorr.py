@@ -129,14 +129,15 @@ def _harmonic(n: int) -> np.ndarray:
 _LCM_CAP = 1 << 40
 
 
-def _inclusion_gram(t, g, d0) -> np.ndarray:
+def _inclusion_gram(t, g, d0, cw=None) -> np.ndarray:
     """``X[s, d, a, b] = sum_u P_a(u within depth d+1) P_b(u within depth d+1)`` (``(S, d, m, m)``)
     for the tie-aware inclusion probabilities ``P(u) = clip(d + 1 - t_u, 0, g_u) / g_u``, exactly
     rounded and independent of the BLAS kernel: with ``L`` the least common multiple of a ranking's
     tie-group sizes, ``P * L`` is an integer, so the Gram matrix of the scaled probabilities is an
     exact integer product (``n L_a L_b <= 2^53``), divided once by ``L_a L_b``.  Without ties
     ``L = 1`` (0/1 inclusions).  Otherwise (tie groups of very many different sizes) the sum over
-    systems runs in a fixed order."""
+    systems runs in a fixed order.  ``cw``: the 0/1 inclusions ``d + 1 > t_u`` in the ``(S, d, m, u)``
+    layout, the rows of the untied rankings (then only the tied ones are computed)."""
     S, m, n = t.shape
     L = np.ones((S, m), dtype=np.int64)
     for size in np.unique(g):
@@ -146,8 +147,16 @@ def _inclusion_gram(t, g, d0) -> np.ndarray:
     Lmax = int(L.max())
     if Lmax < _LCM_CAP and n * Lmax * Lmax <= 2 ** 53:
         # k = clip(d + 1 - t_u, 0, g_u), built in the (S, d, m, u) layout of the product
-        C = np.clip(d0[None, :, None, None] - t[:, None] + 1.0, 0.0, g[:, None].astype(np.float64))
-        C *= (L[:, :, None] // g).astype(np.float64)[:, None]                        # integers
+        if cw is None:
+            C = np.clip(d0[None, :, None, None] - t[:, None] + 1.0, 0.0, g[:, None].astype(np.float64))
+            C *= (L[:, :, None] // g).astype(np.float64)[:, None]                    # integers
+        else:                                     # an untied ranking's k is cw (and L = 1)
+            C = cw.copy()
+            si, ai = np.nonzero((g > 1).any(axis=2))
+            sub = np.clip(d0[None, :, None] - t[si, ai][:, None, :] + 1.0, 0.0,
+                          g[si, ai][:, None, :].astype(np.float64))                  # (tied, d, u)
+            sub *= (L[si, ai][:, None] // g[si, ai]).astype(np.float64)[:, None, :]
+            C[si, :, ai, :] = sub
         X = C @ C.transpose(0, 1, 3, 2)                                              # exact
         if Lmax == 1:
             return X
@@ -179,13 +188,13 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
         raise ValueError(f"need at least 2 systems, got {n}")
     if not rounded:
         M = np.round(M, TIE_DECIMALS)
-    # above[s, k, u, v]: system v is strictly above system u in ranking k
-    above = M[:, :, None, :] > M[:, :, :, None]
+    # above[s, u, k, v]: system v is strictly above system u in ranking k (in the layout of the
+    # product below)
+    above = M[:, None, :, :] > M.transpose(0, 2, 1)[:, :, :, None]
     equal = M[:, :, None, :] == M[:, :, :, None]
-    t = above.sum(axis=3)                                  # systems strictly above u (0-based top rank)
+    t = above.sum(axis=3).transpose(0, 2, 1)               # systems strictly above u (0-based top rank)
     g = equal.sum(axis=3)                                  # size of u's tie group
     ties = (g > 1).any(axis=2)                             # (S, m)
-    A = above.reshape(S, m, n * n).astype(np.float64)
     tf = t.astype(np.float64)
     gf = g.astype(np.float64)
 
@@ -213,7 +222,7 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
     ws = np.where(t > 0, np.where(g == 1, wt, ws_grp), 0.0)
     # both[s, u, a, b]: systems above u in ranking a and in ranking b -- an exact count (a product
     # of 0/1 matrices); the weighted sums over u then run in a fixed order
-    Au = np.ascontiguousarray(A.reshape(S, m, n, n).transpose(0, 2, 1, 3))     # (S, u, m, v)
+    Au = above.astype(np.float64)                          # (S, u, m, v)
     both = Au @ Au.transpose(0, 1, 3, 2)                   # exact small integers
     Gs = np.add.reduce(both * ws.transpose(0, 2, 1)[:, :, None, :], axis=1)    # [s, a, b] = sum_u ws_b both
     Gt = np.add.reduce(both * wt.transpose(0, 2, 1)[:, :, None, :], axis=1)
@@ -256,7 +265,7 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
     Nw = np.diagonal(Xw, axis1=2, axis2=3)                 # |prefix| of each ranking at each depth
     out["rbo"] = ext(2.0 * Xw / (Nw[..., :, None] + Nw[..., None, :]))
     # without ties the inclusion probabilities are the 0/1 inclusions of Webber et al.
-    Xa = _inclusion_gram(t, g, d0) if ties.any() else Xw
+    Xa = _inclusion_gram(t, g, d0, cw) if ties.any() else Xw
     out["rbo_a"] = ext(Xa / (d0 + 1.0)[None, :, None, None])
     Na = np.diagonal(Xa, axis1=2, axis2=3)
     out["rbo_b"] = ext(Xa / np.sqrt(Na[..., :, None] * Na[..., None, :]))
