@@ -60,6 +60,9 @@ DEFAULT_BATCH_ELEMENTS = 131_072
 GATHER_BATCH_ELEMENTS = 4_000_000
 #: the paired test takes the pairs in chunks of about this many (pair x sample) elements per array
 PAIR_CHUNK_ELEMENTS = 131_072
+#: the unpaired test computes every sample's run-level sums at once up to this many (run x sample)
+#: values per array (else in batches)
+WHOLE_B_ELEMENTS = 1 << 22
 
 
 def kth_index(B: int, alpha: float) -> int:
@@ -450,6 +453,32 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
     k = kth_index(smp.B, alpha)
     top = _KthLargest(k, P)
     count = np.zeros(P, dtype=np.int64)
+    if stat.is_mean_of_transform and batch is None and s.n_runs * smp.B <= WHOLE_B_ELEMENTS:
+        # every sample at once (the run-level sums are small), the pairs in chunks: each pair's B
+        # differences in one row, its B alpha-th largest by one partition
+        pair_diff = np.empty(P)
+        T = stat.transform(X)
+        TxT = np.concatenate([T, np.zeros_like(T)]).T.copy()
+        TyT = np.concatenate([np.zeros_like(T), T]).T.copy()
+        ax, bx = smp.dot_t(0, smp.B, [TxT, TyT], slice(0, n))       # (runs, B)
+        ay, by = smp.dot_t(0, smp.B, [TxT, TyT], slice(n, 2 * n))
+        if stat.outer_is_identity:
+            ax -= ay
+            bx -= by
+        pc = max(1, PAIR_CHUNK_ELEMENTS // smp.B)
+        for c0 in range(0, P, pc):
+            xa, yb = ia[c0:c0 + pc], ib[c0:c0 + pc]
+            if stat.outer_is_identity:
+                d = ax[xa]
+                d += bx[yb]
+                np.abs(d, out=d)
+                d *= 1.0 / n
+            else:
+                d = np.abs(stat.outer((ax[xa] + bx[yb]) * (1.0 / n)) - stat.outer((ay[xa] + by[yb]) * (1.0 / n)))
+            count[c0:c0 + pc] = (d >= thr[c0:c0 + pc]).sum(axis=1)
+            pair_diff[c0:c0 + pc] = kth_largest_rows(d, d, k)
+        return UnpairedResult(metric, s.runs, ia, ib, d_obs, count / smp.B, pair_diff, alpha, smp.B, n,
+                              stat.name)
     if stat.is_mean_of_transform:
         T = stat.transform(X)
         TxT = np.concatenate([T, np.zeros_like(T)]).T.copy()     # (runs, 2n): value if drawn from x
