@@ -457,45 +457,19 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
         # every sample at once (the run-level sums are small), the pairs in chunks: each pair's B
         # differences in one row, its B alpha-th largest by one partition
         pair_diff = np.empty(P)
-        T = stat.transform(X)
-        TxT = np.concatenate([T, np.zeros_like(T)]).T.copy()
-        TyT = np.concatenate([np.zeros_like(T), T]).T.copy()
-        ax, bx = smp.dot_t(0, smp.B, [TxT, TyT], slice(0, n))       # (runs, B)
-        ay, by = smp.dot_t(0, smp.B, [TxT, TyT], slice(n, 2 * n))
-        if stat.outer_is_identity:
-            ax -= ay
-            bx -= by
+        sums = _unpaired_sums(smp, _unpaired_sides(stat.transform(X)), 0, smp.B, stat)   # (runs, B)
         pc = max(1, PAIR_CHUNK_ELEMENTS // smp.B)
         for c0 in range(0, P, pc):
-            xa, yb = ia[c0:c0 + pc], ib[c0:c0 + pc]
-            if stat.outer_is_identity:
-                d = ax[xa]
-                d += bx[yb]
-                np.abs(d, out=d)
-                d *= 1.0 / n
-            else:
-                d = np.abs(stat.outer((ax[xa] + bx[yb]) * (1.0 / n)) - stat.outer((ay[xa] + by[yb]) * (1.0 / n)))
+            d = _unpaired_diffs(sums, ia[c0:c0 + pc], ib[c0:c0 + pc], stat, n)
             count[c0:c0 + pc] = (d >= thr[c0:c0 + pc]).sum(axis=1)
             pair_diff[c0:c0 + pc] = kth_largest_rows(d, d, k)
         return UnpairedResult(metric, s.runs, ia, ib, d_obs, count / smp.B, pair_diff, alpha, smp.B, n,
                               stat.name)
     if stat.is_mean_of_transform:
-        T = stat.transform(X)
-        TxT = np.concatenate([T, np.zeros_like(T)]).T.copy()     # (runs, 2n): value if drawn from x
-        TyT = np.concatenate([np.zeros_like(T), T]).T.copy()     # (runs, 2n): value if drawn from y
+        sides = _unpaired_sides(stat.transform(X))
         bs = _default_batch(batch, smp.B, P)
         for s0, s1 in smp.batches(bs):
-            ax, bx = smp.dot_t(s0, s1, [TxT, TyT], slice(0, n))   # (runs, rows)
-            ay, by = smp.dot_t(s0, s1, [TxT, TyT], slice(n, 2 * n))
-            if stat.outer_is_identity:
-                ax -= ay
-                bx -= by
-                d = ax[ia]
-                d += bx[ib]
-                np.abs(d, out=d)
-                d *= 1.0 / n
-            else:
-                d = np.abs(stat.outer((ax[ia] + bx[ib]) * (1.0 / n)) - stat.outer((ay[ia] + by[ib]) * (1.0 / n)))
+            d = _unpaired_diffs(_unpaired_sums(smp, sides, s0, s1, stat), ia, ib, stat, n)
             count += (d >= thr).sum(axis=1)
             top.add(d, d)
     else:
@@ -514,6 +488,37 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
             top.add(d, d)
     return UnpairedResult(metric, s.runs, ia, ib, d_obs, count / smp.B, top.result(), alpha,
                           smp.B, n, stat.name)
+
+
+def _unpaired_sides(T):
+    """``(runs, 2n)`` matrices of a run's values if drawn from x (first ``n`` positions) and if
+    drawn from y (last ``n``), for the unpaired samples over the concatenation ``(x, y)``."""
+    return (np.concatenate([T, np.zeros_like(T)]).T.copy(), np.concatenate([np.zeros_like(T), T]).T.copy())
+
+
+def _unpaired_sums(smp, sides, s0: int, s1: int, stat):
+    """``(ax, bx, ay, by)``: the ``(runs, rows)`` sums of samples ``s0:s1`` over the x side
+    (``ax``: values drawn from x, ``bx``: from y) and the y side; for an identity outer function
+    ``ax - ay`` and ``bx - by`` in place (all the difference needs)."""
+    n = smp.n // 2
+    ax, bx = smp.dot_t(s0, s1, list(sides), slice(0, n))
+    ay, by = smp.dot_t(s0, s1, list(sides), slice(n, 2 * n))
+    if stat.outer_is_identity:
+        ax -= ay
+        bx -= by
+    return ax, bx, ay, by
+
+
+def _unpaired_diffs(sums, xa, yb, stat, n: int) -> np.ndarray:
+    """``|M(x*b) - M(y*b)|`` of the pairs ``(xa, yb)`` for every sample of :func:`_unpaired_sums`."""
+    ax, bx, ay, by = sums
+    if stat.outer_is_identity:
+        d = ax[xa]
+        d += bx[yb]
+        np.abs(d, out=d)
+        d *= 1.0 / n
+        return d
+    return np.abs(stat.outer((ax[xa] + bx[yb]) * (1.0 / n)) - stat.outer((ay[xa] + by[yb]) * (1.0 / n)))
 
 
 def tstar_asl(t_star, t_observed: float) -> float:
