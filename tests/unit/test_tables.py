@@ -353,3 +353,21 @@ def test_csv_text_fast_path_is_pandas_bytes():
     assert csv_text(quoted) == reference(quoted)
     missing = df.head(3).assign(metric=["a", None, "c"])
     assert csv_text(missing) == reference(missing)
+
+
+def test_long_table_csv_is_streamed_with_the_same_bytes(tmp_path, monkeypatch):
+    """A table over STREAM_ROWS rows has its CSV written block by block (never one string): the
+    same three files as the one-string path."""
+    import numpy as np
+
+    from metaeval.report import csvio
+
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"metric": "AP", "test": "rthsd", "system_x": [f"r{i}" for i in range(50)],
+                       "system_y": "s", "diff": rng.normal(size=50), "effect_size": rng.normal(size=50),
+                       "p_value": rng.integers(0, 9, 50) / 9})
+    one = T.write_table(df, tmp_path / "a" / "pvalues")
+    monkeypatch.setattr(T, "STREAM_ROWS", 10)
+    monkeypatch.setattr(csvio, "CSV_BLOCK_ROWS", 7)
+    two = T.write_table(df, tmp_path / "b" / "pvalues")
+    assert [p.read_bytes() for p in one] == [p.read_bytes() for p in two]

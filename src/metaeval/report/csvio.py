@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..util import atomic_write
 
-__all__ = ["csv_text", "write_csv", "read_table", "TEXT_COLUMNS"]
+__all__ = ["csv_text", "csv_blocks", "write_csv", "read_table", "TEXT_COLUMNS"]
 
 
 def _float_text(x) -> str:
@@ -46,7 +46,14 @@ def csv_text(df: pd.DataFrame) -> str:
     text is the same)."""
     if len(df) <= CSV_BLOCK_ROWS:
         return _csv_block(df, True)
-    return "".join(_csv_block(df.iloc[i:i + CSV_BLOCK_ROWS], i == 0) for i in range(0, len(df), CSV_BLOCK_ROWS))
+    return "".join(csv_blocks(df))
+
+
+def csv_blocks(df: pd.DataFrame):
+    """The text of :func:`csv_text` a block of rows at a time (a long table can be written as it
+    is converted, never held as one string)."""
+    for i in range(0, max(1, len(df)), CSV_BLOCK_ROWS):
+        yield _csv_block(df.iloc[i:i + CSV_BLOCK_ROWS], i == 0)
 
 
 #: characters that make the csv module (QUOTE_MINIMAL) quote a field
