@@ -30,7 +30,8 @@ import sys
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from .forking import available_cores, deal, fork_map, frozen_gc, sharded_stage_runner, stage_groups
+from .forking import (available_cores, deal, fork_map, frozen_gc, reuse_freed_memory, sharded_stage_runner,
+                      stage_groups)
 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
            "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables",
@@ -514,6 +515,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
     from .util import replace_dir
 
     jobs = available_cores() if jobs is None else max(1, int(jobs))
+    reuse_freed_memory()
     tables = run_meta(dict(matrices), cfg, metrics=None if metrics is None else list(metrics),
                       collection=collection, progress=progress,
                       stage_runner=sharded_stage_runner(jobs) if jobs > 1 else None)

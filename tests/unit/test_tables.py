@@ -322,3 +322,52 @@ def test_failure_while_writing_leaves_no_file(tmp_path, monkeypatch):
         write_table(boot_frame(), tmp_path / "bootstrap_paired")
     assert len(calls) == 3
     assert list(tmp_path.iterdir()) == []                        # .csv and .md removed again
+
+
+def test_csv_text_fast_path_is_pandas_bytes():
+    """csv_text joins the fields itself when none needs quoting: the bytes pandas' to_csv writes
+    for the same texts (floats as shortest repr, NaN empty, -0.0 kept, ints as str), and pandas
+    itself for a field that needs quotes or a missing text."""
+    import numpy as np
+    import pandas as pd
+
+    from metaeval.report.csvio import csv_text
+
+    rng = np.random.default_rng(0)
+    n = 5000
+    df = pd.DataFrame({"metric": rng.choice(["AP", "nDCG@10"], n), "pairs": rng.integers(0, 99, n),
+                       "diff": rng.normal(0, 0.1, n), "p_value": rng.integers(0, 50, n) / 50})
+    df.loc[3, "diff"] = np.nan
+    df.loc[4, "diff"] = -0.0
+    df.loc[5, "p_value"] = np.inf
+
+    def reference(f):
+        g = f.copy()
+        for c in g.columns:
+            if g[c].dtype.kind == "f":
+                g[c] = ["" if v != v else repr(v) for v in g[c].tolist()]
+        return g.to_csv(index=False, lineterminator="\n")
+
+    assert csv_text(df) == reference(df)
+    quoted = df.head(3).assign(metric=['a,b', 'say "x"', "c"])
+    assert csv_text(quoted) == reference(quoted)
+    missing = df.head(3).assign(metric=["a", None, "c"])
+    assert csv_text(missing) == reference(missing)
+
+
+def test_long_table_csv_is_streamed_with_the_same_bytes(tmp_path, monkeypatch):
+    """A table over STREAM_ROWS rows has its CSV written block by block (never one string): the
+    same three files as the one-string path."""
+    import numpy as np
+
+    from metaeval.report import csvio
+
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"metric": "AP", "test": "rthsd", "system_x": [f"r{i}" for i in range(50)],
+                       "system_y": "s", "diff": rng.normal(size=50), "effect_size": rng.normal(size=50),
+                       "p_value": rng.integers(0, 9, 50) / 9})
+    one = T.write_table(df, tmp_path / "a" / "pvalues")
+    monkeypatch.setattr(T, "STREAM_ROWS", 10)
+    monkeypatch.setattr(csvio, "CSV_BLOCK_ROWS", 7)
+    two = T.write_table(df, tmp_path / "b" / "pvalues")
+    assert [p.read_bytes() for p in one] == [p.read_bytes() for p in two]

@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import as_scores, check_alpha, check_batch
-from .samples import BootstrapSamples, resolve_samples, single_threaded_blas
+from ..detmath import int_product, split_rows
+from .samples import BLOCK, BootstrapSamples, resolve_samples, single_threaded_blas, split_products
 from .statistics import Statistic, as_statistic, log_transform, pair_indices
 
 __all__ = ["PairedResult", "UnpairedResult", "paired_bootstrap", "unpaired_bootstrap", "paired_tstar",
@@ -57,6 +58,11 @@ D_TOL = 1e-12
 DEFAULT_BATCH_ELEMENTS = 131_072
 #: the general-statistic path materialises (pairs, samples, topics) blocks of this many elements
 GATHER_BATCH_ELEMENTS = 4_000_000
+#: the paired test takes the pairs in chunks of about this many (pair x sample) elements per array
+PAIR_CHUNK_ELEMENTS = 131_072
+#: the unpaired test computes every sample's run-level sums at once up to this many (run x sample)
+#: values per array (else in batches)
+WHOLE_B_ELEMENTS = 1 << 22
 
 
 def kth_index(B: int, alpha: float) -> int:
@@ -313,37 +319,73 @@ def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int 
     Wc = Z - zbar
     W2 = Wc * Wc
     t_obs = studentise(zbar, W2.sum(axis=0) / (n - 1), (Z * Z).mean(axis=0), n)
-    thr = np.abs(t_obs) * (1.0 - ASL_REL_TOL)
     k = kth_index(smp.B, alpha)
-    top = _KthLargest(k, P)
     count = np.zeros(P, dtype=np.int64)
-    bs = _default_batch(batch, smp.B, P)
-    WcT, W2T = np.ascontiguousarray(Wc.T), np.ascontiguousarray(W2.T)
+    pair_diff = np.full(P, np.nan)
     # |t| is ranked through q = S1^2 / (n S2 - S1^2) = t^2 / (n - 1), a monotone function of |t|
     # that needs a third of the passes; zero variances follow the rule of :func:`studentise`.
     with np.errstate(divide="ignore", invalid="ignore"):
         q_obs = np.where(np.isinf(t_obs), np.inf, t_obs * t_obs / (n - 1))
-    qthr = (q_obs * (1.0 - 2 * ASL_REL_TOL))[:, None]
-    zero_eps = VAR_REL_EPS * (n - 1)
-    for s0, s1 in smp.batches(bs):
-        S1, S2 = smp.dot_t(s0, s1, [WcT, W2T])          # (P, rows)
-        a = S1 * S1
-        den = S2 * n
-        den -= a
-        with np.errstate(divide="ignore", invalid="ignore"):
-            q = a / den
-        zero = den <= zero_eps * S2                      # zero variance (incl. S2 = 0)
-        if zero.any():
-            zm = np.abs(S1[zero]) * (1.0 / n) <= 1e-12 * (1.0 + np.sqrt(S2[zero] * (1.0 / n)))
-            q[zero] = np.where(zm, 0.0, np.inf)
-        q[(np.abs(S1) <= MEAN_REL_EPS * np.sqrt(S2 * n)) & ~zero] = 0.0   # zero mean (studentise)
-        count += (q >= qthr).sum(axis=1)
-        if not estimate:
-            continue
-        np.abs(S1, out=S1)
-        S1 *= 1.0 / n
-        top.add(q, S1)
-    return zbar, t_obs, count / smp.B, (top.result() if estimate else np.full(P, np.nan))
+    qthr = q_obs * (1.0 - 2 * ASL_REL_TOL)
+    # pairs in chunks, each against every sample (or sample batches of ``batch``): the per-chunk
+    # arrays stay small (in cache, no page faults) and a chunk's rows are split once
+    # (:func:`metaeval.detmath.split_rows` works row by row: the same slices as the whole matrix)
+    bs = smp.B if batch is None else check_batch(batch, smp.B)
+    if batch is not None:
+        bs = -(-bs // BLOCK) * BLOCK
+    pc = max(1, min(P, PAIR_CHUNK_ELEMENTS // min(bs, smp.B)))
+    draws = smp.draws()
+    cts = [np.ascontiguousarray(smp.counts(s0, s1).T) for s0, s1 in smp.batches(bs)]
+    buf = np.empty(4 * pc * cts[0].shape[1])
+    for c0 in range(0, P, pc):
+        c1 = min(P, c0 + pc)
+        wc = np.ascontiguousarray(Wc[:, c0:c1].T)
+        w2 = np.ascontiguousarray(W2[:, c0:c1].T)
+        splits = [split_rows(wc, draws), split_rows(w2, draws)]
+        top = _KthLargest(k, c1 - c0) if len(cts) > 1 and estimate else None
+        qt = qthr[c0:c1, None]
+        for CT in cts:
+            if splits[0] is None or splits[1] is None:              # not reached: Z is finite
+                S1, S2 = int_product(wc, CT, draws), int_product(w2, CT, draws)
+            else:
+                S1, S2 = split_products(splits, CT, buf)            # (pairs, rows)
+            q = _q_ratio(S1, S2, n)
+            count[c0:c1] += (q >= qt).sum(axis=1)
+            if not estimate:
+                continue
+            np.abs(S1, out=S1)
+            S1 *= 1.0 / n
+            if top is None:
+                pair_diff[c0:c1] = kth_largest_rows(q, S1, k)
+            else:
+                top.add(q, S1)
+        if top is not None:
+            pair_diff[c0:c1] = top.result()
+    return zbar, t_obs, count / smp.B, pair_diff
+
+
+def _q_ratio(S1, S2, n):
+    """``q = S1^2 / (n S2 - S1^2)`` of bootstrap sums ``S1``, ``S2`` (``t*^2 / (n - 1)``), with the
+    zero-variance and zero-mean rules of :func:`studentise` (``inf`` or ``0``)."""
+    a = S1 * S1
+    den = S2 * n
+    den -= a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = a / den
+    zero = den <= (VAR_REL_EPS * (n - 1)) * S2           # zero variance (incl. S2 = 0)
+    if zero.any():
+        zm = np.abs(S1[zero]) * (1.0 / n) <= 1e-12 * (1.0 + np.sqrt(S2[zero] * (1.0 / n)))
+        q[zero] = np.where(zm, 0.0, np.inf)
+    q[(np.abs(S1) <= MEAN_REL_EPS * np.sqrt(S2 * n)) & ~zero] = 0.0   # zero mean (studentise)
+    return q
+
+
+def kth_largest_rows(T, W, k: int) -> np.ndarray:
+    """Per row of ``(P, m)`` arrays: the largest ``W`` among the entries whose ``T`` equals the
+    row's ``k``-th largest ``T`` (what :class:`_KthLargest` finds over column batches)."""
+    m = T.shape[1]
+    v = np.partition(T, m - k, axis=1)[:, m - k]
+    return np.where(T == v[:, None], W, -np.inf).max(axis=1)
 
 
 @single_threaded_blas
@@ -411,23 +453,23 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
     k = kth_index(smp.B, alpha)
     top = _KthLargest(k, P)
     count = np.zeros(P, dtype=np.int64)
+    if stat.is_mean_of_transform and batch is None and s.n_runs * smp.B <= WHOLE_B_ELEMENTS:
+        # every sample at once (the run-level sums are small), the pairs in chunks: each pair's B
+        # differences in one row, its B alpha-th largest by one partition
+        pair_diff = np.empty(P)
+        sums = _unpaired_sums(smp, _unpaired_sides(stat.transform(X)), 0, smp.B, stat)   # (runs, B)
+        pc = max(1, PAIR_CHUNK_ELEMENTS // smp.B)
+        for c0 in range(0, P, pc):
+            d = _unpaired_diffs(sums, ia[c0:c0 + pc], ib[c0:c0 + pc], stat, n)
+            count[c0:c0 + pc] = (d >= thr[c0:c0 + pc]).sum(axis=1)
+            pair_diff[c0:c0 + pc] = kth_largest_rows(d, d, k)
+        return UnpairedResult(metric, s.runs, ia, ib, d_obs, count / smp.B, pair_diff, alpha, smp.B, n,
+                              stat.name)
     if stat.is_mean_of_transform:
-        T = stat.transform(X)
-        TxT = np.concatenate([T, np.zeros_like(T)]).T.copy()     # (runs, 2n): value if drawn from x
-        TyT = np.concatenate([np.zeros_like(T), T]).T.copy()     # (runs, 2n): value if drawn from y
+        sides = _unpaired_sides(stat.transform(X))
         bs = _default_batch(batch, smp.B, P)
         for s0, s1 in smp.batches(bs):
-            ax, bx = smp.dot_t(s0, s1, [TxT, TyT], slice(0, n))   # (runs, rows)
-            ay, by = smp.dot_t(s0, s1, [TxT, TyT], slice(n, 2 * n))
-            if stat.outer_is_identity:
-                ax -= ay
-                bx -= by
-                d = ax[ia]
-                d += bx[ib]
-                np.abs(d, out=d)
-                d *= 1.0 / n
-            else:
-                d = np.abs(stat.outer((ax[ia] + bx[ib]) * (1.0 / n)) - stat.outer((ay[ia] + by[ib]) * (1.0 / n)))
+            d = _unpaired_diffs(_unpaired_sums(smp, sides, s0, s1, stat), ia, ib, stat, n)
             count += (d >= thr).sum(axis=1)
             top.add(d, d)
     else:
@@ -446,6 +488,37 @@ def unpaired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int 
             top.add(d, d)
     return UnpairedResult(metric, s.runs, ia, ib, d_obs, count / smp.B, top.result(), alpha,
                           smp.B, n, stat.name)
+
+
+def _unpaired_sides(T):
+    """``(runs, 2n)`` matrices of a run's values if drawn from x (first ``n`` positions) and if
+    drawn from y (last ``n``), for the unpaired samples over the concatenation ``(x, y)``."""
+    return (np.concatenate([T, np.zeros_like(T)]).T.copy(), np.concatenate([np.zeros_like(T), T]).T.copy())
+
+
+def _unpaired_sums(smp, sides, s0: int, s1: int, stat):
+    """``(ax, bx, ay, by)``: the ``(runs, rows)`` sums of samples ``s0:s1`` over the x side
+    (``ax``: values drawn from x, ``bx``: from y) and the y side; for an identity outer function
+    ``ax - ay`` and ``bx - by`` in place (all the difference needs)."""
+    n = smp.n // 2
+    ax, bx = smp.dot_t(s0, s1, list(sides), slice(0, n))
+    ay, by = smp.dot_t(s0, s1, list(sides), slice(n, 2 * n))
+    if stat.outer_is_identity:
+        ax -= ay
+        bx -= by
+    return ax, bx, ay, by
+
+
+def _unpaired_diffs(sums, xa, yb, stat, n: int) -> np.ndarray:
+    """``|M(x*b) - M(y*b)|`` of the pairs ``(xa, yb)`` for every sample of :func:`_unpaired_sums`."""
+    ax, bx, ay, by = sums
+    if stat.outer_is_identity:
+        d = ax[xa]
+        d += bx[yb]
+        np.abs(d, out=d)
+        d *= 1.0 / n
+        return d
+    return np.abs(stat.outer((ax[xa] + bx[yb]) * (1.0 / n)) - stat.outer((ay[xa] + by[yb]) * (1.0 / n)))
 
 
 def tstar_asl(t_star, t_observed: float) -> float:

@@ -92,6 +92,10 @@ def wilcoxon(D) -> np.ndarray:
     from scipy import stats
 
     D = _as_diffs(D)
+    if D.shape[0] > _WILCOXON_ASYMPTOTIC_N:
+        p = _wilcoxon_asymptotic(D)
+        p[~(D != 0).any(axis=0)] = 1.0
+        return p
     # scipy's method="auto" decides exact vs normal approximation once per call, from ties and
     # zeros anywhere in the array; per column it is exact when that column has neither.  So the
     # columns are tested in two groups, which gives every column the p-value of its own call.
@@ -116,6 +120,53 @@ def wilcoxon(D) -> np.ndarray:
 
 
 _WILCOXON_EXACT_MAX_N = 13        # scipy's method="auto": exact permutation test up to 2**13 flips
+_WILCOXON_ASYMPTOTIC_N = 50      # scipy's method="auto": the normal approximation above 50 differences
+#: columns ranked at once by :func:`_wilcoxon_asymptotic`: about this many elements per array
+_WILCOXON_CHUNK_ELEMENTS = 1 << 18
+
+
+def _wilcoxon_asymptotic(D: np.ndarray) -> np.ndarray:
+    """Two-sided p of ``scipy.stats.wilcoxon`` (defaults) for more than 50 differences per column,
+    where scipy takes the normal approximation with the tie correction (no continuity correction): the same
+    formulas on the same exact ingredients -- the number of non-zero differences, the rank sum
+    ``r+`` of the positive ones (average ranks of ``|d|``, multiples of 1/2: exact) and the tie
+    term ``sum t^3 - t`` (integers) -- computed from one sort per column of ``|d|`` with the sign in
+    the lowest bit (``|d|``'s IEEE bits as an unsigned integer keep its order), no argsort.
+    All-zero columns give NaN (the caller's rule sets p = 1)."""
+    from scipy import special
+
+    n, k = D.shape
+    rp = np.empty(k)
+    ties = np.empty(k)
+    zeros = np.empty(k, dtype=np.int64)
+    pos = np.arange(n, dtype=np.int64)
+    pc = max(1, _WILCOXON_CHUNK_ELEMENTS // n)
+    for c0 in range(0, k, pc):
+        d = np.ascontiguousarray(D[:, c0:c0 + pc].T)                          # (columns, n)
+        key = np.abs(d).view(np.uint64) << np.uint64(1)
+        key |= (d > 0).view(np.uint8).astype(np.uint64)
+        key.sort(axis=1)
+        v = key >> np.uint64(1)                                               # |d| bits, ascending
+        new = np.ones(key.shape, dtype=bool)
+        new[:, 1:] = v[:, 1:] != v[:, :-1]                                    # a tie group starts
+        last = np.ones(key.shape, dtype=bool)
+        last[:, :-1] = new[:, 1:]                                             # a tie group ends
+        gs = np.maximum.accumulate(np.where(new, pos, 0), axis=1)             # first position of the group
+        ge = np.minimum.accumulate(np.where(last, pos, n)[:, ::-1], axis=1)[:, ::-1]   # its last
+        z = (v == 0).sum(axis=1)                                              # zero differences: dropped
+        twice = gs + ge + 2 - 2 * z[:, None]                                  # 2 x average rank among non-zeros
+        rp[c0:c0 + pc] = (twice * (key & np.uint64(1)).astype(np.int64)).sum(axis=1) * 0.5
+        t = ge - gs + 1
+        ties[c0:c0 + pc] = ((t * t - 1) * (v != 0)).sum(axis=1)               # sum over groups of t^3 - t
+        zeros[c0:c0 + pc] = z
+    # scipy.stats._wilcoxon: _wilcoxon_statistic and the asymptotic branch of _wilcoxon_nd
+    count = (n - zeros).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mn = count * (count + 1.) * 0.25
+        se = count * (count + 1.) * (2. * count + 1.)
+        se = np.sqrt((se - ties / 2) / 24)
+        z = (rp - mn) / se                                                    # correction=False (the default)
+        return 2 * special.ndtr(-np.abs(z))
 
 
 def _wilcoxon_signflip_exact(D: np.ndarray, batch: int = 256) -> np.ndarray:

@@ -129,30 +129,40 @@ def _harmonic(n: int) -> np.ndarray:
 _LCM_CAP = 1 << 40
 
 
-def _inclusion_gram(t, g, d0) -> np.ndarray:
+def _inclusion_gram(t, g, d0, cw=None) -> np.ndarray:
     """``X[s, d, a, b] = sum_u P_a(u within depth d+1) P_b(u within depth d+1)`` (``(S, d, m, m)``)
     for the tie-aware inclusion probabilities ``P(u) = clip(d + 1 - t_u, 0, g_u) / g_u``, exactly
     rounded and independent of the BLAS kernel: with ``L`` the least common multiple of a ranking's
     tie-group sizes, ``P * L`` is an integer, so the Gram matrix of the scaled probabilities is an
     exact integer product (``n L_a L_b <= 2^53``), divided once by ``L_a L_b``.  Without ties
     ``L = 1`` (0/1 inclusions).  Otherwise (tie groups of very many different sizes) the sum over
-    systems runs in a fixed order."""
+    systems runs in a fixed order.  ``cw``: the 0/1 inclusions ``d + 1 > t_u`` in the ``(S, d, m, u)``
+    layout, the rows of the untied rankings (then only the tied ones are computed)."""
     S, m, n = t.shape
     L = np.ones((S, m), dtype=np.int64)
     for size in np.unique(g):
         if size > 1:
             has = (g == size).any(axis=2)
             L[has] = np.minimum(np.lcm(L[has], int(size)), _LCM_CAP)
-    k = np.clip(d0 - t[..., None] + 1.0, 0.0, g[..., None].astype(np.float64))      # (S, m, u, d)
     Lmax = int(L.max())
     if Lmax < _LCM_CAP and n * Lmax * Lmax <= 2 ** 53:
-        C = k * (L[:, :, None] // g).astype(np.float64)[..., None]                   # integers
-        C = np.ascontiguousarray(C.transpose(0, 3, 1, 2))                            # (S, d, m, u)
+        # k = clip(d + 1 - t_u, 0, g_u), built in the (S, d, m, u) layout of the product
+        if cw is None:
+            C = np.clip(d0[None, :, None, None] - t[:, None] + 1.0, 0.0, g[:, None].astype(np.float64))
+            C *= (L[:, :, None] // g).astype(np.float64)[:, None]                    # integers
+        else:                                     # an untied ranking's k is cw (and L = 1)
+            C = cw.copy()
+            si, ai = np.nonzero((g > 1).any(axis=2))
+            sub = np.clip(d0[None, :, None] - t[si, ai][:, None, :] + 1.0, 0.0,
+                          g[si, ai][:, None, :].astype(np.float64))                  # (tied, d, u)
+            sub *= (L[si, ai][:, None] // g[si, ai]).astype(np.float64)[:, None, :]
+            C[si, :, ai, :] = sub
         X = C @ C.transpose(0, 1, 3, 2)                                              # exact
         if Lmax == 1:
             return X
         Lf = L.astype(np.float64)
         return X / (Lf[:, None, :, None] * Lf[:, None, None, :])
+    k = np.clip(d0 - t[..., None] + 1.0, 0.0, g[..., None].astype(np.float64))      # (S, m, u, d)
     P = np.ascontiguousarray((k / g[..., None]).transpose(0, 3, 1, 2))               # (S, d, m, u)
     X = np.zeros((S, n, m, m))
     for u in range(n):
@@ -178,19 +188,20 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
         raise ValueError(f"need at least 2 systems, got {n}")
     if not rounded:
         M = np.round(M, TIE_DECIMALS)
-    # above[s, k, u, v]: system v is strictly above system u in ranking k
-    above = M[:, :, None, :] > M[:, :, :, None]
+    # above[s, u, k, v]: system v is strictly above system u in ranking k (in the layout of the
+    # product below)
+    above = M[:, None, :, :] > M.transpose(0, 2, 1)[:, :, :, None]
     equal = M[:, :, None, :] == M[:, :, :, None]
-    t = above.sum(axis=3)                                  # systems strictly above u (0-based top rank)
+    t = above.sum(axis=3).transpose(0, 2, 1)               # systems strictly above u (0-based top rank)
     g = equal.sum(axis=3)                                  # size of u's tie group
     ties = (g > 1).any(axis=2)                             # (S, m)
-    A = above.reshape(S, m, n * n).astype(np.float64)
     tf = t.astype(np.float64)
     gf = g.astype(np.float64)
 
     # Kendall: D[u, v] = sign(x_u - x_v); sum over all ordered (u, v) = 2 (C - D)
-    D = (above.transpose(0, 1, 3, 2).astype(np.int8) - above.astype(np.int8)).reshape(S, m, n * n)
-    Df = D.astype(np.float64)
+    Df = np.subtract(M[:, :, :, None], M[:, :, None, :])   # D[u, v] = sign(x_u - x_v), as floats
+    np.sign(Df, out=Df)
+    Df = Df.reshape(S, m, n * n)
     K2 = Df @ Df.transpose(0, 2, 1)                        # exact small integers
     cd = K2 * 0.5                                          # C - D
     untied = np.diagonal(cd, axis1=1, axis2=2)             # n0 - t_k (pairs untied in ranking k)
@@ -211,13 +222,19 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
     ws = np.where(t > 0, np.where(g == 1, wt, ws_grp), 0.0)
     # both[s, u, a, b]: systems above u in ranking a and in ranking b -- an exact count (a product
     # of 0/1 matrices); the weighted sums over u then run in a fixed order
-    Au = np.ascontiguousarray(A.reshape(S, m, n, n).transpose(0, 2, 1, 3))     # (S, u, m, v)
+    Au = above.astype(np.float64)                          # (S, u, m, v)
     both = Au @ Au.transpose(0, 1, 3, 2)                   # exact small integers
     Gs = np.add.reduce(both * ws.transpose(0, 2, 1)[:, :, None, :], axis=1)    # [s, a, b] = sum_u ws_b both
     Gt = np.add.reduce(both * wt.transpose(0, 2, 1)[:, :, None, :], axis=1)
     # expected concordant pairs inside the tie groups of b (each counts 1/2), weighted as in tau_AP
+    # (zero for a system outside a tie group: computed for the tied systems only, each row's sum
+    # over k in the same order as over the whole array)
     k = np.arange(1, n, dtype=np.float64)
-    within = ((k / (2.0 * (tf[..., None] + k))) * (k < gf[..., None])).sum(axis=3) / gf
+    within = np.zeros((S, m, n))
+    tied = g > 1
+    if tied.any():
+        tt, gt = tf[tied][:, None], gf[tied]
+        within[tied] = ((k / (2.0 * (tt + k))) * (k < gt[:, None])).sum(axis=1) / gt
     WG = within.sum(axis=2)                                # (S, m)
     scale = 2.0 / (n - 1)
     ap = scale * Gs - 1.0
@@ -230,12 +247,12 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
 
     # RBO: per depth d = 1..n, inclusion of system u in the top-d prefix
     d0 = np.arange(n, dtype=np.float64)                    # d - 1
-    cw = (d0 >= tf[..., None]).astype(np.float64)          # Webber et al.: group enters at its top rank
+    # Webber et al.: a group enters at its top rank; (S, d, m, u), the layout of the product
+    cw = (d0[None, :, None, None] >= tf[:, None]).astype(np.float64)
     weights = (1.0 - p) * power(p, d0)                     # (1 - p)/p * p^d, the C library's pow
     tail = math.pow(p, n)
 
-    def gram(c):                                           # (S, m, u, d) 0/1 -> (S, d, m, m), exact
-        C = np.ascontiguousarray(c.transpose(0, 3, 1, 2))
+    def gram(C):                                           # (S, d, m, u) 0/1 -> (S, d, m, m), exact
         return C @ C.transpose(0, 1, 3, 2)
 
     def ext(Ad):                                           # (S, d, m, m) -> RBO_EXT (S, m, m)
@@ -247,7 +264,8 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
     Xw = gram(cw)
     Nw = np.diagonal(Xw, axis1=2, axis2=3)                 # |prefix| of each ranking at each depth
     out["rbo"] = ext(2.0 * Xw / (Nw[..., :, None] + Nw[..., None, :]))
-    Xa = _inclusion_gram(t, g, d0)
+    # without ties the inclusion probabilities are the 0/1 inclusions of Webber et al.
+    Xa = _inclusion_gram(t, g, d0, cw) if ties.any() else Xw
     out["rbo_a"] = ext(Xa / (d0 + 1.0)[None, :, None, None])
     Na = np.diagonal(Xa, axis1=2, axis2=3)
     out["rbo_b"] = ext(Xa / np.sqrt(Na[..., :, None] * Na[..., None, :]))

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_scores, check_batch
-from .bootstrap import D_TOL, DEFAULT_BATCH_ELEMENTS, run_statistics
+from .bootstrap import D_TOL, DEFAULT_BATCH_ELEMENTS, PAIR_CHUNK_ELEMENTS, run_statistics
 from .samples import resolve_samples, single_threaded_blas
 from .statistics import as_statistic, pair_indices
 
@@ -75,26 +75,11 @@ def stability_method(scores, samples=None, *, B: int | None = None, seed: int | 
     bs = check_batch(max(1, DEFAULT_BATCH_ELEMENTS // P) if batch is None else batch, smp.B)
     for s0, s1 in smp.batches(bs):
         M = run_statistics(X, smp, stat, s0, s1)               # (runs, rows)
-        mx, my = M[ia], M[ib]                                  # (pairs, rows)
-        d = mx - my
-        np.maximum(mx, my, out=mx)                             # mx is now max(M(X), M(Y))
-        gt = d > D_TOL
-        np.abs(d, out=d)
-        tie = d <= D_TOL
-        with np.errstate(divide="ignore", invalid="ignore"):
-            np.divide(d, mx, out=d)                            # ratio |d| / max
-        d[~(d >= 0)] = np.inf                                  # max <= 0 (log scale): only exact ties are EQ
-        d[tie] = 0.0
-        d += RATIO_TOL
-        if grid:                                           # f = step, 2 step, ...: arithmetic count
-            d *= inv_step
-            np.minimum(d, F, out=d)
-            j = d.astype(np.int64)
-        else:
-            j = np.searchsorted(fs, d, side="right")       # number of f <= ratio: EQ iff f index >= j
-        j += base
-        np.add(j, F + 1, out=j, where=gt)
-        hist += np.bincount(j.ravel(), minlength=hist.size)
+        pc = max(1, PAIR_CHUNK_ELEMENTS // (s1 - s0))          # pairs in chunks: arrays in cache
+        for c0 in range(0, P, pc):
+            c1 = min(P, c0 + pc)
+            part = hist[c0 * 2 * (F + 1):c1 * 2 * (F + 1)]
+            part += _pair_histogram(M[ia[c0:c1]], M[ib[c0:c1]], fs, grid, inv_step, base[:c1 - c0])
     h = hist.reshape(P, 2, F + 1)
     cum = np.cumsum(h, axis=2)                                # cum[..., i] = count with j <= i
     tot = cum[:, :, -1]
@@ -106,3 +91,28 @@ def stability_method(scores, samples=None, *, B: int | None = None, seed: int | 
     mr = np.minimum(gt_xy, gt_yx).sum(axis=1) / denom
     pt = eq.sum(axis=1) / denom
     return StabilityResult(metric, fs, mr, pt, gt_xy, gt_yx, eq, smp.B, stat.name)
+
+
+def _pair_histogram(mx, my, fs, grid: bool, inv_step: float, base) -> np.ndarray:
+    """The histogram of one chunk of pairs ((pairs, rows) statistics of X and Y), flat as ``hist``:
+    ``[pair, X > Y, number of f <= ratio]``, pairs from 0."""
+    F = fs.size
+    d = mx - my
+    np.maximum(mx, my, out=mx)                             # mx is now max(M(X), M(Y))
+    gt = d > D_TOL
+    np.abs(d, out=d)
+    tie = d <= D_TOL
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.divide(d, mx, out=d)                            # ratio |d| / max
+    d[~(d >= 0)] = np.inf                                  # max <= 0 (log scale): only exact ties are EQ
+    d[tie] = 0.0
+    d += RATIO_TOL
+    if grid:                                           # f = step, 2 step, ...: arithmetic count
+        d *= inv_step
+        np.minimum(d, F, out=d)
+        j = d.astype(np.int64)
+    else:
+        j = np.searchsorted(fs, d, side="right")       # number of f <= ratio: EQ iff f index >= j
+    j += base
+    np.add(j, F + 1, out=j, where=gt)
+    return np.bincount(j.ravel(), minlength=base.size * 2 * (F + 1))

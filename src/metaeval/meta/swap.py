@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_scores, check_batch
-from .bootstrap import D_TOL, DEFAULT_BATCH_ELEMENTS, run_statistics
+from .bootstrap import D_TOL, DEFAULT_BATCH_ELEMENTS, PAIR_CHUNK_ELEMENTS, run_statistics
 from .samples import resolve_samples, single_threaded_blas
 from .statistics import as_statistic, pair_indices
 
@@ -154,17 +154,20 @@ def swap_method(scores, samples=None, samples2=None, *, B: int | None = None, se
     for s0, s1 in q1.batches(bs):
         M1 = run_statistics(X, q1, stat, s0, s1)              # (runs, rows)
         M2 = run_statistics(X, q2, stat, s0, s1)
-        D1 = M1[ia] - M1[ib]                                   # (pairs, rows)
-        D2 = M2[ia] - M2[ib]
-        A1 = np.abs(D1)
-        b = np.minimum(n_bins - 1, np.floor(A1 * inv_width + BIN_TOL).astype(np.int64)).ravel()
-        counts += np.bincount(b, minlength=n_bins)
-        agree = ((D1 > D_TOL) & (D2 > D_TOL)) | ((D1 < -D_TOL) & (D2 < -D_TOL))
-        swaps += np.bincount(b[~agree.ravel()], minlength=n_bins)
         if max_rule == "performance":
             vmax = max(vmax, float(M1.max()), float(M2.max()))
-        else:
-            vmax = max(vmax, float(A1.max()), float(np.abs(D2).max()))
+        pc = max(1, PAIR_CHUNK_ELEMENTS // (s1 - s0))         # pairs in chunks: arrays in cache
+        for c0 in range(0, P, pc):
+            xa, yb = ia[c0:c0 + pc], ib[c0:c0 + pc]
+            D1 = M1[xa] - M1[yb]                               # (pairs, rows)
+            D2 = M2[xa] - M2[yb]
+            A1 = np.abs(D1)
+            b = np.minimum(n_bins - 1, np.floor(A1 * inv_width + BIN_TOL).astype(np.int64)).ravel()
+            counts += np.bincount(b, minlength=n_bins)
+            agree = ((D1 > D_TOL) & (D2 > D_TOL)) | ((D1 < -D_TOL) & (D2 < -D_TOL))
+            swaps += np.bincount(b[~agree.ravel()], minlength=n_bins)
+            if max_rule != "performance":
+                vmax = max(vmax, float(A1.max()), float(np.abs(D2).max()))
     diff, i = required_difference(edges, counts, swaps, threshold, required_rule)
     share = float(counts[i:].sum() / counts.sum()) if i < n_bins else 0.0
     return SwapResult(metric, edges, counts, swaps, float(threshold), diff, vmax, share, P, q1.B,

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..util import atomic_write
 
-__all__ = ["csv_text", "write_csv", "read_table", "TEXT_COLUMNS"]
+__all__ = ["csv_text", "csv_blocks", "write_csv", "read_table", "TEXT_COLUMNS"]
 
 
 def _float_text(x) -> str:
@@ -46,10 +46,54 @@ def csv_text(df: pd.DataFrame) -> str:
     text is the same)."""
     if len(df) <= CSV_BLOCK_ROWS:
         return _csv_block(df, True)
-    return "".join(_csv_block(df.iloc[i:i + CSV_BLOCK_ROWS], i == 0) for i in range(0, len(df), CSV_BLOCK_ROWS))
+    return "".join(csv_blocks(df))
+
+
+def csv_blocks(df: pd.DataFrame):
+    """The text of :func:`csv_text` a block of rows at a time (a long table can be written as it
+    is converted, never held as one string)."""
+    for i in range(0, max(1, len(df)), CSV_BLOCK_ROWS):
+        yield _csv_block(df.iloc[i:i + CSV_BLOCK_ROWS], i == 0)
+
+
+#: characters that make the csv module (QUOTE_MINIMAL) quote a field
+_QUOTED = (",", '"', "\n", "\r")
+
+
+def _plain_texts(col: pd.Series) -> list[str] | None:
+    """The CSV fields of a column as ``to_csv`` writes them when no field needs quoting: floats by
+    :func:`_float_texts`, integers by ``str``, strings as they are; ``None`` for anything else
+    (booleans, missing text, mixed objects, a field with a comma, quote or line break)."""
+    kind = col.dtype.kind
+    if kind == "f":
+        return _float_texts(col.to_numpy(dtype=float))
+    if kind in "iu":
+        return list(map(str, col.tolist()))
+    if kind in "OT" or isinstance(col.dtype, pd.StringDtype):
+        if not col.isna().any() and pd.api.types.infer_dtype(col, skipna=False) == "string":   # all str
+            vals = col.tolist()
+            if all(q not in v for v in set(vals) for q in _QUOTED):
+                return vals
+    return None
 
 
 def _csv_block(df: pd.DataFrame, header: bool) -> str:
+    # fast path: every field is known text needing no quotes -- joined directly, the same bytes
+    # as pandas' writer (QUOTE_MINIMAL, "\n" line ends); else pandas' to_csv
+    if df.shape[1] > 1 and df.columns.is_unique:
+        cols = []
+        for c in df.columns:
+            texts = _plain_texts(df[c])
+            if texts is None:
+                break
+            cols.append(texts)
+        else:
+            names = [str(c) for c in df.columns]
+            if all(type(c) is str and c and all(q not in c for q in _QUOTED) for c in df.columns):
+                lines = list(map(",".join, zip(*cols)))
+                if header:
+                    lines.insert(0, ",".join(names))
+                return "\n".join(lines) + "\n" if lines else ""
     out = df.copy()
     for c in out.columns:
         col = out[c]
