@@ -187,3 +187,49 @@ def dl19_matrices(metrics) -> dict:
     c = dl19_collection()
     res = evaluate(c, list(metrics), gains=(1, 2, 3))
     return {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in res.items()}
+
+
+# --------------------------------------------------------------------------- longest tests first
+#: The suite's longest tests (``--durations``; seconds of one quiet 2-core run with ``CI=true`` in
+#: the comments), started first and in this order, so that the two xdist workers do not end
+#: with one of them running a long DAG alone.  pyproject's ``--maxschedchunk=1`` makes xdist hand
+#: the tests out one by one in this order (by default it gives each worker a quarter of the
+#: collection at once, in consecutive blocks).  A node id prefix each (a whole module where its
+#: tests share a long module-scoped fixture, which a test moved alone would set up twice); the
+#: other tests keep pytest's order after these.  Refresh when a test becomes long or short.
+LONG_FIRST = (
+    "tests/pipeline/test_output_checksums.py::test_default_config_outputs_are_the_recorded_ones",  # ~90 (2 cores)
+    "tests/pipeline/test_output_checksums.py::test_reduced_dag_outputs_are_the_recorded_ones",     # ~45: the shared reduced run
+    "tests/pipeline/test_pipeline_dl19.py::test_dl19_example_runs_end_to_end",                      # ~45
+    "tests/pipeline/test_console_and_report.py::test_report_of_an_80_run_collection_is_under_10_mb",
+    "tests/pipeline/test_pipeline_diversity.py::test_diversity_example_runs_end_to_end",
+    "tests/pipeline/test_pipeline.py::test_cluster_generic_executor_runs_self_contained_jobs",
+    "tests/unit/test_figures.py::test_make_all_figures_from_csvs",
+    "tests/unit/test_api.py",                      # whole modules where a module fixture is long
+    "tests/pipeline/test_console_and_report.py::test_dag_run_ends_with_a_console_summary_naming_the_run",
+    "tests/conformance/test_pytrec_agreement.py",
+    "tests/unit/test_properties.py::test_vectorised_equals_per_list",
+    "tests/unit/test_interrupt.py::test_meta_killed_leaves_old_or_new",
+    "tests/unit/test_incompleteness.py::test_dl19_reduced_qrels_files_sizes_values_and_seeds",
+    "tests/conformance/test_ir_measures.py::test_ir_measures_names_equal_ir_measures_per_topic",
+    "tests/pipeline/test_results_folder.py::test_readme_sequence_one_config_per_results_folder",
+    "tests/unit/test_readme.py::test_readme_python_example_runs",
+    "tests/unit/test_rankcorr_meta.py::test_metaeval_meta_writes_the_rank_correlation_outputs",
+    "tests/conformance/test_ndeval_dropin.py::test_matches_shared_references",
+    "tests/pipeline/test_pipeline.py::test_a_rerun_gives_byte_identical_tables",          # after the reduced run
+    "tests/unit/test_test_errors.py::test_type1_on_dl19_within_monte_carlo_error_of_the_published_rates",
+    "tests/pipeline/test_machine_independence.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Move the :data:`LONG_FIRST` tests to the front, in its order (the same order in every
+    xdist worker: the order depends on the node ids only)."""
+    def rank(item):
+        nodeid = item.nodeid.replace("\\", "/")
+        for i, prefix in enumerate(LONG_FIRST):
+            if nodeid.startswith(prefix):
+                return i
+        return len(LONG_FIRST)
+
+    items[:] = sorted(items, key=rank)           # stable: the rest keep their order
