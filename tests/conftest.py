@@ -192,9 +192,9 @@ def dl19_matrices(metrics) -> dict:
 # --------------------------------------------------------------------------- longest tests first
 #: The suite's longest tests (``--durations``; seconds of one quiet 2-core run with ``CI=true`` in
 #: the comments), started first and in this order, so that the two xdist workers do not end
-#: with one of them running a long DAG alone.  pyproject's ``--maxschedchunk=1`` makes xdist hand
-#: the tests out one by one in this order (by default it gives each worker a quarter of the
-#: collection at once, in consecutive blocks).  A node id prefix each (a whole module where its
+#: with one of them running a long DAG alone.  :func:`pytest_xdist_make_scheduler` makes xdist
+#: hand out these tests one by one in this order, then the other modules one at a time (by
+#: default it gives each worker a quarter of the collection at once, in consecutive blocks).  A node id prefix each (a whole module where its
 #: tests share a long module-scoped fixture, which a test moved alone would set up twice); the
 #: other tests keep pytest's order after these.  Refresh when a test becomes long or short.
 LONG_FIRST = (
@@ -222,14 +222,33 @@ LONG_FIRST = (
 )
 
 
+def _long_first_rank(nodeid: str) -> tuple[int, str]:
+    """(place in :data:`LONG_FIRST` or after it, the test's xdist work unit): a test listed alone
+    is a unit of its own, every other test is in its module's unit."""
+    nodeid = nodeid.replace("\\", "/")
+    for i, prefix in enumerate(LONG_FIRST):
+        if nodeid.startswith(prefix):
+            return i, (nodeid if "::" in prefix else nodeid.split("::", 1)[0])
+    return len(LONG_FIRST), nodeid.split("::", 1)[0]
+
+
 def pytest_collection_modifyitems(session, config, items):
     """Move the :data:`LONG_FIRST` tests to the front, in its order (the same order in every
-    xdist worker: the order depends on the node ids only)."""
-    def rank(item):
-        nodeid = item.nodeid.replace("\\", "/")
-        for i, prefix in enumerate(LONG_FIRST):
-            if nodeid.startswith(prefix):
-                return i
-        return len(LONG_FIRST)
+    xdist worker: the order depends on the node ids only); the others keep their order."""
+    items[:] = sorted(items, key=lambda item: _long_first_rank(item.nodeid)[0])
 
-    items[:] = sorted(items, key=rank)           # stable: the rest keep their order
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's ``loadscope`` scheduling with the work units of :func:`_long_first_rank`:
+    each worker takes the next unit (a long test, or a whole module, its module-scoped fixtures
+    then made once) in the order above when it has two tests or fewer left (pyproject's
+    ``--no-loadscope-reorder`` keeps that order).  (Written here because ``--dist loadgroup``
+    of pytest-xdist 3.8 does not group under pytest 9.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class LongFirstScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _long_first_rank(nodeid)[1]
+
+    return LongFirstScheduling(config, log)
