@@ -204,7 +204,7 @@ LONG_FIRST = (
     "tests/pipeline/test_console_and_report.py::test_report_of_an_80_run_collection_is_under_10_mb",
     "tests/pipeline/test_pipeline_diversity.py::test_diversity_example_runs_end_to_end",
     "tests/pipeline/test_pipeline.py::test_cluster_generic_executor_runs_self_contained_jobs",
-    "tests/unit/test_figures.py::test_make_all_figures_from_csvs",
+    "tests/unit/test_figures.py",                  # (make_all_figures drawn once for its module)
     "tests/unit/test_api.py",                      # whole modules where a module fixture is long
     "tests/pipeline/test_console_and_report.py::test_dag_run_ends_with_a_console_summary_naming_the_run",
     "tests/conformance/test_pytrec_agreement.py",
