@@ -190,35 +190,38 @@ def dl19_matrices(metrics) -> dict:
 
 
 # --------------------------------------------------------------------------- longest tests first
-#: The suite's longest tests (``--durations``; seconds of one quiet 2-core run with ``CI=true`` in
-#: the comments), started first and in this order, so that the two xdist workers do not end
+#: The suite's longest tests and modules (their CPU seconds in the comments), started first and in this order, so that the two xdist workers do not end
 #: with one of them running a long DAG alone.  :func:`pytest_xdist_make_scheduler` makes xdist
 #: hand out these tests one by one in this order, then the other modules one at a time (by
-#: default it gives each worker a quarter of the collection at once, in consecutive blocks).  A node id prefix each (a whole module where its
-#: tests share a long module-scoped fixture, which a test moved alone would set up twice); the
-#: other tests keep pytest's order after these.  Refresh when a test becomes long or short.
+#: default it gives each worker a quarter of the collection at once, in consecutive blocks).  A
+#: node id prefix each: a whole module (one unit: its module-scoped fixtures made once) or one
+#: test (a unit of its own, e.g. a DAG run; the rest of its module is another unit); the other
+#: tests keep pytest's order after these.  Refresh when a test becomes long or short.
 LONG_FIRST = (
-    "tests/pipeline/test_output_checksums.py::test_default_config_outputs_are_the_recorded_ones",  # ~90 (2 cores)
-    "tests/pipeline/test_output_checksums.py::test_reduced_dag_outputs_are_the_recorded_ones",     # ~45: the shared reduced run
-    "tests/pipeline/test_pipeline_dl19.py::test_dl19_example_runs_end_to_end",                      # ~45
-    "tests/pipeline/test_console_and_report.py::test_report_of_an_80_run_collection_is_under_10_mb",
-    "tests/pipeline/test_pipeline_diversity.py::test_diversity_example_runs_end_to_end",
-    "tests/pipeline/test_pipeline.py::test_cluster_generic_executor_runs_self_contained_jobs",
-    "tests/unit/test_figures.py",                  # (make_all_figures drawn once for its module)
-    "tests/unit/test_api.py",                      # whole modules where a module fixture is long
-    "tests/pipeline/test_console_and_report.py::test_dag_run_ends_with_a_console_summary_naming_the_run",
-    "tests/conformance/test_pytrec_agreement.py",
-    "tests/unit/test_properties.py::test_vectorised_equals_per_list",
-    "tests/unit/test_interrupt.py::test_meta_killed_leaves_old_or_new",
-    "tests/unit/test_incompleteness.py::test_dl19_reduced_qrels_files_sizes_values_and_seeds",
-    "tests/conformance/test_ir_measures.py::test_ir_measures_names_equal_ir_measures_per_topic",
-    "tests/pipeline/test_results_folder.py::test_readme_sequence_one_config_per_results_folder",
-    "tests/unit/test_readme.py::test_readme_python_example_runs",
-    "tests/unit/test_rankcorr_meta.py::test_metaeval_meta_writes_the_rank_correlation_outputs",
-    "tests/conformance/test_ndeval_dropin.py::test_matches_shared_references",
-    "tests/pipeline/test_pipeline.py::test_a_rerun_gives_byte_identical_tables",          # after the reduced run
-    "tests/unit/test_test_errors.py::test_type1_on_dl19_within_monte_carlo_error_of_the_published_rates",
-    "tests/pipeline/test_machine_independence.py",
+    # CPU seconds (wall when it waits) of one test or module run alone on the loaded 2-core VM
+    "tests/pipeline/test_output_checksums.py::test_default_config_outputs_are_the_recorded_ones",  # 94 (2 cores)
+    "tests/pipeline/test_output_checksums.py::test_reduced_dag_outputs_are_the_recorded_ones",     # 28: the shared reduced run
+    "tests/pipeline/test_console_and_report.py::test_report_of_an_80_run_collection_is_under_10_mb",  # 49
+    "tests/pipeline/test_pipeline_dl19.py::test_dl19_example_runs_end_to_end",                      # 40
+    "tests/unit/test_figures_readable.py",                                                          # ~35
+    "tests/pipeline/test_pipeline.py::test_cluster_generic_executor_runs_self_contained_jobs",      # 31 wall
+    "tests/unit/test_incompleteness.py",                                                            # ~28
+    "tests/unit/test_figures.py",                                                                   # 24
+    "tests/unit/test_test_errors.py",                                                               # ~22
+    "tests/conformance/test_ndeval_dropin.py",                                                      # ~20
+    "tests/unit/test_api.py",                                                                       # ~15
+    "tests/pipeline/test_pipeline_diversity.py::test_diversity_example_runs_end_to_end",            # 15
+    "tests/unit/test_interrupt.py",                                                                 # ~15
+    "tests/pipeline/test_machine_independence.py",                                                  # 16
+    "tests/pipeline/test_pipeline.py::test_a_rerun_gives_byte_identical_tables",                    # 14 (after the reduced run)
+    "tests/unit/test_discpower.py",                                                                 # ~13
+    "tests/unit/test_rankcorr_meta.py",                                                             # 11
+    "tests/pipeline/test_results_folder.py::test_readme_sequence_one_config_per_results_folder",    # 11
+    "tests/unit/test_properties.py",
+    "tests/unit/test_labels.py",                                                                    # ~9
+    "tests/pipeline/test_console_and_report.py::test_dag_run_ends_with_a_console_summary_naming_the_run",  # 8
+    "tests/conformance/test_pytrec_agreement.py",                                                   # 8
+    "tests/unit/test_readme.py",                                                                    # 8
 )
 
 
