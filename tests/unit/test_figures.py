@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -98,3 +99,11 @@ def test_figures_do_not_use_pyplot_state(synth, tmp_path):
     before = dict(matplotlib.rcParams)
     F.plot_run_means(synth["run_means"], tmp_path / "run_means")
     assert dict(matplotlib.rcParams) == before
+
+
+def test_tstar_without_a_finite_value_still_draws(synth, tmp_path):
+    """A pair whose t is undefined and whose t* are all infinite (a DAG's tiny collection with
+    zero-variance differences): the panel is drawn without a bar, as matplotlib's hist drew it."""
+    df = synth["tstar"].copy()
+    df = df[df["metric"] == df["metric"].iloc[0]].assign(t_star=np.inf, t_observed=np.nan)
+    _check(F.plot_tstar(df, tmp_path / "tstar"), tmp_path / "tstar")
