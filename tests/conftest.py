@@ -198,30 +198,36 @@ def dl19_matrices(metrics) -> dict:
 #: test (a unit of its own, e.g. a DAG run; the rest of its module is another unit); the other
 #: tests keep pytest's order after these.  Refresh when a test becomes long or short.
 LONG_FIRST = (
-    # CPU seconds (wall when it waits) of one test or module run alone on the loaded 2-core VM
-    "tests/pipeline/test_output_checksums.py::test_default_config_outputs_are_the_recorded_ones",  # 94 (2 cores)
-    "tests/pipeline/test_output_checksums.py::test_reduced_dag_outputs_are_the_recorded_ones",     # 28: the shared reduced run
-    "tests/pipeline/test_console_and_report.py::test_report_of_an_80_run_collection_is_under_10_mb",  # 49
-    "tests/pipeline/test_pipeline_dl19.py::test_dl19_example_runs_end_to_end",                      # 40
-    "tests/unit/test_figures_readable.py",                                                          # ~35
-    "tests/pipeline/test_pipeline.py::test_cluster_generic_executor_runs_self_contained_jobs",      # 31 wall
-    "tests/unit/test_incompleteness.py",                                                            # ~28
-    "tests/unit/test_figures.py",                                                                   # 24
-    "tests/unit/test_test_errors.py",                                                               # ~22
-    "tests/conformance/test_ndeval_dropin.py",                                                      # ~20
-    "tests/unit/test_api.py",                                                                       # ~15
-    "tests/pipeline/test_pipeline_diversity.py::test_diversity_example_runs_end_to_end",            # 15
-    "tests/unit/test_interrupt.py",                                                                 # ~15
-    "tests/pipeline/test_machine_independence.py",                                                  # 16
-    "tests/pipeline/test_pipeline.py::test_a_rerun_gives_byte_identical_tables",                    # 14 (after the reduced run)
-    "tests/unit/test_discpower.py",                                                                 # ~13
-    "tests/unit/test_rankcorr_meta.py",                                                             # 11
-    "tests/pipeline/test_results_folder.py::test_readme_sequence_one_config_per_results_folder",    # 11
-    "tests/unit/test_properties.py",
-    "tests/unit/test_labels.py",                                                                    # ~9
+    # CPU seconds of the test or module in a full CI=true run on the loaded 2-core VM (-p cpuplug:
+    # getrusage of the worker and its children around each test)
+    "tests/pipeline/test_output_checksums.py::test_default_config_outputs_are_the_recorded_ones",  # 119 (2 cores)
+    "tests/pipeline/test_output_checksums.py::test_reduced_dag_outputs_are_the_recorded_ones",     # 32: the shared reduced run
+    "tests/pipeline/test_console_and_report.py::test_report_of_an_80_run_collection_is_under_10_mb",  # 53
+    "tests/pipeline/test_pipeline_dl19.py::test_dl19_example_runs_end_to_end",                      # 44
+    "tests/pipeline/test_pipeline.py::test_cluster_generic_executor_runs_self_contained_jobs",      # 2 (40 wall: detached jobs)
+    "tests/conformance/test_ndeval_dropin.py",                                                      # 37
+    "tests/unit/test_figures.py",                                                                   # 27
+    "tests/unit/test_figures_readable.py",                                                          # 26
+    "tests/unit/test_incompleteness.py",                                                            # 23
+    "tests/unit/test_margins.py",                                                                   # 21
+    "tests/pipeline/test_machine_independence.py",                                                  # 19
+    "tests/unit/test_test_errors.py",                                                               # 18
+    "tests/conformance/test_cwl.py",                                                                # 18
+    "tests/pipeline/test_pipeline.py::test_a_rerun_gives_byte_identical_tables",                    # 17 (after the reduced run)
+    "tests/unit/test_api.py",                                                                       # 17
+    "tests/unit/test_interrupt.py",                                                                 # 15
+    "tests/conformance/test_standardisation.py",                                                    # 15
+    "tests/pipeline/test_pipeline_diversity.py::test_diversity_example_runs_end_to_end",            # 14
+    "tests/pipeline/test_results_folder.py::test_readme_sequence_one_config_per_results_folder",    # 13
+    "tests/unit/test_discpower.py",                                                                 # 12
+    "tests/unit/test_compare.py",                                                                   # 11
+    "tests/unit/test_rankcorr_meta.py",                                                             # 10
+    "tests/unit/test_discpower_outputs.py",                                                         # 10
+    "tests/unit/test_test_errors_stage.py",                                                         # 10
+    "tests/unit/test_properties.py",                                                                # 10
     "tests/pipeline/test_console_and_report.py::test_dag_run_ends_with_a_console_summary_naming_the_run",  # 8
-    "tests/conformance/test_pytrec_agreement.py",                                                   # 8
-    "tests/unit/test_readme.py",                                                                    # 8
+    "tests/unit/test_labels.py",                                                                    # 8
+    "tests/unit/test_meta_cli.py",                                                                  # 8
 )
 
 
