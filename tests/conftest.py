@@ -187,3 +187,77 @@ def dl19_matrices(metrics) -> dict:
     c = dl19_collection()
     res = evaluate(c, list(metrics), gains=(1, 2, 3))
     return {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in res.items()}
+
+
+# --------------------------------------------------------------------------- longest tests first
+#: The suite's longest tests and modules (their CPU seconds in the comments), started first and in this order, so that the two xdist workers do not end
+#: with one of them running a long DAG alone.  :func:`pytest_xdist_make_scheduler` makes xdist
+#: hand out these tests one by one in this order, then the other modules one at a time (by
+#: default it gives each worker a quarter of the collection at once, in consecutive blocks).  A
+#: node id prefix each: a whole module (one unit: its module-scoped fixtures made once) or one
+#: test (a unit of its own, e.g. a DAG run; the rest of its module is another unit); the other
+#: tests keep pytest's order after these.  Refresh when a test becomes long or short.
+LONG_FIRST = (
+    # CPU seconds of the test or module in a full CI=true run on the loaded 2-core VM (-p cpuplug:
+    # getrusage of the worker and its children around each test)
+    "tests/pipeline/test_output_checksums.py::test_default_config_outputs_are_the_recorded_ones",  # 119 (2 cores)
+    "tests/pipeline/test_output_checksums.py::test_reduced_dag_outputs_are_the_recorded_ones",     # 32: the shared reduced run
+    "tests/pipeline/test_console_and_report.py::test_report_of_an_80_run_collection_is_under_10_mb",  # 53
+    "tests/pipeline/test_pipeline_dl19.py::test_dl19_example_runs_end_to_end",                      # 44
+    "tests/pipeline/test_pipeline.py::test_cluster_generic_executor_runs_self_contained_jobs",      # 2 (40 wall: detached jobs)
+    "tests/conformance/test_ndeval_dropin.py",                                                      # 37
+    "tests/unit/test_figures.py",                                                                   # 27
+    "tests/unit/test_figures_readable.py",                                                          # 26
+    "tests/unit/test_incompleteness.py",                                                            # 23
+    "tests/unit/test_margins.py",                                                                   # 21
+    "tests/pipeline/test_machine_independence.py",                                                  # 19
+    "tests/unit/test_test_errors.py",                                                               # 18
+    "tests/conformance/test_cwl.py",                                                                # 18
+    "tests/pipeline/test_pipeline.py::test_a_rerun_gives_byte_identical_tables",                    # 17 (after the reduced run)
+    "tests/unit/test_api.py",                                                                       # 17
+    "tests/unit/test_interrupt.py",                                                                 # 15
+    "tests/conformance/test_standardisation.py",                                                    # 15
+    "tests/pipeline/test_pipeline_diversity.py::test_diversity_example_runs_end_to_end",            # 14
+    "tests/pipeline/test_results_folder.py::test_readme_sequence_one_config_per_results_folder",    # 13
+    "tests/unit/test_discpower.py",                                                                 # 12
+    "tests/unit/test_compare.py",                                                                   # 11
+    "tests/unit/test_rankcorr_meta.py",                                                             # 10
+    "tests/unit/test_discpower_outputs.py",                                                         # 10
+    "tests/unit/test_test_errors_stage.py",                                                         # 10
+    "tests/unit/test_properties.py",                                                                # 10
+    "tests/pipeline/test_console_and_report.py::test_dag_run_ends_with_a_console_summary_naming_the_run",  # 8
+    "tests/unit/test_labels.py",                                                                    # 8
+    "tests/unit/test_meta_cli.py",                                                                  # 8
+)
+
+
+def _long_first_rank(nodeid: str) -> tuple[int, str]:
+    """(place in :data:`LONG_FIRST` or after it, the test's xdist work unit): a test listed alone
+    is a unit of its own, every other test is in its module's unit."""
+    nodeid = nodeid.replace("\\", "/")
+    for i, prefix in enumerate(LONG_FIRST):
+        if nodeid.startswith(prefix):
+            return i, (nodeid if "::" in prefix else nodeid.split("::", 1)[0])
+    return len(LONG_FIRST), nodeid.split("::", 1)[0]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Move the :data:`LONG_FIRST` tests to the front, in its order (the same order in every
+    xdist worker: the order depends on the node ids only); the others keep their order."""
+    items[:] = sorted(items, key=lambda item: _long_first_rank(item.nodeid)[0])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's ``loadscope`` scheduling with the work units of :func:`_long_first_rank`:
+    each worker takes the next unit (a long test, or a whole module, its module-scoped fixtures
+    then made once) in the order above when it has two tests or fewer left (pyproject's
+    ``--no-loadscope-reorder`` keeps that order).  (Written here because ``--dist loadgroup``
+    of pytest-xdist 3.8 does not group under pytest 9.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class LongFirstScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _long_first_rank(nodeid)[1]
+
+    return LongFirstScheduling(config, log)

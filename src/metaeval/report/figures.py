@@ -213,7 +213,11 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
             lo, hi = (min(ts.min(), t0), max(ts.max(), t0)) if len(ts) else (t0 - 1, t0 + 1)
             if lo == hi:
                 lo, hi = lo - 1, hi + 1
-            ax.hist(ts, bins=np.linspace(lo, hi, bins + 1), color=_COLORS[0], alpha=0.8)
+            edges = np.linspace(lo, hi, bins + 1)
+            if np.isfinite(edges).all():                      # hist's bars as one outline: ~2x faster to draw
+                ax.stairs(np.histogram(ts, bins=edges)[0], edges, fill=True, color=_COLORS[0], alpha=0.8)
+            else:                                             # no finite t* and t undefined: no bar, as hist draws
+                ax.hist(ts, bins=edges, color=_COLORS[0], alpha=0.8)
             ax.axvline(t0, color=_COLORS[3], linewidth=1.2, label=f"observed t = {t0:.3f}")
             asl = tstar_asl(ts, t0)
             ax.set_title(panel_title(f"{m}: {sub['system_x'].iloc[0]} vs {sub['system_y'].iloc[0]}", 3.2)
