@@ -115,7 +115,7 @@ def _captured(monkeypatch):
         figs[Path(stem).name] = fig
         return []
     monkeypatch.setattr(F, "save_figure", save)
-    monkeypatch.setattr("metaeval.report.summary_figures.save_figure", save)  # the cross-collection figures
+    monkeypatch.setattr("metaeval.report.figure_layout.save_figure", save)   # the summary's figures
     return figs
 
 

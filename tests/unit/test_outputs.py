@@ -52,8 +52,6 @@ def captured(monkeypatch):
         return []
     monkeypatch.setattr(F, "save_figure", save)
     monkeypatch.setattr("metaeval.report.figure_layout.save_figure", save)   # the plug-in modules' figures
-    monkeypatch.setattr("metaeval.report.summary_figures.save_figure", save)  # the cross-collection figures
-    monkeypatch.setattr("metaeval.report.judgment_figures.save_figure", save)
     return figs
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
+from . import figure_layout as FL          # FL.save_figure: the one place a test captures figures
+from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure
 
 __all__ = ["plot_judgment_run_means", "plot_judgment_taus"]
 
@@ -27,7 +28,7 @@ def plot_judgment_run_means(run_ranks: pd.DataFrame, path_stem, *, reference: st
         fig = new_figure(3.2 * cols, 3.0 * rows)
         if not metrics:
             _no_data(fig.add_subplot(), "run means")
-            return save_figure(fig, path_stem)
+            return FL.save_figure(fig, path_stem)
         ref = reference or run_ranks["qrels"].iloc[0]
         for i, m in enumerate(metrics):
             ax = fig.add_subplot(rows, cols, i + 1)
@@ -48,7 +49,7 @@ def plot_judgment_run_means(run_ranks: pd.DataFrame, path_stem, *, reference: st
             ax.grid(True, alpha=0.3)
             _legend(ax, len(others))
         fig.tight_layout()
-        return save_figure(fig, path_stem)
+        return FL.save_figure(fig, path_stem)
 
 
 def plot_judgment_taus(table: pd.DataFrame, path_stem) -> list[Path]:
@@ -59,7 +60,7 @@ def plot_judgment_taus(table: pd.DataFrame, path_stem) -> list[Path]:
         ax = fig.add_subplot()
         if not len(table):
             _no_data(ax, "ranking agreement")
-            return save_figure(fig, path_stem)
+            return FL.save_figure(fig, path_stem)
         metrics = _unique(table["metric"])
         sets = _unique(table["qrels"])
         width = 0.8 / max(1, len(sets))
@@ -82,4 +83,4 @@ def plot_judgment_taus(table: pd.DataFrame, path_stem) -> list[Path]:
         ax.grid(True, alpha=0.3)
         _legend(ax, 2 * len(sets))
         fig.tight_layout()
-        return save_figure(fig, path_stem)
+        return FL.save_figure(fig, path_stem)

@@ -11,7 +11,8 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from .figure_layout import _COLORS, _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
+from . import figure_layout as FL          # FL.save_figure: the one place a test captures figures
+from .figure_layout import _COLORS, _legend, _no_data, _rc, _style, _unique, new_figure
 from .figures import _draw_asl, _draw_run_means, _ordered_tests, _pick_metric
 
 __all__ = ["plot_metric_by_collection", "plot_asl_by_collection", "plot_run_means_by_collection",
@@ -30,7 +31,7 @@ def plot_metric_by_collection(wide: pd.DataFrame, path_stem, *, ylabel: str, tit
         ax = fig.add_subplot()
         if not metrics or not collections:
             _no_data(ax, title)
-            return save_figure(fig, path_stem)
+            return FL.save_figure(fig, path_stem)
         x = np.arange(len(metrics))
         width = 0.8 / len(collections)
         for i, c in enumerate(collections):
@@ -44,7 +45,7 @@ def plot_metric_by_collection(wide: pd.DataFrame, path_stem, *, ylabel: str, tit
         ax.grid(True, axis="y", alpha=0.3)
         _legend(ax, len(collections))
         fig.tight_layout()
-        return save_figure(fig, path_stem)
+        return FL.save_figure(fig, path_stem)
 
 
 def plot_asl_by_collection(asls: Mapping[str, pd.DataFrame], path_stem, *, test: str = "paired",
@@ -57,7 +58,7 @@ def plot_asl_by_collection(asls: Mapping[str, pd.DataFrame], path_stem, *, test:
         fig = new_figure(5.0 * ncols, 3.6 * nrows)
         if not names:
             _no_data(fig.add_subplot(), f"{test} ASL")
-            return save_figure(fig, path_stem)
+            return FL.save_figure(fig, path_stem)
         axes = fig.subplots(nrows, ncols, squeeze=False)
         palette = _unique(m for df in asls.values() for m in df.loc[df["test"] == test, "metric"])
         for i, name in enumerate(names):
@@ -68,7 +69,7 @@ def plot_asl_by_collection(asls: Mapping[str, pd.DataFrame], path_stem, *, test:
         for j in range(len(names), nrows * ncols):
             axes[j // ncols][j % ncols].set_axis_off()
         fig.tight_layout()
-        return save_figure(fig, path_stem)
+        return FL.save_figure(fig, path_stem)
 
 
 def plot_run_means_by_collection(run_means: Mapping[str, pd.DataFrame], path_stem, *,
@@ -94,7 +95,7 @@ def plot_run_means_by_collection(run_means: Mapping[str, pd.DataFrame], path_ste
             _legend(ax, drawn)
         else:
             _no_data(ax, "run means")
-        return save_figure(fig, path_stem)
+        return FL.save_figure(fig, path_stem)
 
 
 def plot_discpower_by_collection(wide: pd.DataFrame, path_stem, *, alpha: float = 0.05) -> list[Path]:
@@ -108,7 +109,7 @@ def plot_discpower_by_collection(wide: pd.DataFrame, path_stem, *, alpha: float 
         fig = new_figure(5.5 * ncols, 3.8 * nrows)
         if not len(wide) or not collections:
             _no_data(fig.add_subplot(), "discriminative power")
-            return save_figure(fig, path_stem)
+            return FL.save_figure(fig, path_stem)
         axes = fig.subplots(nrows, ncols, squeeze=False)
         tests = _ordered_tests(wide["test"])
         metrics = _unique(wide["metric"])
@@ -129,4 +130,4 @@ def plot_discpower_by_collection(wide: pd.DataFrame, path_stem, *, alpha: float 
         for j in range(len(collections), nrows * ncols):
             axes[j // ncols][j % ncols].set_axis_off()
         _legend(axes[0][0], len(metrics))                    # lays the panels out too
-        return save_figure(fig, path_stem)
+        return FL.save_figure(fig, path_stem)
