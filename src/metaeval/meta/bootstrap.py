@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import as_scores, check_alpha, check_batch
-from ..detmath import int_product, split_rows
-from .samples import BLOCK, BootstrapSamples, resolve_samples, single_threaded_blas, split_products
+from ..detmath import int_product, sliced_products, split_rows
+from .samples import BLOCK, BootstrapSamples, resolve_samples, single_threaded_blas
 from .statistics import Statistic, as_statistic, log_transform, pair_indices
 
 __all__ = ["PairedResult", "UnpairedResult", "paired_bootstrap", "unpaired_bootstrap", "paired_tstar",
@@ -348,7 +348,7 @@ def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int 
             if splits[0] is None or splits[1] is None:              # not reached: Z is finite
                 S1, S2 = int_product(wc, CT, draws), int_product(w2, CT, draws)
             else:
-                S1, S2 = split_products(splits, CT, buf)            # (pairs, rows)
+                S1, S2 = sliced_products(splits, CT, buf)            # (pairs, rows)
             q = _q_ratio(S1, S2, n)
             count[c0:c1] += (q >= qt).sum(axis=1)
             if not estimate:

@@ -29,12 +29,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..detmath import int_product, split_rows
+from ..detmath import int_product, sliced_products, split_rows
 from ._validate import check_B
 
 __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "trial_rng", "bootstrap_indices", "bootstrap_counts",
            "counts_from_indices",
-           "BootstrapSamples", "resolve_samples", "split_products"]
+           "BootstrapSamples", "resolve_samples"]
 
 STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5, "incompleteness": 6,
            "standardisation": 7,          # the topic subsets of meta.standardisation (issue 30)
@@ -167,36 +167,12 @@ class BootstrapSamples:
         splits = [split_rows(M, draws) for M in mats_t]        # every count row sums to `draws`
         if any(sl is None for sl in splits):                   # non-finite values: ordered sums
             return [int_product(M, CT, draws) for M in mats_t]
-        return split_products(splits, CT)
+        return sliced_products(splits, CT)
 
     def draws(self, cols: slice | None = None) -> int:
         """Indices per sample (of the index columns ``cols``): the sum of every count row, the
         bound of :func:`metaeval.detmath.split_rows` for the count-matrix products."""
         return self.indices.shape[1] if cols is None else len(range(*cols.indices(self.indices.shape[1])))
-
-
-def split_products(splits, CT, buf: np.ndarray | None = None) -> list[np.ndarray]:
-    """``hi @ CT + lo @ CT`` for each ``(hi, lo)`` of ``splits`` (:func:`metaeval.detmath.split_rows`
-    with the bound of ``CT``'s columns): all slices through one exact product, the two exact
-    halves added once, negative zeros made positive -- what :meth:`BootstrapSamples.dot_t`
-    returns.  ``buf``: a scratch array of at least ``2 * sum(k) * CT.shape[1]`` elements reused for
-    the stacked slices' product (fewer page faults); the results are views into it then."""
-    rows = sum(2 * hi.shape[0] for hi, _ in splits)
-    stack = np.concatenate([x for sl in splits for x in sl])
-    if buf is not None and buf.size >= rows * CT.shape[1]:
-        R = buf.reshape(-1)[:rows * CT.shape[1]].reshape(rows, CT.shape[1])
-        np.matmul(stack, CT, out=R)                           # exact
-    else:
-        R = stack @ CT                                        # exact
-    outs, r = [], 0
-    for hi, _ in splits:
-        k = hi.shape[0]
-        out = R[r:r + k]
-        out += R[r + k:r + 2 * k]                              # hi + lo: the one rounding
-        out += 0.0                                             # no negative zero
-        outs.append(out)
-        r += 2 * k
-    return outs
 
 
 def resolve_samples(samples, n: int, B: int | None, seed: int | None, stream: str,
