@@ -89,7 +89,9 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
     file_order, frame_order = order, order
     if order is None:
         trec = _input_form(q, runs) == "trec"
-        file_order, frame_order = ("score", None) if trec else ("file", "file")
+        from .io.conventions import conventional
+
+        file_order, frame_order = (conventional("score"), None) if trec else (conventional("file"), conventional("file"))
     parsed = []
     if paths:
         for src in expand_runs(paths):
@@ -119,8 +121,8 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     DataFrames ``query_id, doc_id, score``, with TREC-form qrels or a qrels DataFrame) by score
     with trec_eval's tie rule, whether or not a DataFrame has a ``rank`` column; NTCIR input
     (NTCIR-form qrels, ``.res`` runs) in file order (NTCIREVAL); ``"file"``, ``"score"`` or
-    ``"rank"`` for every run.  A run whose own order and score order disagree on some topic gets
-    one warning.  ``depth``: truncation (None: none).
+    ``"rank"`` for every run.  A run whose own order is not by decreasing score on some topic gets
+    one warning (not under an explicit ``order="score"``).  ``depth``: truncation (None: none).
     ``vocabulary``: how ambiguous names are read (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``):
     ``"ntcireval"`` (NTCIREVAL's meanings) or ``"ir_measures"`` (ir_measures' / trec_eval's);
     default ``"ir_measures"`` for TREC input or ``order="score"``, else ``"ntcireval"``.  Any measure takes
