@@ -280,8 +280,27 @@ class MetaResult(Mapping):
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self.raw))
 
+    #: the table a notebook shows first (the first of these computed)
+    MAIN_TABLES = ("discriminative_power", "bootstrap_paired", "kendall", "run_means")
+
+    def _head(self) -> str:
+        runs, measures = self._names
+        return f"{len(measures)} measures x {len(runs)} runs"
+
     def __repr__(self) -> str:
-        return f"MetaResult({', '.join(self.raw)})"
+        from .meta.display import short_repr
+
+        return short_repr("MetaResult", self.raw, self._head())
+
+    def _repr_html_(self) -> str:
+        """What the tables hold, then the main table as its CSV holds it (numbers to 4 decimals)."""
+        from .meta.display import html_view
+
+        main = next((t for t in self.MAIN_TABLES if t in self.raw), next(iter(self.raw), None))
+        parts = dict(self.raw)
+        if main is not None:
+            parts[main] = self[main]
+        return html_view("MetaResult", parts, main, self._head())
 
     def write(self, out_dir, *, figures: bool = True, labels=None) -> list[Path]:
         """Write ``OUT/tables/NAME.{csv,md,tex}`` and (``figures``) ``OUT/figures/*.png``, as
@@ -369,12 +388,17 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         from .pipeline import write_incompleteness
 
         write_incompleteness(c, out, cfg, names, gains=g, runs=use, write_qrels=write_qrels, figures=figures)
+        from .meta.display import NamedTables
         from .report.csvio import read_table
 
-        return {"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
-                "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
-                "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")}
-    return inc.stage_incompleteness(c, names, cfg, gains=g, runs=use)
+        return NamedTables({"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
+                            "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
+                            "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")},
+                           "incompleteness", "incompleteness")
+    from .meta.display import NamedTables
+
+    return NamedTables(inc.stage_incompleteness(c, names, cfg, gains=g, runs=use), "incompleteness",
+                       "incompleteness")
 
 
 # ------------------------------------------------------------------------- judgments (issue 28)
@@ -439,7 +463,9 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
         from .report.standardisation import write_standardisation
 
         write_standardisation(frames, out, figures=figures)
-    return frames
+    from .meta.display import NamedTables
+
+    return NamedTables(frames, "standardisation", "standardisation_within")
 
 
 # ------------------------------------------------------------------------ test errors (issue 29)
