@@ -24,8 +24,8 @@ def add_order_args(p: argparse.ArgumentParser) -> None:
                    help="ranked list order: 'file' = the run file's line order per topic (NTCIREVAL); "
                         "'score' = score descending, ties by DOCID descending (trec_eval). Default: "
                         "'score' for TREC input (TREC-form qrels and six-column runs), 'file' for NTCIR "
-                        "input (docs/io.md, Conventions); a run whose two orders disagree is named in "
-                        "a warning")
+                        "input (docs/io.md, Conventions); a run whose file order is not by decreasing "
+                        "score is named in a warning (not under an explicit --order score)")
     p.add_argument("--depth", type=_depth, default=1000, metavar="N",
                    help="truncate each ranked list to its first N documents after ordering "
                         "(default 1000; 0 = no truncation)")
