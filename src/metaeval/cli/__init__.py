@@ -53,9 +53,27 @@ def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
+    if not getattr(category, "__module__", "").startswith("metaeval"):
+        # numpy's floating-point warnings, scipy's and pandas': never shown raw (one closing note,
+        # :func:`_library_note`); the degenerate inputs they come from are refused or noted by metaeval
+        _LIBRARY.append(str(message).splitlines()[0] if str(message) else category.__name__)
+        return
     print(f"metaeval: warning: {message}", file=sys.stderr)
     if _TALLY is not None:
         _TALLY.add(message)
+
+
+#: the library (numpy, scipy, pandas) warnings of the running command
+_LIBRARY: list[str] = []
+
+
+def _library_note() -> str:
+    """One line for the library warnings of a command that ended well (none: empty)."""
+    if not _LIBRARY:
+        return ""
+    n, first = len(_LIBRARY), _LIBRARY[0]
+    return (f"metaeval: note: {n} numerical warning{'s' if n > 1 else ''} of numpy/scipy not shown (first: "
+            f"{first!r}); values they concern are undefined (NaN) in the outputs")
 
 
 #: the warnings of the running command, summarised at its end (metaeval.logsummary; issue 31)
@@ -103,8 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     from ..logsummary import WarningTally
 
     _TALLY = WarningTally()
+    _LIBRARY.clear()
     warnings.showwarning = _show_warning
     warnings.simplefilter("always", InputWarning)
+    rc = 1
     try:
         with _signals_as_exceptions():
             rc = run_command(args)
@@ -127,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         tally, _TALLY = _TALLY, None
         if tally.summary():
             print(tally.summary(), file=sys.stderr)
+        if not rc and _library_note():
+            print(_library_note(), file=sys.stderr)
+        _LIBRARY.clear()
     return 0 if rc is None else int(rc)
 
 

@@ -77,6 +77,10 @@ class TestErrors:
         return html_view("TestErrors", self._parts(), "type1")
 
 
+#: the fewest topics whose scores a margin is fitted to (one topic: degenerate fits, shapes near 1e13)
+MIN_TOPICS = 3
+
+
 def prepare_runs(X: np.ndarray, runs: list[str], bottom: float = 0.1, tol: float = 1e-5):
     """The runs the simulation models: duplicates and the bottom ``bottom`` fraction removed."""
     keep = []
@@ -134,6 +138,9 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
     type1_rows, power_rows, type3_rows, margin_rows, copula_rows = [], [], [], [], []
     for mi, metric in enumerate(metrics):
         df = matrices[metric]
+        if df.shape[0] < MIN_TOPICS:
+            raise ValueError(f"{metric}: {df.shape[0]} topic(s); fitting each run's score distribution needs at "
+                             f"least {MIN_TOPICS}")
         X, runs = prepare_runs(df.to_numpy(dtype=np.float64), [str(c) for c in df.columns], bottom)
         if len(runs) < 3:
             raise ValueError(f"{metric}: fewer than 3 distinct runs left to model")
