@@ -28,8 +28,9 @@ def _write_text(path: Path, text: str) -> Path:
     return path
 
 
-def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = True) -> list[Path]:
-    """Write every table, figure and file of ``result`` under ``out_dir``; returns the paths."""
+def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = True, labels=None) -> list[Path]:
+    """Write every table, figure and file of ``result`` under ``out_dir``; returns the paths.
+    ``labels`` ``{name: label}`` of runs, metrics and sets: shown in Markdown, LaTeX and figures."""
     out = Path(out_dir)
     texts = {}
     for name, df in result.tables.items():
@@ -44,8 +45,11 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
     written: list[Path] = []
     (out / "tables").mkdir(parents=True, exist_ok=True)
     for o in O.tables("judgments"):
-        if o.name in texts:
-            written += write_table(texts[o.name], out / "tables" / o.name, kind=o.layout, alpha=alpha)
+        if o.name in texts and tuple(o.formats) == ("csv",):     # a long table: the CSV alone
+            written.append(_write_text(out / "tables" / f"{o.name}.csv", csv_text(texts[o.name])))
+        elif o.name in texts:
+            written += write_table(texts[o.name], out / "tables" / o.name, kind=o.layout, alpha=alpha,
+                                   labels=labels)
     for path, text in extra.items():
         written.append(_write_text(path, text))
     if figures:
