@@ -138,7 +138,13 @@ def _sniff(path: Path, lines: list[str]) -> str:
         if any(r[1] == "all" or r[0] in ("runid", "num_q") for r in rows):
             return "trec_eval"
         return "ir_measures_q" if _looks_measure(rows, 1) and not _looks_measure(rows, 0) else "trec_eval"
-    if width == 4:
+    if width == 4:                                              # the topic column: "all" rows or numbers
+        for col, fmt in ((1, "ir_measures"), (2, "tot"), (0, "rag4reports")):
+            if any(r[col] == "all" for r in rows):
+                return fmt
+        for col, fmt in ((1, "ir_measures"), (2, "tot"), (0, "rag4reports")):
+            if all(r[col].isdigit() for r in rows):
+                return fmt
         return "ir_measures"
     if width == 6:
         return "ranking"

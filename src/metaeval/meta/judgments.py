@@ -24,9 +24,20 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LABEL_AGREEMENT_COLUMNS", "TOPIC_AGREEMENT_COLUMNS", "COVERAGE_COLUMNS", "PairCounts",
-           "pair_counts", "kappa", "alpha_from_coincidence", "label_agreement", "topic_agreement",
-           "confusion_frames", "coverage", "default_threshold"]
+__all__ = [
+    "COVERAGE_COLUMNS",
+    "LABEL_AGREEMENT_COLUMNS",
+    "TOPIC_AGREEMENT_COLUMNS",
+    "PairCounts",
+    "alpha_from_coincidence",
+    "confusion_frames",
+    "coverage",
+    "default_threshold",
+    "kappa",
+    "label_agreement",
+    "pair_counts",
+    "topic_agreement",
+]
 
 LABEL_AGREEMENT_COLUMNS = ["qrels_a", "qrels_b", "topics", "pairs", "agreement", "kappa", "kappa_linear",
                            "kappa_quadratic", "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal",
@@ -249,7 +260,7 @@ def units(labels, item_topic) -> tuple[int, int]:
     """Krippendorff's pairable units: items judged by two sets or more, and their topics."""
     m = (np.asarray(labels) >= 0).sum(axis=0)
     sel = m >= 2
-    return int(sel.sum()), int(len(np.unique(np.asarray(item_topic)[sel])))
+    return int(sel.sum()), len(np.unique(np.asarray(item_topic)[sel]))
 
 
 def agreement_tables(names, labels, item_topic, topics, threshold: int | None = None, K: int | None = None,
@@ -314,7 +325,7 @@ def coverage(names, labels, item_topic, topics_of, run_names, entry, lengths, to
         lab = L[s]
         j = lab >= 0
         used = np.unique(lab[j])
-        rows.append({"qrels": name, "run": "", "topics": int(len(np.unique(it[j]))), "pairs": int(j.sum()),
+        rows.append({"qrels": name, "run": "", "topics": len(np.unique(it[j])), "pairs": int(j.sum()),
                      "relevant": int((lab >= 1).sum()), "levels": " ".join(str(int(v)) for v in used),
                      "judged_at_k": np.nan})
     set_rows = pd.DataFrame(rows, columns=COVERAGE_COLUMNS)

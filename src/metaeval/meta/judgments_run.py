@@ -200,6 +200,9 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
     names: list = []
     if has_runs and js is not None:
         lr = label_sets(js, runs, order=order, depth=depth)
+        if len(lr.runs) < 2:
+            _note(notes, f"{len(lr.runs)} run given: no ranking of runs to compare (label agreement and coverage "
+                         f"only)")
         H = js.max_level
         g = None if gains is None else parse_gains(gains)
         if g is not None and len(g) < H:
@@ -211,7 +214,7 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
                                   else metrics), where="metrics", vocabulary=vocabulary)
         names = [m.name for m in ms]
         run_topics = set(lr.topics)
-        for s, name in enumerate(js.names):
+        for s, name in enumerate(js.names if len(lr.runs) >= 2 else ()):
             c = set_collection(js, s, lr, H)
             judged = {js.topics[i] for i in np.unique(js.item_topic[js.labels[s] >= 0])}
             dropped = sorted(t for t in judged & run_topics if t not in set(c.topics))
@@ -223,7 +226,9 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
                                  js.where(name))
             vals = compute_matrices(c, ms, g)
             scores[name] = {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in vals.items()}
-    boards = {name: read_leaderboard(path, results_format) for name, path in res.items()}
+    # with runs, trec_eval's names become the registry's (they meet --metrics); alone, names as printed
+    boards = {name: read_leaderboard(path, results_format, names=None if has_runs else str)
+              for name, path in res.items()}
     if boards and not names:
         names = _results_metrics({n: b.scores for n, b in boards.items()}, reference, metrics)
     for name, folder in res.items():

@@ -13,7 +13,7 @@ from ..util import atomic_write
 from .csvio import csv_text
 from .tables import write_table
 
-__all__ = ["write_judgments", "confusion_name"]
+__all__ = ["confusion_name", "write_judgments"]
 
 
 def confusion_name(a: str, b: str) -> str:
