@@ -129,6 +129,9 @@ def run(args) -> int:
         ra = res.tables["ranking_agreement"]
         la = res.tables["label_agreement"]
         n_pairs = int((la["qrels_a"] != "all").sum())
-        sys.stdout.write(f"metaeval judgments: {n_pairs} pair(s) of qrels sets, {len(ra)} ranking comparison(s); "
-                         f"{len(written)} files under {args.out}\n")
+        tr = res.tables["topic_ranking_agreement"]
+        per_topic = (f", mean per-topic tau {tr['tau'].mean():.4f} over {len(tr)} (metric, set, topic)"
+                     if len(tr) and tr["tau"].notna().any() else "")
+        sys.stdout.write(f"metaeval judgments: {n_pairs} pair(s) of qrels sets, {len(ra)} ranking comparison(s)"
+                         f"{per_topic}; {len(written)} files under {args.out}\n")
     return 0
