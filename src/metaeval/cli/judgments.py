@@ -101,7 +101,7 @@ def run(args) -> int:
 
     from ..errors import ConfigError, InputError
     from ..meta.judgments_run import run_judgments
-    from ..report.judgments import write_judgments
+    from ..report.judgments import judgment_labels, write_judgments
 
     parser = args._parser
     qrels = {k: [f for f in v.split(",") if f] for k, v in _pairs(parser, args.qrels, "--qrels").items()}
@@ -124,7 +124,8 @@ def run(args) -> int:
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:
         parser.error(str(e))
-    written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures)
+    labels = judgment_labels(res, args.labels) if args.labels else None
+    written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures, labels=labels)
     if not args.quiet:
         ra = res.tables["ranking_agreement"]
         la = res.tables["label_agreement"]

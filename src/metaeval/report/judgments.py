@@ -28,6 +28,19 @@ def _write_text(path: Path, text: str) -> Path:
     return path
 
 
+def judgment_labels(res, labels_file) -> dict:
+    """``{name: label}`` of the runs (default labels and those given), the metrics (by any alias)
+    and the sets named in ``labels_file`` (a path or a mapping), as ``metaeval compare --labels``."""
+    from ..labels import labels_for, read_labels
+
+    given = dict(labels_file) if isinstance(labels_file, dict) else read_labels(labels_file)
+    runs = [str(r) for r in dict.fromkeys(res.tables["run_ranks"]["run"].tolist())]
+    out = labels_for(runs, list(res.metrics), given)
+    sets = set(res.scores) | set(res.tables["label_agreement"]["qrels_a"]) | set(res.tables["label_agreement"]["qrels_b"])
+    out.update({s: given[s] for s in sets if s in given})
+    return out
+
+
 def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = True, labels=None) -> list[Path]:
     """Write every table, figure and file of ``result`` under ``out_dir``; returns the paths.
     ``labels`` ``{name: label}`` of runs, metrics and sets: shown in Markdown, LaTeX and figures."""
@@ -59,6 +72,7 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
         for o in O.figures("judgments"):
             draw, kwargs = PLOTTERS[o.layout]
             if o.source == "run_ranks":
-                kwargs = {**kwargs, "reference": result.reference}
+                kwargs = {**kwargs, "reference": result.reference, "taus": result.tables["ranking_agreement"]}
+            kwargs = {**kwargs, "labels": labels}
             written += draw(result.tables[o.source], out / "figures" / o.name, **kwargs)
     return written
