@@ -491,7 +491,7 @@ OUTPUTS: tuple[Output, ...] = (
     Output("topic_ranking_agreement", _T, "judgments",
            "Per metric, qrels set and topic: the correlation of the runs' scores on that topic under the "
            "reference and under the set (Kendall's tau-a and tau-b, Pearson's r, Spearman's rho)",
-           "the per-topic correlations of TREC's AutoJudge evaluation (autojudge-evaluate 1.1.0)",
+           "the per-topic correlations of TREC's AutoJudge evaluation, with Kendall (1945)'s tau",
            ("judgments",),
            ("metric", "qrels", "reference", "topic", "runs", "tau", "tau_b", "pearson", "spearman"), ("csv",)),
     Output("run_ranks", _T, "judgments",

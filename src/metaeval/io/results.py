@@ -21,7 +21,7 @@ from ..errors import InputError
 from ._text import tokenize
 from .runs import run_name
 
-__all__ = ["read_results"]
+__all__ = ["LEADERBOARD_FORMATS", "Leaderboard", "read_leaderboard", "read_results"]
 
 def _read_file(path: Path):
     t = tokenize(path, 3, "trec_eval -q results")
@@ -202,11 +202,11 @@ def _parse(path: Path, fmt: str | None):
     return fmt, out
 
 
-def read_leaderboard(path, fmt: str | None = "auto", names=None) -> Leaderboard:
+def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None) -> Leaderboard:
     """A leaderboard from a file or a folder of files (one per run for the per-run layouts: the
     run is the file's name without run suffixes), in any of :data:`LEADERBOARD_FORMATS` (``auto``:
-    from the extension, the header and the number of columns).  ``names`` maps measure names
-    (default: trec_eval's names to the registry's for the ``trec_eval`` layout)."""
+    from the extension, the header and the number of columns).  ``names`` maps measure names;
+    ``trec_names`` those of the ``trec_eval`` layout (e.g. to the registry's names)."""
     import pandas as pd
 
     path = Path(path)
@@ -251,7 +251,7 @@ def read_leaderboard(path, fmt: str | None = "auto", names=None) -> Leaderboard:
     if len(dup):                                             # one value per (run, topic, measure)
         a, b = rows[order[dup[0]]], rows[order[dup[0] + 1]]
         raise InputError(f"run {b[2]} topic {b[3]} measure {b[4]} given twice (also {a[0]}:{a[1]})", b[0], b[1])
-    mapper = names if names is not None else (_trec_name if layout == "trec_eval" else None)
+    mapper = names if names is not None else (trec_names if layout == "trec_eval" else None)
     out = {}
     for k, mname in enumerate(measures):                     # a loop over measures, not lines
         sel = mi == k
@@ -265,9 +265,3 @@ def read_leaderboard(path, fmt: str | None = "auto", names=None) -> Leaderboard:
         out[name] = pd.DataFrame(M[tp][:, have], index=[str(t) for t in tu[tp]],
                                  columns=[r for r, h in zip(runs, have) if h])
     return Leaderboard(out, means_only, layout)
-
-
-def _trec_name(name: str) -> str:
-    from ..treceval.names import registry_name
-
-    return registry_name(name)

@@ -247,7 +247,9 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
             vals = compute_matrices(c, ms, g)
             scores[name] = {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in vals.items()}
     # with runs, trec_eval's names become the registry's (they meet --metrics); alone, names as printed
-    boards = {name: read_leaderboard(path, results_format, names=None if has_runs else str)
+    from ..treceval.names import registry_name
+
+    boards = {name: read_leaderboard(path, results_format, trec_names=registry_name if has_runs else None)
               for name, path in res.items()}
     if boards and not names:
         names = _results_metrics({n: b.scores for n, b in boards.items()}, reference, metrics)

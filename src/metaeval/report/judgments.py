@@ -13,7 +13,7 @@ from ..util import atomic_write, file_name
 from .csvio import csv_text
 from .tables import write_table
 
-__all__ = ["confusion_name", "write_judgments"]
+__all__ = ["confusion_name", "judgment_labels", "write_judgments"]
 
 
 def confusion_name(a: str, b: str) -> str:
