@@ -137,8 +137,10 @@ def llmjudge_inputs(folder, sets=33, runs=60, topics=50, docs=30, seed=0):
     boards = {}
     for name, noise in (("human", 0.15), ("llm", 0.25)):
         v = np.clip(q[:, None, None] + noise * rng.standard_normal((runs, topics, 2)), 0, 1)
-        lines = [f"run{r:02d}\t{1000 + t}\t{m}\t{v[r, t, j]!r}\n" for r in range(runs) for t in range(topics)
+        lines = [f"run{r:02d}\t{1000 + t}\t{m}\t{float(v[r, t, j])!r}\n" for r in range(runs) for t in range(topics)
                  for j, m in enumerate(("ndcg_cut_10", "map"))]
+        lines += [f"run{r:02d}\tall\t{m}\t{float(v[r, :, j].mean())!r}\n" for r in range(runs)   # the aggregates
+                  for j, m in enumerate(("ndcg_cut_10", "map"))]
         p = d / "b" / f"{name}.tsv"
         p.write_text("".join(lines))
         boards[name] = str(p)
@@ -164,8 +166,7 @@ def bench_command(args):
 
         from autojudge_evaluate.evaluation import LeaderboardEvaluator
 
-        ev = LeaderboardEvaluator(Path(boards["human"]), truth_format="ir_measures", eval_format="ir_measures",
-                                  truth_drop_aggregate=True, eval_drop_aggregate=True)
+        ev = LeaderboardEvaluator(Path(boards["human"]), truth_format="ir_measures", eval_format="ir_measures")
         _, w, c = _timed(ev.evaluate, Path(boards["llm"]))
         print(f"  autojudge-evaluate 1.1.0, the correlations of the same two leaderboards: {w:.2f} s wall, "
               f"{c:.2f} s CPU")
