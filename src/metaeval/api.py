@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors"]
+           "judgments", "standardisation", "test_errors", "reproducibility"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -464,3 +464,32 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
 
 
 test_errors.__test__ = False                         # a function named test_*, not a pytest test
+
+
+# ------------------------------------------------------------------------ reproducibility
+def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP", "nDCG@10", "P@10", "RR"),
+                    rep_qrels=None, depth: int = 1000, rbo_p: float = 0.95, out=None, figures: bool = True):
+    """Was it reproduced? (``metaeval reproducibility``; docs/meta.md): the measures of Breuer et
+    al. (2020), exact to repro_eval 0.5.0, of every reproduction of the original pair ``orig`` =
+    (baseline run file, advanced run file) on ``qrels``.  ``reproductions``: ``{name: (baseline,
+    advanced)}`` or a sequence of :class:`~metaeval.meta.reproducibility.Reproduction`;
+    ``rep_qrels``: the reproductions' collection when it is not the original's (replicability);
+    ``metrics`` in ir_measures' vocabulary; ``depth`` documents kept per topic (and RBO's depth);
+    ``rbo_p`` RBO's persistence.  Returns a :class:`~metaeval.meta.reproducibility.ReproResult`
+    (``.reproducibility``, ``.effects``, ``.topics``); with ``out`` also writes the command's files."""
+    from .meta.reproducibility import Reproduction
+    from .meta.reproducibility import reproducibility as compute
+
+    if isinstance(reproductions, Mapping):
+        reps = [Reproduction(str(k), str(v[0]), str(v[1])) for k, v in reproductions.items()]
+    else:
+        reps = [r if isinstance(r, Reproduction) else Reproduction(*map(str, r)) for r in reproductions]
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    res = compute(qrels, [str(p) for p in orig], reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
+                  depth=int(depth), rbo_p=float(rbo_p))
+    if out is not None:
+        from .report.reproducibility import write_reproducibility
+
+        write_reproducibility(res, out, figures=figures)
+    return res

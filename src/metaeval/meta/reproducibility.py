@@ -383,48 +383,54 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
         rep_a = [s2[r.advanced][k1] for r in reps]
     R, M = len(reps), len(mnames)
 
-    rows_rep, rows_eff, rows_top = [], [], []
     if not replicate:
         RB, RA = np.stack(rep_b), np.stack(rep_a)
         er, dri = effects(ob, oa, RB, RA)
         tsel = np.array(run_topics, np.int64)
-        per_run = {}
-        for which, (o_path, rep_paths, O, RS) in enumerate(
-                ((paths[0], [r.baseline for r in reps], ob, RB), (paths[1], [r.advanced for r in reps], oa, RA))):
+        ktus, rbos, cols = [], [], []
+        for o_path, rep_paths, O, RS in ((paths[0], [r.baseline for r in reps], ob, RB),
+                                         (paths[1], [r.advanced for r in reps], oa, RA)):
             Lo, no = lists(o_path)
-            Lr = np.stack([lists(p)[0][tsel] for p in rep_paths])
-            nr = np.stack([lists(p)[1][tsel] for p in rep_paths])
-            k = ktu(Lo[tsel], no[tsel], Lr, nr)
-            b = rbo(Lo[tsel], no[tsel], Lr, nr, p=rbo_p, depth=depth)
-            per_run[which] = (k, b, rmse(O, RS), nrmse(O, RS), p_values(O, RS, paired=True))
+            got = [lists(p) for p in rep_paths]
+            Lr = np.stack([g[0][tsel] for g in got])
+            nr = np.stack([g[1][tsel] for g in got])
+            ktus.append(ktu(Lo[tsel], no[tsel], Lr, nr))
+            rbos.append(rbo(Lo[tsel], no[tsel], Lr, nr, p=rbo_p, depth=depth))
+            k_mean = np.mean(ktus[-1], axis=-1)                  # over the run's topics, numpy's mean
+            b_mean = np.mean(rbos[-1], axis=-1)
+            cols.append((np.repeat(k_mean[:, None], M, 1), np.repeat(b_mean[:, None], M, 1), rmse(O, RS),
+                         nrmse(O, RS), p_values(O, RS, paired=True)))
     else:
-        er_l, dri_l = [], []
-        per_run = {0: [], 1: []}
-        for i in range(R):                       # unequal topic sets: one small array step each
-            e, d = effects(ob, oa, rep_b[i][None], rep_a[i][None])
-            er_l.append(e[0])
-            dri_l.append(d[0])
-        er, dri = np.stack(er_l), np.stack(dri_l)
-        pv = {0: np.stack([p_values(ob, rep_b[i][None], paired=False)[0] for i in range(R)]),
-              1: np.stack([p_values(oa, rep_a[i][None], paired=False)[0] for i in range(R)])}
+        same = all(len(b) == len(rep_b[0]) for b in rep_b)
+        if same:                                  # one collection: every reproduction at once
+            RB, RA = np.stack(rep_b), np.stack(rep_a)
+            er, dri = effects(ob, oa, RB, RA)
+            pb, pa = p_values(ob, RB, paired=False), p_values(oa, RA, paired=False)
+        else:                                     # topic sets of different sizes: one small step each
+            ed = [effects(ob, oa, b[None], a[None]) for b, a in zip(rep_b, rep_a)]
+            er, dri = np.concatenate([e for e, _ in ed]), np.concatenate([d for _, d in ed])
+            pb = np.concatenate([p_values(ob, b[None], paired=False) for b in rep_b])
+            pa = np.concatenate([p_values(oa, a[None], paired=False) for a in rep_a])
+        nan = np.full((R, M), np.nan)
+        cols = [(nan, nan, nan, nan, pb), (nan, nan, nan, nan, pa)]
 
-    nan = np.full((R, M), np.nan)
-    for i, r in enumerate(reps):
-        for which, run in enumerate(RUNS):
-            if not replicate:
-                k, b, e1, e2, pv_ = per_run[which]
-                kt, rb = np.mean(k[i]), np.mean(b[i])
-                vals = (np.full(M, kt), np.full(M, rb), e1[i], e2[i], pv_[i])
-            else:
-                vals = (nan[i], nan[i], nan[i], nan[i], pv[which][i])
-            for m in range(M):
-                rows_rep.append((r.name, run, mnames[m]) + tuple(float(v[m]) for v in vals))
-            if not replicate:
-                for j, t in enumerate(run_topics):
-                    rows_top.append((r.name, run, topics_all[t], float(k[i, j]), float(b[i, j])))
-        for m in range(M):
-            rows_eff.append((r.name, mnames[m], float(er[i, m]), float(dri[i, m])))
-    return ReproResult(pd.DataFrame(rows_rep, columns=list(REPRO_COLUMNS)),
-                       pd.DataFrame(rows_eff, columns=list(EFFECT_COLUMNS)),
-                       pd.DataFrame(rows_top, columns=list(TOPIC_COLUMNS)),
-                       "replicability" if replicate else "reproducibility", mnames)
+    # (reproduction, run, metric) rows: reproduction-major, then baseline/advanced, then metrics
+    rep_names = np.array(names, dtype=object)
+    stacked = [np.stack([c[k] for c in cols], axis=1).reshape(-1) for k in range(5)]     # (R, 2, M)
+    repro = pd.DataFrame({"reproduction": np.repeat(rep_names, 2 * M),
+                          "run": np.tile(np.repeat(np.array(RUNS, dtype=object), M), R),
+                          "metric": np.tile(np.array(mnames, dtype=object), 2 * R),
+                          **{c: v.astype(np.float64) for c, v in zip(REPRO_COLUMNS[3:], stacked)}})
+    eff = pd.DataFrame({"reproduction": np.repeat(rep_names, M), "metric": np.tile(np.array(mnames, dtype=object), R),
+                        "er": er.reshape(-1).astype(np.float64), "dri": dri.reshape(-1).astype(np.float64)})
+    if not replicate:
+        Tn = len(run_topics)
+        tnames = np.array([topics_all[t] for t in run_topics], dtype=object)
+        topics = pd.DataFrame({"reproduction": np.repeat(rep_names, 2 * Tn),
+                               "run": np.tile(np.repeat(np.array(RUNS, dtype=object), Tn), R),
+                               "topic": np.tile(tnames, 2 * R),
+                               "ktu": np.stack(ktus, axis=1).reshape(-1), "rbo": np.stack(rbos, axis=1).reshape(-1)})
+    else:
+        topics = pd.DataFrame({c: pd.Series(dtype=object if c in ("reproduction", "run", "topic") else np.float64)
+                               for c in TOPIC_COLUMNS})
+    return ReproResult(repro, eff, topics, "replicability" if replicate else "reproducibility", mnames)
