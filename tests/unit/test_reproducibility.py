@@ -227,19 +227,39 @@ def test_bad_input_names_the_run_and_topic_and_writes_nothing(dl19, tmp_path, ca
     assert "NAME=BASELINE,ADVANCED" in capsys.readouterr().err
 
 
-def test_the_command_writes_the_declared_tables_and_figures(dl19, tmp_path):
-    from metaeval import outputs
+def test_the_config_block_is_one_job_whose_command_writes_the_declared_files(dl19, tmp_path):
+    """`reproducibility:` in the config: one job (metaeval.dag.Plan), its command line from the
+    stage's declared parameters; that command writes every declared table and figure."""
+    import shlex
+    from pathlib import Path as P
+
+    from snakemake.utils import validate
+
+    from metaeval import dag, outputs
 
     r = dl19["runs"]
+    cfg = {"collections": {"x": {"qrels": "q", "runs": "r"}},
+           "reproducibility": {"enabled": True, "qrels": dl19["qrels"], "orig": [r["bm25base_p"], r["bm25base_rm3_p"]],
+                               "reproductions": {"a": [r["bm25tuned_p"], r["bm25tuned_rm3_p"]],
+                                                 "b": [r["p_bert"], r["runid2"]]},
+                               "metrics": ["P@5", "P@10", "AP"], "depth": DEPTH}}
+    validate(cfg, str(P(__file__).resolve().parents[2] / "workflow/schemas/config.schema.yaml"))
+    plan = dag.Plan(cfg)
+    files = plan.reproducibility_files()
+    assert files == [f"results/reproducibility/{f}" for f in outputs.files("reproducibility")]
+    assert set(files) <= set(plan.targets())
+    assert set(plan.reproducibility_inputs()) == {dl19["qrels"], *[r[n] for n in ("bm25base_p", "bm25base_rm3_p",
+                                                  "bm25tuned_p", "bm25tuned_rm3_p", "p_bert", "runid2")]}
+    args = shlex.split(plan.own_job_args("reproducibility", None))
     out = tmp_path / "out"
-    assert _cli(["reproducibility", "--qrels", dl19["qrels"], "--orig", r["bm25base_p"], r["bm25base_rm3_p"],
-                 "--rep", f"a={r['bm25tuned_p']},{r['bm25tuned_rm3_p']}", f"b={r['p_bert']},{r['runid2']}",
-                 "--metrics", "P@5", "P@10", "AP", "--out", str(out), "--quiet"]) == 0
+    assert _cli(["reproducibility", *args, "--out", str(out), "--quiet"]) == 0
     for o in outputs.outputs("reproducibility"):
         for f in o.files():
             assert (out / f).is_file(), f
         if o.kind == "table":
             assert tuple(pd.read_csv(out / f"tables/{o.name}.csv", dtype=str).columns) == o.columns
     rep = pd.read_csv(out / "tables/reproducibility.csv")
-    assert len(rep) == 2 * 2 * 3 and set(rep.reproduction) == {"a", "b"}
+    assert len(rep) == 2 * 2 * 3 and list(rep.reproduction.unique()) == ["a", "b"]
     assert "Breuer et al. (2020)" in (out / "tables/effects.md").read_text()
+    cfg["reproducibility"]["enabled"] = False
+    assert dag.Plan(cfg).reproducibility_files() == []

@@ -19,19 +19,22 @@ from ._cext import c_numbers
 from ._text import check_numeric, tokenize
 from .runs import ParsedRun
 
-__all__ = ["RunLines", "read_run_lines", "ranked_order"]
+__all__ = ["RunLines", "document_codes", "parsed_run", "ranked_order", "read_run_lines"]
 
 
 @dataclass(frozen=True, eq=False)
 class RunLines:
     """One run file's lines: ``topics`` / ``docs`` (byte strings), ``scores`` (float64), ``lines``
-    (1-based line numbers), in file order."""
+    (1-based line numbers), ``doc_hash`` (:func:`~metaeval.io._text.hash_ids`), in file order."""
     path: str
     topics: np.ndarray
     docs: np.ndarray
     scores: np.ndarray
     lines: np.ndarray
     doc_hash: np.ndarray
+    #: the distinct topics (string order) and each line's index among them
+    topic_list: np.ndarray
+    topic_index: np.ndarray
 
 
 def read_run_lines(path: str | os.PathLike) -> RunLines:
@@ -49,18 +52,17 @@ def read_run_lines(path: str | os.PathLike) -> RunLines:
     topics, docs = t.ids(0), t.ids(2)
     h = t.hash(2)
     if t.n:
-        _, ti = np.unique(topics, return_inverse=True)
-        key = np.stack([ti.astype(np.uint64), h])
-        o = np.lexsort(key)
-        same = (key[:, o[1:]] == key[:, o[:-1]]).all(axis=0)
-        if same.any():
-            i = int(np.max(o[1:][same]))
-            dup = np.flatnonzero((topics == topics[i]) & (docs == docs[i]))
-            if len(dup) > 1:
+        topic_list, ti = np.unique(topics, return_inverse=True)
+        o = np.lexsort((h, ti))
+        same = (ti[o[1:]] == ti[o[:-1]]) & (h[o[1:]] == h[o[:-1]])
+        for k in np.flatnonzero(same)[:8].tolist():          # equal hashes: the same id, or a collision
+            i, j = sorted((int(o[k]), int(o[k + 1])))
+            if bytes(docs[i]) == bytes(docs[j]):
                 raise InputError(f"document {_s(docs[i])} listed twice for topic {_s(topics[i])} (first at line "
-                                 f"{int(t.line[dup[0]])}): a ranked list holds a document once", path,
-                                 int(t.line[dup[1]]))
-    return RunLines(path, topics, docs, scores, t.line, h)
+                                 f"{int(t.line[i])}): a ranked list holds a document once", path, int(t.line[j]))
+    else:
+        topic_list, ti = topics[:0], np.zeros(0, np.int64)
+    return RunLines(path, topics, docs, scores, t.line, h, topic_list, ti)
 
 
 def _slow_scores(t) -> np.ndarray:
@@ -104,3 +106,29 @@ def parsed_run(run: RunLines, name: str, rows: np.ndarray) -> ParsedRun:
     """The lines ``rows`` of ``run`` as a :class:`ParsedRun` (scores as C's ``(float) atof``)."""
     return ParsedRun(name, (run.path,), run.topics[rows], run.docs[rows], run.lines[rows],
                      np.zeros(len(rows), np.int32), run.scores[rows].astype(np.float32), True, run.doc_hash[rows])
+
+
+def document_codes(runs: list[RunLines]) -> list[np.ndarray]:
+    """Every line's document as its position among all the runs' distinct document ids in string
+    order (as Python sorts ``str``: UTF-8 byte order), one array per run.  Distinct ids are found
+    by their 64-bit hashes and checked against the ids themselves (a collision falls back to the
+    ids); only the distinct ids are sorted as strings."""
+    if not runs:
+        return []
+    hashes = np.concatenate([r.doc_hash for r in runs])
+    obj = any(r.docs.dtype == object for r in runs)
+    docs = np.concatenate([r.docs.astype(object) if obj else r.docs for r in runs])
+    uh, first, inv = np.unique(hashes, return_index=True, return_inverse=True)
+    reps = docs[first]
+    if obj:
+        ok = all(bytes(a) == bytes(b) for a, b in zip(docs.tolist(), reps[inv].tolist()))
+    else:
+        ok = bool(np.all(docs == reps[inv]))
+    if ok:
+        _, rank = np.unique(reps, return_inverse=True)      # distinct ids: their string order
+        codes = rank[inv]
+    else:                                                   # a hash collision: sort every id
+        _, codes = np.unique(docs, return_inverse=True)
+    codes = codes.astype(np.int64)
+    offs = np.cumsum([0] + [len(r.docs) for r in runs])
+    return [codes[offs[k]:offs[k + 1]] for k in range(len(runs))]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -266,7 +266,7 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
     topics differ from its baseline's: an :class:`~metaeval.errors.InputError` naming both."""
     from ..errors import InputError, InputWarning
     from ..io.frames import collection_from_parsed, read_qrels_any
-    from ..io.ranked_lists import parsed_run, ranked_order, read_run_lines
+    from ..io.ranked_lists import document_codes, parsed_run, ranked_order, read_run_lines
     from ..metrics import compute_matrices
     from ..metrics.registry import unique_measures
 
@@ -292,19 +292,11 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
     # every distinct file read once
     paths = [str(orig[0]), str(orig[1])] + [str(p) for r in reps for p in (r.baseline, r.advanced)]
     files = {p: read_run_lines(p) for p in dict.fromkeys(paths)}
-    allt = np.unique(np.concatenate([f.topics.astype(bytes) if f.topics.dtype == object else f.topics.astype("S")
-                                     for f in files.values()] or [np.zeros(0, "S1")]))
-    alld = [f.docs.astype(object) if f.docs.dtype == object else f.docs for f in files.values()]
-    docs_all = np.concatenate([d.astype(object) for d in alld]) if any(d.dtype == object for d in alld) \
-        else np.concatenate(alld)
-    _, dcode = np.unique(docs_all, return_inverse=True)
-    offs = np.cumsum([0] + [len(f.docs) for f in files.values()])
-    topic_of = {}
-    code_of = {}
-    for k, (p, f) in enumerate(files.items()):
-        tt = f.topics.astype(bytes) if f.topics.dtype == object else f.topics
-        topic_of[p] = np.searchsorted(allt, tt)
-        code_of[p] = dcode[offs[k]:offs[k + 1]].astype(np.int64)
+    fl = list(files.values())
+    allt = np.unique(np.concatenate([f.topic_list.astype(object) for f in fl]).astype(bytes)) if fl else []
+    topic_of = {p: np.searchsorted(allt, f.topic_list.astype(object).astype(bytes))[f.topic_index]
+                for p, f in files.items()}
+    code_of = dict(zip(files, document_codes(fl)))
     T_all, topics_all = len(allt), [_topic_str(t) for t in allt]
 
     ordered = {p: ranked_order(f, topic_of[p], code_of[p], depth) for p, f in files.items()}
@@ -315,11 +307,10 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
     def check(have, want, who, ref):
         missing = sorted(want - have, key=lambda i: topics_all[i])
         if missing:
-            raise InputError(f"{who} lacks topic {topics_all[missing[0]]} of {ref}", who.split(" ")[-1],
-                             topic=None)
+            raise InputError(f"{who} lacks topic {topics_all[missing[0]]} of {ref}")
         extra = sorted(have - want, key=lambda i: topics_all[i])
         if extra:
-            raise InputError(f"{who} has topic {topics_all[extra[0]]}, which {ref} lacks", who.split(" ")[-1])
+            raise InputError(f"{who} has topic {topics_all[extra[0]]}, which {ref} lacks")
 
     t_ob, t_oa = topic_set(paths[0]), topic_set(paths[1])
     check(t_oa, t_ob, f"the original advanced run {paths[1]}", f"the original baseline run {paths[0]}")
@@ -331,7 +322,7 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
         check(ta, tb, f"reproduction {r.name}: the advanced run {r.advanced}", f"its baseline run {r.baseline}")
 
     # ranked lists as (runs, topics, depth) codes
-    K = max([depth] if False else [int(o[1].max(initial=-1)) + 1 for o in ordered.values()] + [1])
+    K = max([int(o[1].max(initial=-1)) + 1 for o in ordered.values()] + [1])
     run_topics = sorted(t_ob, key=lambda i: topics_all[i])
 
     def lists(p):
@@ -388,7 +379,7 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
         er, dri = effects(ob, oa, RB, RA)
         tsel = np.array(run_topics, np.int64)
         ktus, rbos, cols = [], [], []
-        for o_path, rep_paths, O, RS in ((paths[0], [r.baseline for r in reps], ob, RB),
+        for o_path, rep_paths, OS, RS in ((paths[0], [r.baseline for r in reps], ob, RB),
                                          (paths[1], [r.advanced for r in reps], oa, RA)):
             Lo, no = lists(o_path)
             got = [lists(p) for p in rep_paths]
@@ -398,8 +389,8 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
             rbos.append(rbo(Lo[tsel], no[tsel], Lr, nr, p=rbo_p, depth=depth))
             k_mean = np.mean(ktus[-1], axis=-1)                  # over the run's topics, numpy's mean
             b_mean = np.mean(rbos[-1], axis=-1)
-            cols.append((np.repeat(k_mean[:, None], M, 1), np.repeat(b_mean[:, None], M, 1), rmse(O, RS),
-                         nrmse(O, RS), p_values(O, RS, paired=True)))
+            cols.append((np.repeat(k_mean[:, None], M, 1), np.repeat(b_mean[:, None], M, 1), rmse(OS, RS),
+                         nrmse(OS, RS), p_values(OS, RS, paired=True)))
     else:
         same = all(len(b) == len(rep_b[0]) for b in rep_b)
         if same:                                  # one collection: every reproduction at once

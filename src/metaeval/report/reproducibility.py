@@ -89,7 +89,8 @@ def plot_reproducibility_rmse(table: pd.DataFrame, path_stem) -> list[Path]:
         for i, fam in enumerate(fams):
             ax = axes[i]
             ms = [m for m, c in cut.items() if c is not None and c[0] == fam]
-            sub = t[t["metric"].isin(ms)].assign(cutoff=lambda d: d["metric"].map(lambda m: cut[m][1]))
+            sub = t[t["metric"].isin(ms)]
+            sub = sub.assign(cutoff=[cut[m][1] for m in sub["metric"]])
             for k, (rep, run) in enumerate(lines):
                 h = sub[(sub["reproduction"] == rep) & (sub["run"] == run)].sort_values("cutoff", kind="mergesort")
                 ax.plot(h["cutoff"].to_numpy(float), h["rmse"].to_numpy(float), label=f"{rep} {run}",

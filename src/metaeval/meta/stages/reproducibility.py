@@ -29,7 +29,7 @@ _TABLE = dict(kind="table", scope=_R, condition=_R)
 _FIGURE = dict(kind="figure", scope=_R, condition=_R)
 
 STAGE = StageInfo(
-    "reproducibility", "other", tables=("reproducibility", "effects", "reproducibility_topics"),
+    "reproducibility", "other",        # its tables: `outputs` below (scope reproducibility, not per collection)
     condition=_R, switch=(_R, "enabled"), switch_default=False,
     switch_doc="Run the stage (one job: tables reproducibility, effects and reproducibility_topics).",
     title=f"was it reproduced? reproducibility and replicability measures ({_REF})",
