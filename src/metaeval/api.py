@@ -167,12 +167,13 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     })
 
 
-def compare(scores, *, baseline: str | None = None, labels=None, **options) -> pd.DataFrame:
+def compare(scores, *, baseline: str | list[str] | None = None, labels=None, **options) -> pd.DataFrame:
     """:func:`metaeval.meta.compare.compare` (significance tests, corrections, effect sizes: the
     table of ``metaeval compare``) with the baseline named by its run name or its label -- from
     ``labels`` (a labels file or a dict ``{run: label}``) or the default short name
-    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``) -- and ``metrics``
-    by any alias; every other option as there."""
+    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``); a list of
+    baselines compares every run with each -- and ``metrics`` by any alias; every other option as
+    there."""
     from .labels import labels_for, resolve_run
     from .meta.compare import compare as _compare
 
@@ -183,7 +184,11 @@ def compare(scores, *, baseline: str | None = None, labels=None, **options) -> p
             runs = [str(r) for r in next(iter(scores.values())).columns]
         else:
             runs = [str(r) for r in getattr(scores, "columns", [])]
-        baseline = resolve_run(str(baseline), runs, labels_for(runs, [], labels))
+        known = labels_for(runs, [], labels)
+        if isinstance(baseline, str):
+            baseline = resolve_run(baseline, runs, known)
+        else:                                   # several baselines: every run against each
+            baseline = [resolve_run(str(b), runs, known) for b in baseline]
     return _compare(scores, baseline=baseline, **options)
 
 
