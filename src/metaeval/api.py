@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors"]
+           "judgments", "standardisation", "test_errors", "ppi"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -402,6 +402,31 @@ def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "n
         from .report.judgments import write_judgments
 
         write_judgments(res, out, alpha=alpha, figures=figures)
+    return res
+
+
+# ------------------------------------------------------------- prediction-powered intervals (stage ppi)
+def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), labelled_topics=None,
+        labelled: int | None = None, alpha: float = 0.05, seed: int = 0, sizes: Iterable[int] | None = None,
+        trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
+        on_conflict: str = "error", out=None, figures: bool = True):
+    """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
+    "Prediction-powered intervals"): ``qrels`` the human qrels, ``judge`` the judge's (a file or a
+    list of files: their union), ``runs`` run files, folders or globs.  ``labelled_topics``: a file
+    of topic ids (or a list of ids), or ``labelled`` N drawn with ``seed``; default every human
+    topic.  Returns a :class:`~metaeval.meta.ppi.PPIResult`: ``.means``, ``.pairs``, ``.budget``
+    (the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``), ``.labelled``, ``.unlabelled``,
+    ``.notes``.  ``out``: also write the command line's files there."""
+    from .meta.ppi import run_ppi
+
+    res = run_ppi(qrels, judge, runs, metrics=[str(m) for m in metrics] if not isinstance(metrics, str) else metrics,
+                  labelled_topics=labelled_topics, labelled=labelled, alpha=alpha, seed=seed,
+                  sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
+                  depth=depth, on_conflict=on_conflict)
+    if out is not None:
+        from .report.ppi import write_ppi
+
+        write_ppi(res, out, figures=figures)
     return res
 
 
