@@ -68,10 +68,21 @@ class Intervals:
     lam: np.ndarray
 
 
+def _tsum(x: np.ndarray) -> np.ndarray:
+    """The sum over the topics (axis -2), each run's topics contiguous: numpy's pairwise sum in an
+    order set by the number of topics alone -- a run's numbers do not depend on the other runs or
+    trials computed with it (nor on the CPU: no BLAS)."""
+    return np.add.reduce(np.ascontiguousarray(np.swapaxes(x, -1, -2)), axis=-1)
+
+
+def _tmean(x: np.ndarray) -> np.ndarray:
+    return _tsum(x) / x.shape[-2]
+
+
 def _centred_ms(x: np.ndarray, m: np.ndarray) -> np.ndarray:
     """Mean of squares about ``m`` along axis -2 (``numpy.std``'s ddof-0 variance)."""
     d = x - m[..., None, :]
-    return (d * d).mean(axis=-2)
+    return _tmean(d * d)
 
 
 def estimate_split(Yl: np.ndarray, Yhl: np.ndarray, mu_u: np.ndarray, ss_u: np.ndarray, N: int,
@@ -82,7 +93,7 @@ def estimate_split(Yl: np.ndarray, Yhl: np.ndarray, mu_u: np.ndarray, ss_u: np.n
     the ``ppi`` and ``ppi++`` rows are NaN (nothing unlabelled to carry the judge's information)."""
     n = Yl.shape[-2]
     K = n + N
-    mY = Yl.mean(axis=-2)
+    mY = _tmean(Yl)
     shape = (len(ESTIMATORS),) + mY.shape
     mean, se, lam = np.empty(shape), np.empty(shape), np.empty(shape)
     # human: the classical interval on Y
@@ -96,8 +107,8 @@ def estimate_split(Yl: np.ndarray, Yhl: np.ndarray, mu_u: np.ndarray, ss_u: np.n
     if N == 0:
         mean[2:] = se[2:] = lam[2:] = np.nan
     else:
-        mYh = Yhl.mean(axis=-2)
-        cov = ((Yl - mY[..., None, :]) * (Yhl - mYh[..., None, :])).mean(axis=-2)
+        mYh = _tmean(Yhl)
+        cov = _tmean((Yl - mY[..., None, :]) * (Yhl - mYh[..., None, :]))
         var1 = ss_all / (K - 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             tuned = np.where(var1 > 0, cov / ((1.0 + n / N) * var1), 0.0)
@@ -107,7 +118,7 @@ def estimate_split(Yl: np.ndarray, Yhl: np.ndarray, mu_u: np.ndarray, ss_u: np.n
         for e in (2, 3):
             lm = lam[e]
             rect = Yl - lm[..., None, :] * Yhl
-            mr = rect.mean(axis=-2)
+            mr = _tmean(rect)
             mean[e] = lm * mu_u + mr
             imp = lm * sd_u / math.sqrt(N)
             rs = np.sqrt(_centred_ms(rect, mr)) / math.sqrt(n)
@@ -125,10 +136,10 @@ def estimate(Y: np.ndarray, Yh: np.ndarray, Yu: np.ndarray, alpha: float = 0.05)
     if Y.shape != Yh.shape or Y.shape[-2] < 2:
         raise ValueError("Y and Yh need the same shape and at least 2 labelled topics")
     N = Yu.shape[-2]
-    mu_u = Yu.mean(axis=-2) if N else np.zeros(Y.shape[:-2] + Y.shape[-1:])
+    mu_u = _tmean(Yu) if N else np.zeros(Y.shape[:-2] + Y.shape[-1:])
     ss_u = _centred_ms(Yu, mu_u) * N if N else np.zeros_like(mu_u)
     allj = np.concatenate([Yh, Yu], axis=-2)
-    m_all = allj.mean(axis=-2)
+    m_all = _tmean(allj)
     ss_all = _centred_ms(allj, m_all) * allj.shape[-2]
     out = estimate_split(Y, Yh, mu_u, ss_u, N, m_all, ss_all, z_quantile(alpha))
     if one:
@@ -198,10 +209,10 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
     z = z_quantile(alpha)
     A = Yd.shape[0]
     J, R = Yh_all.shape
-    m_all = Yh_all.mean(axis=0)
+    s1_all = _tsum(Yh_all)
+    m_all = s1_all / J
     dev = Yh_all - m_all
-    ss_all = (dev * dev).sum(axis=0)
-    s1_all = Yh_all.sum(axis=0)
+    ss_all = _tsum(dev * dev)
     rows = []
     for size in sizes:
         n = int(size)
@@ -215,10 +226,10 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
         for t0 in range(0, trials, step):
             ix = idx[t0:t0 + step]
             Yl, Yhl = Yd[ix], Yhd[ix]                       # (t, n, R)
-            mu_u = (s1_all - Yhl.sum(axis=1)) / N
+            mu_u = (s1_all - _tsum(Yhl)) / N
             d = Yhl - mu_u[:, None, :]
             dm = m_all - mu_u
-            ss_u = ss_all + J * dm * dm - (d * d).sum(axis=1)
+            ss_u = ss_all + J * dm * dm - _tsum(d * d)
             iv = estimate_split(Yl, Yhl, mu_u, ss_u, N, np.broadcast_to(m_all, mu_u.shape),
                                 np.broadcast_to(ss_all, mu_u.shape), z)
             hit = (iv.low <= target) & (target <= iv.high)
@@ -235,7 +246,8 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
 @dataclass
 class PPIResult:
     """What ``metaeval ppi`` computed: the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``; the
-    topic sets (``labelled``, ``unlabelled``, ``human_topics``), the runs, metrics, alpha and notes."""
+    topic sets (``labelled``, ``unlabelled``, ``human_topics``), the runs, metrics, alpha and notes;
+    ``scores`` ``{metric: (human, judge)}``: the per-topic scores (topic x run DataFrames) under each."""
     means: pd.DataFrame
     pairs: pd.DataFrame
     budget: pd.DataFrame
@@ -246,6 +258,7 @@ class PPIResult:
     metrics: list
     alpha: float
     notes: list = field(default_factory=list)
+    scores: dict = field(default_factory=dict)
 
     def tables(self) -> dict:
         return {"ppi_means": self.means, "ppi_pairs": self.pairs, "ppi_budget": self.budget}
@@ -391,12 +404,15 @@ def run_ppi(qrels, judge, runs, *, metrics=("AP", "nDCG@10"), labelled_topics=No
     Li_h = np.array([hpos[t] for t in L])
     D_h = np.array([hpos[t] for t in drawable])
     means, pairs, budget = [], [], []
+    scores: dict = {}
     for m in names:
         Hm = np.asarray(hv[m], dtype=np.float64).T                  # (human topics, R)
         Jm = np.zeros((len(judge_t), R))
         src_rows = [k for k, t in enumerate(judge_t) if t in jpos]
         Jm[src_rows] = np.asarray(jv[m], dtype=np.float64).T[[jpos[judge_t[k]] for k in src_rows]]
         jt = {t: i for i, t in enumerate(judge_t)}
+        scores[m] = (pd.DataFrame(Hm, index=list(hc.topics), columns=run_names),
+                     pd.DataFrame(Jm, index=judge_t, columns=run_names))
         Y = Hm[Li_h]
         Yh = Jm[[jt[t] for t in L]]
         Yu = Jm[[jt[t] for t in U]] if U else np.zeros((0, R))
@@ -409,4 +425,4 @@ def run_ppi(qrels, judge, runs, *, metrics=("AP", "nDCG@10"), labelled_topics=No
     def cat(parts: list, cols: tuple) -> pd.DataFrame:
         return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame({c: [] for c in cols})
     return PPIResult(cat(means, MEANS_COLUMNS), cat(pairs, PAIRS_COLUMNS), cat(budget, BUDGET_COLUMNS), list(L), U,
-                     human, run_names, names, float(alpha), notes)
+                     human, run_names, names, float(alpha), notes, scores)
