@@ -54,6 +54,6 @@ OUTPUTS = (
          regenerates=_REGEN),
 )
 
-STAGE = StageInfo("ppi", "other", tables=("ppi_means", "ppi_pairs", "ppi_budget"),
+STAGE = StageInfo("ppi", "other",
                   title="prediction-powered intervals and the judging budget (Angelopoulos et al. 2023)",
                   outputs=OUTPUTS)
