@@ -241,3 +241,29 @@ def test_real_vectors_dl19(shared_data):
                       Jd.loc[res.unlabelled, run].to_numpy(), 0.05)
         got = res.means[res.means.run == run]
         np.testing.assert_allclose(got[["mean", "ci_low", "ci_high"]].to_numpy(float), exp, rtol=0, atol=1e-9)
+
+
+def test_pipeline_example_config_plans_one_ppi_job():
+    """config/examples/trec-dl19-ppi.yaml validates against the schema and its plan has the collection's
+    ppi job: every declared ppi file a target, the job's options those of `metaeval ppi`."""
+    import shlex
+    from pathlib import Path
+
+    import yaml
+    from snakemake.utils import validate
+
+    from metaeval import dag
+    from metaeval.cli import build_parser
+
+    root = Path(__file__).resolve().parents[2]
+    cfg = yaml.safe_load((root / "config" / "examples" / "trec-dl19-ppi.yaml").read_text(encoding="utf-8"))
+    validate(cfg, str(root / "workflow" / "schemas" / "config.schema.yaml"))
+    plan = dag.Plan(cfg)
+    assert plan.ppi_collections == ["trec-dl19-ppi"]
+    want = {f"results/trec-dl19-ppi/ppi/{f}" for f in O.files("ppi")}
+    assert want <= set(plan.targets())
+    args = shlex.split(plan.ppi_args("trec-dl19-ppi"))
+    ns = build_parser().parse_args(["ppi", *args, "--runs", "R", "--out", "O"])
+    assert ns.labelled == 10 and ns.seed == 20190701 and ns.sizes == [5, 10, 20, 30, 40] and len(ns.judge) == 4
+    assert ns.metrics == ["nDCG@10", "AP(rel=2)"] and ns.order == "file" and ns.gains == "1:2:3"
+    assert plan.ppi_files("trec-dl19-ppi")[0].endswith("qrels.txt")

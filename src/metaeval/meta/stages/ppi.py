@@ -57,3 +57,41 @@ OUTPUTS = (
 STAGE = StageInfo("ppi", "other",
                   title="prediction-powered intervals and the judging budget (Angelopoulos et al. 2023)",
                   outputs=OUTPUTS)
+
+
+# ---------------------------------------------------------------- the pipeline's job (metaeval.dag)
+def _listed(v) -> list[str]:
+    return [v] if isinstance(v, str) else [str(x) for x in v]
+
+
+def job_files(cc: dict) -> list[str]:
+    """The input files of a collection's ppi job: its qrels, the judge's files, the labelled-topics file."""
+    p = cc["ppi"]
+    return [cc["qrels"]] + _listed(p["judge"]) + ([p["labelled_topics"]] if p.get("labelled_topics") else [])
+
+
+def job_args(cc: dict, metrics: list[str]) -> str:
+    """The ``metaeval ppi`` options of a collection (``cc``: its config entry) from its ``ppi:`` block,
+    its qrels (the human labels), gains, order and depth; ``metrics``: the block's (canonical) or the
+    config's.  Standard library only (the Snakefile reads it)."""
+    import shlex
+
+    p = cc["ppi"]
+
+    def opt(name: str, vals) -> str:
+        vals = vals if isinstance(vals, (list, tuple)) else [vals]
+        return " ".join([name] + [shlex.quote(str(v)) for v in vals])
+
+    words = [opt("--qrels", cc["qrels"]), opt("--judge", _listed(p["judge"])), opt("--metrics", metrics)]
+    if p.get("labelled_topics"):
+        words.append(opt("--labelled-topics", p["labelled_topics"]))
+    elif p.get("labelled") is not None:
+        words.append(opt("--labelled", p["labelled"]))
+    words += [opt("--alpha", p.get("alpha", 0.05)), opt("--seed", p.get("seed", 0)),
+              opt("--trials", p.get("trials", 1000)), opt("--on-conflict", p.get("on_conflict", "error"))]
+    if p.get("sizes"):
+        words.append(opt("--sizes", ",".join(str(int(s)) for s in p["sizes"])))
+    if cc.get("gains"):
+        words.append(opt("--gains", cc["gains"]))
+    words += [opt("--order", cc.get("order", "file")), opt("--depth", cc.get("depth", 1000) or 0)]
+    return " ".join(words)
