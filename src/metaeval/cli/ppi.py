@@ -49,7 +49,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_order_args(p)
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -76,5 +76,5 @@ def run(args) -> int:
     if not args.quiet:
         sys.stdout.write(f"metaeval ppi: {len(res.runs)} runs x {len(res.metrics)} metrics, {len(res.labelled)} "
                          f"labelled and {len(res.unlabelled)} unlabelled topics; {len(written)} files under "
-                         f"{args.out}\n")
+                         f"{args.out_shown}\n")
     return 0
