@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors", "reproducibility"]
+           "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -89,7 +89,9 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
     file_order, frame_order = order, order
     if order is None:
         trec = _input_form(q, runs) == "trec"
-        file_order, frame_order = ("score", None) if trec else ("file", "file")
+        from .io.conventions import conventional
+
+        file_order, frame_order = (conventional("score"), None) if trec else (conventional("file"), conventional("file"))
     parsed = []
     if paths:
         for src in expand_runs(paths):
@@ -119,8 +121,8 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     DataFrames ``query_id, doc_id, score``, with TREC-form qrels or a qrels DataFrame) by score
     with trec_eval's tie rule, whether or not a DataFrame has a ``rank`` column; NTCIR input
     (NTCIR-form qrels, ``.res`` runs) in file order (NTCIREVAL); ``"file"``, ``"score"`` or
-    ``"rank"`` for every run.  A run whose own order and score order disagree on some topic gets
-    one warning.  ``depth``: truncation (None: none).
+    ``"rank"`` for every run.  A run whose own order is not by decreasing score on some topic gets
+    one warning (not under an explicit ``order="score"``).  ``depth``: truncation (None: none).
     ``vocabulary``: how ambiguous names are read (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``):
     ``"ntcireval"`` (NTCIREVAL's meanings) or ``"ir_measures"`` (ir_measures' / trec_eval's);
     default ``"ir_measures"`` for TREC input or ``order="score"``, else ``"ntcireval"``.  Any measure takes
@@ -283,8 +285,27 @@ class MetaResult(Mapping):
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self.raw))
 
+    #: the table a notebook shows first (the first of these computed)
+    MAIN_TABLES = ("discriminative_power", "bootstrap_paired", "kendall", "run_means")
+
+    def _head(self) -> str:
+        runs, measures = self._names
+        return f"{len(measures)} measures x {len(runs)} runs"
+
     def __repr__(self) -> str:
-        return f"MetaResult({', '.join(self.raw)})"
+        from .meta.display import short_repr
+
+        return short_repr("MetaResult", self.raw, self._head())
+
+    def _repr_html_(self) -> str:
+        """What the tables hold, then the main table as its CSV holds it (numbers to 4 decimals)."""
+        from .meta.display import html_view
+
+        main = next((t for t in self.MAIN_TABLES if t in self.raw), next(iter(self.raw), None))
+        parts = dict(self.raw)
+        if main is not None:
+            parts[main] = self[main]
+        return html_view("MetaResult", parts, main, self._head())
 
     def write(self, out_dir, *, figures: bool = True, labels=None) -> list[Path]:
         """Write ``OUT/tables/NAME.{csv,md,tex}`` and (``figures``) ``OUT/figures/*.png``, as
@@ -372,27 +393,37 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         from .pipeline import write_incompleteness
 
         write_incompleteness(c, out, cfg, names, gains=g, runs=use, write_qrels=write_qrels, figures=figures)
+        from .meta.display import NamedTables
         from .report.csvio import read_table
 
-        return {"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
-                "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
-                "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")}
-    return inc.stage_incompleteness(c, names, cfg, gains=g, runs=use)
+        return NamedTables({"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
+                            "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
+                            "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")},
+                           "incompleteness", "incompleteness")
+    from .meta.display import NamedTables
+
+    return NamedTables(inc.stage_incompleteness(c, names, cfg, gains=g, runs=use), "incompleteness",
+                       "incompleteness")
 
 
 # ------------------------------------------------------------------------- judgments (issue 28)
-def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), gains=None,
+def judgments(qrels, reference: str, runs=None, *, metrics: Iterable[str] | None = None, gains=None,
               threshold: int | None = None, top_k: int = 10, test: str = "paired-t", B: int = 1000,
               alpha: float = 0.05, seed: int = 0, fill=None, on_conflict: str = "error",
               topics: str = "common", correction: str | None = None, order: str | None = None, results=None,
-              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True):
+              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True, clip: bool = False,
+              results_format: str = "auto", labels=None):
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
     sets of one collection compared with ``reference``.
 
     ``qrels``: ``{NAME: file or [files]}`` (a set given as several files is their union);
     ``fill``: ``{NAME: "BASE+FROM"}`` (BASE's judgments, FROM's where BASE has none);
-    ``results``: ``{NAME: folder}`` of ``trec_eval -q`` outputs, one per run, in place of a qrels
-    set; the other options as the command line's.  Returns a
+    ``results``: ``{NAME: path}`` of leaderboards (a folder of ``trec_eval -q`` outputs, one per
+    run, or any layout of ``results_format``) in place of a qrels set; ``runs`` None: label
+    agreement of the qrels sets and the rankings of the leaderboards only; ``metrics`` None: AP and
+    nDCG@10 (with runs) or the measures of the reference's leaderboard; ``labels`` ``{name: label}``
+    or a labels file for the written Markdown, LaTeX and figures; the other options as the command
+    line's.  Returns a
     :class:`~metaeval.meta.judgments_run.JudgmentsResult`: ``.tables`` (``label_agreement``,
     ``ranking_agreement``, ``run_ranks``, ``decision_agreement``, ``qrels_discriminative_power``),
     ``.topic_agreement``, ``.coverage``, ``.confusion`` ``{(A, B): DataFrame}``, ``.qrels`` (the
@@ -402,11 +433,40 @@ def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "n
 
     res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
                         test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
-                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p)
+                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p, clip=clip,
+                        results_format=results_format)
     if out is not None:
         from .report.judgments import write_judgments
 
-        write_judgments(res, out, alpha=alpha, figures=figures)
+        from .report.judgments import judgment_labels
+
+        write_judgments(res, out, alpha=alpha, figures=figures,
+                        labels=judgment_labels(res, labels) if labels else None)
+    return res
+
+
+# ------------------------------------------------------------- prediction-powered intervals (stage ppi)
+def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), labelled_topics=None,
+        labelled: int | None = None, alpha: float = 0.05, seed: int = 0, sizes: Iterable[int] | None = None,
+        trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
+        on_conflict: str = "error", out=None, figures: bool = True):
+    """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
+    "Prediction-powered intervals"): ``qrels`` the human qrels, ``judge`` the judge's (a file or a
+    list of files: their union), ``runs`` run files, folders or globs.  ``labelled_topics``: a file
+    of topic ids (or a list of ids), or ``labelled`` N drawn with ``seed``; default every human
+    topic.  Returns a :class:`~metaeval.meta.ppi.PPIResult`: ``.means``, ``.pairs``, ``.budget``
+    (the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``), ``.labelled``, ``.unlabelled``,
+    ``.notes``.  ``out``: also write the command line's files there."""
+    from .meta.ppi import run_ppi
+
+    res = run_ppi(qrels, judge, runs, metrics=[str(m) for m in metrics] if not isinstance(metrics, str) else metrics,
+                  labelled_topics=labelled_topics, labelled=labelled, alpha=alpha, seed=seed,
+                  sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
+                  depth=depth, on_conflict=on_conflict)
+    if out is not None:
+        from .report.ppi import write_ppi
+
+        write_ppi(res, out, figures=figures)
     return res
 
 
@@ -442,7 +502,9 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
         from .report.standardisation import write_standardisation
 
         write_standardisation(frames, out, figures=figures)
-    return frames
+    from .meta.display import NamedTables
+
+    return NamedTables(frames, "standardisation", "standardisation_within")
 
 
 # ------------------------------------------------------------------------ test errors (issue 29)

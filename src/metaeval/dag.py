@@ -262,6 +262,8 @@ class Plan:
             self.matrix_metrics = unique(self.matrix_metrics + self.test_errors_metrics)
         #: the collections with a `judgments:` block (their own job, workflow/rules/judgments.smk)
         self.judgment_collections = [c for c in self.collections if self.collection(c).get("judgments")]
+        #: the collections with a `ppi:` block (their own job, workflow/rules/ppi.smk)
+        self.ppi_collections = [c for c in self.collections if self.collection(c).get("ppi")]
 
     def titles(self, stages) -> list[str]:
         """What the stages do, as their modules say (job messages)."""
@@ -432,6 +434,24 @@ class Plan:
         return [f"{self.results}/{c}/judgments/{f}" for c in self.judgment_collections
                 for f in outputs.files("judgments")]
 
+    # ---- prediction-powered intervals: the `ppi:` block of a collection (metaeval.meta.stages.ppi)
+    def ppi_files(self, c: str) -> list[str]:
+        from .meta.stages.ppi import job_files
+
+        return job_files(self.collection(c))
+
+    def ppi_args(self, c: str) -> str:
+        from .meta.stages.ppi import job_args
+
+        p = self.collection(c)["ppi"]
+        metrics = self._measures(p["metrics"], f"collections.{c}.ppi.metrics") if p.get("metrics") else self.metrics
+        return job_args(self.collection(c), metrics)
+
+    def ppi_targets(self) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/{c}/ppi/{f}" for c in self.ppi_collections for f in outputs.files("ppi")]
+
     # ---- report views (metaeval.report.views): what the HTML report embeds of each table
     def report_view_names(self, stage: str | None = None) -> list[str]:
         """The tables whose report views a job writes: the meta job's (``stage`` None: every table
@@ -492,7 +512,7 @@ class Plan:
             out += self.summary_files()
         if self.kishida:
             out += self.kishida_files()
-        return out + self.judgments_files() + self.reproducibility_files()
+        return out + self.judgments_files() + self.ppi_targets() + self.reproducibility_files()
 
 
 def _write_if_changed(path: str, text: str) -> str:
