@@ -14,12 +14,23 @@ from typing import IO, Iterator
 def open_text(path: str | os.PathLike) -> IO[str]:
     """Open a UTF-8 text file for reading; ``.gz`` (or gzip magic bytes) is decompressed
     transparently and a leading byte-order mark is dropped (``utf-8-sig``)."""
+    global _LAST_OPENED
     path = Path(path)
+    _LAST_OPENED = path
     with open(path, "rb") as fh:
         magic = fh.read(2)
     if magic == b"\x1f\x8b":
         return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", errors="strict")
     return open(path, "r", encoding="utf-8-sig", errors="strict")
+
+
+#: the file :func:`open_text` opened last (named by the command line when reading it fails midway)
+_LAST_OPENED: Path | None = None
+
+
+def last_opened() -> Path | None:
+    """The file :func:`open_text` opened last, or None."""
+    return _LAST_OPENED
 
 
 def current_umask() -> int:
@@ -262,6 +273,11 @@ def check_out(path: str | os.PathLike, kind: str = "folder", option: str = "--ou
         raise InputError(f"{option}: {p} is not a folder", path)
     if not os.access(p, os.W_OK | os.X_OK):
         raise InputError(f"{option}: cannot write in {p} (permission denied)", path)
+    try:                                   # what access() cannot tell (root, read-only mounts, /proc)
+        with tempfile.TemporaryFile(dir=p):
+            pass
+    except OSError as e:
+        raise InputError(f"{option}: cannot write in {p} ({e.strerror or e})", path) from None
 
 
 def file_name(name: str, what: str = "name") -> str:

@@ -107,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         return ndeval_main(argv[1:])
     # `metaeval CMD ...` imports CMD's module alone; anything else (--help, a typo) the full parser
     only = argv[0] if argv and not argv[0].startswith("-") and argv[0] in _commands() else None
+    import gzip
     import warnings
+    import zlib
 
     from ..errors import ConfigError, InputError, InputWarning
 
@@ -133,6 +135,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error) as e:   # a file unreadable midway
+        from ..util import last_opened
+
+        where = f"{last_opened()}: " if last_opened() is not None else ""
+        what = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "a damaged or truncated gzip file"
+        print(f"metaeval: error: {where}cannot read: {what} ({e})", file=sys.stderr)
+        return 1
     except OSError as e:                   # a file or folder that cannot be read or written
         where = f"{e.filename}: " if e.filename else ""
         print(f"metaeval: error: {where}{e.strerror or e}", file=sys.stderr)

@@ -38,6 +38,8 @@ def _pos(text: str) -> int:
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
+    from ._types import checked
+
     p = subparsers.add_parser(
         "reproduce", help="regenerate a paper's analytic tables (kishida: Kishida (2005) Tables 1-5)",
         description="Regenerate the tables of Kishida (2005): Table 1 (Eq. 17), Table 2 "
@@ -58,7 +60,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     g = p.add_argument_group("Tables 3-5")
     g.add_argument("--degrees", type=_ints, default=(3, 2, 1), help="relevance degrees (3,2,1)")
     g.add_argument("--n", type=_pos, default=5, help="output length (5)")
-    g.add_argument("--b", type=float, default=2.0, help="log base of the DCG discount (2)")
+    g.add_argument("--b", type=checked(float, {"type": "number", "exclusiveMinimum": 1}), default=2.0, help="log base of the DCG discount (2)")
     p.set_defaults(func=run, out_kind="folder")
     return p
 

@@ -18,13 +18,14 @@ def _reproduction(text: str) -> tuple[str, str, str]:
 
 
 def _unit_open(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"must be in (0, 1), got {v:g}")
-    return v
+    """RBO's persistence: a number in (0, 1) (checked as every declared option is)."""
+    from ._types import checked
+
+    return checked(float, _UNIT_OPEN)(text)
+
+
+_UNIT_OPEN = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
+_unit_open.schema = _UNIT_OPEN
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -54,7 +55,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--rbo-p", type=_unit_open, default=0.95, help="RBO's persistence p (default 0.95)")
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -78,5 +79,5 @@ def run(args) -> int:
         raise InputError(f"reproducibility: {e}") from None
     if not args.quiet:
         print(f"metaeval reproducibility: {len(reps)} reproduction(s) x {len(res.metrics)} measure(s), "
-              f"{res.mode} -> {args.out}", file=sys.stderr)
+              f"{res.mode} -> {args.out_shown}", file=sys.stderr)
     return 0

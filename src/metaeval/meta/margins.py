@@ -358,12 +358,12 @@ def transform(margin: Margin, target: float, tol: float = 1e-4) -> Margin | None
         sup = margin.support
         P = margin.cdf
         lo, hi = float(sup.min()), float(sup.max())
-    if not lo < target < hi:             # no warp of this margin has that mean (a delta beyond the scores)
-        return None
 
         def mean_of(p):
             q = np.maximum.accumulate(stats.beta.cdf(P, p[0], p[1]))
             return float((sup * np.diff(np.concatenate([[0.0], q]))).sum())
+    if not lo < target < hi:             # no warp of this margin has that mean (a delta beyond the scores)
+        return None
 
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
