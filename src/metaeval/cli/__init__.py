@@ -173,29 +173,71 @@ class _Refused(Exception):
         self.rc = rc
 
 
-def _raise_terminated(signum, frame):
+#: the signal received while the command runs (SIGTERM or SIGINT), kept should the exception
+#: raised for it be swallowed where it landed (a fork hook, a finaliser): the output is then not
+#: published either (:func:`raise_if_signalled`)
+_SIGNALLED: list[int] = []
+_MAIN_PID: list[int] = []
+
+
+def _on_signal(signum, frame):
+    import os
+    import signal
+
+    if _MAIN_PID and os.getpid() != _MAIN_PID[0]:       # a forked process before it set its own handlers
+        os._exit(128 + signum)
+    _SIGNALLED.append(signum)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise Terminated()
 
 
+def raise_if_signalled() -> None:
+    """Raise what a signal received meanwhile should have raised (its exception was swallowed)."""
+    import signal
+
+    if _SIGNALLED:
+        if _SIGNALLED[-1] == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Terminated()
+
+
 class _signals_as_exceptions:
-    """``SIGTERM`` raises :class:`Terminated` in the main thread while the command runs (Ctrl-C raises
-    ``KeyboardInterrupt`` as always); the previous handler is restored afterwards."""
+    """``SIGTERM`` raises :class:`Terminated` and Ctrl-C ``KeyboardInterrupt`` in the main thread while
+    the command runs (a SIGINT ignored by the caller stays ignored); the previous handlers are restored
+    afterwards."""
 
     def __enter__(self):
+        import os
         import signal
         import threading
 
-        self.old = None
+        self.old = {}
+        _SIGNALLED.clear()
+        _MAIN_PID[:] = [os.getpid()]
+        self.hook = sys.unraisablehook
+        sys.unraisablehook = _quiet_unraisable
         if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGTERM, _raise_terminated)
+            self.old[signal.SIGTERM] = signal.signal(signal.SIGTERM, _on_signal)
+            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                self.old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_signal)
         return self
 
     def __exit__(self, *exc):
         import signal
 
-        if self.old is not None:
-            signal.signal(signal.SIGTERM, self.old)
+        for sig, old in self.old.items():
+            signal.signal(sig, old)
+        sys.unraisablehook = self.hook
         return False
+
+
+def _quiet_unraisable(unraisable) -> None:
+    """The exception of a signal that landed where Python cannot raise it (a fork hook, a finaliser) is
+    not printed: :func:`raise_if_signalled` raises it again where it can."""
+    if isinstance(unraisable.exc_value, (Terminated, KeyboardInterrupt)) and _SIGNALLED:
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def run_command(args) -> int | None:
@@ -209,14 +251,19 @@ def run_command(args) -> int | None:
     out = getattr(args, "out", None)
     args.out_shown = out
     if kind is None or out is None:
-        return args.func(args)
+        rc = args.func(args)
+        raise_if_signalled()
+        return rc
     check_out(out, kind)
     if kind != "folder":
-        return args.func(args)
+        rc = args.func(args)
+        raise_if_signalled()
+        return rc
     try:
         with replace_dir(out) as tmp:
             args.out = str(tmp)
             rc = args.func(args)
+            raise_if_signalled()              # a signal whose exception was swallowed: not published
             if rc:
                 raise _Refused(int(rc))
     except _Refused as e:
