@@ -315,7 +315,7 @@ def write_collection(params: SimParams, out_dir: str | os.PathLike, *, force: bo
         raise FileExistsError(f"{out} exists (use force=True to replace it)")
     sim = simulate(params)
     docids = _docids(sim)
-    with replace_dir(out) as tmp:          # written aside, renamed into place; removed on any error
+    with replace_dir(out, keep_old=False) as tmp:    # written aside, renamed into place as a whole
         (tmp / "runs").mkdir()
         (tmp / "qrels.txt").write_text(qrels_text(sim, docids), encoding="utf-8")
         for r, name in enumerate(sim.run_ids):

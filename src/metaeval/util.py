@@ -189,7 +189,7 @@ def _link_or_copy(src, dst):
 
 
 @contextlib.contextmanager
-def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
+def replace_dir(path: str | os.PathLike, *, keep_old: bool = True) -> Iterator[Path]:
     """Write a whole output folder at once: yields a fresh sibling folder ``.NAME.new-PID-XXXX``
     to write into; when the block ends without an exception it replaces ``path`` as a whole.
 
@@ -199,7 +199,8 @@ def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
       completed by the next run, see :func:`clean_stale`).
     * Temporary folders of earlier killed runs are removed first (:func:`clean_stale`).
     * Entries of the old folder that the new output does not contain are kept (hard links): the
-      written entries (files, or whole sub-folders such as ``tables/``) replace their old selves.
+      written entries (files, or whole sub-folders such as ``tables/``) replace their old selves
+      (``keep_old=False``: none is kept, the folder is replaced as a whole).
     * ``path`` naming an existing file (not a folder) is an :class:`~metaeval.errors.InputError`.
     * On an exception the temporary folder is removed and ``path`` is untouched.
     """
@@ -220,7 +221,8 @@ def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
         if not path.is_dir():
             os.rename(tmp, path)
             return
-        _carry_over(path, tmp)
+        if keep_old:
+            _carry_over(path, tmp)
         if _exchange(tmp, path):
             shutil.rmtree(tmp, ignore_errors=True)      # tmp now holds the old output
             return

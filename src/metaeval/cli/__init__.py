@@ -9,7 +9,8 @@ Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2
 
 A command's output is declared with its parser: ``p.set_defaults(out_kind="folder")`` (``--out``
 is a folder: made beside itself under a temporary name, renamed into place when the command ends
-well, removed on any error or signal -- :func:`run_command`), ``"file"`` (the command writes that file
+well, removed on any error or signal -- :func:`run_command`; what the old folder held besides is
+kept unless ``out_keep_old=False``), ``"file"`` (the command writes that file
 atomically) or ``"any"`` (a file or a folder, the command's own business); every kind is checked
 before any input is read (:func:`metaeval.util.check_out`).
 """
@@ -260,7 +261,7 @@ def run_command(args) -> int | None:
         raise_if_signalled()
         return rc
     try:
-        with replace_dir(out) as tmp:
+        with replace_dir(out, keep_old=getattr(args, "out_keep_old", True)) as tmp:
             args.out = str(tmp)
             rc = args.func(args)
             raise_if_signalled()              # a signal whose exception was swallowed: not published
