@@ -44,8 +44,8 @@ HEADER_RES = HEADER + "\tResEU\tResETU\tResEC\tResETC\tResED"
 
 def _metrics(path):
     from ..errors import InputError
-    from ..io.cwl import read_metrics_file
-    from ..metrics.cwl import BY_CLASS, CwlMetric
+    from .reader import read_metrics_file
+    from .measures import BY_CLASS, CwlMetric
 
     out = []
     for line, cls, args in read_metrics_file(path):
@@ -60,7 +60,7 @@ def _metrics(path):
 
 def render(topics, metrics, scores, residuals: bool, colnames: bool) -> str:
     """cwl-eval's output for the given rankings: ``scores[j]`` is the quantity dict of metric j."""
-    from ..metrics.cwl import QUANTITIES
+    from .measures import QUANTITIES
 
     qs = QUANTITIES if residuals else QUANTITIES[:5]
     cols = [[s[q].tolist() for q in qs] for s in scores]
@@ -77,8 +77,8 @@ def compute(gain_file, result_file, metrics_file=None, cost_file=None, *, residu
             colnames=False, max_n=1000, max_gain=1.0, min_gain=0.0, max_cost=1.0, min_cost=1.0) -> str:
     """The text cwl-eval prints for these files (raises InputError on bad input)."""
     from ..errors import InputError
-    from ..io.cwl import cwl_arrays, read_cost_file, read_cwl_results, read_gain_file
-    from ..metrics.cwl import DEFAULT_METRICS, CwlRankings, CwlValueError, cwl_scores_many
+    from .reader import cwl_arrays, read_cost_file, read_cwl_results, read_gain_file
+    from .measures import DEFAULT_METRICS, CwlRankings, CwlValueError, cwl_scores_many
 
     if max_n < 1:
         raise InputError(f"--max_n {max_n}: the depth must be at least 1")

@@ -47,7 +47,7 @@ import numpy as np
 
 from .. import detmath
 from ..memo import Memo
-from . import cwl_dot
+from . import dot as cwl_dot
 
 __all__ = ["QUANTITIES", "CwlSpec", "SPECS", "BY_CLASS", "CwlMetric", "CwlRankings", "cwl_scores",
            "cwl_scores_many", "DEFAULT_METRICS", "CwlValueError"]
@@ -530,7 +530,7 @@ def cwl_scores_many(rankings: CwlRankings, metrics, residuals: bool = False,
                     printed: bool = False) -> list[dict[str, np.ndarray]]:
     """:func:`cwl_scores` for several metrics.  ``printed``: only the digits cwl_eval prints
     (``{:.4f}``) are guaranteed to be those of the exact computation (fast path for the drop-in:
-    see :func:`metaeval.metrics.cwl_dot.dots_printed`); otherwise every value is computed in
+    see :func:`metaeval.cwl.dot.dots_printed`); otherwise every value is computed in
     cwl_eval's exact order."""
     return [rankings.cached(("scores", m, residuals, printed),
                             lambda m=m: _scores(rankings, m, residuals, printed)) for m in metrics]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ._text import check_numeric, hash_ids, read_bytes, tokenize
+from ..io._text import check_numeric, hash_ids, read_bytes, tokenize
 
 __all__ = ["GainFile", "read_gain_file", "read_cost_file", "read_metrics_file", "CwlResults",
            "read_cwl_results", "cwl_arrays"]

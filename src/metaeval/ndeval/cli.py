@@ -109,8 +109,8 @@ def main(argv=None) -> int:
         print(f"metaeval ndeval: {e}", file=sys.stderr)
         print(USAGE, file=sys.stderr)
         return 2
-    from ..io.ndeval_files import read_ndeval_qrels, read_ndeval_run
-    from ..metrics.ndeval_dropin import ndeval_text
+    from .reader import read_ndeval_qrels, read_ndeval_run
+    from .dropin import ndeval_text
 
     try:
         q = read_ndeval_qrels(o["qrels"])

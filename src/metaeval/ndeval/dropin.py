@@ -1,4 +1,4 @@
-"""What TREC's ``ndeval`` 4.5 prints, from the arrays of :mod:`metaeval.io.ndeval_files`.
+"""What TREC's ``ndeval`` 4.5 prints, from the arrays of :mod:`metaeval.ndeval.reader`.
 
 :func:`ndeval_text` forms the whole CSV of ``ndeval [-c] [-alpha A] [-beta B] [-baseline RUN
 -riskAlpha A] QRELS RUN`` (``-traditional`` and ``-M`` act when the files are read): the header,
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ndeval import ndeval_measures, ndeval_names
+from ..metrics.ndeval import ndeval_measures, ndeval_names
 
 __all__ = ["ndeval_text", "ndeval_run_values"]
 
@@ -73,8 +73,8 @@ def ndeval_run_values(q, runs, alpha: float = 0.5, beta: float = 0.5) -> list[np
 
 def ndeval_text(q, run, baseline=None, *, alpha: float = 0.5, beta: float = 0.5, complete: bool = False,
                 risk_alpha: float = 0.0, risk_alpha_text: str = "0") -> str:
-    """ndeval's CSV for ``run`` (and ``baseline``), both :class:`metaeval.io.ndeval_files.NdevalRun`,
-    against the qrels ``q`` (:class:`metaeval.io.ndeval_files.NdevalQrels`)."""
+    """ndeval's CSV for ``run`` (and ``baseline``), both :class:`metaeval.ndeval.reader.NdevalRun`,
+    against the qrels ``q`` (:class:`metaeval.ndeval.reader.NdevalQrels`)."""
     runs = [run] if baseline is None else [run, baseline]
     mats = ndeval_run_values(q, runs, alpha, beta)
     in_qrels = np.isin(run.topics, q.topics)

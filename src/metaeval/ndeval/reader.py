@@ -28,7 +28,7 @@ import numpy as np
 
 from ..cnum import c_atof
 from ..errors import InputError
-from ._text import read_bytes
+from ..io._text import read_bytes
 
 __all__ = ["NdevalQrels", "NdevalRun", "read_ndeval_qrels", "read_ndeval_run"]
 

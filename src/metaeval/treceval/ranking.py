@@ -5,8 +5,8 @@ Per topic: score descending, ties by DOCID descending in byte order (``strcmp``,
 ``comp_sim_docno``); then ``-M`` keeps the first M; then ``-J`` drops every document that is not
 judged (levels -1 and -2); ``-c`` gives a topic of the qrels the run misses one non-pooled document.
 A document retrieved twice for one topic is an error, as in trec_eval (``duplicate docs``).  Runs
-are read by :mod:`metaeval.io.treceval`'s numpy reader (the specification) or, for the usual input,
-scanned and ranked in one pass by the optional C scanner ``metaeval._trecscan`` (:func:`rank_run_file`).
+are read by :mod:`metaeval.treceval.reader`'s numpy reader (the specification) or, for the usual input,
+scanned and ranked in one pass by the optional C scanner ``metaeval.treceval._trecscan`` (:func:`rank_run_file`).
 
 Relevance values along a ranking: the judged level (>= 0), ``NONPOOL`` (-1) for a document absent from
 the qrels, ``UNJUDGED`` (-2) for a negative judgment, ``PAD_REL`` past the end of the list.
@@ -19,9 +19,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._cext import c_scanner
-from ._text import as_fixed, hash_ids
-from .treceval import NONPOOL, PAD_REL, UNJUDGED, TrecQrels, TrecRun, _calc_error, read_trec_run
+from ..io._cext import c_extensions_enabled
+from ..io._text import as_fixed, hash_ids
+from .reader import NONPOOL, PAD_REL, UNJUDGED, TrecQrels, TrecRun, _calc_error, read_trec_run
+
+try:  # the optional C scanner (docs/io.md, "trec_eval run scanner")
+    from . import _trecscan as _cscan
+except ImportError:  # pragma: no cover - depends on the build
+    _cscan = None
+
+
+def c_scanner():
+    """The C run scanner (module ``metaeval.treceval._trecscan``), or None: not built, or
+    ``METAEVAL_NO_CEXT`` set (:func:`metaeval.io._cext.c_extensions_enabled`)."""
+    if _cscan is None or not c_extensions_enabled():
+        return None
+    return _cscan
 
 __all__ = ["TrecRanking", "rank_runs", "rank_run_file", "rank_run_files", "stack_rankings"]
 
@@ -256,7 +269,7 @@ def _scan_file(q: TrecQrels, path: str, max_docs, judged_only, complete, float32
     mapped = _mapped(path)
     try:
         if mapped is None:
-            from ._text import read_raw_bytes
+            from ..io._text import read_raw_bytes
             data = read_raw_bytes(path)             # gzip decompressed; errors as the numpy reader's
         else:
             data = mapped

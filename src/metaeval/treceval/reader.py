@@ -12,7 +12,7 @@ This is the input side of the trec_eval family (:mod:`metaeval.treceval`) and of
 * runs ``TOPIC Q0 DOCID RANK SCORE TAG [...]``: at least 6 fields (more are ignored), blank lines and
   lines whose first non-blank byte is ``#`` skipped; SCORE read as C's ``atof`` into a ``double``
   (``TEXT_RESULTS.sim``); RANK is ignored; the run id is the TAG of the last line.
-* ranking (:mod:`metaeval.io.trec_ranking`; ``form_res_rels.c``, ``comp_sim_docno``): score descending, ties by DOCID descending in
+* ranking (:mod:`metaeval.treceval.ranking`; ``form_res_rels.c``, ``comp_sim_docno``): score descending, ties by DOCID descending in
   byte order (``strcmp``); then ``-M`` keeps the first M; then ``-J`` drops every document that is
   not judged (levels -1 and -2).  A document retrieved twice for one topic is an error, as in
   trec_eval (``duplicate docs``), and so is a document judged twice for one topic.
@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..cnum import c_atof, c_atol
-from ._text import (Table, _hash_spans, _matrix, _objects, _words, hash_rows, read_bytes,
+from ..io._text import (Table, _hash_spans, _matrix, _objects, _words, hash_rows, read_bytes,
                     tokenize)
 
 __all__ = ["NONPOOL", "UNJUDGED", "PAD_REL", "TrecQrels", "TrecRun", "read_trec_qrels", "read_trec_run",
@@ -313,7 +313,7 @@ _CHUNK = 1 << 21          # bytes of run text tokenised at a time (bounds the te
 
 
 def _raw_bytes(path: str) -> bytes:
-    from ._text import read_raw_bytes
+    from ..io._text import read_raw_bytes
     if path == "-":                        # trec_eval 10.0 reads the results from stdin given "-"
         import sys
         return sys.stdin.buffer.read()
@@ -374,7 +374,7 @@ def _is_gzip(path: str) -> bool:
 def _run_chunk(path, data: bytes, line0: int, topics):
     """Fields of one chunk of whole lines: (topics, docs, scores, lines, hashes, last tag) or None
     when a line has more than 6 fields (the caller then reads the file the slow way)."""
-    from ._text import check_text
+    from ..io._text import check_text
     try:
         if not data.isascii() or b"\0" in data:      # ASCII without NUL: nothing to check
             data = check_text(data, path)
@@ -420,7 +420,7 @@ def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> 
     e.g. :attr:`TrecQrels.topic_bytes`): keep only the lines of these topics (the others are never
     evaluated; every line is still checked for its number of fields).  The text is read in chunks
     of whole lines, so that memory stays near the size of the file."""
-    from .qrels import _concat
+    from ..io.qrels import _concat
     path = str(path)
     parts, tag = [], None
     line0 = 0
@@ -441,7 +441,7 @@ def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> 
 
 def _read_trec_run_slow(path: str, raw: bytes) -> TrecRun:
     """Runs with more than 6 fields on some line: every line split in Python."""
-    from ._text import check_text
+    from ..io._text import check_text
     data, _ = _comment_lines_blanked(check_text(raw, path), True)
     rows, lines = _general_run_table(path, data)
     if not rows:
