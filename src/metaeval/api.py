@@ -448,16 +448,16 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
     II and III error rates of the paired tests on the collection of ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure,
     value`` frame), as Urbano, Lima & Hanjalic (2019).  Returns a
-    :class:`~metaeval.meta.test_errors.TestErrors` (``.type1``, ``.power``, ``.type3``,
+    :class:`~metaeval.meta.error_rates.TestErrors` (``.type1``, ``.power``, ``.type3``,
     ``.margins``, ``.copulas``); with ``out`` also writes the command line's files."""
-    from .meta import test_errors as te
+    from .meta import error_rates as te
 
     mats = _matrices_of(matrices, metrics)
     kw = {k: v for k, v in (("deltas", deltas), ("alphas", alphas), ("tests", tests)) if v is not None}
     res = te.test_errors(mats, metrics=None if metrics is None else [str(m) for m in metrics], pairs=pairs,
                          topics=topics, trials=trials, B=B, seed=seed, **kw)
     if out is not None:
-        from .report.test_errors import write_test_errors
+        from .report.error_rates import write_test_errors
 
         write_test_errors(res, out, figures=figures)
     return res

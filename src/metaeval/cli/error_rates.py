@@ -9,7 +9,7 @@ import sys
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     # the defaults, standard library only: `metaeval --help` loads no numpy
-    from ..meta.stages.test_errors import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
+    from ..meta.stages.error_rates import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
     from ._types import floats, int_at_least, ints_at_least, names_in, probabilities
 
     p = subparsers.add_parser(
