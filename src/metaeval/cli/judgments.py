@@ -22,7 +22,7 @@ CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    from ._types import int_at_least
+    from ._types import declared, int_at_least
 
     p = sub.add_parser(
         "judgments", help="meta-evaluate the judgments: assessors, LLM judges and hybrid qrels",
@@ -50,10 +50,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="multiple-comparison correction of the decisions (default: metaeval compare's, holm)")
     p.add_argument("--B", type=int_at_least(1), default=1000,
                    help="bootstrap samples of the tau intervals and replicates of a resampling test (default 1000)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--rbo-p", type=float, default=0.9, dest="rbo_p",
+    p.add_argument("--alpha", type=declared("alpha"), default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--rbo-p", type=declared("rbo_p"), default=0.9, dest="rbo_p",
                    help="persistence p of rank-biased overlap (default 0.9, the rank_correlation stage's)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap samples (default 0)")
+    p.add_argument("--seed", type=declared("seed"), default=0, help="seed of the bootstrap samples (default 0)")
     p.add_argument("--fill", metavar="NAME=BASE+FROM", action="append", default=[],
                    help="a hybrid set: BASE's judgments, FROM's for the pairs BASE did not judge; repeatable")
     p.add_argument("--on-conflict", choices=("error", "max", "min", "first"), default="error", dest="on_conflict",
@@ -67,16 +67,22 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_order_args(p)
     p.add_argument("--no-figures", action="store_true", help="tables and files only")
     p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
 def _pairs(parser, items, what: str, sep: str = "=") -> dict:
+    from ..util import file_name
+
     out: dict = {}
     for item in items:
         name, s, value = str(item).partition(sep)
         if not s or not name or not value:
             parser.error(f"{what} {item!r}: expected NAME{sep}VALUE")
+        try:
+            file_name(name, f"{what}: the name")           # it names files under OUT/judgments
+        except ValueError as e:
+            parser.error(str(e))
         if name in out:
             parser.error(f"{what}: the name {name} is given twice")
         out[name] = value
@@ -114,5 +120,5 @@ def run(args) -> int:
         la = res.tables["label_agreement"]
         n_pairs = int((la["qrels_a"] != "all").sum())
         sys.stdout.write(f"metaeval judgments: {n_pairs} pair(s) of qrels sets, {len(ra)} ranking comparison(s); "
-                         f"{len(written)} files under {args.out}\n")
+                         f"{len(written)} files under {args.out_shown}\n")
     return 0
