@@ -402,18 +402,23 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
 
 
 # ------------------------------------------------------------------------- judgments (issue 28)
-def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), gains=None,
+def judgments(qrels, reference: str, runs=None, *, metrics: Iterable[str] | None = None, gains=None,
               threshold: int | None = None, top_k: int = 10, test: str = "paired-t", B: int = 1000,
               alpha: float = 0.05, seed: int = 0, fill=None, on_conflict: str = "error",
               topics: str = "common", correction: str | None = None, order: str | None = None, results=None,
-              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True):
+              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True, clip: bool = False,
+              results_format: str = "auto", labels=None):
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
     sets of one collection compared with ``reference``.
 
     ``qrels``: ``{NAME: file or [files]}`` (a set given as several files is their union);
     ``fill``: ``{NAME: "BASE+FROM"}`` (BASE's judgments, FROM's where BASE has none);
-    ``results``: ``{NAME: folder}`` of ``trec_eval -q`` outputs, one per run, in place of a qrels
-    set; the other options as the command line's.  Returns a
+    ``results``: ``{NAME: path}`` of leaderboards (a folder of ``trec_eval -q`` outputs, one per
+    run, or any layout of ``results_format``) in place of a qrels set; ``runs`` None: label
+    agreement of the qrels sets and the rankings of the leaderboards only; ``metrics`` None: AP and
+    nDCG@10 (with runs) or the measures of the reference's leaderboard; ``labels`` ``{name: label}``
+    or a labels file for the written Markdown, LaTeX and figures; the other options as the command
+    line's.  Returns a
     :class:`~metaeval.meta.judgments_run.JudgmentsResult`: ``.tables`` (``label_agreement``,
     ``ranking_agreement``, ``run_ranks``, ``decision_agreement``, ``qrels_discriminative_power``),
     ``.topic_agreement``, ``.coverage``, ``.confusion`` ``{(A, B): DataFrame}``, ``.qrels`` (the
@@ -423,11 +428,15 @@ def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "n
 
     res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
                         test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
-                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p)
+                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p, clip=clip,
+                        results_format=results_format)
     if out is not None:
         from .report.judgments import write_judgments
 
-        write_judgments(res, out, alpha=alpha, figures=figures)
+        from .report.judgments import judgment_labels
+
+        write_judgments(res, out, alpha=alpha, figures=figures,
+                        labels=judgment_labels(res, labels) if labels else None)
     return res
 
 

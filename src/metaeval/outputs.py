@@ -470,19 +470,30 @@ OUTPUTS: tuple[Output, ...] = (
     Output("label_agreement", _T, "judgments",
            "Label agreement between every two qrels sets on the (topic, document) pairs both judged: "
            "share of equal labels, Cohen's kappa unweighted, with linear and quadratic weights and on "
-           "binary relevance (level >= threshold), Krippendorff's alpha (nominal, ordinal, interval); "
+           "binary relevance (level >= threshold), Krippendorff's alpha (nominal, ordinal, interval), "
+           "precision, recall, F1 and Jaccard of the relevant labels (level >= threshold; the reference, "
+           "else the first set, as the truth) and the adjusted Rand index of Hubert & Arabie (1985); "
            "last row: Krippendorff's alpha over all sets at once",
            _JUDG_LABEL_REGEN, ("judgments",),
            ("qrels_a", "qrels_b", "topics", "pairs", "agreement", "kappa", "kappa_linear", "kappa_quadratic",
-            "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal", "alpha_interval")),
+            "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal", "alpha_interval", "precision", "recall",
+            "f1", "jaccard", "ari")),
     Output("ranking_agreement", _T, "judgments",
            "Does the ranking of the runs survive another assessor? Per metric and qrels set against the "
-           "reference: Kendall's tau-a with its bootstrap interval (2.5th and 97.5th percentiles), tau-b, "
-           "tau_AP (the reference as the truth), RBO, Kendall's tau among the reference's top k runs and "
-           "the largest change of a run's rank",
+           "reference: Kendall's tau-a with its 95% BCa bootstrap interval (Efron 1987), tau-b, "
+           "tau_AP (the reference as the truth), RBO, Kendall's tau among the reference's top k runs, "
+           "the largest change of a run's rank, Pearson's r, Spearman's rho, tau_AP-b (Urbano & Marrero "
+           "2017) and tau_GAP (Gao & Oard 2015) of the run means",
            _JUDG_RANK_REGEN, ("judgments",),
            ("metric", "qrels", "reference", "runs", "topics", "tau", "tau_b", "tau_ap", "rbo", "top_k",
-            "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high")),
+            "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high", "pearson", "spearman", "tau_ap_b",
+            "tau_gap")),
+    Output("topic_ranking_agreement", _T, "judgments",
+           "Per metric, qrels set and topic: the correlation of the runs' scores on that topic under the "
+           "reference and under the set (Kendall's tau-a and tau-b, Pearson's r, Spearman's rho)",
+           "the per-topic correlations of TREC's AutoJudge evaluation, with Kendall (1945)'s tau",
+           ("judgments",),
+           ("metric", "qrels", "reference", "topic", "runs", "tau", "tau_b", "pearson", "spearman"), ("csv",)),
     Output("run_ranks", _T, "judgments",
            "Every run's mean and rank (1 = best) per metric under the reference and under each qrels set, "
            "and its change of rank (reference rank - rank under the set: positive = the run gains)",
