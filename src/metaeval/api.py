@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors", "ppi"]
+           "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -169,12 +169,13 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     })
 
 
-def compare(scores, *, baseline: str | None = None, labels=None, **options) -> pd.DataFrame:
+def compare(scores, *, baseline: str | list[str] | None = None, labels=None, **options) -> pd.DataFrame:
     """:func:`metaeval.meta.compare.compare` (significance tests, corrections, effect sizes: the
     table of ``metaeval compare``) with the baseline named by its run name or its label -- from
     ``labels`` (a labels file or a dict ``{run: label}``) or the default short name
-    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``) -- and ``metrics``
-    by any alias; every other option as there."""
+    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``); a list of
+    baselines compares every run with each -- and ``metrics`` by any alias; every other option as
+    there."""
     from .labels import labels_for, resolve_run
     from .meta.compare import compare as _compare
 
@@ -185,7 +186,11 @@ def compare(scores, *, baseline: str | None = None, labels=None, **options) -> p
             runs = [str(r) for r in next(iter(scores.values())).columns]
         else:
             runs = [str(r) for r in getattr(scores, "columns", [])]
-        baseline = resolve_run(str(baseline), runs, labels_for(runs, [], labels))
+        known = labels_for(runs, [], labels)
+        if isinstance(baseline, str):
+            baseline = resolve_run(baseline, runs, known)
+        else:                                   # several baselines: every run against each
+            baseline = [resolve_run(str(b), runs, known) for b in baseline]
     return _compare(scores, baseline=baseline, **options)
 
 
@@ -526,3 +531,32 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
 
 
 test_errors.__test__ = False                         # a function named test_*, not a pytest test
+
+
+# ------------------------------------------------------------------------ reproducibility
+def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP", "nDCG@10", "P@10", "RR"),
+                    rep_qrels=None, depth: int = 1000, rbo_p: float = 0.95, out=None, figures: bool = True):
+    """Was it reproduced? (``metaeval reproducibility``; docs/meta.md): the measures of Breuer et
+    al. (2020), exact to repro_eval 0.5.0, of every reproduction of the original pair ``orig`` =
+    (baseline run file, advanced run file) on ``qrels``.  ``reproductions``: ``{name: (baseline,
+    advanced)}`` or a sequence of :class:`~metaeval.meta.reproducibility.Reproduction`;
+    ``rep_qrels``: the reproductions' collection when it is not the original's (replicability);
+    ``metrics`` in ir_measures' vocabulary; ``depth`` documents kept per topic (and RBO's depth);
+    ``rbo_p`` RBO's persistence.  Returns a :class:`~metaeval.meta.reproducibility.ReproResult`
+    (``.reproducibility``, ``.effects``, ``.topics``); with ``out`` also writes the command's files."""
+    from .meta.reproducibility import Reproduction
+    from .meta.reproducibility import reproducibility as compute
+
+    if isinstance(reproductions, Mapping):
+        reps = [Reproduction(str(k), str(v[0]), str(v[1])) for k, v in reproductions.items()]
+    else:
+        reps = [r if isinstance(r, Reproduction) else Reproduction(*map(str, r)) for r in reproductions]
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    res = compute(qrels, [str(p) for p in orig], reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
+                  depth=int(depth), rbo_p=float(rbo_p))
+    if out is not None:
+        from .report.reproducibility import write_reproducibility
+
+        write_reproducibility(res, out, figures=figures)
+    return res

@@ -412,6 +412,22 @@ class Plan:
             " ".join(f"--fill {quote(f'{n}={v}')}" for n, v in (j.get("fill") or {}).items()),
             " ".join(f"--results {quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items())] if x)
 
+    def reproducibility_files(self) -> list[str]:
+        """The files of the reproducibility job (RESULTS/reproducibility/, when configured)."""
+        from . import outputs
+
+        if not self.conditions.get("reproducibility"):
+            return []
+        return [f"{self.results}/reproducibility/{f}" for f in outputs.files("reproducibility")]
+
+    def reproducibility_inputs(self) -> list[str]:
+        """The qrels and run files of the reproducibility job (a changed file re-runs it)."""
+        rp = self.config.get("reproducibility") or {}
+        files = [rp.get("qrels"), rp.get("rep_qrels")] + list(rp.get("orig") or [])
+        for pair in (rp.get("reproductions") or {}).values():
+            files += list(pair)
+        return [f for f in dict.fromkeys(files) if f]
+
     def judgments_files(self) -> list[str]:
         from . import outputs
 
@@ -496,7 +512,7 @@ class Plan:
             out += self.summary_files()
         if self.kishida:
             out += self.kishida_files()
-        return out + self.judgments_files() + self.ppi_targets()
+        return out + self.judgments_files() + self.ppi_targets() + self.reproducibility_files()
 
 
 def _write_if_changed(path: str, text: str) -> str:
