@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors"]
+           "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -169,12 +169,13 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     })
 
 
-def compare(scores, *, baseline: str | None = None, labels=None, **options) -> pd.DataFrame:
+def compare(scores, *, baseline: str | list[str] | None = None, labels=None, **options) -> pd.DataFrame:
     """:func:`metaeval.meta.compare.compare` (significance tests, corrections, effect sizes: the
     table of ``metaeval compare``) with the baseline named by its run name or its label -- from
     ``labels`` (a labels file or a dict ``{run: label}``) or the default short name
-    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``) -- and ``metrics``
-    by any alias; every other option as there."""
+    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``); a list of
+    baselines compares every run with each -- and ``metrics`` by any alias; every other option as
+    there."""
     from .labels import labels_for, resolve_run
     from .meta.compare import compare as _compare
 
@@ -185,7 +186,11 @@ def compare(scores, *, baseline: str | None = None, labels=None, **options) -> p
             runs = [str(r) for r in next(iter(scores.values())).columns]
         else:
             runs = [str(r) for r in getattr(scores, "columns", [])]
-        baseline = resolve_run(str(baseline), runs, labels_for(runs, [], labels))
+        known = labels_for(runs, [], labels)
+        if isinstance(baseline, str):
+            baseline = resolve_run(baseline, runs, known)
+        else:                                   # several baselines: every run against each
+            baseline = [resolve_run(str(b), runs, known) for b in baseline]
     return _compare(scores, baseline=baseline, **options)
 
 
@@ -440,6 +445,31 @@ def judgments(qrels, reference: str, runs=None, *, metrics: Iterable[str] | None
     return res
 
 
+# ------------------------------------------------------------- prediction-powered intervals (stage ppi)
+def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), labelled_topics=None,
+        labelled: int | None = None, alpha: float = 0.05, seed: int = 0, sizes: Iterable[int] | None = None,
+        trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
+        on_conflict: str = "error", out=None, figures: bool = True):
+    """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
+    "Prediction-powered intervals"): ``qrels`` the human qrels, ``judge`` the judge's (a file or a
+    list of files: their union), ``runs`` run files, folders or globs.  ``labelled_topics``: a file
+    of topic ids (or a list of ids), or ``labelled`` N drawn with ``seed``; default every human
+    topic.  Returns a :class:`~metaeval.meta.ppi.PPIResult`: ``.means``, ``.pairs``, ``.budget``
+    (the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``), ``.labelled``, ``.unlabelled``,
+    ``.notes``.  ``out``: also write the command line's files there."""
+    from .meta.ppi import run_ppi
+
+    res = run_ppi(qrels, judge, runs, metrics=[str(m) for m in metrics] if not isinstance(metrics, str) else metrics,
+                  labelled_topics=labelled_topics, labelled=labelled, alpha=alpha, seed=seed,
+                  sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
+                  depth=depth, on_conflict=on_conflict)
+    if out is not None:
+        from .report.ppi import write_ppi
+
+        write_ppi(res, out, figures=figures)
+    return res
+
+
 # ------------------------------------------------------------------------ standardisation (issue 30)
 def _matrices_of(matrices, metrics):
     """``{metric: topic x run DataFrame}`` of a folder of ``METRIC.csv`` (only ``metrics``, when
@@ -501,3 +531,32 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
 
 
 test_errors.__test__ = False                         # a function named test_*, not a pytest test
+
+
+# ------------------------------------------------------------------------ reproducibility
+def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP", "nDCG@10", "P@10", "RR"),
+                    rep_qrels=None, depth: int = 1000, rbo_p: float = 0.95, out=None, figures: bool = True):
+    """Was it reproduced? (``metaeval reproducibility``; docs/meta.md): the measures of Breuer et
+    al. (2020), exact to repro_eval 0.5.0, of every reproduction of the original pair ``orig`` =
+    (baseline run file, advanced run file) on ``qrels``.  ``reproductions``: ``{name: (baseline,
+    advanced)}`` or a sequence of :class:`~metaeval.meta.reproducibility.Reproduction`;
+    ``rep_qrels``: the reproductions' collection when it is not the original's (replicability);
+    ``metrics`` in ir_measures' vocabulary; ``depth`` documents kept per topic (and RBO's depth);
+    ``rbo_p`` RBO's persistence.  Returns a :class:`~metaeval.meta.reproducibility.ReproResult`
+    (``.reproducibility``, ``.effects``, ``.topics``); with ``out`` also writes the command's files."""
+    from .meta.reproducibility import Reproduction
+    from .meta.reproducibility import reproducibility as compute
+
+    if isinstance(reproductions, Mapping):
+        reps = [Reproduction(str(k), str(v[0]), str(v[1])) for k, v in reproductions.items()]
+    else:
+        reps = [r if isinstance(r, Reproduction) else Reproduction(*map(str, r)) for r in reproductions]
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    res = compute(qrels, [str(p) for p in orig], reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
+                  depth=int(depth), rbo_p=float(rbo_p))
+    if out is not None:
+        from .report.reproducibility import write_reproducibility
+
+        write_reproducibility(res, out, figures=figures)
+    return res

@@ -40,7 +40,7 @@ __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FOR
 
 TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
-SCOPES = ("collection", "summary", "kishida", "judgments")
+SCOPES = ("collection", "summary", "kishida", "judgments", "ppi", "reproducibility")
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
 STAGES = _stages.names()
 #: the switches of conditional outputs: the conditions of the registry's stages
@@ -51,7 +51,11 @@ _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
          ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
          ("collection", "text"): "",
          # judgments (issue 28): DIR/tables, DIR/figures and the folder DIR/judgments
-         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): ""}
+         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): "",
+         # metaeval ppi (stage ppi): DIR/tables, DIR/figures
+         ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
+         # reproducibility (one job): RESULTS/reproducibility/tables, .../figures
+         ("reproducibility", "table"): "tables", ("reproducibility", "figure"): "figures"}
 
 
 @dataclass(frozen=True)
@@ -651,13 +655,14 @@ def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05
 
 def report_caption_name(output: Output) -> str:
     """The caption key of the Snakemake report: ``table_NAME``, ``figure_NAME``,
-    ``summary_table_NAME``, ``summary_figure_NAME`` or ``kishida_NAME``."""
+    ``summary_table_NAME``, ``summary_figure_NAME``, ``judgments_KIND_NAME``,
+    ``reproducibility_KIND_NAME`` or ``kishida_NAME``."""
     if output.scope == "collection":
         return f"{output.kind}_{output.name}"
     if output.scope == "summary":
         return f"summary_{output.kind}_{output.name}"
-    if output.scope == "judgments":
-        return f"judgments_{output.kind}_{output.name}"
+    if output.scope in ("judgments", "ppi", "reproducibility"):
+        return f"{output.scope}_{output.kind}_{output.name}"
     return f"kishida_{output.name}"
 
 
