@@ -36,6 +36,7 @@ import pandas as pd
 from . import copulas as C
 from . import margins as M
 from .samples import single_threaded_blas, trial_rng
+from .display import Result
 from .stages.error_rates import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
 from .urbano_tests import run_tests
 
@@ -50,7 +51,7 @@ COPULA_COLUMNS = ["metric", "kind", "delta", "run_b", "run_e", "family", "rotati
 _CELLS = 8_000_000
 
 
-class TestErrors:
+class TestErrors(Result):
     """The result: ``type1``, ``power``, ``type3``, ``margins`` and ``copulas`` DataFrames."""
 
     __test__ = False                                 # not a pytest class
@@ -58,6 +59,7 @@ class TestErrors:
     def __init__(self, type1, power, type3, margins, copulas):
         self.type1, self.power, self.type3, self.margins, self.copulas = type1, power, type3, margins, copulas
 
+    @property
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"test_errors_type1": self.type1, "test_errors_power": self.power,
                 "test_errors_type3": self.type3}

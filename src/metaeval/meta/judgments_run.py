@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..errors import InputError, InputWarning
+from .display import Result
 
 __all__ = ["DEFAULT_B", "DEFAULT_METRICS", "DEFAULT_TOP_K", "JudgmentsResult", "run_judgments"]
 
@@ -22,7 +23,7 @@ DEFAULT_B = 1000
 
 
 @dataclass
-class JudgmentsResult:
+class JudgmentsResult(Result):
     """The tables (``label_agreement``, ``ranking_agreement``, ``run_ranks``,
     ``decision_agreement``, ``qrels_discriminative_power``) and the files of ``DIR/judgments/``:
     ``topic_agreement``, ``coverage``, ``confusion`` ``{(A, B): DataFrame}``, ``qrels`` ``{fill

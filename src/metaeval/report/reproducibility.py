@@ -116,7 +116,7 @@ def write_reproducibility(res, out, *, figures: bool = True) -> list[Path]:
     cap = captions()
     written: list[Path] = []
     with atomic_dir_outputs(written):
-        for name, df in res.tables().items():
+        for name, df in res.tables.items():
             written += write_table(df, out / "tables" / name, kind="generic", caption=cap[name])
         if figures:
             written += plot_reproducibility_effects(res.effects, out / "figures" / "reproducibility_effects")
