@@ -93,3 +93,78 @@ def test_console_summary_lists_each_kind_once(tmp_path):
     summary = tally.summary().splitlines()
     assert summary[0] == "metaeval: 60 warnings (60 distinct, 2 kinds) above:" and len(summary) == 3
     assert summary[1].startswith("  (x59) runs/r0.run: run r0:") and "and 54 more (59 in all)" in summary[1]
+
+
+# ------------------------------------------------------------------ one trec_eval everywhere
+def _near_tie_collection(d):
+    """Three runs on six topics whose scores differ in double precision but tie in single precision
+    (trec_eval 9 then orders them by DOCID descending): the two trec_evals rank them differently."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    d.mkdir(parents=True, exist_ok=True)
+    q = []
+    for t in range(6):
+        q += [f"q{t} 0 d{k:02d} {int(rng.choice(3, p=[0.5, 0.3, 0.2]))}" for k in range(20)]
+        q.append(f"q{t} 0 d99 2")
+    (d / "qrels.txt").write_text("\n".join(q) + "\n")
+    runs = d / "runs"
+    runs.mkdir()
+    for r in range(3):
+        lines = []
+        for t in range(6):
+            base = np.float32(rng.uniform(1, 2))
+            sc = [float(base) + float(np.spacing(base)) * rng.uniform(0, 0.45) for _ in range(20)]
+            sc = sorted(sc, reverse=True)
+            lines += [f"q{t} Q0 d{k:02d} {i + 1} {s!r} r{r}" for i, (k, s) in enumerate(zip(rng.permutation(20), sc))]
+        (runs / f"r{r}.run").write_text("\n".join(lines) + "\n")
+    return d / "qrels.txt", sorted(runs.iterdir())
+
+
+def _dropin_means(capsys, qrels, run, version):
+    assert main(["trec_eval", "--trec-eval-version", str(version), "-m", "P.5", "-m", "ndcg_cut.10", "-m", "map",
+                 "-m", "recip_rank", str(qrels), str(run)]) == 0
+    return {k: float(v) for k, _, v in (ln.split() for ln in capsys.readouterr().out.splitlines())}
+
+
+_DROPIN = {"Prec@5": "P_5", "trec.ndcg_cut@10": "ndcg_cut_10", "AP": "map", "RR": "recip_rank"}
+
+
+def _check_means_equal_dropin(capsys, qrels, runs, version, tmp_path):
+    got = metaeval.evaluate(qrels, runs, ["P@5", "nDCG@10", "AP", "RR"], trec_eval_version=version)
+    means = got.groupby(["run", "measure"]).value.mean()
+    for run in runs:
+        te = _dropin_means(capsys, qrels, run, version)
+        name = run.name.split(".")[0]
+        for m, k in _DROPIN.items():
+            assert f"{means[(name, m)]:.4f}" == f"{te[k]:.4f}", (version, name, m)
+    # the command line: compare prints the same means under the same setting
+    assert main(["compare", "--qrels", str(qrels), "--runs", *map(str, runs), "--metrics", "RR",
+                 "--trec-eval-version", str(version), "--out", str(tmp_path / f"cmp{version}")]) == 0
+    out = capsys.readouterr().out
+    for run in runs:
+        name = run.name.split(".")[0]
+        assert f"{means[(name, 'RR')]:.4f}" in out
+    return means
+
+
+def test_compare_means_are_the_dropins_under_both_versions(tmp_path, capsys):
+    qrels, runs = _near_tie_collection(tmp_path / "near")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        m10 = _check_means_equal_dropin(capsys, qrels, runs, 10, tmp_path)
+        m9 = _check_means_equal_dropin(capsys, qrels, runs, 9, tmp_path)
+    assert (m10.round(4) != m9.round(4)).any()               # the near ties do tell the versions apart
+    with pytest.raises(ValueError, match="trec_eval_version"):
+        metaeval.evaluate(qrels, runs, ["AP"], trec_eval_version=11)
+
+
+@pytest.mark.shared_data
+def test_dl19_compare_means_are_the_dropins(shared_data, tmp_path, capsys):
+    dl19 = shared_data / "trec-dl19-passage"
+    runs = [dl19 / "runs" / f"{r}.run.gz" for r in ("TUA1-1", "runid2", "bm25base_p")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        m10 = _check_means_equal_dropin(capsys, dl19 / "qrels.txt", runs, 10, tmp_path)
+        m9 = _check_means_equal_dropin(capsys, dl19 / "qrels.txt", runs, 9, tmp_path)
+    assert m10[("runid2", "AP")] != m9[("runid2", "AP")]      # topic 183378: a tie in float32 only

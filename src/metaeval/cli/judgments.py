@@ -103,7 +103,7 @@ def run(args) -> int:
                             gains=args.gains, threshold=args.threshold, top_k=args.top_k, test=args.test, B=args.B,
                             alpha=args.alpha, seed=args.seed, fill=fill, on_conflict=args.on_conflict,
                             topics=args.topics, correction=args.correction, order=args.order, results=results,
-                            depth=args.depth, rbo_p=args.rbo_p)
+                            depth=args.depth, rbo_p=args.rbo_p, trec_eval_version=args.trec_eval_version)
     except (InputError, ConfigError):
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:

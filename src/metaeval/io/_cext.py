@@ -54,17 +54,20 @@ def _spans(s: np.ndarray, e: np.ndarray):
 
 def c_numbers(buf: np.ndarray, s: np.ndarray, e: np.ndarray, convert: bool) -> np.ndarray | bool | None:
     """The fields ``buf[s[i]:e[i]]`` when every one is a decimal number in full
-    (``[+-]?(d+(.d*)?|.d+)([eE][+-]?d+)?``): converted as C's ``(float) atof`` (float32) if
-    ``convert``, else True.  None: no C extension, or some field is something else (``inf``,
-    ``nan``, not a number): the numpy code checks (and words the error)."""
+    (``[+-]?(d+(.d*)?|.d+)([eE][+-]?d+)?``): converted as C's ``atof`` (float64) if ``convert``,
+    else True.  None: no C extension (or one built before its float64 reader), or some field is
+    something else (``inf``, ``nan``, not a number): the numpy code checks (and words the error)."""
     ext = c_reader()
     if ext is None:
         return None
     s, e = _spans(s, e)
-    out = np.empty(len(s), np.float32) if convert else None
-    if ext.number_column(buf, s, e, out) >= 0:
-        return None
-    return out if convert else True
+    if convert:
+        read = getattr(ext, "number_column64", None)
+        if read is None:
+            return None
+        out = np.empty(len(s), np.float64)
+        return None if read(buf, s, e, out) >= 0 else out
+    return None if ext.number_column(buf, s, e, None) >= 0 else True
 
 
 def c_hashes(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

@@ -129,7 +129,7 @@ def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tup
     _require(df, need, what)
     topics = _ids(df["query_id"], what, "query_id")
     docs = _ids(df["doc_id"], what, "doc_id")
-    scores = _numbers(df["score"], what, "score", np.float64).astype(np.float32) \
+    scores = _numbers(df["score"], what, "score", np.float64) \
         if "score" in df.columns else None
     # the frame's own order is its rank column when it has one (the order the warning on a
     # disagreement with score order names), else its row order
@@ -179,7 +179,8 @@ def read_qrels_any(qrels, max_level: int | None = None) -> Qrels:
 
 def collection_from_parsed(q: Qrels, parsed: list[tuple[ParsedRun, str]], depth: int | None = 1000,
                            max_level: int | None = None, info: dict | None = None,
-                           progress: Callable[[int, int, str], None] | None = None) -> Collection:
+                           progress: Callable[[int, int, str], None] | None = None,
+                           trec_eval_version: int = 10) -> Collection:
     """Label parsed runs (each with its ``label_run`` order) against ``q``: the second half of
     :func:`metaeval.io.load_collection`, for runs that did not come from files.  Runs are sorted by
     name; two runs of one name are an error."""
@@ -195,11 +196,12 @@ def collection_from_parsed(q: Qrels, parsed: list[tuple[ParsedRun, str]], depth:
     if dup:
         raise InputError(f"two runs named {dup[0]!r}: run names must be unique")
     parsed = sorted(parsed, key=lambda po: po[0].name)
-    used, excluded, levels, lengths, entry = label_runs(q, parsed, depth, progress, True)
+    used, excluded, levels, lengths, entry = label_runs(q, parsed, depth, progress, True, trec_eval_version)
     qi = np.array([q.topics.index(t) for t in used], np.int64)
     from .ingest import document_identity
     meta = {"qrels": list(q.sources), "qrels_form": q.form, "runs": {p.name: list(p.sources) for p, _ in parsed},
             "order": sorted({o for _, o in parsed}), "depth": depth, "max_level": q.max_level,
+            "trec_eval_version": trec_eval_version,
             **(info or {})}
     return Collection(topics=tuple(used), runs=tuple(p.name for p, _ in parsed), levels=levels,
                       lengths=lengths, level_counts=q.level_counts[qi], excluded_topics=tuple(excluded),

@@ -101,7 +101,7 @@ def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains
                   top_k: int = DEFAULT_TOP_K, test: str = "paired-t", B: int = DEFAULT_B, alpha: float = 0.05,
                   seed: int = 0, fill=None, on_conflict: str = "error", topics: str = "common",
                   correction: str | None = None, order: str | None = None, results=None, depth: int | None = 1000,
-                  rbo_p: float | None = None) -> JudgmentsResult:
+                  rbo_p: float | None = None, trec_eval_version: int = 10) -> JudgmentsResult:
     """Everything of section 1-4 of the judgments dimension; see :func:`metaeval.judgments`."""
     import numpy as np
 
@@ -143,7 +143,7 @@ def run_judgments(qrels, reference: str, runs, *, metrics=DEFAULT_METRICS, gains
     js = read_sets(sets, on_conflict=on_conflict, fill=fills)
     if reference in js.names and topics == "common":
         _check_common(js, reference)
-    lr = label_sets(js, runs, order=order, depth=depth)
+    lr = label_sets(js, runs, order=order, depth=depth, trec_eval_version=trec_eval_version)
     H = js.max_level
     g = None if gains is None else parse_gains(gains)
     if g is not None and len(g) < H:
