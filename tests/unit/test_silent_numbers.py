@@ -168,3 +168,21 @@ def test_dl19_compare_means_are_the_dropins(shared_data, tmp_path, capsys):
         m10 = _check_means_equal_dropin(capsys, dl19 / "qrels.txt", runs, 10, tmp_path)
         m9 = _check_means_equal_dropin(capsys, dl19 / "qrels.txt", runs, 9, tmp_path)
     assert m10[("runid2", "AP")] != m9[("runid2", "AP")]      # topic 183378: a tie in float32 only
+
+
+def test_pipeline_config_key_trec_eval_version():
+    """``trec_eval_version: 9`` in the config reaches the metrics and judgments jobs; the default
+    (10) adds nothing to their command lines (the commands' default)."""
+    import yaml
+
+    from metaeval import dag
+    from test_dag import ROOT, _validated
+
+    cfg = yaml.safe_load((ROOT / "config/examples/trec-dl19-official.yaml").read_text(encoding="utf-8"))
+    plan = dag.Plan(_validated(cfg))
+    c = plan.collections[0]
+    assert plan.config["trec_eval_version"] == 10 and "--trec-eval-version" not in plan.parse_args(c)
+    plan9 = dag.Plan(_validated({**cfg, "trec_eval_version": 9}))
+    assert "--trec-eval-version 9" in plan9.parse_args(c)
+    with pytest.raises(Exception, match="11"):
+        _validated({**cfg, "trec_eval_version": 11})
