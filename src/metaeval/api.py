@@ -77,6 +77,9 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
 
     if order not in (None, "file", "score", "rank"):
         raise ValueError(f"order must be 'file', 'score', 'rank' or None, got {order!r}")
+    from .io.frames import as_qrels_input, as_runs_input
+
+    qrels, runs = as_qrels_input(qrels), as_runs_input(runs)
     items = _run_items(runs)
     paths = [it[1] for it in items if it[0] == "path"]
     if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
@@ -115,9 +118,13 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     """Per-topic scores of every run under every measure, as a tidy DataFrame.
 
     ``qrels``: a path (NTCIR ``TOPIC DOCID Lk`` or TREC ``TOPIC 0 DOCID REL``, gzip ok, or an
-    NTCIREVAL per-topic directory) or a DataFrame ``query_id, doc_id, relevance``.
+    NTCIREVAL per-topic directory) or a DataFrame ``query_id, doc_id, relevance`` -- or as the other
+    toolkits write them: PyTerrier's ``qid, docno, label``, ranx's ``q_id, doc_id, score`` or its
+    ``Qrels`` object, ``{query: {doc: grade}}``, ir_measures' ``Qrel`` namedtuples.
     ``runs``: a path, a directory, a glob, a list of those; a DataFrame ``query_id, doc_id, score``
-    with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame.
+    with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame -- or
+    PyTerrier's ``qid, docno, score, rank``, ranx's ``q_id, doc_id, score`` or its ``Run`` objects
+    (one, a list or a dict), ir_measures' ``ScoredDoc`` namedtuples; the same numbers as files.
     ``measures``: canonical names or aliases (``"AP"``, ``"nDCG@10"``, ``"Q"``, ...); two spellings
     of one measure are computed once, with a warning.  ``gains``: gains of L1..LH (``"1:2:3"`` or a
     sequence; default 1:2:...:H).  ``order``: ``None`` = the input's conventions, one rule for
@@ -144,6 +151,9 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     from .metrics import compute_matrices, parse_gains
     from .metrics.registry import check_vocabulary, unique_measures
 
+    from .io.frames import as_qrels_input, as_runs_input
+
+    qrels, runs = as_qrels_input(qrels), as_runs_input(runs)       # PyTerrier's, ranx's, ir_measures'
     if isinstance(measures, str):
         from .metrics.registry import split_names
 

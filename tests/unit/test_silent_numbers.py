@@ -186,3 +186,59 @@ def test_pipeline_config_key_trec_eval_version():
     assert "--trec-eval-version 9" in plan9.parse_args(c)
     with pytest.raises(Exception, match="11"):
         _validated({**cfg, "trec_eval_version": 11})
+
+
+# ------------------------------------------------------------- DataFrames as their owners write them
+class _RanxLike:
+    """The attributes of ranx's Qrels / Run that metaeval reads (ranx itself is not installed)."""
+
+    def __init__(self, d: dict, name: str | None = None, kind: str = "run"):
+        self._d, self.name = d, name
+        setattr(self, kind, d)
+
+    def to_dict(self) -> dict:
+        return {q: dict(docs) for q, docs in self._d.items()}
+
+
+def test_evaluate_reads_pyterrier_ranx_and_ir_measures_forms(tmp_path):
+    from collections import namedtuple
+
+    import pandas as pd
+
+    qrels, runs = _near_tie_collection(tmp_path / "forms")
+    ms = ["nDCG@10", "AP", "P@5"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        want = metaeval.evaluate(qrels, runs, ms)
+        qf = pd.read_csv(qrels, sep=" ", header=None, names=["qid", "it", "docno", "label"], dtype=str)
+        qf["label"] = qf["label"].astype(int)
+        rf = {}
+        for p in runs:
+            df = pd.read_csv(p, sep=" ", header=None, names=["qid", "q0", "docno", "rank", "score", "tag"],
+                             dtype={"qid": str, "docno": str, "score": float})
+            rf[p.stem] = df
+        pt_runs = pd.concat([df.assign(name=n)[["qid", "docno", "score", "rank", "name"]].rename(columns={"name": "run"})
+                             for n, df in rf.items()], ignore_index=True)
+        got = {"pyterrier": metaeval.evaluate(qf[["qid", "docno", "label"]], pt_runs, ms)}
+        rx_q = qf.rename(columns={"qid": "q_id", "docno": "doc_id", "label": "score"})[["q_id", "doc_id", "score"]]
+        got["ranx frames"] = metaeval.evaluate(rx_q, {n: df.rename(columns={"qid": "q_id", "docno": "doc_id"})
+                                                      [["q_id", "doc_id", "score"]] for n, df in rf.items()}, ms)
+        nested_q: dict = {}
+        for r in qf.itertuples():
+            nested_q.setdefault(r.qid, {})[r.docno] = r.label
+        objs = []
+        for n, df in rf.items():
+            d: dict = {}
+            for r in df.itertuples():
+                d.setdefault(r.qid, {})[r.docno] = r.score
+            objs.append(_RanxLike(d, n))
+        got["ranx objects"] = metaeval.evaluate(_RanxLike(nested_q, kind="qrels"), objs, ms)
+        Qrel = namedtuple("Qrel", ["query_id", "doc_id", "relevance", "iteration"])
+        ScoredDoc = namedtuple("ScoredDoc", ["query_id", "doc_id", "score"])
+        first = next(iter(rf))
+        nt = metaeval.evaluate([Qrel(r.qid, r.docno, r.label, "0") for r in qf.itertuples()],
+                               [ScoredDoc(r.qid, r.docno, r.score) for r in rf[first].itertuples()], ms)
+    for how, df in got.items():
+        pd.testing.assert_frame_equal(df.reset_index(drop=True), want.reset_index(drop=True), obj=how)
+    one = want[want.run == first].assign(run="run").reset_index(drop=True)
+    pd.testing.assert_frame_equal(nt.reset_index(drop=True), one, obj="ir_measures")
