@@ -9,7 +9,7 @@ import pytest
 
 import metaeval
 from metaeval.cli import main
-from metaeval.errors import InputWarning
+from metaeval.errors import InputError, InputWarning
 
 # four judged topics; the runs retrieved t1 and t2 only (t3, t4: the qrels of a larger set)
 QRELS = "".join(f"{t} 0 d{k} {g}\n" for t in ("t1", "t2", "t3", "t4") for k, g in ((1, 2), (2, 0), (3, 1)))
@@ -242,3 +242,26 @@ def test_evaluate_reads_pyterrier_ranx_and_ir_measures_forms(tmp_path):
         pd.testing.assert_frame_equal(df.reset_index(drop=True), want.reset_index(drop=True), obj=how)
     one = want[want.run == first].assign(run="run").reset_index(drop=True)
     pd.testing.assert_frame_equal(nt.reset_index(drop=True), one, obj="ir_measures")
+
+
+# --------------------------------------------------------------------- every file option reads gzip
+def test_file_options_read_gzip(tmp_path):
+    import gzip
+
+    from metaeval.labels import read_labels
+    from metaeval.meta.pool_groups import pool_contributors, run_groups
+
+    def gz(name: str, text: str):
+        p = tmp_path / name
+        p.write_bytes(gzip.compress(text.encode("utf-8")))
+        return p
+
+    assert read_labels(gz("labels.txt.gz", "r1 First\n# note\nr2 Second\n")) == {"r1": "First", "r2": "Second"}
+    assert sorted(pool_contributors(["r1", "r2", "r3"], str(gz("pool.run.gz", "r1\nr3\n")))) == ["r1", "r3"]
+    assert run_groups(["r1", "r2"], str(gz("groups.gz", "r1 A\nr2 B\n"))) == {"r1": "A", "r2": "B"}
+    # a run's own file names that run (incompleteness --pool-runs runs/r2.run.gz)
+    assert pool_contributors(["r1", "r2"], [str(gz("r2.run.gz", "1 Q0 d1 1 1 r2\n"))]) == ["r2"]
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("r1 caf\xe9\n".encode("latin-1"))
+    with pytest.raises(InputError, match="latin1.txt"):
+        read_labels(bad)

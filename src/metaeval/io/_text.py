@@ -33,6 +33,12 @@ def read_bytes(path: str | os.PathLike) -> bytes:
     return check_text(read_raw_bytes(path), path)
 
 
+def read_text(path: str | os.PathLike) -> str:
+    """The file's text (UTF-8, plain or gzip by magic number, a byte-order mark dropped); an
+    unreadable, corrupt or non-UTF-8 file is an :class:`InputError` naming it."""
+    return read_bytes(path).decode("utf-8")
+
+
 def read_raw_bytes(path: str | os.PathLike) -> bytes:
     """:func:`read_bytes` without the text check (a caller that checks chunk by chunk)."""
     try:
