@@ -98,7 +98,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="CACHE.npz", help="output cache (written atomically)")
     p.add_argument("--topics-out", metavar="CSV", help="also write the used/excluded topic list")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, out_kind="file")
     return p
 
 
