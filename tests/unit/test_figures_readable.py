@@ -14,7 +14,10 @@ from metaeval.report import figures as F
 
 
 @pytest.fixture
-def captured(monkeypatch):
+def captured(monkeypatch, tmp_path):
+    """The figures drawn, kept instead of saved; in a temporary working directory, so that a plotter
+    saving past the capture writes its ``unused.*`` there, not into the project."""
+    monkeypatch.chdir(tmp_path)
     figs = []
 
     def keep(fig, stem):
