@@ -86,13 +86,9 @@ def read_labels(path: str | os.PathLike) -> dict[str, str]:
     """``{NAME: LABEL}`` from a labels file (``NAME LABEL`` a line; blank lines and ``#`` comments
     skipped); a line without a label, or a NAME given twice, is an :class:`InputError` naming the
     file and line."""
-    try:
-        with open(path, encoding="utf-8-sig") as fh:
-            lines = fh.read().splitlines()
-    except OSError as e:
-        raise InputError(f"cannot read the labels file: {e.strerror or e}", path) from None
-    except UnicodeDecodeError:
-        raise InputError("labels file is not UTF-8 text", path) from None
+    from .io._text import read_text
+
+    lines = read_text(path).splitlines()            # plain or gzip; unreadable: an error naming it
     out: dict[str, str] = {}
     for i, line in enumerate(lines, 1):
         text = line.strip()

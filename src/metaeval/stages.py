@@ -222,7 +222,7 @@ INDEX: tuple = (
     "metaeval.meta.stages.standardisation",
     # simulated error rates of the paired tests, Urbano et al. (2019) (issue 29): its own command
     # `metaeval test-errors` and, when configured, one job per collection
-    "metaeval.meta.stages.test_errors",
+    "metaeval.meta.stages.error_rates",
     # prediction-powered intervals of an LLM judge's scores and the judging budget: its own command
     # `metaeval ppi` and, per collection with a `ppi:` block, one job
     "metaeval.meta.stages.ppi",

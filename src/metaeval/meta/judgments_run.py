@@ -149,7 +149,8 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
                   top_k: int = DEFAULT_TOP_K, test: str = "paired-t", B: int = DEFAULT_B, alpha: float = 0.05,
                   seed: int = 0, fill=None, on_conflict: str = "error", topics: str = "common",
                   correction: str | None = None, order: str | None = None, results=None, depth: int | None = 1000,
-                  rbo_p: float | None = None, clip: bool = False, results_format: str = "auto") -> JudgmentsResult:
+                  rbo_p: float | None = None, clip: bool = False, results_format: str = "auto",
+                  trec_eval_version: int = 10) -> JudgmentsResult:
     """Everything of section 1-4 of the judgments dimension; see :func:`metaeval.judgments`.
     Without ``runs``: label agreement of the qrels sets, and the ranking tables of the leaderboards
     of ``results`` (the reference one of them)."""
@@ -219,7 +220,7 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
     lr = None
     names: list = []
     if has_runs and js is not None:
-        lr = label_sets(js, runs, order=order, depth=depth)
+        lr = label_sets(js, runs, order=order, depth=depth, trec_eval_version=trec_eval_version)
         if len(lr.runs) < 2:
             _note(notes, f"{len(lr.runs)} run given: no ranking of runs to compare (label agreement and coverage "
                          f"only)")

@@ -185,12 +185,13 @@ def nrmse(orig: np.ndarray, rep: np.ndarray) -> np.ndarray:
         return rmse(orig, rep) / worst[None]
 
 
-def p_values(orig: np.ndarray, rep: np.ndarray, *, paired: bool) -> np.ndarray:
+def p_values(orig: np.ndarray, rep: np.ndarray, *, paired: bool, same_topics=None) -> np.ndarray:
     """Two-sided t test of the original's per-topic scores against each reproduction's:
     ``scipy.stats.ttest_rel`` (paired; ``orig`` (T, M), ``rep`` (R, T, M)) or ``ttest_ind``
     (unpaired, equal variances; ``rep`` (R, T', M)), as repro_eval.  Where every measure's p-value
-    is undefined and the two score sets are equal, 1.0 (repro_eval's rule, applied over the
-    measures asked).  Returns (R, M)."""
+    is undefined and the two score sets are equal -- on the same topics: paired, or
+    ``same_topics`` (per reproduction) -- 1.0 (repro_eval's rule, applied over the measures
+    asked).  Returns (R, M)."""
     from scipy import stats
 
     o = np.asarray(orig, dtype=np.float64)
@@ -203,11 +204,13 @@ def p_values(orig: np.ndarray, rep: np.ndarray, *, paired: bool) -> np.ndarray:
         else:
             p = stats.ttest_ind(ob, r, axis=1).pvalue
     p = np.array(p, dtype=np.float64, ndmin=2)
-    if paired or o.shape[0] == r.shape[1]:
-        equal = (ob.shape == r.shape) and True
-        if equal:
-            same = np.all(ob == r, axis=(1, 2)) & np.all(np.isnan(p), axis=1)
-            p[same] = 1.0
+    if ob.shape == r.shape:
+        if paired:
+            on_same = np.ones(r.shape[0], bool)
+        else:
+            on_same = np.broadcast_to(np.asarray(False if same_topics is None else same_topics, bool), r.shape[:1])
+        same = on_same & np.all(ob == r, axis=(1, 2)) & np.all(np.isnan(p), axis=1)
+        p[same] = 1.0
     return p
 
 
@@ -365,10 +368,13 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
     if replicate:
         rep_b = []
         rep_a = []
+        o_topics = [topics1[i] for i in k1]
+        same_topics = []
         for r in reps:
             k2 = keep(topics2, topic_set(r.baseline))
             rep_b.append(s2[r.baseline][k2])
             rep_a.append(s2[r.advanced][k2])
+            same_topics.append([topics2[i] for i in k2] == o_topics)
     else:
         rep_b = [s2[r.baseline][k1] for r in reps]
         rep_a = [s2[r.advanced][k1] for r in reps]
@@ -396,12 +402,15 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
         if same:                                  # one collection: every reproduction at once
             RB, RA = np.stack(rep_b), np.stack(rep_a)
             er, dri = effects(ob, oa, RB, RA)
-            pb, pa = p_values(ob, RB, paired=False), p_values(oa, RA, paired=False)
+            pb = p_values(ob, RB, paired=False, same_topics=same_topics)
+            pa = p_values(oa, RA, paired=False, same_topics=same_topics)
         else:                                     # topic sets of different sizes: one small step each
             ed = [effects(ob, oa, b[None], a[None]) for b, a in zip(rep_b, rep_a)]
             er, dri = np.concatenate([e for e, _ in ed]), np.concatenate([d for _, d in ed])
-            pb = np.concatenate([p_values(ob, b[None], paired=False) for b in rep_b])
-            pa = np.concatenate([p_values(oa, a[None], paired=False) for a in rep_a])
+            pb = np.concatenate([p_values(ob, b[None], paired=False, same_topics=st) for b, st in
+                                 zip(rep_b, same_topics)])
+            pa = np.concatenate([p_values(oa, a[None], paired=False, same_topics=st) for a, st in
+                                 zip(rep_a, same_topics)])
         nan = np.full((R, M), np.nan)
         cols = [(nan, nan, nan, nan, pb), (nan, nan, nan, nan, pa)]
 
