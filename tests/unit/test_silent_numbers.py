@@ -265,3 +265,38 @@ def test_file_options_read_gzip(tmp_path):
     bad.write_bytes("r1 caf\xe9\n".encode("latin-1"))
     with pytest.raises(InputError, match="latin1.txt"):
         read_labels(bad)
+
+
+# ------------------------------------------------------------------------------- small things
+def test_readme_says_how_metaeval_is_run_without_activating_the_venv():
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert ".venv/bin/metaeval" in text and "source .venv/bin/activate" in text
+
+
+def test_standardise_writes_the_files_its_help_names(tmp_path, capsys):
+    import numpy as np
+
+    m = tmp_path / "m"
+    m.mkdir()
+    rng = np.random.default_rng(1)
+    for name in ("AP", "trec.ndcg_cut@10"):
+        rows = "".join(f"t{t}," + ",".join(f"{v:.3f}" for v in rng.random(3)) + "\n" for t in range(4))
+        (m / f"{name}.csv").write_text("topic,a,b,c\n" + rows)
+    with pytest.raises(SystemExit):
+        main(["standardise", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "AP(std=z).csv" in help_text and "trec.ndcg_cut(std=z)@10.csv" in help_text
+    assert main(["standardise", "--matrices", str(m), "--out", str(tmp_path / "s"), "--std", "z"]) == 0
+    assert {p.name for p in (tmp_path / "s").iterdir()} >= {"AP(std=z).csv", "trec.ndcg_cut(std=z)@10.csv"}
+
+
+def test_short_run_labels_keep_the_systems_name():
+    from metaeval.labels import default_run_labels
+
+    got = default_run_labels(["Fast_ForwardP_2", "Fast_ForwardP_5", "bm25", "pash_f1"])
+    assert got["Fast_ForwardP_2"] == "Fast_ForwardP_2" and got["Fast_ForwardP_5"] == "Fast_ForwardP_5"
+    got = default_run_labels(["dl-20-official-input.pash_f1", "dl-20-official-input.pash_f2", "dl-20-official-input.bm25"])
+    assert got == {"dl-20-official-input.pash_f1": "pash_f1", "dl-20-official-input.pash_f2": "pash_f2",
+                   "dl-20-official-input.bm25": "bm25"}
