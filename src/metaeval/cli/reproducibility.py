@@ -54,7 +54,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--rbo-p", type=_unit_open, default=0.95, help="RBO's persistence p (default 0.95)")
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -78,5 +78,5 @@ def run(args) -> int:
         raise InputError(f"reproducibility: {e}") from None
     if not args.quiet:
         print(f"metaeval reproducibility: {len(reps)} reproduction(s) x {len(res.metrics)} measure(s), "
-              f"{res.mode} -> {args.out}", file=sys.stderr)
+              f"{res.mode} -> {args.out_shown}", file=sys.stderr)
     return 0

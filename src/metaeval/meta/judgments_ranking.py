@@ -259,7 +259,7 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
     return {"ranking_agreement": ra_table, "run_ranks": rr, "topic_ranking_agreement": topic_ranking(jobs, reference)}
 
 
-def topic_ranking(jobs, reference: str) -> pd.DataFrame:
+def topic_ranking(jobs: list, reference: str) -> pd.DataFrame:
     """``topic_ranking_agreement``: per metric, set and topic both scored, the correlation of the
     runs' scores on that topic (tau-a, tau-b, Pearson, Spearman; scores rounded to
     :data:`TIE_DECIMALS` for the rank coefficients)."""
@@ -296,12 +296,13 @@ def _jackknife_taus(X: np.ndarray, other: np.ndarray, side: str) -> np.ndarray:
     if n < 2:
         return np.full((1, J), np.nan)
     out = np.empty((n, J))
-    sx = X.sum(axis=0)
-    so = other.sum(axis=0) if side == "both" else None
+    sx: np.ndarray = X.sum(axis=0)
+    so: np.ndarray = other.sum(axis=0) if side == "both" else np.zeros(0)
     step = max(1, CHUNK_CELLS // (J * r * r))
     for lo in range(0, n, step):
         hi = min(n, lo + step)
-        loo = np.round((sx[None] - X[lo:hi]) * (1.0 / (n - 1)), TIE_DECIMALS)
+        loo: np.ndarray = np.round((sx[None] - X[lo:hi]) * (1.0 / (n - 1)), TIE_DECIMALS)
+        oth: np.ndarray
         if side == "both":
             oth = np.round((so[None] - other[lo:hi]) * (1.0 / (n - 1)), TIE_DECIMALS)
         else:
