@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from ..errors import InputError, InputWarning
+
+if TYPE_CHECKING:
+    from ..io.judgments import JudgmentSets
 
 __all__ = ["DEFAULT_B", "DEFAULT_METRICS", "DEFAULT_TOP_K", "JudgmentsResult", "run_judgments"]
 
@@ -97,7 +101,7 @@ def _check_common(js, reference: str) -> None:
                          js.where(name))
 
 
-def _clip_labels(js, reference: str, clip: bool, notes: list):
+def _clip_labels(js: JudgmentSets, reference: str, clip: bool, notes: list) -> JudgmentSets:
     """Labels above the reference's highest level: one warning per set naming it and the count;
     ``clip`` maps them to that level."""
     import dataclasses
@@ -116,11 +120,11 @@ def _clip_labels(js, reference: str, clip: bool, notes: list):
     return js
 
 
-def _empty(columns) -> pd.DataFrame:
+def _empty(columns: list) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
 
 
-def _results_metrics(res_scores: dict, reference: str, metrics) -> list:
+def _results_metrics(res_scores: dict, reference: str, metrics: list | str | None) -> list:
     """The metrics of a comparison of leaderboards only: those asked for (as spelled in the files, or
     the registry's name of it), default every measure of the reference that another set also has."""
     from ..metrics.registry import parse_measure
