@@ -79,7 +79,7 @@ def _input_form(qrels, runs) -> str:
 
 
 def collection(qrels, runs, *, order: str | None = None, depth: int | None = 1000,
-               max_level: int | None = None):
+               max_level: int | None = None, trec_eval_version: int = 10):
     """The labelled :class:`~metaeval.collection.Collection` of :func:`evaluate`'s inputs.
 
     Files only (paths, directories, globs) go through :func:`metaeval.io.load_collection` exactly as
@@ -92,10 +92,14 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
 
     if order not in (None, "file", "score", "rank"):
         raise ValueError(f"order must be 'file', 'score', 'rank' or None, got {order!r}")
+    from .io.frames import as_qrels_input, as_runs_input
+
+    qrels, runs = as_qrels_input(qrels), as_runs_input(runs)
     items = _run_items(runs)
     paths = [it[1] for it in items if it[0] == "path"]
     if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
-        return load_collection(qrels, paths, order=order, depth=depth, max_level=max_level)
+        return load_collection(qrels, paths, order=order, depth=depth, max_level=max_level,
+                               trec_eval_version=trec_eval_version)
     if order == "rank" and paths:
         raise ValueError("order='rank' applies to DataFrame runs only (run files are in rank order)")
     q = read_qrels_any(qrels, max_level=max_level)
@@ -117,7 +121,10 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
             parsed.append(run_from_frame(df, name, frame_order))
         elif kind == "frames":
             parsed.extend(runs_from_frame(rest[0], "run", frame_order))
-    return collection_from_parsed(q, parsed, depth=depth, max_level=max_level)
+    from .io.ingest import check_trec_eval_version
+
+    return collection_from_parsed(q, parsed, depth=depth, max_level=max_level,
+                                  trec_eval_version=check_trec_eval_version(trec_eval_version))
 
 
 def _renamed(new: str, new_value: Any, old: str, old_value: Any, function: str, stacklevel: int = 3) -> Any:
@@ -135,13 +142,17 @@ def _renamed(new: str, new_value: Any, old: str, old_value: Any, function: str, 
 def evaluate(qrels, runs, metrics: str | Iterable[str] | None = None, *, gains: str | Iterable[float] | None = None,
              order: str | None = None, depth: int | None = 1000, max_level: int | None = None,
              condensed: bool = False, vocabulary: str | None = None,
-             measures: str | Iterable[str] | None = None) -> pd.DataFrame:
+             trec_eval_version: int = 10, measures: str | Iterable[str] | None = None) -> pd.DataFrame:
     """Per-topic scores of every run under every measure, as a tidy DataFrame.
 
     ``qrels``: a path (NTCIR ``TOPIC DOCID Lk`` or TREC ``TOPIC 0 DOCID REL``, gzip ok, or an
-    NTCIREVAL per-topic directory) or a DataFrame ``query_id, doc_id, relevance``.
+    NTCIREVAL per-topic directory) or a DataFrame ``query_id, doc_id, relevance`` -- or as the other
+    toolkits write them: PyTerrier's ``qid, docno, label``, ranx's ``q_id, doc_id, score`` or its
+    ``Qrels`` object, ``{query: {doc: grade}}``, ir_measures' ``Qrel`` namedtuples.
     ``runs``: a path, a directory, a glob, a list of those; a DataFrame ``query_id, doc_id, score``
-    with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame.
+    with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame -- or
+    PyTerrier's ``qid, docno, score, rank``, ranx's ``q_id, doc_id, score`` or its ``Run`` objects
+    (one, a list or a dict), ir_measures' ``ScoredDoc`` namedtuples; the same numbers as files.
     ``metrics``: canonical names or aliases (``"AP"``, ``"nDCG@10"``, ``"Q"``, ...); two spellings
     of one measure are computed once, with a warning (``measures=``, its old name, is deprecated).  ``gains``: gains of L1..LH (``"1:2:3"`` or a
     sequence; default 1:2:...:H).  ``order``: ``None`` = the input's conventions, one rule for
@@ -151,6 +162,9 @@ def evaluate(qrels, runs, metrics: str | Iterable[str] | None = None, *, gains: 
     (NTCIR-form qrels, ``.res`` runs) in file order (NTCIREVAL); ``"file"``, ``"score"`` or
     ``"rank"`` for every run.  A run whose own order is not by decreasing score on some topic gets
     one warning (not under an explicit ``order="score"``).  ``depth``: truncation (None: none).
+    ``trec_eval_version``: 10 (default) ranks by score in double precision, as trec_eval 10.0 and
+    ``metaeval trec_eval`` (so the means of the ``trec.*`` measures are the drop-in's); 9 in single
+    precision, as trec_eval 9.0.x, pytrec_eval and ir_measures.
     ``vocabulary``: how ambiguous names are read (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``):
     ``"ntcireval"`` (NTCIREVAL's meanings) or ``"ir_measures"`` (ir_measures' / trec_eval's);
     default ``"ir_measures"`` for TREC input or ``order="score"``, else ``"ntcireval"``.  Any measure takes
@@ -168,6 +182,10 @@ def evaluate(qrels, runs, metrics: str | Iterable[str] | None = None, *, gains: 
     measures = _renamed("metrics", metrics, "measures", measures, "evaluate")
     if measures is None:
         raise TypeError("evaluate: metrics= is required (the measures to compute)")
+
+    from .io.frames import as_qrels_input, as_runs_input
+
+    qrels, runs = as_qrels_input(qrels), as_runs_input(runs)       # PyTerrier's, ranx's, ir_measures'
     if isinstance(measures, str):
         from .metrics.registry import split_names
 
@@ -179,7 +197,7 @@ def evaluate(qrels, runs, metrics: str | Iterable[str] | None = None, *, gains: 
     if not ms:
         raise ValueError("no measure given")
     g = None if gains is None else parse_gains(gains)
-    c = collection(qrels, runs, order=order, depth=depth, max_level=max_level)
+    c = collection(qrels, runs, order=order, depth=depth, max_level=max_level, trec_eval_version=trec_eval_version)
     if g is not None and len(g) < c.max_level:
         raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
     if g is not None and max_level is None:
@@ -399,7 +417,7 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
                    top_runs: int | None = None, select_by: str = "AP", B: int = 1000,
                    alpha: float = 0.05, seed: int = SEED, jobs: int = 1, out=None,
                    write_qrels: bool = False, figures: bool = True,
-                   pool_runs=None) -> dict[str, pd.DataFrame]:
+                   pool_runs=None, trec_eval_version: int = 10) -> dict[str, pd.DataFrame]:
     """Robustness of ``metrics`` to incomplete judgments and pool reuse (``metaeval
     incompleteness``; docs/meta.md): ``{"incompleteness", "pool_reuse", "incompleteness_trials":
     DataFrame}``.  ``qrels``/``runs`` as for :func:`evaluate` (paths or DataFrames) or ``qrels`` a
@@ -416,7 +434,8 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
     from .metrics import parse_measure
     from .metrics.registry import parse_gains
 
-    c = qrels if isinstance(qrels, Collection) else collection(qrels, runs, order=order, depth=depth)
+    c = qrels if isinstance(qrels, Collection) else collection(qrels, runs, order=order, depth=depth,
+                                                               trec_eval_version=trec_eval_version)
     g = parse_gains(gains) if gains is not None else None
     icfg = inc.IncompletenessConfig(
         methods=tuple([methods] if isinstance(methods, str) else methods),
@@ -463,7 +482,7 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
               correction: str | None = None, order: str | None = None, results: Mapping[str, Any] | None = None,
               depth: int | None = 1000, rbo_p: float = 0.9, out: str | os.PathLike | None = None,
               figures: bool = True, clip: bool = False, results_format: str = "auto",
-              labels: str | Mapping[str, str] | None = None) -> Any:
+              labels: str | Mapping[str, str] | None = None, trec_eval_version: int = 10) -> Any:
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
     sets of one collection compared with the set named ``reference`` (keyword; the older
     ``judgments(qrels, reference, runs)`` still works, with a ``DeprecationWarning``, for one release).
@@ -495,7 +514,8 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
     res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
                         test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
                         correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p, clip=clip,
-                        results_format=results_format)
+                        results_format=results_format, trec_eval_version=trec_eval_version)
+
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.judgments import judgment_labels, write_judgments
 

@@ -517,11 +517,11 @@ OUTPUTS: tuple[Output, ...] = (
            f"the discriminative power of {_SAKAI_14} per assessor", ("judgments",),
            ("qrels", "metric", "test", "alpha", "pairs", "significant", "share")),
     Output("run_means", _F, "judgments",
-           "Mean score of every run under the reference (x) and under each qrels set (y), one panel "
-           "per metric, the diagonal dotted",
+           "Mean score of every run under the reference (x) and under each qrels set (y, a colour per "
+           "set), one panel per metric with its tau in the title, the diagonal dotted",
            "Voorhees (2000) Fig. 1", ("judgments",), source="run_ranks"),
     Output("ranking_agreement", _F, "judgments",
-           "Kendall's tau (with its bootstrap interval) and tau_AP between the reference's ranking of "
+           "Kendall's tau (with its BCa bootstrap interval, Efron 1987) and tau_AP between the reference's ranking of "
            "the runs and each qrels set's, by metric",
            _JUDG_RANK_REGEN, ("judgments",), source="ranking_agreement"),
     Output("judgments", "text", "judgments",

@@ -43,6 +43,7 @@ def test_views_command_notes_a_shortened_table(tmp_path, capsys):
     assert V.main([str(tmp_path / "tables"), str(tmp_path / "report"), "big", "small", "--max-mb", "0.01"]) == 0
     err = capsys.readouterr().err
     assert "first 2499 of 100000 rows of big.csv" in err and "small.csv" not in err
+    assert not any(err.startswith(p) for p in L.PREFIXES)        # the log's, not the console summary's
     assert (tmp_path / "report" / "small.csv").read_text() == "a,b\n1,2\n"
 
 

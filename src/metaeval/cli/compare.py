@@ -112,7 +112,8 @@ def _load_scores(args, parser):
 
     resolve_order(args, args.runs)
     measures, gains = resolve_measures(parser, args)
-    c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth, max_level=args.max_level)
+    c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth, max_level=args.max_level,
+                        trec_eval_version=args.trec_eval_version)
     check_gains(c, gains)
     if args.condensed:
         c = c.condensed()

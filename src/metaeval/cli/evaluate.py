@@ -168,7 +168,7 @@ def run(args) -> int:
     from ._forms import check_form_args
     check_form_args(args._parser, args)
     c = load_form(args.qrels, sources, args.qrels_form, args.intent_probs, order=args.order,
-                  depth=args.depth, max_level=args.max_level)
+                  depth=args.depth, max_level=args.max_level, trec_eval_version=args.trec_eval_version)
     check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()

@@ -126,7 +126,7 @@ def run(args) -> int:
                             alpha=args.alpha, seed=args.seed, fill=fill, on_conflict=args.on_conflict,
                             topics=args.topics, correction=args.correction, order=args.order, results=results,
                             depth=args.depth, rbo_p=args.rbo_p, clip=args.clip,
-                            results_format=args.results_format)
+                            results_format=args.results_format, trec_eval_version=args.trec_eval_version)
     except (InputError, ConfigError):
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:

@@ -2,8 +2,10 @@
 ``--experiment``, the experiments of Urbano, Lima & Hanjalic (2019) on them instead
 (:mod:`metaeval.cli.standardisation`).
 
-For every ``DIR/METRIC.csv`` and every method X of ``--std`` writes ``OUT/METRIC(std=X).csv`` in
-the same layout (first column ``topic``, one column per run, unrounded values), and
+For every ``DIR/METRIC.csv`` and every method X of ``--std`` writes ``OUT/NAME.csv``, NAME the
+canonical name of METRIC with ``std=X`` (one name per measure, parameters before the cutoff:
+``AP(std=z).csv``, ``trec.ndcg_cut(std=z)@10.csv``; a name that is no registry measure gets
+``(std=X)`` appended), in the same layout (first column ``topic``, one column per run, unrounded values), and
 ``OUT/std_factors.csv`` (``metric, topic, mu, sigma, support``).  Every file is computed before
 any is written; each is written atomically, so rejected input writes nothing.  ``OUT`` may be
 ``DIR`` (the standardised matrices join the raw ones).
@@ -26,8 +28,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                             "standardisation changes rankings and significance (Urbano et al. 2019)",
         description="Standardise every topic of every DIR/METRIC.csv by the standardising runs' scores on it "
                     "(z: Webber et al. 2008; N: normal CDF of z; U: Sakai 2016's std-AB; E: empirical CDF, "
-                    "Urbano et al. 2019) and write OUT/METRIC(std=X).csv and OUT/std_factors.csv. "
-                    "With --experiment: " + DESCRIPTION)
+                    "Urbano et al. 2019) and write OUT/NAME.csv, NAME the canonical name of METRIC with std=X "
+                    "(parameters before the cutoff: AP(std=z).csv, trec.ndcg_cut(std=z)@10.csv), and "
+                    "OUT/std_factors.csv. With --experiment: " + DESCRIPTION)
     p.add_argument("--matrices", required=True, metavar="DIR", help="folder of METRIC.csv matrices")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (may be DIR)")
     p.add_argument("--std", nargs="+", metavar="X", default=["z", "N", "U", "E"],
