@@ -557,8 +557,15 @@ OUTPUTS += (
            condition="test_errors"),
     Output("test_errors_power", _F, "collection",
            "Simulated power of each paired test against the true difference delta at the significance level "
-           "1/20 (or the first level computed), one panel per metric and topic set size",
+           "1/20 (or the first level computed), with its standard error as a band, one panel per metric and "
+           "topic set size",
            f"Figures 4-5 of {_URBANO_19}", ("test_errors",), source="test_errors_power",
+           condition="test_errors"),
+    Output("test_errors_type3", _F, "collection",
+           "Simulated type III error rate of each paired test (significant in the wrong direction) against the "
+           "true difference delta at the significance level 1/20 (or the first level computed), with its "
+           "standard error as a band, one panel per metric and topic set size",
+           f"Figure 6 of {_URBANO_19}", ("test_errors",), source="test_errors_type3",
            condition="test_errors"),
 )
 

@@ -305,11 +305,11 @@ def _layout_asl(df: pd.DataFrame) -> Layout:
 
 def _layout_run_means(df: pd.DataFrame, context: dict | None = None) -> Layout:
     """One row per run, one column per metric: the arithmetic mean over topics (4 decimals); the
-    runs as a results table prints them: by mean of the primary measure (``context["measure"]``
+    runs as a results table prints them: by mean of the primary measure (``context["measure_name"]``
     when it is a column, else the first metric), best first, ties by name."""
     _require(df, "run_means", ["metric", "run", "mean"])
     metrics = _unique(df["metric"])
-    key = (context or {}).get("measure")
+    key = (context or {}).get("measure_name", (context or {}).get("measure"))
     key = key if key in metrics else (metrics[0] if metrics else None)
     d = df[df["metric"] == key]
     best = d.assign(run=d["run"].astype(str)).sort_values(["mean", "run"], ascending=[False, True],
