@@ -8,7 +8,7 @@ Standard library and the measure registry only: it is written while Snakemake pa
 
 from __future__ import annotations
 
-__all__ = ["measure_sources", "front_page"]
+__all__ = ["front_page", "measure_sources"]
 
 
 def _join(items: list[str]) -> str:
@@ -62,11 +62,11 @@ def front_page(config: dict, plan, effective_text: str = "") -> str:
     if plan.summary and len(cols) > 1:
         lines += ["", "The Summary section compares the collections (one column per collection)."]
     res = str(config.get("results", "results")).rstrip("/")
-    lines += ["", "Each table is shown as the paper prints it (its Markdown view: 4 decimals, the runs' and "
-              "measures' labels, the long tables by their first rows); the whole table, every digit, is "
-              f"``{res}/COLLECTION/tables/TABLE.csv`` beside the report, and the report's copy of it a click "
-              f"away when it is at most {config.get('report_max_table_mb', 0.25)} MB "
-              "(config ``report_max_table_mb``; else its first rows)."]
+    shown = ("Each table is shown as the paper prints it (its Markdown view: 4 decimals, the runs' and "
+             "measures' labels, a long table's first rows); the whole table, every digit, is "
+             f"``{res}/COLLECTION/tables/TABLE.csv`` beside the report, linked from its caption (a view over "
+             f"{config.get('report_max_table_mb', 0.25)} MB, config ``report_max_table_mb``, shows its first rows).")
+    lines += ["", shown]
     if effective_text:
         lines += ["", "The effective configuration", "---------------------------", "",
                   f"``{res}/effective-config.yaml``: the config given merged with the defaults.", "",

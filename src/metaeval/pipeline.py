@@ -518,11 +518,12 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
 
 
 def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float = 0.05,
-                  swap_threshold: float = 0.05) -> list[Path]:
-    """The cross-collection tables and figures (:func:`metaeval.report.summary.write_summary`)."""
+                  swap_threshold: float = 0.05, metric: str | None = None) -> list[Path]:
+    """The cross-collection tables and figures (:func:`metaeval.report.summary.write_summary`);
+    ``metric``: the primary measure (the run-means figure's; a collection without it: its first)."""
     from .report.summary import write_summary as _write_summary
 
-    return _write_summary(dict(collection_dirs), out_dir, alpha=alpha, swap_threshold=swap_threshold)
+    return _write_summary(dict(collection_dirs), out_dir, alpha=alpha, swap_threshold=swap_threshold, metric=metric)
 
 
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,
