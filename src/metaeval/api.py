@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors"]
+           "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -64,7 +64,7 @@ def _input_form(qrels, runs) -> str:
 
 
 def collection(qrels, runs, *, order: str | None = None, depth: int | None = 1000,
-               max_level: int | None = None):
+               max_level: int | None = None, trec_eval_version: int = 10):
     """The labelled :class:`~metaeval.collection.Collection` of :func:`evaluate`'s inputs.
 
     Files only (paths, directories, globs) go through :func:`metaeval.io.load_collection` exactly as
@@ -77,10 +77,14 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
 
     if order not in (None, "file", "score", "rank"):
         raise ValueError(f"order must be 'file', 'score', 'rank' or None, got {order!r}")
+    from .io.frames import as_qrels_input, as_runs_input
+
+    qrels, runs = as_qrels_input(qrels), as_runs_input(runs)
     items = _run_items(runs)
     paths = [it[1] for it in items if it[0] == "path"]
     if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
-        return load_collection(qrels, paths, order=order, depth=depth, max_level=max_level)
+        return load_collection(qrels, paths, order=order, depth=depth, max_level=max_level,
+                               trec_eval_version=trec_eval_version)
     if order == "rank" and paths:
         raise ValueError("order='rank' applies to DataFrame runs only (run files are in rank order)")
     q = read_qrels_any(qrels, max_level=max_level)
@@ -89,7 +93,9 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
     file_order, frame_order = order, order
     if order is None:
         trec = _input_form(q, runs) == "trec"
-        file_order, frame_order = ("score", None) if trec else ("file", "file")
+        from .io.conventions import conventional
+
+        file_order, frame_order = (conventional("score"), None) if trec else (conventional("file"), conventional("file"))
     parsed = []
     if paths:
         for src in expand_runs(paths):
@@ -100,18 +106,25 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
             parsed.append(run_from_frame(df, name, frame_order))
         elif kind == "frames":
             parsed.extend(runs_from_frame(rest[0], "run", frame_order))
-    return collection_from_parsed(q, parsed, depth=depth, max_level=max_level)
+    from .io.ingest import check_trec_eval_version
+
+    return collection_from_parsed(q, parsed, depth=depth, max_level=max_level,
+                                  trec_eval_version=check_trec_eval_version(trec_eval_version))
 
 
 def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, depth: int | None = 1000,
              max_level: int | None = None, condensed: bool = False,
-             vocabulary: str | None = None) -> pd.DataFrame:
+             vocabulary: str | None = None, trec_eval_version: int = 10) -> pd.DataFrame:
     """Per-topic scores of every run under every measure, as a tidy DataFrame.
 
     ``qrels``: a path (NTCIR ``TOPIC DOCID Lk`` or TREC ``TOPIC 0 DOCID REL``, gzip ok, or an
-    NTCIREVAL per-topic directory) or a DataFrame ``query_id, doc_id, relevance``.
+    NTCIREVAL per-topic directory) or a DataFrame ``query_id, doc_id, relevance`` -- or as the other
+    toolkits write them: PyTerrier's ``qid, docno, label``, ranx's ``q_id, doc_id, score`` or its
+    ``Qrels`` object, ``{query: {doc: grade}}``, ir_measures' ``Qrel`` namedtuples.
     ``runs``: a path, a directory, a glob, a list of those; a DataFrame ``query_id, doc_id, score``
-    with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame.
+    with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame -- or
+    PyTerrier's ``qid, docno, score, rank``, ranx's ``q_id, doc_id, score`` or its ``Run`` objects
+    (one, a list or a dict), ir_measures' ``ScoredDoc`` namedtuples; the same numbers as files.
     ``measures``: canonical names or aliases (``"AP"``, ``"nDCG@10"``, ``"Q"``, ...); two spellings
     of one measure are computed once, with a warning.  ``gains``: gains of L1..LH (``"1:2:3"`` or a
     sequence; default 1:2:...:H).  ``order``: ``None`` = the input's conventions, one rule for
@@ -119,8 +132,11 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     DataFrames ``query_id, doc_id, score``, with TREC-form qrels or a qrels DataFrame) by score
     with trec_eval's tie rule, whether or not a DataFrame has a ``rank`` column; NTCIR input
     (NTCIR-form qrels, ``.res`` runs) in file order (NTCIREVAL); ``"file"``, ``"score"`` or
-    ``"rank"`` for every run.  A run whose own order and score order disagree on some topic gets
-    one warning.  ``depth``: truncation (None: none).
+    ``"rank"`` for every run.  A run whose own order is not by decreasing score on some topic gets
+    one warning (not under an explicit ``order="score"``).  ``depth``: truncation (None: none).
+    ``trec_eval_version``: 10 (default) ranks by score in double precision, as trec_eval 10.0 and
+    ``metaeval trec_eval`` (so the means of the ``trec.*`` measures are the drop-in's); 9 in single
+    precision, as trec_eval 9.0.x, pytrec_eval and ir_measures.
     ``vocabulary``: how ambiguous names are read (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``):
     ``"ntcireval"`` (NTCIREVAL's meanings) or ``"ir_measures"`` (ir_measures' / trec_eval's);
     default ``"ir_measures"`` for TREC input or ``order="score"``, else ``"ntcireval"``.  Any measure takes
@@ -135,6 +151,9 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     from .metrics import compute_matrices, parse_gains
     from .metrics.registry import check_vocabulary, unique_measures
 
+    from .io.frames import as_qrels_input, as_runs_input
+
+    qrels, runs = as_qrels_input(qrels), as_runs_input(runs)       # PyTerrier's, ranx's, ir_measures'
     if isinstance(measures, str):
         from .metrics.registry import split_names
 
@@ -146,7 +165,7 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     if not ms:
         raise ValueError("no measure given")
     g = None if gains is None else parse_gains(gains)
-    c = collection(qrels, runs, order=order, depth=depth, max_level=max_level)
+    c = collection(qrels, runs, order=order, depth=depth, max_level=max_level, trec_eval_version=trec_eval_version)
     if g is not None and len(g) < c.max_level:
         raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
     if g is not None and max_level is None:
@@ -167,12 +186,13 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     })
 
 
-def compare(scores, *, baseline: str | None = None, labels=None, **options) -> pd.DataFrame:
+def compare(scores, *, baseline: str | list[str] | None = None, labels=None, **options) -> pd.DataFrame:
     """:func:`metaeval.meta.compare.compare` (significance tests, corrections, effect sizes: the
     table of ``metaeval compare``) with the baseline named by its run name or its label -- from
     ``labels`` (a labels file or a dict ``{run: label}``) or the default short name
-    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``) -- and ``metrics``
-    by any alias; every other option as there."""
+    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``); a list of
+    baselines compares every run with each -- and ``metrics`` by any alias; every other option as
+    there."""
     from .labels import labels_for, resolve_run
     from .meta.compare import compare as _compare
 
@@ -183,7 +203,11 @@ def compare(scores, *, baseline: str | None = None, labels=None, **options) -> p
             runs = [str(r) for r in next(iter(scores.values())).columns]
         else:
             runs = [str(r) for r in getattr(scores, "columns", [])]
-        baseline = resolve_run(str(baseline), runs, labels_for(runs, [], labels))
+        known = labels_for(runs, [], labels)
+        if isinstance(baseline, str):
+            baseline = resolve_run(baseline, runs, known)
+        else:                                   # several baselines: every run against each
+            baseline = [resolve_run(str(b), runs, known) for b in baseline]
     return _compare(scores, baseline=baseline, **options)
 
 
@@ -350,7 +374,7 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
                    top_runs: int | None = None, select_by: str = "AP", B: int = 1000,
                    alpha: float = 0.05, seed: int = 0, jobs: int = 1, out=None,
                    write_qrels: bool = False, figures: bool = True,
-                   pool_runs=None) -> dict[str, pd.DataFrame]:
+                   pool_runs=None, trec_eval_version: int = 10) -> dict[str, pd.DataFrame]:
     """Robustness of ``metrics`` to incomplete judgments and pool reuse (``metaeval
     incompleteness``; docs/meta.md): ``{"incompleteness", "pool_reuse", "incompleteness_trials":
     DataFrame}``.  ``qrels``/``runs`` as for :func:`evaluate` (paths or DataFrames) or ``qrels`` a
@@ -367,7 +391,8 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
     from .metrics import parse_measure
     from .metrics.registry import parse_gains
 
-    c = qrels if isinstance(qrels, Collection) else collection(qrels, runs, order=order, depth=depth)
+    c = qrels if isinstance(qrels, Collection) else collection(qrels, runs, order=order, depth=depth,
+                                                               trec_eval_version=trec_eval_version)
     g = parse_gains(gains) if gains is not None else None
     icfg = inc.IncompletenessConfig(
         methods=tuple([methods] if isinstance(methods, str) else methods),
@@ -401,18 +426,23 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
 
 
 # ------------------------------------------------------------------------- judgments (issue 28)
-def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), gains=None,
+def judgments(qrels, reference: str, runs=None, *, metrics: Iterable[str] | None = None, gains=None,
               threshold: int | None = None, top_k: int = 10, test: str = "paired-t", B: int = 1000,
               alpha: float = 0.05, seed: int = 0, fill=None, on_conflict: str = "error",
               topics: str = "common", correction: str | None = None, order: str | None = None, results=None,
-              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True):
+              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True, clip: bool = False,
+              results_format: str = "auto", labels=None, trec_eval_version: int = 10):
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
     sets of one collection compared with ``reference``.
 
     ``qrels``: ``{NAME: file or [files]}`` (a set given as several files is their union);
     ``fill``: ``{NAME: "BASE+FROM"}`` (BASE's judgments, FROM's where BASE has none);
-    ``results``: ``{NAME: folder}`` of ``trec_eval -q`` outputs, one per run, in place of a qrels
-    set; the other options as the command line's.  Returns a
+    ``results``: ``{NAME: path}`` of leaderboards (a folder of ``trec_eval -q`` outputs, one per
+    run, or any layout of ``results_format``) in place of a qrels set; ``runs`` None: label
+    agreement of the qrels sets and the rankings of the leaderboards only; ``metrics`` None: AP and
+    nDCG@10 (with runs) or the measures of the reference's leaderboard; ``labels`` ``{name: label}``
+    or a labels file for the written Markdown, LaTeX and figures; the other options as the command
+    line's.  Returns a
     :class:`~metaeval.meta.judgments_run.JudgmentsResult`: ``.tables`` (``label_agreement``,
     ``ranking_agreement``, ``run_ranks``, ``decision_agreement``, ``qrels_discriminative_power``),
     ``.topic_agreement``, ``.coverage``, ``.confusion`` ``{(A, B): DataFrame}``, ``.qrels`` (the
@@ -422,11 +452,40 @@ def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "n
 
     res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
                         test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
-                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p)
+                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p, clip=clip,
+                        results_format=results_format, trec_eval_version=trec_eval_version)
     if out is not None:
         from .report.judgments import write_judgments
 
-        write_judgments(res, out, alpha=alpha, figures=figures)
+        from .report.judgments import judgment_labels
+
+        write_judgments(res, out, alpha=alpha, figures=figures,
+                        labels=judgment_labels(res, labels) if labels else None)
+    return res
+
+
+# ------------------------------------------------------------- prediction-powered intervals (stage ppi)
+def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), labelled_topics=None,
+        labelled: int | None = None, alpha: float = 0.05, seed: int = 0, sizes: Iterable[int] | None = None,
+        trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
+        on_conflict: str = "error", out=None, figures: bool = True):
+    """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
+    "Prediction-powered intervals"): ``qrels`` the human qrels, ``judge`` the judge's (a file or a
+    list of files: their union), ``runs`` run files, folders or globs.  ``labelled_topics``: a file
+    of topic ids (or a list of ids), or ``labelled`` N drawn with ``seed``; default every human
+    topic.  Returns a :class:`~metaeval.meta.ppi.PPIResult`: ``.means``, ``.pairs``, ``.budget``
+    (the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``), ``.labelled``, ``.unlabelled``,
+    ``.notes``.  ``out``: also write the command line's files there."""
+    from .meta.ppi import run_ppi
+
+    res = run_ppi(qrels, judge, runs, metrics=[str(m) for m in metrics] if not isinstance(metrics, str) else metrics,
+                  labelled_topics=labelled_topics, labelled=labelled, alpha=alpha, seed=seed,
+                  sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
+                  depth=depth, on_conflict=on_conflict)
+    if out is not None:
+        from .report.ppi import write_ppi
+
+        write_ppi(res, out, figures=figures)
     return res
 
 
@@ -475,19 +534,48 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
     II and III error rates of the paired tests on the collection of ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure,
     value`` frame), as Urbano, Lima & Hanjalic (2019).  Returns a
-    :class:`~metaeval.meta.test_errors.TestErrors` (``.type1``, ``.power``, ``.type3``,
+    :class:`~metaeval.meta.error_rates.TestErrors` (``.type1``, ``.power``, ``.type3``,
     ``.margins``, ``.copulas``); with ``out`` also writes the command line's files."""
-    from .meta import test_errors as te
+    from .meta import error_rates as te
 
     mats = _matrices_of(matrices, metrics)
     kw = {k: v for k, v in (("deltas", deltas), ("alphas", alphas), ("tests", tests)) if v is not None}
     res = te.test_errors(mats, metrics=None if metrics is None else [str(m) for m in metrics], pairs=pairs,
                          topics=topics, trials=trials, B=B, seed=seed, **kw)
     if out is not None:
-        from .report.test_errors import write_test_errors
+        from .report.error_rates import write_test_errors
 
         write_test_errors(res, out, figures=figures)
     return res
 
 
 test_errors.__test__ = False                         # a function named test_*, not a pytest test
+
+
+# ------------------------------------------------------------------------ reproducibility
+def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP", "nDCG@10", "P@10", "RR"),
+                    rep_qrels=None, depth: int = 1000, rbo_p: float = 0.95, out=None, figures: bool = True):
+    """Was it reproduced? (``metaeval reproducibility``; docs/meta.md): the measures of Breuer et
+    al. (2020), exact to repro_eval 0.5.0, of every reproduction of the original pair ``orig`` =
+    (baseline run file, advanced run file) on ``qrels``.  ``reproductions``: ``{name: (baseline,
+    advanced)}`` or a sequence of :class:`~metaeval.meta.reproducibility.Reproduction`;
+    ``rep_qrels``: the reproductions' collection when it is not the original's (replicability);
+    ``metrics`` in ir_measures' vocabulary; ``depth`` documents kept per topic (and RBO's depth);
+    ``rbo_p`` RBO's persistence.  Returns a :class:`~metaeval.meta.reproducibility.ReproResult`
+    (``.reproducibility``, ``.effects``, ``.topics``); with ``out`` also writes the command's files."""
+    from .meta.reproducibility import Reproduction
+    from .meta.reproducibility import reproducibility as compute
+
+    if isinstance(reproductions, Mapping):
+        reps = [Reproduction(str(k), str(v[0]), str(v[1])) for k, v in reproductions.items()]
+    else:
+        reps = [r if isinstance(r, Reproduction) else Reproduction(*map(str, r)) for r in reproductions]
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    res = compute(qrels, [str(p) for p in orig], reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
+                  depth=int(depth), rbo_p=float(rbo_p))
+    if out is not None:
+        from .report.reproducibility import write_reproducibility
+
+        write_reproducibility(res, out, figures=figures)
+    return res

@@ -267,6 +267,8 @@ class Plan:
             self.matrix_metrics = unique(self.matrix_metrics + self.test_errors_metrics)
         #: the collections with a `judgments:` block (their own job, workflow/rules/judgments.smk)
         self.judgment_collections = [c for c in self.collections if self.collection(c).get("judgments")]
+        #: the collections with a `ppi:` block (their own job, workflow/rules/ppi.smk)
+        self.ppi_collections = [c for c in self.collections if self.collection(c).get("ppi")]
 
     def titles(self, stages) -> list[str]:
         """What the stages do, as their modules say (job messages)."""
@@ -335,6 +337,12 @@ class Plan:
 
         return json.dumps(self.collection(c)["simulate"], sort_keys=True)
 
+    def _trec_eval_version(self) -> int | None:
+        """``trec_eval_version`` of the config when it is not the commands' default (10): the runs
+        ranked by score as trec_eval 9.0.x ranks them (single precision)."""
+        v = self.config.get("trec_eval_version", 10)
+        return None if v in (None, 10) else int(v)
+
     def parse_args(self, c: str) -> str:
         """How a collection's files are read (order, depth, highest level; the qrels form and
         intent probabilities of a diversity or equivalence-class collection)."""
@@ -343,7 +351,8 @@ class Plan:
         return format_args(order=cc["order"], depth=cc["depth"], max_level=cc["max_level"],
                            qrels_form=None if form in (None, "auto") else form,
                            intent_probs=cc.get("intent_probs"),
-                           std_runs=cc.get("std_runs"), std_factors=cc.get("std_factors")) + (
+                           std_runs=cc.get("std_runs"), std_factors=cc.get("std_factors"),
+                           trec_eval_version=self._trec_eval_version()) + (
             " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures (issue 30)
 
     def stage_args(self, stage: str, c: str) -> str:
@@ -411,15 +420,50 @@ class Plan:
                         topics=j.get("topics", "common"), on_conflict=j.get("on_conflict", "error"),
                         threshold=j.get("threshold"), B=boot["B"], alpha=boot["alpha"], seed=boot["seed"],
                         rbo_p=self.config["rank_correlation"]["rbo_p"],
-                        gains=cc.get("gains"), order=cc.get("order", "file"), depth=cc.get("depth", 1000)),
+                        gains=cc.get("gains"), order=cc.get("order", "file"), depth=cc.get("depth", 1000),
+                        trec_eval_version=self._trec_eval_version()),
             " ".join(f"--fill {quote(f'{n}={v}')}" for n, v in (j.get("fill") or {}).items()),
             " ".join(f"--results {quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items())] if x)
+
+    def reproducibility_files(self) -> list[str]:
+        """The files of the reproducibility job (RESULTS/reproducibility/, when configured)."""
+        from . import outputs
+
+        if not self.conditions.get("reproducibility"):
+            return []
+        return [f"{self.results}/reproducibility/{f}" for f in outputs.files("reproducibility")]
+
+    def reproducibility_inputs(self) -> list[str]:
+        """The qrels and run files of the reproducibility job (a changed file re-runs it)."""
+        rp = self.config.get("reproducibility") or {}
+        files = [rp.get("qrels"), rp.get("rep_qrels")] + list(rp.get("orig") or [])
+        for pair in (rp.get("reproductions") or {}).values():
+            files += list(pair)
+        return [f for f in dict.fromkeys(files) if f]
 
     def judgments_files(self) -> list[str]:
         from . import outputs
 
         return [f"{self.results}/{c}/judgments/{f}" for c in self.judgment_collections
                 for f in outputs.files("judgments")]
+
+    # ---- prediction-powered intervals: the `ppi:` block of a collection (metaeval.meta.stages.ppi)
+    def ppi_files(self, c: str) -> list[str]:
+        from .meta.stages.ppi import job_files
+
+        return job_files(self.collection(c))
+
+    def ppi_args(self, c: str) -> str:
+        from .meta.stages.ppi import job_args
+
+        p = self.collection(c)["ppi"]
+        metrics = self._measures(p["metrics"], f"collections.{c}.ppi.metrics") if p.get("metrics") else self.metrics
+        return job_args(self.collection(c), metrics)
+
+    def ppi_targets(self) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/{c}/ppi/{f}" for c in self.ppi_collections for f in outputs.files("ppi")]
 
     # ---- report views (metaeval.report.views): what the HTML report embeds of each table
     def report_view_names(self, stage: str | None = None) -> list[str]:
@@ -481,7 +525,7 @@ class Plan:
             out += self.summary_files()
         if self.kishida:
             out += self.kishida_files()
-        return out + self.judgments_files()
+        return out + self.judgments_files() + self.ppi_targets() + self.reproducibility_files()
 
 
 def _write_if_changed(path: str, text: str) -> str:

@@ -222,7 +222,13 @@ INDEX: tuple = (
     "metaeval.meta.stages.standardisation",
     # simulated error rates of the paired tests, Urbano et al. (2019) (issue 29): its own command
     # `metaeval test-errors` and, when configured, one job per collection
-    "metaeval.meta.stages.test_errors",
+    "metaeval.meta.stages.error_rates",
+    # prediction-powered intervals of an LLM judge's scores and the judging budget: its own command
+    # `metaeval ppi` and, per collection with a `ppi:` block, one job
+    "metaeval.meta.stages.ppi",
+    # was it reproduced? Breuer et al. (2020): its own command `metaeval reproducibility` and, when
+    # configured, one job (not per collection)
+    "metaeval.meta.stages.reproducibility",
 )
 
 #: stage modules registered beyond :data:`INDEX` (:func:`register_stage_module`, METAEVAL_STAGES)

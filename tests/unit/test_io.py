@@ -136,11 +136,13 @@ def test_order_score_trec_eval_ties_docid_descending(tmp_path):
     assert s.info["order"] == "score"
 
 
-def test_order_score_float32_ties_like_trec_eval(tmp_path):
+def test_order_score_float32_ties_like_trec_eval_9(tmp_path):
     q = write(tmp_path / "q", "1 a L1\n1 b L0\n")
     r = write(tmp_path / "r.run", "1 Q0 a 1 1.000000000001 x\n1 Q0 b 2 1.0 x\n")
-    s = load_collection(q, r, order="score")
+    s = load_collection(q, r, order="score", trec_eval_version=9)
     np.testing.assert_array_equal(s.levels[0, 0, :2], [0, 1])             # tie in float32 -> b, a
+    d = load_collection(q, r, order="score")                              # trec_eval 10.0: doubles
+    np.testing.assert_array_equal(d.levels[0, 0, :2], [1, 0])
 
 
 def test_order_score_agrees_with_pytrec_eval(tmp_path):

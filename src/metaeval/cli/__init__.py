@@ -3,8 +3,16 @@
 Each subcommand lives in its own module of this package and exposes
 ``add_parser(subparsers) -> argparse.ArgumentParser`` (which sets ``func=run``).  Modules are
 discovered, so adding a command touches only its own file.  Heavy imports belong inside ``run``.
+The drop-ins' commands live in their packages (:data:`DROPINS`).
 
-Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2 bad usage.
+Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2 bad usage,
+130 interrupted (Ctrl-C), 143 terminated (``SIGTERM``): one line on stderr, nothing left behind.
+
+A command's output is declared with its parser: ``p.set_defaults(out_kind="folder")`` (``--out``
+is a folder: made beside itself under a temporary name, renamed into place when the command ends
+well, removed on any error or signal -- :func:`run_command`), ``"file"`` (the command writes that file
+atomically) or ``"any"`` (a file or a folder, the command's own business); every kind is checked
+before any input is read (:func:`metaeval.util.check_out`).
 """
 
 from __future__ import annotations
@@ -15,11 +23,33 @@ import sys
 # all) start in a fraction of a second and need none of them
 
 
+#: the drop-ins' commands: name -> (the ``cli`` module of the drop-in's package, which holds its
+#: reader, engine and command line; the command's one-line help, listed by ``metaeval --help``
+#: without importing the package -- the module's own parser says the same)
+DROPINS = {
+    "trec_eval": ("metaeval.treceval.cli", "drop-in for trec_eval 10.0 (same options, same output)"),
+    "cwl_eval": ("metaeval.cwl.cli", "drop-in for cwl-eval 1.0.12: the C/W/L measures (EU, ETU, EC, "
+                                     "ETC, ED and residuals) of one result file"),
+    "ndeval": ("metaeval.ndeval.cli", "drop-in for TREC's ndeval 4.5 (same options, same CSV, risk mode)"),
+    "ntcir": ("metaeval.ntcir.cli", "ntcir_eval-compatible label/compute for one topic"),
+}
+
+#: modules of this package kept as deprecated paths of moved code (not commands of their own)
+_MOVED = ("cwl_eval", "ndeval")
+
+
 def _commands() -> list[str]:
-    """The command modules of this package (discovered; ``_helpers`` excluded), sorted."""
+    """The command names: this package's modules (discovered; ``_helpers`` and moved paths
+    excluded) and the drop-ins', sorted."""
     import pkgutil
 
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    own = {m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")}
+    return sorted((own - set(_MOVED)) | set(DROPINS))
+
+
+def _command_module(name: str) -> str:
+    """The module that defines command ``name``."""
+    return DROPINS[name][0] if name in DROPINS else f"{__name__}.{name}"
 
 
 def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa: F821
@@ -39,7 +69,10 @@ def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in [only] if only is not None else _commands():
-        mod = importlib.import_module(f"{__name__}.{name}")
+        if only is None and name in DROPINS:       # listed only: the full parser runs no command
+            sub.add_parser(name, help=DROPINS[name][1], add_help=False)
+            continue
+        mod = importlib.import_module(_command_module(name))
         if hasattr(mod, "add_parser"):
             mod.add_parser(sub)
     return parser
@@ -73,11 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     if argv:
         _single_blas_thread(argv[0])
     if argv[:1] == ["trec_eval"]:          # trec_eval's own getopt-style options, not argparse's
-        from .trec_eval import main as trec_eval_main
+        from ..treceval.cli import main as trec_eval_main
 
         return trec_eval_main(argv[1:])
     if argv[:1] == ["ndeval"]:             # ndeval's own options (-c, -baseline RUN, ...), not argparse's
-        from .ndeval import main as ndeval_main
+        from ..ndeval.cli import main as ndeval_main
 
         return ndeval_main(argv[1:])
     # `metaeval CMD ...` imports CMD's module alone; anything else (--help, a typo) the full parser
@@ -99,17 +132,92 @@ def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = _show_warning
     warnings.simplefilter("always", InputWarning)
     try:
-        rc = args.func(args)
+        with _signals_as_exceptions():
+            rc = run_command(args)
     except (InputError, ConfigError) as e:
         print(f"metaeval: error: {e}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
+    except OSError as e:                   # a file or folder that cannot be read or written
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"metaeval: error: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("metaeval: interrupted; nothing written", file=sys.stderr)
+        return 130
+    except Terminated:
+        print("metaeval: terminated; nothing written", file=sys.stderr)
+        return 143
     finally:
         tally, _TALLY = _TALLY, None
         if tally.summary():
             print(tally.summary(), file=sys.stderr)
     return 0 if rc is None else int(rc)
+
+
+class Terminated(BaseException):
+    """``SIGTERM`` received: raised where the command is, so that its output folder is removed
+    as on any error (a ``BaseException``, as ``KeyboardInterrupt``: no ``except Exception`` stops it)."""
+
+
+class _Refused(Exception):
+    def __init__(self, rc: int):
+        super().__init__(rc)
+        self.rc = rc
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+class _signals_as_exceptions:
+    """``SIGTERM`` raises :class:`Terminated` in the main thread while the command runs (Ctrl-C raises
+    ``KeyboardInterrupt`` as always); the previous handler is restored afterwards."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, _raise_terminated)
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+        return False
+
+
+def run_command(args) -> int | None:
+    """Run the parsed command ``args.func(args)`` with its output as it declares it (``out_kind``,
+    see the module's docstring): ``--out`` checked first; a folder written under a temporary name
+    beside it (``args.out`` is that name while the command runs, ``args.out_shown`` the user's) and
+    renamed into place when the command returns 0 (:func:`metaeval.util.replace_dir`)."""
+    from ..util import check_out, replace_dir
+
+    kind = getattr(args, "out_kind", None)
+    out = getattr(args, "out", None)
+    args.out_shown = out
+    if kind is None or out is None:
+        return args.func(args)
+    check_out(out, kind)
+    if kind != "folder":
+        return args.func(args)
+    try:
+        with replace_dir(out) as tmp:
+            args.out = str(tmp)
+            rc = args.func(args)
+            if rc:
+                raise _Refused(int(rc))
+    except _Refused as e:
+        return e.rc
+    finally:
+        args.out = out
+    return rc
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -137,7 +137,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_form_args(p)
     p.add_argument("--no-means", action="store_true", help="omit the ALL mean lines")
     p.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of stdout")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="file", _parser=p)
     return p
 
 
@@ -162,7 +162,7 @@ def run(args) -> int:
     from ._forms import check_form_args
     check_form_args(args._parser, args)
     c = load_form(args.qrels, sources, args.qrels_form, args.intent_probs, order=args.order,
-                  depth=args.depth, max_level=args.max_level)
+                  depth=args.depth, max_level=args.max_level, trec_eval_version=args.trec_eval_version)
     check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ._meta_options import add_config_args, add_incompleteness_args, config_from_args
 
@@ -35,6 +34,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="rank documents in file order (NTCIREVAL) or by score (trec_eval); default: score "
                         "for TREC input, file for NTCIR input (docs/io.md, Conventions)")
     p.add_argument("--depth", type=int, default=1000, help="truncate each list at this depth (default 1000)")
+    p.add_argument("--trec-eval-version", type=int, choices=(9, 10), default=10, metavar="9|10",
+                   help="which trec_eval ranks runs by score: 10 (default) compares scores in double "
+                        "precision as trec_eval 10.0 and 'metaeval trec_eval'; 9 in single precision as "
+                        "trec_eval 9.0.x, pytrec_eval and ir_measures")
     p.add_argument("--gains", metavar="G1:...:GH", default=None,
                    help="gain values of L1..LH (default 1:2:...:H)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
@@ -42,7 +45,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_config_args(p)
     add_incompleteness_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -68,8 +71,6 @@ def run(args) -> int:
         cfg = config_from_args(args)
     except ValueError as e:
         raise InputError(str(e)) from None
-    if Path(args.out).exists() and not Path(args.out).is_dir():
-        raise InputError("--out exists and is not a folder", args.out)
     from .. import pipeline
 
     if args.collection:
@@ -77,7 +78,8 @@ def run(args) -> int:
     else:
         from ..io.ingest import load_collection
 
-        c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth)
+        c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth,
+                            trec_eval_version=args.trec_eval_version)
     try:
         notes = pool_notes(c, cfg.incompleteness)
         runs = pipeline.collection_runs(c, cfg, gains)
@@ -90,7 +92,7 @@ def run(args) -> int:
     if not args.quiet:
         for line in notes:
             print(f"metaeval incompleteness: {line}", file=sys.stderr)
-        print(f"metaeval incompleteness: {len(written)} files -> {args.out}", file=sys.stderr)
+        print(f"metaeval incompleteness: {len(written)} files -> {args.out_shown}", file=sys.stderr)
     return 0
 
 

@@ -1,7 +1,9 @@
 """``metaeval standardise``: standardised copies of any tool's topic x run matrices (issue 30).
 
-For every ``DIR/METRIC.csv`` and every method X of ``--std`` writes ``OUT/METRIC(std=X).csv`` in
-the same layout (first column ``topic``, one column per run, unrounded values), and
+For every ``DIR/METRIC.csv`` and every method X of ``--std`` writes ``OUT/NAME.csv``, NAME the
+canonical name of METRIC with ``std=X`` (one name per measure, parameters before the cutoff:
+``AP(std=z).csv``, ``trec.ndcg_cut(std=z)@10.csv``; a name that is no registry measure gets
+``(std=X)`` appended), in the same layout (first column ``topic``, one column per run, unrounded values), and
 ``OUT/std_factors.csv`` (``metric, topic, mu, sigma, support``).  Every file is computed before
 any is written; each is written atomically, so rejected input writes nothing.  ``OUT`` may be
 ``DIR`` (the standardised matrices join the raw ones).
@@ -21,7 +23,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "standardise", help="standardised copies of topic x run matrices (z, N, U, E)",
         description="Standardise every topic of every DIR/METRIC.csv by the standardising runs' scores on it "
                     "(z: Webber et al. 2008; N: normal CDF of z; U: Sakai 2016's std-AB; E: empirical CDF, "
-                    "Urbano et al. 2019) and write OUT/METRIC(std=X).csv and OUT/std_factors.csv.")
+                    "Urbano et al. 2019) and write OUT/NAME.csv, NAME the canonical name of METRIC with std=X "
+                    "(parameters before the cutoff: AP(std=z).csv, trec.ndcg_cut(std=z)@10.csv), and "
+                    "OUT/std_factors.csv.")
     p.add_argument("--matrices", required=True, metavar="DIR", help="folder of METRIC.csv matrices")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (may be DIR)")
     p.add_argument("--std", nargs="+", metavar="X", default=["z", "N", "U", "E"],
@@ -30,7 +34,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="the matrices to standardise (default: every matrix without std= in DIR)")
     add_std_args(p)
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -63,8 +67,6 @@ def run(args) -> int:
             files[with_std(name, method)] = matrix_text(topics, runs, vals.T)
             factors[key] = f
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise InputError("--out exists and is not a folder", out)
     paths = [out / f"{n}.csv" for n in files] + [out / "std_factors.csv"]
     with atomic_dir_outputs(paths):
         for n, text in files.items():
@@ -72,5 +74,5 @@ def run(args) -> int:
                 fh.write(text)
         write_factors(factors, out / "std_factors.csv")
     if not args.quiet:
-        print(f"metaeval: {len(files)} standardised matrices ({', '.join(methods)}) -> {out}", file=sys.stderr)
+        print(f"metaeval: {len(files)} standardised matrices ({', '.join(methods)}) -> {args.out_shown}", file=sys.stderr)
     return 0

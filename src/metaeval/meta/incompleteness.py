@@ -479,14 +479,9 @@ def stage_incompleteness(collection: Collection, metrics, cfg, *, gains=None, ru
 
 
 def _run_levels(todo, jobs: int) -> list:
-    if jobs <= 1 or len(todo) < 2:
-        return [_work(t) for t in todo]
-    import concurrent.futures
-    import multiprocessing
+    from ..workers import pool_map          # forked workers that end with this process
 
-    ctx = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(min(jobs, len(todo)), mp_context=ctx) as pool:
-        return list(pool.map(_work, todo))
+    return pool_map(_work, todo, jobs)
 
 
 def _order(trials: pd.DataFrame, names, icfg) -> pd.DataFrame:

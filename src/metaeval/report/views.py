@@ -111,8 +111,10 @@ def main(argv=None) -> int:
     info = write_report_views(a.tables, a.out, a.names, int(a.max_mb * 1e6))
     for name, i in info.items():
         if not i["whole"]:
-            print(f"metaeval: note: the report shows the first {i['rows']} of {i['of']} rows of "
-                  f"{name}.csv (over {a.max_mb:g} MB); the whole table is {Path(a.tables) / name}.csv",
+            # in the job's log only, not a note of the console summary: the views serve only a
+            # report (snakemake --report), which the run may never be asked for
+            print(f"metaeval: report view: the first {i['rows']} of {i['of']} rows of {name}.csv (over "
+                  f"{a.max_mb:g} MB) for an HTML report; the whole table is {Path(a.tables) / name}.csv",
                   file=sys.stderr)
     return 0
 
