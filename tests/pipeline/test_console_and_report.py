@@ -218,7 +218,7 @@ def _long_tables(rng, metrics, runs) -> dict[str, pd.DataFrame]:
     import numpy as np
 
     from metaeval.meta.risk import RISK_COLUMNS
-    from metaeval.meta.stages.test_errors import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
+    from metaeval.meta.stages.error_rates import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
 
     def rate():
         r = float(rng.uniform(0, 1))
