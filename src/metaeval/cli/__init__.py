@@ -125,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"metaeval: error: {e}", file=sys.stderr)
         return 2
     args = parser.parse_args(argv)
+    from ..progress import set_quiet
+
+    set_quiet(bool(getattr(args, "quiet", False)))      # no progress bar under --quiet
     global _TALLY
     from ..logsummary import WarningTally
 

@@ -132,6 +132,9 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
             raise ValueError(f"unknown test {t!r}; known: {', '.join(TESTS)}")
     alphas = tuple(float(a) for a in alphas)
     type1_rows, power_rows, type3_rows, margin_rows, copula_rows = [], [], [], [], []
+    from ..progress import Progress
+
+    bar = Progress(len(metrics) * pairs * (1 + len(deltas)), "metaeval test-errors")
     for mi, metric in enumerate(metrics):
         df = matrices[metric]
         X, runs = prepare_runs(df.to_numpy(dtype=np.float64), [str(c) for c in df.columns], bottom)
@@ -158,6 +161,7 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
                 p2, d = _simulate_cell(margins[i], margins[i], cop, n, trials, tests, B, (mi, 1, 0, pi, si), seed)
                 for t in tests:
                     cells.setdefault((n, t), []).append(p2[t])
+            bar.update()
         for (n, t), ps in cells.items():
             r, m = _rates(np.concatenate(ps), alphas)
             type1_rows += [[metric, n, t, a, x, np.sqrt(x * (1 - x) / m) if m else np.nan, m]
@@ -186,6 +190,7 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
                         cells2.setdefault((n, t), []).append(p2[t])
                         cells3.setdefault((n, t), []).append((p2[t], d))
                 made += 1
+                bar.update()
             for (n, t), ps in cells2.items():
                 r, m = _rates(np.concatenate(ps), alphas)
                 power_rows += [[metric, n, t, delta, a, x, np.sqrt(x * (1 - x) / m) if m else np.nan, m]
@@ -195,6 +200,8 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
                 r3, m3 = _rates(p, alphas, d)
                 type3_rows += [[metric, n, t, delta, a, x, np.sqrt(x * (1 - x) / m3), m3]
                                for a, x in zip(alphas, r3)]
+
+    bar.close()
 
     def frame(rows, cols, keys):
         f = pd.DataFrame(rows, columns=cols)

@@ -239,6 +239,8 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
             width[:, t0:t0 + len(ix)] = (iv.high - iv.low).mean(axis=-1)
         cov = cover.mean(axis=1)
         se = cover.std(axis=1, ddof=1) / math.sqrt(trials) if trials > 1 else np.full(len(ESTIMATORS), np.nan)
+        if trials > 1:                                  # the same share in every trial: exactly 0
+            se = np.where(cover.max(axis=1) == cover.min(axis=1), 0.0, se)
         wid = width.mean(axis=1)
         for e, name in enumerate(ESTIMATORS):
             rows.append((metric, name, n, int(trials), float(cov[e]), float(se[e]), float(wid[e])))
