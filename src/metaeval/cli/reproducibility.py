@@ -27,7 +27,7 @@ def _unit_open(text: str) -> float:
     return v
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     from ..meta.stages.reproducibility import DEFAULT_METRICS
     from ._types import int_at_least
 
@@ -58,7 +58,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..api import reproducibility
     from ..errors import InputError
     from ..meta.stages.reproducibility import DEFAULT_METRICS
