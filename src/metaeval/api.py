@@ -284,12 +284,13 @@ def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None,
     from .pipeline import write_discpower_texts, write_figures, write_tables
 
     paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                         select_by=cfg.select_by,
                          labels=labels, matrices=matrices)
     if "pvalues" in tables:
         paths += write_discpower_texts(tables["pvalues"], out_dir / "pvalues", cfg.rthsd_B)
     if figures:
         paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
-                               swap_threshold=cfg.swap_threshold, labels=labels)
+                               swap_threshold=cfg.swap_threshold, labels=labels, select_by=cfg.select_by)
     return paths
 
 

@@ -72,10 +72,10 @@ PARAMS += (
               "names) - a file of `NAME LABEL` lines or a mapping NAME - LABEL; NAME is a run's file stem or runid, "
               "or a measure by any alias. null - each run's file stem without a long prefix or suffix it shares "
               "with a quarter of the runs (docs/outputs.md, Labels), measures by their canonical names."),
-    Param("pair_top_runs", int, 20, "the Markdown/LaTeX of a per-pair table (asl) of more than 40 runs list the pairs "
+    Param("pair_top_runs", int, 20, "the Markdown/LaTeX of a per-pair table (asl) of more than 22 runs (over 231 pairs) list the pairs "
           "of the top K runs by mean AP (default 20; 0 = every pair); the CSV every pair", metavar="K",
           config=("pair_top_runs",), schema={"type": "integer", "minimum": 0}, check=_check_pair_top_runs,
-          doc="The Markdown and LaTeX of a per-pair table (asl) of more than 40 runs list the pairs of the top K "
+          doc="The Markdown and LaTeX of a per-pair table (asl) of more than 22 runs (over 231 pairs) list the pairs of the top K "
               "runs by mean AP (0 = every pair); the CSV keeps every pair."),
 )
 
