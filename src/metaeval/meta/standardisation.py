@@ -367,7 +367,7 @@ def stage_standardisation(matrices, metrics=None, *, methods=("z", "N", "U", "E"
     within_rows, power_rows, between_rows, trial_rows = [], [], [], []
     from ..progress import Progress
 
-    bar = Progress(len(names) * len(methods) * 2, "metaeval standardisation")
+    bar = Progress(len(names) * len(methods) * 2, "metaeval standardise --experiment")
     for name in names:
         df = matrices[name]
         x = df.to_numpy(dtype=np.float64)
