@@ -93,3 +93,27 @@ def test_the_command_takes_several_baselines(tmp_path, capsys):
             main(["compare", "--matrices", str(d), "--baseline", "A", "B", *bad, "--quiet"])
         assert e.value.code == 2
     capsys.readouterr()
+
+
+#: sha256 (first 16 hex digits) of compare.{csv,md,tex} for one baseline, recorded with the code
+#: before several baselines were possible (the library versions of constraints.txt)
+ONE_BASELINE = {("--show", "p", "es"): ("cc5cc91d0e9f2224", "0b12891c3552bf84", "7708987752e3fd47"),
+                ("--risk-alpha", "1", "--test", "wilcoxon"): ("f69e75954f4f96d5", "a1f3c43d6eec95b1",
+                                                               "53f4442726235aea")}
+
+
+def test_one_baseline_writes_the_bytes_it_always_wrote(tmp_path):
+    import hashlib
+
+    from metaeval.cli import main
+
+    d = tmp_path / "m"
+    d.mkdir()
+    for name, df in _scores().items():
+        df.rename_axis("topic").to_csv(d / f"{name}.csv")
+    for extra, want in ONE_BASELINE.items():
+        out = tmp_path / "o"
+        assert main(["compare", "--matrices", str(d), "--baseline", "B", *extra, "--out", str(out), "--quiet"]) == 0
+        got = tuple(hashlib.sha256((out / f).read_bytes()).hexdigest()[:16]
+                    for f in ("compare.csv", "compare.md", "compare.tex"))
+        assert got == want, extra

@@ -267,3 +267,20 @@ def test_pipeline_example_config_plans_one_ppi_job():
     assert ns.labelled == 10 and ns.seed == 20190701 and ns.sizes == [5, 10, 20, 30, 40] and len(ns.judge) == 4
     assert ns.metrics == ["nDCG@10", "AP(rel=2)"] and ns.order == "file" and ns.gains == "1:2:3"
     assert plan.ppi_files("trec-dl19-ppi")[0].endswith("qrels.txt")
+
+
+def test_no_unlabelled_topic_leaves_the_ppi_rows_empty_and_labelled_n_is_seeded(toy):
+    from metaeval.errors import InputWarning
+
+    lab = ["1", "2", "3", "4"]
+    with pytest.warns(InputWarning, match="every topic the judge"):
+        res = P.run_ppi(toy["qrels"], toy["judge"][0], toy["runs"], metrics=["AP"], labelled_topics=lab, sizes=[2],
+                        trials=5, order="file")
+    m = res.means.set_index("estimator")
+    assert res.unlabelled == [] and m.loc[["ppi", "ppi++"], "mean"].isna().all()
+    assert m.loc[["human", "judge"], "mean"].notna().all() and len(res.budget) == 4
+    kw = dict(metrics=["AP"], labelled=3, seed=9, sizes=[2], trials=5, order="file")
+    a = P.run_ppi(toy["qrels"], toy["judge"], toy["runs"], **kw)
+    b = P.run_ppi(toy["qrels"], toy["judge"], toy["runs"], **kw)
+    assert a.labelled == b.labelled and len(a.labelled) == 3 and set(a.labelled) <= set(a.human_topics)
+    pd.testing.assert_frame_equal(a.budget, b.budget)

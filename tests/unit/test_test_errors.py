@@ -1,4 +1,4 @@
-"""Simulated error rates of the paired tests (metaeval.meta.test_errors; Urbano, Lima & Hanjalic 2019):
+"""Simulated error rates of the paired tests (metaeval.meta.error_rates; Urbano, Lima & Hanjalic 2019):
 copula selection, calibration on a collection whose truth is known, the paper's published type I
 rates, reproducibility and the command line."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from metaeval.cli import main
 from metaeval.meta import copulas as C
-from metaeval.meta.test_errors import RATE_COLUMNS, TYPE1_COLUMNS, test_errors
+from metaeval.meta.error_rates import RATE_COLUMNS, TYPE1_COLUMNS, test_errors
 
 
 def test_copula_selection_recovers_family_and_parameter():
@@ -68,7 +68,7 @@ def test_same_seed_same_tables_and_power_increases_with_delta():
     kw = dict(pairs=2, topics=(25,), trials=300, deltas=(0.02, 0.08), alphas=(0.01, 0.05), B=200, seed=9)
     a = test_errors({"AP": X}, **kw)
     b = test_errors({"AP": X}, **kw)
-    for x, y in zip(a.tables().values(), b.tables().values()):
+    for x, y in zip(a.tables.values(), b.tables.values()):
         pd.testing.assert_frame_equal(x, y)
     assert list(a.power.columns) == RATE_COLUMNS and list(a.type3.columns) == RATE_COLUMNS
     p = a.power[(a.power["alpha"] == 0.05)].pivot(index="test", columns="delta", values="rate")

@@ -35,8 +35,8 @@ def _config(**test_errors) -> dict:
 
 def test_defaults_are_those_of_the_command():
     from metaeval.cli import build_parser
-    from metaeval.meta import test_errors as te
-    from metaeval.meta.stages import test_errors as st
+    from metaeval.meta import error_rates as te
+    from metaeval.meta.stages import error_rates as st
     from metaeval.meta.urbano_tests import TESTS
 
     assert (st.DEFAULT_TOPICS, st.DEFAULT_DELTAS, st.DEFAULT_ALPHAS, st.TESTS) == (
@@ -56,7 +56,8 @@ def test_declared_tables_and_figures():
         assert o.columns == want and o.condition == "test_errors" and o.stages == ("test_errors",)
         assert "Urbano, Lima & Hanjalic (2019)" in O.caption(o)
     figs = {o.name: o.source for o in O.figures("collection", test_errors=True) if "test_errors" in o.stages}
-    assert figs == {"test_errors_type1": "test_errors_type1", "test_errors_power": "test_errors_power"}
+    assert figs == {"test_errors_type1": "test_errors_type1", "test_errors_power": "test_errors_power",
+                    "test_errors_type3": "test_errors_type3"}
     assert not [o for o in O.outputs("collection", test_errors=False) if "test_errors" in o.stages]
     caps = O.report_captions()
     assert "Urbano, Lima & Hanjalic (2019)" in caps["figure_test_errors_power"]
@@ -95,9 +96,9 @@ def test_figures_drawn_from_the_tables(tmp_path):
     import numpy as np
     import pandas as pd
 
-    from metaeval.meta.test_errors import test_errors
+    from metaeval.meta.error_rates import test_errors
     from metaeval.report.figures import make_all_figures
-    from metaeval.report.test_errors import write_test_errors
+    from metaeval.report.error_rates import write_test_errors
 
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.beta(2, 3, size=(30, 8)), index=[str(i) for i in range(30)],

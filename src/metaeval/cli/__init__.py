@@ -3,6 +3,7 @@
 Each subcommand lives in its own module of this package and exposes
 ``add_parser(subparsers) -> argparse.ArgumentParser`` (which sets ``func=run``).  Modules are
 discovered, so adding a command touches only its own file.  Heavy imports belong inside ``run``.
+The drop-ins' commands live in their packages (:data:`DROPINS`).
 
 Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2 bad usage,
 130 interrupted (Ctrl-C), 143 terminated (``SIGTERM``): one line on stderr, nothing left behind.
@@ -23,11 +24,51 @@ import sys
 # all) start in a fraction of a second and need none of them
 
 
-def _commands() -> list[str]:
-    """The command modules of this package (discovered; ``_helpers`` excluded), sorted."""
+#: the drop-ins' commands: name -> (the ``cli`` module of the drop-in's package, which holds its
+#: reader, engine and command line; the command's one-line help, listed by ``metaeval --help``
+#: without importing the package -- the module's own parser says the same)
+DROPINS = {
+    "trec_eval": ("metaeval.treceval.cli", "drop-in for trec_eval 10.0 (same options, same output)"),
+    "cwl_eval": ("metaeval.cwl.cli", "drop-in for cwl-eval 1.0.12: the C/W/L measures (EU, ETU, EC, "
+                                     "ETC, ED and residuals) of one result file"),
+    "ndeval": ("metaeval.ndeval.cli", "drop-in for TREC's ndeval 4.5 (same options, same CSV, risk mode)"),
+    "ntcir": ("metaeval.ntcir.cli", "ntcir_eval-compatible label/compute for one topic"),
+}
+
+#: modules of this package kept as deprecated paths of moved code (not commands of their own)
+_MOVED = ("cwl_eval", "ndeval")
+
+#: commands whose module is named otherwise (a module says what it holds; deprecated names with
+#: their new command's module, which registers both)
+COMMAND_MODULES = {"test-errors": "error_rates", "paper-tables": "paper_tables", "reproduce": "paper_tables"}
+
+#: commands left out of ``metaeval --help``: the pipeline's internal job runner and the deprecated
+#: names kept for one release (each prints a note naming its replacement when used)
+HIDDEN = ("stage", "reproduce", "standardisation")
+
+
+def _modules() -> set[str]:
     import pkgutil
 
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    return {m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")} - set(_MOVED)
+
+
+def _commands() -> list[str]:
+    """The command modules: this package's (discovered; ``_helpers`` and moved paths excluded) and
+    the drop-ins', sorted."""
+    return sorted(_modules() | set(DROPINS))
+
+
+def _command_module(name: str) -> str:
+    """The module that defines command ``name`` (a command module's name, a drop-in's, or a command
+    named otherwise)."""
+    if name in DROPINS:
+        return DROPINS[name][0]
+    return f"{__name__}.{COMMAND_MODULES.get(name, name)}"
+
+
+def _known(command: str) -> bool:
+    return command in DROPINS or command in COMMAND_MODULES or command in _modules()
 
 
 def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa: F821
@@ -47,9 +88,14 @@ def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in [only] if only is not None else _commands():
-        mod = importlib.import_module(f"{__name__}.{name}")
+        if only is None and name in DROPINS:       # listed only: the full parser runs no command
+            sub.add_parser(name, help=DROPINS[name][1], add_help=False)
+            continue
+        mod = importlib.import_module(_command_module(name))
         if hasattr(mod, "add_parser"):
             mod.add_parser(sub)
+    # the listing: by command name, the hidden ones left out (they still parse)
+    sub._choices_actions = sorted((a for a in sub._choices_actions if a.dest not in HIDDEN), key=lambda a: a.dest)
     return parser
 
 
@@ -99,15 +145,15 @@ def main(argv: list[str] | None = None) -> int:
     if argv:
         _single_blas_thread(argv[0])
     if argv[:1] == ["trec_eval"]:          # trec_eval's own getopt-style options, not argparse's
-        from .trec_eval import main as trec_eval_main
+        from ..treceval.cli import main as trec_eval_main
 
         return trec_eval_main(argv[1:])
     if argv[:1] == ["ndeval"]:             # ndeval's own options (-c, -baseline RUN, ...), not argparse's
-        from .ndeval import main as ndeval_main
+        from ..ndeval.cli import main as ndeval_main
 
         return ndeval_main(argv[1:])
     # `metaeval CMD ...` imports CMD's module alone; anything else (--help, a typo) the full parser
-    only = argv[0] if argv and not argv[0].startswith("-") and argv[0] in _commands() else None
+    only = argv[0] if argv and not argv[0].startswith("-") and _known(argv[0]) else None
     import gzip
     import warnings
     import zlib
@@ -120,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"metaeval: error: {e}", file=sys.stderr)
         return 2
     args = parser.parse_args(argv)
+    from ..progress import set_quiet
+
+    set_quiet(bool(getattr(args, "quiet", False)))      # no progress bar under --quiet
     global _TALLY
     from ..logsummary import WarningTally
 

@@ -28,7 +28,7 @@ _UNIT_OPEN = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
 _unit_open.schema = _UNIT_OPEN
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     from ..meta.stages.reproducibility import DEFAULT_METRICS
     from ._types import int_at_least
 
@@ -59,7 +59,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..api import reproducibility
     from ..errors import InputError
     from ..meta.stages.reproducibility import DEFAULT_METRICS

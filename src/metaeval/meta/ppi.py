@@ -28,12 +28,15 @@ Computes; writes nothing (:mod:`metaeval.report.ppi` writes).
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from .samples import trial_rng
+from .display import Result
 
 __all__ = ["BUDGET_COLUMNS", "DEFAULT_SIZES", "DEFAULT_TRIALS", "ESTIMATORS", "MEANS_COLUMNS", "PAIRS_COLUMNS",
            "Intervals", "PPIResult", "budget_sets", "budget_table", "draw_labelled", "estimate", "estimate_split",
@@ -148,7 +151,7 @@ def estimate(Y: np.ndarray, Yh: np.ndarray, Yu: np.ndarray, alpha: float = 0.05)
 
 
 # ------------------------------------------------------------------------------------ the tables
-def means_table(metric: str, runs, Y: np.ndarray, Yh: np.ndarray, Yu: np.ndarray, alpha: float) -> pd.DataFrame:
+def means_table(metric: str, runs: Sequence[str], Y: np.ndarray, Yh: np.ndarray, Yu: np.ndarray, alpha: float) -> pd.DataFrame:
     """``ppi_means`` rows of one metric: ``Y``, ``Yh`` ``(n, R)``, ``Yu`` ``(N, R)``."""
     iv = estimate(Y, Yh, Yu, alpha)
     n, N, R = Y.shape[0], Yu.shape[0], Y.shape[1]
@@ -162,7 +165,7 @@ def means_table(metric: str, runs, Y: np.ndarray, Yh: np.ndarray, Yu: np.ndarray
         "lambda": iv.lam.T.ravel()})
 
 
-def pairs_table(metric: str, runs, Y: np.ndarray, Yh: np.ndarray, Yu: np.ndarray, alpha: float) -> pd.DataFrame:
+def pairs_table(metric: str, runs: Sequence[str], Y: np.ndarray, Yh: np.ndarray, Yu: np.ndarray, alpha: float) -> pd.DataFrame:
     """``ppi_pairs`` rows of one metric: the estimators on the per-topic differences ``run - other``
     of every unordered pair (``run`` before ``other`` in the runs' order)."""
     R = Y.shape[1]
@@ -198,7 +201,7 @@ def budget_sets(n_topics: int, size: int, trials: int, seed: int) -> np.ndarray:
 
 
 def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarray,
-                 target: np.ndarray, sizes, trials: int, seed: int, alpha: float) -> pd.DataFrame:
+                 target: np.ndarray, sizes: Iterable[int], trials: int, seed: int, alpha: float) -> pd.DataFrame:
     """``ppi_budget`` rows of one metric.  ``Yd`` ``(A, R)``: the human scores on the topics a
     labelled set is drawn from (human-judged and judged by the judge), ``Yhd`` the judge's on them,
     ``Yh_all`` ``(J, R)`` the
@@ -237,6 +240,8 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
             width[:, t0:t0 + len(ix)] = (iv.high - iv.low).mean(axis=-1)
         cov = cover.mean(axis=1)
         se = cover.std(axis=1, ddof=1) / math.sqrt(trials) if trials > 1 else np.full(len(ESTIMATORS), np.nan)
+        if trials > 1:                                  # the same share in every trial: exactly 0
+            se = np.where(cover.max(axis=1) == cover.min(axis=1), 0.0, se)
         wid = width.mean(axis=1)
         for e, name in enumerate(ESTIMATORS):
             rows.append((metric, name, n, int(trials), float(cov[e]), float(se[e]), float(wid[e])))
@@ -244,7 +249,7 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
 
 
 @dataclass
-class PPIResult:
+class PPIResult(Result):
     """What ``metaeval ppi`` computed: the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``; the
     topic sets (``labelled``, ``unlabelled``, ``human_topics``), the runs, metrics, alpha and notes;
     ``scores`` ``{metric: (human, judge)}``: the per-topic scores (topic x run DataFrames) under each."""
@@ -260,12 +265,13 @@ class PPIResult:
     notes: list = field(default_factory=list)
     scores: dict = field(default_factory=dict)
 
+    @property
     def tables(self) -> dict:
         return {"ppi_means": self.means, "ppi_pairs": self.pairs, "ppi_budget": self.budget}
 
 
 # ------------------------------------------------------------------------- from files to tables
-def _files(spec) -> list[str]:
+def _files(spec: str | os.PathLike | Iterable[str | os.PathLike]) -> list[str]:
     if isinstance(spec, (str, bytes)) or not hasattr(spec, "__iter__"):
         spec = [spec]
     out = [str(f) for s in spec for f in str(s).split(",") if f]
@@ -278,7 +284,7 @@ def _where(files: list[str]) -> str:
     return files[0] if len(files) == 1 else f"{files[0]} (and {len(files) - 1} more)"
 
 
-def read_topic_list(path) -> list[str]:
+def read_topic_list(path: str | os.PathLike) -> list[str]:
     """The labelled topics of ``--labelled-topics FILE``: the first word of every non-empty line
     not starting with ``#`` (a topic id per line, or TREC qrels), each once in file order."""
     from ..errors import InputError
@@ -296,8 +302,11 @@ def read_topic_list(path) -> list[str]:
     return list(seen)
 
 
-def run_ppi(qrels, judge, runs, *, metrics=("AP", "nDCG@10"), labelled_topics=None, labelled: int | None = None,
-            alpha: float = 0.05, seed: int = 0, sizes=None, trials: int = DEFAULT_TRIALS, gains=None,
+def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str | os.PathLike | Iterable[str | os.PathLike],
+            runs: str | Iterable[str], *, metrics: str | Iterable[str] = ("AP", "nDCG@10"),
+            labelled_topics: str | os.PathLike | Iterable[str] | None = None, labelled: int | None = None,
+            alpha: float = 0.05, seed: int = 0, sizes: Iterable[int] | None = None, trials: int = DEFAULT_TRIALS,
+            gains: str | None = None,
             order: str | None = None, depth: int | None = 1000, on_conflict: str = "error") -> PPIResult:
     """Every table of ``metaeval ppi``; see :func:`metaeval.ppi`."""
     import warnings
@@ -353,10 +362,11 @@ def run_ppi(qrels, judge, runs, *, metrics=("AP", "nDCG@10"), labelled_topics=No
     hset = set(human)
     drawable = [t for t in human if t in jset]
     if labelled_topics is not None:
-        L = read_topic_list(labelled_topics) if isinstance(labelled_topics, (str, bytes)) or hasattr(
-            labelled_topics, "__fspath__") else [str(t) for t in labelled_topics]
-        src = str(labelled_topics) if isinstance(labelled_topics, (str, bytes)) or hasattr(
-            labelled_topics, "__fspath__") else hwhere
+        if isinstance(labelled_topics, (str, os.PathLike)):
+            src = os.fspath(labelled_topics)
+            L = read_topic_list(src)
+        else:
+            src, L = hwhere, [str(t) for t in labelled_topics]
         for t in L:
             if t not in hset:
                 why = ("has no relevant document under" if t in judged_topics[0] else "is not judged in")

@@ -6,15 +6,20 @@ first file is written, each file atomically; a failure removes what was written.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+if TYPE_CHECKING:
+    from ..meta.ppi import PPIResult
+
 __all__ = ["plot_ppi_coverage", "plot_ppi_intervals", "plot_ppi_width", "write_ppi"]
 
 
-def _budget_panels(table: pd.DataFrame, path_stem, y: str, ylabel: str, nominal: float | None) -> list[Path]:
+def _budget_panels(table: pd.DataFrame, path_stem: str | os.PathLike, y: str, ylabel: str, nominal: float | None) -> list[Path]:
     from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
 
     with _rc():
@@ -46,17 +51,17 @@ def _budget_panels(table: pd.DataFrame, path_stem, y: str, ylabel: str, nominal:
         return save_figure(fig, path_stem)
 
 
-def plot_ppi_width(table: pd.DataFrame, path_stem) -> list[Path]:
+def plot_ppi_width(table: pd.DataFrame, path_stem: str | os.PathLike) -> list[Path]:
     """Mean interval width against the number of labelled topics, a line per estimator."""
     return _budget_panels(table, path_stem, "mean_width", "mean interval width", None)
 
 
-def plot_ppi_coverage(table: pd.DataFrame, path_stem, *, alpha: float = 0.05) -> list[Path]:
+def plot_ppi_coverage(table: pd.DataFrame, path_stem: str | os.PathLike, *, alpha: float = 0.05) -> list[Path]:
     """Coverage against the number of labelled topics (+- 2 s.e.), the nominal 1 - alpha dashed."""
     return _budget_panels(table, path_stem, "coverage", "coverage of the human mean", 1.0 - float(alpha))
 
 
-def plot_ppi_intervals(table: pd.DataFrame, path_stem) -> list[Path]:
+def plot_ppi_intervals(table: pd.DataFrame, path_stem: str | os.PathLike) -> list[Path]:
     """Every run's four intervals side by side (runs by their human mean), a panel per metric."""
     from .figure_layout import _no_data, _rc, _style, _unique, new_figure, save_figure
 
@@ -92,15 +97,15 @@ def plot_ppi_intervals(table: pd.DataFrame, path_stem) -> list[Path]:
         return save_figure(fig, path_stem)
 
 
-def write_ppi(result, out_dir, *, figures: bool = True) -> list[Path]:
+def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = True) -> list[Path]:
     """Write every table and figure of ``result`` under ``out_dir``; returns the paths."""
     from .. import outputs as O
     from ..util import atomic_dir_outputs
     from .tables import write_table
 
     out = Path(out_dir)
-    tables = result.tables()
-    written: list[Path] = []
+    tables = result.tables
+    written: list = []                     # removed again if a later file fails
     with atomic_dir_outputs(written):
         for o in O.tables("ppi"):
             written += write_table(tables[o.name], out / "tables" / o.name, kind="generic",
