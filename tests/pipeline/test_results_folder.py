@@ -94,7 +94,7 @@ def test_readme_sequence_one_config_per_results_folder(tmp_path):
     assert [f"#   {ln}" for ln in inherited] == [ln for ln in text.splitlines() if ln.startswith("#   ")]
     eff = yaml.safe_load(text)
     assert eff["metrics"] == ["AP", "RR"] and eff["kishida"] == {"enabled": True}
-    assert eff["bootstrap"] == {"B": 20, "alpha": 0.05, "seed": 20070101}
+    assert eff["bootstrap"] == {"B": 20, "alpha": 0.05, "seed": 0}
 
 
 def test_conflict_lines_and_inherited_lines():

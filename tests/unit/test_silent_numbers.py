@@ -352,4 +352,4 @@ def test_progress_bar_on_a_terminal_only_and_not_under_quiet(tmp_path, monkeypat
     rng = np.random.default_rng(0)
     m = {"AP": pd.DataFrame(rng.random((8, 3)), index=[f"t{i}" for i in range(8)], columns=["a", "b", "c"])}
     stage_standardisation(m, methods=["z"], trials=5, n_topics=2, seed=1)
-    assert "metaeval standardisation  [" in tty.text and "2/2" in tty.text
+    assert "metaeval standardise --experiment  [" in tty.text and "2/2" in tty.text

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..detmath import loop_total
+from .display import Result
 
 __all__ = ["ktu", "rbo", "rmse", "nrmse", "effects", "p_values", "inversions", "Reproduction", "ReproResult",
            "reproducibility", "REPRO_COLUMNS", "EFFECT_COLUMNS", "TOPIC_COLUMNS", "RUNS"]
@@ -243,7 +244,7 @@ class Reproduction:
 
 
 @dataclass
-class ReproResult:
+class ReproResult(Result):
     """The three tables of ``metaeval reproducibility`` (docs/outputs.md)."""
     reproducibility: pd.DataFrame
     effects: pd.DataFrame
@@ -251,6 +252,7 @@ class ReproResult:
     mode: str = "reproducibility"
     metrics: list = field(default_factory=list)
 
+    @property
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"reproducibility": self.reproducibility, "effects": self.effects,
                 "reproducibility_topics": self.topics}

@@ -107,7 +107,7 @@ def write_test_errors(res, out, *, figures: bool = True) -> list[Path]:
 
     out = Path(out)
     written: list[Path] = []
-    for name, df in res.tables().items():
+    for name, df in res.tables.items():
         written += write_table(df, out / "tables" / name, kind=name, caption=CAPTIONS[name])
     (out / "test_errors").mkdir(parents=True, exist_ok=True)
     for name, df in (("margins", res.margins), ("copulas", res.copulas)):

@@ -120,7 +120,7 @@ def write_reproducibility(res: ReproResult, out: str | Path, *, figures: bool = 
     cap = captions()
     written: list = []
     with atomic_dir_outputs(written):
-        for name, df in res.tables().items():
+        for name, df in res.tables.items():
             written += write_table(df, out / "tables" / name, kind="generic", caption=cap[name])
         if figures:
             written += plot_reproducibility_effects(res.effects, out / "figures" / "reproducibility_effects")
