@@ -2,10 +2,10 @@
 every machine: on generated runs whose zero residuals print ``-0.0000`` on some lines and
 ``0.0000`` on others, the output is the same bytes in-process (C reader), without the C extensions,
 and in a process whose numpy may not dispatch to AVX2/AVX-512 and whose OpenBLAS uses its Haswell
-kernel; the lines with ``-0.0000`` are pinned.  cwl-eval itself prints the sign its BLAS ``ddot``
+kernel; the lines with ``-0.0000`` are pinned, also for ``METAEVAL_CWL_DDOT=haswell`` (the order of
+OpenBLAS's Haswell kernel, whose signs cwl-eval prints on AVX2 machines without AVX-512).  cwl-eval itself prints the sign its BLAS ``ddot``
 order gives (docs/metrics.md, C/W/L): the comparison with it is made where that order is the one
-metaeval emulates (an AVX-512 machine), and the test shows cwl-eval's own output changing with
-OpenBLAS's kernel there."""
+metaeval emulates (an AVX-512 machine), with OpenBLAS on either kernel."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
-
 from test_cwl import SAME_ORDER, ours, reference
+
+import metaeval.cwl.dot as cwl_dot
+from metaeval.cli import main
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -29,6 +31,8 @@ RESTRICTED = {"NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR",
 #: emulated ddot order (ResEC of an adaptive metric: the weights differ between the two cases
 #: and sum to 1 in both)
 NEGATIVE_ZEROS = [("T2", "INST-T=1.0", "ResEC"), ("T3", "INST-T=2.0", "ResEC")]
+#: the same with ``METAEVAL_CWL_DDOT=haswell``: cwl-eval's signs on an AVX2 machine without AVX-512
+NEGATIVE_ZEROS_HASWELL = [("T2", "INST-T=1.0", "ResEC"), ("T3", "AP", "ResEC"), ("T3", "INST-T=2.0", "ResEC")]
 
 
 def _write_runs(d: Path) -> tuple[Path, Path]:
@@ -66,14 +70,36 @@ def test_zero_residual_signs_are_the_same_bytes_on_every_cpu(tmp_path, capsys, m
     assert ours(capsys, *args) == got
 
     env = {**os.environ, **RESTRICTED, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
-    r = subprocess.run([sys.executable, "-m", "metaeval", "cwl_eval", *map(str, args)], env=env,
+    r = subprocess.run([sys.executable, "-m", "metaeval", "cwl_eval", *map(str, args)], check=False, env=env,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout == got
 
-    if SAME_ORDER:                    # cwl-eval on the kernel metaeval emulates: every line
+    monkeypatch.setenv("METAEVAL_CWL_DDOT", "haswell")     # the order of OpenBLAS's Haswell kernel
+    haswell = ours(capsys, *args)
+    assert _negative_zeros(haswell) == NEGATIVE_ZEROS_HASWELL
+    assert haswell.replace("-0.0000", "0.0000") == got.replace("-0.0000", "0.0000")
+    monkeypatch.delenv("METAEVAL_NO_CEXT")
+    assert ours(capsys, *args) == haswell
+    monkeypatch.setenv("METAEVAL_CWL_DDOT", "native")      # the kernel numpy's OpenBLAS uses here
+    for core, want in (("Zen", haswell), ("SkylakeX", got)):
+        monkeypatch.setattr(cwl_dot, "blas_core", lambda core=core: core)
+        assert ours(capsys, *args) == want
+    monkeypatch.delenv("METAEVAL_CWL_DDOT")
+
+    if SAME_ORDER:                    # cwl-eval on the kernel each order emulates: every line
         assert reference(tmp_path, *args) == got
         monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")     # cwl-eval on OpenBLAS's AVX2 kernel
-        other = reference(tmp_path, *args)
-        assert _negative_zeros(other) != NEGATIVE_ZEROS        # its signs of zero follow the kernel
-        assert other.replace("-0.0000", "0.0000") == got.replace("-0.0000", "0.0000")
+        assert reference(tmp_path, *args) == haswell
+
+
+def test_bad_ddot_order_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    gains, run = _write_runs(tmp_path)
+    monkeypatch.setattr(cwl_dot, "blas_core", lambda: "Sandybridge")
+    for value, err in (("zen", "METAEVAL_CWL_DDOT='zen': the ddot order is one of skylakex, haswell or native"),
+                       ("native", ("METAEVAL_CWL_DDOT=native: numpy's BLAS here (Sandybridge) uses a ddot order "
+                                   "metaeval does not emulate (skylakex, haswell)"))):
+        monkeypatch.setenv("METAEVAL_CWL_DDOT", value)
+        assert main(["cwl_eval", str(gains), str(run)]) == 1
+        out = capsys.readouterr()
+        assert (out.out, out.err) == ("", f"metaeval: error: {err}\n")
