@@ -39,7 +39,7 @@ import numpy as np
 
 from .samples import single_threaded_blas
 
-__all__ = ["FAMILIES", "pseudo_obs", "fit_copula", "select_copula", "simulate", "describe", "loglik_se",
+__all__ = ["FAMILIES", "describe", "fit_copula", "loglik_se", "pseudo_obs", "select_copula", "simulate",
            "tawn_type"]
 
 #: VineCopula's family set (``familyset = NA``), each with its rotations where it has any
