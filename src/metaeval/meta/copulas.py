@@ -51,10 +51,10 @@ _PV_FAMILIES = FAMILIES[:-2]
 _TAWN_BOUNDS = ((1.001, 20.0), (0.001, 0.99))
 
 
-def _controls() -> Any:
+def _controls(families: tuple[str, ...] = FAMILIES) -> Any:
     import pyvinecopulib as pv
 
-    fams = [getattr(pv.BicopFamily, f) for f in _PV_FAMILIES]
+    fams = [getattr(pv.BicopFamily, f) for f in families if f in _PV_FAMILIES]
     return pv.FitControlsBicop(family_set=fams, selection_criterion="aic", parametric_method="mle",
                                preselect_families=True)
 
@@ -111,8 +111,9 @@ def _fit_tawn(u: np.ndarray, kind: int, rotation: int, tau: float) -> tuple[floa
 
 
 @single_threaded_blas
-def select_copula(u: np.ndarray) -> Any:
-    """The copula of least AIC for the pseudo-observations ``u`` (``n x 2``) among :data:`FAMILIES`:
+def select_copula(u: np.ndarray, families: tuple[str, ...] = FAMILIES) -> Any:
+    """The copula of least AIC for the pseudo-observations ``u`` (``n x 2``) among ``families`` (a
+    subset of :data:`FAMILIES`, all of them by default):
     pyvinecopulib's selection, then the Tawn types 1 and 2 in the rotations of the sign of the
     empirical Kendall's tau (0 and 180 degrees for a positive tau, 90 and 270 for a negative one,
     all four at zero); a Tawn copula replaces the selected one only at a strictly smaller AIC
@@ -121,11 +122,17 @@ def select_copula(u: np.ndarray) -> Any:
     from scipy.stats import kendalltau
 
     u = np.ascontiguousarray(u, dtype=np.float64)
-    best = pv.Bicop.from_data(u, controls=_controls())
-    aic = float(best.aic(u))
+    unknown = set(families) - set(FAMILIES)
+    if unknown or not families:
+        raise ValueError(f"unknown copula families {sorted(unknown)}; known: {', '.join(FAMILIES)}")
+    if set(families) & set(_PV_FAMILIES):
+        best = pv.Bicop.from_data(u, controls=_controls(families))
+        aic = float(best.aic(u))
+    else:
+        best, aic = None, np.inf
     tau = float(kendalltau(u[:, 0], u[:, 1]).statistic)
     rotations = (0, 180) if tau > 0 else (90, 270) if tau < 0 else (0, 90, 180, 270)
-    for kind in (1, 2):
+    for kind in (k for k in (1, 2) if f"tawn{k}" in families):
         for rot in rotations:
             a, cop = _fit_tawn(u, kind, rot, tau)
             if a < aic:
@@ -133,9 +140,9 @@ def select_copula(u: np.ndarray) -> Any:
     return best
 
 
-def fit_copula(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> Any:
-    """The copula of least AIC for the scores ``x`` and ``y`` (one value per topic)."""
-    return select_copula(pseudo_obs(np.column_stack([x, y]), rng))
+def fit_copula(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, families: tuple[str, ...] = FAMILIES) -> Any:
+    """The copula of least AIC among ``families`` for the scores ``x`` and ``y`` (one value per topic)."""
+    return select_copula(pseudo_obs(np.column_stack([x, y]), rng), families)
 
 
 def simulate(cop: Any, n: int, trials: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
