@@ -181,6 +181,11 @@ class Plan:
         self.vocabulary = v
         self.metrics = self._measures(config["metrics"], "metrics")
         self.select_by = self.canonical(config["select_by"], "select_by")
+        #: the measure the results tables and figures order the runs by (captions name it):
+        #: select_by when it is meta-evaluated, else the first metric
+        from .outputs import primary_measure
+
+        self.primary_measure = primary_measure(self.metrics, self.select_by)
         self.geometric = self._measures(config["geometric"], "geometric")
         gs = config["sweeps"]["gains"]
         self.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])

@@ -218,7 +218,7 @@ INDEX: tuple = (
     # judgments as a dimension (issue 28): `metaeval judgments`, its own command and job
     StageInfo("judgments", "other"),
     # score standardisation, the experiments of Urbano et al. (2019) (issue 30): its own command
-    # `metaeval standardisation` and, when configured, one job per collection
+    # `metaeval standardise --experiment` and, when configured, one job per collection
     "metaeval.meta.stages.standardisation",
     # simulated error rates of the paired tests, Urbano et al. (2019) (issue 29): its own command
     # `metaeval test-errors` and, when configured, one job per collection

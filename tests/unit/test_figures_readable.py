@@ -177,6 +177,10 @@ def test_every_figure_is_readable_at_80_runs_and_25_measures(name, wide_frames, 
     draw, _ = F.PLOTTERS[out.layout]
     draw(wide_frames[out.source], "unused", **F.figure_kwargs(out.layout))
     fig = captured[-1]
+    w, h = fig.get_size_inches()
+    assert max(w / h, h / w) <= 4.5, (name, w, h)             # panels wrap (25 metrics: not 25 in a row)
+    if name in ("test_errors_power", "test_errors_type3"):     # the rates with their standard errors
+        assert all(ax.collections for ax in fig.axes if ax.get_visible() and ax.lines), name
     assert layout_problems(fig) == []
     for ax in fig.axes:                        # a colour each (no palette of 10 reused)
         series = {ln.get_label(): ln.get_color() for ln in ax.get_lines() if not ln.get_label().startswith("_")}

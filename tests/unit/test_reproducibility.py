@@ -150,8 +150,8 @@ def test_a_campaign_of_20_reproductions_equals_20_single_calls(dl19):
             for i in range(20)]
     ms = ["AP", "nDCG@10", "P@10"]
     whole = reproducibility(dl19["qrels"], orig, reps, ms, depth=DEPTH)
-    for name, df in whole.tables().items():
-        single = pd.concat([reproducibility(dl19["qrels"], orig, [rep], ms, depth=DEPTH).tables()[name] for rep in reps],
+    for name, df in whole.tables.items():
+        single = pd.concat([reproducibility(dl19["qrels"], orig, [rep], ms, depth=DEPTH).tables[name] for rep in reps],
                            ignore_index=True)
         pd.testing.assert_frame_equal(df, single, check_exact=True)
 

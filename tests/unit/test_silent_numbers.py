@@ -300,3 +300,56 @@ def test_short_run_labels_keep_the_systems_name():
     got = default_run_labels(["dl-20-official-input.pash_f1", "dl-20-official-input.pash_f2", "dl-20-official-input.bm25"])
     assert got == {"dl-20-official-input.pash_f1": "pash_f1", "dl-20-official-input.pash_f2": "pash_f2",
                    "dl-20-official-input.bm25": "bm25"}
+
+
+# ------------------------------------------------------------------------------- progress bars
+class _Tty:
+    """A terminal-like stream that records what was written."""
+
+    def __init__(self):
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, s: str) -> None:
+        self.text += s
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_on_a_terminal_only_and_not_under_quiet(tmp_path, monkeypatch):
+    import io
+
+    from metaeval import progress
+
+    tty = _Tty()
+    with progress.Progress(4, "work", file=tty) as bar:
+        for _ in range(4):
+            bar.update()
+    assert "work  [" in tty.text and "4/4 (100%)" in tty.text and tty.text.endswith("\r\x1b[K")
+    log = io.StringIO()                                   # a log file: nothing
+    with progress.Progress(4, "work", file=log) as bar:
+        bar.update(4)
+    assert log.getvalue() == ""
+    progress.set_quiet(True)
+    try:
+        quiet = _Tty()
+        with progress.Progress(4, "work", file=quiet) as bar:
+            bar.update(4)
+        assert quiet.text == ""
+    finally:
+        progress.set_quiet(False)
+    # a long command draws it on stderr when that is a terminal: standardisation
+    import numpy as np
+    import pandas as pd
+
+    from metaeval.meta.standardisation import stage_standardisation
+
+    tty = _Tty()
+    monkeypatch.setattr("sys.stderr", tty)
+    rng = np.random.default_rng(0)
+    m = {"AP": pd.DataFrame(rng.random((8, 3)), index=[f"t{i}" for i in range(8)], columns=["a", "b", "c"])}
+    stage_standardisation(m, methods=["z"], trials=5, n_topics=2, seed=1)
+    assert "metaeval standardise --experiment  [" in tty.text and "2/2" in tty.text

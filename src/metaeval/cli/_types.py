@@ -24,6 +24,7 @@ def int_at_least(low: int):
             raise argparse.ArgumentTypeError(f"must be >= {low}, got {v}")
         return v
     parse.__name__ = f"integer >= {low}"
+    parse.schema = {"type": "integer", "minimum": low}          # what it accepts, for tests and help
     return parse
 
 
@@ -37,6 +38,7 @@ def ints_at_least(low: int):
         if any(v < low for v in vals):
             raise argparse.ArgumentTypeError(f"every value must be >= {low}, got {text!r}")
         return vals
+    parse.schema = {"type": "array", "items": {"type": "integer", "minimum": low}}
     return parse
 
 
@@ -54,6 +56,9 @@ def probabilities(text: str) -> list[float]:
     if any(not 0 < a < 1 for a in vals):
         raise argparse.ArgumentTypeError(f"every level must be in (0, 1), got {text!r}")
     return vals
+
+
+probabilities.schema = {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}}
 
 
 def names_in(known):
@@ -195,6 +200,7 @@ def checked(parse, schema: dict | None, check=None, *, item: bool = False):
                 raise argparse.ArgumentTypeError(str(e)) from None
         return value
     parse_checked.__name__ = getattr(parse, "__name__", "value")
+    parse_checked.schema = sub
     return parse_checked
 
 
@@ -210,6 +216,7 @@ def comma_list(parse, schema: dict | None):
         if why is not None:
             raise argparse.ArgumentTypeError(f"every value must be {why}, got {text!r}")
         return vals
+    parse_list.schema = schema
     return parse_list
 
 
@@ -228,3 +235,20 @@ def declared(name: str, stage: str | None = None):
 
     prm = stages.param(name) if stage is None else next(p for p in stages.get(stage).params if p.name == name)
     return param_type(prm, element=False)
+
+
+class DeprecatedOption(argparse.Action):
+    """An option's old spelling, kept for one release: hidden from the help, it stores into the new
+    option's ``dest`` and prints a one-line note naming the new spelling.  ``add_argument(OLD,
+    dest=..., action=DeprecatedOption, new=NEW, help=argparse.SUPPRESS)``."""
+
+    def __init__(self, option_strings, dest, new: str = "", **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import sys
+
+        print(f"metaeval: warning: {option_string} is deprecated and goes in the next release; use {self.new}",
+              file=sys.stderr)
+        setattr(namespace, self.dest, values)

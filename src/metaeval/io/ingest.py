@@ -197,10 +197,13 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
                 # ties ordered otherwise than by DOCID are no disagreement: only a score that
                 # rises down the list is (and not under an order='score' the caller chose)
                 rise = same & (key[:-1] > key[1:])
-                if rise.any() and (order != "score" or is_conventional(order)):
+                rises = bool(rise.any())
+                # a DataFrame without a rank column ranked by score: its rows claim no ranking
+                rows_only = getattr(run, "order_name", "") == "row order"
+                if rises and (order != "score" or (is_conventional(order) and not rows_only)):
                     _warn_order_disagreement(run, src, ct, rise, order, index.q.topics, qt)
                 if order == "score":
-                    o = _score_order(ct, key, docs, rows)
+                    o = _score_order(ct, key, docs, rows, sort=rises)
                     rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
         # repeated documents within a topic: keep the first position
         dup = _duplicates(ct, dhash, docs, rows)
@@ -275,13 +278,20 @@ def _order_breaks(key: np.ndarray, same: np.ndarray, docs: np.ndarray, rows: np.
     return brk if brk.any() else None
 
 
-def _score_order(ct: np.ndarray, key: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
+def _score_order(ct: np.ndarray, key: np.ndarray, docs: np.ndarray, rows: np.ndarray,
+                 sort: bool = True) -> np.ndarray:
     """Permutation sorting by topic (``ct``, sorted), then ``key`` (:func:`_score_key`: score
     descending), then DOCID descending (byte order, trec_eval's ``comp_sim_docno``), then position.
 
-    One stable sort; the rows of equal (topic, key) (only those) are then reordered within their
-    group by DOCID descending, a stable sort keeping equal DOCIDs in place."""
-    o = np.lexsort((key, ct))                                     # stable
+    One stable sort (none when ``sort`` is false: the scores never rise down a topic's list, as
+    in most run files, and only ties may be out of order); the rows of equal (topic, key) (only
+    those) are then reordered within their group by DOCID descending, a stable sort keeping equal
+    DOCIDs in place."""
+    if sort:
+        o = np.argsort(key, kind="stable")                        # by key, then topic (radix)
+        o = o[np.argsort(ct[o].astype(np.uint16 if len(ct) and ct.max() < 65536 else np.int64), kind="stable")]
+    else:
+        o = np.arange(len(key))
     ks, cs = key[o], ct[o]
     eq = (ks[1:] == ks[:-1]) & (cs[1:] == cs[:-1])
     if not eq.any():

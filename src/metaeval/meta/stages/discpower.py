@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ...stages import Param, StageInfo
-from .common import check_B
+from .common import B_SCHEMA, check_B
 
 
 def _systems(text: str):
@@ -52,7 +52,7 @@ STAGE = StageInfo(
     params=(
         Param("rthsd_B", int, 5000, "permutations of the randomised Tukey HSD test (default 5000, as Sakai's "
               "Discpower)", flag="--rthsd-B", metavar="N", config=("discpower", "B"),
-              schema={"type": "integer", "minimum": 10},
+              schema=B_SCHEMA,
               doc="Permutations of the randomised Tukey HSD test (Discpower - 5000).", check=check_B),
         Param("tss_beta", float, 0.20, "topic set size design: type II error rate, power = 1 - BETA (default 0.20)",
               metavar="BETA", config=("discpower", "tss_beta"),

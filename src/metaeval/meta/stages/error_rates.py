@@ -8,6 +8,7 @@ config section and its job's arguments are declared here (:mod:`metaeval.dag`)."
 from __future__ import annotations
 
 from ...stages import Param, StageInfo
+from .common import B_SCHEMA, SEED, check_B
 
 # the names and defaults of the test-errors stage, declared here (standard library only: the config
 # schema and `metaeval --help` import no numpy); metaeval.meta.error_rates and urbano_tests read them
@@ -59,8 +60,8 @@ STAGE = StageInfo(
               schema={"type": "array", "items": {"enum": list(TESTS)}, "minItems": 1},
               doc="The paired tests (two-tailed), as the paper's ir_tests.R."),
         Param("te_B", int, 1000, "bootstrap / permutation resamples", flag="--B", config=(_E, "B"), field=False,
-              schema={"type": "integer", "minimum": 1}, doc="Bootstrap / permutation resamples of those tests."),
-        Param("te_seed", int, 0, "random seed", flag="--seed", config=(_E, "seed"), field=False,
+              schema=B_SCHEMA, doc="Bootstrap / permutation resamples of those tests.", check=check_B),
+        Param("te_seed", int, SEED, "random seed", flag="--seed", config=(_E, "seed"), field=False,
               schema={"type": "integer", "minimum": 0}, doc="Random seed of the simulation."),
     ),
     reads=("te_metrics", "te_pairs", "te_topics", "te_trials", "te_deltas", "te_alphas", "te_tests", "te_B",

@@ -1,13 +1,14 @@
 """Stage ``standardisation``: the score standardisation experiments of Urbano, Lima & Hanjalic
 (2019) -- within and between collections, for raw scores and each standardisation (z and N,
 Webber, Moffat & Zobel 2008; U, Sakai ICTIR 2016; E, Urbano et al. 2019).  Its own command
-(``metaeval standardisation``, :mod:`metaeval.cli.standardisation`) and, when configured, its own job
+(``metaeval standardise --experiment``, :mod:`metaeval.cli.standardisation`) and, when configured, its own job
 per collection (``workflow/rules/standardisation.smk``); its parameters, its config section and its
 job's arguments are declared here (:mod:`metaeval.dag`)."""
 
 from __future__ import annotations
 
 from ...stages import Param, StageInfo
+from .common import SEED
 
 _S = "standardisation"
 STAGE = StageInfo(
@@ -30,13 +31,13 @@ STAGE = StageInfo(
         Param("std_trials", int, 1000, "random subsets per experiment", flag="--trials", config=(_S, "trials"),
               field=False, schema={"type": "integer", "minimum": 1},
               doc="Random subsets per experiment (the paper - 5000)."),
-        Param("std_seed", int, 1, "random seed", flag="--seed", config=(_S, "seed"), field=False,
+        Param("std_seed", int, SEED, "random seed", flag="--seed", config=(_S, "seed"), field=False,
               schema={"type": "integer", "minimum": 0}, doc="Random seed of the topic subsets."),
     ),
     reads=("std_metrics", "std", "std_topics", "std_trials", "std_seed"),
     sections=(((_S,),
                "The score standardisation experiments of Urbano, Lima & Hanjalic (2019) (stage standardisation, "
-               "one job per collection, `metaeval standardisation`): within a collection (Kendall's tau_b, "
+               "one job per collection, `metaeval standardise --experiment`): within a collection (Kendall's tau_b, "
                "tau_AP-b and Pearson's r between raw and standardised run means on random topic subsets; paired "
                "t test power) and between collections (two disjoint topic sets; Welch t test type I error and "
                "power), for raw scores and each standardisation. On every metric of `metrics` without std=. "
