@@ -13,10 +13,10 @@ On a collection's per-topic score matrices, for each metric:
    (:mod:`.copulas`: also BB1, BB6, BB7, BB8 and the asymmetric Tawn copulas, with rotations; an
    asymmetric copula skews the per-topic differences, which the Wilcoxon and sign tests read as
    a shift).  Type II and III, per ``delta``: ``pairs`` pairs whose baseline is drawn from the
-   runs outside the top 25% by expected value and whose experimental run from the 10 runs closest in expected value to the baseline's plus
-   ``delta``; the experimental margin is transformed to exactly the baseline's expected value plus
-   ``delta`` (:func:`.margins.transform`), the two joined by their fitted copula
-   (``R/02-margins_transform.R``, ``R/12-type_2.R``).
+   runs outside the top 25% by expected value and whose experimental run from the 10 runs closest
+   in expected value to the baseline's plus ``delta``; the experimental margin is transformed to
+   exactly the baseline's expected value plus ``delta`` (:func:`.margins.transform`), the two
+   joined by their fitted copula (``R/02-margins_transform.R``, ``R/12-type_2.R``).
 4. **Simulation** -- per pair and topic set size ``n``, ``trials`` topic sets of ``n`` topics;
    every test (:mod:`.urbano_tests`, the conventions of the paper's ``ir_tests.R``) on every
    simulated set, vectorised over the trials in batches.
