@@ -132,7 +132,7 @@ def test_a_delta_no_margin_reaches_is_skipped():
 
 def test_library_warnings_become_one_note(monkeypatch, capsys):
     """numpy's and scipy's warnings are not printed raw: one closing note of the command."""
-    import metaeval.cli.measures as measures
+    from metaeval.cli import measures
 
     def noisy(args):
         with np.errstate(all="warn"):
@@ -155,11 +155,11 @@ def test_urbano_permutation_p_never_below_the_smallest_attainable(tmp_path, caps
     rng = np.random.default_rng(3)
     b = rng.random((300, 5))
     e = np.clip(b + rng.uniform(0.01, 0.3, b.shape), 0, 1)
-    p1, p2 = U.permutation_test(b, e, 2000, np.random.default_rng(1))
+    _, p2 = U.permutation_test(b, e, 2000, np.random.default_rng(1))
     assert p2.min() > 0.03 and abs(p2.mean() - 2 / 32) < 0.003
     # the simulated type I rate at alpha .01 on five topics: no p-value reaches it
     b = rng.random((3000, 5))
-    p1, p2 = U.permutation_test(b, b + rng.normal(0, 0.1, b.shape), 500, np.random.default_rng(2))
+    _, p2 = U.permutation_test(b, b + rng.normal(0, 0.1, b.shape), 500, np.random.default_rng(2))
     assert (p2 <= 0.01).mean() == 0.0
     # the command
     d = tmp_path / "m"

@@ -231,7 +231,7 @@ _SIGNALLED: list[int] = []
 _MAIN_PID: list[int] = []
 
 
-def _on_signal(signum, frame):
+def _on_signal(signum: int, frame: object) -> None:
     import os
     import signal
 
@@ -258,7 +258,7 @@ class _signals_as_exceptions:
     the command runs (a SIGINT ignored by the caller stays ignored); the previous handlers are restored
     afterwards."""
 
-    def __enter__(self):
+    def __enter__(self) -> _signals_as_exceptions:
         import os
         import signal
         import threading
@@ -274,7 +274,7 @@ class _signals_as_exceptions:
                 self.old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_signal)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> bool:
         import signal
 
         for sig, old in self.old.items():
@@ -283,7 +283,7 @@ class _signals_as_exceptions:
         return False
 
 
-def _quiet_unraisable(unraisable) -> None:
+def _quiet_unraisable(unraisable: object) -> None:
     """The exception of a signal that landed where Python cannot raise it (a fork hook, a finaliser) is
     not printed: :func:`raise_if_signalled` raises it again where it can."""
     if isinstance(unraisable.exc_value, (Terminated, KeyboardInterrupt)) and _SIGNALLED:
@@ -291,7 +291,7 @@ def _quiet_unraisable(unraisable) -> None:
     sys.__unraisablehook__(unraisable)
 
 
-def run_command(args) -> int | None:
+def run_command(args: argparse.Namespace) -> int | None:  # noqa: F821
     """Run the parsed command ``args.func(args)`` with its output as it declares it (``out_kind``,
     see the module's docstring): ``--out`` checked first; a folder written under a temporary name
     beside it (``args.out`` is that name while the command runs, ``args.out_shown`` the user's) and
