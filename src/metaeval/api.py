@@ -475,7 +475,7 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
     return res
 
 
-# ------------------------------------------------------------------------- judgments (issue 28)
+# ------------------------------------------------------------------------- judgments
 def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, reference: str | None = None,
               metrics: Iterable[str] | None = None, gains: str | None = None, threshold: int | None = None,
               top_k: int = 10, test: str = "paired-t", B: int = 1000, alpha: float = 0.05, seed: int = SEED,
@@ -550,7 +550,7 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
     return _attached(res, write, out, figures)
 
 
-# ------------------------------------------------------------------------ standardisation (issue 30)
+# ------------------------------------------------------------------------ standardisation
 def _matrices_of(matrices, metrics):
     """``{metric: topic x run DataFrame}`` of a folder of ``METRIC.csv`` (only ``metrics``, when
     given), a tidy ``run, topic, measure, value`` frame or a dict of matrices (aligned)."""
@@ -585,7 +585,7 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
     return _attached(NamedTables(frames, "standardisation", "standardisation_within"), write, out, figures)
 
 
-# ------------------------------------------------------------------------ test errors (issue 29)
+# ------------------------------------------------------------------------ test errors
 def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 20, topics=(25, 50, 100),
                 trials: int = 1000, deltas=None, alphas=None, tests=None, B: int = 1000, seed: int = SEED,
                 out=None, figures: bool = True):

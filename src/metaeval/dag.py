@@ -353,7 +353,7 @@ class Plan:
                            intent_probs=cc.get("intent_probs"),
                            std_runs=cc.get("std_runs"), std_factors=cc.get("std_factors"),
                            trec_eval_version=self._trec_eval_version()) + (
-            " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures (issue 30)
+            " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures
 
     def stage_args(self, stage: str, c: str) -> str:
         """The ``metaeval stage STAGE`` options of collection ``c``'s job. Every stage picks the

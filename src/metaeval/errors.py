@@ -41,8 +41,8 @@ class ConfigError(ValueError):
 
 
 def warn_input(message: str) -> None:
-    """Issue an :class:`InputWarning` attributed to the first caller outside metaeval (issue 31: a
-    warning from the Python API named the library's own source line): Python prints the user's
+    """Issue an :class:`InputWarning` attributed to the first caller outside metaeval (else a
+    warning from the Python API would name the library's own source line): Python prints the user's
     file and line, and ``catch_warnings`` records them."""
     import os
     import sys

@@ -1,4 +1,4 @@
-"""Display labels of runs and measures: the names a paper prints (issue 31; docs/outputs.md, "Labels").
+"""Display labels of runs and measures: the names a paper prints (docs/outputs.md, "Labels").
 
 * A run's canonical name is its file stem (``metaeval.io.run_name``); it stays in every CSV (matrix
   headers, the ``run`` / ``system_x`` / ... columns).  Its **label** is what Markdown / LaTeX tables,

@@ -138,7 +138,7 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
     matrices): the Kendall table's caption notes two measures that are the same measure.  With more
     runs than ``pair_top_runs`` (default :data:`metaeval.report.per_pair.PAIR_TOP_RUNS`; 0 = every
-    pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only (issue 31).
+    pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only.
     ``jobs > 1``: the tables dealt by size into that many processes (:func:`fork_map`), the same
     files.  ``select_by``: the configured measure that ranks the runs; the primary measure of the
     captions and the run table's order is it when the run means hold it, else their first

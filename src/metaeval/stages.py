@@ -208,19 +208,19 @@ INDEX: tuple = (
     "metaeval.meta.stages.rank_correlation",
     "metaeval.meta.stages.discpower",
     "metaeval.meta.stages.incompleteness",
-    # risk-sensitive measures against a configured baseline run (issue 30: tables/risk.csv)
+    # risk-sensitive measures against a configured baseline run (tables/risk.csv)
     "metaeval.meta.stages.risk",
     StageInfo("tables", "file", reads=("labels", "pair_top_runs")),
     StageInfo("meta", "file"),
     StageInfo("figures", "file"),
     StageInfo("summary", "file"),
     StageInfo("kishida", "other"),
-    # judgments as a dimension (issue 28): `metaeval judgments`, its own command and job
+    # judgments as a dimension: `metaeval judgments`, its own command and job
     StageInfo("judgments", "other"),
-    # score standardisation, the experiments of Urbano et al. (2019) (issue 30): its own command
+    # score standardisation, the experiments of Urbano et al. (2019): its own command
     # `metaeval standardise --experiment` and, when configured, one job per collection
     "metaeval.meta.stages.standardisation",
-    # simulated error rates of the paired tests, Urbano et al. (2019) (issue 29): its own command
+    # simulated error rates of the paired tests, Urbano et al. (2019): its own command
     # `metaeval test-errors` and, when configured, one job per collection
     "metaeval.meta.stages.error_rates",
     # prediction-powered intervals of an LLM judge's scores and the judging budget: its own command

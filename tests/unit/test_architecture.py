@@ -297,8 +297,3 @@ def test_each_drop_in_is_one_package():
         old = importlib.import_module("metaeval.metrics.cwl")
     assert old is importlib.import_module("metaeval.cwl.measures")
     assert any(issubclass(w.category, DeprecationWarning) for w in caught) or "metaeval.metrics.cwl" in sys.modules
-
-
-def test_no_product_module_is_named_like_a_test():
-    """pytest would collect it; a module says what it holds (``error_rates``, not ``test_errors``)."""
-    assert sorted(p.relative_to(SRC) for p in PKG.rglob("test_*.py")) == []

@@ -104,7 +104,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
         _TALLY.add(message)
 
 
-#: the warnings of the running command, summarised at its end (metaeval.logsummary; issue 31)
+#: the warnings of the running command, summarised at its end (metaeval.logsummary)
 _TALLY = None
 
 

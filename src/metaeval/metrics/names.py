@@ -60,7 +60,7 @@ def tokenize(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
     written, no registry lookup (quoted values unquoted; the text after ``@`` as written, which may
     be a number with a decimal point, e.g. ir_measures' ``IPrec@0.1``)."""
     m = _HEAD_RE.match(str(text).strip())
-    if not m:      # parameters after the cutoff (``nDCG@10(std=N)``, issue 30) read as nDCG(std=N)@10
+    if not m:      # parameters after the cutoff (``nDCG@10(std=N)``) read as nDCG(std=N)@10
         m = _CUT_FIRST_RE.match(str(text).strip())
     if not m:
         raise ValueError(f"measure {text!r}: expected BASE, BASE@CUTOFF or BASE(key=value,...)@CUTOFF")
@@ -73,7 +73,7 @@ def tokenize(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
     return m["base"], items, m["cutoff"]
 
 
-# score standardisation (issue 30): the methods of ``std=`` (metaeval.metrics.standardise)
+# score standardisation: the methods of ``std=`` (metaeval.metrics.standardise)
 STD_METHODS = ("z", "N", "U", "E")
 
 

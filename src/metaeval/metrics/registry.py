@@ -179,7 +179,7 @@ GENERIC_PARAMS: dict[str, Param] = {
                                             "(NTCIREVAL -j, trec_eval -J)", _fmt_bool),
 }
 
-# score standardisation (issue 30): ``std=z|N|U|E`` on any measure -- the measure's matrix
+# score standardisation: ``std=z|N|U|E`` on any measure -- the measure's matrix
 # standardised per topic by the standardising runs' scores (metaeval.metrics.standardise, applied
 # by metaeval.metrics.evaluate)
 from .names import parse_std as _parse_std  # noqa: E402

@@ -1,4 +1,4 @@
-"""Layout helpers of the figures that stay readable with 80+ runs and 25 measures (issue 31):
+"""Layout helpers of the figures that stay readable with 80+ runs and 25 measures:
 a colour per series beyond ten, a legend beside the panels, panel titles wrapped to the panel
 width, and the PNG stored with a 256-colour palette (the HTML report embeds every figure).
 Used by :mod:`metaeval.report.figures`; tests/unit/test_figures_readable.py checks the result."""
@@ -19,7 +19,7 @@ from ..util import atomic_dir_outputs, atomic_write
 
 __all__ = ["MANY_COLORS", "palette_png", "side_legend", "panel_title", "DPI", "new_figure", "save_figure"]
 
-#: more series than figures._COLORS (issue 31: 23 series on DL20): a colour each from tab20, tab20b and
+#: more series than figures._COLORS (23 series on DL20): a colour each from tab20, tab20b and
 #: tab20c (60), line style and marker still varying with the index
 MANY_COLORS = [matplotlib.colors.to_hex(c) for name in ("tab20", "tab20b", "tab20c")
                for c in matplotlib.colormaps[name].colors]
@@ -27,7 +27,7 @@ MANY_COLORS = [matplotlib.colors.to_hex(c) for name in ("tab20", "tab20b", "tab2
 
 def palette_png(png: bytes) -> bytes:
     """The PNG with at most 256 colours (median cut, no dithering; deterministic): a third of the
-    size for line plots and heat maps that look the same (issue 31: the HTML report embeds every
+    size for line plots and heat maps that look the same (the HTML report embeds every
     figure; the PDF keeps the vector drawing)."""
     from PIL import Image
 

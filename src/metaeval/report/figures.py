@@ -531,7 +531,7 @@ PLOTTERS: dict[str, tuple[Callable[..., list[Path]], dict]] = {
 }
 
 
-# score standardisation (issue 30): the plotters live in report/standardisation.py
+# score standardisation: the plotters live in report/standardisation.py
 from .standardisation import plot_standardisation_power, plot_standardisation_tau  # noqa: E402
 
 PLOTTERS.update({"standardisation_power": (plot_standardisation_power, {}),
@@ -590,14 +590,14 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
     return written
 
 
-# judgments as a dimension (issue 28): the plotters live in report/judgment_figures.py
+# judgments as a dimension: the plotters live in report/judgment_figures.py
 from .judgment_figures import plot_judgment_run_means, plot_judgment_taus  # noqa: E402
 
 PLOTTERS.update({"judgments_run_means": (plot_judgment_run_means, {}),
                  "judgments_ranking_agreement": (plot_judgment_taus, {})})
 
 
-# which significance test to trust (issue 29): the plotters live in report/error_rates.py
+# which significance test to trust: the plotters live in report/error_rates.py
 from .error_rates import plot_test_errors_power, plot_test_errors_type1, plot_test_errors_type3  # noqa: E402
 
 PLOTTERS.update({"test_errors_type1": (plot_test_errors_type1, {}),

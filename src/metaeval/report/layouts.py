@@ -535,7 +535,7 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("rank_correlation", _layout_rank_correlation),
     TableKind("summary_rank_correlation", _wide(format_tau, id_cols=3)),
     TableKind("summary_discriminative_power", _wide(lambda v: format_percent(v, integer=False), id_cols=2)),
-    # judgments (issue 28): the tables of `metaeval judgments`
+    # judgments: the tables of `metaeval judgments`
     TableKind("judgments_label_agreement", _jl.layout_label_agreement),
     TableKind("judgments_ranking_agreement", _jl.layout_ranking_agreement),
     TableKind("judgments_run_ranks", _jl.layout_run_ranks),
@@ -544,7 +544,7 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("judgments_topic_ranking_agreement", _layout_generic),
 ]}
 
-# score standardisation (issue 30): the layouts live in report/standardisation_layouts.py
+# score standardisation: the layouts live in report/standardisation_layouts.py
 from .standardisation_layouts import LAYOUTS as _STD_LAYOUTS  # noqa: E402
 
 KINDS.update({name: TableKind(name, f) for name, f in _STD_LAYOUTS.items()})

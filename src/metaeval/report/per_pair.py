@@ -1,4 +1,4 @@
-"""Per-pair tables at 80+ runs (issue 31): the Markdown and LaTeX of a table with one row per run
+"""Per-pair tables at 80+ runs: the Markdown and LaTeX of a table with one row per run
 pair (``asl``: 3,403 rows at 83 runs, a 956 KB ``asl.tex``) show the pairs of the top-k runs only,
 the CSV beside them keeps every pair.
 

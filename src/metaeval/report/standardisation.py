@@ -1,4 +1,4 @@
-"""The outputs of the standardisation stage (issue 30; Urbano, Lima & Hanjalic 2019): the figures ``standardisation_power`` /
+"""The outputs of the standardisation stage (Urbano, Lima & Hanjalic 2019): the figures ``standardisation_power`` /
 ``standardisation_tau`` (registered in :data:`metaeval.report.figures.PLOTTERS`) and
 :func:`write_standardisation`, which writes the stage's files into an output folder."""
 

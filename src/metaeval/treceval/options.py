@@ -54,7 +54,7 @@ def parse(argv) -> dict:
             o["N"] = _atol(v)
         elif k in ("-M", "--Max_retrieved_per_topic"):
             o["M"] = _atol(v)
-            if o["M"] < 0:                          # trec_eval 10.0 crashes on it (issue 31)
+            if o["M"] < 0:                          # trec_eval 10.0 crashes on it
                 raise UsageError(f"-M {v}: the number of documents per topic must be >= 0")
         elif k in ("-R", "--Rel_info_format"):
             if v in ("prefs", "qrels_prefs", "qrels_jg"):

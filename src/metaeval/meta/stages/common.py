@@ -55,7 +55,7 @@ PARAMS = (
     Param("batch", int, None, "bootstrap samples per batch (memory bound)"),
 )
 
-# the tables' Markdown/LaTeX and the figures (issue 31): parameters of the tables job
+# the tables' Markdown/LaTeX and the figures: parameters of the tables job
 def _check_pair_top_runs(v):
     if isinstance(v, bool) or int(v) != v or v < 0:
         raise ValueError(f"pair_top_runs must be a non-negative integer, got {v!r}")

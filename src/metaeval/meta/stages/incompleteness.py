@@ -84,7 +84,7 @@ STAGE = StageInfo(
                   "TREC's input. prefix and without a prefix every run shares, dl-20-official-input.pash_f1 -> "
                   "pash), a regular expression on run names whose first group is the group, or a two-column "
                   "file RUN GROUP."),
-        # the pool contributors (issue 31)
+        # the pool contributors
         Param("pool_runs", str, None, "depth, leave-one-group-out: the runs that formed the pool (names, globs or a "
               "file of names; default every run); the others are evaluated on their pool",
               nargs="+", action="extend", metavar="RUN|GLOB|FILE", config=(_I, "pool_runs"), field=False,
