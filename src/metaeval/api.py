@@ -29,7 +29,7 @@ from .meta.stages.common import SEED
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "Result", "collection", "tidy_to_matrices", "incompleteness", "compare",
            "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
 
-from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
+from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: F401  (re-exported; meta.compare uses them too)
 
 
 # ------------------------------------------------------------------------------- the results

@@ -96,7 +96,7 @@ class Collection:
         """R per topic: judged documents at level >= 1."""
         return self.level_counts[:, 1:].sum(axis=1)
 
-    def condensed(self) -> "Collection":
+    def condensed(self) -> Collection:
         """Condensed lists (NTCIREVAL ``label -j``): unjudged documents removed, order kept."""
         lv = self.levels
         keep = lv >= 0
@@ -113,7 +113,7 @@ class Collection:
             extra["qrels_row"] = row
         return replace(self, levels=out, lengths=lengths, info={**self.info, "condensed": True}, **extra)
 
-    def with_rel(self, rel: int) -> "Collection":
+    def with_rel(self, rel: int) -> Collection:
         """Binary relevance at threshold ``rel`` (trec_eval ``-l``): documents judged below level
         ``rel`` become judged nonrelevant (L0), in the lists and in ``level_counts``; levels >= rel
         are kept.  A plain :class:`Collection` (the per-intent arrays of a diversity collection are
@@ -133,7 +133,7 @@ class Collection:
                           level_counts=counts, excluded_topics=self.excluded_topics,
                           info={**self.info, "rel": rel})
 
-    def with_max_level(self, H: int) -> "Collection":
+    def with_max_level(self, H: int) -> Collection:
         """The same collection on the level scale L0..LH (H >= :attr:`max_level`): the top levels
         added have no judged document (a gain vector of H values declares H, as NTCIREVAL's -g)."""
         if H == self.max_level:
@@ -144,7 +144,7 @@ class Collection:
         return replace(self, level_counts=np.concatenate([self.level_counts, pad], axis=1),
                        info={**self.info, "max_level": H})
 
-    def select_runs(self, runs) -> "Collection":
+    def select_runs(self, runs) -> Collection:
         idx = [self.runs.index(r) for r in runs]
         extra = {} if self.qrels_row is None else {"qrels_row": self.qrels_row[idx]}
         return replace(self, runs=tuple(self.runs[i] for i in idx), levels=self.levels[idx],
@@ -174,7 +174,7 @@ class Collection:
             )
 
     @classmethod
-    def load(cls, path: str | Path) -> "Collection":
+    def load(cls, path: str | Path) -> Collection:
         import json
 
         with np.load(path, allow_pickle=False) as z:
@@ -287,7 +287,7 @@ class DiversityCollection(Collection):
         return self._cache["intent_levels"]
 
     # ------------------------------------------------------------- Collection API
-    def condensed(self) -> "DiversityCollection":
+    def condensed(self) -> DiversityCollection:
         keep = self.doc_index >= 0
         pos = np.cumsum(keep, axis=2) - 1
         r, t, k = np.nonzero(keep)
@@ -299,7 +299,7 @@ class DiversityCollection(Collection):
         return replace(self, levels=lv, doc_index=di, lengths=lengths, _cache={},
                        info={**self.info, "condensed": True})
 
-    def select_runs(self, runs) -> "DiversityCollection":
+    def select_runs(self, runs) -> DiversityCollection:
         idx = [self.runs.index(r) for r in runs]
         return replace(self, runs=tuple(self.runs[i] for i in idx), levels=self.levels[idx],
                        lengths=self.lengths[idx], doc_index=self.doc_index[idx], _cache={})
@@ -322,7 +322,7 @@ class DiversityCollection(Collection):
                 probs=self.probs, intent_ids=np.array(json.dumps([list(x) for x in self.intent_ids])))
 
     @classmethod
-    def from_npz(cls, z) -> "DiversityCollection":
+    def from_npz(cls, z) -> DiversityCollection:
         import json
 
         return cls(

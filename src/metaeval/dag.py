@@ -212,7 +212,7 @@ class Plan:
                               "silence this)")
         self.incompleteness_jobs = int(inc["jobs"])
         #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
-        self.conditions = dict(gain_sweep=self.gain_sweep, incompleteness=incompleteness)
+        self.conditions = {"gain_sweep": self.gain_sweep, "incompleteness": incompleteness}
         for st in _stages.REGISTRY:         # any other stage switched by its config key
             if st.condition and st.condition not in self.conditions:
                 if st.switch:
@@ -235,8 +235,8 @@ class Plan:
         #: those the meta job runs
         self.meta_stages = [s for s in self.method_stages if s not in self.own_job_stages]
         #: the parameters' values the config gives as measure names, canonical
-        self.values = dict(metrics=self.metrics, geometric=self.geometric, sweep_metrics=self.sweep_metrics,
-                           sweep_gains=self.sweep_variants)
+        self.values = {"metrics": self.metrics, "geometric": self.geometric, "sweep_metrics": self.sweep_metrics,
+                           "sweep_gains": self.sweep_variants}
         self._own_jobs(config)
         for c in self.collections:                # every value is checked before any job runs
             for s in _stages.stage_names("matrices", "labelled"):

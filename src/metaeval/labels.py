@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from .errors import InputError
 
@@ -158,7 +158,7 @@ def runid_of(path: str | os.PathLike) -> str | None:
         with open(path, "rb") as fh:
             head = fh.read(2)
             fh.seek(0)
-            raw = gzip.open(fh).read(1 << 16) if head == b"\x1f\x8b" else fh.read(1 << 16)
+            raw = gzip.open(fh).read(1 << 16) if head == b"\x1f\x8b" else fh.read(1 << 16)  # noqa: SIM115
     except (OSError, EOFError, ValueError):
         return None
     for line in raw.split(b"\n")[:-1] or raw.split(b"\n"):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, reuse_freed_memory,
                       sharded_stage_runner, stage_groups)

@@ -49,7 +49,7 @@ def _flow(value) -> str:
     import yaml
 
     text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
-    return text[:-4] if text.endswith("\n...") else text
+    return text.removesuffix("\n...")
 
 
 def _defaulted(value, path: tuple, given_paths: set[tuple], given_prefixes: set[tuple]):

@@ -103,7 +103,7 @@ class SimParams:
             raise ValueError("teams must be >= 1")
 
     @classmethod
-    def from_dict(cls, d: dict) -> "SimParams":
+    def from_dict(cls, d: dict) -> SimParams:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - known)
         if unknown:
@@ -163,7 +163,7 @@ class SimulatedCollection:
 def _allocate_counts(mean: float, weights: np.ndarray) -> np.ndarray:
     """Integer counts proportional to ``weights`` whose total is round(mean * T) (largest remainder)."""
     T = weights.size
-    total = int(round(mean * T))
+    total = round(mean * T)
     raw = total * weights / weights.sum()
     base = np.floor(raw).astype(np.int64)
     short = total - int(base.sum())
@@ -254,7 +254,7 @@ def to_collection(sim: SimulatedCollection):
     what ingesting its written files gives (run-file order, depth ``params.depth``)."""
     from .collection import PAD, UNJUDGED, Collection
 
-    R, T, D = sim.ranked.shape
+    _R, T, D = sim.ranked.shape
     H = len(sim.params.rel_means)
     idx = sim.ranked.astype(np.intp)
     t_idx = np.arange(T)[None, :, None]

@@ -46,11 +46,12 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 __all__ = ["Param", "StageInfo", "StageInputs", "INDEX", "COMMON_MODULE", "KINDS", "names", "get",
            "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
-           "register_stage_module", "REGISTRY"]
+           "register_stage_module", "REGISTRY"]  # noqa: F822 - REGISTRY: module __getattr__, loaded on first use
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 

@@ -8,7 +8,8 @@ import io
 import os
 import tempfile
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
+from collections.abc import Iterator
 
 
 def open_text(path: str | os.PathLike) -> IO[str]:

@@ -28,8 +28,8 @@ import sys
 #: without importing the package -- the module's own parser says the same)
 DROPINS = {
     "trec_eval": ("metaeval.treceval.cli", "drop-in for trec_eval 10.0 (same options, same output)"),
-    "cwl_eval": ("metaeval.cwl.cli", "drop-in for cwl-eval 1.0.12: the C/W/L measures (EU, ETU, EC, "
-                                     "ETC, ED and residuals) of one result file"),
+    "cwl_eval": ("metaeval.cwl.cli", ("drop-in for cwl-eval 1.0.12: the C/W/L measures (EU, ETU, EC, "
+                                     "ETC, ED and residuals) of one result file")),
     "ndeval": ("metaeval.ndeval.cli", "drop-in for TREC's ndeval 4.5 (same options, same CSV, risk mode)"),
     "ntcir": ("metaeval.ntcir.cli", "ntcir_eval-compatible label/compute for one topic"),
 }
@@ -70,7 +70,7 @@ def _known(command: str) -> bool:
     return command in DROPINS or command in COMMAND_MODULES or command in _modules()
 
 
-def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa: F821
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:  # noqa: F821
     """The ``metaeval`` parser; ``only``: just that command's subparser (what ``metaeval CMD ...``
     needs: the other command modules are not imported)."""
     import argparse

@@ -189,8 +189,8 @@ def run(args) -> int:
         raise InputError(str(e), where) from None
     n_topics = next(iter(scores.values())).shape[0]
     csv_text = df.to_csv(index=False, lineterminator="\n")
-    opts = dict(alpha=args.alpha, baseline=args.baseline, n_topics=n_topics, show=args.show, sort_by=args.sort_by,
-                labels=labels, conventions=args.conventions)
+    opts = {"alpha": args.alpha, "baseline": args.baseline, "n_topics": n_topics, "show": args.show, "sort_by": args.sort_by,
+                "labels": labels, "conventions": args.conventions}
     md = render_compare(df, fmt="md", **opts)
     tex = render_compare(df, fmt="tex", **opts)
     if args.risk_alpha is not None:             # the risk table after the comparison

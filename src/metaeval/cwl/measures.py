@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -86,10 +86,10 @@ class CwlRankings(Memo):
         self.shape = (B, n)
         Memo.__init__(self)
 
-    def case(self, worst: bool) -> "_Case":
+    def case(self, worst: bool) -> _Case:
         return self.cached(("case", worst), lambda: self._case(worst))
 
-    def _case(self, worst: bool) -> "_Case":
+    def _case(self, worst: bool) -> _Case:
         unknown_g = np.isnan(self.raw_gains)
         unknown_k = np.isnan(self.raw_costs)
         g = np.where(unknown_g, self.min_gain if worst else self.max_gain, self.raw_gains)
@@ -334,7 +334,7 @@ def _c_tbg(case, n, halflife):
     x = np.zeros(case.g.shape)
     x[:, 1:] = case.cc[:, :-1]
     h = halflife
-    ln2 = math.log(2.0, math.e)
+    ln2 = math.log(2.0, math.e)                          # noqa: FURB163 - cwl_eval's expression, for its digits
     w = (h * _on_unique(-x / h, lambda u: _pow(2.0, u))) / ln2
     norm = np.cumsum(w, axis=1)[:, -1:]
     w = w / norm
@@ -479,7 +479,7 @@ class CwlMetric:
         return self.spec.name(self.kw)
 
     @classmethod
-    def make(cls, class_name: str, *args) -> "CwlMetric":
+    def make(cls, class_name: str, *args) -> CwlMetric:
         spec = BY_CLASS[class_name]
         if len(args) > len(spec.params):
             raise TypeError(f"{class_name} takes at most {len(spec.params)} parameters "

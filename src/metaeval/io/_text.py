@@ -78,8 +78,7 @@ def check_text(data: bytes, path) -> bytes:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise InputError("UTF-16/UTF-32 text (byte-order mark): only UTF-8 is accepted; convert the "
                          "file (e.g. iconv -f UTF-16 -t UTF-8)", path, 1)
-    if data.startswith(_BOM):
-        data = data[len(_BOM):]
+    data = data.removeprefix(_BOM)
     nul = data.find(b"\0")
     if nul >= 0:
         raise InputError("NUL byte: binary or UTF-16 data; only UTF-8 text is accepted", path,

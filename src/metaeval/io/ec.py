@@ -63,7 +63,7 @@ def load_ec_collection(qrels, runs, order: str = "file", depth: int | None = 100
     q, cid = read_ec_qrels(qrels, max_level) if not isinstance(qrels, tuple) else qrels
     base, entry = load_collection(q, runs, entries=True, order=order, depth=depth, max_level=max_level,
                                 progress=progress, trec_eval_version=trec_eval_version)
-    R, T, D = base.levels.shape
+    _R, T, _D = base.levels.shape
     c = np.where(entry >= 0, cid[np.maximum(entry, 0)], -1)
     r, t, k = np.nonzero(c >= 0)                                   # C order: by list, then rank
     if len(r):

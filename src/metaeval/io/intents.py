@@ -233,7 +233,7 @@ def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file
     probs = uniform_probs(iq) if intent_probs is None else read_intent_probs(intent_probs, iq)
     base, entry = load_collection(iq.as_qrels(), runs, entries=True, order=order, depth=depth,
                                 max_level=iq.max_level, progress=progress, trec_eval_version=trec_eval_version)
-    R, T, D = base.levels.shape
+    _R, T, _D = base.levels.shape
     filled = base.levels != PAD
     # judged lists of the used topics
     tpos = {t: k for k, t in enumerate(iq.topics)}

@@ -149,7 +149,7 @@ def add_fills(js: JudgmentSets, fill: dict) -> JudgmentSets:
     """The sets of ``fill`` ``{NAME: BASE+FROM}`` added after those of ``js``."""
     if not fill:
         return js
-    names, labels, fills = list(js.names), [js.labels], dict(js.fills)
+    names, fills = list(js.names), dict(js.fills)
     cur = js.labels
     for name, spec in fill.items():
         base, frm = parse_fill(spec)

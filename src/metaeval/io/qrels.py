@@ -106,7 +106,7 @@ class Qrels:
             return "?"
         return f"{self.sources[int(self._files[i])]}:{int(self._lines[i])}"
 
-    def with_max_level(self, max_level: int | None) -> "Qrels":
+    def with_max_level(self, max_level: int | None) -> Qrels:
         if max_level is None or max_level == self.max_level:
             return self
         if max_level < int(self.level.max(initial=0)):

@@ -170,7 +170,7 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
                            for a, x in zip(alphas, r)]
         # ---- type II and III
         order = np.argsort(-mu, kind="stable")
-        baselines = order[int(round(len(mu) * 0.25)):]
+        baselines = order[round(len(mu) * 0.25):]
         for di, delta in enumerate(deltas):
             cells2, cells3 = {}, {}
             drng = trial_rng(seed, "test_errors", mi, 2, di)

@@ -260,7 +260,7 @@ def trial_masks(c: Collection, method: str, level, trials: range, seed: int) -> 
     draw = sample_judged if method == "judged" else sample_stratified
     from .samples import trial_rng
 
-    key = int(round(float(level) * 1_000_000))
+    key = round(float(level) * 1_000_000)
     return np.stack([draw(c, float(level), trial_rng(seed, "incompleteness", _METHOD_ID[method], key, k))
                      for k in trials])
 

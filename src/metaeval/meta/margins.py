@@ -119,7 +119,7 @@ def fit_norm(x) -> Margin:
     from scipy import stats
 
     x = np.asarray(x, dtype=np.float64)
-    nll = lambda p: -_truncnorm_logpdf(x, p[0], p[1]).sum() if p[1] >= 0.05 else np.inf  # noqa: E731
+    nll = lambda p: -_truncnorm_logpdf(x, p[0], p[1]).sum() if p[1] >= 0.05 else np.inf
     # the likelihood of a truncated normal has long ridges (a decreasing density is fitted by any
     # mu far below 0 with a matching sigma): several starts, the best one polished
     # mu within NORM_MU, sigma within NORM_SIGMA: where the scores decrease like an exponential the
@@ -145,7 +145,7 @@ def fit_beta(x) -> Margin:
     xc = np.clip(np.asarray(x, dtype=np.float64), _CAP, 1 - _CAP)
     m, v = xc.mean(), xc.var(ddof=1)
     k = max(m * (1 - m) / v - 1, 1e-3) if v > 0 else 1.0
-    nll = lambda p: -stats.beta.logpdf(xc, p[0], p[1]).sum()  # noqa: E731
+    nll = lambda p: -stats.beta.logpdf(xc, p[0], p[1]).sum()
     (a, b), f = _minimize(nll, [max(m * k, 1e-3), max((1 - m) * k, 1e-3)], [(1e-6, None), (1e-6, None)])
     return Margin("beta", {"shape1": a, "shape2": b}, 2.0, -f, a / (a + b),
                   lambda u: stats.beta.ppf(u, a, b))
@@ -180,8 +180,8 @@ def fit_nks(x) -> Margin:
 
     x = np.asarray(x, dtype=np.float64)
     h = plugin_bandwidth(x)
-    F = lambda q: ndtr((np.asarray(q)[..., None] - x) / h).mean(axis=-1)  # noqa: E731
-    fden = lambda q: (np.exp(-0.5 * ((np.asarray(q)[..., None] - x) / h) ** 2).mean(axis=-1)  # noqa: E731
+    F = lambda q: ndtr((np.asarray(q)[..., None] - x) / h).mean(axis=-1)
+    fden = lambda q: (np.exp(-0.5 * ((np.asarray(q)[..., None] - x) / h) ** 2).mean(axis=-1)
                       / (h * math.sqrt(2 * math.pi)))
     F0, F1 = float(F(0.0)), float(F(1.0))
     Z = F1 - F0
@@ -223,7 +223,7 @@ def fit_bbinom(x, support) -> Margin:
     den = n * (v / m - m - 1) + m if m > 0 else 0.0
     a0 = (n * m - v) / den if den else 1.0
     b0 = (n - m) * (n - v / m) / den if den and m > 0 else 1.0
-    nll = lambda p: -stats.betabinom.logpmf(k, n, p[0], p[1]).sum()  # noqa: E731
+    nll = lambda p: -stats.betabinom.logpmf(k, n, p[0], p[1]).sum()
     (a, b), _ = _minimize(nll, [max(a0, 1.0) if np.isfinite(a0) else 1.0,
                                 max(b0, 1.0) if np.isfinite(b0) else 1.0], [(1.0, None), (1.0, None)])
     pmf = stats.betabinom.pmf(np.arange(n + 1), n, a, b)
@@ -272,7 +272,7 @@ def fit_dks(x, support, mult: float = 1.0, bandwidth: float | None = None) -> Ma
     lam = (cv_ls_bandwidth(k, support.size) if bandwidth is None else bandwidth) * mult
     if lam > 1:
         raise ValueError("(multiplied) bandwidth too large")
-    lv, cnt, dist = _levels(k, support.size)
+    _lv, cnt, dist = _levels(k, support.size)
     pmf = _wvr_kernel(dist, lam) @ cnt / k.size
     pmf = pmf / pmf.sum()
     df = float(np.mean((1.0 - lam) / pmf[k]))
@@ -372,7 +372,7 @@ def transform(margin: Margin, target: float, tol: float = 1e-4) -> Margin | None
     base = margin
     params = {"base": base.family, **{f"base_{k}": v for k, v in base.params.items()}, "a": a, "b": b}
     if base.support is None:
-        ppf = lambda u: base.ppf(stats.beta.ppf(u, a, b))  # noqa: E731
+        ppf = lambda u: base.ppf(stats.beta.ppf(u, a, b))
         return Margin(f"t({base.family})", params, base.df, float("nan"), mean, ppf)
     q = np.maximum.accumulate(stats.beta.cdf(base.cdf, a, b))
     cut = q[:-1]

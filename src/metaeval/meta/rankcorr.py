@@ -451,7 +451,7 @@ def rank_correlation_table(matrices: Mapping, metrics=None, *, B: int | None = N
         raise ValueError("rank_correlation: a metric is listed twice")
     if len(names) < 2:
         return _empty_table()
-    X, topics, runs = _stack(matrices, names)              # (n_topics, m, runs)
+    X, _topics, _runs = _stack(matrices, names)              # (n_topics, m, runs)
     nq, m, nr = X.shape
     smp = resolve_samples(samples, nq, None if B is None else check_B(B), seed, "paired", "rank_correlation")
     bs = check_batch(DEFAULT_BATCH if batch is None else batch, smp.B)

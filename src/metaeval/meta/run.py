@@ -22,7 +22,7 @@ mean of Sakai (2007b) Eq. 7 (unpaired, swap and stability stages).  ``MetaConfig
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -303,7 +303,7 @@ def stage_metric_lists(metrics: list[str], geometric=()) -> dict[str, list[str]]
     ``other``  plain + every ``G_X`` given + ``G_X`` for X in ``geometric`` (unpaired, swap, stability,
                run means).
     """
-    plain = [m for m in metrics if not (m.startswith("AG_") or m.startswith("G_"))]
+    plain = [m for m in metrics if not (m.startswith(("AG_", "G_")))]
     geo = list(geometric)
     paired = plain + [m for m in metrics if m.startswith("AG_")] + [f"AG_{g}" for g in geo]
     other = plain + [m for m in metrics if m.startswith("G_")] + [f"G_{g}" for g in geo]
@@ -402,7 +402,7 @@ def run_stages(names: list[str], matrices: dict, metrics: list[str], cfg: MetaCo
     return done
 
 
-def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] | None = None,
+def run_meta(matrices: dict, cfg: MetaConfig | None = None, metrics: list[str] | None = None,
              collection=None, progress: Callable[[str, str], None] | None = None,
              stage_runner: Callable | None = None) -> dict[str, pd.DataFrame]:
     """Every table of the output contract for one collection, in memory.
@@ -418,6 +418,7 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     exactly as the pipeline's per-stage jobs do; a stage on the labelled collection
     (:attr:`Stage.labelled`, e.g. incompleteness) has its own command and API function.
     """
+    cfg = MetaConfig() if cfg is None else cfg
     say = progress or (lambda stage, metric: None)
     metrics, cfg = with_matrix_names(matrices, metrics, cfg)
     mats = prepare_matrices(matrices, cfg)

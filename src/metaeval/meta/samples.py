@@ -125,7 +125,7 @@ class BootstrapSamples:
         return self.indices.shape[0]
 
     @classmethod
-    def from_seed(cls, seed: int, n: int, B: int, stream: str = "paired") -> "BootstrapSamples":
+    def from_seed(cls, seed: int, n: int, B: int, stream: str = "paired") -> BootstrapSamples:
         """The seed-derived samples: ``(B, n)`` for paired/swap, ``(B, 2n)`` over ``2n`` for unpaired."""
         rng = sample_rng(seed, n, B, stream)
         if stream == "unpaired":
@@ -133,7 +133,7 @@ class BootstrapSamples:
         return cls(bootstrap_indices(n, B, rng), n)
 
     @classmethod
-    def from_indices(cls, indices, n: int) -> "BootstrapSamples":
+    def from_indices(cls, indices, n: int) -> BootstrapSamples:
         idx = np.array(indices, dtype=np.int64, copy=True)
         if idx.ndim != 2 or idx.shape[0] < 1:
             raise ValueError(f"bootstrap indices must be a (B, size) matrix, got shape {idx.shape}")

@@ -17,7 +17,7 @@ Two kinds:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -96,7 +96,7 @@ def area(fraction: float = 0.25) -> Statistic:
     def func(x):
         x = np.asarray(x, dtype=np.float64)
         n = x.shape[-1]
-        K = max(1, int(round(fraction * n)))
+        K = max(1, round(fraction * n))
         worst = np.sort(x, axis=-1)[..., :K]
         cum = np.cumsum(worst, axis=-1) / np.arange(1, K + 1)
         return cum.mean(axis=-1)

@@ -42,7 +42,7 @@ from ..detmath import int_product
 __all__ = ["TESTS", "SIGN_MIN_D", "t_test", "wilcoxon_test", "sign_test", "bootstrap_test",
            "permutation_test", "run_tests", "signrank_cdf"]
 
-from .stages.error_rates import TESTS  # noqa: E402  (the names, standard library only)
+from .stages.error_rates import TESTS
 #: differences within this bound are ties in the sign test (``min_d`` of ``ir_tests.R``)
 SIGN_MIN_D = 0.01
 
@@ -72,7 +72,7 @@ def t_test(b, e) -> tuple[np.ndarray, np.ndarray]:
     return p1, np.minimum(p2, 1.0)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def signrank_cdf(n: int) -> np.ndarray:
     """``P(V <= v)`` for ``v = 0 .. n(n+1)/2`` of the Wilcoxon signed-rank statistic with ``n``
     untied non-zero differences (R's ``psignrank``), by counting subsets of ``{1..n}`` per sum."""
@@ -88,7 +88,7 @@ def signrank_cdf(n: int) -> np.ndarray:
 
 def _tie_groups(a: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """Per row, ``sum(t^3 - t)`` over the groups of equal values of ``a`` among ``valid``."""
-    T, n = a.shape
+    T, _n = a.shape
     s = np.sort(np.where(valid, a, np.inf), axis=1)
     same = (s[:, 1:] == s[:, :-1]) & np.isfinite(s[:, 1:])
     # a run of equal values: its length t = 1 + consecutive "same" links

@@ -22,8 +22,8 @@ def parse_bool(text) -> bool:
     raise ValueError(f"{text!r}: expected True or False")
 
 
-_CUT_FIRST_RE = re.compile(r"^(?P<base>[^()@\s]+)@(?P<cutoff>[^()@\s]+)\((?P<params>.*)\)$", re.S)
-_HEAD_RE = re.compile(r"^(?P<base>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<cutoff>[^()@\s]+))?$", re.S)
+_CUT_FIRST_RE = re.compile(r"^(?P<base>[^()@\s]+)@(?P<cutoff>[^()@\s]+)\((?P<params>.*)\)$", re.DOTALL)
+_HEAD_RE = re.compile(r"^(?P<base>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<cutoff>[^()@\s]+))?$", re.DOTALL)
 
 
 def _split_items(text: str) -> list[str]:

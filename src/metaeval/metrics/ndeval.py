@@ -99,7 +99,7 @@ class _Entries(NamedTuple):
 
 def _run_entries(run_rel: np.ndarray) -> _Entries:
     """The True cells of run_rel (R, T, D, I) with each one's running count along the ranks."""
-    n_r, n_t, n_d, n_i = run_rel.shape
+    _n_r, n_t, _n_d, n_i = run_rel.shape
     flat = np.flatnonzero(run_rel)                       # C order: (r, t, d, i) ascending
     r, t, d, i = np.unravel_index(flat, run_rel.shape)
     grp = (r * n_t + t) * n_i + i

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
@@ -182,7 +183,7 @@ GENERIC_PARAMS: dict[str, Param] = {
 # score standardisation: ``std=z|N|U|E`` on any measure -- the measure's matrix
 # standardised per topic by the standardising runs' scores (metaeval.metrics.standardise, applied
 # by metaeval.metrics.evaluate)
-from .names import parse_std as _parse_std  # noqa: E402
+from .names import parse_std as _parse_std
 
 GENERIC_PARAMS["std"] = Param(None, _parse_std, "score standardisation per topic: z (Webber et al. 2008), "
                                                 "N, U (Sakai 2016) or E (Urbano et al. 2019)", str)
@@ -219,7 +220,7 @@ class _Registry(dict):
 
     _loaded = False
 
-    def load(self) -> "_Registry":
+    def load(self) -> _Registry:
         if not self._loaded:
             type(self)._loaded = True            # first: the modules call register() while loading
             import importlib

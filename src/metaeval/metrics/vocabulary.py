@@ -25,7 +25,7 @@ is meant.  ``docs/metrics.md`` has the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from .names import parse_bool
 

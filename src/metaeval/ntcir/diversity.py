@@ -145,13 +145,13 @@ def run_gcompute(args) -> int:
             raise InputError(f"negative gain {f[1]}", name, k)
         sg.append(g)
     ctx = gain_list_context(sg, ideal, args.out)
-    params = dict(beta=args.beta, gamma=args.gamma, logb=args.logb, persistence=args.rbp)
+    params = {"beta": args.beta, "gamma": args.gamma, "logb": args.logb, "persistence": args.rbp}
     if args.v2011:
         top = [b for b in _TOP_2011 if not b.startswith("NCUgu")]
         ms = [_with(b, None, params) for b in top]
         for l in cutoffs:
             ms += [_with(b, l, params) for b in _CUT_2011]
-        names = lambda m: m.ntcir_name.replace("Prec@", "P@")  # noqa: E731
+        names = lambda m: m.ntcir_name.replace("Prec@", "P@")
     else:
         ms = ntcir_measures(cutoffs, rbu=args.rbup, **params)
         names = None
@@ -172,7 +172,7 @@ def run_irec(args) -> int:
     docs = _docs(lines)
     rel = []
     for path in args.irelv:
-        name, ls = _read_lines(path)
+        _name, ls = _read_lines(path)
         rel.append({ln.split()[0] for ln in ls if ln.split()})
     n = len(rel)
     covered = [False] * n
@@ -311,10 +311,10 @@ def run_compute_ec(args) -> int:
     lv[0, 0, :n] = levels
     coll = Collection(topics=(args.out,), runs=("run",), levels=lv, lengths=np.array([[n]], np.int64),
                       level_counts=counts[None, :])
-    params = dict(beta=args.beta, gamma=args.gamma, logb=args.logb, persistence=args.rbp)
+    params = {"beta": args.beta, "gamma": args.gamma, "logb": args.logb, "persistence": args.rbp}
     if args.v2011:
         ms = ntcir_measures_2011(cutoffs, **params)
-        names = lambda m: m.ntcir_name.replace("Prec@", "P@")  # noqa: E731
+        names = lambda m: m.ntcir_name.replace("Prec@", "P@")
     else:
         ms = ntcir_measures(cutoffs, rbu=args.rbup, **params)
         names = None

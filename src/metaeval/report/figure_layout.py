@@ -8,10 +8,10 @@ from __future__ import annotations
 import contextlib
 import io
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import matplotlib
-import matplotlib.colors  # noqa: F401  (to_hex)
+import matplotlib.colors
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import matplotlib
 import numpy as np
 import pandas as pd
-import matplotlib.colors  # noqa: F401  (ListedColormap)
+import matplotlib.colors
 
 from .. import outputs as O
 from ..meta.bootstrap import tstar_asl
 from .csvio import read_table
-from .figure_layout import (DPI, MANY_COLORS, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401,E501
+from .figure_layout import (DPI, MANY_COLORS, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401
                             new_figure, palette_png, panel_title, save_figure, side_legend)
 
 __all__ = [
@@ -532,7 +532,7 @@ PLOTTERS: dict[str, tuple[Callable[..., list[Path]], dict]] = {
 
 
 # score standardisation: the plotters live in report/standardisation.py
-from .standardisation import plot_standardisation_power, plot_standardisation_tau  # noqa: E402
+from .standardisation import plot_standardisation_power, plot_standardisation_tau
 
 PLOTTERS.update({"standardisation_power": (plot_standardisation_power, {}),
                  "standardisation_tau": (plot_standardisation_tau, {})})
@@ -591,14 +591,14 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
 
 
 # judgments as a dimension: the plotters live in report/judgment_figures.py
-from .judgment_figures import plot_judgment_run_means, plot_judgment_taus  # noqa: E402
+from .judgment_figures import plot_judgment_run_means, plot_judgment_taus
 
 PLOTTERS.update({"judgments_run_means": (plot_judgment_run_means, {}),
                  "judgments_ranking_agreement": (plot_judgment_taus, {})})
 
 
 # which significance test to trust: the plotters live in report/error_rates.py
-from .error_rates import plot_test_errors_power, plot_test_errors_type1, plot_test_errors_type3  # noqa: E402
+from .error_rates import plot_test_errors_power, plot_test_errors_type1, plot_test_errors_type3
 
 PLOTTERS.update({"test_errors_type1": (plot_test_errors_type1, {}),
                  "test_errors_power": (plot_test_errors_power, {}),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -25,6 +25,7 @@ from ..metrics.registry import split_param
 from .formatting import fmt4, fmt_short, format_percent, format_tau, is_missing, round_half_up, sig_figs
 from .render import Cell, Layout, escape_latex
 from . import judgments_layouts as _jl
+import itertools
 
 __all__ = ["TableKind", "KINDS", "GENERIC", "layout_table", "kind_for"]
 
@@ -177,7 +178,7 @@ def _layout_swap_rates(df: pd.DataFrame) -> Layout:
     metrics = _unique(df["metric"])
     bins = sorted(_unique(df["bin"].astype(float)))
     rate = {(m, float(b)): r for m, b, r in zip(df["metric"], df["bin"], df["swap_rate"])}
-    width = min((b2 - b1 for b1, b2 in zip(bins, bins[1:])), default=None)
+    width = min((b2 - b1 for b1, b2 in itertools.pairwise(bins)), default=None)
     header = [Cell("difference bin")] + [Cell(str(m)) for m in metrics]
     rows = []
     for i, b in enumerate(bins):
@@ -545,13 +546,13 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
 ]}
 
 # score standardisation: the layouts live in report/standardisation_layouts.py
-from .standardisation_layouts import LAYOUTS as _STD_LAYOUTS  # noqa: E402
+from .standardisation_layouts import LAYOUTS as _STD_LAYOUTS
 
 KINDS.update({name: TableKind(name, f) for name, f in _STD_LAYOUTS.items()})
 
 # the tables whose long form repeats a key, laid out wide (the test-error rates: tests as columns;
 # the risk-sensitive measures: risk weights as columns); the CSVs keep the long form
-from .wide_layouts import LAYOUTS as _WIDE_LAYOUTS  # noqa: E402
+from .wide_layouts import LAYOUTS as _WIDE_LAYOUTS
 
 KINDS.update({name: TableKind(name, f) for name, f in _WIDE_LAYOUTS.items()})
 

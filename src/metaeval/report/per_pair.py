@@ -8,7 +8,7 @@ there is one, else its first metric: the metric the run-means figure sorts by), 
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import pandas as pd
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .standardisation_layouts import LAYOUTS  # noqa: F401  (re-exported)
+from .standardisation_layouts import LAYOUTS
 
 __all__ = ["LAYOUTS", "plot_standardisation_power", "plot_standardisation_tau", "write_standardisation",
            "STD_ORDER"]

@@ -11,7 +11,7 @@ becomes a header-only CSV and a "no data" figure), so a workflow can declare the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd

@@ -30,7 +30,7 @@ def parse(argv) -> dict:
         opts, args = getopt.gnu_getopt(argv, _SHORT, _LONG)
     except getopt.GetoptError as e:
         raise UsageError(f"{e.msg}") from None
-    o = dict(q=False, c=False, n=False, J=False, l=1, M=None, N=0, Z=None, version=10, marks=[], args=[])
+    o = {"q": False, "c": False, "n": False, "J": False, "l": 1, "M": None, "N": 0, "Z": None, "version": 10, "marks": [], "args": []}
     for k, v in opts:
         if k in ("-h", "--help"):
             raise UsageError("help")

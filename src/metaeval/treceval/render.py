@@ -17,9 +17,9 @@ __all__ = ["layout", "render"]
 
 
 def _fmt(v: float) -> str:
-    if v != v:
+    if math.isnan(v):
         return ("-nan" if math.copysign(1.0, v) < 0 else "nan").rjust(6)
-    return "%6.4f" % v
+    return "%6.4f" % v                                      # noqa: UP031 - C's printf, as trec_eval prints
 
 
 def _long(v: float) -> str:
