@@ -105,12 +105,14 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
     q = read_qrels_any(qrels, max_level=max_level)
     # one rule (metaeval.io.conventions): TREC input by score, NTCIR input in file order; a frame
     # without a score column falls back to its rank column, then its row order
-    file_order, frame_order = order, order
     if order is None:
         trec = _input_form(q, runs) == "trec"
         from .io.conventions import conventional
 
-        file_order, frame_order = (conventional("score"), None) if trec else (conventional("file"), conventional("file"))
+        file_order: str = conventional("score" if trec else "file")
+        frame_order: str | None = None if trec else conventional("file")
+    else:
+        file_order, frame_order = order, order
     parsed = []
     if paths:
         for src in expand_runs(paths):
@@ -196,7 +198,7 @@ def evaluate(qrels, runs, metrics: str | Iterable[str] | None = None, *, gains: 
     ms = unique_measures(list(measures), where="measures", stacklevel=3, vocabulary=vocabulary)
     if not ms:
         raise ValueError("no measure given")
-    g = None if gains is None else parse_gains(gains)
+    g = None if gains is None else parse_gains(gains if isinstance(gains, str) else list(gains))
     c = collection(qrels, runs, order=order, depth=depth, max_level=max_level, trec_eval_version=trec_eval_version)
     if g is not None and len(g) < c.max_level:
         raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
@@ -521,7 +523,8 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
         from .report.judgments import judgment_labels, write_judgments
 
         return write_judgments(r, folder, alpha=alpha, figures=figures,
-                               labels=judgment_labels(r, labels) if labels else None)
+                               labels=judgment_labels(r, labels if isinstance(labels, str) else dict(labels))
+                               if labels else None)
     return _attached(res, write, out, figures)
 
 
@@ -608,7 +611,7 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
     return _attached(res, write, out, figures)
 
 
-test_errors.__test__ = False                         # a function named test_*, not a pytest test
+setattr(test_errors, "__test__", False)              # noqa: B010 - a function named test_*, not a pytest test
 
 
 # ------------------------------------------------------------------------ reproducibility

@@ -27,6 +27,8 @@ cache) -- what a method that changes the judgments needs (reduced qrels, pool de
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -106,7 +108,7 @@ class Collection:
         r, t, k = np.nonzero(keep)
         out[r, t, pos[r, t, k]] = lv[r, t, k]
         lengths = keep.sum(axis=2).astype(self.lengths.dtype)
-        extra = {}
+        extra: dict[str, Any] = {}
         if self.qrels_row is not None and type(self) is Collection:
             row = np.full_like(self.qrels_row, PAD)
             row[r, t, pos[r, t, k]] = self.qrels_row[r, t, k]
@@ -146,7 +148,7 @@ class Collection:
 
     def select_runs(self, runs) -> Collection:
         idx = [self.runs.index(r) for r in runs]
-        extra = {} if self.qrels_row is None else {"qrels_row": self.qrels_row[idx]}
+        extra: dict[str, Any] = {} if self.qrels_row is None else {"qrels_row": self.qrels_row[idx]}
         return replace(self, runs=tuple(self.runs[i] for i in idx), levels=self.levels[idx],
                        lengths=self.lengths[idx], **extra)
 
@@ -168,7 +170,7 @@ class Collection:
                 level_counts=self.level_counts,
                 excluded_topics=np.array(self.excluded_topics, dtype=str),
                 info=np.array(json.dumps(self.info, sort_keys=True)),
-                **({} if self.qrels_row is None else {
+                **({} if self.qrels_row is None or self.judged_docs is None else {
                     "qrels_row": self.qrels_row, "judged_topic": self.judged_topic,
                     **_ids_to_npz(self.judged_docs), "judged_level": self.judged_level}),
             )
@@ -245,21 +247,21 @@ CACHE_KIND = "diversity"
 # ``intent_ids[t]``          the intent ids of topic ``t``, slot order.
 # ``intent_levels``          (property) int8 (R, T, D, I): per-intent level at every rank, -1/-2 as
 #                            in ``levels``.
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class DiversityCollection(Collection):
-    doc_index: np.ndarray = None
-    judged_levels: np.ndarray = None
-    judged_order: np.ndarray = None
-    n_judged: np.ndarray = None
-    n_intents: np.ndarray = None
-    probs: np.ndarray = None
+    doc_index: np.ndarray
+    judged_levels: np.ndarray
+    judged_order: np.ndarray
+    n_judged: np.ndarray
+    n_intents: np.ndarray
+    probs: np.ndarray
     intent_ids: tuple = ()
     _cache: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         super().__post_init__()
         T = len(self.topics)
-        if self.doc_index is None or self.doc_index.shape != self.levels.shape:
+        if self.doc_index.shape != self.levels.shape:
             raise ValueError(f"doc_index must have the shape of levels {self.levels.shape}")
         if self.judged_levels.ndim != 3 or self.judged_levels.shape[0] != T:
             raise ValueError(f"judged_levels must be (topics={T}, J, I), got {self.judged_levels.shape}")

@@ -15,6 +15,8 @@ the incompleteness job when one of its own parameters changes.
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 import shlex
 
@@ -76,7 +78,8 @@ def stage_arguments(name: str, config: dict, values: dict | None = None, collect
     through ``("collections", "*", ...)`` is read from ``collection``'s entry (a per-collection
     parameter; missing: the parameter's default)."""
     values = values or {}
-    words, switches = [], []
+    words: list[Any] = []
+    switches: list[Any] = []
     st = _stages.get(name)
     own = {p.name: p for p in st.params}
     for pname in st.reads:
@@ -285,7 +288,8 @@ class Plan:
 
     def _measures(self, names, where: str) -> list[str]:
         """Canonical names, each once; two spellings of one measure (Q, Q-measure) -> a warning."""
-        out, spelled = [], {}
+        out: list[Any] = []
+        spelled: dict[Any, Any] = {}
         for name in names:
             c = self.canonical(name, where)
             if c in spelled:

@@ -36,6 +36,7 @@ _FORKED: Callable | None = None
 
 
 def _call_forked(i: int):
+    assert _FORKED is not None                 # set by fork_map before the fork
     return _FORKED(i)
 
 

@@ -186,6 +186,7 @@ def labels_for(runs: Iterable[str], measures: Iterable[str], labels_file=None, r
     """:func:`display_labels` of a labels file (a path, or a {NAME: LABEL} mapping; None: the
     default run labels) -- ``run_files`` {run name: path} gives the runids; measures named by any
     alias (the matrix a name reads)."""
+    given: dict[str, str] | None
     if isinstance(labels_file, Mapping):
         given = {str(k): str(v) for k, v in labels_file.items()}
     else:

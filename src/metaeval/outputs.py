@@ -749,7 +749,7 @@ def markdown_reference(scope: str) -> str:
             f"drawn from `{o.source}`" if o.source else "")
         when = {"gain_sweep": "gain sweep on", "risk": "a risk baseline configured",
                 "standardisation": "standardisation configured",
-                "test_errors": "test_errors enabled"}.get(o.condition, "always")
+                "test_errors": "test_errors enabled"}.get(o.condition or "", "always")
         lines.append("| " + " | ".join(_md_cell(x) for x in (
             f"`{o.name}`", o.kind, ", ".join(o.formats), cols, ", ".join(o.stages), when,
             o.regenerates)) + " |")

@@ -485,7 +485,7 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
     import tempfile
 
     groups: list[list[Path]] = [[] for _ in range(min(jobs, len(csvs)))]
-    load = [0] * len(groups)
+    load = [0.0] * len(groups)
     for p in csvs:                                   # costliest table to the least loaded group
         i = load.index(min(load))
         groups[i].append(p)
@@ -516,7 +516,7 @@ def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float =
     ``metric``: the primary measure (the run-means figure's; a collection without it: its first)."""
     from .report.summary import write_summary as _write_summary
 
-    return _write_summary(dict(collection_dirs), out_dir, alpha=alpha, swap_threshold=swap_threshold, metric=metric)
+    return _write_summary({k: Path(v) for k, v in collection_dirs.items()}, out_dir, alpha=alpha, swap_threshold=swap_threshold, metric=metric)
 
 
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,

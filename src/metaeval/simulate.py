@@ -29,6 +29,7 @@ byte-identical files.
 
 from __future__ import annotations
 
+
 import contextlib
 import json
 import os
@@ -279,7 +280,7 @@ def _docids(sim: SimulatedCollection) -> np.ndarray:
 def qrels_text(sim: SimulatedCollection, docids: np.ndarray | None = None) -> str:
     """NTCIR-form qrels ``TOPIC DOCID Lk``: judged documents, sorted by topic then docid."""
     docids = _docids(sim) if docids is None else docids
-    lines = []
+    lines: list[str] = []
     for t, topic in enumerate(sim.topic_ids):
         idx = np.flatnonzero(sim.judged[t])
         ids = docids[t, idx]

@@ -322,7 +322,8 @@ def common_params() -> tuple:
 
 def params() -> tuple:
     """Every parameter: the common ones, then each method's in registry order (names unique)."""
-    out, seen = [], {}
+    out: list[Any] = []
+    seen: dict[Any, Any] = {}
     for owner, ps in [("common", common_params())] + [(s.name, s.params) for s in _registry() if s.is_method]:
         for p in ps:
             if p.name in seen:

@@ -9,7 +9,7 @@ import os
 import tempfile
 from pathlib import Path
 from typing import IO
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 
 def open_text(path: str | os.PathLike) -> IO[str]:
@@ -75,7 +75,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", **kwargs) -> Iterator
 
 
 @contextlib.contextmanager
-def atomic_dir_outputs(paths: list[str | os.PathLike]) -> Iterator[None]:
+def atomic_dir_outputs(paths: Sequence[str | os.PathLike]) -> Iterator[None]:
     """Remove every path in ``paths`` if the block raises (for multi-file outputs)."""
     try:
         yield

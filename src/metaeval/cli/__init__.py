@@ -18,6 +18,10 @@ before any input is read (:func:`metaeval.util.check_out`).
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 # argparse, importlib, pkgutil and warnings are imported where used: the drop-ins (trec_eval above
 # all) start in a fraction of a second and need none of them
@@ -70,7 +74,7 @@ def _known(command: str) -> bool:
     return command in DROPINS or command in COMMAND_MODULES or command in _modules()
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:  # noqa: F821
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``metaeval`` parser; ``only``: just that command's subparser (what ``metaeval CMD ...``
     needs: the other command modules are not imported)."""
     import argparse

@@ -39,6 +39,7 @@ the gain of the highest level (so in [0, 1]); unjudged documents are "unjudged" 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from collections.abc import Callable
@@ -533,7 +534,7 @@ def cwl_scores_many(rankings: CwlRankings, metrics, residuals: bool = False,
     see :func:`metaeval.cwl.dot.dots_printed`); otherwise every value is computed in
     cwl_eval's exact order."""
     return [rankings.cached(("scores", m, residuals, printed),
-                            lambda m=m: _scores(rankings, m, residuals, printed)) for m in metrics]
+                            functools.partial(_scores, rankings, m, residuals, printed)) for m in metrics]
 
 
 def _scores(rankings: CwlRankings, m: CwlMetric, residuals: bool, printed: bool) -> dict[str, np.ndarray]:

@@ -30,6 +30,8 @@ batch)``: a cell's numbers depend on the seed and its own key only.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -81,7 +83,7 @@ class TestErrors(Result):
 
 def prepare_runs(X: np.ndarray, runs: list[str], bottom: float = 0.1, tol: float = 1e-5):
     """The runs the simulation models: duplicates and the bottom ``bottom`` fraction removed."""
-    keep = []
+    keep: list[Any] = []
     for j in range(X.shape[1]):
         if not any(np.all(np.abs(X[:, j] - X[:, k]) <= tol) for k in keep):
             keep.append(j)
@@ -152,7 +154,7 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
         # ---- type I
         all_pairs = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
         pick = fit_rng.choice(len(all_pairs), size=min(pairs, len(all_pairs)), replace=False)
-        cells = {}
+        cells: dict[Any, Any] = {}
         for pi, q in enumerate(pick):
             i, j = all_pairs[q]
             if fit_rng.random() < 0.5:
@@ -172,7 +174,8 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
         order = np.argsort(-mu, kind="stable")
         baselines = order[round(len(mu) * 0.25):]
         for di, delta in enumerate(deltas):
-            cells2, cells3 = {}, {}
+            cells2: dict[Any, Any] = {}
+            cells3: dict[Any, Any] = {}
             drng = trial_rng(seed, "test_errors", mi, 2, di)
             made = 0
             for attempt in range(pairs * 20):

@@ -33,6 +33,8 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -71,7 +73,7 @@ class Margin:
     df: float
     loglik: float
     mean: float
-    _ppf: object = field(repr=False, default=None)
+    _ppf: Callable[[np.ndarray], np.ndarray] | None = field(repr=False, default=None)
     support: np.ndarray | None = field(repr=False, default=None)
     cdf: np.ndarray | None = field(repr=False, default=None)      # discrete: F at the support points
 
@@ -80,6 +82,8 @@ class Margin:
         return 2.0 * self.df - 2.0 * self.loglik
 
     def ppf(self, u) -> np.ndarray:
+        if self._ppf is None:
+            raise ValueError(f"margin {self.family!r}: no quantile function")
         return self._ppf(np.asarray(u, dtype=np.float64))
 
 
@@ -126,12 +130,13 @@ def fit_norm(x) -> Margin:
     # likelihood grows without bound as mu -> -inf along a ridge; the bound makes the fit defined
     sd = min(max(x.std(ddof=1), 0.05), NORM_SIGMA[1])
     bounds = [NORM_MU, NORM_SIGMA]
-    best = None
+    best: tuple[Any, float] | None = None
     for mu0 in (float(np.clip(x.mean(), *NORM_MU)), -4.0, -1.0, 0.0, 0.5, 1.0, 2.0, 5.0):
         for s0 in (sd, 0.3, 1.0, 3.0):
             p, f = _minimize(nll, [mu0, s0], bounds, polish=False)
             if best is None or f < best[1]:
                 best = (p, f)
+    assert best is not None                                  # the loops above ran
     (mu, sigma), f = _minimize(nll, best[0], bounds)
     a, b = -mu / sigma, (1 - mu) / sigma
     dist = stats.truncnorm(a, b, loc=mu, scale=sigma)
@@ -298,8 +303,9 @@ def fit_discrete(x, support) -> list[Margin]:
         lam = cv_ls_bandwidth(_positions(x, np.sort(np.asarray(support, dtype=np.float64))), len(support))
     except ValueError:
         lam = None
-    for f, kw in ((fit_bbinom, {}), (fit_dks, {"mult": 1}), (fit_dks, {"mult": 2}), (fit_dks, {"mult": 5}),
-                  (fit_dks, {"mult": 10})):
+    fits: tuple[tuple[Callable, dict[str, Any]], ...] = ((fit_bbinom, {}), (fit_dks, {"mult": 1}), (fit_dks, {"mult": 2}), (fit_dks, {"mult": 5}),
+                  (fit_dks, {"mult": 10}))
+    for f, kw in fits:
         if f is fit_dks:
             if lam is None:
                 continue

@@ -159,7 +159,7 @@ def matrix_for(name: str, available) -> str:
     return name
 
 
-def matrices_for(names, available) -> list[str]:
+def matrices_for(names, available) -> list[str] | None:
     """:func:`matrix_for` of every name (``None`` stays ``None``)."""
     if names is None:
         return None

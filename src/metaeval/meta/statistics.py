@@ -43,14 +43,19 @@ def _gm_outer(m):
     return detmath.exp(m) - LOG_EPS
 
 
+def _undefined(x: np.ndarray) -> np.ndarray:
+    raise TypeError("this statistic has no such part (func, or transform and outer)")
+
+
 @dataclass(frozen=True)
 class Statistic:
-    """A summary statistic over topics; call it on an array ``(..., n)`` to get ``(...)``."""
+    """A summary statistic over topics; call it on an array ``(..., n)`` to get ``(...)``: either
+    ``outer(mean(transform(x)))`` (both given) or ``func(x)``."""
 
     name: str
-    func: Callable[[np.ndarray], np.ndarray] | None = None
-    transform: Callable[[np.ndarray], np.ndarray] | None = None
-    outer: Callable[[np.ndarray], np.ndarray] | None = None
+    func: Callable[[np.ndarray], np.ndarray] = _undefined
+    transform: Callable[[np.ndarray], np.ndarray] = _undefined
+    outer: Callable[[np.ndarray], np.ndarray] = _undefined
 
     @property
     def outer_is_identity(self) -> bool:
@@ -58,7 +63,7 @@ class Statistic:
 
     @property
     def is_mean_of_transform(self) -> bool:
-        return self.transform is not None and self.outer is not None
+        return self.transform is not _undefined and self.outer is not _undefined
 
     def __call__(self, x) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)

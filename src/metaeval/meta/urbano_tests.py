@@ -196,7 +196,9 @@ def run_tests(b, e, tests=TESTS, *, B: int = 1000, rng: np.random.Generator | No
               signif: int | None = 6) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Every test of ``tests`` on every trial: ``{test: (p1, p2)}``, p-values rounded to ``signif``
     decimals as the paper's scripts store them (``round(p, 6)``; ``None`` leaves them unrounded)."""
-    out = {}
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    if rng is None and {"bootstrap", "permutation"} & set(tests):
+        raise ValueError("the bootstrap and permutation tests need rng (a seeded numpy Generator)")
     for name in tests:
         if name == "paired-t":
             p = t_test(b, e)
@@ -205,10 +207,11 @@ def run_tests(b, e, tests=TESTS, *, B: int = 1000, rng: np.random.Generator | No
         elif name == "sign":
             p = sign_test(b, e)
         elif name == "bootstrap":
-            p = bootstrap_test(b, e, B, rng)
+            p = bootstrap_test(b, e, B, rng)  # type: ignore[arg-type]  # checked above
         elif name == "permutation":
-            p = permutation_test(b, e, B, rng)
+            p = permutation_test(b, e, B, rng)  # type: ignore[arg-type]  # checked above
         else:
             raise ValueError(f"unknown test {name!r}; known: {', '.join(TESTS)}")
-        out[name] = tuple(np.round(x, signif) if signif is not None else x for x in p)
+        p1, p2 = (np.round(x, signif) if signif is not None else x for x in p)
+        out[name] = (p1, p2)
     return out

@@ -5,6 +5,8 @@ registry (:mod:`metaeval.metrics.registry`) and the ir_measures vocabulary
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 __all__ = ["tokenize", "parse_bool", "STD_METHODS", "parse_std"]
@@ -28,7 +30,10 @@ _HEAD_RE = re.compile(r"^(?P<base>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<cutof
 
 def _split_items(text: str) -> list[str]:
     """``a=1, b='x,y', c={1:2,3:4}`` -> the items, split at commas outside quotes and braces."""
-    items, cur, quote, depth = [], [], None, 0
+    items: list[Any] = []
+    cur: list[Any] = []
+    quote: Any = None
+    depth: int = 0
     for ch in text:
         if quote:
             if ch == quote:

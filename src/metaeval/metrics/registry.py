@@ -354,7 +354,10 @@ def _resolve_alias(base: str, cutoff: int | None) -> str:
 def split_names(text: str) -> list[str]:
     """Names separated by whitespace, a name's parentheses and quotes kept whole:
     ``"AP RBP(p=0.8, rel=2)"`` -> [``AP``, ``RBP(p=0.8, rel=2)``]."""
-    out, cur, depth, quote = [], [], 0, None
+    out: list[Any] = []
+    cur: list[Any] = []
+    depth: int = 0
+    quote: Any = None
     for ch in str(text):
         if quote:
             quote = None if ch == quote else quote
@@ -388,7 +391,7 @@ def nearest_names(name: str, n: int = 3, vocabulary: str = "ntcireval") -> list[
     import difflib
 
     low = name.lower()
-    names = {}
+    names: dict[Any, Any] = {}
     for k in sorted(known_names(vocabulary), key=lambda k: (k not in REGISTRY, k)):
         names.setdefault(k.lower(), k)                    # NDCG and nDCG: one suggestion
     scored = sorted(names.values(), key=lambda k: (-difflib.SequenceMatcher(None, low, k.lower()).ratio(), k))

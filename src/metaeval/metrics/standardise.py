@@ -66,12 +66,12 @@ class StdFactors:
     def subset(self, topics) -> StdFactors:
         """The factors of ``topics`` in that order; ``KeyError`` naming the first missing topic."""
         pos = {t: i for i, t in enumerate(self.topics)}
-        idx = []
+        rows = []
         for t in topics:
             if t not in pos:
                 raise KeyError(t)
-            idx.append(pos[t])
-        idx = np.asarray(idx, dtype=np.int64)
+            rows.append(pos[t])
+        idx = np.asarray(rows, dtype=np.int64)
         sup = None if self.support is None else tuple(self.support[i] for i in idx)
         return StdFactors(tuple(topics), self.mu[idx], self.sigma[idx], sup)
 

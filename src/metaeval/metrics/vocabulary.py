@@ -24,6 +24,8 @@ is meant.  ``docs/metrics.md`` has the table.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 from collections.abc import Callable
 
@@ -31,7 +33,7 @@ from .names import parse_bool
 
 __all__ = ["IrName", "IR_MEASURES", "translate"]
 
-Items = list[tuple[str, object]]
+Items = list[tuple[str, Any]]
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 import sys
+from typing import Any
 
 USAGE = ("Usage: metaeval ndeval [-c] [-traditional] [-M depth] [-alpha A] [-beta B] "
          "[-baseline RUN] [-riskAlpha A] qrels run")
@@ -53,7 +54,7 @@ def _number(text: str, what: str) -> float:
 def parse(argv: list[str]) -> dict:
     """ndeval's option loop: options come first, each as ndeval tests it, until two arguments are
     left (a value option needs its value and both files after it)."""
-    o = {"c": False, "traditional": False, "M": 0, "alpha": 0.5, "beta": 0.5, "baseline": None, "risk": 0.0, "risk_text": "0"}
+    o: dict[str, Any] = {"c": False, "traditional": False, "M": 0, "alpha": 0.5, "beta": 0.5, "baseline": None, "risk": 0.0, "risk_text": "0"}
     args = list(argv)
     while len(args) != 2:
         head = args[0] if args else ""

@@ -95,7 +95,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def _judged(rel_path, max_level=None) -> tuple[dict[str, int], object]:
     from ..io.qrels import read_rel
     q = read_rel(rel_path, topic="topic", max_level=max_level)
-    judged = q.get("topic", {})
+    judged = q["topic"] if "topic" in q else {}  # noqa: SIM401 - a Qrels is no dict (no .get)
     return judged, q
 
 

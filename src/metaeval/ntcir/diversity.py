@@ -17,6 +17,8 @@ NTCIREVAL's diversity and equivalence-class subcommands on one topic (Sakai (201
 
 from __future__ import annotations
 
+from typing import Any
+
 import sys
 
 from ._common import _LABEL, _parse_values, _read_lines
@@ -280,7 +282,7 @@ def run_compute_ec(args) -> int:
     # R = the classes by their best level; NTCIREVAL counts no judged nonrelevant item in EC
     # mode (its header prints jnonrel=0, and -j finds no L0 item for bpref)
     counts = np.zeros(H + 1, np.int64)
-    best = {}
+    best: dict[Any, Any] = {}
     for lv, cl in judged.values():
         best[cl] = max(best.get(cl, 0), lv)
     for lv in best.values():

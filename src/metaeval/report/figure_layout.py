@@ -5,6 +5,8 @@ Used by :mod:`metaeval.report.figures`; tests/unit/test_figures_readable.py chec
 
 from __future__ import annotations
 
+from typing import Any
+
 import contextlib
 import io
 from pathlib import Path
@@ -22,7 +24,7 @@ __all__ = ["MANY_COLORS", "palette_png", "side_legend", "panel_title", "DPI", "n
 #: more series than figures._COLORS (23 series on DL20): a colour each from tab20, tab20b and
 #: tab20c (60), line style and marker still varying with the index
 MANY_COLORS = [matplotlib.colors.to_hex(c) for name in ("tab20", "tab20b", "tab20c")
-               for c in matplotlib.colormaps[name].colors]
+               for c in matplotlib.colormaps[name].colors]  # type: ignore[attr-defined]  # ListedColormap
 
 
 def palette_png(png: bytes) -> bytes:
@@ -70,7 +72,7 @@ def panel_title(text: str, width_in: float, pt: float = 8.0) -> str:
 
 # ------------------------------------------------------------------ the drawing basics
 DPI = 150
-_RC = {"svg.hashsalt": "metaeval", "font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7,
+_RC: dict[Any, Any] = {"svg.hashsalt": "metaeval", "font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7,
        "pdf.compression": 6, "figure.dpi": DPI}
 _PNG_META = {"Software": None}
 _PDF_META = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}

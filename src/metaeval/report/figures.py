@@ -385,6 +385,7 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
                 ax.set_xlabel("estimate b")
         cax = fig.add_axes(((width - right + 0.15) / width, bottom / height, 0.12 / width,
                             (height - top - bottom) / height))
+        assert image is not None                              # a panel was drawn
         fig.colorbar(image, cax=cax)
         if undefined_any:
             why = [_UNDEFINED_WHY[c] for c in coefs if c in _UNDEFINED_WHY
@@ -579,13 +580,14 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
     cache: dict[str, pd.DataFrame] = {}
     written: list[Path] = []
     for out in O.figures("collection"):
-        csv = tables_dir / f"{out.source}.csv"
-        if not csv.is_file():
+        source = out.source
+        csv = tables_dir / f"{source}.csv"
+        if source is None or not csv.is_file():
             continue
-        if out.source not in cache:
-            cache[out.source] = relabel_frame(read_table(csv), labels)
+        if source not in cache:
+            cache[source] = relabel_frame(read_table(csv), labels)
         draw, _ = PLOTTERS[out.layout]
-        written += draw(cache[out.source], figures_dir / out.name,
+        written += draw(cache[source], figures_dir / out.name,
                         **figure_kwargs(out.layout, alpha=alpha, swap_threshold=swap_threshold, measure=measure))
     return written
 

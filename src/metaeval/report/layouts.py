@@ -76,14 +76,13 @@ def _layout_collection(df: pd.DataFrame) -> Layout:
     (``topics`` instead of ``topic``).
     """
     _require(df, "collection", ["R"])
-    levels = [c for c in df.columns if _LEVEL_COL.match(str(c))]
-    levels = sorted(levels, key=lambda c: _level_key(_LEVEL_COL.match(c).group("level")),
-                    reverse=True)                                  # highest level first (S, A, B)
+    level_of = {str(c): m.group("level") for c in df.columns if (m := _LEVEL_COL.match(str(c)))}
+    levels = sorted(level_of, key=lambda c: _level_key(level_of[c]), reverse=True)   # highest level first (S, A, B)
     recs = collection_means(df)
     has_name = any(r.get("collection") is not None for r in recs)
     header = ([Cell("collection")] if has_name else []) + \
         [Cell("|Q|", tex=r"$|Q|$"), Cell("R/topic", tex=r"$R$/topic")] + \
-        [Cell(f"{c}/topic", tex="$R(" + escape_latex(_LEVEL_COL.match(c).group("level")) + ")$/topic")
+        [Cell(f"{c}/topic", tex="$R(" + escape_latex(level_of[c]) + ")$/topic")
          for c in levels] + [Cell("runs used")]
 
     def num(v, d=1):
@@ -123,7 +122,7 @@ def _layout_kendall(df: pd.DataFrame) -> Layout:
                 row.append(Cell("-"))
                 continue
             t = tau.get((m, metrics[j]))
-            row.append(Cell(format_tau(t), bold=not is_missing(t) and float(t) > 0.8))
+            row.append(Cell(format_tau(t), bold=t is not None and not is_missing(t) and float(t) > 0.8))
         rows.append(row)
     return Layout(header, rows, "l" + "r" * (len(header) - 1))
 
@@ -233,7 +232,7 @@ def _layout_gain_kendall(df: pd.DataFrame) -> Layout:
         row = [Cell(str(m))]
         for g in variants:
             t = tau.get((m, g))
-            row.append(Cell(format_tau(t), bold=not is_missing(t) and float(t) > 0.8))
+            row.append(Cell(format_tau(t), bold=t is not None and not is_missing(t) and float(t) > 0.8))
         rows.append(row)
     return Layout(header, rows)
 
@@ -471,7 +470,7 @@ def _layout_rank_correlation(df: pd.DataFrame) -> Layout:
             row = [Cell(md, tex=tex) if i == 0 else Cell(""), Cell(f"{labels[i]} {a}")]
             for j, b in enumerate(metrics):
                 v = None if i == j else val.get((a, b))
-                row.append(Cell(format_tau(v), bold=bold and not is_missing(v) and float(v) > 0.8))
+                row.append(Cell(format_tau(v), bold=bold and v is not None and not is_missing(v) and float(v) > 0.8))
             rows.append(row)
     return Layout(header, rows, "ll" + "r" * len(metrics))
 
@@ -496,7 +495,7 @@ def _layout_incompleteness(df: pd.DataFrame) -> Layout:
 @dataclass(frozen=True)
 class TableKind:
     name: str
-    layout: Callable[[pd.DataFrame], Layout]
+    layout: Callable[..., Layout]
     sort: Callable[[pd.DataFrame], pd.DataFrame] | None = None   # from metaeval.meta.order
     #: the layout takes the computed context too (``layout(df, context)``: the primary measure, ...)
     context: bool = False

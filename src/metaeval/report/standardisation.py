@@ -128,7 +128,7 @@ def write_standardisation(frames, out_dir, *, figures: bool = True) -> list[Path
         (out / "figures").mkdir(parents=True, exist_ok=True)
         for fig, source in (("standardisation_power", "standardisation_between"),
                             ("standardisation_tau", "standardisation_within")):
-            draw, kwargs = {"standardisation_power": (plot_standardisation_power, {}),
-                            "standardisation_tau": (plot_standardisation_tau, {})}[fig]
-            written += draw(frames[source], out / "figures" / fig, **kwargs)
+            draw = {"standardisation_power": plot_standardisation_power,
+                    "standardisation_tau": plot_standardisation_tau}[fig]
+            written += draw(frames[source], out / "figures" / fig)
     return written

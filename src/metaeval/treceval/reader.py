@@ -245,6 +245,7 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
         if slow.any():
             M = mant[slow].astype(np.longdouble)
             jj = j[slow]
+            assert _POW10L is not None                                 # _LD_OK
             p = _POW10L[np.abs(jj)]
             x = np.where(jj >= 0, M * p, M / p)
             dv = x.astype(np.float64)
@@ -422,7 +423,8 @@ def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> 
     of whole lines, so that memory stays near the size of the file."""
     from ..io.qrels import _concat
     path = str(path)
-    parts, tag = [], None
+    parts: list = []
+    tag = ""
     line0 = 0
     for chunk in _chunks(path):
         part = _run_chunk(path, chunk, line0, topics)

@@ -32,7 +32,7 @@ def _check_seed(v):
         raise ValueError(f"seed must be a non-negative integer, got {v!r}")
 
 
-PARAMS = (
+PARAMS: tuple[Param, ...] = (
     Param("B", int, 1000, "bootstrap samples (default 1000)", config=("bootstrap", "B"),
           schema=B_SCHEMA, doc="Number of bootstrap samples (papers - 1000).",
           check=check_B),
