@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from . import stages as _stages
 
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
-           "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
+           "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context", "SUMMARY_SOURCES",
            "primary_measure", "CAPTION_DEFAULTS", "format_alpha",
            "format_threshold", "report_caption_name", "report_captions", "markdown_reference"]
 
@@ -497,7 +497,9 @@ OUTPUTS: tuple[Output, ...] = (
     Output("topic_ranking_agreement", _T, "judgments",
            "Per metric, qrels set and topic: the correlation of the runs' scores on that topic under the "
            "reference and under the set (Kendall's tau-a and tau-b, Pearson's r, Spearman's rho)",
-           "the per-topic correlations of TREC's AutoJudge evaluation, with Kendall (1945)'s tau",
+           "the run-ranking comparison of Voorhees (2000) topic by topic, as TREC's AutoJudge evaluation "
+           "reports it: Kendall (1938)'s tau-a, Kendall (1945)'s tau-b, Pearson (1896)'s r and "
+           "Spearman (1904)'s rho",
            ("judgments",),
            ("metric", "qrels", "reference", "topic", "runs", "tau", "tau_b", "pearson", "spearman"), ("csv",)),
     Output("run_ranks", _T, "judgments",
@@ -587,6 +589,12 @@ OUTPUTS += (
 # the outputs of stages registered from outside the package (metaeval.stages.register_stage_module,
 # METAEVAL_STAGES), declared with their stage (StageInfo.outputs)
 OUTPUTS += tuple(Output(**dict(d, stages=(s.name,))) for s in _stages.REGISTRY for d in s.outputs)
+
+
+#: the per-collection tables the cross-collection summary reads (its job's inputs: a stage whose
+#: tables it does not read -- standardisation, test errors -- does not re-run it)
+SUMMARY_SOURCES = ("collection", "run_means", "asl", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap",
+                   "rank_correlation", "discriminative_power")
 
 
 # ----------------------------------------------------------------------------- queries
