@@ -263,7 +263,9 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
 
     c = collection_cache(collection)
     masks: dict = {}
-    frames = STAGES[name].run(StageInputs(mats, tuple(stage_matrix_names(name, list(metrics), cfg)),
+    run = STAGES[name].run
+    assert run is not None                       # a method with its own job (labelled): it computes
+    frames = run(StageInputs(mats, tuple(stage_matrix_names(name, list(metrics), cfg)),
                                           collection=c, gains=gains,
                                           extra={"masks_out": masks if write_qrels else None}), cfg)
     written = write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)

@@ -217,8 +217,8 @@ def _signals_deferred() -> Iterator[None]:
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
-        for sig in dict.fromkeys(got):
-            signal.raise_signal(sig)
+        for signum in dict.fromkeys(got):
+            signal.raise_signal(signum)
 
 
 @contextlib.contextmanager

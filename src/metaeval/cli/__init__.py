@@ -20,7 +20,7 @@ before any input is read (:func:`metaeval.util.check_out`).
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     import argparse
@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     _LIBRARY.clear()
     warnings.showwarning = _show_warning
     warnings.simplefilter("always", InputWarning)
-    rc = 1
+    rc: int | None = 1
     try:
         with _signals_as_exceptions():
             rc = run_command(args)
@@ -262,7 +262,7 @@ class _signals_as_exceptions:
     the command runs (a SIGINT ignored by the caller stays ignored); the previous handlers are restored
     afterwards."""
 
-    def __enter__(self) -> _signals_as_exceptions:
+    def __enter__(self) -> Self:
         import os
         import signal
         import threading
@@ -278,16 +278,15 @@ class _signals_as_exceptions:
                 self.old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_signal)
         return self
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> None:
         import signal
 
         for sig, old in self.old.items():
             signal.signal(sig, old)
         sys.unraisablehook = self.hook
-        return False
 
 
-def _quiet_unraisable(unraisable: object) -> None:
+def _quiet_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     """The exception of a signal that landed where Python cannot raise it (a fork hook, a finaliser) is
     not printed: :func:`raise_if_signalled` raises it again where it can."""
     if isinstance(unraisable.exc_value, (Terminated, KeyboardInterrupt)) and _SIGNALLED:
@@ -295,7 +294,7 @@ def _quiet_unraisable(unraisable: object) -> None:
     sys.__unraisablehook__(unraisable)
 
 
-def run_command(args: argparse.Namespace) -> int | None:  # noqa: F821
+def run_command(args: argparse.Namespace) -> int | None:
     """Run the parsed command ``args.func(args)`` with its output as it declares it (``out_kind``,
     see the module's docstring): ``--out`` checked first; a folder written under a temporary name
     beside it (``args.out`` is that name while the command runs, ``args.out_shown`` the user's) and

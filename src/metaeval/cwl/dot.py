@@ -61,7 +61,7 @@ def ddot_kernel() -> str:
         if (core or "").lower() not in _CORES:
             raise ConfigError(f"METAEVAL_CWL_DDOT=native: numpy's BLAS here ({core or 'not a bundled OpenBLAS'}) "
                               f"uses a ddot order metaeval does not emulate ({', '.join(KERNELS)})")
-        return _CORES[core.lower()]
+        return _CORES[(core or "").lower()]
     if k not in KERNELS:
         raise ConfigError(f"METAEVAL_CWL_DDOT={k!r}: the ddot order is one of {', '.join(KERNELS)} or native")
     return k
