@@ -288,8 +288,9 @@ class _signals_as_exceptions:
 
 def _quiet_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     """The exception of a signal that landed where Python cannot raise it (a fork hook, a finaliser) is
-    not printed: :func:`raise_if_signalled` raises it again where it can."""
-    if isinstance(unraisable.exc_value, (Terminated, KeyboardInterrupt)) and _SIGNALLED:
+    not printed: :func:`raise_if_signalled` raises it again before the output is published (the
+    command then runs to its end first: an interrupt in a fork hook is rare, the result the same)."""
+    if isinstance(getattr(unraisable, "exc_value", None), (Terminated, KeyboardInterrupt)) and _SIGNALLED:
         return
     sys.__unraisablehook__(unraisable)
 
