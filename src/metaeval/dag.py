@@ -15,6 +15,8 @@ the incompleteness job when one of its own parameters changes.
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 import shlex
 
@@ -76,7 +78,8 @@ def stage_arguments(name: str, config: dict, values: dict | None = None, collect
     through ``("collections", "*", ...)`` is read from ``collection``'s entry (a per-collection
     parameter; missing: the parameter's default)."""
     values = values or {}
-    words, switches = [], []
+    words: list[Any] = []
+    switches: list[Any] = []
     st = _stages.get(name)
     own = {p.name: p for p in st.params}
     for pname in st.reads:
@@ -212,7 +215,7 @@ class Plan:
                               "silence this)")
         self.incompleteness_jobs = int(inc["jobs"])
         #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
-        self.conditions = dict(gain_sweep=self.gain_sweep, incompleteness=incompleteness)
+        self.conditions = {"gain_sweep": self.gain_sweep, "incompleteness": incompleteness}
         for st in _stages.REGISTRY:         # any other stage switched by its config key
             if st.condition and st.condition not in self.conditions:
                 if st.switch:
@@ -235,8 +238,8 @@ class Plan:
         #: those the meta job runs
         self.meta_stages = [s for s in self.method_stages if s not in self.own_job_stages]
         #: the parameters' values the config gives as measure names, canonical
-        self.values = dict(metrics=self.metrics, geometric=self.geometric, sweep_metrics=self.sweep_metrics,
-                           sweep_gains=self.sweep_variants)
+        self.values = {"metrics": self.metrics, "geometric": self.geometric, "sweep_metrics": self.sweep_metrics,
+                           "sweep_gains": self.sweep_variants}
         self._own_jobs(config)
         for c in self.collections:                # every value is checked before any job runs
             for s in _stages.stage_names("matrices", "labelled"):
@@ -285,7 +288,8 @@ class Plan:
 
     def _measures(self, names, where: str) -> list[str]:
         """Canonical names, each once; two spellings of one measure (Q, Q-measure) -> a warning."""
-        out, spelled = [], {}
+        out: list[Any] = []
+        spelled: dict[Any, Any] = {}
         for name in names:
             c = self.canonical(name, where)
             if c in spelled:
@@ -353,7 +357,7 @@ class Plan:
                            intent_probs=cc.get("intent_probs"),
                            std_runs=cc.get("std_runs"), std_factors=cc.get("std_factors"),
                            trec_eval_version=self._trec_eval_version()) + (
-            " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures (issue 30)
+            " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures
 
     def stage_args(self, stage: str, c: str) -> str:
         """The ``metaeval stage STAGE`` options of collection ``c``'s job. Every stage picks the

@@ -51,7 +51,7 @@ CONDITIONS = tuple(dict.fromkeys(s.condition for s in _stages.REGISTRY if s.cond
 _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
          ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
          ("collection", "text"): "",
-         # judgments (issue 28): DIR/tables, DIR/figures and the folder DIR/judgments
+         # judgments: DIR/tables, DIR/figures and the folder DIR/judgments
          ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): "",
          # metaeval ppi (stage ppi): DIR/tables, DIR/figures
          ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
@@ -133,12 +133,12 @@ _CARTERETTE, _SAKAI_14, _SAKAI_16 = "Carterette (2012)", "Sakai (2014)", "Sakai 
 _INC_REFS = ("Buckley & Voorhees (2004) and Sakai (SIGIR 2007) (reduced qrels), "
              "Zobel (1998) and Sakai & Kando (2008) (reduced pool depth)")
 _POOL_REFS = "Zobel (1998) and Büttcher et al. (2007)"
-# score standardisation (stage standardisation; issue 30)
+# score standardisation (stage standardisation)
 _URBANO_19 = "Urbano, Lima & Hanjalic (2019)"
 _STD_METHODS = ("raw scores and the z-scores of Webber et al. (2008) (z), their normal CDF (N), Sakai (2016)'s "
                 "std-AB (U) and the empirical CDF (E)")
 
-# judgments as a dimension (issue 28): who judged, and what it changes
+# judgments as a dimension: who judged, and what it changes
 _JUDG_LABEL_REGEN = ("the inter-assessor agreement of Voorhees (2000) with Cohen (1960)'s kappa and "
                      "Krippendorff (2004)'s alpha")
 _JUDG_RANK_REGEN = ("the ranking correlations of Voorhees (2000) with tau_AP (Yilmaz et al. (2008)), "
@@ -278,7 +278,7 @@ OUTPUTS: tuple[Output, ...] = (
            ("metric", "method", "level", "trial", "tau", "tau_ap", "rmse", "significant_pairs"),
            ("trials.csv", "qrels/METHOD-LEVEL-TRIAL.txt"), condition="incompleteness"),
 
-    # ---- per collection: risk-sensitive measures against a baseline run (stage risk, issue 30)
+    # ---- per collection: risk-sensitive measures against a baseline run (stage risk)
     Output("risk", _T, "collection",
            "Risk-sensitive measures of every run against the configured baseline run(s), per metric "
            "and risk sensitivity alpha (a loss weighs 1 + alpha): URisk (Wang et al. 2012), TRisk and its "
@@ -290,7 +290,7 @@ OUTPUTS: tuple[Output, ...] = (
            "2016), as TREC's Web track 2013-2014 reported it", ("risk",),
            ("metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk", "wins",
             "losses"), condition="risk"),
-    # ---- per collection: score standardisation (stage standardisation; issue 30)
+    # ---- per collection: score standardisation (stage standardisation)
     Output("standardisation_within", _T, "collection",
            f"Standardisation within a collection: {_STD_METHODS}; per trial a random subset of n_topics "
            "topics, Kendall's tau_b (mean and s.d. over the trials), tau_AP-b and Pearson's r between the runs' "
@@ -359,7 +359,7 @@ OUTPUTS: tuple[Output, ...] = (
            "runs in group order",
            f"the leave-one-group-out experiment of {_POOL_REFS}", ("figures",), source="pool_reuse",
            condition="incompleteness"),
-    # score standardisation (stage standardisation; issue 30)
+    # score standardisation (stage standardisation)
     Output("standardisation_power", _F, "collection",
            "Power and type I error curves between collections: the fraction of pairs of different runs "
            "(left) and of runs against themselves (right) that Welch's t test finds significant, against "
@@ -472,7 +472,7 @@ OUTPUTS: tuple[Output, ...] = (
            f"the data behind Tables 3-5 of {_KISHIDA}", ("kishida",),
            ("pattern", "vS'", "vD", "vQ", "vG", "AP"), ("csv",)),
 
-    # ---- judgments as a dimension (issue 28; `metaeval judgments`, DIR/tables, DIR/figures, DIR/judgments)
+    # ---- judgments as a dimension (`metaeval judgments`, DIR/tables, DIR/figures, DIR/judgments)
     Output("label_agreement", _T, "judgments",
            "Label agreement between every two qrels sets on the (topic, document) pairs both judged: "
            "share of equal labels, Cohen's kappa unweighted, with linear and quadratic weights and on "
@@ -539,7 +539,7 @@ OUTPUTS: tuple[Output, ...] = (
 )
 
 
-# which significance test to trust (stage test_errors, its own command and job; issue 29)
+# which significance test to trust (stage test_errors, its own command and job)
 _TE_RATE = "with its binomial standard error se over the trials simulated topic sets"
 OUTPUTS += (
     Output("test_errors_type1", _T, "collection",
@@ -757,7 +757,7 @@ def markdown_reference(scope: str) -> str:
             f"drawn from `{o.source}`" if o.source else "")
         when = {"gain_sweep": "gain sweep on", "risk": "a risk baseline configured",
                 "standardisation": "standardisation configured",
-                "test_errors": "test_errors enabled"}.get(o.condition, "always")
+                "test_errors": "test_errors enabled"}.get(o.condition or "", "always")
         lines.append("| " + " | ".join(_md_cell(x) for x in (
             f"`{o.name}`", o.kind, ", ".join(o.formats), cols, ", ".join(o.stages), when,
             o.regenerates)) + " |")

@@ -46,11 +46,12 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 __all__ = ["Param", "StageInfo", "StageInputs", "INDEX", "COMMON_MODULE", "KINDS", "names", "get",
            "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
-           "register_stage_module", "REGISTRY"]
+           "register_stage_module", "REGISTRY"]  # noqa: F822 - REGISTRY: module __getattr__, loaded on first use
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 
@@ -208,19 +209,19 @@ INDEX: tuple = (
     "metaeval.meta.stages.rank_correlation",
     "metaeval.meta.stages.discpower",
     "metaeval.meta.stages.incompleteness",
-    # risk-sensitive measures against a configured baseline run (issue 30: tables/risk.csv)
+    # risk-sensitive measures against a configured baseline run (tables/risk.csv)
     "metaeval.meta.stages.risk",
     StageInfo("tables", "file", reads=("labels", "pair_top_runs")),
     StageInfo("meta", "file"),
     StageInfo("figures", "file"),
     StageInfo("summary", "file"),
     StageInfo("kishida", "other"),
-    # judgments as a dimension (issue 28): `metaeval judgments`, its own command and job
+    # judgments as a dimension: `metaeval judgments`, its own command and job
     StageInfo("judgments", "other"),
-    # score standardisation, the experiments of Urbano et al. (2019) (issue 30): its own command
+    # score standardisation, the experiments of Urbano et al. (2019): its own command
     # `metaeval standardise --experiment` and, when configured, one job per collection
     "metaeval.meta.stages.standardisation",
-    # simulated error rates of the paired tests, Urbano et al. (2019) (issue 29): its own command
+    # simulated error rates of the paired tests, Urbano et al. (2019): its own command
     # `metaeval test-errors` and, when configured, one job per collection
     "metaeval.meta.stages.error_rates",
     # prediction-powered intervals of an LLM judge's scores and the judging budget: its own command
@@ -321,7 +322,8 @@ def common_params() -> tuple:
 
 def params() -> tuple:
     """Every parameter: the common ones, then each method's in registry order (names unique)."""
-    out, seen = [], {}
+    out: list[Any] = []
+    seen: dict[Any, Any] = {}
     for owner, ps in [("common", common_params())] + [(s.name, s.params) for s in _registry() if s.is_method]:
         for p in ps:
             if p.name in seen:

@@ -8,6 +8,8 @@ bootstrap's significant pairs against the full qrels (docs/meta.md).
 
 from __future__ import annotations
 
+from typing import Any
+
 import argparse
 import sys
 
@@ -107,7 +109,7 @@ def pool_notes(c, icfg) -> list[str]:
     is written)."""
     from ..meta.incompleteness import group_summary, pool_contributors, pool_groups
 
-    out = []
+    out: list[Any] = []
     if icfg is None or not {"depth", "leave-one-group-out"} & set(icfg.methods):
         return out
     pool = pool_contributors(c.runs, icfg.pool_runs)

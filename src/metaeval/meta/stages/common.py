@@ -32,7 +32,7 @@ def _check_seed(v):
         raise ValueError(f"seed must be a non-negative integer, got {v!r}")
 
 
-PARAMS = (
+PARAMS: tuple[Param, ...] = (
     Param("B", int, 1000, "bootstrap samples (default 1000)", config=("bootstrap", "B"),
           schema=B_SCHEMA, doc="Number of bootstrap samples (papers - 1000).",
           check=check_B),
@@ -55,7 +55,7 @@ PARAMS = (
     Param("batch", int, None, "bootstrap samples per batch (memory bound)"),
 )
 
-# the tables' Markdown/LaTeX and the figures (issue 31): parameters of the tables job
+# the tables' Markdown/LaTeX and the figures: parameters of the tables job
 def _check_pair_top_runs(v):
     if isinstance(v, bool) or int(v) != v or v < 0:
         raise ValueError(f"pair_top_runs must be a non-negative integer, got {v!r}")

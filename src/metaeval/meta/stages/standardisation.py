@@ -36,9 +36,9 @@ STAGE = StageInfo(
     ),
     reads=("std_metrics", "std", "std_topics", "std_trials", "std_seed"),
     sections=(((_S,),
-               "The score standardisation experiments of Urbano, Lima & Hanjalic (2019) (stage standardisation, "
+               ("The score standardisation experiments of Urbano, Lima & Hanjalic (2019) (stage standardisation, "
                "one job per collection, `metaeval standardise --experiment`): within a collection (Kendall's tau_b, "
                "tau_AP-b and Pearson's r between raw and standardised run means on random topic subsets; paired "
                "t test power) and between collections (two disjoint topic sets; Welch t test type I error and "
                "power), for raw scores and each standardisation. On every metric of `metrics` without std=. "
-               "See docs/meta.md."),))
+               "See docs/meta.md.")),))
