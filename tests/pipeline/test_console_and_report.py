@@ -60,6 +60,7 @@ def test_report_of_an_80_run_collection_is_under_10_mb(tmp_path):
     from metaeval import outputs as O
     from metaeval.pipeline import write_tables
     from metaeval.report.figures import make_all_figures
+    from metaeval.report.tables import TABLE_MAX_ROWS
 
     metrics = ["AP", "Q-measure", "nDCG@10", "P-plus(gains=1:2:3)"] + [f"nDCG(judged_only=True)@{k}" for k in range(5, 26)]
     # the default pipeline's outputs: without those of the opt-in stage test_errors (issue 29, off by
@@ -70,7 +71,11 @@ def test_report_of_an_80_run_collection_is_under_10_mb(tmp_path):
     full = sum((tmp_path / "tables" / f"{n}.csv").stat().st_size for n in names)
     assert full > 20e6                                     # the tables whole would not fit
     info = V.write_report_views(tmp_path / "tables", tmp_path / "report", names)
-    assert not info["pvalues"]["whole"] and not info["asl"]["whole"] and info["kendall"]["whole"]
+    # the views are the Markdown views (the paper's rows: the top 20 runs' pairs, at most TABLE_MAX_ROWS
+    # rows), each within the size embedded whole; the whole tables are linked, not embedded
+    views = {n: (tmp_path / "report" / f"{n}.csv").stat().st_size for n in names}
+    assert max(views.values()) <= V.REPORT_TABLE_MAX_BYTES and all(i["whole"] for i in info.values())
+    assert info["asl"]["rows"] == 20 * 19 // 2 and info["pvalues"]["rows"] <= TABLE_MAX_ROWS
     pngs = [p for p in make_all_figures(tmp_path / "tables", tmp_path / "figures") if p.suffix == ".png"]
     embedded = V.report_size(list((tmp_path / "report").glob("*.csv")) + pngs)
     print(f"tables {full / 1e6:.1f} MB; report embeds {embedded / 1e6:.2f} MB")
@@ -215,7 +220,6 @@ def test_per_pair_tables_list_the_top_runs_pairs(tmp_path):
 def _long_tables(rng, metrics, runs) -> dict[str, pd.DataFrame]:
     """The long tables of a track's overview at their default grids: test errors (5 tests, 3 topic
     set sizes, 10 deltas, 19 alphas) and risk against a baseline (4 risk weights)."""
-    import numpy as np
 
     from metaeval.meta.risk import RISK_COLUMNS
     from metaeval.meta.stages.error_rates import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
