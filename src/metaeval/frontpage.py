@@ -8,6 +8,8 @@ Standard library and the measure registry only: it is written while Snakemake pa
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["front_page", "measure_sources"]
 
 
@@ -31,6 +33,13 @@ def measure_sources(metrics) -> list[tuple[str, list[str]]]:
     return list(out.items())
 
 
+def _text(name: object) -> str:
+    """``name`` (a measure's or collection's) as reStructuredText prints it literally: its markup
+    characters escaped, so that ``nDCG@100`` is not taken for an e-mail address (a mailto: link)
+    nor ``x_`` for a reference."""
+    return re.sub(r"([\\`*_|@<>\[\]:])", r"\\\1", str(name))
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -42,15 +51,15 @@ def front_page(config: dict, plan, effective_text: str = "") -> str:
     cols = list(plan.collections)
     boot, swap = config["bootstrap"], config["swap"]
     srcs = measure_sources(plan.metrics)
-    measures = "; ".join(f"{_join(ms)} ({src})" for src, ms in srcs)
+    measures = "; ".join(f"{_join([_text(m) for m in ms])} ({src})" for src, ms in srcs)
     stages = plan.titles(list(plan.meta_stages) + list(plan.own_job_stages) + list(plan.other_jobs))
     lines = ["metaeval meta-evaluation report", "=" * 31, ""]
     lines.append(
         f"Per-topic scores of {_plural(len(plan.metrics), 'measure')} -- {measures} -- on "
-        f"{_plural(len(cols), 'collection')} ({_join(cols)}), meta-evaluated by the metaeval "
+        f"{_plural(len(cols), 'collection')} ({_join([_text(c) for c in cols])}), meta-evaluated by the metaeval "
         f"Snakemake pipeline: {_join(stages)}. "
         f"Bootstrap B = {boot['B']}, alpha = {boot['alpha']}, seed = {boot['seed']}; swap threshold = "
-        f"{swap['threshold']}. The runs are ordered by their mean {plan.primary_measure} "
+        f"{swap['threshold']}. The runs are ordered by their mean {_text(plan.primary_measure)} "
         f"(``select_by``{'' if plan.primary_measure == plan.select_by else ' is not meta-evaluated: the first metric'}), "
         "best first.")
     lines.append("")

@@ -59,7 +59,10 @@ def test_readme_sequence_one_config_per_results_folder(tmp_path):
                   "--report", "results/report-seq.html")
     assert "never awaited" not in r.stderr + r.stdout
     html = (res / "report-seq.html").read_text(encoding="utf-8").replace("\\n", " ")
-    assert "(2 collections: simA, simB; B = 200" in html
+    # the front page (metaeval.frontpage) names this config's collections and bootstrap; a measure
+    # name is text, not an e-mail address (nDCG@100 was a mailto: link)
+    assert "on 2 collections (simA and simB)" in html and "Bootstrap B = 200, alpha = 0.05, seed = 7" in html
+    assert "AP, RR and nDCG&#64;100 (NTCIREVAL" in html and "mailto:" not in html
     for name in ("sensitivity_paired", "swap_pct_satisfying"):
         cols = pd.read_csv(res / "summary" / f"{name}.csv").columns.tolist()
         assert cols[1:] == ["simA", "simB"], (name, cols)
@@ -136,3 +139,23 @@ def test_report_intro_counts_collections_in_words(names, words):
            "swap": {"threshold": 0.05}}
     text = jinja2.Template(front_page(cfg, plan, "x: {a: 1}\n")).render(snakemake=SimpleNamespace(config=cfg))
     assert words in " ".join(text.split()) and "B = 20" in text and "x: {a: 1}" in text
+
+
+def test_report_front_page_prints_measure_names_as_text():
+    """A measure's name with reStructuredText markup (nDCG@100: an e-mail address to docutils) is
+    printed as it is written, not as a link."""
+    from types import SimpleNamespace
+
+    import jinja2
+    from docutils.core import publish_parts
+
+    from metaeval.frontpage import front_page
+
+    plan = SimpleNamespace(collections=["c_1"], metrics=["AP", "nDCG@100"], meta_stages=["paired"],
+                           own_job_stages=[], other_jobs=[], titles=lambda s: list(s), primary_measure="nDCG@100",
+                           select_by="nDCG@100", kishida=False, summary=False)
+    cfg = {"collections": {"c_1": {}}, "bootstrap": {"B": 20, "alpha": 0.05, "seed": 1}, "swap": {"threshold": 0.05}}
+    text = jinja2.Template(front_page(cfg, plan)).render(snakemake=SimpleNamespace(config=cfg))
+    html = publish_parts(text, writer="html")["body"]
+    assert "mailto:" not in html and "<a " not in html
+    assert "AP and nDCG&#64;100 (NTCIREVAL" in html and "(c_1)" in html and "mean nDCG&#64;100" in html
