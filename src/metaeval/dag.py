@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from . import stages as _stages
+from .meta import stages as _stages
 
 __all__ = ["config_value", "quote", "unique", "format_args", "stage_arguments", "job_arguments", "coerce", "Plan",
            "write_caption",
@@ -534,8 +534,7 @@ def schema_sections() -> dict:
     """The config sections of the stages' parameters (``{key: JSON schema}``, in the order of the
     stages' ``schema_rank``, then the registry): each parameter with a ``config`` key and a
     ``schema``, each stage's ``switch`` first in its section."""
-    common = __import__(_stages.COMMON_MODULE, fromlist=["SECTIONS"])
-    owners = [(0, -1, common.SECTIONS, None, common.PARAMS)]
+    owners = [(0, -1, _stages.common_sections(), None, _stages.common_params())]
     methods = [s for s in _stages.REGISTRY if s.is_method or (s.kind == "other" and s.sections)]
     owners += [(s.schema_rank, i, s.sections, s, s.params) for i, s in enumerate(methods)]
     docs = {path: doc for _, _, secs, _, _ in owners for path, doc in secs}

@@ -235,7 +235,7 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
         return write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
     if collection is None:
         raise ValueError(f"stage {name} reads the labelled collection: give --collection (the .npz cache)")
-    from .stages import StageInputs
+    from .meta.stages import StageInputs
 
     c = collection_cache(collection)
     masks: dict = {}

@@ -1,12 +1,13 @@
-"""The stage registry: the index of every stage of the pipeline (standard library only).
+"""The stage registry (standard library only, passive: it imports no stage).
 
 A *stage* is one kind of job of the pipeline.  A meta-evaluation method is declared once, in its
 own module ``metaeval/meta/stages/NAME.py``, as ``STAGE = StageInfo(...)``: its name, kind, tables,
 cost, parameters (:class:`Param`: name, type, default, help, config key and schema constraints)
 and one ``run(inputs, params) -> {table: DataFrame}`` (:class:`StageInputs`, the
-:class:`~metaeval.meta.run.MetaConfig`).  :data:`INDEX` lists those modules by name (entry-point
-strings, imported on first use) beside the stages that are not a method.  Everything else is
-derived from the declarations:
+:class:`~metaeval.meta.run.MetaConfig`) with the computation it stands for.  The catalogue
+:mod:`metaeval.meta.stages` imports every stage module of the package and registers it here
+(:func:`register`, in order); whoever reads the registry imports the catalogue, which also gives
+the queries below.  Everything else is derived from the declarations:
 
 * :data:`metaeval.meta.run.STAGES` (the methods, run by :mod:`metaeval.pipeline`) and
   :class:`metaeval.meta.run.MetaConfig` (one field per parameter);
@@ -20,7 +21,7 @@ derived from the declarations:
 A stage module outside the package (a plug-in, a test) joins with :func:`register_stage_module`
 (``register_stage_module("mypkg.mystage")``) or, for every process of a run, the environment
 variable ``METAEVAL_STAGES`` (module names separated by commas); register it before
-:mod:`metaeval.outputs` is imported.
+:mod:`metaeval.outputs` is imported.  It goes after the package's methods (:func:`plug_ins_here`).
 
 Kinds:
 
@@ -48,9 +49,9 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Param", "StageInfo", "StageInputs", "INDEX", "COMMON_MODULE", "KINDS", "names", "get",
-           "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
-           "register_stage_module", "REGISTRY"]
+__all__ = ["Param", "StageInfo", "StageInputs", "KINDS", "names", "get", "method_stages", "file_stages",
+           "stage_names", "params", "param", "common_params", "common_sections", "selection_params", "register",
+           "register_common", "plug_ins_here", "register_stage_module", "REGISTRY"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 
@@ -189,62 +190,57 @@ class StageInfo:
         return self.kind == "labelled"
 
 
-#: the parameters every method shares (B, alpha, seed, the runs and metrics): a module whose
-#: ``PARAMS`` and ``SECTIONS`` are declared like a stage's
-COMMON_MODULE = "metaeval.meta.stages.common"
-
-#: every stage, methods (by module name) in the order their rows appear in a table written by more
-#: than one of them (``asl``: paired, then unpaired).  A new method is its module and one line here.
-INDEX: tuple = (
-    StageInfo("select_runs", "file"),
-    StageInfo("collection", "tables"),
-    StageInfo("run_means", "tables"),
-    "metaeval.meta.stages.kendall",
-    "metaeval.meta.stages.paired",
-    "metaeval.meta.stages.unpaired",
-    "metaeval.meta.stages.swap",
-    "metaeval.meta.stages.stability",
-    "metaeval.meta.stages.gain_sweep",
-    "metaeval.meta.stages.rank_correlation",
-    "metaeval.meta.stages.discpower",
-    "metaeval.meta.stages.incompleteness",
-    # risk-sensitive measures against a configured baseline run (issue 30: tables/risk.csv)
-    "metaeval.meta.stages.risk",
-    StageInfo("tables", "file", reads=("labels", "pair_top_runs")),
-    StageInfo("meta", "file"),
-    StageInfo("figures", "file"),
-    StageInfo("summary", "file"),
-    StageInfo("kishida", "other"),
-    # judgments as a dimension (issue 28): `metaeval judgments`, its own command and job
-    StageInfo("judgments", "other"),
-    # score standardisation, the experiments of Urbano et al. (2019) (issue 30): its own command
-    # `metaeval standardisation` and, when configured, one job per collection
-    "metaeval.meta.stages.standardisation",
-    # simulated error rates of the paired tests, Urbano et al. (2019) (issue 29): its own command
-    # `metaeval test-errors` and, when configured, one job per collection
-    "metaeval.meta.stages.test_errors",
-)
-
-#: stage modules registered beyond :data:`INDEX` (:func:`register_stage_module`, METAEVAL_STAGES)
+#: the stages, in order, as the catalogue (:mod:`metaeval.meta.stages`) registers them; the
+#: parameters every method shares and their config sections (:func:`register_common`)
+_STAGES: list[StageInfo] = []
+_COMMON: dict = {"params": (), "sections": (), "selection": ()}
+#: where a stage registered from outside the package goes: after the package's methods
+_PLUG_INS_AT: list[int] = []
+#: stage modules registered from outside the package (:func:`register_stage_module`, METAEVAL_STAGES)
 _EXTRA: list[str] = [m.strip() for m in os.environ.get("METAEVAL_STAGES", "").split(",") if m.strip()]
 _CACHE: dict = {}
 
 
-def _load(entry: str, kinds=("matrices", "labelled")) -> StageInfo:
+def register(*infos: StageInfo) -> None:
+    """Add stages to the registry, in order (the catalogue :mod:`metaeval.meta.stages` registers
+    the package's; a stage from outside the package: :func:`register_stage_module`)."""
+    for info in infos:
+        if not isinstance(info, StageInfo):
+            raise TypeError(f"register: expected a StageInfo, got {info!r}")
+        _STAGES.append(info)
+    _CACHE.clear()
+
+
+def register_common(params: tuple, sections: tuple, selection: tuple = ()) -> None:
+    """The parameters every method shares, the config sections they open and those of them the
+    runs of ``metaeval stage --runs`` replace."""
+    _COMMON.update(params=tuple(params), sections=tuple(sections), selection=tuple(selection))
+    _CACHE.clear()
+
+
+def plug_ins_here() -> None:
+    """Mark the place of the stages registered from outside the package (after the package's
+    methods: the order rows appear in a table written by more than one stage)."""
+    _PLUG_INS_AT[:] = [len(_STAGES)]
+    _CACHE.clear()
+
+
+def _load(entry: str) -> StageInfo:
     module, _, attr = entry.partition(":")
     try:
         info = getattr(importlib.import_module(module), attr or "STAGE")
     except (ImportError, AttributeError) as e:
         raise ValueError(f"stage module {entry!r} (METAEVAL_STAGES, register_stage_module): {e}") from None
-    if not isinstance(info, StageInfo) or info.kind not in kinds:
-        raise ValueError(f"stage module {entry}: STAGE must be a StageInfo of kind {' or '.join(kinds)}")
+    if not isinstance(info, StageInfo) or not info.is_method:
+        raise ValueError(f"stage module {entry}: STAGE must be a StageInfo of kind matrices or labelled")
     return info
 
 
 def register_stage_module(entry: str) -> StageInfo:
-    """Add the method declared in module ``entry`` (``"pkg.mod"`` or ``"pkg.mod:ATTR"``, default
-    attribute ``STAGE``) after the registry's methods; returns its declaration.  Lists derived
-    at import time (:data:`metaeval.outputs.STAGES`) see it only if registered first."""
+    """Add the method declared in module ``entry`` of a plug-in (``"pkg.mod"`` or
+    ``"pkg.mod:ATTR"``, default attribute ``STAGE``) after the package's methods; returns its
+    declaration.  Lists derived at import time (:data:`metaeval.outputs.STAGES`) see it only if
+    registered first."""
     info = _load(entry)
     if entry not in _EXTRA:
         _EXTRA.append(entry)
@@ -254,14 +250,11 @@ def register_stage_module(entry: str) -> StageInfo:
 
 def _registry() -> tuple:
     if "registry" not in _CACHE:
-        out = []
-        for item in INDEX:
-            if isinstance(item, str):        # the package's modules: a method, or a job of its own
-                out.append(_load(item, ("matrices", "labelled", "other")))
-            else:
-                if item.kind == "file" and item.name == "tables":    # after the last method
-                    out += [_load(e) for e in _EXTRA]
-                out.append(item)
+        if not _STAGES:
+            raise RuntimeError("no stage registered: the stages are read through their catalogue, "
+                               "metaeval.meta.stages")
+        at = _PLUG_INS_AT[0] if _PLUG_INS_AT else len(_STAGES)
+        out = _STAGES[:at] + [_load(e) for e in _EXTRA] + _STAGES[at:]
         seen = set()
         for s in out:
             if s.name in seen:
@@ -273,7 +266,7 @@ def _registry() -> tuple:
 
 
 def __getattr__(name):
-    if name == "REGISTRY":             # every stage, in order (loaded on first use)
+    if name == "REGISTRY":             # every stage, in order (plug-ins loaded on first use)
         return _registry()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -309,8 +302,18 @@ def file_stages() -> tuple[str, ...]:
 
 
 def common_params() -> tuple:
-    """The parameters every method shares (:data:`COMMON_MODULE`)."""
-    return importlib.import_module(COMMON_MODULE).PARAMS
+    """The parameters every method shares (:func:`register_common`)."""
+    return _COMMON["params"]
+
+
+def common_sections() -> tuple:
+    """The config sections of the parameters every method shares."""
+    return _COMMON["sections"]
+
+
+def selection_params() -> tuple:
+    """The names of the common parameters that ``metaeval stage --runs`` replaces."""
+    return _COMMON["selection"]
 
 
 def params() -> tuple:

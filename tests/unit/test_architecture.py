@@ -164,8 +164,10 @@ def test_the_declarations_are_dependency_free():
     """The output contract and the stage registry import the standard library only (and the
     contract, the registry)."""
     assert {t for t in imports_of(PKG / "outputs.py") if not t.startswith("metaeval")} <= {"__future__", "dataclasses"}
-    assert {t for t in imports_of(PKG / "outputs.py") if t.startswith("metaeval")} <= {"metaeval", "metaeval.stages"}
-    # the registry imports its stage modules by name (importlib), METAEVAL_STAGES from os
+    assert {t for t in imports_of(PKG / "outputs.py") if t.startswith("metaeval")} <= {
+        "metaeval", "metaeval.meta", "metaeval.meta.stages"}
+    # the registry is passive: the catalogue metaeval.meta.stages registers the package's stages;
+    # it imports a plug-in's module by name (importlib) only from METAEVAL_STAGES (os)
     assert {t.split(".")[0] for t in imports_of(PKG / "stages.py")} <= {"__future__", "dataclasses", "importlib",
                                                                         "os", "typing"}
     # a stage module declares with the registry's classes; numpy and pandas only inside its run()
@@ -174,7 +176,10 @@ def test_the_declarations_are_dependency_free():
                if isinstance(n, (ast.Import, ast.ImportFrom))]
         names = {a.name for n in top if isinstance(n, ast.Import) for a in n.names}
         names |= {("." * n.level) + (n.module or "") for n in top if isinstance(n, ast.ImportFrom)}
-        assert names <= {"__future__", "argparse", "...stages", ".common"}, (path.name, names)
+        allowed = {"__future__", "argparse", "...stages", ".common"}
+        if path.name == "__init__.py":         # the catalogue: the registry and every stage module
+            allowed |= {"...", "."}
+        assert names <= allowed, (path.name, names)
 
 
 def test_no_command_is_used_as_a_library():
@@ -197,12 +202,17 @@ def module_graph() -> dict[str, set[str]]:
     as well).  ``from P import name`` counts as importing the module ``P.name`` when that is a
     module, and the package ``P`` (its ``__init__`` runs) when it is not; the implicit import of
     the parent packages is not an edge (a package's ``__init__`` naming its own submodules lazily
-    is the pattern of :mod:`metaeval._lazy`)."""
+    is the pattern of :mod:`metaeval._lazy`).  A module that imports by name (``import_module``,
+    ``__import__``) has an edge to every module of the package a string of its source names in
+    full (``"metaeval.kishida.measures"``): a registry loading its plug-ins by name closes a
+    circle as well as an import statement does."""
     graph: dict[str, set[str]] = {}
     for path in PKG.rglob("*.py"):
         mod, is_pkg = _module_name(path)
         deps = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        deps |= {t for t in _string_imports(tree) if t != mod}
+        for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -216,6 +226,21 @@ def module_graph() -> dict[str, set[str]]:
             deps |= {t for t in targets if t.startswith("metaeval") and _exists(t) and t != mod}
         graph[mod] = deps
     return graph
+
+
+def _path_of(name: str) -> Path:
+    p = SRC.joinpath(*name.split("."))
+    return p.with_suffix(".py") if p.with_suffix(".py").is_file() else p / "__init__.py"
+
+
+def _string_imports(tree: ast.AST) -> set[str]:
+    """The modules of the package named in full by a string of a module that imports by name."""
+    names = {n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+             for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    if not names & {"import_module", "__import__"}:
+        return set()
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and n.value.startswith("metaeval.") and _exists(n.value)}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -264,8 +289,38 @@ def test_module_graph_sees_function_level_imports(tmp_path, monkeypatch):
     assert find_cycle(g) == ["metaeval.sub.a", "metaeval.sub.b", "metaeval.sub.a"]
 
 
+def test_module_graph_sees_imports_by_name(tmp_path, monkeypatch):
+    """A registry that loads its plug-ins by name (``importlib.import_module("metaeval.sub.a")``)
+    has an edge to them: a plug-in importing the registry back is a circle."""
+    root = tmp_path / "metaeval"
+    (root / "sub").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "sub" / "__init__.py").write_text("")
+    (root / "sub" / "a.py").write_text("from .registry import register\n")
+    (root / "sub" / "registry.py").write_text(
+        "import importlib\nPLUGINS = ('metaeval.sub.a',)\n"
+        "def register():\n    pass\n"
+        "def load():\n    for m in PLUGINS:\n        importlib.import_module(m)\n")
+    monkeypatch.setattr(sys.modules[__name__], "PKG", root)
+    monkeypatch.setattr(sys.modules[__name__], "SRC", tmp_path)
+    g = module_graph()
+    assert g["metaeval.sub.registry"] == {"metaeval.sub.a"}
+    assert find_cycle(g) == ["metaeval.sub.a", "metaeval.sub.registry", "metaeval.sub.a"]
+
+
+#: modules that still load plug-ins by name, their edges by string not yet counted, each to be
+#: removed by a planned move of code (the measure registry's MEASURE_MODULES: every family of
+#: measures registers into the registry that imports it by name, a circle with each); each must
+#: still import by name, so the list shrinks with the code
+PENDING_STRING_IMPORTS = {"metaeval.metrics.registry"}
+
+
 def test_no_import_circle_between_modules():
     graph = module_graph()
     assert len(graph) > 80 and "metaeval.io.forms" in graph["metaeval.cli.matrices"]
+    for mod in PENDING_STRING_IMPORTS:
+        by_name = _string_imports(ast.parse(_path_of(mod).read_text(encoding="utf-8")))
+        assert by_name, f"remove {mod} from PENDING_STRING_IMPORTS (it imports nothing by name)"
+        graph[mod] = graph[mod] - by_name
     cycle = find_cycle(graph)
     assert cycle is None, f"import circle: {' -> '.join(cycle)}"

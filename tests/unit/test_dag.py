@@ -104,7 +104,7 @@ def test_common_smk_is_an_adapter():
 def test_per_collection_parameters(monkeypatch):
     """A parameter whose config key goes through ("collections", "*", ...) is read per collection
     (its default where the collection does not give it)."""
-    from metaeval import stages
+    from metaeval.meta import stages
 
     prm = stages.Param("baseline", str, (), "baseline runs", nargs="+", config=("collections", "*", "baseline"))
     st = stages.StageInfo("perc", "matrices", lambda inputs, params: {}, reads=("baseline", "metrics"), params=(prm,))

@@ -13,7 +13,7 @@ import sys
 
 from ._meta_options import add_config_args, add_labelled_args, config_from_args, labels_from_args
 
-from ..stages import file_stages
+from ..meta.stages import file_stages
 
 #: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES); both lists
 #: derive from the one registry, metaeval.stages

@@ -584,7 +584,7 @@ def kind_for(kind: str | None, default_name: str | None = None) -> TableKind:
     try:
         return KINDS[kind]
     except KeyError:
-        from .. import stages
+        from ..meta import stages
 
         if any(kind == d.get("name") for s in stages.REGISTRY for d in s.outputs):
             return GENERIC           # a table of a stage registered from outside the package

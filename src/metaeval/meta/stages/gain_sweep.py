@@ -8,16 +8,33 @@ from ...stages import Param, StageInfo
 _GAINS = "^[0-9]+(\\.[0-9]+)?(:[0-9]+(\\.[0-9]+)?)*$"
 
 
+def sweep_available(matrices, cfg) -> bool:
+    """True when the default and every variant matrix of every sweep metric is present."""
+    from ..sweep import variant_name
+
+    return bool(cfg.sweep_metrics) and all(
+        m in matrices and all(variant_name(m, g) in matrices for g in cfg.sweep_variants)
+        for m in cfg.sweep_metrics)
+
+
 def applies(matrices, params) -> bool:
     """True when the default and every variant matrix of every sweep metric is present."""
-    from ..run import sweep_available
-
     return sweep_available(matrices, params)
 
 
-def run(inputs, params):
-    from ..run import stage_gain_sweep
+def stage_gain_sweep(matrices: dict, cfg, samples=None) -> dict:
+    """``gain_kendall`` and ``gain_bootstrap`` (Sakai 2007a, Tables 5-6) for ``cfg.sweep_metrics``."""
+    from ..metric_forms import samples_for
+    from ..sweep import gain_sweep
 
+    first = next(iter(matrices.values()))
+    smp = samples if samples is not None else samples_for(first, cfg)
+    k, b = gain_sweep(matrices, cfg.sweep_metrics, cfg.sweep_variants, default_gains=cfg.default_gains,
+                      samples=smp, alpha=cfg.alpha, variant=cfg.kendall_variant, batch=cfg.batch)
+    return {"gain_kendall": k, "gain_bootstrap": b}
+
+
+def run(inputs, params):
     return stage_gain_sweep(inputs.matrices, params, *inputs.samples)
 
 

@@ -11,9 +11,20 @@ def _check_variant(v):
         raise ValueError(f"kendall_variant must be 'a' or 'b', got {v!r}")
 
 
-def run(inputs, params):
-    from ..run import stage_kendall
+def stage_kendall(matrices: dict, cfg, metrics: list[str] | None = None) -> dict:
+    """``kendall``: Kendall's tau between every two metrics' run rankings."""
+    import pandas as pd
 
+    from ..kendall import rank_correlations
+    from ..metric_forms import default_metrics
+
+    metrics = [m for m in (metrics or default_metrics(matrices, cfg)) if m in matrices]
+    if len(metrics) < 2:
+        return {"kendall": pd.DataFrame(columns=["metric_a", "metric_b", "tau", "z0", "p_value"])}
+    return {"kendall": rank_correlations(matrices, metrics, cfg.kendall_variant)}
+
+
+def run(inputs, params):
     return stage_kendall(inputs.matrices, params, list(inputs.metrics))
 
 

@@ -6,9 +6,31 @@ from __future__ import annotations
 from ...stages import Param, StageInfo
 
 
-def run(inputs, params):
-    from ..run import stage_paired
+def stage_paired(matrices: dict, metric: str, cfg, samples=None) -> dict:
+    """``bootstrap_paired`` (one row), ``asl`` (test = paired) and ``tstar`` for one metric."""
+    import numpy as np
+    import pandas as pd
 
+    from ..bootstrap import paired_bootstrap, paired_tstar
+    from ..metric_forms import asl_frame, boot_row, resolve_metric, samples_for
+
+    df, transform, _ = resolve_metric(matrices, metric, "paired")
+    smp = samples if samples is not None else samples_for(df, cfg)
+    res = paired_bootstrap(df, smp, alpha=cfg.alpha, transform=transform, batch=cfg.batch, metric=metric)
+    if cfg.tstar_pair is not None:
+        runs = list(res.runs)
+        i, j = (runs.index(str(r)) for r in cfg.tstar_pair)
+    else:
+        p = int(np.argmin(np.abs(res.asl - cfg.alpha)))      # first pair on ties
+        i, j = int(res.pair_x[p]), int(res.pair_y[p])
+    t_obs, t = paired_tstar(df, (i, j), smp, transform=transform, metric=metric)
+    tstar = pd.DataFrame({"metric": metric, "system_x": res.runs[i], "system_y": res.runs[j],
+                          "t_observed": t_obs, "t_star": t})
+    return {"bootstrap_paired": boot_row(metric, res), "asl": asl_frame(metric, "paired", res),
+            "tstar": tstar}
+
+
+def run(inputs, params):
     return stage_paired(inputs.matrices, inputs.metric, params, *inputs.samples)
 
 

@@ -9,9 +9,21 @@ from ...stages import Param, StageInfo
 FUZZINESS = tuple(i / 100 for i in range(1, 21))
 
 
-def run(inputs, params):
-    from ..run import stage_stability
+def stage_stability(matrices: dict, metric: str, cfg, samples=None) -> dict:
+    """``stability``: one row per fuzziness value for one metric."""
+    import pandas as pd
 
+    from ..metric_forms import resolve_metric, samples_for
+    from ..stability import stability_method
+
+    df, _, stat = resolve_metric(matrices, metric, "stability")
+    smp = samples if samples is not None else samples_for(df, cfg)
+    r = stability_method(df, smp, fuzziness=cfg.fuzziness, statistic=stat, batch=cfg.batch, metric=metric)
+    return {"stability": pd.DataFrame({"metric": metric, "f": r.fuzziness, "minority_rate": r.minority_rate,
+                                       "proportion_ties": r.proportion_ties})}
+
+
+def run(inputs, params):
     return stage_stability(inputs.matrices, inputs.metric, params, *inputs.samples)
 
 

@@ -5,9 +5,26 @@ from __future__ import annotations
 from ...stages import Param, StageInfo
 
 
-def run(inputs, params):
-    from ..run import stage_swap
+def stage_swap(matrices: dict, metric: str, cfg, samples=None, samples2=None) -> dict:
+    """``swap`` (one row) and ``swap_rates`` (one row per bin) for one metric."""
+    import pandas as pd
 
+    from ..metric_forms import resolve_metric, samples_for
+    from ..swap import swap_method
+
+    df, _, stat = resolve_metric(matrices, metric, "swap")
+    q1 = samples if samples is not None else samples_for(df, cfg)
+    q2 = samples2 if samples2 is not None else samples_for(df, cfg, "swap")
+    r = swap_method(df, q1, q2, threshold=cfg.swap_threshold, statistic=stat, max_rule=cfg.swap_max_rule,
+                    required_rule=cfg.swap_required_rule, batch=cfg.batch, metric=metric)
+    swap = pd.DataFrame([(metric, r.diff_required, r.max_value, r.relative, r.pct_satisfying)],
+                        columns=["metric", "diff_required", "max_diff", "relative", "pct_satisfying"])
+    rates = pd.DataFrame({"metric": metric, "bin": r.edges, "comparisons": r.counts, "swaps": r.swaps,
+                          "swap_rate": r.swap_rate})
+    return {"swap": swap, "swap_rates": rates}
+
+
+def run(inputs, params):
     return stage_swap(inputs.matrices, inputs.metric, params, *inputs.samples)
 
 
