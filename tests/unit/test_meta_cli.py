@@ -84,7 +84,9 @@ def test_bad_input_names_file_and_line_and_writes_nothing(tmp_path, capsys):
                  "--quiet"]) == 1
     assert "ranks runs by 'AP'" in capsys.readouterr().err
     assert main(["meta", "--matrices", str(tmp_path / "nope"), "--out", str(out), "--quiet"]) == 1
-    assert main(["meta", "--matrices", str(mats2), "--out", str(out), "--B", "0", "--quiet"]) == 1
+    with pytest.raises(SystemExit) as e:          # out of its declared range: a usage error, at once
+        main(["meta", "--matrices", str(mats2), "--out", str(out), "--B", "0", "--quiet"])
+    assert e.value.code == 2
     assert main(["meta", "--matrices", str(mats2), "--out", str(out), "--metrics", "G_RR", "--B", "20",
                  "--no-figures", "--quiet"]) == 0      # G_ metrics skip the paired test, do the rest
     assert not out.joinpath("tables", "tstar.csv").exists()

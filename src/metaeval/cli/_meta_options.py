@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ..meta import stages as _stages
+from ._types import param_type
 
 
 def _add(p, prm) -> None:
@@ -16,7 +17,7 @@ def _add(p, prm) -> None:
     else:
         if prm.action:                 # extend: the values of every use of the option
             kw["action"] = prm.action
-        kw["type"] = prm.type
+        kw["type"] = param_type(prm)             # its declared constraints checked as it is parsed
         if prm.nargs:
             kw["nargs"] = prm.nargs
         if prm.choices:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["int_at_least", "ints_at_least", "probabilities", "floats", "names_in"]
+__all__ = ["checked", "comma_list", "declared", "describe", "floats", "int_at_least", "ints_at_least", "names_in",
+           "param_type", "probabilities", "violation"]
 
 
 def _int(text: str) -> int:
@@ -66,3 +67,164 @@ def names_in(known):
             raise argparse.ArgumentTypeError(f"unknown {bad[0]!r}; known: {', '.join(known)}")
         return vals
     return parse
+
+
+# ------------------------------------------------------------------ values checked by their declaration
+# A parameter declares its constraints once, as JSON-schema (metaeval.stages.Param.schema: type,
+# minimum, maximum, exclusiveMinimum, exclusiveMaximum, enum, const, oneOf/anyOf, items, minItems,
+# minLength, pattern); the option's argparse type checks a value against them where argparse parses
+# it, so an out-of-range value is a usage error (exit 2) before any input is read.
+
+_TYPES = {"integer": "an integer", "number": "a number", "string": "a text", "boolean": "true or false",
+          "array": "a list", "null": "nothing", "object": "a mapping"}
+
+
+def _is(value, kind: str) -> bool:
+    import math
+
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "array":
+        return isinstance(value, (list, tuple))
+    if kind == "null":
+        return value is None
+    if kind == "object":
+        return isinstance(value, dict)
+    return True
+
+
+def describe(schema: dict) -> str:
+    """What ``schema`` asks for, in words (``an integer >= 2``, ``a number in (0, 1)``)."""
+    alts = schema.get("oneOf") or schema.get("anyOf")
+    if alts:
+        return " or ".join(describe(a) for a in alts)
+    if "const" in schema:
+        return repr(schema["const"])
+    if "enum" in schema:
+        return "one of " + ", ".join(map(str, schema["enum"]))
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+    words = " or ".join(_TYPES.get(k, k) for k in kinds if k != "null") or "a value"
+    lo, hi = schema.get("minimum"), schema.get("maximum")
+    xlo, xhi = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    if (lo is not None or xlo is not None) and (hi is not None or xhi is not None):
+        words += (f" in {'(' if xlo is not None else '['}{xlo if xlo is not None else lo}, "
+                  f"{xhi if xhi is not None else hi}{')' if xhi is not None else ']'}")
+    elif lo is not None or xlo is not None:
+        words += f" >= {lo}" if lo is not None else f" > {xlo}"
+    elif hi is not None or xhi is not None:
+        words += f" <= {hi}" if hi is not None else f" < {xhi}"
+    if "items" in schema and isinstance(schema["items"], dict):
+        words += " of " + describe(schema["items"])
+    return words
+
+
+def violation(value, schema: dict | None) -> str | None:
+    """None if ``value`` meets ``schema`` (the JSON-schema subset the parameters declare), else what
+    it should be.  A number must be finite (``nan`` and ``inf`` meet no numeric constraint)."""
+    import math
+    import re
+
+    if not schema:
+        return None
+    alts = schema.get("oneOf") or schema.get("anyOf")
+    if alts:
+        return None if any(violation(value, a) is None for a in alts) else describe(schema)
+    if "const" in schema and value != schema["const"]:
+        return describe(schema)
+    if "enum" in schema and value not in schema["enum"]:
+        return describe(schema)
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+    if kinds and not any(_is(value, k) for k in kinds):
+        return describe(schema)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            return describe(schema)
+        for key, bad in (("minimum", lambda b: value < b), ("maximum", lambda b: value > b),
+                         ("exclusiveMinimum", lambda b: value <= b), ("exclusiveMaximum", lambda b: value >= b)):
+            if key in schema and bad(schema[key]):
+                return describe(schema)
+    if isinstance(value, str) and (len(value) < schema.get("minLength", 0)
+                                   or ("pattern" in schema and not re.search(schema["pattern"], value))):
+        return describe(schema)
+    if isinstance(value, (list, tuple)):
+        if len(value) < schema.get("minItems", 0):
+            return f"at least {schema['minItems']} value(s)"
+        items = schema.get("items")
+        if isinstance(items, dict):
+            for v in value:
+                why = violation(v, items)
+                if why is not None:
+                    return why
+    return None
+
+
+def checked(parse, schema: dict | None, check=None, *, item: bool = False):
+    """An argparse type: ``parse(text)``, then the value checked against ``schema`` (``item``: the
+    schema of a list and the value one of its items, as with ``nargs``) and by ``check`` (raises
+    ``ValueError``); a failure is an ``ArgumentTypeError`` (exit 2, naming the option)."""
+    sub = (schema or {}).get("items") if item else schema
+    if item and schema and "items" not in schema:
+        sub = None
+
+    import math
+
+    def parse_checked(text: str):
+        try:
+            value = parse(text)
+        except argparse.ArgumentTypeError:
+            raise
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}") from None
+        if isinstance(value, float) and math.isnan(value):
+            raise argparse.ArgumentTypeError(f"must be a number, got {text!r}")
+        why = violation(value, sub)
+        if why is not None:
+            raise argparse.ArgumentTypeError(f"must be {why}, got {text!r}")
+        if check is not None:
+            try:
+                check(value)
+            except (TypeError, ValueError) as e:
+                raise argparse.ArgumentTypeError(str(e)) from None
+        return value
+    parse_checked.__name__ = getattr(parse, "__name__", "value")
+    return parse_checked
+
+
+def comma_list(parse, schema: dict | None):
+    """An argparse type: comma-separated values, each parsed by ``parse``, the list checked against
+    the declared array ``schema``."""
+    def parse_list(text: str) -> list:
+        try:
+            vals = [parse(v) for v in text.split(",") if v.strip()]
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(f"expected comma-separated values, got {text!r}") from None
+        why = violation(vals, schema)
+        if why is not None:
+            raise argparse.ArgumentTypeError(f"every value must be {why}, got {text!r}")
+        return vals
+    return parse_list
+
+
+def param_type(prm, *, element: bool | None = None):
+    """The argparse type of a declared :class:`metaeval.stages.Param`: its ``type`` checked against its
+    ``schema`` (one item of it when the option takes several words, ``nargs``) and, for a single value,
+    its ``check``."""
+    item = bool(prm.nargs) if element is None else element
+    return checked(prm.type, prm.schema, None if item else prm.check, item=item)
+
+
+def declared(name: str, stage: str | None = None):
+    """The argparse type of the declared parameter ``name`` (of ``stage``, or any method's / the
+    common ones), for a command whose option means the same (``compare --alpha``)."""
+    from ..meta import stages
+
+    prm = stages.param(name) if stage is None else next(p for p in stages.get(stage).params if p.name == name)
+    return param_type(prm, element=False)

@@ -23,6 +23,8 @@ TESTS = ("paired-t", "wilcoxon", "sign", "permutation", "bootstrap", "rthsd", "t
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
+    from ._types import checked, declared
+
     p = sub.add_parser(
         "compare", help="significance tests, corrections and effect sizes for runs vs a baseline",
         description="Compare runs on one or more metrics: per metric and compared pair the means, "
@@ -42,7 +44,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--baseline", metavar="RUN",
                    help="compare every run with this one, named by its file stem, runid or label (default: "
                         "all pairs)")
-    p.add_argument("--risk-alpha", type=float, default=None, metavar="A",
+    p.add_argument("--risk-alpha", type=checked(float, {"type": "number", "minimum": 0}), default=None, metavar="A",
                    help="with --baseline: also the risk-sensitive measures against it for risk sensitivity A "
                         ">= 0 (a loss weighs 1 + A): URisk, TRisk and its p-value, ZRisk, GeoRisk -- columns "
                         "appended to compare.csv, a second table in compare.md/.tex and on stdout")
@@ -55,11 +57,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--correction", choices=("none", "bonferroni", "holm", "bh"), default=None,
                    help="multiple-comparison correction over the comparisons per metric (default: holm "
                         "when there is more than one comparison; none for rthsd and tukey-hsd)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--B", type=int, default=None,
+    p.add_argument("--alpha", type=declared("alpha"), default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--B", type=declared("B"), default=None,
                    help="replicates of the resampling tests (default: permutation 10000, bootstrap 1000, "
                         "rthsd 5000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the resampling tests (default 0)")
+    p.add_argument("--seed", type=declared("seed"), default=0, help="seed of the resampling tests (default 0)")
     p.add_argument("--conventions", choices=("metaeval", "urbano2019"), default="metaeval",
                    help="the tests' conventions: metaeval's (default) or those of Urbano, Lima & Hanjalic "
                         "(2019): R's Wilcoxon and sign tests (ties within 0.01), the bootstrap's shift "

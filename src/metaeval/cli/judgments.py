@@ -22,7 +22,7 @@ CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    from ._types import int_at_least
+    from ._types import declared, int_at_least
 
     p = sub.add_parser(
         "judgments", help="meta-evaluate the judgments: assessors, LLM judges and hybrid qrels",
@@ -50,10 +50,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="multiple-comparison correction of the decisions (default: metaeval compare's, holm)")
     p.add_argument("--B", type=int_at_least(1), default=1000,
                    help="bootstrap samples of the tau intervals and replicates of a resampling test (default 1000)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--rbo-p", type=float, default=0.9, dest="rbo_p",
+    p.add_argument("--alpha", type=declared("alpha"), default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--rbo-p", type=declared("rbo_p"), default=0.9, dest="rbo_p",
                    help="persistence p of rank-biased overlap (default 0.9, the rank_correlation stage's)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap samples (default 0)")
+    p.add_argument("--seed", type=declared("seed"), default=0, help="seed of the bootstrap samples (default 0)")
     p.add_argument("--fill", metavar="NAME=BASE+FROM", action="append", default=[],
                    help="a hybrid set: BASE's judgments, FROM's for the pairs BASE did not judge; repeatable")
     p.add_argument("--on-conflict", choices=("error", "max", "min", "first"), default="error", dest="on_conflict",

@@ -9,8 +9,17 @@ import sys
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     # the defaults, standard library only: `metaeval --help` loads no numpy
-    from ..meta.stages.test_errors import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
-    from ._types import floats, int_at_least, ints_at_least, names_in, probabilities
+    from .. import stages
+    from ..meta.stages.test_errors import (
+        DEFAULT_ALPHAS,
+        DEFAULT_DELTAS,
+        DEFAULT_TOPICS,
+        TESTS,
+    )
+    from ._types import comma_list, int_at_least, ints_at_least, names_in, probabilities
+
+    def schema(name: str):
+        return next(prm for prm in stages.get("test_errors").params if prm.name == name).schema
 
     p = subparsers.add_parser(
         "test-errors", help="simulated type I, II and III error rates of the significance tests",
@@ -28,7 +37,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--topics", type=ints_at_least(2), default=list(DEFAULT_TOPICS),
                    help="topic set sizes (default 25,50,100)")
     p.add_argument("--trials", type=int_at_least(1), default=1000, help="simulated topic sets per pair and size (default 1000)")
-    p.add_argument("--deltas", type=floats, default=list(DEFAULT_DELTAS),
+    p.add_argument("--deltas", type=comma_list(float, schema("te_deltas")), default=list(DEFAULT_DELTAS),
                    help="true differences for power and type III (default 0.01,...,0.10)")
     p.add_argument("--alphas", type=probabilities, default=list(DEFAULT_ALPHAS),
                    help="significance levels (default 0.001,...,0.009,0.01,...,0.1)")

@@ -32,7 +32,8 @@ PARAMS = (
           config=("bootstrap", "seed"), schema={"type": "integer", "minimum": 0}, config_default=20070101,
           doc="Seed from which every bootstrap sample set is derived (with topics and B).", check=_check_seed),
     # the runs: the pipeline gives each collection's top_runs and the canonical select_by
-    Param("top_runs", int, None, "keep the top K runs by the mean of --select-by (the papers: 30)", metavar="K"),
+    Param("top_runs", int, None, "keep the top K runs by the mean of --select-by (the papers: 30)", metavar="K",
+          schema={"type": "integer", "minimum": 2}),
     Param("select_by", str, "AP", "matrix whose mean ranks the runs for --top-runs (default AP, relaxed AP)",
           metavar="METRIC"),
     # the metrics (config `metrics`, `geometric`: canonicalised by metaeval.dag)
