@@ -44,14 +44,18 @@ imports numpy and pandas inside its ``run`` only.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
+import types
+import typing
 from dataclasses import dataclass
 from typing import Any, Callable
 
 __all__ = ["Param", "StageInfo", "StageInputs", "KINDS", "names", "get", "method_stages", "file_stages",
            "stage_names", "params", "param", "common_params", "common_sections", "selection_params", "register",
-           "register_common", "plug_ins_here", "register_stage_module", "REGISTRY"]
+           "register_common", "plug_ins_here", "register_stage_module", "REGISTRY", "parameter", "params_of",
+           "check_params"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 
@@ -107,6 +111,58 @@ class Param:
         return list(d) if isinstance(d, tuple) else d
 
 
+def parameter(default: Any, help: str = "", **declared: Any) -> Any:
+    """One typed parameter of a stage's parameter class, its declaration as field metadata::
+
+        @dataclass(frozen=True)
+        class SwapParams:
+            swap_threshold: float = parameter(0.05, "largest swap rate (default 0.05)",
+                                          config=("swap", "threshold"), schema={"type": "number"})
+
+    ``declared``: the other fields of :class:`Param` (``flag``, ``nargs``, ``choices``,
+    ``metavar``, ``action``, ``config``, ``schema``, ``doc``, ``config_default``, ``render``,
+    ``check``; ``type`` when the annotation's is not the parser of one value)."""
+    bad = set(declared) - {f.name for f in dataclasses.fields(Param)} - {"name", "default", "help"}
+    if bad or {"name", "default", "help"} & set(declared):
+        raise TypeError(f"parameter: unknown or repeated declaration(s) {sorted(bad or declared)}")
+    return dataclasses.field(default=default, metadata={"param": dict(declared, help=help)})
+
+
+def _value_type(annotation: Any) -> Callable:
+    """The parser of one command-line value of a field typed ``annotation``: ``float`` for
+    ``float``, ``tuple[float, ...]`` and ``float | None`` (likewise ``int``, ``str``, ``bool``)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        return _value_type(args[0])
+    if typing.get_origin(annotation) is tuple:
+        return _value_type(args[0])
+    if annotation in (int, float, str, bool):
+        return annotation
+    raise TypeError(f"no command-line parser for a parameter typed {annotation!r}: declare type=")
+
+
+def params_of(cls: type) -> tuple[Param, ...]:
+    """The :class:`Param` of every field of a stage's parameter class (declared with :func:`parameter`)."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        declared = dict(f.metadata.get("param", {}))
+        if not declared:
+            raise TypeError(f"{cls.__name__}.{f.name}: declare the parameter with metaeval.stages.parameter(...)")
+        declared.setdefault("type", _value_type(hints[f.name]))
+        out.append(Param(f.name, default=f.default, **declared))
+    return tuple(out)
+
+
+def check_params(values: Any) -> None:
+    """Run every declared ``check`` on the fields of a parameter object (a ``ValueError`` names
+    the bad value)."""
+    for f in dataclasses.fields(values):
+        check = f.metadata.get("param", {}).get("check")
+        if check is not None:
+            check(getattr(values, f.name))
+
+
 @dataclass(frozen=True)
 class StageInputs:
     """What a method's ``run(inputs, params)`` reads: the ``matrices`` (``{name: topic x run
@@ -139,7 +195,10 @@ class StageInfo:
     stage without a switch is on when its ``applies`` holds for the parameters some collection
     configures (``risk``: a baseline named); ``folder`` a
     folder of the collection the stage writes besides its parts; ``cost``: rough seconds on DL19,
-    to deal the stages of a job into balanced groups; ``params``: its parameters; ``reads``:
+    to deal the stages of a job into balanced groups; ``params``: its parameters, a frozen
+    dataclass of typed fields declared with :func:`parameter` (a method's class is part of
+    :class:`~metaeval.meta.run.MetaConfig`; kept as :attr:`params_class`, ``params`` then holds
+    its :class:`Param` declarations) or a tuple of :class:`Param`; ``reads``:
     the parameters (its own and common ones) its pipeline job passes, in order; ``options``: a
     builder ``values -> object`` stored as the ``MetaConfig`` field ``NAME`` from the parameters
     declared with ``field=False``; ``title``: a line saying what it does (help, messages);
@@ -147,9 +206,12 @@ class StageInfo:
     ``schema_rank``: sorts its sections among the stages' (registry order within a rank);
     ``applies(matrices, params)``: False when the stage has nothing to compute for these
     matrices and parameters (``metaeval meta`` then skips it; the gain sweep without its variant
-    matrices); ``outputs``: for a stage outside the package (a plug-in), its tables as keyword dicts of
-    :class:`metaeval.outputs.Output` (``stages`` = this stage), added to the output contract; a
-    stage of the package declares them in :mod:`metaeval.outputs` instead."""
+    matrices); ``outputs``: for a stage outside the package (a plug-in), its tables and figures as
+    keyword dicts of :class:`metaeval.outputs.Output` (``stages`` = this stage), added to the
+    output contract, and ``plotters``: ``((figure name, draw), ...)``, each ``draw(table,
+    path_stem, **kwargs) -> [paths]`` as :data:`metaeval.report.figures.PLOTTERS` has them (a
+    table gets the generic layout); a stage of the package declares them in
+    :mod:`metaeval.outputs` and :mod:`metaeval.report` instead."""
 
     name: str
     kind: str
@@ -162,7 +224,7 @@ class StageInfo:
     condition: str | None = None
     folder: str | None = None
     cost: float = 1.0
-    params: tuple = ()
+    params: Any = ()
     reads: tuple = ()
     options: Callable | None = None
     title: str = ""
@@ -173,8 +235,16 @@ class StageInfo:
     schema_rank: int = 0
     applies: Callable | None = None
     outputs: tuple = ()
+    plotters: tuple = ()
+    params_class: type | None = None
 
     def __post_init__(self):
+        if isinstance(self.params, type):
+            object.__setattr__(self, "params_class", self.params)
+            declared = params_of(self.params)
+            if self.options is not None:       # the values of an options builder: no MetaConfig field
+                declared = tuple(dataclasses.replace(p, field=False) for p in declared)
+            object.__setattr__(self, "params", declared)
         if self.kind not in KINDS:
             raise ValueError(f"stage {self.name}: unknown kind {self.kind!r}; known: {', '.join(KINDS)}")
         if (self.kind in ("matrices", "labelled")) != (self.run is not None):
@@ -233,6 +303,9 @@ def _load(entry: str) -> StageInfo:
         raise ValueError(f"stage module {entry!r} (METAEVAL_STAGES, register_stage_module): {e}") from None
     if not isinstance(info, StageInfo) or not info.is_method:
         raise ValueError(f"stage module {entry}: STAGE must be a StageInfo of kind matrices or labelled")
+    if info.params_class is None and any(p.field for p in info.params):
+        raise ValueError(f"stage module {entry}: declare the parameters as a frozen dataclass of "
+                         "metaeval.stages.parameter(...) fields (StageInfo(params=TheClass))")
     return info
 
 

@@ -1,8 +1,9 @@
-"""Adding a stage is one module (docs/architecture.md, "Add a stage"): a toy stage with one
-parameter, declared in tests/_toy_stage.py and registered with METAEVAL_STAGES, shows in
-`metaeval meta --help`, in the config schema (with its default), in the arguments of the
-collection's `meta` job of a Snakemake dry run, in the output contract (a DAG target) and in the
-tables `metaeval meta` writes -- with no other file touched."""
+"""Adding a stage is one module (docs/architecture.md, "Add a stage"): a toy stage with one typed
+parameter, a table and a figure, declared in tests/_toy_stage.py and registered with
+METAEVAL_STAGES, shows in `metaeval meta --help`, in the config schema (with its default), in
+MetaConfig, in the arguments of the collection's `meta` job of a Snakemake dry run, in the output
+contract (its table and figure DAG targets, their report captions), in the tables `metaeval meta`
+writes and the figures `metaeval stage figures` draws -- with no other file touched."""
 
 from __future__ import annotations
 
@@ -42,15 +43,20 @@ def test_toy_stage_from_one_module(tmp_path):
             "text = dag.replace_schema_block(open('workflow/schemas/config.schema.yaml').read())\n"
             "toy = yaml.safe_load(text)['properties']['toy']\n"
             "args = dag.stage_arguments('toy', {'toy': {'scale': 3.5}}, {'metrics': ['AP', 'RR']})\n"
-            "print(json.dumps([toy, MetaConfig().toy_scale, args, outputs.names('collection')]))\n")
+            "caps = outputs.report_captions()\n"
+            "print(json.dumps([toy, MetaConfig().toy_scale, args, outputs.names('collection'),\n"
+            "                  outputs.names('collection', 'figure'), [caps['table_toy'], caps['figure_toy']]]))\n")
     r = _run([sys.executable, "-c", code], cwd=ROOT)
     assert r.returncode == 0, r.stderr
-    toy, default, args, tables = __import__("json").loads(r.stdout)
+    toy, default, args, tables, figures, captions = __import__("json").loads(r.stdout)
     assert toy["properties"]["scale"] == {"description": "The toy stage's factor.", "type": "number",
                                           "exclusiveMinimum": 0, "default": 2.0}
     assert toy["description"] == "A toy stage (tests/_toy_stage.py)." and toy["additionalProperties"] is False
     assert default == 2.0 and args == "--toy-scale 3.5 --metrics AP RR"
-    assert tables[-1] == "toy"
+    assert tables[-1] == "toy" and figures[-1] == "toy"
+    # the report: the captions of its table and figure
+    assert captions == ["Each run's mean, scaled. Regenerates nothing (a test).\n",
+                        "Each run's scaled mean. Regenerates nothing (a test).\n"]
 
     # the DAG: the collection's meta job passes the configured value and writes the toy table
     cfg = tmp_path / "c.yaml"
@@ -62,7 +68,7 @@ def test_toy_stage_from_one_module(tmp_path):
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
     meta = [ln for ln in r.stdout.splitlines() if " stage meta " in ln]
     assert len(meta) == 1 and " --toy-scale 4.5 " in meta[0], meta
-    assert "results/sim/tables/toy.csv" in r.stdout
+    assert "results/sim/tables/toy.csv" in r.stdout and "results/sim/figures/toy.png" in r.stdout
 
     # the outputs: metaeval meta runs it and writes its table (CSV, Markdown, LaTeX)
     mats = write_matrices(tmp_path / "m")
@@ -75,6 +81,14 @@ def test_toy_stage_from_one_module(tmp_path):
     assert list(got["metric"].unique()) == ["AP", "RR", "nDCG@10"]
     assert all(abs(mine[r] - 3 * ap[r].mean()) < 1e-12 for r in ap.columns)
     assert {p.name for p in (tmp_path / "o" / "tables").glob("toy.*")} == {"toy.csv", "toy.md", "toy.tex"}
+
+    # its figure, drawn from its table as `metaeval stage figures` draws every figure of a collection
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "toy.csv").write_bytes((tmp_path / "o" / "tables" / "toy.csv").read_bytes())
+    r = _run([sys.executable, "-m", "metaeval", "stage", "figures", "--tables", str(tmp_path / "t"),
+              "--out", str(tmp_path / "f"), "--quiet"])
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in (tmp_path / "f").iterdir()) == ["toy.pdf", "toy.png"]
 
 
 def test_schema_block_is_generated_from_the_declarations():

@@ -95,7 +95,7 @@ def config_from_args(args):
     try:
         kw = {prm.name: _value(args, prm) for prm in _stages.params() if prm.field and prm.option}
         kw.update({s.name: _options_from_args(args, s) for s in _stages.REGISTRY if s.is_method and s.options})
-        return MetaConfig(**kw)
+        return MetaConfig.of(**kw)
     except ValueError as e:
         raise InputError(str(e)) from None
 

@@ -32,14 +32,14 @@ from .matrices import align_matrices, matrices_for, matrix_for, restrict_runs, s
 from .metric_forms import (AG_LOG, default_metrics, matrix_name, resolve_metric,  # noqa: F401
                            stage_metric_lists)
 from .samples import BootstrapSamples
-from .stages import StageInfo as _StageInfo, StageInputs
+from .stages import MetaConfig, StageInfo as _StageInfo, StageInputs
 from .stages.gain_sweep import stage_gain_sweep, sweep_available
 from .stages.kendall import stage_kendall
 from .stages.paired import stage_paired
 from .stages.stability import stage_stability
 from .stages.swap import stage_swap
 from .stages.unpaired import stage_unpaired
-from .sweep import paper_to_gains, PAPER_GAIN_VARIANTS, variant_name
+from .sweep import variant_name
 
 __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "stage_kendall",
            "stage_run_means", "stage_paired", "stage_unpaired", "stage_swap", "stage_stability",
@@ -60,36 +60,6 @@ TABLE_ORDER += ("incompleteness", "pool_reuse")
 TABLE_ORDER += tuple(dict.fromkeys(t for st in _stages.REGISTRY if st.is_method or st.kind == "other"
                                    for t in st.tables if t not in TABLE_ORDER))
 
-def _meta_config_class():
-    """:class:`MetaConfig`: one field per parameter declared with ``field=True`` by the stages
-    (:func:`metaeval.stages.params`, their defaults), then one per stage with an ``options``
-    builder (``incompleteness``: a :class:`~metaeval.meta.incompleteness.IncompletenessConfig`;
-    None = its defaults); constructing it runs every parameter's ``check``."""
-    from dataclasses import field, make_dataclass
-
-    params = [p for p in _stages.params() if p.field]
-    fields = [(p.name, object, field(default=p.default)) for p in params]
-    fields += [(s.name, object, field(default=None)) for s in _stages.REGISTRY if s.is_method and s.options]
-
-    def __post_init__(self):
-        for p in params:
-            if p.check is not None:
-                p.check(getattr(self, p.name))
-
-    def sweep_variants(self) -> tuple:
-        if self.sweep_gains is not None:
-            return tuple(self.sweep_gains)
-        return tuple(paper_to_gains(p) for p in PAPER_GAIN_VARIANTS)
-
-    cls = make_dataclass("MetaConfig", fields, frozen=True, namespace={
-        "__doc__": "Parameters of every meta-evaluation method (defaults = the papers), one field per "
-                   "parameter the stages declare (metaeval.stages.params).",
-        "__post_init__": __post_init__, "sweep_variants": property(sweep_variants)})
-    cls.__module__ = __name__              # pickled by name (forked stage groups)
-    return cls
-
-
-MetaConfig = _meta_config_class()
 
 
 def with_matrix_names(available, metrics, cfg: MetaConfig):

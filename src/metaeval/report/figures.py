@@ -32,7 +32,7 @@ from .figure_layout import (DPI, MANY_COLORS, _COLORS, _LEGEND_INSIDE, _RC, _leg
 
 __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
-    "make_all_figures", "PLOTTERS", "figure_kwargs", "save_figure", "new_figure",
+    "make_all_figures", "PLOTTERS", "plotter", "figure_kwargs", "save_figure", "new_figure",
     "plot_rank_correlation",
     "plot_pvalue_curves",
 ]
@@ -538,9 +538,23 @@ PLOTTERS.update({"standardisation_power": (plot_standardisation_power, {}),
                  "standardisation_tau": (plot_standardisation_tau, {})})
 
 
+def plotter(name: str) -> tuple[Callable[..., list[Path]], dict]:
+    """``(draw, keyword arguments)`` of a figure's layout key: :data:`PLOTTERS`, or the plotter a
+    stage from outside the package declares (:attr:`metaeval.stages.StageInfo.plotters`)."""
+    if name in PLOTTERS:
+        return PLOTTERS[name]
+    from ..meta import stages
+
+    for s in stages.REGISTRY:
+        for figure, draw in s.plotters:
+            if figure == name:
+                return draw, {}
+    raise KeyError(f"no plotter for figure {name!r}")
+
+
 def figure_kwargs(name: str, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> dict:
     """The keyword arguments of figure ``name``'s plotter, with the configured values."""
-    draw, kwargs = PLOTTERS[name]
+    draw, kwargs = plotter(name)
     kwargs = dict(kwargs)
     if draw in (plot_asl_curves, plot_pvalue_curves):
         kwargs["alpha"] = alpha
@@ -577,7 +591,7 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
             continue
         if out.source not in cache:
             cache[out.source] = relabel_frame(read_table(csv), labels)
-        draw, _ = PLOTTERS[out.layout]
+        draw, _ = plotter(out.layout)
         written += draw(cache[out.source], figures_dir / out.name,
                         **figure_kwargs(out.layout, alpha=alpha, swap_threshold=swap_threshold))
     return written

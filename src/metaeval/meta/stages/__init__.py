@@ -15,12 +15,18 @@ that the Snakefile and the option parsers read the declarations cheaply.  docs/a
 
 from __future__ import annotations
 
-from ...stages import (KINDS, Param, StageInfo, StageInputs, common_params, common_sections, file_stages,  # noqa: F401
-                       get, method_stages, names, param, params, plug_ins_here, register, register_common,
-                       register_stage_module, selection_params, stage_names)
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+from ...stages import (KINDS, Param, StageInfo, StageInputs, check_params, common_params,  # noqa: F401
+                       common_sections, file_stages, get, method_stages, names, param, parameter, params, plug_ins_here,
+                       register, register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
 from . import (common, discpower, gain_sweep, incompleteness, kendall, paired, rank_correlation, risk,
                stability, standardisation, swap, test_errors, unpaired)
+
+if TYPE_CHECKING:
+    from ..incompleteness import IncompletenessConfig
 
 register_common(common.PARAMS, common.SECTIONS, common.SELECTION)
 register(StageInfo("select_runs", "file"), StageInfo("collection", "tables"), StageInfo("run_means", "tables"))
@@ -30,6 +36,70 @@ plug_ins_here()
 register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
          StageInfo("figures", "file"), StageInfo("summary", "file"), StageInfo("kishida", "other"),
          StageInfo("judgments", "other"), standardisation.STAGE, test_errors.STAGE)
+
+
+@dataclass(frozen=True)
+class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.RankCorrelationParams,
+                 gain_sweep.GainSweepParams, stability.StabilityParams, swap.SwapParams, paired.PairedParams,
+                 kendall.KendallParams, common.CommonParams):
+    """The parameters of every meta-evaluation method (defaults = the papers): the fields of the
+    stages' parameter classes (the common ones first, then each method's in registry order), the
+    ``incompleteness`` stage's options (None = its defaults) and ``plugins``, the parameter objects
+    of the stages registered from outside the package (their fields read as attributes of the
+    MetaConfig: ``cfg.toy_scale``).  Constructing it runs every parameter's ``check``; build one
+    from values of any stage with :meth:`of`."""
+
+    incompleteness: IncompletenessConfig | None = None
+    plugins: tuple = ()
+
+    def __post_init__(self) -> None:
+        check_params(self)
+        given = {type(p): p for p in self.plugins}
+        filled = tuple(given.get(c) or c() for c in _plugin_classes())
+        for p in filled:
+            check_params(p)
+        object.__setattr__(self, "plugins", filled)
+
+    def __getattr__(self, name: str) -> Any:
+        for p in self.__dict__.get("plugins", ()):
+            if name in {f.name for f in fields(p)}:
+                return getattr(p, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @classmethod
+    def of(cls, **values: Any) -> "MetaConfig":
+        """The MetaConfig of parameter values of any stage (a plug-in's too); ``TypeError`` names an
+        unknown one."""
+        own = {f.name for f in fields(cls)} - {"plugins"}
+        plugins = []
+        for c in _plugin_classes():
+            mine = {f.name for f in fields(c)}
+            plugins.append(c(**{k: values.pop(k) for k in list(values) if k in mine}))
+        bad = sorted(set(values) - own)
+        if bad:
+            raise TypeError(f"unknown parameter(s) {', '.join(bad)}; known: {', '.join(sorted(known_fields()))}")
+        return cls(**values, plugins=tuple(plugins))
+
+    @property
+    def sweep_variants(self) -> tuple:
+        """The gain-sweep variants: ``sweep_gains``, or the paper's (Sakai 2007a)."""
+        if self.sweep_gains is not None:
+            return tuple(self.sweep_gains)
+        from ..sweep import PAPER_GAIN_VARIANTS, paper_to_gains
+
+        return tuple(paper_to_gains(p) for p in PAPER_GAIN_VARIANTS)
+
+
+def _plugin_classes() -> tuple:
+    """The parameter classes of the methods MetaConfig is not composed of (stages from outside the
+    package)."""
+    return tuple(s.params_class for s in _registry.REGISTRY if s.is_method and s.params_class is not None
+                 and s.options is None and not issubclass(MetaConfig, s.params_class))
+
+
+def known_fields() -> set:
+    """The names :meth:`MetaConfig.of` accepts."""
+    return ({f.name for f in fields(MetaConfig)} - {"plugins"}) | {f.name for c in _plugin_classes() for f in fields(c)}
 
 
 def __getattr__(name: str):

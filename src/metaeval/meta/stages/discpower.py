@@ -5,8 +5,9 @@ randomised Tukey HSD (Carterette 2012; Sakai 2014), classical tests beside the b
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
-from ...stages import Param, StageInfo
+from ...stages import StageInfo, parameter
 from .common import check_B
 
 
@@ -46,33 +47,39 @@ def run(inputs, params):
                            tss_systems=params.tss_systems, batch=params.batch, asl=inputs.tables.get("asl"))
 
 
+@dataclass(frozen=True)
+class DiscpowerParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    rthsd_B: int = parameter(5000, "permutations of the randomised Tukey HSD test (default 5000, as Sakai's "
+        "Discpower)", flag="--rthsd-B", metavar="N", config=("discpower", "B"),
+        schema={"type": "integer", "minimum": 10},
+        doc="Permutations of the randomised Tukey HSD test (Discpower - 5000).", check=check_B)
+    tss_beta: float = parameter(0.20, "topic set size design: type II error rate, power = 1 - BETA (default 0.20)",
+        metavar="BETA", config=("discpower", "tss_beta"),
+        schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        doc="Topic set size design - type II error rate beta (power 1 - beta; Sakai 2016 - 0.20).",
+        check=_check_beta)
+    tss_min_diff: tuple[float, ...] = parameter((0.05, 0.10),
+        "topic set size design: minimum detectable differences (default 0.05 0.10)", nargs="+", metavar="D",
+        config=("discpower", "tss_min_diff"),
+        schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 1},
+        doc="Topic set size design - minimum detectable differences between two systems' means.",
+        check=_check_min_diff)
+    tss_systems: tuple[int | str, ...] = parameter((2, 10, "runs"),
+        "topic set size design: numbers of systems m of the one-way ANOVA, integers >= 2 or 'runs' = "
+        "the number of runs (default 2 10 runs)", type=_systems, nargs="+", metavar="M",
+        config=("discpower", "tss_systems"),
+        schema={"type": "array", "items": {"oneOf": [{"type": "integer", "minimum": 2}, {"const": "runs"}]},
+                  "minItems": 1},
+        doc="Topic set size design - numbers of systems m of the one-way ANOVA (integers >= 2, or `runs` for "
+        "the number of runs meta-evaluated); the paired t-test is always for 2.", check=_check_systems)
+
+
 STAGE = StageInfo(
     "discpower", "matrices", run, tables=("anova", "pvalues", "discriminative_power", "topic_set_size"),
     metrics="plain", needs=("paired", "unpaired"), cost=2.0, title="discriminative power",
-    params=(
-        Param("rthsd_B", int, 5000, "permutations of the randomised Tukey HSD test (default 5000, as Sakai's "
-              "Discpower)", flag="--rthsd-B", metavar="N", config=("discpower", "B"),
-              schema={"type": "integer", "minimum": 10},
-              doc="Permutations of the randomised Tukey HSD test (Discpower - 5000).", check=check_B),
-        Param("tss_beta", float, 0.20, "topic set size design: type II error rate, power = 1 - BETA (default 0.20)",
-              metavar="BETA", config=("discpower", "tss_beta"),
-              schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-              doc="Topic set size design - type II error rate beta (power 1 - beta; Sakai 2016 - 0.20).",
-              check=_check_beta),
-        Param("tss_min_diff", float, (0.05, 0.10),
-              "topic set size design: minimum detectable differences (default 0.05 0.10)", nargs="+",
-              metavar="D", config=("discpower", "tss_min_diff"),
-              schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 1},
-              doc="Topic set size design - minimum detectable differences between two systems' means.",
-              check=_check_min_diff),
-        Param("tss_systems", _systems, (2, 10, "runs"),
-              "topic set size design: numbers of systems m of the one-way ANOVA, integers >= 2 or 'runs' = "
-              "the number of runs (default 2 10 runs)", nargs="+", metavar="M", config=("discpower", "tss_systems"),
-              schema={"type": "array", "items": {"oneOf": [{"type": "integer", "minimum": 2}, {"const": "runs"}]},
-                      "minItems": 1},
-              doc="Topic set size design - numbers of systems m of the one-way ANOVA (integers >= 2, or `runs` for "
-                  "the number of runs meta-evaluated); the paired t-test is always for 2.", check=_check_systems),
-    ),
+    params=DiscpowerParams,
     reads=("alpha", "seed", "rthsd_B", "tss_beta", "tss_min_diff", "tss_systems", "metrics", "geometric"),
     sections=((("discpower",),
                "Discriminative power as practised since 2012 (stage discpower) - randomised Tukey HSD "

@@ -3,7 +3,9 @@ and bootstrap sensitivity of each sweep metric under each variant gain vector.""
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 _GAINS = "^[0-9]+(\\.[0-9]+)?(:[0-9]+(\\.[0-9]+)?)*$"
 
@@ -38,25 +40,29 @@ def run(inputs, params):
     return stage_gain_sweep(inputs.matrices, params, *inputs.samples)
 
 
+@dataclass(frozen=True)
+class GainSweepParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    sweep_metrics: tuple[str, ...] = parameter(("P-plus", "P-measure", "O-measure"),
+        "gain-sweep metrics (default P-plus P-measure O-measure; run when every variant matrix is present)",
+        nargs="*", metavar="M", config=("sweeps", "gains", "metrics"),
+        schema={"type": "array", "items": {"type": "string"}},
+        doc="Metrics whose gains are varied (Sakai (2007a) - P-plus, P-measure, O-measure).")
+    sweep_gains: tuple[str, ...] | None = parameter(None,
+        "gain variants in measure syntax, L1 first (default: the paper's 30:20:10, 0.3:0.2:0.1, 1:1:1, "
+        "10:5:1 as 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10)", nargs="+", metavar="G",
+        config=("sweeps", "gains", "variants"), config_default=("10:20:30", "0.1:0.2:0.3", "1:1:1", "1:5:10"),
+        schema={"type": "array", "items": {"type": "string", "pattern": _GAINS}},
+        doc="Variant gain vectors (L1 upward; Sakai (2007a) - 30:20:10, 0.3:0.2:0.1, 1:1:1, 10:5:1).")
+    # the pipeline gives each collection's gains
+    default_gains: str | None = parameter(None, "label of the default-gain row (e.g. 1:2:3)", metavar="G")
+
+
 STAGE = StageInfo(
     "gain_sweep", "matrices", run, tables=("gain_kendall", "gain_bootstrap"), metrics=None,
     streams=("paired",), condition="gain_sweep", cost=1.0, title="gain-value sweep", applies=applies,
-    params=(
-        Param("sweep_metrics", str, ("P-plus", "P-measure", "O-measure"),
-              "gain-sweep metrics (default P-plus P-measure O-measure; run when every variant matrix is present)",
-              nargs="*", metavar="M", config=("sweeps", "gains", "metrics"),
-              schema={"type": "array", "items": {"type": "string"}},
-              doc="Metrics whose gains are varied (Sakai (2007a) - P-plus, P-measure, O-measure)."),
-        Param("sweep_gains", str, None,
-              "gain variants in measure syntax, L1 first (default: the paper's 30:20:10, 0.3:0.2:0.1, 1:1:1, "
-              "10:5:1 as 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10)",
-              nargs="+", metavar="G", config=("sweeps", "gains", "variants"),
-              config_default=("10:20:30", "0.1:0.2:0.3", "1:1:1", "1:5:10"),
-              schema={"type": "array", "items": {"type": "string", "pattern": _GAINS}},
-              doc="Variant gain vectors (L1 upward; Sakai (2007a) - 30:20:10, 0.3:0.2:0.1, 1:1:1, 10:5:1)."),
-        # the pipeline gives each collection's gains
-        Param("default_gains", str, None, "label of the default-gain row (e.g. 1:2:3)", metavar="G"),
-    ),
+    params=GainSweepParams,
     reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains"),
     switch=("sweeps", "gains", "enabled"), switch_doc="Run the gain sweep.",
     sections=((("sweeps",), "Parameter sweeps (Sakai 2007a, Sec. 5.5)."),

@@ -5,8 +5,9 @@ collection.  Its own job in the pipeline, its own command (``metaeval incomplete
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
-from ...stages import Param, StageInfo
+from ...stages import StageInfo, parameter
 
 #: metaeval.meta.incompleteness's methods and defaults, declared here so that building the option
 #: parsers and the config schema imports no numpy (tests/unit/test_incompleteness.py checks they agree)
@@ -53,62 +54,72 @@ def run(inputs, params):
 
 
 _I = "incompleteness"
+
+
+@dataclass(frozen=True)
+class IncompletenessParams:
+    """The stage's parameters (no MetaConfig fields: its ``options`` build ``MetaConfig.incompleteness``)."""
+
+    inc_methods: tuple[str, ...] = parameter(("judged",),
+        "how the qrels are reduced: " + ", ".join(METHODS) + " (default judged)", flag="--method", nargs="+",
+        choices=METHODS, metavar="M", config=(_I, "methods"), field=False,
+        schema={"type": "array", "items": {"enum": list(METHODS)}, "minItems": 1}, doc="How the qrels are reduced.")
+    fractions: tuple[float, ...] = parameter(DEFAULT_FRACTIONS,
+        "judged/stratified: fractions of the judgments kept (default 0.1,0.2,...,0.9)", type=_numbers(float),
+        metavar="F,F,...", config=(_I, "fractions"), render=_commas, field=False,
+        schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}, "minItems": 1},
+        doc="judged / stratified - the fractions of the judgments kept.")
+    depths: tuple[int, ...] = parameter(DEFAULT_DEPTHS, "depth: pool depths (default 10,20,50,100)", type=_numbers(int),
+        metavar="D,D,...", config=(_I, "depths"), render=_commas, field=False,
+        schema={"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1},
+        doc="depth - the pool depths.")
+    trials: int = parameter(DEFAULT_TRIALS,
+        f"judged/stratified: random trials per fraction (default {DEFAULT_TRIALS})", metavar="N",
+        config=(_I, "trials"), field=False, schema={"type": "integer", "minimum": 1},
+        doc="judged / stratified - random trials per fraction.")
+    groups: str = parameter(DEFAULT_GROUPS,
+        "leave-one-group-out: a regular expression on run names whose first "
+        "group is the group, or a two-column file RUN GROUP (default auto: the submitting team, the leading "
+        "letters of each name without TREC's 'input.' prefix and without a prefix every run shares: "
+        "dl-20-official-input.pash_f1 -> pash)", metavar="auto|REGEX|FILE", config=(_I, "groups"), field=False,
+        schema={"type": "string"},
+        doc="leave-one-group-out - auto (the submitting team - the leading letters of each run name without "
+        "TREC's input. prefix and without a prefix every run shares, dl-20-official-input.pash_f1 -> "
+        "pash), a regular expression on run names whose first group is the group, or a two-column "
+        "file RUN GROUP.")
+    # the pool contributors (issue 31)
+    pool_runs: tuple[str, ...] | None = parameter(None,
+        "depth, leave-one-group-out: the runs that formed the pool (names, globs or a "
+        "file of names; default every run); the others are evaluated on their pool", nargs="+", action="extend",
+        metavar="RUN|GLOB|FILE", config=(_I, "pool_runs"), field=False,
+        schema={"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                          {"type": "null"}]},
+        doc="depth / leave-one-group-out - the runs that formed the pool: a list of run names or globs, "
+        "one glob or a file of run names (one a line); the other runs are evaluated on the pool they "
+        "form. Default every run.")
+    pool_depth: int = parameter(DEFAULT_POOL_DEPTH,
+        f"leave-one-group-out: the pool depth (default {DEFAULT_POOL_DEPTH})", metavar="D",
+        config=(_I, "pool_depth"), field=False, schema={"type": "integer", "minimum": 1},
+        doc="leave-one-group-out - the depth of the pool each group contributes to.")
+    condensed: bool = parameter(True, "leave out the condensed-list variants M(judged_only=True)",
+        flag="--no-condensed", action="store_false", config=(_I, "condensed"), field=False,
+        schema={"type": "boolean"},
+        doc="Also every metric on condensed lists (judged_only=True: NTCIREVAL -j, trec_eval -J).")
+    write_qrels: bool = parameter(False,
+        "also write every reduced qrels as incompleteness/qrels/METHOD-LEVEL-TRIAL.txt", action="store_true",
+        config=(_I, "write_qrels"), field=False, schema={"type": "boolean"},
+        doc="Also write every reduced qrels under C/incompleteness/qrels/.")
+    # the job's threads (the rule passes them)
+    inc_jobs: int = parameter(1, "compute the levels in N processes (the results do not change)", metavar="N",
+        config=(_I, "jobs"), field=False, schema={"type": "integer", "minimum": 1},
+        doc="Processes (threads) of the job; the levels are dealt to them (results unchanged).")
+
+
 STAGE = StageInfo(
     "incompleteness", "labelled", run, tables=("incompleteness", "pool_reuse"), metrics="plain",
     streams=("paired",), condition="incompleteness", folder="incompleteness", cost=3.0, options=options,
     title="incompleteness (robustness to incomplete judgments and pool reuse)",
-    params=(
-        Param("inc_methods", str, ("judged",), "how the qrels are reduced: " + ", ".join(METHODS) + " (default judged)",
-              flag="--method", nargs="+", choices=METHODS, metavar="M", config=(_I, "methods"), field=False,
-              schema={"type": "array", "items": {"enum": list(METHODS)}, "minItems": 1},
-              doc="How the qrels are reduced."),
-        Param("fractions", _numbers(float), DEFAULT_FRACTIONS,
-              "judged/stratified: fractions of the judgments kept (default 0.1,0.2,...,0.9)", metavar="F,F,...",
-              config=(_I, "fractions"), render=_commas, field=False,
-              schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
-                      "minItems": 1},
-              doc="judged / stratified - the fractions of the judgments kept."),
-        Param("depths", _numbers(int), DEFAULT_DEPTHS, "depth: pool depths (default 10,20,50,100)",
-              metavar="D,D,...", config=(_I, "depths"), render=_commas, field=False,
-              schema={"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1},
-              doc="depth - the pool depths."),
-        Param("trials", int, DEFAULT_TRIALS, f"judged/stratified: random trials per fraction (default {DEFAULT_TRIALS})",
-              metavar="N", config=(_I, "trials"), field=False, schema={"type": "integer", "minimum": 1},
-              doc="judged / stratified - random trials per fraction."),
-        Param("groups", str, DEFAULT_GROUPS, "leave-one-group-out: a regular expression on run names whose first "
-              "group is the group, or a two-column file RUN GROUP (default auto: the submitting team, the leading "
-              "letters of each name without TREC's 'input.' prefix and without a prefix every run shares: "
-              "dl-20-official-input.pash_f1 -> pash)",
-              metavar="auto|REGEX|FILE", config=(_I, "groups"), field=False, schema={"type": "string"},
-              doc="leave-one-group-out - auto (the submitting team - the leading letters of each run name without "
-                  "TREC's input. prefix and without a prefix every run shares, dl-20-official-input.pash_f1 -> "
-                  "pash), a regular expression on run names whose first group is the group, or a two-column "
-                  "file RUN GROUP."),
-        # the pool contributors (issue 31)
-        Param("pool_runs", str, None, "depth, leave-one-group-out: the runs that formed the pool (names, globs or a "
-              "file of names; default every run); the others are evaluated on their pool",
-              nargs="+", action="extend", metavar="RUN|GLOB|FILE", config=(_I, "pool_runs"), field=False,
-              schema={"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1},
-                                {"type": "null"}]},
-              doc="depth / leave-one-group-out - the runs that formed the pool: a list of run names or globs, "
-                  "one glob or a file of run names (one a line); the other runs are evaluated on the pool they "
-                  "form. Default every run."),
-        Param("pool_depth", int, DEFAULT_POOL_DEPTH, f"leave-one-group-out: the pool depth (default {DEFAULT_POOL_DEPTH})",
-              metavar="D", config=(_I, "pool_depth"), field=False, schema={"type": "integer", "minimum": 1},
-              doc="leave-one-group-out - the depth of the pool each group contributes to."),
-        Param("condensed", bool, True, "leave out the condensed-list variants M(judged_only=True)",
-              flag="--no-condensed", action="store_false", config=(_I, "condensed"), field=False,
-              schema={"type": "boolean"},
-              doc="Also every metric on condensed lists (judged_only=True: NTCIREVAL -j, trec_eval -J)."),
-        Param("write_qrels", bool, False,
-              "also write every reduced qrels as incompleteness/qrels/METHOD-LEVEL-TRIAL.txt",
-              action="store_true", config=(_I, "write_qrels"), field=False, schema={"type": "boolean"},
-              doc="Also write every reduced qrels under C/incompleteness/qrels/."),
-        # the job's threads (the rule passes them)
-        Param("inc_jobs", int, 1, "compute the levels in N processes (the results do not change)", metavar="N",
-              config=(_I, "jobs"), field=False, schema={"type": "integer", "minimum": 1},
-              doc="Processes (threads) of the job; the levels are dealt to them (results unchanged)."),
-    ),
+    params=IncompletenessParams,
     reads=("B", "alpha", "seed", "metrics", "inc_methods", "fractions", "depths", "trials", "groups",
            "pool_depth", "pool_runs", "write_qrels", "condensed"),
     switch=(_I, "enabled"), switch_doc="Run the stage (tables incompleteness and pool_reuse).",

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 
 def _check_variant(v):
@@ -28,9 +30,16 @@ def run(inputs, params):
     return stage_kendall(inputs.matrices, params, list(inputs.metrics))
 
 
+@dataclass(frozen=True)
+class KendallParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    kendall_variant: str = parameter("a", "Kendall's tau-a (Sakai 2007a, Eq. 8, default) or tau-b", flag="--kendall",
+        choices=("a", "b"), check=_check_variant)
+
+
 STAGE = StageInfo(
     "kendall", "matrices", run, tables=("kendall",), metrics="plain", cost=0.1,
     title="Kendall's tau",
-    params=(Param("kendall_variant", str, "a", "Kendall's tau-a (Sakai 2007a, Eq. 8, default) or tau-b",
-                  flag="--kendall", choices=("a", "b"), check=_check_variant),),
+    params=KendallParams,
     reads=("metrics",))

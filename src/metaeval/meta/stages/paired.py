@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 
 def stage_paired(matrices: dict, metric: str, cfg, samples=None) -> dict:
@@ -34,9 +36,16 @@ def run(inputs, params):
     return stage_paired(inputs.matrices, inputs.metric, params, *inputs.samples)
 
 
+@dataclass(frozen=True)
+class PairedParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    tstar_pair: tuple[str, str] | None = parameter(None, "(run x, run y) of the t* table; None = ASL closest to alpha",
+                                               flag=None)
+
+
 STAGE = StageInfo(
     "paired", "matrices", run, tables=("bootstrap_paired", "asl", "tstar"), metrics="paired",
     per_metric=True, streams=("paired",), cost=2.0, title="paired bootstrap test",
-    params=(Param("tstar_pair", str, None, "(run x, run y) of the t* table; None = ASL closest to alpha",
-                  flag=None),),
+    params=PairedParams,
     reads=("B", "alpha", "seed", "metrics", "geometric"))

@@ -4,7 +4,9 @@ tie-aware variants) of every ordered pair of metrics, with bootstrap intervals
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 
 def _check(v):
@@ -20,15 +22,21 @@ def run(inputs, params):
                                   rbo_p=params.rbo_p, batch=params.batch, samples=inputs.samples[0])
 
 
+@dataclass(frozen=True)
+class RankCorrelationParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    rbo_p: float = parameter(0.9,
+        "persistence p of rank-biased overlap in the rank_correlation table (RBO, RBO^a, RBO^b; "
+        "Webber et al. 2010, Corsi & Urbano 2024; default 0.9)", metavar="P", config=("rank_correlation", "rbo_p"),
+        schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        doc="Persistence p of rank-biased overlap (Webber et al. 2010 - 0.9).", check=_check)
+
+
 STAGE = StageInfo(
     "rank_correlation", "matrices", run, tables=("rank_correlation",), metrics="plain", streams=("paired",),
     cost=1.5, title="rank correlations",
-    params=(Param("rbo_p", float, 0.9,
-                  "persistence p of rank-biased overlap in the rank_correlation table (RBO, RBO^a, RBO^b; "
-                  "Webber et al. 2010, Corsi & Urbano 2024; default 0.9)", metavar="P",
-                  config=("rank_correlation", "rbo_p"),
-                  schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-                  doc="Persistence p of rank-biased overlap (Webber et al. 2010 - 0.9).", check=_check),),
+    params=RankCorrelationParams,
     reads=("B", "seed", "rbo_p", "metrics"),
     sections=((("rank_correlation",),
                "Rank correlation beyond Kendall's tau (tables/rank_correlation, docs/meta.md) - tau-a, tau-b, "

@@ -7,7 +7,9 @@ collection names a baseline (header only for a collection without one)."""
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 
 def _check_alpha(v):
@@ -36,14 +38,23 @@ def run(inputs, params):
 
 
 _R = ("collections", "*", "risk")
+
+
+@dataclass(frozen=True)
+class RiskParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    # per collection: the schema entry `collections.*.risk` is written by hand
+    risk_baseline: tuple[str, ...] = parameter((),
+        "baseline run(s) of the risk table (tables/risk.csv: URisk, TRisk, ZRisk, "
+        "GeoRisk); none: no risk table", nargs="+", metavar="RUN", config=_R + ("baseline",))
+    risk_alpha: tuple[float, ...] = parameter((1.0, 5.0),
+        "risk sensitivities alpha >= 0 of the risk table (a loss weighs "
+        "1 + alpha; default 1 5)", nargs="+", metavar="A", config=_R + ("alpha",), check=_check_alpha)
+
+
 STAGE = StageInfo(
     "risk", "matrices", run, tables=("risk",), metrics="plain", condition="risk", cost=0.05,
     title="risk-sensitive measures", applies=applies,
-    params=(
-        # per collection: the schema entry `collections.*.risk` is written by hand
-        Param("risk_baseline", str, (), "baseline run(s) of the risk table (tables/risk.csv: URisk, TRisk, ZRisk, "
-              "GeoRisk); none: no risk table", nargs="+", metavar="RUN", config=_R + ("baseline",)),
-        Param("risk_alpha", float, (1.0, 5.0), "risk sensitivities alpha >= 0 of the risk table (a loss weighs "
-              "1 + alpha; default 1 5)", nargs="+", metavar="A", config=_R + ("alpha",), check=_check_alpha),
-    ),
+    params=RiskParams,
     reads=("metrics", "risk_baseline", "risk_alpha"))

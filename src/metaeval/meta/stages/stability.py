@@ -3,7 +3,9 @@ Sec. 7.1)."""
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 #: Sakai (2007b)'s fuzziness values 0.01, 0.02, ..., 0.20 (metaeval.meta.stability.DEFAULT_FUZZINESS)
 FUZZINESS = tuple(i / 100 for i in range(1, 21))
@@ -27,13 +29,21 @@ def run(inputs, params):
     return stage_stability(inputs.matrices, inputs.metric, params, *inputs.samples)
 
 
+@dataclass(frozen=True)
+class StabilityParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    fuzziness: tuple[float, ...] = parameter(FUZZINESS,
+        "fuzziness values of the stability method (default 0.01 ... 0.20)", nargs="+", metavar="F",
+        config=("stability", "fuzziness"),
+        schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+                  "minItems": 1},
+        doc="Fuzziness values f for the MR-PT curves (Sakai (2007b) - 0.01, 0.02, ..., 0.20).")
+
+
 STAGE = StageInfo(
     "stability", "matrices", run, tables=("stability",), metrics="other", per_metric=True,
     streams=("paired",), cost=1.0, title="stability method",
-    params=(Param("fuzziness", float, FUZZINESS, "fuzziness values of the stability method (default 0.01 ... 0.20)",
-                  nargs="+", metavar="F", config=("stability", "fuzziness"),
-                  schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-                          "minItems": 1},
-                  doc="Fuzziness values f for the MR-PT curves (Sakai (2007b) - 0.01, 0.02, ..., 0.20)."),),
+    params=StabilityParams,
     reads=("B", "seed", "fuzziness", "metrics", "geometric"),
     sections=((("stability",), "Stability method (Sakai 2007b, Sec. 7.1)."),))

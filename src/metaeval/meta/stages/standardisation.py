@@ -7,32 +7,41 @@ job's arguments are declared here (:mod:`metaeval.dag`)."""
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 _S = "standardisation"
+
+
+@dataclass(frozen=True)
+class StandardisationParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    # the pipeline gives the config's metrics without std= (metaeval.dag.Plan.std_metrics)
+    std_metrics: tuple[str, ...] | None = parameter(None, "metrics (default: every matrix)", flag="--metrics",
+        nargs="+", field=False)
+    std: tuple[str, ...] = parameter(("z", "N", "U", "E"), "the standardisations besides raw scores", nargs="+",
+        config=(_S, "std"), field=False,
+        schema={"type": "array", "items": {"enum": ["z", "N", "U", "E"]}, "minItems": 1},
+        doc="The standardisations besides raw scores - z and N (Webber et al. 2008), U (Sakai ICTIR 2016), "
+        "E (Urbano et al. 2019).")
+    std_topics: int = parameter(50, "topics per random subset", flag="--topics", config=(_S, "topics"), field=False,
+        schema={"type": "integer", "minimum": 2},
+        doc="Topics per random subset (at most half the collection's topics).")
+    std_trials: int = parameter(1000, "random subsets per experiment", flag="--trials", config=(_S, "trials"),
+        field=False, schema={"type": "integer", "minimum": 1},
+        doc="Random subsets per experiment (the paper - 5000).")
+    std_seed: int = parameter(1, "random seed", flag="--seed", config=(_S, "seed"), field=False,
+        schema={"type": "integer", "minimum": 0}, doc="Random seed of the topic subsets.")
+
+
 STAGE = StageInfo(
     "standardisation", "other", tables=("standardisation_within", "standardisation_between"),
     condition="standardisation", switch=(_S, "enabled"), switch_default=False,
     switch_doc="Run the stage (tables standardisation_within and standardisation_between).",
     title="score standardisation within and between collections (Urbano et al. 2019)",
-    params=(
-        # the pipeline gives the config's metrics without std= (metaeval.dag.Plan.std_metrics)
-        Param("std_metrics", str, None, "metrics (default: every matrix)", flag="--metrics", nargs="+",
-              field=False),
-        Param("std", str, ("z", "N", "U", "E"), "the standardisations besides raw scores", nargs="+",
-              config=(_S, "std"), field=False,
-              schema={"type": "array", "items": {"enum": ["z", "N", "U", "E"]}, "minItems": 1},
-              doc="The standardisations besides raw scores - z and N (Webber et al. 2008), U (Sakai ICTIR 2016), "
-                  "E (Urbano et al. 2019)."),
-        Param("std_topics", int, 50, "topics per random subset", flag="--topics", config=(_S, "topics"), field=False,
-              schema={"type": "integer", "minimum": 2},
-              doc="Topics per random subset (at most half the collection's topics)."),
-        Param("std_trials", int, 1000, "random subsets per experiment", flag="--trials", config=(_S, "trials"),
-              field=False, schema={"type": "integer", "minimum": 1},
-              doc="Random subsets per experiment (the paper - 5000)."),
-        Param("std_seed", int, 1, "random seed", flag="--seed", config=(_S, "seed"), field=False,
-              schema={"type": "integer", "minimum": 0}, doc="Random seed of the topic subsets."),
-    ),
+    params=StandardisationParams,
     reads=("std_metrics", "std", "std_topics", "std_trials", "std_seed"),
     sections=(((_S,),
                "The score standardisation experiments of Urbano, Lima & Hanjalic (2019) (stage standardisation, "

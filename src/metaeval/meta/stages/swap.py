@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 
 def stage_swap(matrices: dict, metric: str, cfg, samples=None, samples2=None) -> dict:
@@ -28,20 +30,25 @@ def run(inputs, params):
     return stage_swap(inputs.matrices, inputs.metric, params, *inputs.samples)
 
 
+@dataclass(frozen=True)
+class SwapParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    swap_threshold: float = parameter(0.05, "largest swap rate (default 0.05)", config=("swap", "threshold"),
+        schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        doc="Largest acceptable swap rate (papers - 5%).")
+    swap_max_rule: str = parameter("performance",
+        "column (iii) of the swap table: maximum performance (default) or maximum |D|", flag="--swap-max",
+        choices=("performance", "difference"))
+    swap_required_rule: str = parameter("monotone",
+        "read the required difference as the bin from which all swap rates are within "
+        "the threshold (monotone, default) or the first such bin", flag="--swap-rule",
+        choices=("monotone", "first"))
+
+
 STAGE = StageInfo(
     "swap", "matrices", run, tables=("swap", "swap_rates"), metrics="other", per_metric=True,
     streams=("paired", "swap"), cost=1.5, title="swap method",
-    params=(
-        Param("swap_threshold", float, 0.05, "largest swap rate (default 0.05)", config=("swap", "threshold"),
-              schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-              doc="Largest acceptable swap rate (papers - 5%)."),
-        Param("swap_max_rule", str, "performance",
-              "column (iii) of the swap table: maximum performance (default) or maximum |D|",
-              flag="--swap-max", choices=("performance", "difference")),
-        Param("swap_required_rule", str, "monotone",
-              "read the required difference as the bin from which all swap rates are within "
-              "the threshold (monotone, default) or the first such bin",
-              flag="--swap-rule", choices=("monotone", "first")),
-    ),
+    params=SwapParams,
     reads=("B", "seed", "swap_threshold", "metrics", "geometric"),
     sections=((("swap",), "Swap method (Sakai 2007a, Sec. 4.2, Sakai (2007b) Sec. 7.2)."),))

@@ -7,7 +7,9 @@ config section and its job's arguments are declared here (:mod:`metaeval.dag`)."
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 # the names and defaults of the test-errors stage, declared here (standard library only: the config
 # schema and `metaeval --help` import no numpy); metaeval.meta.test_errors and urbano_tests read them
@@ -26,43 +28,48 @@ def _commas(values):
 
 
 _E = "test_errors"
+
+
+@dataclass(frozen=True)
+class TestErrorsParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    te_metrics: tuple[str, ...] | None = parameter(None, "metrics (default: every matrix)", flag="--metrics", nargs="+",
+        config=(_E, "metrics"), field=False,
+        schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}},
+        doc="The metrics whose tests are simulated (null = the config's `metrics`).")
+    te_pairs: int = parameter(20, "run pairs per metric and delta", flag="--pairs", config=(_E, "pairs"), field=False,
+        schema={"type": "integer", "minimum": 1}, doc="Run pairs sampled per metric and delta.")
+    te_topics: tuple[int, ...] = parameter(DEFAULT_TOPICS, "topic set sizes", flag="--topics", config=(_E, "topics"),
+        render=_commas, field=False,
+        schema={"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1},
+        doc="Topic set sizes of the simulated collections.")
+    te_trials: int = parameter(1000, "simulated topic sets per pair and size", flag="--trials", config=(_E, "trials"),
+        field=False, schema={"type": "integer", "minimum": 1},
+        doc="Simulated topic sets per run pair and topic set size (the paper - 1,000,000 in all).")
+    te_deltas: tuple[float, ...] = parameter(DEFAULT_DELTAS, "true differences for power and type III", flag="--deltas",
+        config=(_E, "deltas"), render=_commas, field=False,
+        schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 1},
+        doc="True differences delta of the power and type III experiments.")
+    te_alphas: tuple[float, ...] = parameter(DEFAULT_ALPHAS, "significance levels", flag="--alphas",
+        config=(_E, "alphas"), render=_commas, field=False,
+        schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+                  "minItems": 1}, doc="Significance levels.")
+    te_tests: tuple[str, ...] = parameter(TESTS, "tests", flag="--tests", config=(_E, "tests"), render=_commas,
+        field=False, schema={"type": "array", "items": {"enum": list(TESTS)}, "minItems": 1},
+        doc="The paired tests (two-tailed), as the paper's ir_tests.R.")
+    te_B: int = parameter(1000, "bootstrap / permutation resamples", flag="--B", config=(_E, "B"), field=False,
+        schema={"type": "integer", "minimum": 1}, doc="Bootstrap / permutation resamples of those tests.")
+    te_seed: int = parameter(0, "random seed", flag="--seed", config=(_E, "seed"), field=False,
+        schema={"type": "integer", "minimum": 0}, doc="Random seed of the simulation.")
+
+
 STAGE = StageInfo(
     "test_errors", "other", tables=("test_errors_type1", "test_errors_power", "test_errors_type3"),
     condition="test_errors", switch=(_E, "enabled"), switch_default=False,
     switch_doc="Run the stage (tables test_errors_type1, test_errors_power and test_errors_type3).",
     title="simulated type I, II and III error rates of the paired tests (Urbano et al. 2019)",
-    params=(
-        Param("te_metrics", str, None, "metrics (default: every matrix)", flag="--metrics", nargs="+",
-              config=(_E, "metrics"), field=False,
-              schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}},
-              doc="The metrics whose tests are simulated (null = the config's `metrics`)."),
-        Param("te_pairs", int, 20, "run pairs per metric and delta", flag="--pairs", config=(_E, "pairs"),
-              field=False, schema={"type": "integer", "minimum": 1},
-              doc="Run pairs sampled per metric and delta."),
-        Param("te_topics", int, DEFAULT_TOPICS, "topic set sizes", flag="--topics", config=(_E, "topics"),
-              render=_commas, field=False,
-              schema={"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1},
-              doc="Topic set sizes of the simulated collections."),
-        Param("te_trials", int, 1000, "simulated topic sets per pair and size", flag="--trials",
-              config=(_E, "trials"), field=False, schema={"type": "integer", "minimum": 1},
-              doc="Simulated topic sets per run pair and topic set size (the paper - 1,000,000 in all)."),
-        Param("te_deltas", float, DEFAULT_DELTAS, "true differences for power and type III", flag="--deltas",
-              config=(_E, "deltas"), render=_commas, field=False,
-              schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 1},
-              doc="True differences delta of the power and type III experiments."),
-        Param("te_alphas", float, DEFAULT_ALPHAS, "significance levels", flag="--alphas", config=(_E, "alphas"),
-              render=_commas, field=False,
-              schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-                      "minItems": 1},
-              doc="Significance levels."),
-        Param("te_tests", str, TESTS, "tests", flag="--tests", config=(_E, "tests"), render=_commas, field=False,
-              schema={"type": "array", "items": {"enum": list(TESTS)}, "minItems": 1},
-              doc="The paired tests (two-tailed), as the paper's ir_tests.R."),
-        Param("te_B", int, 1000, "bootstrap / permutation resamples", flag="--B", config=(_E, "B"), field=False,
-              schema={"type": "integer", "minimum": 1}, doc="Bootstrap / permutation resamples of those tests."),
-        Param("te_seed", int, 0, "random seed", flag="--seed", config=(_E, "seed"), field=False,
-              schema={"type": "integer", "minimum": 0}, doc="Random seed of the simulation."),
-    ),
+    params=TestErrorsParams,
     reads=("te_metrics", "te_pairs", "te_topics", "te_trials", "te_deltas", "te_alphas", "te_tests", "te_B",
            "te_seed"),
     sections=(((_E,),
