@@ -88,7 +88,9 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
     file_order, frame_order = order, order
     if order is None:
         trec = _input_form(q, runs) == "trec"
-        file_order, frame_order = ("score", None) if trec else ("file", "file")
+        from .io.conventions import conventional
+
+        file_order, frame_order = (conventional("score"), None) if trec else (conventional("file"), conventional("file"))
     parsed = []
     if paths:
         for src in expand_runs(paths):
@@ -118,8 +120,8 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     DataFrames ``query_id, doc_id, score``, with TREC-form qrels or a qrels DataFrame) by score
     with trec_eval's tie rule, whether or not a DataFrame has a ``rank`` column; NTCIR input
     (NTCIR-form qrels, ``.res`` runs) in file order (NTCIREVAL); ``"file"``, ``"score"`` or
-    ``"rank"`` for every run.  A run whose own order and score order disagree on some topic gets
-    one warning.  ``depth``: truncation (None: none).
+    ``"rank"`` for every run.  A run whose own order is not by decreasing score on some topic gets
+    one warning (not under an explicit ``order="score"``).  ``depth``: truncation (None: none).
     ``vocabulary``: how ambiguous names are read (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``):
     ``"ntcireval"`` (NTCIREVAL's meanings) or ``"ir_measures"`` (ir_measures' / trec_eval's);
     default ``"ir_measures"`` for TREC input or ``order="score"``, else ``"ntcireval"``.  Any measure takes
@@ -277,8 +279,27 @@ class MetaResult(Mapping):
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self.raw))
 
+    #: the table a notebook shows first (the first of these computed)
+    MAIN_TABLES = ("discriminative_power", "bootstrap_paired", "kendall", "run_means")
+
+    def _head(self) -> str:
+        runs, measures = self._names
+        return f"{len(measures)} measures x {len(runs)} runs"
+
     def __repr__(self) -> str:
-        return f"MetaResult({', '.join(self.raw)})"
+        from .meta.display import short_repr
+
+        return short_repr("MetaResult", self.raw, self._head())
+
+    def _repr_html_(self) -> str:
+        """What the tables hold, then the main table as its CSV holds it (numbers to 4 decimals)."""
+        from .meta.display import html_view
+
+        main = next((t for t in self.MAIN_TABLES if t in self.raw), next(iter(self.raw), None))
+        parts = dict(self.raw)
+        if main is not None:
+            parts[main] = self[main]
+        return html_view("MetaResult", parts, main, self._head())
 
     def write(self, out_dir, *, figures: bool = True, labels=None) -> list[Path]:
         """Write ``OUT/tables/NAME.{csv,md,tex}`` and (``figures``) ``OUT/figures/*.png``, as
@@ -366,12 +387,17 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         from .pipeline import write_incompleteness
 
         write_incompleteness(c, out, cfg, names, gains=g, runs=use, write_qrels=write_qrels, figures=figures)
+        from .meta.display import NamedTables
         from .report.csvio import read_table
 
-        return {"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
-                "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
-                "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")}
-    return inc.stage_incompleteness(c, names, cfg, gains=g, runs=use)
+        return NamedTables({"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
+                            "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
+                            "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")},
+                           "incompleteness", "incompleteness")
+    from .meta.display import NamedTables
+
+    return NamedTables(inc.stage_incompleteness(c, names, cfg, gains=g, runs=use), "incompleteness",
+                       "incompleteness")
 
 
 # ------------------------------------------------------------------------- judgments (issue 28)
@@ -436,7 +462,9 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
         from .report.standardisation import write_standardisation
 
         write_standardisation(frames, out, figures=figures)
-    return frames
+    from .meta.display import NamedTables
+
+    return NamedTables(frames, "standardisation", "standardisation_within")
 
 
 # ------------------------------------------------------------------------ test errors (issue 29)

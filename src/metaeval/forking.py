@@ -5,7 +5,7 @@ tables (:func:`fork_map`) and draws its figures (``metaeval.pipeline.write_figur
 processes; ``metaeval stage`` runs stage groups side by side (:func:`stage_groups`).  Forked
 workers inherit what they read (tables of millions of rows are not pickled; only results come
 back), hold no garbage-collector references to the parent's pages (:func:`frozen_gc`) and end with
-their parent (:func:`die_with_parent`).  Every row of every table depends on its own metric and the
+their parent (:func:`die_with_parent`; every pool is :func:`metaeval.workers.process_pool`).  Every row of every table depends on its own metric and the
 seed-derived samples only, so the results are the same bytes as in one process.
 
 Importing this module is cheap (no numpy or pandas until a function needs them).
@@ -17,8 +17,10 @@ import contextlib
 import os
 from typing import Callable, Mapping, Sequence
 
-__all__ = ["available_cores", "frozen_gc", "fork_map", "die_with_parent", "deal", "stage_groups",
-           "sharded_stage_runner", "concat_parts", "reuse_freed_memory", "release_freed_memory"]
+from .workers import die_with_parent, pool_map, process_pool
+
+__all__ = ["available_cores", "frozen_gc", "fork_map", "die_with_parent", "process_pool", "pool_map", "deal",
+           "stage_groups", "sharded_stage_runner", "concat_parts", "reuse_freed_memory", "release_freed_memory"]
 
 
 def available_cores() -> int:
@@ -44,33 +46,14 @@ def fork_map(func: Callable[[int], object], n: int) -> list:
     global _FORKED
     if n <= 1 or not hasattr(os, "fork"):
         return [func(i) for i in range(n)]
-    import concurrent.futures
-    import multiprocessing
-
     _FORKED = func
     try:
-        ctx = multiprocessing.get_context("fork")
-        with frozen_gc(), concurrent.futures.ProcessPoolExecutor(n - 1, mp_context=ctx,
-                                                                  initializer=die_with_parent) as pool:
+        with frozen_gc(), process_pool(n - 1) as pool:
             futures = [pool.submit(_call_forked, i) for i in range(1, n)]
             first = func(0)
             return [first] + [f.result() for f in futures]
     finally:
         _FORKED = None
-
-
-def die_with_parent() -> None:
-    """In a forked worker: ask Linux to end it when the process that forked it dies (a ``metaeval
-    meta`` killed midway leaves no worker behind; elsewhere a no-op)."""
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))      # PR_SET_PDEATHSIG
-        if os.getppid() == 1:                                                # already orphaned
-            os._exit(1)
-    except (OSError, AttributeError):
-        pass
 
 
 def deal(costs: Mapping[str, float], jobs: int) -> list[list[str]]:

@@ -30,8 +30,8 @@ import sys
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from .forking import (available_cores, deal, fork_map, frozen_gc, reuse_freed_memory, sharded_stage_runner,
-                      stage_groups)
+from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, reuse_freed_memory,
+                      sharded_stage_runner, stage_groups)
 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
            "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables",
@@ -404,11 +404,7 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
     if len(groups) <= 1 or not hasattr(os, "fork"):
         computed = _run_stage_group(run_here, *args)
     else:
-        import concurrent.futures
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("fork")
-        with frozen_gc(), concurrent.futures.ProcessPoolExecutor(len(groups) - 1, mp_context=ctx) as pool:
+        with frozen_gc(), process_pool(len(groups) - 1) as pool:
             # the forked processes report through stderr_progress (a local callback does not pickle)
             child = args[:-1] + (stderr_progress if progress else None,)
             futures = [pool.submit(_run_stage_group, g, *child) for g in groups[1:]]
@@ -461,8 +457,6 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
     csvs = sorted(tables_dir.glob("*.csv"), key=lambda p: (-_draw_cost(p), p.name))
     if jobs <= 1 or len(csvs) < 2 or not hasattr(os, "fork"):
         return make_all_figures(tables_dir, figures_dir)
-    import concurrent.futures
-    import multiprocessing
     import shutil
     import tempfile
 
@@ -484,8 +478,7 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
                 except OSError:
                     shutil.copyfile(p, view / p.name)
             views.append(view)
-        ctx = multiprocessing.get_context("fork")
-        with frozen_gc(), concurrent.futures.ProcessPoolExecutor(len(views) - 1, mp_context=ctx) as pool:
+        with frozen_gc(), process_pool(len(views) - 1) as pool:
             futures = [pool.submit(make_all_figures, v, figures_dir) for v in views[1:]]
             written = make_all_figures(views[0], figures_dir)
             for f in futures:

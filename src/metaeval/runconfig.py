@@ -57,6 +57,9 @@ def _defaulted(value, path: tuple, given_paths: set[tuple], given_prefixes: set[
     defaults (null, ''); ``None`` if nothing is left."""
     if path in given_paths:
         return None
+    if isinstance(value, dict) and value.get("enabled") is False:
+        # a switched-off block: its other defaults (the gain sweep's metrics, ...) do nothing
+        value = {"enabled": False}
     if path not in given_prefixes or not isinstance(value, dict):
         return None if value is None or value == "" else value
     out = {}

@@ -310,9 +310,10 @@ def write_collection(params: SimParams, out_dir: str | os.PathLike, *, force: bo
     The files are written into a temporary sibling directory that is renamed into place, so
     ``out_dir`` is either the previous complete collection or the new complete one.
     """
-    from .util import public_mkdtemp
+    from .util import file_name, public_mkdtemp
 
     out = Path(out_dir)
+    file_name(f"{params.run_prefix}01", "run_prefix")        # the run names are file names
     if out.exists() and not force and any(out.iterdir()):
         raise FileExistsError(f"{out} exists (use force=True to replace it)")
     out.parent.mkdir(parents=True, exist_ok=True)

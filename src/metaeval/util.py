@@ -194,15 +194,16 @@ def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
     """
     import shutil
 
-    from .errors import InputError
-
     path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise InputError("output path exists and is not a folder", path)
+    check_out(path, "folder", "output path")
     parent = path.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    clean_stale(path)
-    tmp = Path(public_mkdtemp(prefix=f".{path.name}.new-{os.getpid()}-", dir=parent))
+    made = _make_parents(parent)
+    try:
+        clean_stale(path)
+        tmp = Path(public_mkdtemp(prefix=f".{path.name}.new-{os.getpid()}-", dir=parent))
+    except BaseException:
+        _remove_made(made)
+        raise
     try:
         yield tmp
         if not path.is_dir():
@@ -221,4 +222,65 @@ def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
         shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        _remove_made(made)
         raise
+
+
+def _make_parents(parent: Path) -> list[Path]:
+    """Make ``parent`` and its missing ancestors; the folders made, deepest first."""
+    made = []
+    p = parent
+    while not p.exists() and p != p.parent:
+        made.append(p)
+        p = p.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    return made
+
+
+def _remove_made(made: list[Path]) -> None:
+    for p in made:                                  # deepest first; a folder someone filled stays
+        with contextlib.suppress(OSError):
+            p.rmdir()
+
+
+def check_out(path: str | os.PathLike, kind: str = "folder", option: str = "--out") -> None:
+    """Refuse an output path before any input is read (:class:`~metaeval.errors.InputError`, one
+    line): ``kind`` ``"folder"``: ``path`` a folder or absent; ``"file"``: a file or absent;
+    ``"any"``: either; and the nearest existing folder above it one this process may write in (its
+    missing folders are made when the output is written)."""
+    from .errors import InputError
+
+    path = Path(path)
+    if kind == "folder" and path.exists() and not path.is_dir():
+        raise InputError(f"{option} exists and is not a folder", path)
+    if kind == "file" and path.is_dir():
+        raise InputError(f"{option} is a folder, not a file", path)
+    p = path.parent
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    if not p.is_dir():
+        raise InputError(f"{option}: {p} is not a folder", path)
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise InputError(f"{option}: cannot write in {p} (permission denied)", path)
+
+
+def file_name(name: str, what: str = "name") -> str:
+    """``name`` (a set name, label, run or measure name) as the one file or folder name it becomes:
+    returned unchanged, or refused (``ValueError``, one line naming ``what``) when it is empty,
+    ``.`` or ``..``, or holds a path separator, ``..`` or a control character -- a name never
+    reaches outside the folder it is written in, nor makes folders of its own."""
+    import unicodedata
+
+    text = str(name)
+    bad = None
+    if text in ("", ".", ".."):
+        bad = "is not a file name"
+    elif "/" in text or "\\" in text or (os.altsep and os.altsep in text):
+        bad = "holds a path separator"
+    elif ".." in text:
+        bad = "holds '..'"
+    elif any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text):
+        bad = "holds a control character"
+    if bad is not None:
+        raise ValueError(f"{what} {text!r} {bad}; it names a file, so give a plain name")
+    return text

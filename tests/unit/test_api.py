@@ -3,6 +3,7 @@ from files and from pandas DataFrames; ``import metaeval`` stays light."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -228,3 +229,55 @@ def test_frames_equal_files_with_utf8_ids_and_a_run_column(tmp_path):
     _same(metaeval.evaluate(qrels, runs, ms, vocabulary="ntcireval"),
           metaeval.evaluate(tmp_path / "qrels.txt", rd, ms, order="score", vocabulary="ntcireval"))
     assert sorted(from_files["run"].unique()) == ["a", "b"]
+
+
+def _small_matrices(order=("nDCG@10", "AP", "Q-measure")):
+    rng = np.random.default_rng(7)
+    topics, runs = [f"t{i:02d}" for i in range(10)], [f"r{j}" for j in range(5)]
+    return {m: pd.DataFrame(rng.random((len(topics), len(runs))).round(3), index=pd.Index(topics, name="topic"),
+                            columns=pd.Index(runs, name="run")) for m in order}
+
+
+def test_meta_evaluate_keeps_the_metrics_in_the_order_given():
+    """A tidy frame in the order nDCG@10, AP, Q-measure (evaluate's order: the order asked): the
+    kendall pairs are oriented as the pipeline's kendall.csv of `metrics: [nDCG@10, AP, Q-measure]`
+    (the first metric of the config is metric_a), not alphabetically."""
+    from metaeval.api import tidy_to_matrices
+
+    mats = _small_matrices()
+    tidy = pd.concat([df.stack().rename("value").reset_index().assign(measure=m) for m, df in mats.items()])
+    assert list(tidy_to_matrices(tidy)) == ["nDCG@10", "AP", "Q-measure"]
+    res = metaeval.meta_evaluate(tidy, B=20, seed=1, rthsd_B=100)
+    pairs = list(zip(res.kendall["metric_a"], res.kendall["metric_b"]))
+    assert pairs == [("nDCG@10", "AP"), ("nDCG@10", "Q-measure"), ("AP", "Q-measure")]
+    # a repr of a line, not the tables; the notebook view: the summary and the main table, 4 decimals
+    text = repr(res)
+    assert text.startswith("MetaResult(3 measures x 5 runs; ") and "kendall 3 x" in text and len(text) < 600
+    page = res._repr_html_()
+    assert "<table" in page and "discriminative_power" in page and "kendall: 3 x" in page
+    assert not re.search(r"\d\.\d{5}", page)
+
+
+def test_result_objects_have_a_short_repr_and_a_notebook_view():
+    from metaeval.meta.display import NamedTables
+    from metaeval.meta.judgments_run import JudgmentsResult
+    from metaeval.meta.test_errors import TestErrors
+
+    big = pd.DataFrame({"metric": ["AP"] * 500, "qrels": [f"s{i}" for i in range(500)], "tau": np.linspace(0, 1, 500)})
+    mats = _small_matrices()
+    j = JudgmentsResult(tables={"label_agreement": big, "ranking_agreement": big}, topic_agreement=big,
+                        coverage=big, confusion={("nist", "a"): big}, qrels={"a": "x" * 10_000},
+                        scores={"nist": mats, "a": mats}, reference="nist", metrics=["AP", "nDCG@10"])
+    text = repr(j)
+    assert len(text) < 600 and text.startswith("JudgmentsResult(2 sets against 'nist', metrics AP, nDCG@10; ")
+    assert "ranking_agreement 500 x 3" in text and "xxxx" not in text
+    page = j._repr_html_()
+    assert "ranking_agreement (first 20 of 500 rows)" in page and page.count("<tr") == 21
+    assert "0.0020" in page and "0.002004" not in page
+    te = TestErrors(big, big, big, big, big)
+    assert repr(te) == ("TestErrors(type1 500 x 3, power 500 x 3, type3 500 x 3, margins 500 x 3, "
+                        "copulas 500 x 3)")
+    assert "type1 (first 20 of 500 rows)" in te._repr_html_()
+    nt = NamedTables({"standardisation_within": big}, "standardisation", "standardisation_within")
+    assert isinstance(nt, dict) and repr(nt) == "standardisation(standardisation_within 500 x 3)"
+    assert "<table" in nt._repr_html_()

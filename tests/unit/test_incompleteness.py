@@ -387,3 +387,15 @@ def test_pipeline_stage_equals_the_command_and_the_cache_keeps_documents(tmp_pat
     old.save(cache)
     assert not Collection.load(cache).has_documents
     assert load_or_build(q, r, cache).has_documents
+
+
+def test_added_measures_take_the_configured_relevance_threshold():
+    """Every binary measure at rel=2 (a track judging on 0-3): bpref and infAP are added at rel=2;
+    graded measures do not count; binary measures at two thresholds leave the added ones at rel=1."""
+    cfg = inc.IncompletenessConfig()
+    two = inc.measure_names(["AP(rel=2)", "nDCG@10", "P@10(rel=2)"], cfg)
+    assert two[-2:] == ["bpref(judged_only=True,rel=2)", "trec.infAP(rel=2)"]
+    assert inc.binary_threshold(["AP(rel=2)", "nDCG@10"]) == 2 and inc.binary_threshold(["nDCG@10"]) is None
+    assert inc.measure_names(["AP(rel=2)", "RR"], cfg)[-2:] == ["bpref(judged_only=True)", "trec.infAP"]
+    assert inc.measure_names(["nDCG@10"], cfg)[-2:] == ["bpref(judged_only=True)", "trec.infAP"]
+    assert inc.measure_names(["AP(rel=2)"], inc.IncompletenessConfig(extra=("bpref(rel=3)",)))[-1] == "bpref(rel=3)"

@@ -74,3 +74,33 @@ def test_references_list_every_cited_work():
         text = (ROOT / rel).read_text(encoding="utf-8")
         for m in re.finditer(r"\b(Sakai|Kishida) \((\d{4}[ab]?)", text):
             assert f"{m[1]} ({m[2]})" in keys, (rel, m[0])
+
+
+def test_python_walkthrough_numbers_its_sections_in_order():
+    text = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+    numbers = [int(n) for n in re.findall(r"^## (\d+)\. ", text, flags=re.M)]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 7
+    assert "\n\n## " in text and not re.search(r"[^\n]\n## ", text)      # a blank line before every section
+
+
+def test_cluster_extra_has_the_local_cluster_profiles_executor():
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    profile = (ROOT / "workflow" / "profiles" / "local-cluster" / "config.yaml").read_text(encoding="utf-8")
+    assert "executor: cluster-generic" in profile
+    assert any(r.startswith("snakemake-executor-plugin-cluster-generic") for r in meta["project"]["optional-dependencies"]["cluster"])
+
+
+def test_defaults_block_leaves_out_a_switched_off_blocks_parameters():
+    """`sweeps: {gains: {enabled: false}}` given: its metrics and variants are not listed as
+    inherited; switched on by default, they are."""
+    from metaeval import runconfig
+
+    eff = {"metrics": ["AP"], "sweeps": {"gains": {"enabled": False, "metrics": ["P-plus"], "variants": ["1:2"]}},
+           "kishida": {"enabled": False, "tables": [1, 2]}}
+    given = runconfig.leaf_paths({"metrics": ["AP"], "sweeps": {"gains": {"enabled": False}}})
+    assert runconfig.inherited_lines(eff, given) == ["kishida: {enabled: false}"]
+    on = {"metrics": ["AP"], "sweeps": {"gains": {"enabled": True, "metrics": ["P-plus"]}}}
+    assert runconfig.inherited_lines(on, runconfig.leaf_paths({"metrics": ["AP"]})) == [
+        "sweeps: {gains: {enabled: true, metrics: [P-plus]}}"]

@@ -4,7 +4,14 @@ Each subcommand lives in its own module of this package and exposes
 ``add_parser(subparsers) -> argparse.ArgumentParser`` (which sets ``func=run``).  Modules are
 discovered, so adding a command touches only its own file.  Heavy imports belong inside ``run``.
 
-Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2 bad usage.
+Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2 bad usage,
+130 interrupted (Ctrl-C), 143 terminated (``SIGTERM``): one line on stderr, nothing left behind.
+
+A command's output is declared with its parser: ``p.set_defaults(out_kind="folder")`` (``--out``
+is a folder: made beside itself under a temporary name, renamed into place when the command ends
+well, removed on any error or signal -- :func:`run_command`), ``"file"`` (the command writes that file
+atomically) or ``"any"`` (a file or a folder, the command's own business); every kind is checked
+before any input is read (:func:`metaeval.util.check_out`).
 """
 
 from __future__ import annotations
@@ -99,17 +106,92 @@ def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = _show_warning
     warnings.simplefilter("always", InputWarning)
     try:
-        rc = args.func(args)
+        with _signals_as_exceptions():
+            rc = run_command(args)
     except (InputError, ConfigError) as e:
         print(f"metaeval: error: {e}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
+    except OSError as e:                   # a file or folder that cannot be read or written
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"metaeval: error: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("metaeval: interrupted; nothing written", file=sys.stderr)
+        return 130
+    except Terminated:
+        print("metaeval: terminated; nothing written", file=sys.stderr)
+        return 143
     finally:
         tally, _TALLY = _TALLY, None
         if tally.summary():
             print(tally.summary(), file=sys.stderr)
     return 0 if rc is None else int(rc)
+
+
+class Terminated(BaseException):
+    """``SIGTERM`` received: raised where the command is, so that its output folder is removed
+    as on any error (a ``BaseException``, as ``KeyboardInterrupt``: no ``except Exception`` stops it)."""
+
+
+class _Refused(Exception):
+    def __init__(self, rc: int):
+        super().__init__(rc)
+        self.rc = rc
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+class _signals_as_exceptions:
+    """``SIGTERM`` raises :class:`Terminated` in the main thread while the command runs (Ctrl-C raises
+    ``KeyboardInterrupt`` as always); the previous handler is restored afterwards."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, _raise_terminated)
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+        return False
+
+
+def run_command(args) -> int | None:
+    """Run the parsed command ``args.func(args)`` with its output as it declares it (``out_kind``,
+    see the module's docstring): ``--out`` checked first; a folder written under a temporary name
+    beside it (``args.out`` is that name while the command runs, ``args.out_shown`` the user's) and
+    renamed into place when the command returns 0 (:func:`metaeval.util.replace_dir`)."""
+    from ..util import check_out, replace_dir
+
+    kind = getattr(args, "out_kind", None)
+    out = getattr(args, "out", None)
+    args.out_shown = out
+    if kind is None or out is None:
+        return args.func(args)
+    check_out(out, kind)
+    if kind != "folder":
+        return args.func(args)
+    try:
+        with replace_dir(out) as tmp:
+            args.out = str(tmp)
+            rc = args.func(args)
+            if rc:
+                raise _Refused(int(rc))
+    except _Refused as e:
+        return e.rc
+    finally:
+        args.out = out
+    return rc
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -76,7 +76,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("md", "csv", "tex"), default="md",
                    help="what to print on stdout (default md)")
     p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 

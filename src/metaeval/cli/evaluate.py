@@ -137,7 +137,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_form_args(p)
     p.add_argument("--no-means", action="store_true", help="omit the ALL mean lines")
     p.add_argument("--out", metavar="FILE", help="write to FILE (atomically) instead of stdout")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="file", _parser=p)
     return p
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ._meta_options import add_config_args, add_incompleteness_args, config_from_args
 
@@ -42,7 +41,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_config_args(p)
     add_incompleteness_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -68,8 +67,6 @@ def run(args) -> int:
         cfg = config_from_args(args)
     except ValueError as e:
         raise InputError(str(e)) from None
-    if Path(args.out).exists() and not Path(args.out).is_dir():
-        raise InputError("--out exists and is not a folder", args.out)
     from .. import pipeline
 
     if args.collection:
@@ -90,7 +87,7 @@ def run(args) -> int:
     if not args.quiet:
         for line in notes:
             print(f"metaeval incompleteness: {line}", file=sys.stderr)
-        print(f"metaeval incompleteness: {len(written)} files -> {args.out}", file=sys.stderr)
+        print(f"metaeval incompleteness: {len(written)} files -> {args.out_shown}", file=sys.stderr)
     return 0
 
 

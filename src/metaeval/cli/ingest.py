@@ -24,8 +24,8 @@ def add_order_args(p: argparse.ArgumentParser) -> None:
                    help="ranked list order: 'file' = the run file's line order per topic (NTCIREVAL); "
                         "'score' = score descending, ties by DOCID descending (trec_eval). Default: "
                         "'score' for TREC input (TREC-form qrels and six-column runs), 'file' for NTCIR "
-                        "input (docs/io.md, Conventions); a run whose two orders disagree is named in "
-                        "a warning")
+                        "input (docs/io.md, Conventions); a run whose file order is not by decreasing "
+                        "score is named in a warning (not under an explicit --order score)")
     p.add_argument("--depth", type=_depth, default=1000, metavar="N",
                    help="truncate each ranked list to its first N documents after ordering "
                         "(default 1000; 0 = no truncation)")
@@ -94,7 +94,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="CACHE.npz", help="output cache (written atomically)")
     p.add_argument("--topics-out", metavar="CSV", help="also write the used/excluded topic list")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, out_kind="file")
     return p
 
 

@@ -67,16 +67,22 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_order_args(p)
     p.add_argument("--no-figures", action="store_true", help="tables and files only")
     p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
 def _pairs(parser, items, what: str, sep: str = "=") -> dict:
+    from ..util import file_name
+
     out: dict = {}
     for item in items:
         name, s, value = str(item).partition(sep)
         if not s or not name or not value:
             parser.error(f"{what} {item!r}: expected NAME{sep}VALUE")
+        try:
+            file_name(name, f"{what}: the name")           # it names files under OUT/judgments
+        except ValueError as e:
+            parser.error(str(e))
         if name in out:
             parser.error(f"{what}: the name {name} is given twice")
         out[name] = value
@@ -114,5 +120,5 @@ def run(args) -> int:
         la = res.tables["label_agreement"]
         n_pairs = int((la["qrels_a"] != "all").sum())
         sys.stdout.write(f"metaeval judgments: {n_pairs} pair(s) of qrels sets, {len(ra)} ranking comparison(s); "
-                         f"{len(written)} files under {args.out}\n")
+                         f"{len(written)} files under {args.out_shown}\n")
     return 0

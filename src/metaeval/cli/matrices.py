@@ -45,7 +45,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_form_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
     add_std_args(p)                                  # standardised measures (issue 30)
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -73,11 +73,12 @@ def write_matrices(collection, values: dict, out_dir, std_factors: dict | None =
     """Write ``OUT/NAME.csv`` for every matrix in ``values`` and ``OUT/topics.csv``, all or nothing:
     the folder is written aside and swapped in as a whole (:func:`metaeval.util.replace_dir`), so a
     killed run leaves the complete old or the complete new folder."""
-    from ..util import replace_dir
+    from ..util import file_name, replace_dir
 
     out_dir = Path(out_dir)
     for name in values:
-        if "/" in name or name.startswith("."):
+        file_name(name, "measure name")
+        if name.startswith("."):
             raise ValueError(f"measure name {name!r} cannot be a file name")
     topics = [_field(t) + "," for t in collection.topics]
     header = ",".join(["topic", *(_field(r) for r in collection.runs)]) + "\n"
@@ -124,8 +125,6 @@ def run(args) -> int:
         args.order = order if order in ("file", "score") else None
     measures, gains = resolve_measures(parser, args)
     std = std_settings(parser, args)
-    if Path(args.out).exists() and not Path(args.out).is_dir():
-        raise InputError("--out exists and is not a folder", args.out)
     show_runs = progress_printer(args.quiet, "parsed")
     if args.collection:
         try:
@@ -153,7 +152,7 @@ def run(args) -> int:
     write_matrices(c, values, args.out, std.record)
     if not args.quiet:
         print(f"metaeval: {len(values)} matrices ({len(c.topics)} topics x {len(c.runs)} runs) -> "
-              f"{args.out}", file=sys.stderr)
+              f"{args.out_shown}", file=sys.stderr)
     return 0
 
 

@@ -25,7 +25,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="collection cache (metaeval ingest) for collection.csv and preferred_rank.csv")
     p.add_argument("--no-figures", action="store_true", help="do not draw figures")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, out_kind="folder")
     return p
 
 

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 
 def _floats(text: str) -> tuple[float, ...]:
@@ -58,7 +59,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     g.add_argument("--degrees", type=_ints, default=(3, 2, 1), help="relevance degrees (3,2,1)")
     g.add_argument("--n", type=_pos, default=5, help="output length (5)")
     g.add_argument("--b", type=float, default=2.0, help="log base of the DCG discount (2)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, out_kind="folder")
     return p
 
 
@@ -73,6 +74,6 @@ def run(args) -> int:
         paths = write_kishida(args.out, params)
     except ValueError as e:
         raise ConfigError(f"reproduce kishida: {e}") from None
-    for path in paths:
-        print(path)
+    for path in paths:             # written under the temporary folder, shown where they now are
+        print(Path(args.out_shown) / Path(path).relative_to(args.out))
     return 0

@@ -29,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="override the preset's seed")
     p.add_argument("--list", action="store_true", help="print the presets' parameters and exit")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, out_kind="folder")
     return p
 
 
@@ -71,6 +71,6 @@ def run(args) -> int:
         except ValueError as e:             # parameters that cannot be simulated (too few candidates)
             raise ConfigError(f"simulation parameters{f' of {name}' if name else ''}: {e}") from None
         if not args.quiet:
-            print(f"metaeval simulate: {out}: {params.topics} topics, {params.runs} runs "
+            print(f"metaeval simulate: {args.out_shown or out}: {params.topics} topics, {params.runs} runs "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
     return 0

@@ -77,7 +77,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="summary: every collection's results folder (holding tables/), in column order")
     add_labelled_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="any", _parser=p)
     return p
 
 

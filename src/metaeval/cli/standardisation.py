@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 
 #: metaeval.meta.standardisation's defaults, repeated so that `metaeval --help` imports neither numpy
@@ -37,7 +36,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int_at_least(0), default=1, metavar="S", help="random seed (default 1)")
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -49,8 +48,6 @@ def run(args) -> int:
     parser = args._parser
     methods = std_methods(parser, args)
     metrics = raw_matrices(args)
-    if Path(args.out).exists() and not Path(args.out).is_dir():
-        raise InputError("--out exists and is not a folder", args.out)
     try:
         frames = standardisation(args.matrices, metrics=metrics, std=methods, topics=args.topics,
                                  trials=args.trials, seed=args.seed, out=args.out, figures=not args.no_figures)
@@ -60,5 +57,5 @@ def run(args) -> int:
         raise InputError(f"standardisation: {e}", args.matrices) from None
     if not args.quiet:
         n = len(frames["standardisation_within"])
-        print(f"metaeval standardisation: {n} metric x standardisation rows -> {args.out}", file=sys.stderr)
+        print(f"metaeval standardisation: {n} metric x standardisation rows -> {args.out_shown}", file=sys.stderr)
     return 0

@@ -30,7 +30,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="the matrices to standardise (default: every matrix without std= in DIR)")
     add_std_args(p)
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -63,8 +63,6 @@ def run(args) -> int:
             files[with_std(name, method)] = matrix_text(topics, runs, vals.T)
             factors[key] = f
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise InputError("--out exists and is not a folder", out)
     paths = [out / f"{n}.csv" for n in files] + [out / "std_factors.csv"]
     with atomic_dir_outputs(paths):
         for n, text in files.items():
@@ -72,5 +70,5 @@ def run(args) -> int:
                 fh.write(text)
         write_factors(factors, out / "std_factors.csv")
     if not args.quiet:
-        print(f"metaeval: {len(files)} standardised matrices ({', '.join(methods)}) -> {out}", file=sys.stderr)
+        print(f"metaeval: {len(files)} standardised matrices ({', '.join(methods)}) -> {args.out_shown}", file=sys.stderr)
     return 0

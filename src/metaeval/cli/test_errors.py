@@ -49,7 +49,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="the tests' conventions (urbano2019: the paper's ir_tests.R; docs/meta.md)")
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
@@ -67,5 +67,5 @@ def run(args) -> int:
         raise InputError(f"test-errors: {e}", args.matrices) from None
     if not args.quiet:
         print(f"metaeval test-errors: {len(res.type1)} type I, {len(res.power)} power and {len(res.type3)} "
-              f"type III rows -> {args.out}", file=sys.stderr)
+              f"type III rows -> {args.out_shown}", file=sys.stderr)
     return 0

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["input_form", "default_order", "qrels_form_of", "config_order"]
+__all__ = ["input_form", "default_order", "qrels_form_of", "config_order", "conventional", "is_conventional"]
 
 _PEEK = 1 << 16
 
@@ -104,11 +104,30 @@ def input_form(qrels, runs, qrels_form: str | None = "auto") -> str:
     return _runs_form(runs)
 
 
+class _Conventional(str):
+    """An order the input's conventions chose (no ``order`` was given): equal to the plain string;
+    the readers warn on a run whose own order is not by decreasing score only when its order was
+    not asked for explicitly as ``score``."""
+
+    __slots__ = ()
+
+
+def conventional(order: str) -> str:
+    """``order`` (``"file"`` or ``"score"``) marked as the input's conventions' choice."""
+    return _Conventional(order)
+
+
+def is_conventional(order) -> bool:
+    """Whether ``order`` was chosen by the input's conventions (:func:`default_order`), not given."""
+    return isinstance(order, _Conventional)
+
+
 def default_order(order: str | None, qrels, runs, qrels_form: str | None = "auto") -> str:
-    """``order`` if given, else ``"score"`` for TREC input and ``"file"`` for NTCIR input."""
+    """``order`` if given, else ``"score"`` for TREC input and ``"file"`` for NTCIR input (marked
+    :func:`conventional`)."""
     if order is not None:
         return order
-    return "score" if input_form(qrels, runs, qrels_form) == "trec" else "file"
+    return conventional("score" if input_form(qrels, runs, qrels_form) == "trec" else "file")
 
 
 def config_order(collection: dict) -> str:

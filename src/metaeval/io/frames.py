@@ -119,7 +119,9 @@ def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tup
     rank.  Each column is converted once for all runs."""
     what = "runs DataFrame" if "run" in df.columns else f"run {name!r} (DataFrame)"
     if order is None:
-        order = "score" if "score" in df.columns else "rank" if "rank" in df.columns else "file"
+        from .conventions import conventional
+
+        order = conventional("score" if "score" in df.columns else "rank" if "rank" in df.columns else "file")
     if order not in ("file", "score", "rank"):
         raise ValueError(f"order must be 'file', 'score' or 'rank', got {order!r}")
     need = ["query_id", "doc_id"] + (["score"] if order == "score" else []) + \
@@ -155,7 +157,7 @@ def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tup
         out.append((ParsedRun(run_name, (src,), topics[r], docs[r], r.astype(np.int64),
                               np.zeros(len(r), np.int32), sc, sc is not None,
                               order_name="rank order" if rank is not None else "row order"),
-                    "score" if order == "score" else "file"))
+                    order if order in ("score", "file") else "file"))
     return out
 
 

@@ -11,7 +11,8 @@ Policies (each also in ``docs/io.md``):
   order for that topic; ``order="score"`` (trec_eval): SCORE descending, ties broken by DOCID
   descending (byte-wise ``strcmp``, trec_eval's ``comp_sim_docno``).  Default: the input's
   conventions (:mod:`metaeval.io.conventions`: ``score`` for TREC input, ``file`` for NTCIR input).
-  A run whose file order and score order disagree on some topic gets one warning.  Like trec_eval (and
+  A run whose file order is not by decreasing score on some topic gets one warning (ties in
+  another order than the DOCID rule are no disagreement; none under an explicit ``order="score"``).  Like trec_eval (and
   pytrec_eval), scores are compared as single-precision floats, so scores equal in float32 tie.
   The RANK column is never used.
 * **Repeated document** within a topic's list: the first position (after ordering) is kept, later
@@ -19,8 +20,11 @@ Policies (each also in ``docs/io.md``):
   the count.
 * **Truncation** to ``depth`` documents (default 1000) after ordering and de-duplication;
   ``depth=None`` keeps everything.
-* **Topic of the qrels missing from a run**: an empty list (length 0) -- it scores 0 on every
-  metric; one warning per run with the count.
+* **Topics no run retrieved** (TREC input: TREC-form qrels, every run with scores): left out of
+  the topic set, one warning with the count -- qrels of a larger set average over the runs' topics,
+  as trec_eval 9, pytrec_eval and ir_measures do.  NTCIR input keeps every qrels topic.
+* **Topic of the qrels missing from a run** (some other run retrieved it): an empty list (length
+  0) -- it scores 0 on every metric (trec_eval's ``-c``); one warning per run with the count.
 * **Run topics absent from the qrels**: ignored; one warning per run naming them.
 * Documents absent from the qrels are ``UNJUDGED`` (-1); positions past the end are ``PAD`` (-2).
 """
@@ -36,6 +40,7 @@ from ..collection import PAD, UNJUDGED, Collection
 from ..errors import InputError, warn_input
 from ._cext import c_first_index, c_order_ties
 from ._text import as_fixed, hash_ids
+from .conventions import is_conventional, qrels_form_of
 from .qrels import Qrels, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
 
@@ -166,7 +171,11 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
             key = _score_key(ct, run.scores[rows].astype(np.float32))
             brk = _order_breaks(key, docs, rows)
             if brk is not None:
-                _warn_order_disagreement(run, src, ct, brk, order, index.q.topics, qt)
+                # ties ordered otherwise than by DOCID are no disagreement: only a score that
+                # rises down the list is (and not under an order='score' the caller chose)
+                rise = key[:-1] > key[1:]
+                if rise.any() and (order != "score" or is_conventional(order)):
+                    _warn_order_disagreement(run, src, ct, rise, order, index.q.topics, qt)
                 if order == "score":
                     o = _score_order(key, docs, rows)
                     rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
@@ -199,12 +208,13 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
     return levels, lengths
 
 
-def _warn_order_disagreement(run: ParsedRun, src, ct: np.ndarray, brk: np.ndarray, order: str,
+def _warn_order_disagreement(run: ParsedRun, src, ct: np.ndarray, rise: np.ndarray, order: str,
                              qtopics, qt: np.ndarray) -> None:
-    """One warning per run whose own order (file lines, DataFrame rows or ``rank``) and score order
-    (trec_eval's) give another ranked list on some topic (``brk``: :func:`_order_breaks`): how many
-    topics, and which order is used (docs/io.md, "Conventions")."""
-    at = np.flatnonzero(brk)
+    """One warning per run whose own order (file lines, DataFrame rows or ``rank``) is not by
+    non-increasing score on some topic (``rise``: the adjacent pairs whose score rises; tied scores
+    in another order than trec_eval's DOCID rule are no disagreement): how many topics, and which
+    order is used (docs/io.md, "Conventions")."""
+    at = np.flatnonzero(rise)
     bad = ct[at]                                   # ct is sorted: count its distinct values
     n_bad = 1 + int(np.count_nonzero(bad[1:] != bad[:-1]))
     n_topics = 1 + int(np.count_nonzero(ct[1:] != ct[:-1]))
@@ -212,7 +222,7 @@ def _warn_order_disagreement(run: ParsedRun, src, ct: np.ndarray, brk: np.ndarra
     given = getattr(run, "order_name", "file order")
     used = ("score order (trec_eval's convention)" if order == "score"
             else f"{given} (NTCIREVAL's convention)")
-    _warn(f"{src}: run {run.name}: its {given} and its score order disagree on "
+    _warn(f"{src}: run {run.name}: its {given} is not by decreasing score on "
           f"{_plural(n_bad, 'topic')} of {n_topics} (first: topic {first}); ranked by {used}; "
           f"order 'file' or 'score' (--order, config order:) chooses")
 
@@ -340,6 +350,28 @@ def _check_common_topics(q: Qrels, qsrc: str, used: list, parsed: list) -> None:
                      f"the runs' {_preview(shown) or 'none'}; are these the qrels of these runs?", qsrc)
 
 
+def _retrieved_topics(q: Qrels, qsrc: str, used: list, parsed: list) -> list:
+    """TREC input (TREC-form qrels, every run with scores): the topics of ``used`` that some run
+    retrieved -- the qrels of a larger set (several years, a whole ir_datasets collection) average
+    over the runs' topics, as trec_eval 9, pytrec_eval and ir_measures do; one warning says how
+    many were left out.  A topic some run did not retrieve stays (0 for that run, trec_eval's
+    ``-c``).  NTCIR input keeps every qrels topic (NTCIREVAL's topic set)."""
+    if not parsed or qrels_form_of(q) != "trec" or not all(pr.has_scores for pr, _ in parsed):
+        return used
+    seen: set = set()
+    for pr, _ in parsed:
+        seen.update(_run_topic_ids(pr))
+    if not seen:
+        return used                          # empty runs: the documented warning, zeros
+    kept = [t for t in used if t.encode("utf-8") in seen]
+    gone = [t for t in used if t.encode("utf-8") not in seen]
+    if gone and kept:
+        _warn(f"{qsrc}: {_plural(len(gone), 'topic')} of the qrels that no run retrieved left out of "
+              f"the topic set (TREC input; {len(kept)} kept): {_preview(gone)}")
+        return kept
+    return used
+
+
 def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries: bool = False):
     """Label parsed runs ``[(ParsedRun, order), ...]`` against ``q`` (the second half of
     :func:`load_collection`, shared with :mod:`metaeval.io.frames`): ``(used topics, excluded
@@ -355,6 +387,7 @@ def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries
     if not used:
         raise InputError("no topic of the qrels has a relevant document", qsrc)
     _check_common_topics(q, qsrc, used, parsed)
+    used = _retrieved_topics(q, qsrc, used, parsed)
     index = _QrelsIndex(q, used)
     width = depth
     if width is None:

@@ -42,7 +42,7 @@ from .pool_groups import DEFAULT_GROUPS, group_summary, pool_contributors, run_g
 
 __all__ = ["METHODS", "DEFAULT_FRACTIONS", "DEFAULT_DEPTHS", "DEFAULT_TRIALS", "DEFAULT_GROUPS",
            "DEFAULT_POOL_DEPTH", "TABLE_COLUMNS", "TRIAL_COLUMNS", "POOL_REUSE_COLUMNS",
-           "IncompletenessConfig", "condensed_name", "level_text", "measure_names", "sample_judged",
+           "IncompletenessConfig", "binary_threshold", "condensed_name", "level_text", "measure_names", "sample_judged",
            "sample_stratified", "depth_pool", "run_groups", "group_pools", "pool_contributors",
            "pool_groups", "group_summary", "TRIVIAL_CONDENSED", "reduced_collection",
            "trial_masks", "level_masks", "reduced_scores", "summarise", "stage_incompleteness",
@@ -136,10 +136,22 @@ def level_text(level) -> str:
 TRIVIAL_CONDENSED = ("Judged",)
 
 
+def binary_threshold(metrics) -> int | None:
+    """The relevance threshold (``rel=``) every binary measure of ``metrics`` shares, which the
+    added measures take (a track judging on rel=2 gets ``bpref(judged_only=True,rel=2)`` and
+    ``trec.infAP(rel=2)``); ``None`` when there is no binary measure or they differ."""
+    from ..metrics import parse_measure
+
+    levels = {parse_measure(m).param("rel") for m in metrics
+              if "rel" in parse_measure(m).definition.params}
+    return int(levels.pop()) if len(levels) == 1 else None
+
+
 def measure_names(metrics, icfg: IncompletenessConfig) -> list[str]:
     """The canonical names of every measure of the stage: each metric as given, then its
     condensed variant (unless it is the metric itself, or trivially 1 as ``Judged``'s is); then
-    the extra measures (bpref on condensed lists, trec_eval's infAP); each name once."""
+    the extra measures (bpref on condensed lists, trec_eval's infAP) at the relevance threshold
+    the configured binary measures share (:func:`binary_threshold`); each name once."""
     from ..metrics import parse_measure
 
     out = []
@@ -149,8 +161,12 @@ def measure_names(metrics, icfg: IncompletenessConfig) -> list[str]:
         if icfg.condensed and spec.base not in TRIVIAL_CONDENSED:
             out.append(condensed_name(m))
     out = list(dict.fromkeys(out))
+    rel = binary_threshold(metrics)
     for e in icfg.extra:
-        name = parse_measure(e).name
+        spec = parse_measure(e)
+        if rel is not None and "rel" in spec.definition.params and "rel" not in dict(spec.params):
+            spec = parse_measure(f"{e[:-1]},rel={rel})" if e.endswith(")") else f"{e}(rel={rel})")
+        name = spec.name
         if name not in out:
             out.append(name)
     return out
@@ -463,14 +479,9 @@ def stage_incompleteness(collection: Collection, metrics, cfg, *, gains=None, ru
 
 
 def _run_levels(todo, jobs: int) -> list:
-    if jobs <= 1 or len(todo) < 2:
-        return [_work(t) for t in todo]
-    import concurrent.futures
-    import multiprocessing
+    from ..workers import pool_map          # forked workers that end with this process
 
-    ctx = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(min(jobs, len(todo)), mp_context=ctx) as pool:
-        return list(pool.map(_work, todo))
+    return pool_map(_work, todo, jobs)
 
 
 def _order(trials: pd.DataFrame, names, icfg) -> pd.DataFrame:

@@ -37,6 +37,26 @@ class JudgmentsResult:
     metrics: list
     notes: list = field(default_factory=list)
 
+    def _parts(self) -> dict:
+        return {**self.tables, "topic_agreement": self.topic_agreement, "coverage": self.coverage,
+                "confusion": self.confusion, "qrels": self.qrels, "scores": self.scores}
+
+    def _head(self) -> str:
+        sets = list(self.scores)
+        return (f"{len(sets)} sets against {self.reference!r}, metrics {', '.join(map(str, self.metrics))}"
+                + (f", {len(self.notes)} notes" if self.notes else ""))
+
+    def __repr__(self) -> str:
+        from .display import short_repr
+
+        return short_repr("JudgmentsResult", self._parts(), self._head())
+
+    def _repr_html_(self) -> str:
+        from .display import html_view
+
+        main = "ranking_agreement" if "ranking_agreement" in self.tables else next(iter(self.tables), None)
+        return html_view("JudgmentsResult", self._parts(), main, self._head())
+
 
 def _note(notes: list, msg: str) -> None:
     notes.append(msg)

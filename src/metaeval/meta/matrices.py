@@ -33,8 +33,9 @@ TIDY_COLUMNS = ["run", "topic", "measure", "value"]
 
 def tidy_to_matrices(scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """A tidy ``run, topic, measure, value`` frame (:func:`metaeval.evaluate`'s) ->
-    ``{measure: topic x run DataFrame}`` (topics and runs in string order, measures by name, as
-    ``metaeval meta`` reads a matrix folder)."""
+    ``{measure: topic x run DataFrame}`` (topics and runs in string order, measures in the order
+    they first appear -- :func:`metaeval.evaluate`'s, the order asked -- so that the Kendall pairs
+    are oriented as the pipeline's ``kendall.csv``, whose metrics are in the config's order)."""
     missing = [c for c in TIDY_COLUMNS if c not in scores.columns]
     if missing:
         raise ValueError(f"scores: missing column(s) {', '.join(missing)}; expected {', '.join(TIDY_COLUMNS)}")
@@ -46,7 +47,7 @@ def tidy_to_matrices(scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
         r = df[dup].iloc[0]
         raise ValueError(f"scores: two values for run {r.run!r}, topic {r.topic!r}, measure {r.measure!r}")
     out = {}
-    for m in sorted(df["measure"].unique()):
+    for m in pd.unique(df["measure"]):
         part = df[df["measure"] == m]
         mat = part.pivot(index="topic", columns="run", values="value").sort_index().sort_index(axis=1)
         if mat.isna().any().any():

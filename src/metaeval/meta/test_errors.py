@@ -62,6 +62,20 @@ class TestErrors:
         return {"test_errors_type1": self.type1, "test_errors_power": self.power,
                 "test_errors_type3": self.type3}
 
+    def _parts(self) -> dict[str, pd.DataFrame]:
+        return {"type1": self.type1, "power": self.power, "type3": self.type3, "margins": self.margins,
+                "copulas": self.copulas}
+
+    def __repr__(self) -> str:
+        from .display import short_repr
+
+        return short_repr("TestErrors", self._parts())
+
+    def _repr_html_(self) -> str:
+        from .display import html_view
+
+        return html_view("TestErrors", self._parts(), "type1")
+
 
 def prepare_runs(X: np.ndarray, runs: list[str], bottom: float = 0.1, tol: float = 1e-5):
     """The runs the simulation models: duplicates and the bottom ``bottom`` fraction removed."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import outputs as O
-from ..util import atomic_write
+from ..util import atomic_write, file_name
 from .csvio import csv_text
 from .tables import write_table
 
@@ -17,8 +17,8 @@ __all__ = ["write_judgments", "confusion_name"]
 
 
 def confusion_name(a: str, b: str) -> str:
-    """``confusion/A__B.csv``."""
-    return f"confusion/{a}__{b}.csv"
+    """``confusion/A__B.csv`` (each a plain name: :func:`metaeval.util.file_name`)."""
+    return f"confusion/{file_name(a, 'qrels set')}__{file_name(b, 'qrels set')}.csv"
 
 
 def _write_text(path: Path, text: str) -> Path:
@@ -40,7 +40,7 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
     for (a, b), df in result.confusion.items():
         extra[folder / confusion_name(a, b)] = csv_text(df)
     for name, text in result.qrels.items():
-        extra[folder / "qrels" / f"{name}.txt"] = text
+        extra[folder / "qrels" / f"{file_name(name, 'qrels set')}.txt"] = text
     written: list[Path] = []
     (out / "tables").mkdir(parents=True, exist_ok=True)
     for o in O.tables("judgments"):

@@ -1,0 +1,88 @@
+"""How a result object shows itself in a console and a notebook: a short ``repr`` (what it holds,
+one line per part, never the tables' contents) and ``_repr_html_`` (that summary, then the main
+table's first rows with numbers to 4 decimals, as the Markdown tables print them).  Pandas only."""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping
+
+import pandas as pd
+
+__all__ = ["NamedTables", "html_view", "short_repr", "summary_lines"]
+
+#: rows of the main table shown by ``_repr_html_``
+HTML_ROWS = 20
+#: characters of a ``repr`` at most
+REPR_CHARS = 600
+
+_STYLE = ("<style>.metaeval-result table{border-collapse:collapse;font-size:90%}"
+          ".metaeval-result th,.metaeval-result td{padding:2px 8px;text-align:right}"
+          ".metaeval-result thead th{border-bottom:1px solid #888}"
+          ".metaeval-result tbody tr:nth-child(even){background:#f4f4f4}</style>")
+
+
+def _shape(value) -> str:
+    if isinstance(value, pd.DataFrame):
+        return f"{value.shape[0]} x {value.shape[1]}"
+    if isinstance(value, Mapping):
+        return f"{len(value)} entries"
+    if isinstance(value, (list, tuple)):
+        return f"{len(value)} items"
+    return type(value).__name__
+
+
+def summary_lines(parts: Mapping[str, object]) -> list[str]:
+    """``name: rows x columns`` (or the number of entries) of each part."""
+    return [f"{name}: {_shape(v)}" for name, v in parts.items()]
+
+
+def short_repr(title: str, parts: Mapping[str, object], head: str = "") -> str:
+    """``Title(head; name rows x cols, ...)`` cut at :data:`REPR_CHARS` characters."""
+    body = ", ".join(f"{n} {_shape(v)}" for n, v in parts.items())
+    text = f"{title}({head + '; ' if head else ''}{body})"
+    return text if len(text) <= REPR_CHARS else text[:REPR_CHARS - 5] + " ...)"
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return "" if math.isnan(v) else f"{v:.4f}"
+    return str(v)
+
+
+def html_view(title: str, parts: Mapping[str, object], main: str | None, head: str = "",
+              rows: int = HTML_ROWS) -> str:
+    """The notebook view: the title and what each part holds, then the first ``rows`` rows of
+    the part ``main`` (a DataFrame), numbers to 4 decimals."""
+    out = [_STYLE, '<div class="metaeval-result">', f"<p><b>{html.escape(title)}</b>"
+           + (f" &mdash; {html.escape(head)}" if head else "") + "</p>",
+           "<ul>" + "".join(f"<li>{html.escape(ln)}</li>" for ln in summary_lines(parts)) + "</ul>"]
+    df = parts.get(main) if main is not None else None
+    if isinstance(df, pd.DataFrame):
+        shown = df.head(rows)
+        note = f" (first {rows} of {len(df)} rows)" if len(df) > rows else ""
+        out.append(f"<p>{html.escape(main)}{html.escape(note)}</p>")
+        out.append(shown.to_html(index=False, border=0, formatters={c: _fmt for c in shown.columns},
+                                 na_rep=""))
+    out.append("</div>")
+    return "\n".join(out)
+
+
+class NamedTables(dict):
+    """A ``{table: DataFrame}`` dict (as the API returns for incompleteness and standardisation)
+    that shows a summary rather than every row."""
+
+    #: the table ``_repr_html_`` shows (the first when ``None``)
+    main: str | None = None
+
+    def __init__(self, tables: Mapping[str, pd.DataFrame], title: str = "tables", main: str | None = None):
+        super().__init__(tables)
+        self.title, self.main = title, main
+
+    def __repr__(self) -> str:
+        return short_repr(self.title, self)
+
+    def _repr_html_(self) -> str:
+        main = self.main if self.main in self else next(iter(self), None)
+        return html_view(self.title, self, main)
