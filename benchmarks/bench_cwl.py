@@ -86,7 +86,7 @@ def main() -> None:
         base = [str(tmp / "gains"), str(tmp / "run"), "-m", str(ALL_METRICS)]
         print(f"DL19 run {a.run}, {sum(1 for _ in open(ALL_METRICS))} metrics (every cwl_eval class), "
               f"gains REL/3; CPU seconds")
-        from metaeval.cli.cwl_eval import compute
+        from metaeval.cwl.cli import compute
 
         floor_cmd = [sys.executable, "-c", "import os; os.environ['OPENBLAS_NUM_THREADS'] = '1'; import numpy"]
         _cpu_child(floor_cmd, tmp)

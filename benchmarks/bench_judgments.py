@@ -12,6 +12,13 @@
    literal loop over sets and metrics: ``rank_correlation_table`` on the two rankings per (metric,
    set) and ``metaeval.compare`` per (metric, set) -- run on ``--loop-metrics`` metrics, scaled to 10.
 
+3. The whole command (``metaeval judgments`` in-process, files written) on inputs generated here:
+   33 label sets without runs (LLMJudge's 33 submissions: 50 topics x 30 documents, levels 0-3, each
+   set judging 90%; one set with labels above the scale) and two leaderboards of 60 runs (ir_measures
+   layout, 50 topics, 2 measures; B = 1000); target under 10 s each, and the same inputs through
+   autojudge-evaluate 1.1.0's LeaderboardEvaluator for the correlations alone (``--autojudge``;
+   needs NLTK_DATA with corpora/stopwords/english).
+
 Prints wall and CPU seconds and the ratios (CPU time of the loop / of the vectorised code, in the
 same process).  On the shared 2-core machine the timings are inflated by the other jobs.
 
@@ -107,6 +114,64 @@ def bench_rankings(args):
           f"(against ranking + decisions)")
 
 
+def llmjudge_inputs(folder, sets=33, runs=60, topics=50, docs=30, seed=0):
+    """33 qrels files and two leaderboards (see the module docstring); returns ({set: path}, {board: path})."""
+    from pathlib import Path
+
+    rng = np.random.default_rng(seed)
+    d = Path(folder)
+    (d / "q").mkdir(parents=True, exist_ok=True)
+    (d / "b").mkdir(parents=True, exist_ok=True)
+    truth = rng.integers(0, 4, (topics, docs))
+    qrels = {}
+    for s in range(sets):
+        lab = np.clip(truth + rng.integers(-1, 2, (topics, docs)), 0, 3)
+        if s == 5:
+            lab[0, :7] = 5                                   # a judge on a larger scale
+        judged = rng.random((topics, docs)) < 0.9 if s else np.ones((topics, docs), bool)
+        t, k = np.nonzero(judged)
+        p = d / "q" / f"judge{s:02d}.txt"
+        p.write_text("".join(f"{1000 + a} 0 d{a}_{b} {lab[a, b]}\n" for a, b in zip(t.tolist(), k.tolist())))
+        qrels[f"judge{s:02d}"] = str(p)
+    q = rng.random(runs)
+    boards = {}
+    for name, noise in (("human", 0.15), ("llm", 0.25)):
+        v = np.clip(q[:, None, None] + noise * rng.standard_normal((runs, topics, 2)), 0, 1)
+        lines = [f"run{r:02d}\t{1000 + t}\t{m}\t{float(v[r, t, j])!r}\n" for r in range(runs) for t in range(topics)
+                 for j, m in enumerate(("ndcg_cut_10", "map"))]
+        lines += [f"run{r:02d}\tall\t{m}\t{float(v[r, :, j].mean())!r}\n" for r in range(runs)   # the aggregates
+                  for j, m in enumerate(("ndcg_cut_10", "map"))]
+        p = d / "b" / f"{name}.tsv"
+        p.write_text("".join(lines))
+        boards[name] = str(p)
+    return qrels, boards
+
+
+def bench_command(args):
+    import tempfile
+
+    from metaeval.cli import main as cli
+
+    d = tempfile.mkdtemp()
+    qrels, boards = llmjudge_inputs(d)
+    for what, argv in (("33 label sets, no runs", ["--qrels", *[f"{k}={v}" for k, v in qrels.items()],
+                                                    "--reference", "judge00"]),
+                       ("2 leaderboards of 60 runs", ["--results", *[f"{k}={v}" for k, v in boards.items()],
+                                                       "--reference", "human", "--B", str(args.B)])):
+        out = f"{d}/out-{len(argv)}"
+        rc, w, c = _timed(cli, ["judgments", *argv, "--quiet", "--out", out])
+        print(f"metaeval judgments, {what}: exit {rc}, {w:.2f} s wall, {c:.2f} s CPU (target < 10 s)")
+    if args.autojudge:
+        from pathlib import Path
+
+        from autojudge_evaluate.evaluation import LeaderboardEvaluator
+
+        ev = LeaderboardEvaluator(Path(boards["human"]), truth_format="ir_measures", eval_format="ir_measures")
+        _, w, c = _timed(ev.evaluate, Path(boards["llm"]))
+        print(f"  autojudge-evaluate 1.1.0, the correlations of the same two leaderboards: {w:.2f} s wall, "
+              f"{c:.2f} s CPU")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--pairs", type=int, default=1_000_000)
@@ -115,13 +180,16 @@ def main():
     p.add_argument("--rank-sets", type=int, default=5)
     p.add_argument("--B", type=int, default=1000)
     p.add_argument("--loop-metrics", type=int, default=2)
-    p.add_argument("--skip", choices=("labels", "rankings"), default=None)
+    p.add_argument("--skip", choices=("labels", "rankings", "command"), action="append", default=[])
+    p.add_argument("--autojudge", action="store_true", help="also time autojudge-evaluate on the leaderboards")
     args = p.parse_args()
     warnings.simplefilter("ignore")
-    if args.skip != "labels":
+    if "labels" not in args.skip:
         bench_labels(args)
-    if args.skip != "rankings":
+    if "rankings" not in args.skip:
         bench_rankings(args)
+    if "command" not in args.skip:
+        bench_command(args)
 
 
 if __name__ == "__main__":

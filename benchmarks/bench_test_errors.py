@@ -63,7 +63,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     from metaeval.meta import copulas as C
     from metaeval.meta import margins as M
-    from metaeval.meta.test_errors import prepare_runs, test_errors
+    from metaeval.meta.error_rates import prepare_runs, test_errors
 
     X = _matrix(args.matrix)
     t0, c0 = time.perf_counter(), time.process_time()

@@ -1,4 +1,4 @@
-"""What the C line printer ``metaeval._trecfmt`` buys ``metaeval trec_eval``, against the drop-in's
+"""What the C line printer ``metaeval.treceval._trecfmt`` buys ``metaeval trec_eval``, against the drop-in's
 targets (``bench_treceval.py``: 5x pytrec_eval, 3x trec_eval 10.0, wall and CPU).
 
 The 37 TREC DL 2019 passage runs under ``-q -m all_trec``: metaeval with the C printer and without

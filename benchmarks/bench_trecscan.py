@@ -1,5 +1,5 @@
 """CPU seconds of reading + labelling + ranking the DL19 runs for ``metaeval trec_eval``: the C
-scanner (``metaeval._trecscan``, through ``rank_run_file``) against the numpy reader
+scanner (``metaeval.treceval._trecscan``, through ``rank_run_file``) against the numpy reader
 (``read_trec_run`` + ``_rank_one``), in one process (``time.process_time``, best of ``--repeat``).
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_trecscan.py [--runs DIR_OR_FILES...] [--repeat 3]
@@ -26,8 +26,8 @@ def main(argv=None) -> int:
     ap.add_argument("--data", default=os.environ.get("METAEVAL_SHARED_DATA") or ROOT.parent / "shared" / "data")
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args(argv)
-    from metaeval.io import trec_ranking as tr
-    from metaeval.io import treceval as te
+    from metaeval.treceval import ranking as tr
+    from metaeval.treceval import reader as te
 
     dl19 = Path(a.data) / "trec-dl19-passage"
     q = te.read_trec_qrels(dl19 / "qrels.txt")

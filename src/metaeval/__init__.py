@@ -28,6 +28,8 @@ _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare
         "judgments": "api"}                     # judgments as a dimension (issue 28)
 _API["standardisation"] = "api"          # score standardisation experiments (issue 30)
 _API["test_errors"] = "api"              # simulated error rates of the tests (issue 29)
+_API["ppi"] = "api"                      # prediction-powered intervals of a judge's scores
+_API["reproducibility"] = "api"          # was it reproduced? (Breuer et al. 2020)
 __all__ = ["__version__", *_API]
 
 __getattr__, __dir__ = lazy_attributes(__name__, _API)

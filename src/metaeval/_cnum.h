@@ -1,4 +1,4 @@
-/* metaeval/_cnum.h: the byte and number helpers shared by the C extensions metaeval._trecscan
+/* metaeval/_cnum.h: the byte and number helpers shared by the C extensions metaeval.treceval._trecscan
  * (trec_eval's run scanner) and metaeval._reader (the columns of metaeval's reader): 8-byte loads,
  * the 64-bit id hash of the scanner's tables, and SCORE as C's atof reads it (parse_score).
  * Plain C and the CPython API (PyOS_string_to_double); every function static. */

@@ -21,3 +21,16 @@ def lazy_attributes(package: str, table: dict[str, str]):
         return sorted(set(vars(sys.modules[package])) | set(table))
 
     return __getattr__, __dir__
+
+
+def moved_module(old: str, new: str) -> None:
+    """Make the module ``old`` (a path kept for one release after its code moved) the module ``new``
+    itself: ``sys.modules[old]`` is ``new``'s module object, so every name, private ones too, and
+    every monkeypatch reach the one module.  Warns once (``DeprecationWarning``) naming the new path."""
+    import sys
+    import warnings
+    from importlib import import_module
+
+    warnings.warn(f"{old} moved to {new}; the old path goes in the next release", DeprecationWarning,
+                  stacklevel=3)
+    sys.modules[old] = import_module(new)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors"]
+           "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
 
@@ -168,12 +168,13 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     })
 
 
-def compare(scores, *, baseline: str | None = None, labels=None, **options) -> pd.DataFrame:
+def compare(scores, *, baseline: str | list[str] | None = None, labels=None, **options) -> pd.DataFrame:
     """:func:`metaeval.meta.compare.compare` (significance tests, corrections, effect sizes: the
     table of ``metaeval compare``) with the baseline named by its run name or its label -- from
     ``labels`` (a labels file or a dict ``{run: label}``) or the default short name
-    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``) -- and ``metrics``
-    by any alias; every other option as there."""
+    (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``); a list of
+    baselines compares every run with each -- and ``metrics`` by any alias; every other option as
+    there."""
     from .labels import labels_for, resolve_run
     from .meta.compare import compare as _compare
 
@@ -184,7 +185,11 @@ def compare(scores, *, baseline: str | None = None, labels=None, **options) -> p
             runs = [str(r) for r in next(iter(scores.values())).columns]
         else:
             runs = [str(r) for r in getattr(scores, "columns", [])]
-        baseline = resolve_run(str(baseline), runs, labels_for(runs, [], labels))
+        known = labels_for(runs, [], labels)
+        if isinstance(baseline, str):
+            baseline = resolve_run(baseline, runs, known)
+        else:                                   # several baselines: every run against each
+            baseline = [resolve_run(str(b), runs, known) for b in baseline]
     return _compare(scores, baseline=baseline, **options)
 
 
@@ -401,18 +406,23 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
 
 
 # ------------------------------------------------------------------------- judgments (issue 28)
-def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), gains=None,
+def judgments(qrels, reference: str, runs=None, *, metrics: Iterable[str] | None = None, gains=None,
               threshold: int | None = None, top_k: int = 10, test: str = "paired-t", B: int = 1000,
               alpha: float = 0.05, seed: int = 0, fill=None, on_conflict: str = "error",
               topics: str = "common", correction: str | None = None, order: str | None = None, results=None,
-              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True):
+              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True, clip: bool = False,
+              results_format: str = "auto", labels=None):
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
     sets of one collection compared with ``reference``.
 
     ``qrels``: ``{NAME: file or [files]}`` (a set given as several files is their union);
     ``fill``: ``{NAME: "BASE+FROM"}`` (BASE's judgments, FROM's where BASE has none);
-    ``results``: ``{NAME: folder}`` of ``trec_eval -q`` outputs, one per run, in place of a qrels
-    set; the other options as the command line's.  Returns a
+    ``results``: ``{NAME: path}`` of leaderboards (a folder of ``trec_eval -q`` outputs, one per
+    run, or any layout of ``results_format``) in place of a qrels set; ``runs`` None: label
+    agreement of the qrels sets and the rankings of the leaderboards only; ``metrics`` None: AP and
+    nDCG@10 (with runs) or the measures of the reference's leaderboard; ``labels`` ``{name: label}``
+    or a labels file for the written Markdown, LaTeX and figures; the other options as the command
+    line's.  Returns a
     :class:`~metaeval.meta.judgments_run.JudgmentsResult`: ``.tables`` (``label_agreement``,
     ``ranking_agreement``, ``run_ranks``, ``decision_agreement``, ``qrels_discriminative_power``),
     ``.topic_agreement``, ``.coverage``, ``.confusion`` ``{(A, B): DataFrame}``, ``.qrels`` (the
@@ -422,11 +432,40 @@ def judgments(qrels, reference: str, runs, *, metrics: Iterable[str] = ("AP", "n
 
     res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
                         test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
-                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p)
+                        correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p, clip=clip,
+                        results_format=results_format)
     if out is not None:
         from .report.judgments import write_judgments
 
-        write_judgments(res, out, alpha=alpha, figures=figures)
+        from .report.judgments import judgment_labels
+
+        write_judgments(res, out, alpha=alpha, figures=figures,
+                        labels=judgment_labels(res, labels) if labels else None)
+    return res
+
+
+# ------------------------------------------------------------- prediction-powered intervals (stage ppi)
+def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), labelled_topics=None,
+        labelled: int | None = None, alpha: float = 0.05, seed: int = 0, sizes: Iterable[int] | None = None,
+        trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
+        on_conflict: str = "error", out=None, figures: bool = True):
+    """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
+    "Prediction-powered intervals"): ``qrels`` the human qrels, ``judge`` the judge's (a file or a
+    list of files: their union), ``runs`` run files, folders or globs.  ``labelled_topics``: a file
+    of topic ids (or a list of ids), or ``labelled`` N drawn with ``seed``; default every human
+    topic.  Returns a :class:`~metaeval.meta.ppi.PPIResult`: ``.means``, ``.pairs``, ``.budget``
+    (the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``), ``.labelled``, ``.unlabelled``,
+    ``.notes``.  ``out``: also write the command line's files there."""
+    from .meta.ppi import run_ppi
+
+    res = run_ppi(qrels, judge, runs, metrics=[str(m) for m in metrics] if not isinstance(metrics, str) else metrics,
+                  labelled_topics=labelled_topics, labelled=labelled, alpha=alpha, seed=seed,
+                  sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
+                  depth=depth, on_conflict=on_conflict)
+    if out is not None:
+        from .report.ppi import write_ppi
+
+        write_ppi(res, out, figures=figures)
     return res
 
 
@@ -475,19 +514,48 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
     II and III error rates of the paired tests on the collection of ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure,
     value`` frame), as Urbano, Lima & Hanjalic (2019).  Returns a
-    :class:`~metaeval.meta.test_errors.TestErrors` (``.type1``, ``.power``, ``.type3``,
+    :class:`~metaeval.meta.error_rates.TestErrors` (``.type1``, ``.power``, ``.type3``,
     ``.margins``, ``.copulas``); with ``out`` also writes the command line's files."""
-    from .meta import test_errors as te
+    from .meta import error_rates as te
 
     mats = _matrices_of(matrices, metrics)
     kw = {k: v for k, v in (("deltas", deltas), ("alphas", alphas), ("tests", tests)) if v is not None}
     res = te.test_errors(mats, metrics=None if metrics is None else [str(m) for m in metrics], pairs=pairs,
                          topics=topics, trials=trials, B=B, seed=seed, **kw)
     if out is not None:
-        from .report.test_errors import write_test_errors
+        from .report.error_rates import write_test_errors
 
         write_test_errors(res, out, figures=figures)
     return res
 
 
 test_errors.__test__ = False                         # a function named test_*, not a pytest test
+
+
+# ------------------------------------------------------------------------ reproducibility
+def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP", "nDCG@10", "P@10", "RR"),
+                    rep_qrels=None, depth: int = 1000, rbo_p: float = 0.95, out=None, figures: bool = True):
+    """Was it reproduced? (``metaeval reproducibility``; docs/meta.md): the measures of Breuer et
+    al. (2020), exact to repro_eval 0.5.0, of every reproduction of the original pair ``orig`` =
+    (baseline run file, advanced run file) on ``qrels``.  ``reproductions``: ``{name: (baseline,
+    advanced)}`` or a sequence of :class:`~metaeval.meta.reproducibility.Reproduction`;
+    ``rep_qrels``: the reproductions' collection when it is not the original's (replicability);
+    ``metrics`` in ir_measures' vocabulary; ``depth`` documents kept per topic (and RBO's depth);
+    ``rbo_p`` RBO's persistence.  Returns a :class:`~metaeval.meta.reproducibility.ReproResult`
+    (``.reproducibility``, ``.effects``, ``.topics``); with ``out`` also writes the command's files."""
+    from .meta.reproducibility import Reproduction
+    from .meta.reproducibility import reproducibility as compute
+
+    if isinstance(reproductions, Mapping):
+        reps = [Reproduction(str(k), str(v[0]), str(v[1])) for k, v in reproductions.items()]
+    else:
+        reps = [r if isinstance(r, Reproduction) else Reproduction(*map(str, r)) for r in reproductions]
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    res = compute(qrels, [str(p) for p in orig], reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
+                  depth=int(depth), rbo_p=float(rbo_p))
+    if out is not None:
+        from .report.reproducibility import write_reproducibility
+
+        write_reproducibility(res, out, figures=figures)
+    return res

@@ -262,6 +262,8 @@ class Plan:
             self.matrix_metrics = unique(self.matrix_metrics + self.test_errors_metrics)
         #: the collections with a `judgments:` block (their own job, workflow/rules/judgments.smk)
         self.judgment_collections = [c for c in self.collections if self.collection(c).get("judgments")]
+        #: the collections with a `ppi:` block (their own job, workflow/rules/ppi.smk)
+        self.ppi_collections = [c for c in self.collections if self.collection(c).get("ppi")]
 
     def titles(self, stages) -> list[str]:
         """What the stages do, as their modules say (job messages)."""
@@ -410,11 +412,45 @@ class Plan:
             " ".join(f"--fill {quote(f'{n}={v}')}" for n, v in (j.get("fill") or {}).items()),
             " ".join(f"--results {quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items())] if x)
 
+    def reproducibility_files(self) -> list[str]:
+        """The files of the reproducibility job (RESULTS/reproducibility/, when configured)."""
+        from . import outputs
+
+        if not self.conditions.get("reproducibility"):
+            return []
+        return [f"{self.results}/reproducibility/{f}" for f in outputs.files("reproducibility")]
+
+    def reproducibility_inputs(self) -> list[str]:
+        """The qrels and run files of the reproducibility job (a changed file re-runs it)."""
+        rp = self.config.get("reproducibility") or {}
+        files = [rp.get("qrels"), rp.get("rep_qrels")] + list(rp.get("orig") or [])
+        for pair in (rp.get("reproductions") or {}).values():
+            files += list(pair)
+        return [f for f in dict.fromkeys(files) if f]
+
     def judgments_files(self) -> list[str]:
         from . import outputs
 
         return [f"{self.results}/{c}/judgments/{f}" for c in self.judgment_collections
                 for f in outputs.files("judgments")]
+
+    # ---- prediction-powered intervals: the `ppi:` block of a collection (metaeval.meta.stages.ppi)
+    def ppi_files(self, c: str) -> list[str]:
+        from .meta.stages.ppi import job_files
+
+        return job_files(self.collection(c))
+
+    def ppi_args(self, c: str) -> str:
+        from .meta.stages.ppi import job_args
+
+        p = self.collection(c)["ppi"]
+        metrics = self._measures(p["metrics"], f"collections.{c}.ppi.metrics") if p.get("metrics") else self.metrics
+        return job_args(self.collection(c), metrics)
+
+    def ppi_targets(self) -> list[str]:
+        from . import outputs
+
+        return [f"{self.results}/{c}/ppi/{f}" for c in self.ppi_collections for f in outputs.files("ppi")]
 
     # ---- report views (metaeval.report.views): what the HTML report embeds of each table
     def report_view_names(self, stage: str | None = None) -> list[str]:
@@ -476,7 +512,7 @@ class Plan:
             out += self.summary_files()
         if self.kishida:
             out += self.kishida_files()
-        return out + self.judgments_files()
+        return out + self.judgments_files() + self.ppi_targets() + self.reproducibility_files()
 
 
 def _write_if_changed(path: str, text: str) -> str:

@@ -40,7 +40,7 @@ __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FOR
 
 TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
-SCOPES = ("collection", "summary", "kishida", "judgments")
+SCOPES = ("collection", "summary", "kishida", "judgments", "ppi", "reproducibility")
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
 STAGES = _stages.names()
 #: the switches of conditional outputs: the conditions of the registry's stages
@@ -51,7 +51,11 @@ _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
          ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
          ("collection", "text"): "",
          # judgments (issue 28): DIR/tables, DIR/figures and the folder DIR/judgments
-         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): ""}
+         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): "",
+         # metaeval ppi (stage ppi): DIR/tables, DIR/figures
+         ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
+         # reproducibility (one job): RESULTS/reproducibility/tables, .../figures
+         ("reproducibility", "table"): "tables", ("reproducibility", "figure"): "figures"}
 
 
 @dataclass(frozen=True)
@@ -470,19 +474,30 @@ OUTPUTS: tuple[Output, ...] = (
     Output("label_agreement", _T, "judgments",
            "Label agreement between every two qrels sets on the (topic, document) pairs both judged: "
            "share of equal labels, Cohen's kappa unweighted, with linear and quadratic weights and on "
-           "binary relevance (level >= threshold), Krippendorff's alpha (nominal, ordinal, interval); "
+           "binary relevance (level >= threshold), Krippendorff's alpha (nominal, ordinal, interval), "
+           "precision, recall, F1 and Jaccard of the relevant labels (level >= threshold; the reference, "
+           "else the first set, as the truth) and the adjusted Rand index of Hubert & Arabie (1985); "
            "last row: Krippendorff's alpha over all sets at once",
            _JUDG_LABEL_REGEN, ("judgments",),
            ("qrels_a", "qrels_b", "topics", "pairs", "agreement", "kappa", "kappa_linear", "kappa_quadratic",
-            "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal", "alpha_interval")),
+            "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal", "alpha_interval", "precision", "recall",
+            "f1", "jaccard", "ari")),
     Output("ranking_agreement", _T, "judgments",
            "Does the ranking of the runs survive another assessor? Per metric and qrels set against the "
-           "reference: Kendall's tau-a with its bootstrap interval (2.5th and 97.5th percentiles), tau-b, "
-           "tau_AP (the reference as the truth), RBO, Kendall's tau among the reference's top k runs and "
-           "the largest change of a run's rank",
+           "reference: Kendall's tau-a with its 95% BCa bootstrap interval (Efron 1987), tau-b, "
+           "tau_AP (the reference as the truth), RBO, Kendall's tau among the reference's top k runs, "
+           "the largest change of a run's rank, Pearson's r, Spearman's rho, tau_AP-b (Urbano & Marrero "
+           "2017) and tau_GAP (Gao & Oard 2015) of the run means",
            _JUDG_RANK_REGEN, ("judgments",),
            ("metric", "qrels", "reference", "runs", "topics", "tau", "tau_b", "tau_ap", "rbo", "top_k",
-            "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high")),
+            "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high", "pearson", "spearman", "tau_ap_b",
+            "tau_gap")),
+    Output("topic_ranking_agreement", _T, "judgments",
+           "Per metric, qrels set and topic: the correlation of the runs' scores on that topic under the "
+           "reference and under the set (Kendall's tau-a and tau-b, Pearson's r, Spearman's rho)",
+           "the per-topic correlations of TREC's AutoJudge evaluation, with Kendall (1945)'s tau",
+           ("judgments",),
+           ("metric", "qrels", "reference", "topic", "runs", "tau", "tau_b", "pearson", "spearman"), ("csv",)),
     Output("run_ranks", _T, "judgments",
            "Every run's mean and rank (1 = best) per metric under the reference and under each qrels set, "
            "and its change of rank (reference rank - rank under the set: positive = the run gains)",
@@ -640,13 +655,14 @@ def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05
 
 def report_caption_name(output: Output) -> str:
     """The caption key of the Snakemake report: ``table_NAME``, ``figure_NAME``,
-    ``summary_table_NAME``, ``summary_figure_NAME`` or ``kishida_NAME``."""
+    ``summary_table_NAME``, ``summary_figure_NAME``, ``judgments_KIND_NAME``,
+    ``reproducibility_KIND_NAME`` or ``kishida_NAME``."""
     if output.scope == "collection":
         return f"{output.kind}_{output.name}"
     if output.scope == "summary":
         return f"summary_{output.kind}_{output.name}"
-    if output.scope == "judgments":
-        return f"judgments_{output.kind}_{output.name}"
+    if output.scope in ("judgments", "ppi", "reproducibility"):
+        return f"{output.scope}_{output.kind}_{output.name}"
     return f"kishida_{output.name}"
 
 

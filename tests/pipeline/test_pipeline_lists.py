@@ -93,7 +93,8 @@ def test_report_captions_come_from_the_declarations_with_the_config_values(dag):
     d, _ = dag
     folder = d / ".snakemake" / "metaeval" / "report-captions"
     want = O.report_captions(alpha=0.01, swap_threshold=0.1)
-    off = {O.report_caption_name(o) for o in O.OUTPUTS if o.condition in ("risk", "standardisation", "test_errors")}   # not configured
+    off = {O.report_caption_name(o) for o in O.OUTPUTS if o.condition in ("risk", "standardisation", "test_errors",
+                                                                         "reproducibility")}   # not configured
     for name, text in want.items():
         if name in off:
             continue

@@ -48,7 +48,8 @@ def test_schema_is_valid_and_every_property_documented():
                 f"{path} accepts unknown keys"
     # defaults everywhere except the per-collection data/simulation parameters, whose defaults
     # are the simulation preset's or have no sensible value (qrels, runs)
-    no_default = {"qrels", "runs", "simulate", "judgments"}    # judgments: an optional block whose qrels are required
+    no_default = {"qrels", "runs", "simulate", "judgments",     # judgments: an optional block whose qrels are required
+                  "ppi", "judge"}                              # ppi: an optional block whose judge is required
     for path, sub in _walk(SCHEMA):
         parts = path.split(".")
         if "simulate" in parts[:-1] or parts[-1] in no_default:

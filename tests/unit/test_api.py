@@ -261,7 +261,7 @@ def test_meta_evaluate_keeps_the_metrics_in_the_order_given():
 def test_result_objects_have_a_short_repr_and_a_notebook_view():
     from metaeval.meta.display import NamedTables
     from metaeval.meta.judgments_run import JudgmentsResult
-    from metaeval.meta.test_errors import TestErrors
+    from metaeval.meta.error_rates import TestErrors
 
     big = pd.DataFrame({"metric": ["AP"] * 500, "qrels": [f"s{i}" for i in range(500)], "tau": np.linspace(0, 1, 500)})
     mats = _small_matrices()

@@ -22,12 +22,13 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
 PKG = SRC / "metaeval"
 
-LOWER = ("metaeval.io", "metaeval.metrics", "metaeval.treceval", "metaeval.meta")
+LOWER = ("metaeval.io", "metaeval.metrics", "metaeval.treceval", "metaeval.cwl", "metaeval.ndeval", "metaeval.ntcir",
+         "metaeval.meta")
 FORBIDDEN = ("metaeval.outputs", "metaeval.report", "metaeval.tables", "metaeval.figures",
              "metaeval.summary", "metaeval.pipeline", "metaeval.cli", "matplotlib", "snakemake")
 
 #: the layer of each top-level module / subpackage of metaeval; an import must go to a lower one
-RANK = {"errors": 0, "_lazy": 0, "cnum": 0, "memo": 0, "treceval": 2.5, "util": 0.5, "workers": 0.5, "detmath": 0.5, "stages": 0.5, "collection": 1, "io": 2, "metrics": 2, "meta": 3, "kishida": 3,
+RANK = {"errors": 0, "_lazy": 0, "cnum": 0, "memo": 0, "treceval": 2.5, "cwl": 2.5, "ndeval": 2.5, "ntcir": 2.5, "util": 0.5, "workers": 0.5, "detmath": 0.5, "stages": 0.5, "collection": 1, "io": 2, "metrics": 2, "meta": 3, "kishida": 3,
         "simulate": 3, "labels": 3.5, "outputs": 4, "report": 5, "forking": 5.5, "pipeline": 6,
         "api": 6.5, "checks": 6, "runconfig": 6, "logsummary": 6, "dag": 6, "cli": 7, "__main__": 8}
 
@@ -324,3 +325,35 @@ def test_no_import_circle_between_modules():
         graph[mod] = graph[mod] - by_name
     cycle = find_cycle(graph)
     assert cycle is None, f"import circle: {' -> '.join(cycle)}"
+
+
+def test_each_drop_in_is_one_package():
+    """trec_eval, cwl_eval, ndeval and ntcir_eval's drop-ins: each command's module is in its own
+    package beside its reader and engine; ``metaeval --help`` lists them with the one-line help their
+    parsers give, without importing them; the old module paths are the new modules themselves."""
+    import argparse
+    import importlib
+    import warnings
+
+    from metaeval.cli import DROPINS
+
+    layout = {"treceval": ("reader", "ranking", "engine", "cli", "_trecscan.c", "_trecfmt.c"),
+              "cwl": ("reader", "measures", "adapter", "cli"), "ndeval": ("reader", "dropin", "cli"),
+              "ntcir": ("cli", "diversity")}
+    for pkg, parts in layout.items():
+        for part in parts:
+            assert (PKG / pkg / (part if part.endswith(".c") else part + ".py")).is_file(), (pkg, part)
+    for name, (module, help_) in DROPINS.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(module).add_parser(sub)
+        assert [a.help for a in sub._choices_actions] == [help_], name
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        old = importlib.import_module("metaeval.metrics.cwl")
+    assert old is importlib.import_module("metaeval.cwl.measures")
+    assert any(issubclass(w.category, DeprecationWarning) for w in caught) or "metaeval.metrics.cwl" in sys.modules
+
+
+def test_no_product_module_is_named_like_a_test():
+    """pytest would collect it; a module says what it holds (``error_rates``, not ``test_errors``)."""
+    assert sorted(p.relative_to(SRC) for p in PKG.rglob("test_*.py")) == []

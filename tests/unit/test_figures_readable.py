@@ -14,7 +14,10 @@ from metaeval.report import figures as F
 
 
 @pytest.fixture
-def captured(monkeypatch):
+def captured(monkeypatch, tmp_path):
+    """The figures drawn, kept instead of saved; in a temporary working directory, so that a plotter
+    saving past the capture writes its ``unused.*`` there, not into the project."""
+    monkeypatch.chdir(tmp_path)
     figs = []
 
     def keep(fig, stem):
@@ -179,3 +182,60 @@ def test_every_figure_is_readable_at_80_runs_and_25_measures(name, wide_frames, 
         series = {ln.get_label(): ln.get_color() for ln in ax.get_lines() if not ln.get_label().startswith("_")}
         if len(series) > 10:
             assert len(set(series.values())) == len(series), (name, ax.get_title())
+
+
+# --------------------------------------------------------------------------- 33 judges, 60 runs
+def _judgment_tables(n_sets=33, n_runs=60, metrics=("nDCG@10", "AP(rel=2)"), seed=4):
+    """run_ranks and ranking_agreement of LLMJudge-like submissions: long set names, tau_AP empty
+    where a set's means tie."""
+    rng = np.random.default_rng(seed)
+    sets = ["nist"] + [f"{t}-{k}" for k, t in enumerate(itertools.islice(itertools.cycle(
+        ["RMITIR-llama70B", "h2oloo-zeroshot2", "NISTRetrieval-instruct0", "willia-umbrela1", "prophet-setting4"]),
+        n_sets - 1))]
+    runs = [f"run{i:02d}" for i in range(n_runs)]
+    rr, ra = [], []
+    for m in metrics:
+        base = rng.uniform(0.2, 0.8, n_runs)
+        for j, s in enumerate(sets):
+            mean = base if j == 0 else np.clip(base + rng.normal(0, 0.05, n_runs), 0, 1)
+            rr += [(m, r, s, float(v), 1, 0) for r, v in zip(runs, mean)]
+            if j:
+                tau = float(rng.uniform(0.6, 0.95))
+                ra.append({"metric": m, "qrels": s, "tau": tau, "tau_ap": np.nan if j % 7 == 0 else tau - 0.05,
+                           "tau_ci_low": tau - 0.08, "tau_ci_high": tau + 0.03})
+    return (pd.DataFrame(rr, columns=["metric", "run", "qrels", "mean", "rank", "rank_change"]),
+            pd.DataFrame(ra))
+
+
+@pytest.mark.parametrize("n_sets", [3, 33])
+def test_judgment_figures_are_readable_at_33_judges(n_sets, captured, capsys):
+    """run_means and ranking_agreement of `metaeval judgments`: no text overlapping or clipped, a
+    colour per set, the legend beside the panels, the tau in the run-means panels, no Matplotlib
+    warning."""
+    import warnings
+
+    from metaeval.report.judgment_figures import plot_judgment_run_means, plot_judgment_taus
+
+    rr, ra = _judgment_tables(n_sets)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plot_judgment_run_means(rr, "unused", reference="nist", taus=ra, labels={"AP(rel=2)": "AP (rel >= 2)"})
+        plot_judgment_taus(ra, "unused")
+    assert capsys.readouterr().err == ""
+    means, taus = captured[-2:]
+    for fig in (means, taus):
+        assert layout_problems(fig) == []
+    panels = [ax for ax in means.axes if ax.get_title()]
+    assert [ax.get_title().split(":")[0] for ax in panels] == ["nDCG@10", "AP (rel >= 2)"]
+    assert all("tau" in ax.get_title() for ax in panels)
+    colours = {tuple(c.get_facecolor()[0]) for c in panels[0].collections}
+    assert len(colours) == n_sets - 1
+    legend = (means.legends or [ax.get_legend() for ax in means.axes if ax.get_legend()])[0]
+    assert len(legend.get_texts()) == n_sets - 1
+    tl = (taus.legends or [ax.get_legend() for ax in taus.axes if ax.get_legend()])[0]
+    assert [t.get_text() for t in tl.get_texts()][-2:] == ["tau (bar: 95% BCa interval)", "tau_AP"]
+    if n_sets > 6:                                   # many judges: the legends beside the panels
+        assert means.legends and taus.legends
+        r = means.canvas.get_renderer()
+        box = means.legends[0].get_window_extent(r)
+        assert all(not box.overlaps(ax.get_window_extent(r)) for ax in means.axes)

@@ -73,15 +73,49 @@ def test_coefficients_equal_rankcorr_functions(seed, topics):
     assert ((ra["tau_ci_low"] <= ra["tau"] + 1e-12) | ra["tau_ci_low"].isna()).all()
 
 
-def test_interval_is_the_rank_correlation_stage_bootstrap():
-    """With one set on the reference's topics, the interval equals rank_correlation_table's on the
-    two rankings (same samples, same percentiles)."""
-    sc = _random_scores(5, n_sets=2, drop=False)
-    out = ranking_tables(sc, "s0", ["m1"], B=200, seed=11)["ranking_agreement"]
-    ref = rankcorr.rank_correlation_table({"a": sc["s0"]["m1"], "b": sc["s1"]["m1"]}, B=200, seed=11)
-    row = ref[(ref["metric_a"] == "a") & (ref["metric_b"] == "b")].iloc[0]
-    assert out["tau"][0] == row["tau_a"]
-    assert out["tau_ci_low"][0] == row["tau_a_low"] and out["tau_ci_high"][0] == row["tau_a_high"]
+def _scipy_bca(sc, m, ref, other, B, seed, paired):
+    """scipy.stats.bootstrap(method='BCa') of tau-a on the index draws of metaeval's samples
+    (scipy's draw of the resample indices replaced by ours; its BCa computation untouched)."""
+    import scipy.stats as ss
+    import scipy.stats._resampling as R
+
+    from metaeval.meta.judgments_ranking import _tau_a
+    from metaeval.meta.samples import BootstrapSamples
+
+    X, Y = sc[ref][m].to_numpy(float), sc[other][m].to_numpy(float)
+    draws = [BootstrapSamples.from_seed(seed, len(X), B, "paired").indices,
+             BootstrapSamples.from_seed(seed, len(Y), B, "paired").indices]
+
+    def tau(ix, iy):
+        return _tau_a(np.round(X[ix].mean(0), 12), np.round(Y[iy].mean(0), 12))
+
+    def stat(*idx, axis=-1):
+        lead = np.broadcast_shapes(*(i.shape[:-1] for i in idx))
+        flat = [np.broadcast_to(i, lead + i.shape[-1:]).reshape(-1, i.shape[-1]) for i in idx]
+        vals = [tau(a, a) if paired else tau(a, b) for a, b in zip(flat[0], flat[-1])]
+        return np.array(vals).reshape(lead)
+
+    calls = iter(draws)
+    orig = R.rng_integers
+    R.rng_integers = lambda *a, **k: next(calls)
+    try:
+        data = (np.arange(len(X)),) if paired else (np.arange(len(X)), np.arange(len(Y)))
+        res = ss.bootstrap(data, stat, n_resamples=B, method="BCa", vectorized=True, paired=False,
+                           rng=np.random.default_rng(0))
+    finally:
+        R.rng_integers = orig
+    return res.confidence_interval
+
+
+@pytest.mark.parametrize("topics", ["common", "own"])
+def test_interval_is_scipys_bca(topics):
+    """The tau interval is scipy's BCa (Efron 1987) on the same bootstrap draws, paired on common
+    topics, two samples on each set's own topics."""
+    sc = _random_scores(5, n_sets=2, drop=topics == "own", T=14)
+    out = ranking_tables(sc, "s0", ["m1"], B=200, seed=11, topics=topics)["ranking_agreement"]
+    ci = _scipy_bca(sc, "m1", "s0", "s1", 200, 11, paired=topics == "common")
+    np.testing.assert_allclose([out["tau_ci_low"][0], out["tau_ci_high"][0]], [ci.low, ci.high], rtol=0, atol=1e-12)
+    assert out["tau_ci_low"][0] <= out["tau"][0] <= out["tau_ci_high"][0]
 
 
 def test_run_ranks_literal():

@@ -1,4 +1,4 @@
-"""Simulated error rates of the paired tests (metaeval.meta.test_errors; Urbano, Lima & Hanjalic 2019):
+"""Simulated error rates of the paired tests (metaeval.meta.error_rates; Urbano, Lima & Hanjalic 2019):
 copula selection, calibration on a collection whose truth is known, the paper's published type I
 rates, reproducibility and the command line."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from metaeval.cli import main
 from metaeval.meta import copulas as C
-from metaeval.meta.test_errors import RATE_COLUMNS, TYPE1_COLUMNS, test_errors
+from metaeval.meta.error_rates import RATE_COLUMNS, TYPE1_COLUMNS, test_errors
 
 
 def test_copula_selection_recovers_family_and_parameter():

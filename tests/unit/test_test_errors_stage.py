@@ -35,8 +35,8 @@ def _config(**test_errors) -> dict:
 
 def test_defaults_are_those_of_the_command():
     from metaeval.cli import build_parser
-    from metaeval.meta import test_errors as te
-    from metaeval.meta.stages import test_errors as st
+    from metaeval.meta import error_rates as te
+    from metaeval.meta.stages import error_rates as st
     from metaeval.meta.urbano_tests import TESTS
 
     assert (st.DEFAULT_TOPICS, st.DEFAULT_DELTAS, st.DEFAULT_ALPHAS, st.TESTS) == (
@@ -95,9 +95,9 @@ def test_figures_drawn_from_the_tables(tmp_path):
     import numpy as np
     import pandas as pd
 
-    from metaeval.meta.test_errors import test_errors
+    from metaeval.meta.error_rates import test_errors
     from metaeval.report.figures import make_all_figures
-    from metaeval.report.test_errors import write_test_errors
+    from metaeval.report.error_rates import write_test_errors
 
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.beta(2, 3, size=(30, 8)), index=[str(i) for i in range(30)],

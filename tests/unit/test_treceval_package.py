@@ -7,7 +7,7 @@ import inspect
 
 import pytest
 
-from metaeval.cli.trec_eval import main
+from metaeval.treceval.cli import main
 from metaeval.treceval import EMPTY_ZEROED, MEASURES, NICKNAMES, measures
 from metaeval.treceval.table import measure
 

@@ -1,4 +1,4 @@
-"""The optional C line printer (``metaeval._trecfmt``) against the '%' formatting it replaces.
+"""The optional C line printer (``metaeval.treceval._trecfmt``) against the '%' formatting it replaces.
 
 ``metaeval trec_eval`` prints its per-topic lines with the C extension when it is built; the
 Python path (``_fmt`` / ``_long`` / '%' templates) is the specification.  Skipped when the
@@ -20,7 +20,7 @@ from metaeval.treceval import render as te
 def cfmt():
     """The built extension; skipped when absent, a failure when CI is set."""
     if te._cfmt is None:
-        reason = "metaeval._trecfmt is not built (no C compiler at install time?): pip install -e . builds it"
+        reason = "metaeval.treceval._trecfmt is not built (no C compiler at install time?): pip install -e . builds it"
         if in_ci():
             pytest.fail(f"{reason} [required because CI is set]", pytrace=False)
         pytest.skip(reason)

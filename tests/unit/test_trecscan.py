@@ -1,4 +1,4 @@
-"""The optional C run scanner (``metaeval._trecscan``) against the numpy reader it replaces.
+"""The optional C run scanner (``metaeval.treceval._trecscan``) against the numpy reader it replaces.
 
 ``rank_run_file`` must give exactly what ``_rank_one(q, read_trec_run(path, q.topic_bytes), ...)``
 gives (rel, num_ret, present, run id), for every option (-M, -J, -c, version 9), or decline (None)
@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from conftest import DL19, in_ci
 from metaeval.errors import InputError
-from metaeval.io import trec_ranking as tr
-from metaeval.io import treceval as te
+from metaeval.treceval import ranking as tr
+from metaeval.treceval import reader as te
 from metaeval.cnum import c_atof
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _ext():
     try:
-        from metaeval import _trecscan
+        from metaeval.treceval import _trecscan
     except ImportError:
         return None
     return _trecscan
@@ -44,7 +44,7 @@ EXT = _ext()
 def cext():
     """The built extension; skipped when absent, a failure when CI is set."""
     if EXT is None:
-        reason = ("metaeval._trecscan is not built (no C compiler at install time?): "
+        reason = ("metaeval.treceval._trecscan is not built (no C compiler at install time?): "
                   "pip install -e . builds it")
         if in_ci():
             pytest.fail(f"{reason} [required because CI is set]", pytrace=False)
@@ -403,7 +403,8 @@ def test_fresh_build_declared():
     """setup.py declares the extensions (the scanner, the line printer, the reader's loops) as
     optional (installs without a compiler) and the build artefacts are ignored by git."""
     setup = (ROOT / "setup.py").read_text()
-    for name in ("_trecscan", "_trecfmt", "_reader"):
-        assert f'Extension("metaeval.{name}", ["src/metaeval/{name}.c"], optional=True' in setup
+    for name in ("treceval._trecscan", "treceval._trecfmt", "_reader"):
+        path = name.replace(".", "/")
+        assert f'Extension("metaeval.{name}", ["src/metaeval/{path}.c"], optional=True' in setup
     ignore = (ROOT / ".gitignore").read_text().split()
     assert "*.so" in ignore and "build/" in ignore

@@ -2,7 +2,7 @@
 # simulated type I, II (power) and III error rates of the paired tests -- one job per collection when
 # `test_errors: {enabled: true}`, reading the collection's matrices (every run) and writing
 # C/tables/test_errors_{type1,power,type3}.*, C/test_errors/ (margins.csv, copulas.csv) and the
-# figures. The stage is declared in metaeval/meta/stages/test_errors.py: its arguments come from
+# figures. The stage is declared in metaeval/meta/stages/error_rates.py: its arguments come from
 # metaeval.dag.Plan.
 
 

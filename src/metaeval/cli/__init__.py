@@ -3,6 +3,7 @@
 Each subcommand lives in its own module of this package and exposes
 ``add_parser(subparsers) -> argparse.ArgumentParser`` (which sets ``func=run``).  Modules are
 discovered, so adding a command touches only its own file.  Heavy imports belong inside ``run``.
+The drop-ins' commands live in their packages (:data:`DROPINS`).
 
 Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2 bad usage,
 130 interrupted (Ctrl-C), 143 terminated (``SIGTERM``): one line on stderr, nothing left behind.
@@ -22,11 +23,33 @@ import sys
 # all) start in a fraction of a second and need none of them
 
 
+#: the drop-ins' commands: name -> (the ``cli`` module of the drop-in's package, which holds its
+#: reader, engine and command line; the command's one-line help, listed by ``metaeval --help``
+#: without importing the package -- the module's own parser says the same)
+DROPINS = {
+    "trec_eval": ("metaeval.treceval.cli", "drop-in for trec_eval 10.0 (same options, same output)"),
+    "cwl_eval": ("metaeval.cwl.cli", "drop-in for cwl-eval 1.0.12: the C/W/L measures (EU, ETU, EC, "
+                                     "ETC, ED and residuals) of one result file"),
+    "ndeval": ("metaeval.ndeval.cli", "drop-in for TREC's ndeval 4.5 (same options, same CSV, risk mode)"),
+    "ntcir": ("metaeval.ntcir.cli", "ntcir_eval-compatible label/compute for one topic"),
+}
+
+#: modules of this package kept as deprecated paths of moved code (not commands of their own)
+_MOVED = ("cwl_eval", "ndeval")
+
+
 def _commands() -> list[str]:
-    """The command modules of this package (discovered; ``_helpers`` excluded), sorted."""
+    """The command names: this package's modules (discovered; ``_helpers`` and moved paths
+    excluded) and the drop-ins', sorted."""
     import pkgutil
 
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    own = {m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")}
+    return sorted((own - set(_MOVED)) | set(DROPINS))
+
+
+def _command_module(name: str) -> str:
+    """The module that defines command ``name``."""
+    return DROPINS[name][0] if name in DROPINS else f"{__name__}.{name}"
 
 
 def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa: F821
@@ -46,7 +69,10 @@ def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in [only] if only is not None else _commands():
-        mod = importlib.import_module(f"{__name__}.{name}")
+        if only is None and name in DROPINS:       # listed only: the full parser runs no command
+            sub.add_parser(name, help=DROPINS[name][1], add_help=False)
+            continue
+        mod = importlib.import_module(_command_module(name))
         if hasattr(mod, "add_parser"):
             mod.add_parser(sub)
     return parser
@@ -80,11 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     if argv:
         _single_blas_thread(argv[0])
     if argv[:1] == ["trec_eval"]:          # trec_eval's own getopt-style options, not argparse's
-        from .trec_eval import main as trec_eval_main
+        from ..treceval.cli import main as trec_eval_main
 
         return trec_eval_main(argv[1:])
     if argv[:1] == ["ndeval"]:             # ndeval's own options (-c, -baseline RUN, ...), not argparse's
-        from .ndeval import main as ndeval_main
+        from ..ndeval.cli import main as ndeval_main
 
         return ndeval_main(argv[1:])
     # `metaeval CMD ...` imports CMD's module alone; anything else (--help, a typo) the full parser

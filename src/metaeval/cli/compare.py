@@ -41,9 +41,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                           "column per run), as 'metaeval matrices' writes them")
     add_measure_args(p)
     add_order_args(p)
-    p.add_argument("--baseline", metavar="RUN",
+    p.add_argument("--baseline", metavar="RUN", nargs="+",
                    help="compare every run with this one, named by its file stem, runid or label (default: "
-                        "all pairs)")
+                        "all pairs); several: every run against each, one correction over all those "
+                        "comparisons, each baseline's significance marked by its letter")
     p.add_argument("--risk-alpha", type=checked(float, {"type": "number", "minimum": 0}), default=None, metavar="A",
                    help="with --baseline: also the risk-sensitive measures against it for risk sensitivity A "
                         ">= 0 (a loss weighs 1 + A): URisk, TRisk and its p-value, ZRisk, GeoRisk -- columns "
@@ -132,6 +133,15 @@ def run(args) -> int:
     from ..meta.compare import compare
 
     parser = args._parser
+    if args.baseline is not None:            # one baseline: a name, as always; several: a list
+        if len(set(args.baseline)) < len(args.baseline):
+            parser.error("--baseline: a run named twice")
+        args.baseline = args.baseline[0] if len(args.baseline) == 1 else list(args.baseline)
+    several = isinstance(args.baseline, list)
+    if several and args.show:
+        parser.error("--show needs one baseline (with several, the p-values are in compare.csv)")
+    if several and args.risk_alpha is not None:
+        parser.error("--risk-alpha needs one baseline")
     if args.show and not args.baseline:
         parser.error("--show needs --baseline (the p-values of all pairs are in compare.csv)")
     if args.conventions == "urbano2019" and args.test in ("rthsd", "tukey-hsd"):
@@ -149,9 +159,15 @@ def run(args) -> int:
     if args.baseline is not None:        # a file stem, a runid or a label (docs/outputs.md, Labels)
         runids = {r: runid_of(p) for r, p in run_files.items() if isinstance(p, str)}
         try:
-            args.baseline = resolve_run(args.baseline, runs, {**{r: r for r in runs}, **labels}, runids)
+            if several:
+                args.baseline = [resolve_run(b, runs, {**{r: r for r in runs}, **labels}, runids)
+                                 for b in args.baseline]
+            else:
+                args.baseline = resolve_run(args.baseline, runs, {**{r: r for r in runs}, **labels}, runids)
         except ValueError as e:
             raise InputError(f"--baseline: {e}") from None
+        if several and len(set(args.baseline)) < len(args.baseline):
+            parser.error("--baseline: two names of one run")
     if args.sort_by is not None:
         sort_by = matrix_for(args.sort_by, list(scores))        # a measure by any alias
         if sort_by not in scores:

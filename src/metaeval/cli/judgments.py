@@ -31,12 +31,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "changes (Voorhees 2000; tau_AP, Yilmaz et al. 2008; RBO, Webber et al. 2010; top-k tau, "
                     "Clarke & Dietz 2024) and whether the significance decisions survive. Writes OUT/tables, "
                     "OUT/figures and OUT/judgments (docs/meta.md, docs/outputs.md).")
-    p.add_argument("--qrels", metavar="NAME=FILE[,FILE...]", nargs="+", action="extend", required=True,
-                   help="a qrels set: its name and file(s) (several files: their union); repeatable")
+    p.add_argument("--qrels", metavar="NAME=FILE[,FILE...]", nargs="+", action="extend", default=[],
+                   help="qrels sets: each its name and file(s) (several files: their union); several after one "
+                        "flag; without --runs: label agreement only")
     p.add_argument("--reference", metavar="NAME", required=True,
                    help="the set the others are compared with (e.g. the official qrels)")
-    p.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend", required=True,
-                   help="run files, directories or globs (read and ranked once for all sets)")
+    p.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend", default=[],
+                   help="run files, directories or globs (read and ranked once for all sets); not needed for "
+                        "label agreement or for leaderboards (--results) against a leaderboard")
     p.add_argument("--out", metavar="DIR", required=True, help="output folder")
     p.add_argument("--metrics", metavar="M", nargs="+", action="extend", default=None,
                    help="metrics (default AP nDCG@10); with --results, trec_eval's measures as trec.NAME")
@@ -61,9 +63,20 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "highest, lowest or first file's label")
     p.add_argument("--topics", choices=("common", "own"), default="common",
                    help="compare two sets on the topics both judged (common, default) or rank each over its own")
-    p.add_argument("--results", metavar="NAME=DIR", action="append", default=[],
-                   help="per-topic results from another tool in place of a qrels set: one trec_eval -q output per "
-                        "run in DIR; repeatable")
+    p.add_argument("--results", metavar="NAME=PATH", nargs="+", action="extend", default=[],
+                   help="leaderboards in place of qrels sets (the reference may be one): a folder or file of "
+                        "trec_eval -q or ir_measures -q output (one file per run), AutoJudge's leaderboard "
+                        "layouts (ir_measures, tot, rag4reports, ranking, jsonl) or a CSV run,measure,value "
+                        "(means only); several after one flag")
+    p.add_argument("--results-format", default="auto", dest="results_format",
+                   choices=("auto", "trec_eval", "ir_measures_q", "ir_measures", "tot", "rag4reports", "ranking",
+                            "jsonl", "csv"),
+                   help="the layout of the --results files (default auto: from the extension, header and columns)")
+    p.add_argument("--clip", action="store_true",
+                   help="map labels above the reference's highest level to that level (default: a warning)")
+    p.add_argument("--labels", metavar="FILE", default=None,
+                   help="display labels of runs, measures and sets for Markdown, LaTeX and figures (as metaeval "
+                        "compare's --labels; the CSV keep the names)")
     add_order_args(p)
     p.add_argument("--no-figures", action="store_true", help="tables and files only")
     p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
@@ -93,11 +106,13 @@ def run(args) -> int:
     import sys
 
     from ..errors import ConfigError, InputError
-    from ..meta.judgments_run import DEFAULT_METRICS, run_judgments
-    from ..report.judgments import write_judgments
+    from ..meta.judgments_run import run_judgments
+    from ..report.judgments import judgment_labels, write_judgments
 
     parser = args._parser
     qrels = {k: [f for f in v.split(",") if f] for k, v in _pairs(parser, args.qrels, "--qrels").items()}
+    if not args.qrels and not args.results:
+        parser.error("give qrels sets (--qrels NAME=FILE) or leaderboards (--results NAME=PATH)")
     fill = _pairs(parser, args.fill, "--fill")
     for name, spec in fill.items():
         base, plus, frm = spec.partition("+")
@@ -105,20 +120,25 @@ def run(args) -> int:
             parser.error(f"--fill {name}={spec}: expected NAME=BASE+FROM")
     results = _pairs(parser, args.results, "--results")
     try:
-        res = run_judgments(qrels, args.reference, args.runs, metrics=args.metrics or list(DEFAULT_METRICS),
+        res = run_judgments(qrels, args.reference, args.runs or None, metrics=args.metrics,
                             gains=args.gains, threshold=args.threshold, top_k=args.top_k, test=args.test, B=args.B,
                             alpha=args.alpha, seed=args.seed, fill=fill, on_conflict=args.on_conflict,
                             topics=args.topics, correction=args.correction, order=args.order, results=results,
-                            depth=args.depth, rbo_p=args.rbo_p)
+                            depth=args.depth, rbo_p=args.rbo_p, clip=args.clip,
+                            results_format=args.results_format)
     except (InputError, ConfigError):
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:
         parser.error(str(e))
-    written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures)
+    labels = judgment_labels(res, args.labels) if args.labels else None
+    written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures, labels=labels)
     if not args.quiet:
         ra = res.tables["ranking_agreement"]
         la = res.tables["label_agreement"]
         n_pairs = int((la["qrels_a"] != "all").sum())
-        sys.stdout.write(f"metaeval judgments: {n_pairs} pair(s) of qrels sets, {len(ra)} ranking comparison(s); "
-                         f"{len(written)} files under {args.out_shown}\n")
+        tr = res.tables["topic_ranking_agreement"]
+        per_topic = (f", mean per-topic tau {tr['tau'].mean():.4f} over {len(tr)} (metric, set, topic)"
+                     if len(tr) and tr["tau"].notna().any() else "")
+        sys.stdout.write(f"metaeval judgments: {n_pairs} pair(s) of qrels sets, {len(ra)} ranking comparison(s)"
+                         f"{per_topic}; {len(written)} files under {args.out_shown}\n")
     return 0

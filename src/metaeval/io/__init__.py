@@ -13,7 +13,7 @@ Input formats and policies: ``docs/io.md``.
 
 from .._lazy import lazy_attributes
 
-# imported on first use (PEP 562): ``metaeval.io.treceval`` / ``metaeval.io.cwl`` (the drop-ins)
+# imported on first use (PEP 562): ``metaeval.treceval.reader`` / ``metaeval.cwl.reader`` (the drop-ins)
 # do not load the collection readers they do not need
 _LAZY = {"label_run": "ingest", "load_collection": "ingest", "load_or_build": "forms",
          "Qrels": "qrels", "read_qrels": "qrels", "read_rel": "qrels",

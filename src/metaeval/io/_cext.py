@@ -1,5 +1,5 @@
-"""The optional C extensions of the io layer (setup.py builds them): whether they may be used,
-``metaeval._trecscan`` (trec_eval's run scanner, :mod:`metaeval.io.treceval`) and the hot loops of
+"""The optional C extensions of the io layer (setup.py builds them): whether they may be used
+(also for the trec_eval drop-in's scanner, :mod:`metaeval.treceval.ranking`) and the hot loops of
 metaeval's own reader, ``metaeval._reader`` (for :mod:`metaeval.io._text` and
 :mod:`metaeval.io.ingest`).
 
@@ -14,30 +14,18 @@ import os
 
 import numpy as np
 
-try:  # the optional C scanner (docs/io.md, "trec_eval run scanner")
-    from .. import _trecscan as _cscan
-except ImportError:  # pragma: no cover - depends on the build
-    _cscan = None
 try:  # the optional C reader loops (docs/io.md, "The project's reader through the same extension")
     from .. import _reader as _creader
 except ImportError:  # pragma: no cover - depends on the build
     _creader = None
 
-__all__ = ["c_extensions_enabled", "c_scanner", "c_reader", "c_numbers", "c_hashes", "c_first_index", "c_order_ties", "c_regular_split"]
+__all__ = ["c_extensions_enabled", "c_reader", "c_numbers", "c_hashes", "c_first_index", "c_order_ties", "c_regular_split"]
 
 
 def c_extensions_enabled() -> bool:
     """Whether the optional C extensions may be used: not when the environment variable
     ``METAEVAL_NO_CEXT`` is set (to anything but "", "0", "false", "no")."""
     return os.environ.get("METAEVAL_NO_CEXT", "").strip().lower() in ("", "0", "false", "no")
-
-
-def c_scanner():
-    """The C run scanner (module ``metaeval._trecscan``), or None: not built, or
-    ``METAEVAL_NO_CEXT`` set (:func:`c_extensions_enabled`)."""
-    if _cscan is None or not c_extensions_enabled():
-        return None
-    return _cscan
 
 
 def c_reader():

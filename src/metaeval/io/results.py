@@ -21,7 +21,7 @@ from ..errors import InputError
 from ._text import tokenize
 from .runs import run_name
 
-__all__ = ["read_results"]
+__all__ = ["LEADERBOARD_FORMATS", "Leaderboard", "read_leaderboard", "read_results"]
 
 def _read_file(path: Path):
     t = tokenize(path, 3, "trec_eval -q results")
@@ -80,3 +80,188 @@ def read_results(folder, runs, names=None) -> dict:
         name = names(name) if names is not None else name
         out[name] = pd.DataFrame(M[present], index=[t for t, p in zip(topics, present) if p], columns=list(runs))
     return out
+
+
+# ------------------------------------------------------------------------------- leaderboards
+#: the leaderboard layouts read (autojudge-base's ``LeaderboardFormat`` and two more): columns per line
+LEADERBOARD_FORMATS = {
+    "trec_eval": ("measure", "topic", "value"),            # trec_eval -q, one file per run (run: file name)
+    "ir_measures_q": ("topic", "measure", "value"),        # ir_measures -q, one file per run
+    "ir_measures": ("run", "topic", "measure", "value"),   # autojudge-base's default
+    "tot": ("run", "measure", "topic", "value"),
+    "rag4reports": ("topic", "run", "measure", "value"),
+    "ranking": ("topic", "q0", "run", "rank", "value", "measure"),
+    "jsonl": (),                                           # {"run_id", "topic_id", "measure", "value"}
+    "csv": ("run", "measure", "value"),                    # means only, with that header
+}
+_HEADER_NAMES = {"run": {"run", "run_id", "runid", "runtag", "system"},
+                 "topic": {"topic", "topic_id", "query_id", "request_id", "narrative_id", "topicid", "queryid",
+                           "qid"},
+                 "measure": {"measure", "metric", "eval_metric"}}
+
+
+class Leaderboard:
+    """``scores`` ``{measure: topic x run DataFrame}`` (topics in string order, a missing (run,
+    topic) 0 as trec_eval's); ``means_only``: one row ``"(means)"`` per measure (no per-topic values
+    were given); ``fmt`` the layout read."""
+
+    def __init__(self, scores: dict, means_only: bool, fmt: str):
+        self.scores, self.means_only, self.fmt = scores, means_only, fmt
+
+
+def _is_number(x: str) -> bool:
+    try:
+        float(x)
+    except ValueError:
+        return False
+    return True
+
+
+def _sniff(path: Path, lines: list[str]) -> str:
+    """The layout of one file from its name and first lines."""
+    if path.suffix.lower() == ".jsonl":
+        return "jsonl"
+    rows = [ln.replace(",", " ").split() if path.suffix.lower() == ".csv" else ln.split()
+            for ln in lines[:50] if ln.strip() and not ln.startswith("#")]
+    if not rows:
+        raise InputError("empty leaderboard file", path)
+    if path.suffix.lower() == ".csv":
+        return "csv"
+    width = len(rows[0])
+    head = [c.lower() for c in rows[0]]
+    if not _is_number(rows[0][-1]) and width == 4:              # a header names the columns
+        kinds = [next((k for k, v in _HEADER_NAMES.items() if c in v), "value") for c in head]
+        for fmt, cols in LEADERBOARD_FORMATS.items():
+            if len(cols) == 4 and list(cols) == kinds:
+                return fmt
+    if width == 3:
+        if any(r[1] == "all" or r[0] in ("runid", "num_q") for r in rows):
+            return "trec_eval"
+        return "ir_measures_q" if _looks_measure(rows, 1) and not _looks_measure(rows, 0) else "trec_eval"
+    if width == 4:                                              # the topic column: "all" rows or numbers
+        for col, fmt in ((1, "ir_measures"), (2, "tot"), (0, "rag4reports")):
+            if any(r[col] == "all" for r in rows):
+                return fmt
+        for col, fmt in ((1, "ir_measures"), (2, "tot"), (0, "rag4reports")):
+            if all(r[col].isdigit() for r in rows):
+                return fmt
+        return "ir_measures"
+    if width == 6:
+        return "ranking"
+    raise InputError(f"leaderboard with {width} columns: expected 3 (trec_eval -q or ir_measures -q), 4 "
+                     f"(ir_measures, tot, rag4reports), 6 (ranking), a .jsonl or a .csv run,measure,value", path, 1)
+
+
+def _looks_measure(rows, col: int) -> bool:
+    """Every value of column ``col`` names a measure (letters first), not a number-like topic id."""
+    return all(r[col][:1].isalpha() and not r[col].isdigit() for r in rows)
+
+
+def _parse(path: Path, fmt: str | None):
+    """``(fmt, [(line, run, topic, measure, value text)])`` of one file; run None: the file's name."""
+    import json
+
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    fmt = _sniff(path, lines) if fmt in (None, "auto") else fmt
+    out = []
+    if fmt == "jsonl":
+        for i, ln in enumerate(lines, 1):
+            if not ln.strip():
+                continue
+            try:
+                o = json.loads(ln)
+                out.append((i, str(o["run_id"]), str(o["topic_id"]), str(o["measure"]), str(o["value"])))
+            except (ValueError, KeyError, TypeError) as e:
+                raise InputError(f"not a leaderboard JSON line (run_id, topic_id, measure, value): {e}", path,
+                                 i) from None
+        return fmt, out
+    cols = LEADERBOARD_FORMATS[fmt]
+    first = True
+    for i, ln in enumerate(lines, 1):
+        if not ln.strip() or ln.startswith("#"):
+            continue
+        parts = [p.strip() for p in ln.split(",")] if fmt == "csv" else ln.split()
+        if first:
+            first = False
+            if fmt == "csv":
+                if [p.lower() for p in parts] != ["run", "measure", "value"]:
+                    raise InputError("a CSV leaderboard starts with the header run,measure,value", path, i)
+                continue
+            if not _is_number(parts[-1]) and len(parts) == len(cols) and fmt != "trec_eval":
+                continue                                   # a header line
+        if len(parts) != len(cols):
+            raise InputError(f"{len(parts)} columns, expected {len(cols)} ({' '.join(cols)}: the {fmt} layout)",
+                             path, i)
+        f = dict(zip(cols, parts))
+        if fmt == "trec_eval" and (f["measure"] == "runid" or f["topic"] == "all"):
+            continue
+        if not _is_number(f["value"]):
+            raise InputError(f"value {f['value']!r} is not a number", path, i)
+        out.append((i, f.get("run"), f.get("topic", "(means)"), f["measure"], f["value"]))
+    return fmt, out
+
+
+def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None) -> Leaderboard:
+    """A leaderboard from a file or a folder of files (one per run for the per-run layouts: the
+    run is the file's name without run suffixes), in any of :data:`LEADERBOARD_FORMATS` (``auto``:
+    from the extension, the header and the number of columns).  ``names`` maps measure names;
+    ``trec_names`` those of the ``trec_eval`` layout (e.g. to the registry's names)."""
+    import pandas as pd
+
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+        if not files:
+            raise InputError("results folder holds no file", path)
+    elif path.is_file():
+        files = [path]
+    else:
+        raise InputError("results not found (a leaderboard file or folder)", path)
+    rows: list = []
+    fmts = set()
+    for f in files:
+        got_fmt, got = _parse(f, fmt)
+        fmts.add(got_fmt)
+        rows += [(f, i, r if r is not None else run_name(f), t, m, v) for i, r, t, m, v in got]
+    if len(fmts) > 1:
+        raise InputError(f"results mix leaderboard layouts ({', '.join(sorted(fmts))})", path)
+    layout = fmts.pop()
+    means_only = layout == "csv" or (bool(rows) and all(t == "all" for _f, _i, _r, t, _m, _v in rows))
+    if not rows:
+        raise InputError("no leaderboard values (only summary lines?)", path)
+    if layout != "csv":
+        rows = [x for x in rows if x[3] != "all"] or rows      # per-topic values; the aggregates recomputed
+    if means_only:
+        rows = [(f, i, r, "(means)", m, v) for f, i, r, _t, m, v in rows]
+    run_of = np.array([x[2] for x in rows], dtype=object)
+    top_of = np.array([x[3] for x in rows], dtype=object)
+    mea_of = np.array([x[4] for x in rows], dtype=object)
+    vals = np.array([float(x[5]) for x in rows])
+    runs = list(dict.fromkeys(run_of.tolist()))
+    measures = list(dict.fromkeys(mea_of.tolist()))
+    ri = np.array([{r: j for j, r in enumerate(runs)}[r] for r in run_of.tolist()], np.int64) if len(rows) else \
+        np.zeros(0, np.int64)
+    mpos = {m: j for j, m in enumerate(measures)}
+    mi = np.array([mpos[m] for m in mea_of.tolist()], np.int64)
+    tu, ti = np.unique(top_of.astype(str), return_inverse=True)
+    key = (mi * len(tu) + ti) * len(runs) + ri
+    order = np.argsort(key, kind="stable")
+    dup = np.flatnonzero(key[order][1:] == key[order][:-1])
+    if len(dup):                                             # one value per (run, topic, measure)
+        a, b = rows[order[dup[0]]], rows[order[dup[0] + 1]]
+        raise InputError(f"run {b[2]} topic {b[3]} measure {b[4]} given twice (also {a[0]}:{a[1]})", b[0], b[1])
+    mapper = names if names is not None else (trec_names if layout == "trec_eval" else None)
+    out = {}
+    for k, mname in enumerate(measures):                     # a loop over measures, not lines
+        sel = mi == k
+        M = np.zeros((len(tu), len(runs)))
+        M[ti[sel], ri[sel]] = vals[sel]
+        tp = np.zeros(len(tu), bool)
+        tp[ti[sel]] = True
+        have = np.zeros(len(runs), bool)
+        have[ri[sel]] = True
+        name = mapper(mname) if mapper is not None else mname
+        out[name] = pd.DataFrame(M[tp][:, have], index=[str(t) for t in tu[tp]],
+                                 columns=[r for r, h in zip(runs, have) if h])
+    return Leaderboard(out, means_only, layout)

@@ -7,8 +7,10 @@ effect sizes and confidence intervals for every compared pair and metric (``meta
     diff_ci_high, effect_size, d_z, p_value, p_adjusted, significant, wins, ties, losses
 
 * Pairs: with ``baseline``, every other run against it (``run`` = that run, ``other`` = the
-  baseline, runs in matrix order); otherwise every pair ``run < other`` in matrix order (the
-  order and orientation of the ASL and ``pvalues`` tables).  ``diff = mean - other_mean``.
+  baseline, runs in matrix order); with several baselines (a list), every run against each
+  baseline, baseline by baseline, two baselines compared once (the later against the earlier);
+  otherwise every pair ``run < other`` in matrix order (the order and orientation of the ASL and
+  ``pvalues`` tables).  ``diff = mean - other_mean``.
 * ``ci_low``/``ci_high``: Sakai (2014)'s ``ci`` (default 95%) confidence interval of ``run``'s mean
   score from the two-way ANOVA over all runs given,
   ``mean +- t_{(1+ci)/2}(phi_E) sqrt(V_E / n)`` with ``phi_E = (m - 1)(n - 1)``.
@@ -27,8 +29,8 @@ effect sizes and confidence intervals for every compared pair and metric (``meta
   ``rthsd`` (randomised Tukey HSD over all runs given) and ``tukey-hsd`` -- the functions of the
   discriminative-power stage, so for the same seed and B the bootstrap and rthsd p-values equal
   that stage's (tested).
-* Corrections over the family of comparisons made per metric (the comparisons with the baseline,
-  or all pairs): ``none``, ``bonferroni``, ``holm`` (default when the family has more than one
+* Corrections over the family of comparisons made per metric (the comparisons with the baseline
+  -- with every baseline when there are several --, or all pairs): ``none``, ``bonferroni``, ``holm`` (default when the family has more than one
   comparison), ``bh``.  ``rthsd`` and ``tukey-hsd`` control the family-wise error themselves: their
   correction is ``none`` and another one is refused.  ``significant = p_adjusted < alpha``.
 * Identical runs give ``p = 1`` (never NaN); see :mod:`.pairtests` for constant differences.
@@ -91,17 +93,22 @@ def _as_matrices(scores) -> dict:
                     "topic x run DataFrame or a {metric: DataFrame} dict")
 
 
-def compare(scores, *, baseline: str | None = None, metrics: list[str] | None = None, test: str = "paired-t",
+def compare(scores, *, baseline: str | list[str] | None = None, metrics: list[str] | None = None, test: str = "paired-t",
             correction: str | None = None, alpha: float = 0.05, B: int | None = None, seed: int = 0,
             ci: float = 0.95, batch: int | None = None, conventions: str = "metaeval",
             risk_alpha: float | None = None) -> pd.DataFrame:
     """The ``compare.csv`` table for ``scores``: the tidy frame of :func:`metaeval.evaluate`
     (``run, topic, measure, value``), ``{metric: topic x run DataFrame}``, or one topic x run
-    DataFrame (named ``score``).  ``metrics``: which (default all, in order).  ``B``: replicates
+    DataFrame (named ``score``).  ``baseline``: a run name, or a list of run names (every run
+    against each, one correction over all those comparisons).  ``metrics``: which (default all, in order).  ``B``: replicates
     of the resampling tests (default 10000 permutation, 1000 bootstrap, 5000 rthsd).
     ``conventions``: ``"metaeval"`` or ``"urbano2019"`` (:mod:`.compare_urbano`).  ``risk_alpha``
     (needs ``baseline``): append the risk columns (``RISK_COMPARE_COLUMNS``) for that alpha."""
     mats = _as_matrices(scores)
+    baseline = _baselines(baseline)
+    if risk_alpha is not None and isinstance(baseline, list):
+        raise ValueError("risk_alpha needs one baseline (the risk measures compare every run with it), got "
+                         f"{len(baseline)}")
     if risk_alpha is not None and baseline is None:
         raise ValueError("risk_alpha needs a baseline (the risk measures compare every run with it)")
     if test not in COMPARE_TESTS:
@@ -149,6 +156,36 @@ def _with_risk(out: pd.DataFrame, scores_, metrics, baseline, risk_alpha) -> pd.
                                                                                       + RISK_COMPARE_COLUMNS]
 
 
+def _baselines(baseline):
+    """``None``, one run name (a ``str``), or a list of two or more distinct run names."""
+    if baseline is None or isinstance(baseline, str):
+        return baseline
+    bl = [str(b) for b in baseline]
+    if not bl:
+        return None
+    dup = sorted({b for b in bl if bl.count(b) > 1})
+    if dup:
+        raise ValueError(f"baseline {dup[0]!r} given twice")
+    return bl[0] if len(bl) == 1 else bl
+
+
+def _baseline_pairs(runs: list, baselines: list, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """Every run against each baseline, baseline by baseline (runs in matrix order); two baselines
+    are compared once, the later one against the earlier."""
+    ia, ib, seen = [], [], set()
+    for b in baselines:
+        if b not in runs:
+            raise ValueError(f"{metric}: baseline {b!r} is not among the runs "
+                             f"({', '.join(runs[:10])}{', ...' if len(runs) > 10 else ''})")
+        j = runs.index(b)
+        for i in range(len(runs)):
+            if i != j and frozenset((i, j)) not in seen:
+                seen.add(frozenset((i, j)))
+                ia.append(i)
+                ib.append(j)
+    return np.array(ia, dtype=np.intp), np.array(ib, dtype=np.intp)
+
+
 def _compare_metric(s, metric, baseline, test, correction, alpha, B, seed, ci, batch,
                     rthsd_result=None, conventions="metaeval") -> pd.DataFrame:
     from scipy import stats
@@ -156,7 +193,9 @@ def _compare_metric(s, metric, baseline, test, correction, alpha, B, seed, ci, b
     X = s.values
     n, m = X.shape
     runs = list(s.runs)
-    if baseline is not None:
+    if isinstance(baseline, list):                # several baselines: one family of comparisons
+        ia, ib = _baseline_pairs(runs, baseline, metric)
+    elif baseline is not None:
         if str(baseline) not in runs:
             raise ValueError(f"{metric}: baseline {baseline!r} is not among the runs "
                              f"({', '.join(runs[:10])}{', ...' if m > 10 else ''})")

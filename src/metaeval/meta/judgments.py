@@ -24,13 +24,24 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LABEL_AGREEMENT_COLUMNS", "TOPIC_AGREEMENT_COLUMNS", "COVERAGE_COLUMNS", "PairCounts",
-           "pair_counts", "kappa", "alpha_from_coincidence", "label_agreement", "topic_agreement",
-           "confusion_frames", "coverage", "default_threshold"]
+__all__ = [
+    "COVERAGE_COLUMNS",
+    "LABEL_AGREEMENT_COLUMNS",
+    "TOPIC_AGREEMENT_COLUMNS",
+    "PairCounts",
+    "alpha_from_coincidence",
+    "confusion_frames",
+    "coverage",
+    "default_threshold",
+    "kappa",
+    "label_agreement",
+    "pair_counts",
+    "topic_agreement",
+]
 
 LABEL_AGREEMENT_COLUMNS = ["qrels_a", "qrels_b", "topics", "pairs", "agreement", "kappa", "kappa_linear",
                            "kappa_quadratic", "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal",
-                           "alpha_interval"]
+                           "alpha_interval", "precision", "recall", "f1", "jaccard", "ari"]
 TOPIC_AGREEMENT_COLUMNS = ["qrels_a", "qrels_b", "topic", "pairs", "agreement", "kappa"]
 COVERAGE_COLUMNS = ["qrels", "run", "topics", "pairs", "relevant", "levels", "judged_at_k"]
 #: cells (pairs of sets x items) coded per bincount call (memory only)
@@ -136,6 +147,43 @@ def alpha_from_coincidence(O, values=None) -> dict[str, np.ndarray]:
     return out
 
 
+def overlap(C2, truth_first) -> dict[str, np.ndarray]:
+    """Precision, recall, F1 and Jaccard of the relevant labels from binary confusion counts ``C2``
+    (P, 2, 2) (rows: the first set); ``truth_first[p]``: the first set is the truth (else the
+    second).  NaN where a denominator is 0 (scikit-learn with ``zero_division=np.nan``)."""
+    C2 = np.asarray(C2, np.float64)
+    tp = C2[:, 1, 1]
+    first_only, second_only = C2[:, 1, 0], C2[:, 0, 1]
+    tf = np.asarray(truth_first, bool)
+    fp = np.where(tf, second_only, first_only)
+    fn = np.where(tf, first_only, second_only)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prec = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
+        rec = np.where(tp + fn > 0, tp / (tp + fn), np.nan)
+        f1 = np.where(2 * tp + fp + fn > 0, 2 * tp / (2 * tp + fp + fn), np.nan)
+        jac = np.where(tp + fp + fn > 0, tp / (tp + fp + fn), np.nan)
+    return {"precision": prec, "recall": rec, "f1": f1, "jaccard": jac}
+
+
+def adjusted_rand(C) -> np.ndarray:
+    """Hubert & Arabie's (1985) adjusted Rand index of the labels from confusion counts ``C`` (P, K,
+    K), as ``sklearn.metrics.adjusted_rand_score`` computes it: from the pair confusion matrix, in
+    exact integers (one Python step per pair of sets, not per item)."""
+    C = np.asarray(C, np.int64)
+    out = np.empty(C.shape[0])
+    for p in range(C.shape[0]):
+        c = C[p]
+        n = int(c.sum())
+        nc, nk = c.sum(axis=1), c.sum(axis=0)
+        sq = int((c.astype(object) ** 2).sum())
+        tp = sq - n
+        fp = int((c.astype(object) @ nk.astype(object)).sum()) - sq
+        fn = int((c.T.astype(object) @ nc.astype(object)).sum()) - sq
+        tn = n * n - fp - fn - sq
+        out[p] = 1.0 if fn == 0 and fp == 0 else 2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn))
+    return out
+
+
 def _row_agreement(C):
     C = np.asarray(C, dtype=np.float64)
     n = C.sum(axis=(-2, -1))
@@ -144,7 +192,7 @@ def _row_agreement(C):
 
 
 def label_agreement(names, counts: PairCounts, threshold: int, n_units: int = 0, n_unit_topics: int = 0,
-                    reference: int | None = None):
+                    reference: int | None = None, truth: int | None = None):
     """The ``label_agreement`` table: one row per pair of sets (``a < b`` in the order given) on the
     items both judged, then the ``all, all`` row (Krippendorff's alpha over every set at once;
     ``pairs``: items judged by two sets or more, ``agreement`` the share of agreeing ordered pairs
@@ -184,6 +232,11 @@ def label_agreement(names, counts: PairCounts, threshold: int, n_units: int = 0,
         "kappa_quadratic": kappa(C, "quadratic"), "kappa_binary": kappa(binary_confusion(C, threshold)),
         "threshold": np.int64(threshold), "alpha_nominal": alpha["nominal"], "alpha_ordinal": alpha["ordinal"],
         "alpha_interval": alpha["interval"]})
+    truth = reference if truth is None else truth         # the truth of precision / recall: the reference
+    truth_first = np.array([truth is None or int(b) != truth for b in counts.b], bool)
+    for k, v in overlap(binary_confusion(C, threshold), truth_first).items():
+        df[k] = v
+    df["ari"] = adjusted_rand(C)
     bym = counts.by_m.astype(np.float64)
     O = np.zeros(bym.shape[1:])
     for k in range(2, bym.shape[0]):                       # fixed order: m = 2, 3, ...
@@ -193,7 +246,8 @@ def label_agreement(names, counts: PairCounts, threshold: int, n_units: int = 0,
                "agreement": float(np.trace(O) / O.sum()) if O.sum() else np.nan,
                "kappa": np.nan, "kappa_linear": np.nan, "kappa_quadratic": np.nan, "kappa_binary": np.nan,
                "threshold": threshold, "alpha_nominal": float(a_all["nominal"]),
-               "alpha_ordinal": float(a_all["ordinal"]), "alpha_interval": float(a_all["interval"])}
+               "alpha_ordinal": float(a_all["ordinal"]), "alpha_interval": float(a_all["interval"]),
+               "precision": np.nan, "recall": np.nan, "f1": np.nan, "jaccard": np.nan, "ari": np.nan}
     if n_units:                                            # no pair judged twice: no `all` row of NaN
         df = pd.concat([df, pd.DataFrame([all_row])], ignore_index=True)
     df["topics"] = df["topics"].astype(np.int64)
@@ -206,18 +260,18 @@ def units(labels, item_topic) -> tuple[int, int]:
     """Krippendorff's pairable units: items judged by two sets or more, and their topics."""
     m = (np.asarray(labels) >= 0).sum(axis=0)
     sel = m >= 2
-    return int(sel.sum()), int(len(np.unique(np.asarray(item_topic)[sel])))
+    return int(sel.sum()), len(np.unique(np.asarray(item_topic)[sel]))
 
 
 def agreement_tables(names, labels, item_topic, topics, threshold: int | None = None, K: int | None = None,
-                     reference: int | None = None):
+                     reference: int | None = None, truth: int | None = None):
     """``(label_agreement, topic_agreement, {(a, b): confusion DataFrame})`` of the sets."""
     L = np.asarray(labels)
     H = int(L.max(initial=0))
     K = H + 1 if K is None else int(K)
     thr = default_threshold(H) if threshold is None else int(threshold)
     counts = pair_counts(L, item_topic, len(topics), K)
-    la = label_agreement(names, counts, thr, *units(L, item_topic), reference=reference)
+    la = label_agreement(names, counts, thr, *units(L, item_topic), reference=reference, truth=truth)
     pos = {(x, y): i for i, (x, y) in enumerate(zip(counts.a.tolist(), counts.b.tolist()))}
     rows = la[la["qrels_a"] != "all"]
     keep = [pos[(names.index(x), names.index(y))] for x, y in zip(rows["qrels_a"], rows["qrels_b"])]
@@ -271,7 +325,7 @@ def coverage(names, labels, item_topic, topics_of, run_names, entry, lengths, to
         lab = L[s]
         j = lab >= 0
         used = np.unique(lab[j])
-        rows.append({"qrels": name, "run": "", "topics": int(len(np.unique(it[j]))), "pairs": int(j.sum()),
+        rows.append({"qrels": name, "run": "", "topics": len(np.unique(it[j])), "pairs": int(j.sum()),
                      "relevant": int((lab >= 1).sum()), "levels": " ".join(str(int(v)) for v in used),
                      "judged_at_k": np.nan})
     set_rows = pd.DataFrame(rows, columns=COVERAGE_COLUMNS)

@@ -35,15 +35,27 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .judgments_corr import bca_interval, pearson, spearman, tau_ab, tau_gap
 from .kendall import TIE_DECIMALS
 from .rankcorr import DEFAULT_RBO_P, PERCENTILES, check_rbo_p, coefficient_matrices
 from .samples import BootstrapSamples, single_threaded_blas
 
-__all__ = ["RANKING_AGREEMENT_COLUMNS", "RUN_RANKS_COLUMNS", "DECISION_AGREEMENT_COLUMNS", "TOPIC_MODES",
-           "ranking_tables", "decision_agreement", "competition_ranks", "drop_zero_topics"]
+__all__ = [
+    "DECISION_AGREEMENT_COLUMNS",
+    "RANKING_AGREEMENT_COLUMNS",
+    "RUN_RANKS_COLUMNS",
+    "TOPIC_MODES",
+    "TOPIC_RANKING_COLUMNS",
+    "competition_ranks",
+    "decision_agreement",
+    "drop_zero_topics",
+    "ranking_tables",
+]
 
 RANKING_AGREEMENT_COLUMNS = ["metric", "qrels", "reference", "runs", "topics", "tau", "tau_b", "tau_ap", "rbo",
-                             "top_k", "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high"]
+                             "top_k", "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high", "pearson",
+                             "spearman", "tau_ap_b", "tau_gap"]
+TOPIC_RANKING_COLUMNS = ["metric", "qrels", "reference", "topic", "runs", "tau", "tau_b", "pearson", "spearman"]
 RUN_RANKS_COLUMNS = ["metric", "run", "qrels", "mean", "rank", "rank_change"]
 DECISION_AGREEMENT_COLUMNS = ["metric", "qrels", "reference", "pairs", "significant_reference",
                               "significant_qrels", "same_decision", "reversed", "agreement"]
@@ -65,8 +77,21 @@ def drop_zero_topics(df: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return df.loc[~zero], [str(t) for t in df.index[zero]]
 
 
-def _jobs(scores: dict, reference: str, metrics, topics: str):
-    """One job per (metric, set): its reference and set matrices on the topics compared."""
+MEANS = "(means)"
+
+
+def _means_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A topic x run matrix as its one row of run means (numpy's sums row after row), or as given
+    when it is already means only."""
+    if list(df.index) == [MEANS]:
+        return df
+    m = np.ascontiguousarray(df.to_numpy(np.float64)).mean(axis=0)
+    return pd.DataFrame(m[None], index=[MEANS], columns=df.columns)
+
+
+def _jobs(scores: dict, reference: str, metrics, topics: str, means_only=frozenset()):
+    """One job per (metric, set): its reference and set matrices on the topics compared (a set or
+    reference of ``means_only``: both as their run means, one row ``(means)``)."""
     if topics not in TOPIC_MODES:
         raise ValueError(f"topics must be one of {', '.join(TOPIC_MODES)}, got {topics!r}")
     ref = scores[reference]
@@ -79,8 +104,15 @@ def _jobs(scores: dict, reference: str, metrics, topics: str):
         for s, mats in scores.items():
             if s == reference or m not in mats:
                 continue
+            missing = [r for r in runs if r not in set(mats[m].columns)]
+            if missing:
+                raise ValueError(f"{s} gives no {m} value for run {missing[0]}"
+                                 + (f" (and {len(missing) - 1} more runs)" if len(missing) > 1 else "")
+                                 + f" of the reference {reference}")
             X = mats[m][runs]
-            if topics == "common":
+            if reference in means_only or s in means_only:
+                a, b = _means_frame(R), _means_frame(X)
+            elif topics == "common":
                 have = set(map(str, X.index))
                 common = [t for t in R.index if str(t) in have]
                 if not common:
@@ -131,16 +163,16 @@ def _tau_a(ma: np.ndarray, mb: np.ndarray, mask: np.ndarray | None = None) -> np
 
 @single_threaded_blas
 def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "common", B: int = 1000,
-                   seed: int = 0, rbo_p: float = DEFAULT_RBO_P, top_k: int = 10) -> dict[str, pd.DataFrame]:
+                   seed: int = 0, rbo_p: float = DEFAULT_RBO_P, top_k: int = 10,
+                   means_only=frozenset()) -> dict[str, pd.DataFrame]:
     """``{"ranking_agreement", "run_ranks"}`` (see the module docstring).  ``scores``: ``{set:
     {metric: topic x run DataFrame}}``; ``metrics`` in table order; sets in the order of ``scores``."""
     p = check_rbo_p(rbo_p)
     metrics = list(metrics)
-    jobs = _jobs(scores, reference, metrics, topics)
+    jobs = _jobs(scores, reference, metrics, topics, means_only)
     n_jobs = len(jobs)
     cols = {c: np.full(n_jobs, np.nan) for c in ("tau", "tau_b", "tau_ap", "rbo", "tau_top", "tau_ci_low",
-                                                 "tau_ci_high")}
-    n_top = np.zeros(n_jobs, np.int64)
+                                                 "tau_ci_high", "pearson", "spearman", "tau_ap_b", "tau_gap")}
     max_change = np.zeros(n_jobs, np.int64)
     n_topics = np.zeros(n_jobs, np.int64)
     rank_rows = []
@@ -154,6 +186,9 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
         top = ra <= int(top_k)
         rma, rmb = np.round(ma, TIE_DECIMALS), np.round(mb, TIE_DECIMALS)
         ttop = _tau_a(rma, rmb, top)
+        runs_of = [str(r) for r in jobs[idx[0]][2].columns]
+        r_pearson, r_spearman = pearson(ma, mb), spearman(rma, rmb)
+        r_gap = tau_gap(rma, rmb, runs_of)
         smp_a = BootstrapSamples.from_seed(seed, len(ta), B, "paired")
         smp_b = smp_a if tb == ta else BootstrapSamples.from_seed(seed, len(tb), B, "paired")
         taus = np.empty((B, len(idx)))
@@ -161,29 +196,40 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
         for s0 in range(0, B, step):
             s1 = min(B, s0 + step)
             taus[s0:s1] = _tau_a(_boot_means(A, smp_a, s0, s1), _boot_means(Bm, smp_b, s0, s1))
+        theta = _tau_a(rma, rmb)
+        if tb == ta:                                  # one sample of topics: both sides leave it out
+            jack = [_jackknife_taus(A, Bm, "both")]
+        else:                                         # two samples (own topics): each left out in turn
+            jack = [_jackknife_taus(A, rmb, "a"), _jackknife_taus(Bm, rma, "b")]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            q = np.nanpercentile(taus, PERCENTILES, axis=0)
+            q = np.stack(bca_interval(theta, taus, jack, PERCENTILES[1] / 100.0 - PERCENTILES[0] / 100.0))
         for k, j in enumerate(idx):
             cols["tau"][j] = co["tau_a"][k, 0, 1]
             cols["tau_b"][j] = co["tau_b"][k, 0, 1]
             cols["tau_ap"][j] = co["tau_ap"][k, 0, 1]
             cols["rbo"][j] = co["rbo"][k, 0, 1]
             cols["tau_top"][j] = ttop[k]
-            defined = np.isfinite(co["tau_a"][k, 0, 1])
+            cols["pearson"][j] = r_pearson[k]
+            cols["spearman"][j] = r_spearman[k]
+            cols["tau_ap_b"][j] = co["tau_ap_b"][k, 0, 1]
+            cols["tau_gap"][j] = r_gap[k]
+            defined = np.isfinite(co["tau_a"][k, 0, 1]) and ta != (MEANS,)
             cols["tau_ci_low"][j] = q[0, k] if defined else np.nan
             cols["tau_ci_high"][j] = q[1, k] if defined else np.nan
             max_change[j] = int(np.abs(ra[k] - rb[k]).max())
-            n_topics[j] = len(tb) if topics == "own" else len(ta)
+            n_topics[j] = -1 if ta == (MEANS,) else len(tb) if topics == "own" else len(ta)
             per_job_ranks[j] = (mb[k], rb[k], ra[k])
     ra_table = pd.DataFrame({
         "metric": pd.Series([j[0] for j in jobs], dtype=object),
         "qrels": pd.Series([j[1] for j in jobs], dtype=object),
         "reference": pd.Series([reference] * n_jobs, dtype=object),
-        "runs": np.array([j[2].shape[1] for j in jobs], np.int64), "topics": n_topics,
+        "runs": np.array([j[2].shape[1] for j in jobs], np.int64),
+        "topics": n_topics if (n_topics >= 0).all() else pd.Series(n_topics, dtype="Int64").mask(n_topics < 0),
         "tau": cols["tau"], "tau_b": cols["tau_b"], "tau_ap": cols["tau_ap"], "rbo": cols["rbo"],
         "top_k": np.int64(top_k), "tau_top": cols["tau_top"], "max_rank_change": max_change,
-        "tau_ci_low": cols["tau_ci_low"], "tau_ci_high": cols["tau_ci_high"]},
+        "tau_ci_low": cols["tau_ci_low"], "tau_ci_high": cols["tau_ci_high"], "pearson": cols["pearson"],
+        "spearman": cols["spearman"], "tau_ap_b": cols["tau_ap_b"], "tau_gap": cols["tau_gap"]},
         columns=RANKING_AGREEMENT_COLUMNS)
     # run ranks: per metric the reference over its own topics, then each set
     for m in metrics:
@@ -191,7 +237,7 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
             continue
         R = scores[reference][m]
         runs = list(R.columns)
-        mr = np.ascontiguousarray(R.to_numpy(np.float64)).mean(axis=0)    # row after row: a fixed order
+        mr = _means_frame(R).to_numpy(np.float64)[0]                      # row after row: a fixed order
         rank_rows.append(pd.DataFrame({"metric": m, "run": runs, "qrels": reference, "mean": mr,
                                        "rank": competition_ranks(mr), "rank_change": 0}))
         for j, job in enumerate(jobs):
@@ -204,7 +250,58 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
           else pd.DataFrame(columns=RUN_RANKS_COLUMNS))[RUN_RANKS_COLUMNS]
     for c in ("rank", "rank_change"):
         rr[c] = rr[c].astype(np.int64)
-    return {"ranking_agreement": ra_table, "run_ranks": rr}
+    return {"ranking_agreement": ra_table, "run_ranks": rr, "topic_ranking_agreement": topic_ranking(jobs, reference)}
+
+
+def topic_ranking(jobs, reference: str) -> pd.DataFrame:
+    """``topic_ranking_agreement``: per metric, set and topic both scored, the correlation of the
+    runs' scores on that topic (tau-a, tau-b, Pearson, Spearman; scores rounded to
+    :data:`TIE_DECIMALS` for the rank coefficients)."""
+    frames = []
+    for m, s, a, b in jobs:
+        if list(a.index) == [MEANS]:
+            continue
+        have = set(map(str, b.index))
+        common = [t for t in a.index if str(t) in have]
+        if not common:
+            continue
+        X = a.loc[common].to_numpy(np.float64)
+        Y = b.loc[common].to_numpy(np.float64)
+        rx, ry = np.round(X, TIE_DECIMALS), np.round(Y, TIE_DECIMALS)
+        ta, tb = tau_ab(rx, ry)
+        frames.append(pd.DataFrame({"metric": m, "qrels": s, "reference": reference,
+                                    "topic": pd.Series([str(t) for t in common], dtype=object),
+                                    "runs": np.int64(X.shape[1]), "tau": ta, "tau_b": tb, "pearson": pearson(X, Y),
+                                    "spearman": spearman(rx, ry)}))
+    out = (pd.concat(frames, ignore_index=True) if frames
+           else pd.DataFrame(columns=TOPIC_RANKING_COLUMNS))[TOPIC_RANKING_COLUMNS]
+    for c in ("metric", "qrels", "reference", "topic"):
+        out[c] = out[c].astype(object)
+    out["runs"] = out["runs"].astype(np.int64)
+    return out
+
+
+def _jackknife_taus(X: np.ndarray, other: np.ndarray, side: str) -> np.ndarray:
+    """(n, J) tau-a with each topic of ``X`` (n, J, runs) left out in turn: the leave-one-out means
+    ``(sum - x_i) / (n - 1)``, rounded.  ``side`` "both": ``other`` (n, J, runs) the other side's
+    scores on the same topics, left out alike; "a" / "b": ``other`` (J, runs) the other side's
+    rounded means, ``X`` the reference's / the set's scores."""
+    n, J, r = X.shape
+    if n < 2:
+        return np.full((1, J), np.nan)
+    out = np.empty((n, J))
+    sx = X.sum(axis=0)
+    so = other.sum(axis=0) if side == "both" else None
+    step = max(1, CHUNK_CELLS // (J * r * r))
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        loo = np.round((sx[None] - X[lo:hi]) * (1.0 / (n - 1)), TIE_DECIMALS)
+        if side == "both":
+            oth = np.round((so[None] - other[lo:hi]) * (1.0 / (n - 1)), TIE_DECIMALS)
+        else:
+            oth = np.broadcast_to(other, loo.shape)
+        out[lo:hi] = _tau_a(oth, loo) if side == "b" else _tau_a(loo, oth)
+    return out
 
 
 def _decisions(df: pd.DataFrame) -> np.ndarray:
@@ -215,13 +312,13 @@ def _decisions(df: pd.DataFrame) -> np.ndarray:
 
 def decision_agreement(scores: dict, reference: str, metrics, *, topics: str = "common", test: str = "paired-t",
                        correction: str | None = None, alpha: float = 0.05, B: int | None = None,
-                       seed: int = 0) -> pd.DataFrame:
+                       seed: int = 0, means_only=frozenset()) -> pd.DataFrame:
     """The ``decision_agreement`` table (module docstring): one :func:`~metaeval.meta.compare.compare`
     per set and topic set, all metrics of it at once."""
     from .compare import compare
 
     metrics = list(metrics)
-    jobs = _jobs(scores, reference, metrics, topics)
+    jobs = [j for j in _jobs(scores, reference, metrics, topics, means_only) if list(j[2].index) != [MEANS]]
     cache: dict = {}
 
     def run(name, key, mats):
@@ -253,7 +350,8 @@ def decision_agreement(scores: dict, reference: str, metrics, *, topics: str = "
     return out
 
 
-def discpower_by_set(scores: dict, metrics, *, alpha: float = 0.05, seed: int = 0, B: int = 1000) -> pd.DataFrame:
+def discpower_by_set(scores: dict, metrics, *, alpha: float = 0.05, seed: int = 0, B: int = 1000,
+                     means_only=frozenset()) -> pd.DataFrame:
     """The discriminative-power table (:func:`metaeval.meta.discpower.stage_discpower`, randomised
     Tukey HSD and the other tests of the collection's method) per set, over each set's own topics,
     with a first column ``qrels``."""
@@ -261,7 +359,7 @@ def discpower_by_set(scores: dict, metrics, *, alpha: float = 0.05, seed: int = 
 
     frames = []
     for s, mats in scores.items():
-        ms = [m for m in metrics if m in mats]
+        ms = [m for m in metrics if m in mats and s not in means_only]
         if not ms:
             continue
         dp = stage_discpower({m: mats[m] for m in ms}, ms, alpha=alpha, seed=seed, B_r=B)["discriminative_power"]

@@ -38,7 +38,8 @@ __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "trial_rng"
 
 STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5, "incompleteness": 6,
            "standardisation": 7,          # the topic subsets of meta.standardisation (issue 30)
-           "test_errors": 8}              # the simulations of meta.test_errors (issue 29)
+           "test_errors": 8,              # the simulations of meta.error_rates (issue 29)
+           "ppi": 9}                      # the labelled topic sets of meta.ppi
 
 #: batches of bootstrap samples start at multiples of this many samples; the count-matrix products
 #: are exact (:func:`metaeval.detmath.int_product`), so results are bit-identical for every

@@ -211,7 +211,7 @@ def check_vocabulary(vocabulary: str | None, order: str | None = None) -> str:
 #: import another for its side effect (and ``metaeval.kishida`` -> ``metaeval.metrics`` is the only
 #: direction of import between the two).  A new family of measures is one more entry here.
 MEASURE_MODULES = ("metaeval.metrics.ranked", "metaeval.kishida.measures", "metaeval.metrics.diversity",
-                   "metaeval.metrics.irm", "metaeval.treceval.adapter", "metaeval.metrics.cwl_registry")
+                   "metaeval.metrics.irm", "metaeval.treceval.adapter", "metaeval.cwl.adapter")
 
 
 class _Registry(dict):

@@ -4,6 +4,8 @@ Runs as rows, metrics as columns, each cell the run's mean score (4 decimals):
 
 * with a baseline: the baseline row first (marked ``(baseline)``), and a dagger on every mean
   that differs significantly from the baseline's (adjusted p < alpha);
+* with several baselines: each a letter (a, b, ...), their rows first, and every mean carries the
+  letters of the baselines it differs from significantly, as superscripts (as ranx's report);
 * all pairs: each run gets a letter (a, b, ..., z, aa, ab, ...) and its mean carries the letters of
   the runs it is significantly better than (higher mean, adjusted p < alpha); with more than 26
   runs the letters are separated by commas (``ad,ag,ah``);
@@ -107,6 +109,14 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
     labels = dict(labels or {})
     if fmt not in ("md", "tex"):
         raise ValueError(f"unknown table format {fmt!r}; expected 'md' or 'tex'")
+    if baseline is not None and not isinstance(baseline, str):
+        baseline = [str(b) for b in baseline]
+        if len(baseline) > 1:
+            if show:
+                raise ValueError("showing p-values or effect sizes needs one baseline (several: see compare.csv)")
+            return _render_baselines(df, baseline, alpha=alpha, tex=fmt == "tex", digits=digits, n_topics=n_topics,
+                                     sort_by=sort_by, labels=labels, conventions=conventions)
+        baseline = baseline[0] if baseline else None
     tex = fmt == "tex"
     show = list(dict.fromkeys(show or ()))
     bad = [x for x in show if x not in SHOW_COLUMNS]
@@ -200,5 +210,77 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
              r"\begin{tabular}{l" + "r" * len(heads) + "}", r"\toprule",
              "run & " + " & ".join(heads) + r" \\", r"\midrule"]
     lines += [label(r) + " & " + " & ".join(cells(r)) + r" \\" for r in runs]
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def _render_baselines(df: pd.DataFrame, baselines: list, *, alpha: float, tex: bool, digits: int,
+                      n_topics: int | None, sort_by: str | None, labels: dict, conventions: str) -> str:
+    """Several baselines: each gets a letter (a, b, ...; its rows first, in the order given) and a
+    mean carries, as a superscript (ranx's report's marks), the letters of the baselines it differs
+    from significantly (adjusted p < alpha) -- a baseline's row too, for the other baselines."""
+    from ..labels import relabel
+
+    metrics = list(dict.fromkeys(df["metric"]))
+    if sort_by is not None and sort_by not in metrics:
+        raise ValueError(f"sort_by: metric {sort_by!r} not in the table ({', '.join(metrics)})")
+    others = [r for r in dict.fromkeys(x for pair in zip(df["run"], df["other"]) for x in pair) if r not in baselines]
+    means: dict = {}
+    for row in df.itertuples(index=False):
+        means[(row.metric, row.run)] = row.mean
+        means[(row.metric, row.other)] = row.other_mean
+    if sort_by is not None:
+        others = sorted(others, key=lambda r: -means.get((sort_by, r), float("-inf")))   # stable on ties
+    runs = list(baselines) + others
+    letters = {b: run_letter(i) for i, b in enumerate(baselines)}
+    sep = "," if len(baselines) > 26 else ""
+    marks: dict = {}
+    for row in df.itertuples(index=False):
+        if row.significant:
+            marks.setdefault((row.metric, row.run), set()).add(letters[row.other])
+            if row.run in letters:                # two baselines: both carry the other's letter
+                marks.setdefault((row.metric, row.other), set()).add(letters[row.run])
+
+    def cell(metric, run):
+        v = means.get((metric, run))
+        if v is None:
+            return ""
+        text = f"{v:.{digits}f}"
+        mk = marks.get((metric, run))
+        if not mk:
+            return text
+        sup = sep.join(sorted(mk, key=lambda x: (len(x), x)))
+        return text + (rf"$^{{\mathrm{{{sup}}}}}$" if tex else f"<sup>{sup}</sup>")
+
+    def label(run):
+        shown = relabel(run, labels)
+        name = _tex_escape(shown) if tex else shown
+        return f"({letters[run]}) {name} (baseline)" if run in letters else name
+
+    heads = [_tex_escape(relabel(m, labels)) if tex else relabel(m, labels) for m in metrics]
+    tests = list(dict.fromkeys(df["test"]))
+    corrs = list(dict.fromkeys(df["correction"]))
+    test = ", ".join(TEST_NAMES.get(t, t) for t in tests)
+    corr = ", ".join(CORRECTION_NAMES.get(c, c) for c in corrs)
+    family = f"the comparisons with the {len(baselines)} baselines"
+    topics = f" over {n_topics} topics" if n_topics else ""
+    if corrs == ["none"] and tests[0] in ("rthsd", "tukey-hsd"):
+        how = f"{test} (two-sided; controls the family-wise error over {family} per metric)"
+    elif corrs == ["none"]:
+        how = f"{test} (two-sided), no correction for multiple comparisons"
+    else:
+        how = f"{test} (two-sided), {corr} correction over {family} per metric"
+    legend = (f"Mean scores{topics}; {how}; alpha = {alpha:g}; superscript letters: significantly different "
+              f"from the baseline with that letter.")
+    if conventions == "urbano2019":
+        legend += " Tests with the conventions of Urbano, Lima & Hanjalic (2019)."
+    if not tex:
+        lines = ["| run | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(heads)]
+        lines += ["| " + label(r) + " | " + " | ".join(cell(m, r) for m in metrics) + " |" for r in runs]
+        return "\n".join(lines) + "\n\n" + legend + "\n"
+    lines = [r"\begin{table}[t]", r"\centering", rf"\caption{{{_tex_escape(legend)}}}",
+             r"\begin{tabular}{l" + "r" * len(heads) + "}", r"\toprule",
+             "run & " + " & ".join(heads) + r" \\", r"\midrule"]
+    lines += [label(r) + " & " + " & ".join(cell(m, r) for m in metrics) + r" \\" for r in runs]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(lines) + "\n"

@@ -604,8 +604,8 @@ PLOTTERS.update({"judgments_run_means": (plot_judgment_run_means, {}),
                  "judgments_ranking_agreement": (plot_judgment_taus, {})})
 
 
-# which significance test to trust (issue 29): the plotters live in report/test_errors.py
-from .test_errors import plot_test_errors_power, plot_test_errors_type1  # noqa: E402
+# which significance test to trust (issue 29): the plotters live in report/error_rates.py
+from .error_rates import plot_test_errors_power, plot_test_errors_type1  # noqa: E402
 
 PLOTTERS.update({"test_errors_type1": (plot_test_errors_type1, {}),
                  "test_errors_power": (plot_test_errors_power, {})})

@@ -11,15 +11,48 @@ import numpy as np
 import pandas as pd
 
 from . import figure_layout as FL          # FL.save_figure: the one place a test captures figures
-from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure
+from .figure_layout import _LEGEND_INSIDE, _no_data, _rc, _style, _unique, new_figure, panel_title, side_legend
 
 __all__ = ["plot_judgment_run_means", "plot_judgment_taus"]
 
 
 
-def plot_judgment_run_means(run_ranks: pd.DataFrame, path_stem, *, reference: str | None = None) -> list[Path]:
+def _lab(labels, name) -> str:
+    from ..labels import relabel
+
+    return relabel(str(name), labels or {})
+
+
+def _tau_note(taus: pd.DataFrame | None, metric, labels) -> str:
+    """The taus of one metric for its panel: each set's when few, else their median and range."""
+    if taus is None or not len(taus):
+        return ""
+    d = taus[taus["metric"] == metric]
+    t = d["tau"].to_numpy(float)
+    if not len(t) or not np.isfinite(t).any():
+        return ""
+    if len(d) <= 3:
+        return "tau " + ", ".join(f"{_lab(labels, s)} {v:.3f}" for s, v in zip(d["qrels"], t))
+    return f"tau median {np.nanmedian(t):.3f} (min {np.nanmin(t):.3f}, max {np.nanmax(t):.3f}; {len(d)} sets)"
+
+
+def _set_legend(fig, handles, names, ax=None) -> None:
+    """Few sets: the legend in the panel; many: beside the panels (figure widened to fit)."""
+    if ax is not None and len(names) <= _LEGEND_INSIDE:
+        ax.legend(handles, names, loc="best", ncol=1, frameon=False)
+        fig.tight_layout()
+    elif names:
+        side_legend(fig, handles, names)
+    else:
+        fig.tight_layout()
+
+
+def plot_judgment_run_means(run_ranks: pd.DataFrame, path_stem, *, reference: str | None = None,
+                            taus: pd.DataFrame | None = None, labels=None) -> list[Path]:
     """Run means under the reference (x) and under each qrels set (y), one panel per metric, the
-    diagonal dotted (Voorhees (2000) Fig. 1).  ``reference``: default the first set of the table."""
+    diagonal dotted (Voorhees (2000) Fig. 1); one colour per set, the legend beside the panels when
+    there are many, each panel's tau (``taus``: the ranking_agreement table) in its title.
+    ``reference``: default the first set of the table; ``labels`` ``{name: label}``."""
     with _rc():
         metrics = _unique(run_ranks["metric"]) if len(run_ranks) else []
         n = max(1, len(metrics))
@@ -30,57 +63,77 @@ def plot_judgment_run_means(run_ranks: pd.DataFrame, path_stem, *, reference: st
             _no_data(fig.add_subplot(), "run means")
             return FL.save_figure(fig, path_stem)
         ref = reference or run_ranks["qrels"].iloc[0]
+        others = [s for s in _unique(run_ranks["qrels"]) if s != ref]
+        handles = {}
+        first = None
         for i, m in enumerate(metrics):
             ax = fig.add_subplot(rows, cols, i + 1)
+            first = first or ax
             d = run_ranks[run_ranks["metric"] == m]
             x = d[d["qrels"] == ref].set_index("run")["mean"]
-            others = [s for s in _unique(d["qrels"]) if s != ref]
             for j, s in enumerate(others):
                 y = d[d["qrels"] == s].set_index("run")["mean"].reindex(x.index)
-                st = _style(j)
-                ax.scatter(x.to_numpy(float), y.to_numpy(float), s=10, color=st["color"], marker=st["marker"],
-                           label=str(s))
+                if not len(y):
+                    continue
+                st = _style(j, n=len(others))
+                h = ax.scatter(x.to_numpy(float), y.to_numpy(float), s=10, color=st["color"], marker=st["marker"],
+                               label=_lab(labels, s))
+                handles.setdefault(s, h)
             lo = float(np.nanmin(d["mean"].to_numpy(float)))
             hi = float(np.nanmax(d["mean"].to_numpy(float)))
             ax.plot([lo, hi], [lo, hi], color="0.5", linewidth=0.8, linestyle=":")
-            ax.set_xlabel(f"mean under {ref}")
+            ax.set_xlabel(f"mean under {_lab(labels, ref)}")
             ax.set_ylabel("mean under the other set")
-            ax.set_title(str(m))
+            note = _tau_note(taus, m, labels)
+            ax.set_title(panel_title(_lab(labels, m) + (f": {note}" if note else ""), 3.0, 9.0))
             ax.grid(True, alpha=0.3)
-            _legend(ax, len(others))
-        fig.tight_layout()
+        names = [s for s in others if s in handles]
+        _set_legend(fig, [handles[s] for s in names], [_lab(labels, s) for s in names],
+                    first if len(metrics) == 1 else None)
         return FL.save_figure(fig, path_stem)
 
 
-def plot_judgment_taus(table: pd.DataFrame, path_stem) -> list[Path]:
-    """Kendall's tau with its bootstrap interval (error bars) and tau_AP (open markers) by metric
-    (x) and qrels set (one series each)."""
+def plot_judgment_taus(table: pd.DataFrame, path_stem, *, labels=None) -> list[Path]:
+    """Kendall's tau with its BCa interval (Efron 1987; error bars, filled markers) and tau_AP (open
+    markers) by metric (x) and qrels set (one colour each); the legend names each set once, and
+    the two marker kinds, beside the panel when there are many sets."""
+    from matplotlib.lines import Line2D
+
     with _rc():
-        fig = new_figure(max(4.0, 1.2 * max(1, table["metric"].nunique() if len(table) else 1) + 2.0), 3.6)
+        sets = _unique(table["qrels"]) if len(table) else []
+        metrics = _unique(table["metric"]) if len(table) else []
+        fig = new_figure(max(4.0, min(16.0, 1.5 + len(metrics) * (0.6 + 0.1 * len(sets)))), 3.6)
         ax = fig.add_subplot()
         if not len(table):
             _no_data(ax, "ranking agreement")
             return FL.save_figure(fig, path_stem)
-        metrics = _unique(table["metric"])
-        sets = _unique(table["qrels"])
         width = 0.8 / max(1, len(sets))
+        handles = []
         for j, s in enumerate(sets):
             d = table[table["qrels"] == s].set_index("metric").reindex(metrics)
             x = np.arange(len(metrics)) + (j - (len(sets) - 1) / 2) * width
             tau = d["tau"].to_numpy(float)
             lo, hi = d["tau_ci_low"].to_numpy(float), d["tau_ci_high"].to_numpy(float)
-            st = _style(j)
-            # the percentile interval need not contain the point (bootstrap taus run low): drawn as is
-            ax.vlines(x, lo, hi, color=st["color"], linewidth=0.8)
-            ax.plot(x, tau, linestyle="none", marker=st["marker"], color=st["color"], markersize=4,
-                    label=f"{s}: tau")
-            ax.scatter(x, d["tau_ap"].to_numpy(float), s=14, facecolors="none", edgecolors=st["color"],
-                       marker=st["marker"], label=f"{s}: tau_AP")
+            st = _style(j, n=len(sets))
+            ok = np.isfinite(lo) & np.isfinite(hi)
+            if ok.any():
+                ax.vlines(x[ok], lo[ok], hi[ok], color=st["color"], linewidth=0.8)
+            ax.plot(x, tau, linestyle="none", marker=st["marker"], color=st["color"], markersize=4)
+            ap = d["tau_ap"].to_numpy(float)
+            if np.isfinite(ap).any():
+                open_marker = "o" if st["marker"] in ("x", "+") else st["marker"]   # an unfilled marker has no edge
+                ax.scatter(x, ap, s=14, facecolors="none", edgecolors=st["color"], marker=open_marker)
+            handles.append(Line2D([], [], linestyle="none", marker=st["marker"], color=st["color"], markersize=4))
+        kinds = [Line2D([], [], linestyle="none", marker="o", color="0.3", markersize=4),
+                 Line2D([], [], linestyle="none", marker="o", markerfacecolor="none", markeredgecolor="0.3",
+                        markersize=4)]
         ax.set_xticks(range(len(metrics)))
-        ax.set_xticklabels(metrics, rotation=30, ha="right")
+        ax.set_xticklabels([_lab(labels, m) for m in metrics], rotation=30, ha="right")
         ax.set_ylabel("correlation with the reference ranking")
-        ax.set_ylim(min(0.0, float(np.nanmin(table[["tau", "tau_ap", "tau_ci_low"]].to_numpy(float)))) - 0.05, 1.02)
+        vals = table[["tau", "tau_ap", "tau_ci_low"]].to_numpy(float)
+        low = float(np.nanmin(vals)) if np.isfinite(vals).any() else 0.0
+        ax.set_ylim(min(0.0, low) - 0.05, 1.02)
         ax.grid(True, alpha=0.3)
-        _legend(ax, 2 * len(sets))
-        fig.tight_layout()
+        names = [_lab(labels, s) for s in sets] + ["tau (bar: 95% BCa interval)", "tau_AP"]
+        _set_legend(fig, handles + kinds, names, ax if len(sets) <= _LEGEND_INSIDE - 2 else None)
         return FL.save_figure(fig, path_stem)

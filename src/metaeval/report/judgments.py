@@ -13,7 +13,7 @@ from ..util import atomic_write, file_name
 from .csvio import csv_text
 from .tables import write_table
 
-__all__ = ["write_judgments", "confusion_name"]
+__all__ = ["confusion_name", "judgment_labels", "write_judgments"]
 
 
 def confusion_name(a: str, b: str) -> str:
@@ -28,8 +28,22 @@ def _write_text(path: Path, text: str) -> Path:
     return path
 
 
-def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = True) -> list[Path]:
-    """Write every table, figure and file of ``result`` under ``out_dir``; returns the paths."""
+def judgment_labels(res, labels_file) -> dict:
+    """``{name: label}`` of the runs (default labels and those given), the metrics (by any alias)
+    and the sets named in ``labels_file`` (a path or a mapping), as ``metaeval compare --labels``."""
+    from ..labels import labels_for, read_labels
+
+    given = dict(labels_file) if isinstance(labels_file, dict) else read_labels(labels_file)
+    runs = [str(r) for r in dict.fromkeys(res.tables["run_ranks"]["run"].tolist())]
+    out = labels_for(runs, list(res.metrics), given)
+    sets = set(res.scores) | set(res.tables["label_agreement"]["qrels_a"]) | set(res.tables["label_agreement"]["qrels_b"])
+    out.update({s: given[s] for s in sets if s in given})
+    return out
+
+
+def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = True, labels=None) -> list[Path]:
+    """Write every table, figure and file of ``result`` under ``out_dir``; returns the paths.
+    ``labels`` ``{name: label}`` of runs, metrics and sets: shown in Markdown, LaTeX and figures."""
     out = Path(out_dir)
     texts = {}
     for name, df in result.tables.items():
@@ -44,8 +58,11 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
     written: list[Path] = []
     (out / "tables").mkdir(parents=True, exist_ok=True)
     for o in O.tables("judgments"):
-        if o.name in texts:
-            written += write_table(texts[o.name], out / "tables" / o.name, kind=o.layout, alpha=alpha)
+        if o.name in texts and tuple(o.formats) == ("csv",):     # a long table: the CSV alone
+            written.append(_write_text(out / "tables" / f"{o.name}.csv", csv_text(texts[o.name])))
+        elif o.name in texts:
+            written += write_table(texts[o.name], out / "tables" / o.name, kind=o.layout, alpha=alpha,
+                                   labels=labels)
     for path, text in extra.items():
         written.append(_write_text(path, text))
     if figures:
@@ -55,6 +72,7 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
         for o in O.figures("judgments"):
             draw, kwargs = PLOTTERS[o.layout]
             if o.source == "run_ranks":
-                kwargs = {**kwargs, "reference": result.reference}
+                kwargs = {**kwargs, "reference": result.reference, "taus": result.tables["ranking_agreement"]}
+            kwargs = {**kwargs, "labels": labels}
             written += draw(result.tables[o.source], out / "figures" / o.name, **kwargs)
     return written

@@ -560,6 +560,7 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("judgments_run_ranks", _jl.layout_run_ranks),
     TableKind("judgments_decision_agreement", _jl.layout_decision_agreement),
     TableKind("judgments_qrels_discriminative_power", _layout_generic),
+    TableKind("judgments_topic_ranking_agreement", _layout_generic),
 ]}
 
 # score standardisation (issue 30): the layouts live in report/standardisation_layouts.py

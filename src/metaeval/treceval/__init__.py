@@ -11,10 +11,15 @@ One module per job, as trec_eval has one ``m_*.c`` file per measure and one tabl
   (:func:`compute`), with :mod:`.gains`, the per-topic gain tables;
 * :mod:`.summaries` -- the "all" values (``meas_avg.c``);
 * :mod:`.adapter` -- the measures in the registry as ``trec.NAME`` (loaded by the registry);
-* the drop-in: :mod:`.options` (the command line, ``-m name.params``), :mod:`.evaluate` (a group of
-  runs), :mod:`.render` (the printed lines), :mod:`.zscores` (``-Z``), :mod:`.schedule` (groups,
-  the forked second process), :mod:`.dropin` (the run); ``metaeval.cli.trec_eval`` only parses the
-  arguments and reports.  The readers are :mod:`metaeval.io.treceval`'s.
+* the drop-in: :mod:`.reader` (trec_eval's qrels and run readers), :mod:`.ranking` (a run ranked
+  as ``form_res_rels.c`` ranks it; the optional C scanner ``_trecscan``), :mod:`.options` (the
+  command line, ``-m name.params``), :mod:`.evaluate` (a group of runs), :mod:`.render` (the printed
+  lines; the optional C printer ``_trecfmt``), :mod:`.zscores` (``-Z``), :mod:`.schedule` (groups,
+  the forked second process), :mod:`.dropin` (the run) and :mod:`.cli` (``metaeval trec_eval``:
+  parses the arguments and reports).
+
+Over the shared toolkit: :mod:`metaeval.cnum` (C's ``atof``/``atol``), :mod:`metaeval.detmath`, the
+readers' tokenizer and C core (:mod:`metaeval.io._text`, :mod:`metaeval.io._cext`).
 
 Adding a measure: one function in :mod:`.measures` with its row in ``@measure(...)``.
 """

@@ -7,7 +7,7 @@ import gc
 
 import numpy as np
 
-from ..io.treceval import read_trec_qrels
+from .reader import read_trec_qrels
 from .schedule import texts
 from .zscores import read_zscores
 

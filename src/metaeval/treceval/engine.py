@@ -1,6 +1,6 @@
 """The trec_eval engine: trec_eval's rankings as arrays, every requested measure on them at once.
 
-The input (:class:`metaeval.io.trec_ranking.TrecRanking`): ``rel`` (..., T, D) with levels >= 0, -1
+The input (:class:`metaeval.treceval.ranking.TrecRanking`): ``rel`` (..., T, D) with levels >= 0, -1
 (not in the qrels), -2 (negative judgment), ``PAD_REL`` past ``num_ret``.  The engine works on a
 compressed view (:meth:`_Ctx.buckets`): one row per run and topic holding only its *entries*, the
 ranks below ``num_ret`` with a document other than a NONPOOL one (level -1), in rank order, with

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError
-from ..io.trec_ranking import rank_run_file, stack_rankings
+from .ranking import rank_run_file, stack_rankings
 from .engine import compute
 from .render import layout, render
 from .summaries import totals as _sums
@@ -47,7 +47,7 @@ def totals(o, rk, values):
 
 def _rank(o, q, path):
     """One run file as trec_eval ranks it: ``(rel, num_ret, present, run_id)`` of
-    :func:`metaeval.io.trec_ranking.rank_run_file`, with the drop-in's checks: a qrels topic missing from
+    :func:`metaeval.treceval.ranking.rank_run_file`, with the drop-in's checks: a qrels topic missing from
     the run (10.0 without ``-c``), a topic with only negative judgments (trec_eval cannot evaluate
     it)."""
     got = rank_run_file(q, path, max_docs=o["M"], judged_only=o["J"], complete=o["c"], version=o["version"])

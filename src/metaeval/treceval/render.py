@@ -1,6 +1,6 @@
 """What the drop-in prints: trec_eval's lines (``print_meas.c``, ``m_relstring.c``) of one run --
 the -q lines topic by topic, the summary lines ("all") -- byte for byte, through the optional C line
-printer ``metaeval._trecfmt`` when it is built (and ``METAEVAL_NO_CEXT`` unset), else through
+printer ``metaeval.treceval._trecfmt`` when it is built (and ``METAEVAL_NO_CEXT`` unset), else through
 '%' templates (the same bytes)."""
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def render(o, q, rk, run_index: int, values, sums, layout) -> str:
 
 def _per_topic(qcols, topics, show) -> str:
     """The -q lines, topic after topic (``show``: which topics), each ending in a newline: printed
-    by the C extension ``metaeval._trecfmt`` when it is built (and ``METAEVAL_NO_CEXT`` unset),
+    by the C extension ``metaeval.treceval._trecfmt`` when it is built (and ``METAEVAL_NO_CEXT`` unset),
     else with '%' templates -- the same bytes."""
     if not qcols or not topics:
         return ""
@@ -168,7 +168,7 @@ def _per_topic(qcols, topics, show) -> str:
 _KIND = {"%6.4f": ord("f"), "%d": ord("d"), "'%s'": ord("s")}
 
 try:  # the optional C line printer (setup.py builds it)
-    from .. import _trecfmt as _cfmt
+    from . import _trecfmt as _cfmt
 except ImportError:  # pragma: no cover - depends on the build
     _cfmt = None
 

@@ -22,8 +22,8 @@ from ...stages import (KINDS, Param, StageInfo, StageInputs, check_params, commo
                        common_sections, file_stages, get, method_stages, names, param, parameter, params, plug_ins_here,
                        register, register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
-from . import (common, discpower, gain_sweep, incompleteness, kendall, paired, rank_correlation, risk,
-               stability, standardisation, swap, test_errors, unpaired)
+from . import (common, discpower, error_rates, gain_sweep, incompleteness, kendall, paired, ppi, rank_correlation,
+               reproducibility, risk, stability, standardisation, swap, unpaired)
 
 if TYPE_CHECKING:
     from ..incompleteness import IncompletenessConfig
@@ -35,7 +35,8 @@ register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAG
 plug_ins_here()
 register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
          StageInfo("figures", "file"), StageInfo("summary", "file"), StageInfo("kishida", "other"),
-         StageInfo("judgments", "other"), standardisation.STAGE, test_errors.STAGE)
+         StageInfo("judgments", "other"), standardisation.STAGE, error_rates.STAGE, ppi.STAGE,
+         reproducibility.STAGE)
 
 
 @dataclass(frozen=True)

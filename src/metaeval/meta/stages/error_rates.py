@@ -1,7 +1,7 @@
 """Stage ``test_errors``: which significance test to trust on this collection -- the simulated
 type I, II and III error rates of the paired tests (Urbano, Lima & Hanjalic 2019;
-:mod:`metaeval.meta.test_errors`).  Its own command (``metaeval test-errors``,
-:mod:`metaeval.cli.test_errors`) and, when ``test_errors: {enabled: true}``, its own job per
+:mod:`metaeval.meta.error_rates`).  Its own command (``metaeval test-errors``,
+:mod:`metaeval.cli.error_rates`) and, when ``test_errors: {enabled: true}``, its own job per
 collection (``workflow/rules/test_errors.smk``); its parameters (defaults as the command's), its
 config section and its job's arguments are declared here (:mod:`metaeval.dag`)."""
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ...stages import StageInfo, parameter
 
 # the names and defaults of the test-errors stage, declared here (standard library only: the config
-# schema and `metaeval --help` import no numpy); metaeval.meta.test_errors and urbano_tests read them
+# schema and `metaeval --help` import no numpy); metaeval.meta.error_rates and urbano_tests read them
 #: the tests, as ``metaeval compare --test`` spells them
 TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation")
 #: the paper's significance levels (``R/common.R``: 1:9 * .001, 1:9 * .01, .1)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from ._ntcir_common import _LABEL, _parse_values, _read_lines
+from ._common import _LABEL, _parse_values, _read_lines
 
 
 def add_diversity_parsers(sub) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._ntcir_common import _LABEL, _parse_values, _read_lines
+from ._common import _LABEL, _parse_values, _read_lines
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -84,7 +84,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     comp.add_argument("labelled", nargs="?", metavar="LABELLED",
                       help="labelled ranked list (default: stdin)")
     comp.set_defaults(func=run_compute)
-    from ._ntcir_div import add_diversity_parsers
+    from .diversity import add_diversity_parsers
     add_diversity_parsers(sub)
     return p
 
@@ -108,7 +108,7 @@ def run_label(args) -> int:
     if args.truncate is not None and args.truncate < 1:
         raise InputError(f"-truncate {args.truncate}: expected a positive rank")
     if getattr(args, "ec", False):
-        from ._ntcir_div import run_label_ec
+        from .diversity import run_label_ec
         return run_label_ec(args)
     judged, _ = _judged(args.rel)
     name, lines = _read_lines(args.res)
@@ -167,7 +167,7 @@ def run_compute(args) -> int:
     from ..metrics.registry import parse_cutoffs
 
     if getattr(args, "ec", False):
-        from ._ntcir_div import run_compute_ec
+        from .diversity import run_compute_ec
         return run_compute_ec(args)
     gains = _parse_values(args.gains, "gains")
     H = len(gains)

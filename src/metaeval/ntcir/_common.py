@@ -1,5 +1,5 @@
-"""What ``metaeval ntcir``'s single-topic subcommands share (:mod:`metaeval.cli.ntcir` and
-:mod:`metaeval.cli._ntcir_div`): reading a file or stdin, the relevance-label pattern, the
+"""What ``metaeval ntcir``'s single-topic subcommands share (:mod:`metaeval.ntcir.cli` and
+:mod:`metaeval.ntcir.diversity`): reading a file or stdin, the relevance-label pattern, the
 ``-g``/``-s`` value lists."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-/* metaeval._trecscan: one pass over a TREC run's text -> trec_eval 10.0's rankings (optional).
+/* metaeval.treceval._trecscan: one pass over a TREC run's text -> trec_eval 10.0's rankings (optional).
  *
- * The pure-numpy reader (metaeval.io.treceval.read_trec_run + _rank_one) is the specification; this
+ * The pure-numpy reader (metaeval.treceval.reader.read_trec_run + _rank_one) is the specification; this
  * module computes the same (rel, num_ret, present, run id) for the usual input and answers None for
  * anything unusual, so that the caller falls back to that reader (which also words every error):
  *
@@ -11,7 +11,7 @@
  *   - a document retrieved twice for one topic (the caller raises trec_eval's error);
  *   - a score token whose conversion fails (cannot happen for the grammar below; defensive).
  *
- * Semantics (see the docstring of metaeval.io.treceval):
+ * Semantics (see the docstring of metaeval.treceval.reader):
  *   fields are split at bytes <= 0x20; blank lines and lines whose first non-blank byte is '#' are
  *   skipped; at least 6 fields, extra ones ignored; RANK ignored; run id = TAG of the last result
  *   line; SCORE = C atof as metaeval.cnum.c_atof reads it: the longest prefix matching
@@ -35,7 +35,7 @@
 #define PAD_REL (-(1 << 30))
 #define NONPOOL (-1)
 #define UNJUDGED (-2)
-#define CAPSULE_NAME "metaeval._trecscan.QrelsIndex"
+#define CAPSULE_NAME "metaeval.treceval._trecscan.QrelsIndex"
 
 /* ------------------------------------------------------------------ the qrels index */
 
@@ -756,7 +756,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_trecscan",
-                                       "trec_eval run scanning in C (optional; see metaeval.io.treceval)",
+                                       "trec_eval run scanning in C (optional; see metaeval.treceval.ranking)",
                                        -1, methods};
 
 PyMODINIT_FUNC PyInit__trecscan(void) { return PyModule_Create(&moduledef); }

@@ -36,7 +36,7 @@ import pandas as pd
 from . import copulas as C
 from . import margins as M
 from .samples import single_threaded_blas, trial_rng
-from .stages.test_errors import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
+from .stages.error_rates import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
 from .urbano_tests import run_tests
 
 __all__ = ["test_errors", "TestErrors", "DEFAULT_ALPHAS", "DEFAULT_DELTAS", "DEFAULT_TOPICS", "prepare_runs",

@@ -29,9 +29,9 @@ def main(argv=None) -> int:
     rejected input (2 a malformed file, 4 a measure it cannot compute), 1 when the evaluation
     failed, 2 for bad usage."""
     from ..errors import InputError
-    from ..treceval.dropin import run
-    from ..treceval.options import USAGE, UsageError, parse
-    from ..treceval.schedule import WorkerFailed
+    from .dropin import run
+    from .options import USAGE, UsageError, parse
+    from .schedule import WorkerFailed
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:

@@ -1,6 +1,6 @@
-/* metaeval._trecfmt: trec_eval's per-topic lines, printed in C (optional).
+/* metaeval.treceval._trecfmt: trec_eval's per-topic lines, printed in C (optional).
  *
- * metaeval.cli.trec_eval formats the -q lines of a run with Python's '%' operator when this module
+ * metaeval.treceval.cli formats the -q lines of a run with Python's '%' operator when this module
  * is not built (the specification); this module prints the same bytes, about ten times faster:
  *
  *   HEAD TOPIC '\t' VALUE '\n', topic after topic (those shown), the columns in order in each,
@@ -236,7 +236,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_trecfmt",
                                        "trec_eval's per-topic lines printed in C (optional; see "
-                                       "metaeval.cli.trec_eval)",
+                                       "metaeval.treceval.render)",
                                        -1, methods};
 
 PyMODINIT_FUNC PyInit__trecfmt(void) { return PyModule_Create(&moduledef); }

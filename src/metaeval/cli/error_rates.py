@@ -10,7 +10,7 @@ import sys
 def add_parser(subparsers) -> argparse.ArgumentParser:
     # the defaults, standard library only: `metaeval --help` loads no numpy
     from ..meta import stages
-    from ..meta.stages.test_errors import (
+    from ..meta.stages.error_rates import (
         DEFAULT_ALPHAS,
         DEFAULT_DELTAS,
         DEFAULT_TOPICS,

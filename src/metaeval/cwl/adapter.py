@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from . import cwl_dot
-from .cwl import QUANTITIES, SPECS, CwlMetric, CwlRankings, CwlSpec, _weights
+from . import dot as cwl_dot
+from .measures import QUANTITIES, SPECS, CwlMetric, CwlRankings, CwlSpec, _weights
 
 __all__ = ["cwl_measure", "cwl_quantity"]
 
@@ -97,7 +97,7 @@ _REG_DEFAULT = {("IFT-C1", "T"): 2.0, ("IFT-C1", "b1"): 0.9, ("IFT-C1", "R1"): 1
 
 
 def _register_all() -> None:
-    from .registry import MeasureDef, Param, format_gains, parse_gains, register
+    from ..metrics.registry import MeasureDef, Param, format_gains, parse_gains, register
 
     common = {
         "gains": Param(None, parse_gains, "gain values for L1..LH (overrides the collection default); "

@@ -1,0 +1,99 @@
+"""Stage ``reproducibility``: was it reproduced?  The reproducibility and replicability measures of
+Breuer, Ferro, Fuhr, Maistro, Sakai, Schaer & Soboroff (2020) for an original pair of runs
+(baseline, advanced) and any number of reproductions of it (:mod:`metaeval.meta.reproducibility`,
+exact to repro_eval 0.5.0).  Its own command (``metaeval reproducibility``,
+:mod:`metaeval.cli.reproducibility`) and, when ``reproducibility: {enabled: true}``, one job
+(``workflow/rules/reproducibility.smk``) writing ``RESULTS/reproducibility/``; its parameters, its
+config section, its tables and figures are declared here (standard library only)."""
+
+from __future__ import annotations
+
+from ...stages import Param, StageInfo
+
+#: the measures of the config's default (ir_measures' names: trec_eval's values)
+DEFAULT_METRICS = ("AP", "nDCG@10", "P@10", "RR")
+_REF = "Breuer et al. (2020)"
+_R = "reproducibility"
+
+
+def _reproductions(value) -> list[str]:
+    """The config's ``{NAME: [BASELINE, ADVANCED]}`` as the command's ``NAME=BASELINE,ADVANCED`` words."""
+    return [f"{name}={pair[0]},{pair[1]}" for name, pair in value.items()]
+
+
+def _files(value) -> list[str]:
+    return list(value)
+
+
+_TABLE = dict(kind="table", scope=_R, condition=_R)
+_FIGURE = dict(kind="figure", scope=_R, condition=_R)
+
+STAGE = StageInfo(
+    "reproducibility", "other",        # its tables: `outputs` below (scope reproducibility, not per collection)
+    condition=_R, switch=(_R, "enabled"), switch_default=False,
+    switch_doc="Run the stage (one job: tables reproducibility, effects and reproducibility_topics).",
+    title=f"was it reproduced? reproducibility and replicability measures ({_REF})",
+    params=(
+        Param("rp_qrels", str, None, "qrels of the original collection", flag="--qrels", config=(_R, "qrels"),
+              field=False, schema={"type": ["string", "null"]},
+              doc="Qrels of the original experiment's collection."),
+        Param("rp_orig", str, None, "the original baseline and advanced runs", flag="--orig", nargs=2,
+              config=(_R, "orig"), field=False, render=_files,
+              schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}, "minItems": 2,
+                      "maxItems": 2},
+              doc="The original baseline and advanced run files."),
+        Param("rp_reps", str, None, "reproductions NAME=BASELINE,ADVANCED", flag="--rep", nargs="+",
+              config=(_R, "reproductions"), field=False, render=_reproductions,
+              schema={"type": ["object", "null"],
+                      "additionalProperties": {"type": "array", "items": {"type": "string", "minLength": 1},
+                                               "minItems": 2, "maxItems": 2}},
+              doc="The reproductions, each NAME: [baseline run file, advanced run file] (a CENTRE-style "
+                  "campaign: every participant's pair)."),
+        Param("rp_rep_qrels", str, None, "qrels of another collection (replicability)", flag="--rep-qrels",
+              config=(_R, "rep_qrels"), field=False, schema={"type": ["string", "null"]},
+              doc="Qrels of the collection the reproductions ran on when it is not the original's "
+                  "(replicability: only the unpaired t test, ER and Delta RI)."),
+        Param("rp_metrics", str, DEFAULT_METRICS, "measures (ir_measures' names)", flag="--metrics", nargs="+",
+              config=(_R, "metrics"), field=False,
+              schema={"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
+              doc="The measures, in ir_measures' vocabulary (trec_eval's values, as repro_eval evaluates)."),
+        Param("rp_depth", int, 1000, "documents per topic kept", flag="--depth", config=(_R, "depth"), field=False,
+              schema={"type": "integer", "minimum": 1},
+              doc="Documents kept per topic, in repro_eval's order (its RUN_LENGTH), and RBO's depth."),
+        Param("rp_rbo_p", float, 0.95, "RBO persistence", flag="--rbo-p", config=(_R, "rbo_p"), field=False,
+              schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+              doc="The persistence p of rank-biased overlap (repro_eval's RBO_P)."),
+    ),
+    reads=("rp_qrels", "rp_orig", "rp_reps", "rp_rep_qrels", "rp_metrics", "rp_depth", "rp_rbo_p"),
+    sections=(((_R,),
+               f"Was it reproduced? (stage reproducibility, one job, `metaeval reproducibility`): Kendall's tau "
+               f"Union, RBO, RMSE, nRMSE, the t test's p-value, Effect Ratio and Delta RI of every reproduction of "
+               f"an original pair of runs, as {_REF} define them and repro_eval 0.5.0 computes them; writes "
+               f"RESULTS/reproducibility/. See docs/meta.md."),),
+    outputs=(
+        dict(name="reproducibility", **_TABLE,
+             caption=f"Was it reproduced? Per reproduction, run and measure: Kendall's tau Union (KTU) and rank-biased "
+                     f"overlap (RBO) of the document orderings (mean over the topics), RMSE and normalised RMSE of the "
+                     f"per-topic scores against the original's, and the two-sided t test's p-value (paired; unpaired "
+                     f"when replicated on another collection, where KTU, RBO and RMSE are empty), as {_REF}",
+             regenerates=f"the reproducibility measures of {_REF} (repro_eval 0.5.0)",
+             columns=("reproduction", "run", "metric", "ktu", "rbo", "rmse", "nrmse", "p_value")),
+        dict(name="effects", **_TABLE,
+             caption=f"Was the effect reproduced? Per reproduction and measure: Effect Ratio (the reproduced mean "
+                     f"improvement of the advanced over the baseline run divided by the original's) and Delta "
+                     f"Relative Improvement (the original's relative improvement minus the reproduced one), as {_REF}",
+             regenerates=f"ER and Delta RI of {_REF}", columns=("reproduction", "metric", "er", "dri")),
+        dict(name="reproducibility_topics", **_TABLE,
+             caption=f"Kendall's tau Union and RBO of the document orderings per reproduction, run and topic ({_REF})",
+             regenerates=f"the per-topic KTU and RBO of {_REF}", columns=("reproduction", "run", "topic", "ktu", "rbo")),
+        dict(name="reproducibility_effects", **_FIGURE, source="effects",
+             caption=f"Effect Ratio against Delta RI, one point per reproduction, one panel per measure: (1, 0) is "
+                     f"a perfect reproduction, ER < 1 a smaller effect, Delta RI > 0 a smaller relative improvement "
+                     f"({_REF}, Figure 3)",
+             regenerates=f"the ER / Delta RI plot of {_REF}"),
+        dict(name="reproducibility_rmse", **_FIGURE, source="reproducibility",
+             caption=f"RMSE of the per-topic scores against the measure's cutoff (P@k, nDCG@k, ...), one line per "
+                     f"reproduction and run ({_REF})",
+             regenerates=f"the RMSE-by-cutoff plots of {_REF}"),
+    ),
+)

@@ -1,0 +1,118 @@
+"""Writing what ``metaeval ppi`` computed (:class:`metaeval.meta.ppi.PPIResult`): the tables declared by
+the stage (:mod:`metaeval.meta.stages.ppi`, scope ``ppi``) as CSV / Markdown / LaTeX under
+``DIR/tables``, the figures under ``DIR/figures`` (interval width and coverage against the number of
+labelled topics, the runs' intervals side by side).  Every text and figure is rendered before the
+first file is written, each file atomically; a failure removes what was written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:
+    from ..meta.ppi import PPIResult
+
+__all__ = ["plot_ppi_coverage", "plot_ppi_intervals", "plot_ppi_width", "write_ppi"]
+
+
+def _budget_panels(table: pd.DataFrame, path_stem: str | os.PathLike, y: str, ylabel: str, nominal: float | None) -> list[Path]:
+    from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
+
+    with _rc():
+        metrics = _unique(table["metric"]) if len(table) else []
+        fig = new_figure(4.2 * max(1, len(metrics)), 3.6)
+        if not metrics:
+            _no_data(fig.add_subplot(), "ppi_budget")
+            return save_figure(fig, path_stem)
+        axes = fig.subplots(1, len(metrics), squeeze=False)[0]
+        for ax, m in zip(axes, metrics):
+            g = table[table["metric"] == m]
+            for k, est in enumerate(_unique(g["estimator"])):
+                s = g[g["estimator"] == est].sort_values("labelled", kind="mergesort")
+                x, v = s["labelled"].to_numpy(float), s[y].to_numpy(float)
+                if y == "coverage":
+                    ax.errorbar(x, v, yerr=2 * np.nan_to_num(s["coverage_se"].to_numpy(float)), label=str(est),
+                                capsize=2, **_style(k))
+                else:
+                    ax.plot(x, v, label=str(est), **_style(k))
+            if nominal is not None:
+                ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
+                ax.set_ylim(0, 1.02)
+            ax.set_title(str(m))
+            ax.set_xlabel("human-labelled topics")
+            ax.set_ylabel(ylabel)
+            ax.grid(True, alpha=0.3)
+        _legend(axes[-1], len(_unique(table["estimator"])))
+        fig.tight_layout()
+        return save_figure(fig, path_stem)
+
+
+def plot_ppi_width(table: pd.DataFrame, path_stem: str | os.PathLike) -> list[Path]:
+    """Mean interval width against the number of labelled topics, a line per estimator."""
+    return _budget_panels(table, path_stem, "mean_width", "mean interval width", None)
+
+
+def plot_ppi_coverage(table: pd.DataFrame, path_stem: str | os.PathLike, *, alpha: float = 0.05) -> list[Path]:
+    """Coverage against the number of labelled topics (+- 2 s.e.), the nominal 1 - alpha dashed."""
+    return _budget_panels(table, path_stem, "coverage", "coverage of the human mean", 1.0 - float(alpha))
+
+
+def plot_ppi_intervals(table: pd.DataFrame, path_stem: str | os.PathLike) -> list[Path]:
+    """Every run's four intervals side by side (runs by their human mean), a panel per metric."""
+    from .figure_layout import _no_data, _rc, _style, _unique, new_figure, save_figure
+
+    with _rc():
+        metrics = _unique(table["metric"]) if len(table) else []
+        runs = _unique(table["run"]) if len(table) else []
+        fig = new_figure(max(6.0, 0.28 * len(runs) + 2), 3.4 * max(1, len(metrics)))
+        if not metrics:
+            _no_data(fig.add_subplot(), "ppi_means")
+            return save_figure(fig, path_stem)
+        axes = fig.subplots(len(metrics), 1, squeeze=False)[:, 0]
+        for ax, m in zip(axes, metrics):
+            g = table[table["metric"] == m]
+            hm = g[g["estimator"] == "human"].set_index("run")["mean"]
+            order = sorted(_unique(g["run"]), key=lambda r: (-float(hm.get(r, np.nan)), r))
+            x0 = {r: i for i, r in enumerate(order)}
+            ests = _unique(g["estimator"])
+            for k, est in enumerate(ests):
+                s = g[g["estimator"] == est]
+                x = np.array([x0[r] for r in s["run"]], float) + (k - (len(ests) - 1) / 2) * 0.18
+                mu = s["mean"].to_numpy(float)
+                err = np.vstack([mu - s["ci_low"].to_numpy(float), s["ci_high"].to_numpy(float) - mu])
+                st = _style(k)
+                ax.errorbar(x, mu, yerr=err, fmt=st["marker"], color=st["color"], markersize=3, capsize=1.5,
+                            linewidth=0.8, label=str(est))
+            ax.set_xticks(range(len(order)))
+            ax.set_xticklabels(order, rotation=90, fontsize=6)
+            ax.set_title(str(m))
+            ax.set_ylabel("mean score")
+            ax.grid(True, axis="y", alpha=0.3)
+            ax.legend(loc="upper right", frameon=False, ncol=len(ests))
+        fig.tight_layout()
+        return save_figure(fig, path_stem)
+
+
+def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = True) -> list[Path]:
+    """Write every table and figure of ``result`` under ``out_dir``; returns the paths."""
+    from .. import outputs as O
+    from ..util import atomic_dir_outputs
+    from .tables import write_table
+
+    out = Path(out_dir)
+    tables = result.tables()
+    written: list = []                     # removed again if a later file fails
+    with atomic_dir_outputs(written):
+        for o in O.tables("ppi"):
+            written += write_table(tables[o.name], out / "tables" / o.name, kind="generic",
+                                   caption=O.caption(o, alpha=result.alpha))
+        if figures:
+            draw = {"ppi_width": plot_ppi_width, "ppi_intervals": plot_ppi_intervals,
+                    "ppi_coverage": lambda t, p: plot_ppi_coverage(t, p, alpha=result.alpha)}
+            for o in O.figures("ppi"):
+                written += draw[o.name](tables[o.source], out / "figures" / o.name)
+    return written

@@ -1,0 +1,42 @@
+# Prediction-powered intervals (Angelopoulos et al. 2023; PPI++, Angelopoulos, Duchi & Zrnic 2023;
+# per-topic units as Oosterhuis et al. 2024): per collection with a `ppi:` block, one job running
+# `metaeval ppi` -- the collection's qrels as the human labels, the block's judge files -- into
+# results/C/ppi/ (tables/, figures/). The stage (`ppi`, kind "other", metaeval/meta/stages/ppi.py)
+# declares its outputs (scope ppi) and its job's arguments (job_args, read through metaeval.dag.Plan).
+
+
+def ppi_outputs():
+    out = []
+    for o in _outputs.outputs("ppi"):
+        for f in o.files():
+            path = f"{RES}/{{collection}}/ppi/{f}"
+            if f.endswith(".csv") or f.endswith(".png"):
+                path = report(path, caption=caption(_outputs.report_caption_name(o)),
+                              category="{collection}", subcategory="Prediction-powered intervals",
+                              labels={"collection": "{collection}", o.kind: o.name})
+            out.append(path)
+    return out
+
+
+rule ppi:
+    input:
+        qrels=lambda w: PLAN.ppi_files(w.collection),
+        runs=lambda w: PLAN.run_files(w.collection),
+    output:
+        ppi_outputs(),
+    params:
+        metaeval=METAEVAL,
+        runs=runs_args,
+        args=lambda w: PLAN.ppi_args(w.collection),
+        out=lambda w: f"{RES}/{w.collection}/ppi",
+    log:
+        log_path("ppi"),
+    benchmark:
+        benchmark_path("ppi")
+    message:
+        "{wildcards.collection}: prediction-powered intervals of the judge's scores and the judging budget"
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    shell:
+        "{params.metaeval} ppi {params.args} {params.runs} --out {params.out:q} --quiet > {log:q} 2>&1"

@@ -1,0 +1,29 @@
+# Was it reproduced? (Breuer et al. 2020): with `reproducibility: {enabled: true}`, one job (not per
+# collection) running `metaeval reproducibility` on the block's qrels, original pair and reproductions
+# into RESULTS/reproducibility/ (tables/, figures/). The stage is declared in
+# metaeval/meta/stages/reproducibility.py: its arguments come from metaeval.dag.Plan.
+
+
+if PLAN.conditions.get("reproducibility"):
+
+    rule reproducibility:
+        input:
+            PLAN.reproducibility_inputs(),
+        output:
+            PLAN.reproducibility_files(),
+        params:
+            metaeval=METAEVAL,
+            out=f"{RES}/reproducibility",
+            args=PLAN.own_job_args("reproducibility", None),
+        log:
+            f"{RES}/logs/reproducibility.log",
+        benchmark:
+            f"{RES}/benchmarks/reproducibility.tsv"
+        message:
+            "was it reproduced? reproducibility measures of every reproduction (Breuer et al. 2020)"
+        threads: 1
+        resources:
+            mem_mb=3000,
+            runtime=60,
+        shell:
+            "{params.metaeval} reproducibility {params.args} --out {params.out:q} --quiet > {log:q} 2>&1"
