@@ -13,7 +13,8 @@ Layers (each importable alone; see docs/architecture.md):
 
 One call from a notebook (``docs/python.md``): :func:`metaeval.evaluate` (qrels + runs, paths or
 pandas DataFrames -> tidy ``run, topic, measure, value``) and :func:`metaeval.meta_evaluate`
-(scores -> every meta-evaluation table as a DataFrame, ``.write(out_dir)`` for files and figures).
+(scores -> every meta-evaluation table as a DataFrame, ``.write(out_dir)`` for files and figures);
+every call that computes tables returns a :class:`metaeval.Result` (``.tables``, ``.write(out)``).
 """
 
 from ._lazy import lazy_attributes
@@ -23,13 +24,13 @@ __version__ = "0.2.0"
 # The one-call API, imported on first use so that ``import metaeval`` stays fast and loads neither
 # pandas, matplotlib nor Snakemake: evaluate / meta_evaluate (metaeval.api), compare
 # (metaeval.meta.compare) and rank_correlation (metaeval.meta.rankcorr).
-_API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "compare": "api",
+_API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "Result": "api", "compare": "api",
         "rank_correlation": "meta.rankcorr", "incompleteness": "api",
-        "judgments": "api"}                     # judgments as a dimension (issue 28)
-_API["standardisation"] = "api"          # score standardisation experiments (issue 30)
-_API["test_errors"] = "api"              # simulated error rates of the tests (issue 29)
-_API["ppi"] = "api"                      # prediction-powered intervals of a judge's scores
-_API["reproducibility"] = "api"          # was it reproduced? (Breuer et al. 2020)
+        "judgments": "api",                 # judgments as a dimension: assessors, LLM judges, hybrids
+        "standardisation": "api",           # score standardisation experiments (Urbano et al. 2019)
+        "test_errors": "api",               # simulated error rates of the tests (Urbano et al. 2019)
+        "ppi": "api",                       # prediction-powered intervals of a judge's scores
+        "reproducibility": "api"}           # was it reproduced? (Breuer et al. 2020)
 __all__ = ["__version__", *_API]
 
 __getattr__, __dir__ = lazy_attributes(__name__, _API)

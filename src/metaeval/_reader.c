@@ -8,6 +8,7 @@
  *
  *   regular_split  the separator positions of a regular file (_text._fast_split's form), one pass
  *   number_column  a RANK/SCORE column checked (decimal numbers only) and read as (float) atof
+ *                  (number_column64: as atof, in double precision)
  *   hash_column    the 64-bit hash of every id of a column (_text.hash_rows)
  *   first_index    the first occurrence of every uint64 key (judgments, repeated documents)
  *   order_ties     tied scores ordered by DOCID descending within each group of equal keys
@@ -99,17 +100,20 @@ static void release_column(Py_buffer *b, Py_buffer *sb, Py_buffer *eb, Py_buffer
         PyBuffer_Release(ob);
 }
 
-static PyObject *number_column(PyObject *self, PyObject *args)
+/* the column's numbers as (float) atof (single, trec_eval 9.0.x's SCORE) or atof (double) */
+static PyObject *number_column_as(PyObject *args, int dbl)
 {
     Py_buffer b = {0}, sb = {0}, eb = {0}, ob = {0};
     PyObject *res = NULL;
     Py_ssize_t n = 0, i, bad = -1;
-    if (column_args(args, &b, &sb, &eb, &ob, (Py_ssize_t)sizeof(float), 1, &n) < 0)
+    if (column_args(args, &b, &sb, &eb, &ob, dbl ? (Py_ssize_t)sizeof(double) : (Py_ssize_t)sizeof(float),
+                    1, &n) < 0)
         goto fail;
     {
         const unsigned char *base = b.buf;
         const int64_t *s = sb.buf, *e = eb.buf;
         float *o = ob.buf;
+        double *o64 = ob.buf;
         for (i = 0; i < n; i++) {
             const unsigned char *p = base + s[i], *q = base + e[i];
             double x;
@@ -117,7 +121,9 @@ static PyObject *number_column(PyObject *self, PyObject *args)
                 bad = i;
                 break;
             }
-            if (o)
+            if (o && dbl)
+                o64[i] = x;
+            else if (o)
                 o[i] = (float)x;
         }
     }
@@ -125,6 +131,16 @@ static PyObject *number_column(PyObject *self, PyObject *args)
 fail:
     release_column(&b, &sb, &eb, &ob);
     return res;
+}
+
+static PyObject *number_column(PyObject *self, PyObject *args)
+{
+    return number_column_as(args, 0);
+}
+
+static PyObject *number_column64(PyObject *self, PyObject *args)
+{
+    return number_column_as(args, 1);
 }
 
 #define DENSE_MAX 64
@@ -421,6 +437,9 @@ static PyMethodDef methods[] = {
      "number_column(buf, starts, ends, out) -> index of the first token buf[starts[i]:ends[i]] that is\n"
      "not a decimal number in full, or -1; out (a writable float32 buffer, or None): (float) atof of\n"
      "each token, up to the first bad one."},
+    {"number_column64", number_column64, METH_VARARGS,
+     "number_column64(buf, starts, ends, out): number_column with out a float64 buffer (atof, the\n"
+     "double trec_eval 10.0 keeps)."},
     {"regular_split", regular_split, METH_VARARGS,
      "regular_split(buf, body, ncols) -> separator positions (int64 bytearray) of a file in\n"
      "metaeval.io._text._fast_split's form with ncols fields a line, else None."},

@@ -15,15 +15,30 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+import warnings
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["evaluate", "meta_evaluate", "MetaResult", "collection", "tidy_to_matrices", "incompleteness", "compare",
+from .meta.display import NamedTables, Result
+from .meta.stages.common import SEED
+
+__all__ = ["evaluate", "meta_evaluate", "MetaResult", "Result", "collection", "tidy_to_matrices", "incompleteness", "compare",
            "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
+
+
+# ------------------------------------------------------------------------------- the results
+def _attached(res: Any, writer: Any, out: str | os.PathLike | None, figures: bool) -> Any:
+    """``res`` (a :class:`~metaeval.meta.display.Result`) with its writer, written into ``out`` first
+    when given."""
+    res._writer = writer
+    if out is not None:
+        res.write(out, figures=figures)
+    return res
 
 
 # ----------------------------------------------------------------------------------- evaluate
@@ -63,7 +78,7 @@ def _input_form(qrels, runs) -> str:
 
 
 def collection(qrels, runs, *, order: str | None = None, depth: int | None = 1000,
-               max_level: int | None = None):
+               max_level: int | None = None, trec_eval_version: int = 10):
     """The labelled :class:`~metaeval.collection.Collection` of :func:`evaluate`'s inputs.
 
     Files only (paths, directories, globs) go through :func:`metaeval.io.load_collection` exactly as
@@ -76,10 +91,14 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
 
     if order not in (None, "file", "score", "rank"):
         raise ValueError(f"order must be 'file', 'score', 'rank' or None, got {order!r}")
+    from .io.frames import as_qrels_input, as_runs_input
+
+    qrels, runs = as_qrels_input(qrels), as_runs_input(runs)
     items = _run_items(runs)
     paths = [it[1] for it in items if it[0] == "path"]
     if not _is_frame(qrels) and len(paths) == len(items) and order != "rank":
-        return load_collection(qrels, paths, order=order, depth=depth, max_level=max_level)
+        return load_collection(qrels, paths, order=order, depth=depth, max_level=max_level,
+                               trec_eval_version=trec_eval_version)
     if order == "rank" and paths:
         raise ValueError("order='rank' applies to DataFrame runs only (run files are in rank order)")
     q = read_qrels_any(qrels, max_level=max_level)
@@ -101,20 +120,40 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
             parsed.append(run_from_frame(df, name, frame_order))
         elif kind == "frames":
             parsed.extend(runs_from_frame(rest[0], "run", frame_order))
-    return collection_from_parsed(q, parsed, depth=depth, max_level=max_level)
+    from .io.ingest import check_trec_eval_version
+
+    return collection_from_parsed(q, parsed, depth=depth, max_level=max_level,
+                                  trec_eval_version=check_trec_eval_version(trec_eval_version))
 
 
-def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, depth: int | None = 1000,
-             max_level: int | None = None, condensed: bool = False,
-             vocabulary: str | None = None) -> pd.DataFrame:
+def _renamed(new: str, new_value: Any, old: str, old_value: Any, function: str, stacklevel: int = 3) -> Any:
+    """The value of an argument renamed from ``old`` to ``new`` (the old name kept one release, with
+    a ``DeprecationWarning``)."""
+    if old_value is None:
+        return new_value
+    if new_value is not None:
+        raise TypeError(f"{function}: give {new}= only ({old}= is its old name)")
+    warnings.warn(f"{function}({old}=...) is deprecated and goes in the next release; use {new}=",
+                  DeprecationWarning, stacklevel=stacklevel)
+    return old_value
+
+
+def evaluate(qrels, runs, metrics: str | Iterable[str] | None = None, *, gains: str | Iterable[float] | None = None,
+             order: str | None = None, depth: int | None = 1000, max_level: int | None = None,
+             condensed: bool = False, vocabulary: str | None = None,
+             trec_eval_version: int = 10, measures: str | Iterable[str] | None = None) -> pd.DataFrame:
     """Per-topic scores of every run under every measure, as a tidy DataFrame.
 
     ``qrels``: a path (NTCIR ``TOPIC DOCID Lk`` or TREC ``TOPIC 0 DOCID REL``, gzip ok, or an
-    NTCIREVAL per-topic directory) or a DataFrame ``query_id, doc_id, relevance``.
+    NTCIREVAL per-topic directory) or a DataFrame ``query_id, doc_id, relevance`` -- or as the other
+    toolkits write them: PyTerrier's ``qid, docno, label``, ranx's ``q_id, doc_id, score`` or its
+    ``Qrels`` object, ``{query: {doc: grade}}``, ir_measures' ``Qrel`` namedtuples.
     ``runs``: a path, a directory, a glob, a list of those; a DataFrame ``query_id, doc_id, score``
-    with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame.
-    ``measures``: canonical names or aliases (``"AP"``, ``"nDCG@10"``, ``"Q"``, ...); two spellings
-    of one measure are computed once, with a warning.  ``gains``: gains of L1..LH (``"1:2:3"`` or a
+    with optional ``run`` (one run per value) and ``rank``; or a dict run name -> DataFrame -- or
+    PyTerrier's ``qid, docno, score, rank``, ranx's ``q_id, doc_id, score`` or its ``Run`` objects
+    (one, a list or a dict), ir_measures' ``ScoredDoc`` namedtuples; the same numbers as files.
+    ``metrics``: canonical names or aliases (``"AP"``, ``"nDCG@10"``, ``"Q"``, ...); two spellings
+    of one measure are computed once, with a warning (``measures=``, its old name, is deprecated).  ``gains``: gains of L1..LH (``"1:2:3"`` or a
     sequence; default 1:2:...:H).  ``order``: ``None`` = the input's conventions, one rule for
     files and DataFrames (docs/io.md, "Conventions"): TREC input (TREC six-column runs or
     DataFrames ``query_id, doc_id, score``, with TREC-form qrels or a qrels DataFrame) by score
@@ -122,6 +161,9 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     (NTCIR-form qrels, ``.res`` runs) in file order (NTCIREVAL); ``"file"``, ``"score"`` or
     ``"rank"`` for every run.  A run whose own order is not by decreasing score on some topic gets
     one warning (not under an explicit ``order="score"``).  ``depth``: truncation (None: none).
+    ``trec_eval_version``: 10 (default) ranks by score in double precision, as trec_eval 10.0 and
+    ``metaeval trec_eval`` (so the means of the ``trec.*`` measures are the drop-in's); 9 in single
+    precision, as trec_eval 9.0.x, pytrec_eval and ir_measures.
     ``vocabulary``: how ambiguous names are read (``nDCG@10``, ``AP@100``, ``ERR@20``, ``RBP``):
     ``"ntcireval"`` (NTCIREVAL's meanings) or ``"ir_measures"`` (ir_measures' / trec_eval's);
     default ``"ir_measures"`` for TREC input or ``order="score"``, else ``"ntcireval"``.  Any measure takes
@@ -136,6 +178,13 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     from .metrics import compute_matrices, parse_gains
     from .metrics.registry import check_vocabulary, unique_measures
 
+    measures = _renamed("metrics", metrics, "measures", measures, "evaluate")
+    if measures is None:
+        raise TypeError("evaluate: metrics= is required (the measures to compute)")
+
+    from .io.frames import as_qrels_input, as_runs_input
+
+    qrels, runs = as_qrels_input(qrels), as_runs_input(runs)       # PyTerrier's, ranx's, ir_measures'
     if isinstance(measures, str):
         from .metrics.registry import split_names
 
@@ -147,7 +196,7 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     if not ms:
         raise ValueError("no measure given")
     g = None if gains is None else parse_gains(gains)
-    c = collection(qrels, runs, order=order, depth=depth, max_level=max_level)
+    c = collection(qrels, runs, order=order, depth=depth, max_level=max_level, trec_eval_version=trec_eval_version)
     if g is not None and len(g) < c.max_level:
         raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
     if g is not None and max_level is None:
@@ -168,13 +217,17 @@ def evaluate(qrels, runs, measures, *, gains=None, order: str | None = None, dep
     })
 
 
-def compare(scores, *, baseline: str | list[str] | None = None, labels=None, **options) -> pd.DataFrame:
+def compare(scores, *, baseline: str | list[str] | None = None, labels: str | Mapping[str, str] | None = None,
+            metrics: Iterable[str] | None = None, test: str = "paired-t", correction: str | None = None,
+            alpha: float = 0.05, B: int | None = None, seed: int = SEED, ci: float = 0.95,
+            batch: int | None = None, conventions: str = "metaeval",
+            risk_alpha: float | None = None) -> pd.DataFrame:
     """:func:`metaeval.meta.compare.compare` (significance tests, corrections, effect sizes: the
     table of ``metaeval compare``) with the baseline named by its run name or its label -- from
     ``labels`` (a labels file or a dict ``{run: label}``) or the default short name
     (:mod:`metaeval.labels`: ``pash_f1`` for ``dl-20-official-input.pash_f1``); a list of
     baselines compares every run with each -- and ``metrics`` by any alias; every other option as
-    there."""
+    there (``B`` None: the test's own default)."""
     from .labels import labels_for, resolve_run
     from .meta.compare import compare as _compare
 
@@ -190,7 +243,9 @@ def compare(scores, *, baseline: str | list[str] | None = None, labels=None, **o
             baseline = resolve_run(baseline, runs, known)
         else:                                   # several baselines: every run against each
             baseline = [resolve_run(str(b), runs, known) for b in baseline]
-    return _compare(scores, baseline=baseline, **options)
+    return _compare(scores, baseline=baseline, metrics=None if metrics is None else list(metrics), test=test,
+                    correction=correction, alpha=alpha, B=B, seed=seed, ci=ci, batch=batch,
+                    conventions=conventions, risk_alpha=risk_alpha)
 
 
 # ----------------------------------------------------------------------------- meta_evaluate
@@ -228,12 +283,13 @@ def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None,
     from .pipeline import write_discpower_texts, write_figures, write_tables
 
     paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                         select_by=cfg.select_by,
                          labels=labels, matrices=matrices)
     if "pvalues" in tables:
         paths += write_discpower_texts(tables["pvalues"], out_dir / "pvalues", cfg.rthsd_B)
     if figures:
         paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
-                               swap_threshold=cfg.swap_threshold, labels=labels)
+                               swap_threshold=cfg.swap_threshold, labels=labels, select_by=cfg.select_by)
     return paths
 
 
@@ -247,7 +303,7 @@ def _as_written(name: str, df: pd.DataFrame) -> pd.DataFrame:
     return read_table(io.StringIO(csv_text(data)))
 
 
-class MetaResult(Mapping):
+class MetaResult(Mapping, Result):
     """Every meta-evaluation table as a DataFrame: ``res.kendall``, ``res["bootstrap_paired"]``,
     ``list(res)``; the content of ``metaeval meta``'s ``tables/NAME.csv``.  ``res.raw`` holds the
     tables as computed (before the writers' sorting); ``res.config`` the
@@ -267,8 +323,13 @@ class MetaResult(Mapping):
             self._tables[name] = _as_written(name, self.raw[name])
         return self._tables[name]
 
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every table as its CSV file holds it."""
+        return {name: self[name] for name in self.raw}
+
     def __getattr__(self, name: str) -> pd.DataFrame:
-        if name.startswith("_") or name in ("raw", "config", "write"):
+        if name.startswith("_") or name in ("raw", "config", "write", "tables"):
             raise AttributeError(name)
         try:
             return self[name]
@@ -306,7 +367,8 @@ class MetaResult(Mapping):
             parts[main] = self[main]
         return html_view("MetaResult", parts, main, self._head())
 
-    def write(self, out_dir, *, figures: bool = True, labels=None) -> list[Path]:
+    def write(self, out_dir: str | Path, *, figures: bool = True,  # type: ignore[override]
+              labels: str | Mapping[str, str] | None = None) -> list[Path]:
         """Write ``OUT/tables/NAME.{csv,md,tex}`` and (``figures``) ``OUT/figures/*.png``, as
         ``metaeval meta --out OUT`` does; returns the paths.  ``labels``: a labels file or a dict
         ``{run or measure: label}`` shown in the Markdown/LaTeX tables and figures (default: each
@@ -326,7 +388,7 @@ def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=No
     ``{measure: topic x run DataFrame}``.  ``metrics``: which to meta-evaluate (default every
     measure but gain-sweep variants; ``AG_X`` / ``G_X`` allowed).  ``collection``: a
     :class:`~metaeval.collection.Collection` for the collection-dependent tables.  ``options``: the
-    fields of :class:`metaeval.meta.run.MetaConfig` -- ``B=1000, alpha=0.05, seed=0, top_runs=None,
+    fields of :class:`metaeval.meta.run.MetaConfig` -- ``B=1000, alpha=0.05, seed=0 (metaeval.meta.stages.common.SEED), top_runs=None,
     select_by="AP", swap_threshold=0.05, geometric=(), rthsd_B=5000, ...`` -- with the defaults of
     ``metaeval meta``.
     """
@@ -353,9 +415,9 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
                    methods=("judged",), fractions=None, depths=None, trials: int | None = None,
                    groups=None, pool_depth: int | None = None, condensed: bool = True,
                    top_runs: int | None = None, select_by: str = "AP", B: int = 1000,
-                   alpha: float = 0.05, seed: int = 0, jobs: int = 1, out=None,
+                   alpha: float = 0.05, seed: int = SEED, jobs: int = 1, out=None,
                    write_qrels: bool = False, figures: bool = True,
-                   pool_runs=None) -> dict[str, pd.DataFrame]:
+                   pool_runs=None, trec_eval_version: int = 10) -> dict[str, pd.DataFrame]:
     """Robustness of ``metrics`` to incomplete judgments and pool reuse (``metaeval
     incompleteness``; docs/meta.md): ``{"incompleteness", "pool_reuse", "incompleteness_trials":
     DataFrame}``.  ``qrels``/``runs`` as for :func:`evaluate` (paths or DataFrames) or ``qrels`` a
@@ -372,7 +434,8 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
     from .metrics import parse_measure
     from .metrics.registry import parse_gains
 
-    c = qrels if isinstance(qrels, Collection) else collection(qrels, runs, order=order, depth=depth)
+    c = qrels if isinstance(qrels, Collection) else collection(qrels, runs, order=order, depth=depth,
+                                                               trec_eval_version=trec_eval_version)
     g = parse_gains(gains) if gains is not None else None
     icfg = inc.IncompletenessConfig(
         methods=tuple([methods] if isinstance(methods, str) else methods),
@@ -392,28 +455,37 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         from .pipeline import write_incompleteness
 
         write_incompleteness(c, out, cfg, names, gains=g, runs=use, write_qrels=write_qrels, figures=figures)
-        from .meta.display import NamedTables
         from .report.csvio import read_table
 
-        return NamedTables({"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
-                            "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
-                            "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")},
-                           "incompleteness", "incompleteness")
-    from .meta.display import NamedTables
+        res = NamedTables({"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
+                           "pool_reuse": read_table(Path(out) / "tables" / "pool_reuse.csv"),
+                           "incompleteness_trials": read_table(Path(out) / "incompleteness" / "trials.csv")},
+                          "incompleteness", "incompleteness")
+    else:
+        res = NamedTables(inc.stage_incompleteness(c, names, cfg, gains=g, runs=use), "incompleteness",
+                          "incompleteness")
 
-    return NamedTables(inc.stage_incompleteness(c, names, cfg, gains=g, runs=use), "incompleteness",
-                       "incompleteness")
+    def write(_res: Result, folder: Path, figures: bool) -> list[Path]:
+        from .pipeline import write_incompleteness          # computes the trials' files again
+
+        return write_incompleteness(c, folder, cfg, names, gains=g, runs=use, write_qrels=write_qrels,
+                                    figures=figures)
+    res._writer = write
+    return res
 
 
 # ------------------------------------------------------------------------- judgments (issue 28)
-def judgments(qrels, reference: str, runs=None, *, metrics: Iterable[str] | None = None, gains=None,
-              threshold: int | None = None, top_k: int = 10, test: str = "paired-t", B: int = 1000,
-              alpha: float = 0.05, seed: int = 0, fill=None, on_conflict: str = "error",
-              topics: str = "common", correction: str | None = None, order: str | None = None, results=None,
-              depth: int | None = 1000, rbo_p: float = 0.9, out=None, figures: bool = True, clip: bool = False,
-              results_format: str = "auto", labels=None):
+def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, reference: str | None = None,
+              metrics: Iterable[str] | None = None, gains: str | None = None, threshold: int | None = None,
+              top_k: int = 10, test: str = "paired-t", B: int = 1000, alpha: float = 0.05, seed: int = SEED,
+              fill: Mapping[str, str] | None = None, on_conflict: str = "error", topics: str = "common",
+              correction: str | None = None, order: str | None = None, results: Mapping[str, Any] | None = None,
+              depth: int | None = 1000, rbo_p: float = 0.9, out: str | os.PathLike | None = None,
+              figures: bool = True, clip: bool = False, results_format: str = "auto",
+              labels: str | Mapping[str, str] | None = None, trec_eval_version: int = 10) -> Any:
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
-    sets of one collection compared with ``reference``.
+    sets of one collection compared with the set named ``reference`` (keyword; the older
+    ``judgments(qrels, reference, runs)`` still works, with a ``DeprecationWarning``, for one release).
 
     ``qrels``: ``{NAME: file or [files]}`` (a set given as several files is their union);
     ``fill``: ``{NAME: "BASE+FROM"}`` (BASE's judgments, FROM's where BASE has none);
@@ -430,23 +502,31 @@ def judgments(qrels, reference: str, runs=None, *, metrics: Iterable[str] | None
     ``out``: also write the command line's files there."""
     from .meta.judgments_run import run_judgments
 
+    names = set(qrels) | set(results or {})
+    if legacy or (reference is None and isinstance(runs, str) and runs in names):
+        warnings.warn("judgments(qrels, reference, runs) is deprecated and goes in the next release; use "
+                      "judgments(qrels, runs, reference=NAME)", DeprecationWarning, stacklevel=2)
+        reference, runs = runs, (legacy[0] if legacy else None)
+        if len(legacy) > 1:
+            raise TypeError("judgments: too many positional arguments (qrels, runs; the options by keyword)")
+    if reference is None:
+        raise TypeError("judgments: reference= is required (the name of the reference set)")
     res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
                         test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
                         correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p, clip=clip,
-                        results_format=results_format)
-    if out is not None:
-        from .report.judgments import write_judgments
+                        results_format=results_format, trec_eval_version=trec_eval_version)
 
-        from .report.judgments import judgment_labels
+    def write(r: Any, folder: Path, figures: bool) -> list[Path]:
+        from .report.judgments import judgment_labels, write_judgments
 
-        write_judgments(res, out, alpha=alpha, figures=figures,
-                        labels=judgment_labels(res, labels) if labels else None)
-    return res
+        return write_judgments(r, folder, alpha=alpha, figures=figures,
+                               labels=judgment_labels(r, labels) if labels else None)
+    return _attached(res, write, out, figures)
 
 
 # ------------------------------------------------------------- prediction-powered intervals (stage ppi)
 def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), labelled_topics=None,
-        labelled: int | None = None, alpha: float = 0.05, seed: int = 0, sizes: Iterable[int] | None = None,
+        labelled: int | None = None, alpha: float = 0.05, seed: int = SEED, sizes: Iterable[int] | None = None,
         trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
         on_conflict: str = "error", out=None, figures: bool = True):
     """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
@@ -462,11 +542,11 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
                   labelled_topics=labelled_topics, labelled=labelled, alpha=alpha, seed=seed,
                   sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
                   depth=depth, on_conflict=on_conflict)
-    if out is not None:
+    def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.ppi import write_ppi
 
-        write_ppi(res, out, figures=figures)
-    return res
+        return write_ppi(r, folder, figures=figures)
+    return _attached(res, write, out, figures)
 
 
 # ------------------------------------------------------------------------ standardisation (issue 30)
@@ -484,7 +564,7 @@ def _matrices_of(matrices, metrics):
 
 
 def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iterable[str] = ("z", "N", "U", "E"),
-                    topics: int = 50, trials: int = 1000, seed: int = 1, out=None,
+                    topics: int = 50, trials: int = 1000, seed: int = SEED, out=None,
                     figures: bool = True) -> dict[str, pd.DataFrame]:
     """The standardisation experiments of Urbano, Lima & Hanjalic (2019) (``metaeval
     standardisation``; docs/meta.md): ``matrices`` a folder of ``METRIC.csv``, a dict ``{metric:
@@ -497,18 +577,16 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
     mats = _matrices_of(matrices, metrics)
     names = list(mats) if metrics is None else [str(m) for m in metrics]
     frames = stage_standardisation(mats, names, methods=tuple(std), n_topics=topics, trials=trials, seed=seed)
-    if out is not None:
+    def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.standardisation import write_standardisation
 
-        write_standardisation(frames, out, figures=figures)
-    from .meta.display import NamedTables
-
-    return NamedTables(frames, "standardisation", "standardisation_within")
+        return write_standardisation(frames, folder, figures=figures)
+    return _attached(NamedTables(frames, "standardisation", "standardisation_within"), write, out, figures)
 
 
 # ------------------------------------------------------------------------ test errors (issue 29)
 def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 20, topics=(25, 50, 100),
-                trials: int = 1000, deltas=None, alphas=None, tests=None, B: int = 1000, seed: int = 0,
+                trials: int = 1000, deltas=None, alphas=None, tests=None, B: int = 1000, seed: int = SEED,
                 out=None, figures: bool = True):
     """Which significance test to trust (``metaeval test-errors``; docs/meta.md): simulated type I,
     II and III error rates of the paired tests on the collection of ``matrices`` (a folder of
@@ -522,11 +600,11 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
     kw = {k: v for k, v in (("deltas", deltas), ("alphas", alphas), ("tests", tests)) if v is not None}
     res = te.test_errors(mats, metrics=None if metrics is None else [str(m) for m in metrics], pairs=pairs,
                          topics=topics, trials=trials, B=B, seed=seed, **kw)
-    if out is not None:
+    def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.error_rates import write_test_errors
 
-        write_test_errors(res, out, figures=figures)
-    return res
+        return write_test_errors(r, folder, figures=figures)
+    return _attached(res, write, out, figures)
 
 
 test_errors.__test__ = False                         # a function named test_*, not a pytest test
@@ -554,8 +632,8 @@ def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP
         metrics = [metrics]
     res = compute(qrels, [str(p) for p in orig], reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
                   depth=int(depth), rbo_p=float(rbo_p))
-    if out is not None:
+    def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.reproducibility import write_reproducibility
 
-        write_reproducibility(res, out, figures=figures)
-    return res
+        return write_reproducibility(r, folder, figures=figures)
+    return _attached(res, write, out, figures)

@@ -181,6 +181,11 @@ class Plan:
         self.vocabulary = v
         self.metrics = self._measures(config["metrics"], "metrics")
         self.select_by = self.canonical(config["select_by"], "select_by")
+        #: the measure the results tables and figures order the runs by (captions name it):
+        #: select_by when it is meta-evaluated, else the first metric
+        from .outputs import primary_measure
+
+        self.primary_measure = primary_measure(self.metrics, self.select_by)
         self.geometric = self._measures(config["geometric"], "geometric")
         gs = config["sweeps"]["gains"]
         self.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
@@ -332,6 +337,12 @@ class Plan:
 
         return json.dumps(self.collection(c)["simulate"], sort_keys=True)
 
+    def _trec_eval_version(self) -> int | None:
+        """``trec_eval_version`` of the config when it is not the commands' default (10): the runs
+        ranked by score as trec_eval 9.0.x ranks them (single precision)."""
+        v = self.config.get("trec_eval_version", 10)
+        return None if v in (None, 10) else int(v)
+
     def parse_args(self, c: str) -> str:
         """How a collection's files are read (order, depth, highest level; the qrels form and
         intent probabilities of a diversity or equivalence-class collection)."""
@@ -340,7 +351,8 @@ class Plan:
         return format_args(order=cc["order"], depth=cc["depth"], max_level=cc["max_level"],
                            qrels_form=None if form in (None, "auto") else form,
                            intent_probs=cc.get("intent_probs"),
-                           std_runs=cc.get("std_runs"), std_factors=cc.get("std_factors")) + (
+                           std_runs=cc.get("std_runs"), std_factors=cc.get("std_factors"),
+                           trec_eval_version=self._trec_eval_version()) + (
             " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures (issue 30)
 
     def stage_args(self, stage: str, c: str) -> str:
@@ -408,7 +420,8 @@ class Plan:
                         topics=j.get("topics", "common"), on_conflict=j.get("on_conflict", "error"),
                         threshold=j.get("threshold"), B=boot["B"], alpha=boot["alpha"], seed=boot["seed"],
                         rbo_p=self.config["rank_correlation"]["rbo_p"],
-                        gains=cc.get("gains"), order=cc.get("order", "file"), depth=cc.get("depth", 1000)),
+                        gains=cc.get("gains"), order=cc.get("order", "file"), depth=cc.get("depth", 1000),
+                        trec_eval_version=self._trec_eval_version()),
             " ".join(f"--fill {quote(f'{n}={v}')}" for n, v in (j.get("fill") or {}).items()),
             " ".join(f"--results {quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items())] if x)
 

@@ -64,7 +64,9 @@ def _best_affix(names: list[str], suffix: bool) -> dict[str, str]:
 def default_run_labels(names: Iterable[str]) -> dict[str, str]:
     """``{run name: label}``: each name without the long prefix and suffix it shares with at least
     a quarter of the runs (e.g. ``dl-20-official-input.`` and ``_msmarco-passage-trec-dl-2020-judged``
-    on TREC DL 2020); a name whose label would be empty or equal another's keeps its name."""
+    on TREC DL 2020); a name whose label would be empty or equal another's keeps its name, and a
+    label must keep what names the system: when stripping the prefix leaves no letter
+    (``Fast_ForwardP_2`` beside ``Fast_ForwardP_5`` -> ``2``) the prefix stays."""
     names = [str(n) for n in names]
     pre, suf = _best_affix(names, False), _best_affix(names, True)
     labels = {}
@@ -74,6 +76,8 @@ def default_run_labels(names: Iterable[str]) -> dict[str, str]:
             lab = lab[len(pre[n]):]
         if n in suf and lab.endswith(suf[n]) and len(lab) > len(suf[n]):
             lab = lab[:-len(suf[n])]
+        if not any(ch.isalpha() for ch in lab):        # only digits left: the system's name went
+            lab = n[:-len(suf[n])] if n in suf and any(ch.isalpha() for ch in n[:-len(suf[n])]) else n
         labels[n] = lab or n
     seen: dict[str, list[str]] = {}
     for n, lab in labels.items():
@@ -86,13 +90,9 @@ def read_labels(path: str | os.PathLike) -> dict[str, str]:
     """``{NAME: LABEL}`` from a labels file (``NAME LABEL`` a line; blank lines and ``#`` comments
     skipped); a line without a label, or a NAME given twice, is an :class:`InputError` naming the
     file and line."""
-    try:
-        with open(path, encoding="utf-8-sig") as fh:
-            lines = fh.read().splitlines()
-    except OSError as e:
-        raise InputError(f"cannot read the labels file: {e.strerror or e}", path) from None
-    except UnicodeDecodeError:
-        raise InputError("labels file is not UTF-8 text", path) from None
+    from .io._text import read_text
+
+    lines = read_text(path).splitlines()            # plain or gzip; unreadable: an error naming it
     out: dict[str, str] = {}
     for i, line in enumerate(lines, 1):
         text = line.strip()

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from .meta import stages as _stages
 
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
-           "tables", "figures", "get", "for_layout", "names", "files", "caption", "format_alpha",
+           "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
+           "primary_measure", "CAPTION_DEFAULTS", "format_alpha",
            "format_threshold", "report_caption_name", "report_captions", "markdown_reference"]
 
 TABLE_FORMATS = ("csv", "md", "tex")
@@ -199,7 +200,7 @@ OUTPUTS: tuple[Output, ...] = (
     Output("asl", _T, "collection", "Achieved significance level of every system pair",
            f"the data of {_SAKAI_B} Figs 10-13", ("paired", "unpaired"),
            ("metric", "test", "system_x", "system_y", "asl")),
-    Output("run_means", _T, "collection", "Mean performance of every run over the topics",
+    Output("run_means", _T, "collection", "Mean performance of {runs} over {topics}, best first by mean {measure}",
            f"the data of {_SAKAI_A} Fig. 8 / {_SAKAI_B} Fig. 1", ("run_means",),
            ("metric", "run", "mean")),
     Output("tstar", _T, "collection",
@@ -264,7 +265,8 @@ OUTPUTS: tuple[Output, ...] = (
            "documents only that group contributed to the pool, against the other runs on the full "
            "qrels: full and reduced mean, their difference and the run's rank (1 = best) before and "
            "after; per metric the summary rows (group all) mean_abs_delta, max_abs_delta and "
-           "max_rank_drop, the value in delta",
+           "max_rank_drop, the value in delta; the Markdown and LaTeX show the difference, one column per "
+           "metric (the means and ranks: the CSV)",
            f"the leave-one-group-out experiment of {_POOL_REFS}", ("incompleteness",),
            ("metric", "group", "run", "full", "reduced", "delta", "full_rank", "reduced_rank"),
            condition="incompleteness"),
@@ -282,7 +284,8 @@ OUTPUTS: tuple[Output, ...] = (
            "and risk sensitivity alpha (a loss weighs 1 + alpha): URisk (Wang et al. 2012), TRisk and its "
            "two-sided p-value (Dinçer, Macdonald & Ounis 2014; TRisk < -2: significantly riskier than "
            "the baseline), ZRisk and GeoRisk against all runs in use (Dinçer, Macdonald & Ounis 2016), "
-           "and the topics the run wins and loses against the baseline",
+           "and the topics the run wins and loses against the baseline; the Markdown and LaTeX show URisk "
+           "and TRisk per alpha (p, ZRisk and GeoRisk: the CSV)",
            "the risk-sensitive evaluation of Wang et al. (2012) and Dinçer, Macdonald & Ounis (2014, "
            "2016), as TREC's Web track 2013-2014 reported it", ("risk",),
            ("metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk", "wins",
@@ -313,8 +316,7 @@ OUTPUTS: tuple[Output, ...] = (
 
     # ---- per collection: figures (results/C/figures/NAME.png|pdf), drawn from one table each
     Output("run_means", _F, "collection",
-           "Mean score of every run under every metric, runs named and sorted by mean AP (or the "
-           "first metric)",
+           "Mean score of {runs} under every metric, runs named and sorted by mean {measure}",
            f"{_SAKAI_A} Fig. 8 / {_SAKAI_B} Fig. 1", ("figures",), source="run_means"),
     Output("asl_paired", _F, "collection",
            "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "
@@ -438,7 +440,7 @@ OUTPUTS: tuple[Output, ...] = (
            "alpha = {alpha}", f"{_SAKAI_B} Figs 11 and 13 for every collection", ("summary",),
            source="asl"),
     Output("run_means", _F, "summary",
-           "Distribution of the mean AP over the runs of every collection",
+           "Distribution of the mean {measure} over the runs of every collection",
            f"{_SAKAI_A} Fig. 8 / {_SAKAI_B} Fig. 1", ("summary",), source="run_means"),
     Output("discriminative_power", _F, "summary",
            "Discriminative power by test: % of system pairs with p < alpha = {alpha}, one panel "
@@ -517,11 +519,11 @@ OUTPUTS: tuple[Output, ...] = (
            f"the discriminative power of {_SAKAI_14} per assessor", ("judgments",),
            ("qrels", "metric", "test", "alpha", "pairs", "significant", "share")),
     Output("run_means", _F, "judgments",
-           "Mean score of every run under the reference (x) and under each qrels set (y), one panel "
-           "per metric, the diagonal dotted",
+           "Mean score of every run under the reference (x) and under each qrels set (y, a colour per "
+           "set), one panel per metric with its tau in the title, the diagonal dotted",
            "Voorhees (2000) Fig. 1", ("judgments",), source="run_ranks"),
     Output("ranking_agreement", _F, "judgments",
-           "Kendall's tau (with its bootstrap interval) and tau_AP between the reference's ranking of "
+           "Kendall's tau (with its BCa bootstrap interval, Efron 1987) and tau_AP between the reference's ranking of "
            "the runs and each qrels set's, by metric",
            _JUDG_RANK_REGEN, ("judgments",), source="ranking_agreement"),
     Output("judgments", "text", "judgments",
@@ -541,17 +543,19 @@ OUTPUTS += (
     Output("test_errors_type1", _T, "collection",
            "Simulated type I error rate of each paired test (two-tailed) by topic set size and significance "
            f"level alpha: the fraction of simulated topic sets of two runs with the same true mean on which the "
-           f"test rejects, {_TE_RATE}",
+           f"test rejects, {_TE_RATE}; the Markdown and LaTeX show one column per test",
            f"Figures 2-3 of {_URBANO_19}", ("test_errors",),
            ("metric", "n_topics", "test", "alpha", "rate", "se", "trials"), condition="test_errors"),
     Output("test_errors_power", _T, "collection",
            "Simulated power (1 - type II error rate) of each paired test (two-tailed) by topic set size, true "
-           f"difference delta and significance level alpha, {_TE_RATE}",
+           f"difference delta and significance level alpha, {_TE_RATE}; the Markdown and LaTeX "
+           "show one column per test at alpha = 1/20 (or the first level computed), the CSV every level",
            f"Figures 4-5 of {_URBANO_19}", ("test_errors",),
            ("metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"), condition="test_errors"),
     Output("test_errors_type3", _T, "collection",
            "Simulated type III error rate of each paired test (significant in the wrong direction) by topic "
-           f"set size, true difference delta and significance level alpha, {_TE_RATE}",
+           f"set size, true difference delta and significance level alpha, {_TE_RATE}; the Markdown and LaTeX "
+           "show one column per test at alpha = 1/20 (or the first level computed), the CSV every level",
            f"Figure 6 of {_URBANO_19}", ("test_errors",),
            ("metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"), condition="test_errors"),
     Output("test_errors", "text", "collection",
@@ -568,8 +572,15 @@ OUTPUTS += (
            condition="test_errors"),
     Output("test_errors_power", _F, "collection",
            "Simulated power of each paired test against the true difference delta at the significance level "
-           "1/20 (or the first level computed), one panel per metric and topic set size",
+           "1/20 (or the first level computed), with its standard error as a band, one panel per metric and "
+           "topic set size",
            f"Figures 4-5 of {_URBANO_19}", ("test_errors",), source="test_errors_power",
+           condition="test_errors"),
+    Output("test_errors_type3", _F, "collection",
+           "Simulated type III error rate of each paired test (significant in the wrong direction) against the "
+           "true difference delta at the significance level 1/20 (or the first level computed), with its "
+           "standard error as a band, one panel per metric and topic set size",
+           f"Figure 6 of {_URBANO_19}", ("test_errors",), source="test_errors_type3",
            condition="test_errors"),
 )
 
@@ -645,11 +656,50 @@ def format_threshold(threshold: float) -> str:
     return f"{100.0 * float(threshold):g}%"
 
 
-def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> str:
-    """The full caption of ``output``: its text (with the configured alpha and swap threshold)
-    and the paper table or figure it regenerates."""
-    text = output.caption.format(alpha=format_alpha(alpha),
-                                 swap_threshold=format_threshold(swap_threshold))
+def primary_measure(metrics, select_by: str | None = None) -> str | None:
+    """The measure a results table is ordered by: ``select_by`` when it is among ``metrics``,
+    else the first of ``metrics`` (None: no metric)."""
+    metrics = list(metrics)
+    if select_by is not None and select_by in metrics:
+        return select_by
+    return metrics[0] if metrics else None
+
+
+#: what a caption says for a field the computed context does not give (a report caption is one
+#: text for every collection: no run count)
+CAPTION_DEFAULTS = {"measure": "the primary measure", "runs": "every run", "topics": "the topics"}
+
+
+class _Context(dict):
+    def __missing__(self, key: str) -> str:
+        if key in CAPTION_DEFAULTS:
+            return CAPTION_DEFAULTS[key]
+        raise KeyError(f"caption field {{{key}}}: not in the computed context "
+                       f"(known: alpha, swap_threshold, {', '.join(CAPTION_DEFAULTS)})")
+
+
+def caption_context(*, measure: str | None = None, runs: int | None = None, topics: int | None = None,
+                    **extra) -> dict:
+    """The caption fields of what was computed: ``measure`` (the primary measure,
+    :func:`primary_measure`), the number of ``runs`` and ``topics``, as phrases (``the 37 runs``);
+    a field not given keeps its wording of :data:`CAPTION_DEFAULTS`."""
+    ctx = {k: v for k, v in extra.items() if v is not None}
+    if measure is not None:
+        ctx["measure"] = str(measure)
+    if runs is not None:
+        ctx["runs"] = f"the {int(runs)} run{'s' if int(runs) != 1 else ''}"
+    if topics is not None:
+        ctx["topics"] = f"the {int(topics)} topic{'s' if int(topics) != 1 else ''}"
+    return ctx
+
+
+def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05,
+            context: dict | None = None) -> str:
+    """The full caption of ``output``: its text (with the configured alpha and swap threshold and
+    the fields of the computed ``context``, :func:`caption_context`) and the paper table or figure
+    it regenerates."""
+    fields = _Context(context or {}, alpha=format_alpha(alpha), swap_threshold=format_threshold(swap_threshold))
+    text = output.caption.format_map(fields)
     return f"{text}. Regenerates {output.regenerates}." if output.regenerates else text + "."
 
 
@@ -666,11 +716,23 @@ def report_caption_name(output: Output) -> str:
     return f"kishida_{output.name}"
 
 
-def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05) -> dict[str, str]:
+def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05,
+                    context: dict | None = None) -> dict[str, str]:
     """Caption key (:func:`report_caption_name`) -> RST text for every table and figure (text
-    outputs are not in the report)."""
-    return {report_caption_name(o): caption(o, alpha=alpha, swap_threshold=swap_threshold) + "\n"
-            for o in OUTPUTS if o.kind != "text"}
+    outputs are not in the report); ``context``: what the configuration computes
+    (:func:`caption_context`: the primary measure)."""
+    return {report_caption_name(o): caption(o, alpha=alpha, swap_threshold=swap_threshold, context=context)
+            + _whole_table_link(o) + "\n" for o in OUTPUTS if o.kind != "text"}
+
+
+def _whole_table_link(o: Output) -> str:
+    """A per-collection table's report caption: the report shows its Markdown view; a link to the
+    whole table beside the report (the collection filled in by Snakemake's Jinja2 rendering)."""
+    if o.scope != "collection" or o.kind != "table":
+        return ""
+    path = "{{ snakemake.wildcards.collection }}/" + f"tables/{o.name}.csv"
+    return (f" Shown as printed (tables/{o.name}.md: the paper's rounding, the labels); every digit: "
+            f"`{o.name}.csv <{path}>`_.")
 
 
 # ----------------------------------------------------------------------------- docs

@@ -132,7 +132,7 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
 
 def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
                  labels: Mapping | None = None, matrices: Mapping | None = None,
-                 pair_top_runs: int | None = None, jobs: int = 1) -> list[Path]:
+                 pair_top_runs: int | None = None, jobs: int = 1, select_by: str | None = "AP") -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
@@ -140,27 +140,51 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
     runs than ``pair_top_runs`` (default :data:`metaeval.report.per_pair.PAIR_TOP_RUNS`; 0 = every
     pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only (issue 31).
     ``jobs > 1``: the tables dealt by size into that many processes (:func:`fork_map`), the same
-    files."""
+    files.  ``select_by``: the configured measure that ranks the runs; the primary measure of the
+    captions and the run table's order is it when the run means hold it, else their first
+    metric (:func:`table_context`)."""
     from .report.per_pair import PAIR_TOP_RUNS, pair_runs_for
     from .report.tables import table_caption, write_table
 
     out = Path(out_dir)
-    top = pair_runs_for(tables, PAIR_TOP_RUNS if pair_top_runs is None else pair_top_runs)
+    context = table_context(tables, select_by, matrices, labels)
+    top = pair_runs_for(tables, PAIR_TOP_RUNS if pair_top_runs is None else pair_top_runs,
+                        metric=context.get("measure_name"))
 
     def one(name):
         df = tables[name]
         caption = None
         note = same_measure_note(df, matrices, labels) if name == "kendall" else ""
         if note:
-            caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold)} {note}"
+            caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold, context=context)} {note}"
         return write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
-                           labels=labels, caption=caption, pair_runs=top)
+                           labels=labels, caption=caption, pair_runs=top, context=context)
 
     groups = deal({n: float(df.size) for n, df in tables.items()}, jobs) if jobs > 1 else [list(tables)]
     written: dict = {}
     for part in fork_map(lambda i: {n: one(n) for n in groups[i]}, len(groups)):
         written.update(part)
     return [p for n in tables for p in written[n]]
+
+
+def table_context(tables: Mapping, select_by: str | None = "AP", matrices: Mapping | None = None,
+                  labels: Mapping | None = None) -> dict:
+    """What the captions and layouts of one collection's tables say about what was computed
+    (:func:`metaeval.outputs.caption_context`): the primary measure (``select_by`` when the run
+    means hold it, else their first metric; shown by its label, ``measure_name`` the name), the
+    number of runs and of topics."""
+    from . import outputs as O
+
+    rm = tables.get("run_means")
+    metrics = list(dict.fromkeys(rm["metric"])) if rm is not None and len(rm) else []
+    name = O.primary_measure(metrics, select_by)
+    runs = rm["run"].astype(str).nunique() if rm is not None and len(rm) else None
+    topics = len(next(iter(matrices.values())).index) if matrices else None
+    ctx = O.caption_context(measure=None if name is None else dict(labels or {}).get(name, name),
+                            runs=runs, topics=topics)
+    if name is not None:
+        ctx["measure_name"] = name
+    return ctx
 
 
 def same_measure_note(kendall, matrices: Mapping | None, labels: Mapping | None = None) -> str:
@@ -336,7 +360,7 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     pieces += [computed[s] if s in computed else next(on_disk) for s in stages]
     tables = combine(pieces)
     written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
-                           matrices=mats, pair_top_runs=cfg.pair_top_runs)
+                           matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by)
     if texts_dir is not None:
         written += write_discpower_texts(tables.get("pvalues"), texts_dir, cfg.rthsd_B)
     if runs_used is not None:
@@ -423,7 +447,7 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
         if progress:
             progress("figures", "")
         written += write_figures(out_dir, figures_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
-                                 jobs=jobs, labels=labels)
+                                 jobs=jobs, labels=labels, select_by=cfg.select_by)
     return written
 
 
@@ -438,7 +462,7 @@ def _draw_cost(path: Path) -> float:
 
 
 def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-                  jobs: int = 1, labels: Mapping | None = None) -> list[Path]:
+                  jobs: int = 1, labels: Mapping | None = None, select_by: str | None = None) -> list[Path]:
     """Every figure of one collection, drawn from its table CSVs (PNG + PDF)
     (:func:`metaeval.report.figures.make_all_figures`).
 
@@ -451,7 +475,7 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
 
     from .report.figures import make_all_figures as _draw
 
-    make_all_figures = partial(_draw, alpha=alpha, swap_threshold=swap_threshold, labels=labels)
+    make_all_figures = partial(_draw, alpha=alpha, swap_threshold=swap_threshold, labels=labels, select_by=select_by)
 
     tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
     csvs = sorted(tables_dir.glob("*.csv"), key=lambda p: (-_draw_cost(p), p.name))
@@ -487,11 +511,12 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
 
 
 def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float = 0.05,
-                  swap_threshold: float = 0.05) -> list[Path]:
-    """The cross-collection tables and figures (:func:`metaeval.report.summary.write_summary`)."""
+                  swap_threshold: float = 0.05, metric: str | None = None) -> list[Path]:
+    """The cross-collection tables and figures (:func:`metaeval.report.summary.write_summary`);
+    ``metric``: the primary measure (the run-means figure's; a collection without it: its first)."""
     from .report.summary import write_summary as _write_summary
 
-    return _write_summary(dict(collection_dirs), out_dir, alpha=alpha, swap_threshold=swap_threshold)
+    return _write_summary(dict(collection_dirs), out_dir, alpha=alpha, swap_threshold=swap_threshold, metric=metric)
 
 
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,
@@ -514,14 +539,16 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                       stage_runner=sharded_stage_runner(jobs) if jobs > 1 else None)
     with replace_dir(out_dir) as out:
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
-                               labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs, jobs=jobs)
+                               labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs, jobs=jobs,
+                               select_by=cfg.select_by)
         if "pvalues" in tables:
             written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
         if figures:
             if progress:
                 progress("figures", "")
             written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
-                                     swap_threshold=cfg.swap_threshold, labels=labels, jobs=jobs)
+                                     swap_threshold=cfg.swap_threshold, labels=labels, jobs=jobs,
+                                     select_by=cfg.select_by)
     return written
 
 

@@ -43,6 +43,7 @@ def test_views_command_notes_a_shortened_table(tmp_path, capsys):
     assert V.main([str(tmp_path / "tables"), str(tmp_path / "report"), "big", "small", "--max-mb", "0.01"]) == 0
     err = capsys.readouterr().err
     assert "first 2499 of 100000 rows of big.csv" in err and "small.csv" not in err
+    assert not any(err.startswith(p) for p in L.PREFIXES)        # the log's, not the console summary's
     assert (tmp_path / "report" / "small.csv").read_text() == "a,b\n1,2\n"
 
 
@@ -177,13 +178,13 @@ summary: {{enabled: false}}
     assert tail.count("run r3: 2 topics") == 1
     assert "every table and figure of tiny" in err
     assert "localrule all:\n    input:" not in err
-    view = tmp_path / "results" / "tiny" / "report" / "run_means.csv"
-    assert view.read_bytes() == (tmp_path / "results" / "tiny" / "tables" / "run_means.csv").read_bytes()
+    view = tmp_path / "results" / "tiny" / "report" / "run_means.csv"        # the Markdown view, as CSV
+    assert view.read_bytes() == V.paper_view_csv(tmp_path / "results" / "tiny" / "tables" / "run_means.md")
 
 
 def test_per_pair_tables_list_the_top_runs_pairs(tmp_path):
     """asl of 45 runs: the Markdown/LaTeX list the pairs of the top K runs by mean AP (ties by
-    name), the CSV every pair; K configurable, 0 = every pair; 40 runs or fewer: every pair."""
+    name), the CSV every pair; K configurable, 0 = every pair; 22 runs or fewer: every pair."""
     from itertools import combinations
 
     from metaeval.meta.run import MetaConfig
@@ -202,10 +203,94 @@ def test_per_pair_tables_list_the_top_runs_pairs(tmp_path):
     assert pd.read_csv(tmp_path / "k5" / "asl.csv").shape[0] == 990
     write_tables({"run_means": means, "asl": asl}, tmp_path / "all", pair_top_runs=0)
     assert len([ln for ln in (tmp_path / "all" / "asl.md").read_text().splitlines() if ln.startswith("| r")]) == 990
-    few = means[means["run"].isin(runs[:40])]
-    write_tables({"run_means": few, "asl": asl[asl["system_y"].isin(runs[:40]) & asl["system_x"].isin(runs[:40])]},
-                 tmp_path / "forty")
-    forty = (tmp_path / "forty" / "asl.md").read_text()
-    assert "runs by mean" not in forty and len([ln for ln in forty.splitlines() if ln.startswith("| r")]) == 780
+    few = means[means["run"].isin(runs[:22])]
+    write_tables({"run_means": few, "asl": asl[asl["system_y"].isin(runs[:22]) & asl["system_x"].isin(runs[:22])]},
+                 tmp_path / "few")
+    text = (tmp_path / "few" / "asl.md").read_text()
+    assert "runs by mean" not in text and len([ln for ln in text.splitlines() if ln.startswith("| r")]) == 231
     with pytest.raises(ValueError, match="pair_top_runs"):
         MetaConfig(pair_top_runs=-1)
+
+
+def _long_tables(rng, metrics, runs) -> dict[str, pd.DataFrame]:
+    """The long tables of a track's overview at their default grids: test errors (5 tests, 3 topic
+    set sizes, 10 deltas, 19 alphas) and risk against a baseline (4 risk weights)."""
+    import numpy as np
+
+    from metaeval.meta.risk import RISK_COLUMNS
+    from metaeval.meta.stages.error_rates import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
+
+    def rate():
+        r = float(rng.uniform(0, 1))
+        return r, (r * (1 - r) / 100) ** 0.5, 100
+
+    type1 = pd.DataFrame([(m, n, t, a, *rate()) for m in metrics for n in DEFAULT_TOPICS for t in TESTS
+                          for a in DEFAULT_ALPHAS], columns=["metric", "n_topics", "test", "alpha", "rate", "se", "trials"])
+    cols = ["metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"]
+    long = [(m, n, t, d, a) for m in metrics for n in DEFAULT_TOPICS for t in TESTS for d in DEFAULT_DELTAS
+            for a in DEFAULT_ALPHAS]
+    power = pd.DataFrame([(*k, *rate()) for k in long], columns=cols)
+    type3 = pd.DataFrame([(*k, *rate()) for k in long], columns=cols)
+    risk = pd.DataFrame([(m, r, runs[0], a, *rng.normal(0, 1, 5), 10, 5) for m in metrics for a in (1.0, 2.0, 5.0, 10.0)
+                         for r in runs], columns=RISK_COLUMNS)
+    return {"test_errors_type1": type1, "test_errors_power": power, "test_errors_type3": type3, "risk": risk}
+
+
+@pytest.mark.slow
+def test_paper_tables_of_an_80_run_collection(tmp_path):
+    """What an organiser prints, on 80 runs: the run table by the primary measure (select_by when
+    meta-evaluated, else the first metric), best first, its caption saying so; every Markdown /
+    LaTeX table at most ~250 lines (test errors and risk wide, the long ones their first rows with
+    a note), the CSVs every row, their bytes those of the data; the report shows the Markdown view
+    (4 decimals, labels) as CSV."""
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from _synth_tables import frames
+
+    from metaeval.labels import labels_for
+    from metaeval.pipeline import write_tables
+    from metaeval.report.csvio import csv_text
+    from metaeval.report.layouts import KINDS
+
+    metrics = ["AP", "Q-measure", "nDCG@10", "RR"]
+    fr = frames(seed=5, runs=80, topics=20, B=50, metrics=metrics, test_errors=False)
+    runs = sorted(fr["run_means"]["run"].unique())
+    fr.update(_long_tables(np.random.default_rng(2), metrics[:3], runs))
+    labels = labels_for(runs, metrics, {"nDCG@10": "nDCG-10"})
+    write_tables(fr, tmp_path / "t", select_by="nDCG@10", labels=labels)
+    rm = fr["run_means"]
+    best = rm[rm["metric"] == "nDCG@10"].sort_values(["mean", "run"], ascending=[False, True])["run"].tolist()
+    md = (tmp_path / "t" / "run_means.md").read_text()
+    assert [ln.split("|")[1].strip() for ln in md.splitlines()[4:]] == [labels.get(r, r) for r in best]
+    assert "Mean performance of the 80 runs over the topics, best first by mean nDCG-10" in md
+    # select_by not meta-evaluated: the first metric orders the runs
+    write_tables({"run_means": rm}, tmp_path / "u", select_by="P@10")
+    first = rm[rm["metric"] == "AP"].sort_values(["mean", "run"], ascending=[False, True])["run"].tolist()
+    assert [ln.split("|")[1].strip() for ln in (tmp_path / "u" / "run_means.md").read_text().splitlines()[4:]] == first
+    # every view printable, the CSVs whole and unchanged
+    for name, df in fr.items():
+        md = (tmp_path / "t" / f"{name}.md").read_text().splitlines()
+        tex = (tmp_path / "t" / f"{name}.tex").read_text().splitlines()
+        assert len(md) <= 250 and len(tex) <= 260, (name, len(md), len(tex))
+        spec = KINDS[name]
+        data = spec.sort(df) if spec.sort is not None else df
+        assert (tmp_path / "t" / f"{name}.csv").read_text() == csv_text(data), name
+    power = (tmp_path / "t" / "test_errors_power.md").read_text()
+    assert "| Metric | Topics | delta | alpha | paired-t | wilcoxon | sign | bootstrap | permutation |" in power
+    assert "URisk (alpha=1)" in (tmp_path / "t" / "risk.md").read_text()
+    t1 = (tmp_path / "t" / "test_errors_type1.md").read_text().splitlines()
+    assert len(fr["test_errors_type1"]) == 855 and len(t1) == 4 + 3 * 3 * 19       # tests as columns
+    # a long table without a wide form: its first rows, and the caption says where the rest is
+    inc = fr["incompleteness"]
+    many = pd.concat([inc.assign(level=str(0.001 * (k + 1))) for k in range(40)], ignore_index=True)
+    write_tables({"incompleteness": many}, tmp_path / "v")
+    text = (tmp_path / "v" / "incompleteness.md").read_text()
+    assert f"Shown: the first 240 of {len(many)} rows; every row is in incompleteness.csv." in text
+    assert len(text.splitlines()) == 244 and len(pd.read_csv(tmp_path / "v" / "incompleteness.csv")) == len(many)
+    # the report's view: the Markdown table as CSV (4 decimals, labels)
+    info = V.write_report_views(tmp_path / "t", tmp_path / "report", list(fr))
+    view = pd.read_csv(tmp_path / "report" / "run_means.csv", dtype=str)
+    assert list(view.columns) == ["run", "AP", "Q-measure", "nDCG-10", "RR"] and info["run_means"]["whole"]
+    assert view["run"].tolist() == [labels.get(r, r) for r in best]
+    assert view["AP"].str.fullmatch(r"\d\.\d{4}").all()

@@ -2,7 +2,7 @@
 numpy's SIMD dispatch.
 
 The same commands (tests/_machine_run.py: ``metaeval simulate``, ``matrices``, ``meta`` with every
-stage, ``reproduce kishida`` and ``compare`` with four tests) run in subprocesses that differ only
+stage, ``paper-tables kishida`` and ``compare`` with four tests) run in subprocesses that differ only
 in the environment read when numpy loads:
 
 * ``OPENBLAS_NUM_THREADS`` / ``OMP_NUM_THREADS`` 1 instead of 2;

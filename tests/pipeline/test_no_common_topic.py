@@ -36,7 +36,7 @@ def _names_both(err, q, run, topics="0201, 0202, 0203"):
 
 def test_cli_entry_points_exit_1_naming_both(files, tmp_path, capsys):
     q, runs = files
-    assert main(["evaluate", "--qrels", str(q), "--run", str(runs / "a.run")]) == 1
+    assert main(["evaluate", "--qrels", str(q), "--runs", str(runs / "a.run")]) == 1
     _names_both(capsys.readouterr().err, q, runs / "a.run", "0201, 0202")
     out = tmp_path / "m"
     assert main(["matrices", "--qrels", str(q), "--runs", str(runs), "--out", str(out), "--quiet"]) == 1

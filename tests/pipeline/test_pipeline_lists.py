@@ -92,7 +92,7 @@ def test_gain_sweep_off_drops_only_its_tables(tmp_path):
 def test_report_captions_come_from_the_declarations_with_the_config_values(dag):
     d, _ = dag
     folder = d / ".snakemake" / "metaeval" / "report-captions"
-    want = O.report_captions(alpha=0.01, swap_threshold=0.1)
+    want = O.report_captions(alpha=0.01, swap_threshold=0.1, context=O.caption_context(measure="AP"))
     off = {O.report_caption_name(o) for o in O.OUTPUTS if o.condition in ("risk", "standardisation", "test_errors",
                                                                          "reproducibility")}   # not configured
     for name, text in want.items():
@@ -143,3 +143,28 @@ def test_declarations_are_complete_and_unique():
         O.get("nope")
     with pytest.raises(ValueError, match="unknown condition"):
         O.tables("collection", diversity=True)
+
+
+def test_captions_and_front_page_say_what_the_config_computes(dag, tmp_path):
+    """The captions and the report's front page are generated from what is computed: with
+    trec_eval measures only, select_by not among them and Kishida off, the run tables and figures
+    are by the first metric, the front page names trec_eval (not NTCIREVAL) and no Kishida
+    reproduction; the reduced config (AP first, Kishida on) says so too."""
+    d, _ = dag
+    folder = d / ".snakemake" / "metaeval" / "report-captions"
+    assert "sorted by mean AP" in (folder / "figure_run_means.rst").read_text()
+    front = (folder / "front-page.rst").read_text()
+    assert "NTCIREVAL" in front and "Kishida (2005) reproduction" in front and "select_by: AP" in front
+    cfg = _reduced_config(tmp_path)
+    text = cfg.read_text().replace('metrics: [AP, RR, "nDCG@100"]', 'metrics: ["trec.ndcg_cut@10", trec.map]')
+    text = text.replace("geometric: [AP]", "geometric: []\nselect_by: RR").replace("kishida: {enabled: true}",
+                                                                                 "kishida: {enabled: false}")
+    cfg.write_text(text)
+    _dag_outputs(tmp_path, cfg)
+    caps = tmp_path / ".snakemake" / "metaeval" / "report-captions"
+    assert "runs named and sorted by mean trec.ndcg_cut@10" in (caps / "figure_run_means.rst").read_text()
+    assert "best first by mean trec.ndcg_cut@10" in (caps / "table_run_means.rst").read_text()
+    assert "Distribution of the mean trec.ndcg_cut@10" in (caps / "summary_figure_run_means.rst").read_text()
+    front = (caps / "front-page.rst").read_text()
+    assert "trec_eval 10.0" in front and "NTCIREVAL" not in front and "Kishida" not in front
+    assert "ordered by their mean trec.ndcg_cut@10" in front

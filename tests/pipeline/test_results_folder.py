@@ -94,7 +94,7 @@ def test_readme_sequence_one_config_per_results_folder(tmp_path):
     assert [f"#   {ln}" for ln in inherited] == [ln for ln in text.splitlines() if ln.startswith("#   ")]
     eff = yaml.safe_load(text)
     assert eff["metrics"] == ["AP", "RR"] and eff["kishida"] == {"enabled": True}
-    assert eff["bootstrap"] == {"B": 20, "alpha": 0.05, "seed": 20070101}
+    assert eff["bootstrap"] == {"B": 20, "alpha": 0.05, "seed": 0}
 
 
 def test_conflict_lines_and_inherited_lines():
@@ -119,16 +119,20 @@ def test_conflict_lines_and_inherited_lines():
     assert re.match(r"# The effective configuration", runconfig.effective_config_text(a, given, ["a.yaml"]))
 
 
-@pytest.mark.parametrize("names, words", [(["tiny"], "(1 collection: tiny; B = 20"),
-                                          (["a", "b"], "(2 collections: a, b; B = 20")])
+@pytest.mark.parametrize("names, words", [(["tiny"], "on 1 collection (tiny)"),
+                                          (["a", "b"], "on 2 collections (a and b)")])
 def test_report_intro_counts_collections_in_words(names, words):
-    """The report's intro (workflow/report/workflow.rst, rendered by Snakemake with Jinja2)."""
+    """The report's front page (metaeval.frontpage, rendered by Snakemake with Jinja2)."""
     from types import SimpleNamespace
 
     import jinja2
 
+    from metaeval.frontpage import front_page
+
+    plan = SimpleNamespace(collections=names, metrics=["AP"], meta_stages=["paired"], own_job_stages=[],
+                           other_jobs=[], titles=lambda s: list(s), primary_measure="AP", select_by="AP",
+                           kishida=False, summary=True)
     cfg = {"collections": {n: {} for n in names}, "bootstrap": {"B": 20, "alpha": 0.05, "seed": 1},
            "swap": {"threshold": 0.05}}
-    text = jinja2.Template((ROOT / "workflow/report/workflow.rst").read_text()).render(
-        snakemake=SimpleNamespace(config=cfg))
-    assert words in " ".join(text.split())
+    text = jinja2.Template(front_page(cfg, plan, "x: {a: 1}\n")).render(snakemake=SimpleNamespace(config=cfg))
+    assert words in " ".join(text.split()) and "B = 20" in text and "x: {a: 1}" in text

@@ -79,7 +79,7 @@ def test_defaults_are_filled():
     cfg = _validate({"collections": {"x": {"qrels": "q", "runs": "r"}}})
     assert cfg["collections"]["x"]["gains"] == "1:2:3"
     assert cfg["collections"]["x"]["top_runs"] == 30
-    assert cfg["bootstrap"] == {"B": 1000, "alpha": 0.05, "seed": 20070101}
+    assert cfg["bootstrap"] == {"B": 1000, "alpha": 0.05, "seed": 0}
     assert cfg["sweeps"]["gains"]["variants"] == ["10:20:30", "0.1:0.2:0.3", "1:1:1", "1:5:10"]
     assert len(cfg["stability"]["fuzziness"]) == 20
 

@@ -251,7 +251,7 @@ def test_cli_ingest_and_evaluate_reject_and_write_nothing(tmp_path, capsys, case
     rc, err = cli(["ingest", "--qrels", q, "--runs", r, "--out", out / "c.npz", "--topics-out",
                    out / "topics.csv", "--quiet"], capsys)
     assert rc == 1 and where in err
-    rc, err = cli(["evaluate", "--qrels", q, "--run", r, "--out", out / "R.nev"], capsys)
+    rc, err = cli(["evaluate", "--qrels", q, "--runs", r, "--out", out / "R.nev"], capsys)
     assert rc == 1 and where in err
     assert leftovers(out) == []
 
@@ -261,10 +261,10 @@ def test_cli_bad_usage_exit_2(tmp_path):
         main(["matrices", "--out", str(tmp_path / "o")])
     assert e.value.code == 2
     with pytest.raises(SystemExit) as e:
-        main(["evaluate", "--qrels", "q", "--run", "r", "--order", "random"])
+        main(["evaluate", "--qrels", "q", "--runs", "r", "--order", "random"])
     assert e.value.code == 2
     with pytest.raises(SystemExit) as e:
-        main(["evaluate", "--qrels", "q", "--run", "r", "--metrics", "NoSuchMeasure"])
+        main(["evaluate", "--qrels", "q", "--runs", "r", "--metrics", "NoSuchMeasure"])
     assert e.value.code == 2
     assert not (tmp_path / "o").exists()
 
@@ -272,7 +272,7 @@ def test_cli_bad_usage_exit_2(tmp_path):
 def test_cli_warnings_go_to_stderr(tmp_path, capsys):
     q = write(tmp_path / "qrels.txt", QRELS)
     r = write(tmp_path / "R.run", "T1 Q0 d1 1 3 r\n")
-    rc, err = cli(["evaluate", "--qrels", q, "--run", r, "--metrics", "AP"], capsys)
+    rc, err = cli(["evaluate", "--qrels", q, "--runs", r, "--metrics", "AP"], capsys)
     assert rc == 0
     assert "metaeval: warning: " in err and "2 topics of the qrels missing" in err
 

@@ -141,7 +141,7 @@ def test_case3_bad_scores_one_line_error(tmp_path, capsys, score):
     q = wb(tmp_path / "qrels.txt", QRELS)
     r = wb(tmp_path / "runs" / "R.run", run)
     for order in ("score", "file"):
-        rc, _, err = cli(["evaluate", "--qrels", q, "--run", r, "--order", order, "--metrics", "AP"], capsys)
+        rc, _, err = cli(["evaluate", "--qrels", q, "--runs", r, "--order", order, "--metrics", "AP"], capsys)
         assert rc == 1
         one_line_error(err, f"{r}:2")
 
@@ -158,10 +158,10 @@ def test_case3_nan_scores_rank_last(tmp_path):
 def test_case4_gains_rule_everywhere(tmp_path, capsys):
     q = wb(tmp_path / "qrels.txt", QRELS)                             # levels L0..L2
     r = wb(tmp_path / "runs" / "R.run", RUN)
-    rc, out3, _ = cli(["evaluate", "--qrels", q, "--run", r, "--gains", "1:2:3", "--metrics", "RBP",
+    rc, out3, _ = cli(["evaluate", "--qrels", q, "--runs", r, "--gains", "1:2:3", "--metrics", "RBP",
                        "ERR", "--no-means"], capsys)
     assert rc == 0
-    rc, out2, _ = cli(["evaluate", "--qrels", q, "--run", r, "--gains", "1:2", "--metrics", "RBP", "ERR",
+    rc, out2, _ = cli(["evaluate", "--qrels", q, "--runs", r, "--gains", "1:2", "--metrics", "RBP", "ERR",
                        "--no-means"], capsys)
     assert rc == 0 and out3 != out2                                    # H = 3: the third value counts
     # the same numbers as the drop-in (ntcir compute -g 1:2:3) on topic T1
@@ -172,7 +172,7 @@ def test_case4_gains_rule_everywhere(tmp_path, capsys):
         a = [ln for ln in out3.splitlines() if ln.startswith("T1 " + name)]
         b = [ln for ln in drop.splitlines() if ln.startswith("T1 " + name)]
         assert a == b and a, (a, b)
-    for cmd in (["evaluate", "--run", r], ["matrices", "--runs", r, "--out", tmp_path / "m"]):
+    for cmd in (["evaluate", "--runs", r], ["matrices", "--runs", r, "--out", tmp_path / "m"]):
         rc, _, err = cli([cmd[0], "--qrels", q, *cmd[1:], "--gains", "3:2:1", "--metrics", "AP"], capsys)
         assert rc == 2 and "must not decrease" in err
         rc, _, err = cli([cmd[0], "--qrels", q, *cmd[1:], "--gains", "1", "--metrics", "AP"], capsys)

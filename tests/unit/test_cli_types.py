@@ -12,11 +12,11 @@ from metaeval.cli import main
     (["test-errors", "--topics", "25,1"], "--topics", "every value must be >= 2"),
     (["test-errors", "--alphas", "0.05,1"], "--alphas", "every level must be in (0, 1)"),
     (["test-errors", "--tests", "sign,z"], "--tests", "unknown 'z'"),
-    (["test-errors", "--seed", "-1"], "--seed", "must be >= 0"),
+    (["test-errors", "--seed", "-1"], "--seed", "must be an integer >= 0"),
     (["standardisation", "--topics", "1"], "--topics", "must be >= 2"),
     (["standardisation", "--trials", "0"], "--trials", "must be >= 1"),
     (["judgments", "--top-k", "1"], "--top-k", "must be >= 2"),
-    (["judgments", "--B", "0"], "--B", "must be >= 1"),
+    (["judgments", "--B", "0"], "--B", "must be an integer >= 10"),
 ])
 def test_bad_values_are_usage_errors(argv, option, words, tmp_path, capsys):
     with pytest.raises(SystemExit) as e:

@@ -133,7 +133,7 @@ def test_trec_input_is_read_with_trec_evals_conventions_everywhere(trec, tmp_pat
 
 def test_evaluate_command_and_trec_eval_drop_in_agree(trec, capsys):
     q, runs, _, _ = trec
-    assert main(["evaluate", "--qrels", str(q), "--run", str(runs / "a.run"), "--metrics", *GIVEN]) == 0
+    assert main(["evaluate", "--qrels", str(q), "--runs", str(runs / "a.run"), "--metrics", *GIVEN]) == 0
     out = capsys.readouterr().out
     means = {ln.split()[1].rstrip("="): float(ln.split()[2]) for ln in out.splitlines() if ln.startswith("ALL ")}
     # trec.ndcg_cut@10=, not @0010: zero-padding is NTCIREVAL's print form of its own measures only

@@ -172,7 +172,7 @@ def test_plain_collection_is_one_intent(files):
 
 
 def test_evaluate_cli_intents(files, capsys):
-    rc = main(["evaluate", "--qrels", str(files / "q"), "--run", str(files / "run1"), "--qrels-form",
+    rc = main(["evaluate", "--qrels", str(files / "q"), "--runs", str(files / "run1"), "--qrels-form",
                "intents", "--intent-probs", str(files / "p"), "--metrics", "D-Prec@4", "I-rec@1",
                "--no-means"])
     out = [" ".join(l.split()) for l in capsys.readouterr().out.splitlines()]

@@ -26,7 +26,7 @@ def files(tmp_path):
 
 def test_cli_evaluate_and_matrices_warn_in_one_line(files, tmp_path, capsys):
     q, r = files
-    assert main(["evaluate", "--qrels", str(q), "--run", str(r), "--gains", "0:1:2:3", "--metrics",
+    assert main(["evaluate", "--qrels", str(q), "--runs", str(r), "--gains", "0:1:2:3", "--metrics",
                  "nDCG@10"]) == 0
     err = capsys.readouterr().err
     assert err == f"metaeval: warning: {LINE}\n"
@@ -35,7 +35,7 @@ def test_cli_evaluate_and_matrices_warn_in_one_line(files, tmp_path, capsys):
     assert capsys.readouterr().err == f"metaeval: warning: {LINE}\n"
     # as many gains as levels, or --max-level declaring the scale: no warning
     for extra in (["--gains", "1:2:3"], ["--gains", "0:1:2:3", "--max-level", "4"]):
-        assert main(["evaluate", "--qrels", str(q), "--run", str(r), "--metrics", "nDCG@10", *extra]) == 0
+        assert main(["evaluate", "--qrels", str(q), "--runs", str(r), "--metrics", "nDCG@10", *extra]) == 0
         assert capsys.readouterr().err == ""
 
 

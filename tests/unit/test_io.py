@@ -129,18 +129,21 @@ def test_order_score_trec_eval_ties_docid_descending(tmp_path):
     q = write(tmp_path / "q", "1 a L1\n1 b L0\n1 c L2\n1 d L1\n")
     # file order a, b, c, d; scores: d highest, then a/b/c tied
     r = write(tmp_path / "r.run", "1 Q0 a 1 1.0 x\n1 Q0 b 2 1.0 x\n1 Q0 c 3 1.0 x\n1 Q0 d 4 2.5 x\n")
-    f = load_collection(q, r, order="file", depth=4)
+    with pytest.warns(InputWarning, match="not by decreasing score"):   # d's 2.5 after the 1.0s
+        f = load_collection(q, r, order="file", depth=4)
     s = load_collection(q, r, order="score", depth=4)
     np.testing.assert_array_equal(f.levels[0, 0], [1, 0, 2, 1])          # a b c d
     np.testing.assert_array_equal(s.levels[0, 0], [1, 2, 0, 1])          # d c b a
     assert s.info["order"] == "score"
 
 
-def test_order_score_float32_ties_like_trec_eval(tmp_path):
+def test_order_score_float32_ties_like_trec_eval_9(tmp_path):
     q = write(tmp_path / "q", "1 a L1\n1 b L0\n")
     r = write(tmp_path / "r.run", "1 Q0 a 1 1.000000000001 x\n1 Q0 b 2 1.0 x\n")
-    s = load_collection(q, r, order="score")
+    s = load_collection(q, r, order="score", trec_eval_version=9)
     np.testing.assert_array_equal(s.levels[0, 0, :2], [0, 1])             # tie in float32 -> b, a
+    d = load_collection(q, r, order="score")                              # trec_eval 10.0: doubles
+    np.testing.assert_array_equal(d.levels[0, 0, :2], [1, 0])
 
 
 def test_order_score_agrees_with_pytrec_eval(tmp_path):
@@ -179,11 +182,13 @@ def test_order_score_agrees_with_pytrec_eval(tmp_path):
 def test_depth_truncation_after_ordering(tmp_path):
     q = write(tmp_path / "q", "1 a L1\n1 b L1\n1 c L1\n")
     r = write(tmp_path / "r", "1 Q0 a 1 1 x\n1 Q0 b 2 2 x\n1 Q0 c 3 3 x\n")
-    c = load_collection(q, r, depth=2)
+    with pytest.warns(InputWarning, match="not by decreasing score"):   # NTCIR qrels: file order
+        c = load_collection(q, r, depth=2)
     assert c.depth == 2 and c.lengths[0, 0] == 2
     s = load_collection(q, r, order="score", depth=2)
     assert s.lengths[0, 0] == 2
-    full = load_collection(q, r, depth=None)
+    with pytest.warns(InputWarning, match="not by decreasing score"):
+        full = load_collection(q, r, depth=None)
     assert full.depth == 3 and full.lengths[0, 0] == 3
 
 

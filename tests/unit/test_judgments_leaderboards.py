@@ -71,6 +71,8 @@ def _write(boards, folder, fmt):
         if fmt == "jsonl":
             text = "".join(json.dumps({"run_id": r, "topic_id": t, "measure": m, "value": v}) + "\n"
                            for r, t, m, v in rows)
+        elif fmt == "ranking":
+            text = "".join(f"{t} Q0 {r} 0 {v!r} {m}\n" for r, t, m, v in rows)
         elif fmt == "csv":
             text = "run,measure,value\n" + "".join(f"{r},{m},{v!r}\n" for (r, m), v in means.items())
         else:
@@ -118,13 +120,17 @@ def test_correlations_equal_autojudge_evaluate(seed, tmp_path, nltk_data):
             assert row["tau"] == pytest.approx(want["kendall"], abs=1e-12)
 
 
-@pytest.mark.parametrize("fmt", ["trec_eval", "ir_measures_q", "tot", "rag4reports", "jsonl", "csv"])
-def test_every_layout_gives_the_same_rows(fmt, tmp_path):
+@pytest.fixture(scope="module")
+def ir_measures_result(tmp_path_factory):
+    return _judge(_write(_boards(3), tmp_path_factory.mktemp("irm"), "ir_measures"))
+
+
+@pytest.mark.parametrize("fmt", ["trec_eval", "ir_measures_q", "tot", "rag4reports", "ranking", "jsonl", "csv"])
+def test_every_layout_gives_the_same_rows(fmt, tmp_path, ir_measures_result):
     """Every layout of the same leaderboards gives ir_measures' rows; a CSV of means the same
     mean-based columns, its topic statistics empty."""
-    boards = _boards(3)
-    ref = _judge(_write(boards, tmp_path / "a", "ir_measures"))
-    got = _judge(_write(boards, tmp_path / "b", fmt))
+    ref = ir_measures_result
+    got = _judge(_write(_boards(3), tmp_path / "b", fmt))
     a, b = ref.tables["ranking_agreement"], got.tables["ranking_agreement"]
     pd.testing.assert_frame_equal(a[MEAN_COLUMNS], b[MEAN_COLUMNS])
     if fmt == "csv":
@@ -241,3 +247,62 @@ def test_label_agreement_alone_many_sets_and_one_run(tmp_path):
         res = run_judgments({k: sets[k] for k in ("q0", "q1")}, "q0", [str(run)])
     assert len(res.tables["label_agreement"]) == 2 and res.tables["ranking_agreement"].empty
     assert res.coverage["run"].tolist().count("r") == 2 and any("1 run given" in n for n in res.notes)
+
+
+def _cli(argv):
+    import contextlib
+    import io
+
+    from metaeval.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(argv)
+        except SystemExit as e:
+            rc = e.code
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_cli_leaderboards_with_labels(tmp_path):
+    """Several NAME=PATH after one --results; --labels names sets and measures in Markdown and
+    figures, the CSV keep the names; the summary line gives the mean per-topic tau."""
+    paths = _write(_boards(5), tmp_path / "b", "ir_measures")
+    labels = tmp_path / "labels.txt"
+    labels.write_text("judge LLM-judge\ncoarse nDCG-coarse\n")
+    out = tmp_path / "o"
+    rc, so, err = _cli(["judgments", "--results", f"truth={paths['truth']}", f"judge={paths['judge']}",
+                        "--reference", "truth", "--labels", str(labels), "--B", "20", "--no-figures", "--out", str(out)])
+    assert rc == 0, err
+    assert "mean per-topic tau" in so
+    md = (out / "tables" / "ranking_agreement.md").read_text()
+    assert "LLM-judge" in md and "nDCG-coarse" in md
+    csv = pd.read_csv(out / "tables" / "ranking_agreement.csv")
+    assert set(csv["qrels"]) == {"judge"} and set(csv["metric"]) == {"coarse", "fine"}
+    assert (out / "tables" / "topic_ranking_agreement.csv").is_file()
+
+
+def test_bad_leaderboards_one_line_exit_1(tmp_path):
+    paths = _write(_boards(6), tmp_path / "b", "ir_measures")
+    bad = tmp_path / "bad.tsv"
+    lines = paths["judge"].read_text().splitlines()
+    lines[4] = lines[4].rsplit("\t", 1)[0] + "\tn/a"
+    bad.write_text("\n".join(lines) + "\n")
+    dup = tmp_path / "dup.tsv"
+    dup.write_text(paths["judge"].read_text() + paths["judge"].read_text().splitlines()[0] + "\n")
+    missing = tmp_path / "missing.tsv"
+    missing.write_text("".join(ln + "\n" for ln in paths["judge"].read_text().splitlines() if not ln.startswith("run03\t")))
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("100 0 d1 1\n")
+    for argv, needles in (
+            (["--results", f"truth={paths['truth']}", f"judge={bad}"], [f"{bad}:5", "'n/a' is not a number"]),
+            (["--results", f"truth={paths['truth']}", f"judge={dup}"], [str(dup), "given twice"]),
+            (["--results", f"truth={paths['truth']}", f"judge={missing}"], ["judge", "run03"]),
+            (["--qrels", f"truth={qrels}", "--results", f"judge={paths['judge']}"], ["without --runs"])):
+        out = tmp_path / "o"
+        rc, so, err = _cli(["judgments", *argv, "--reference", "truth", "--B", "5", "--out", str(out)])
+        lines_err = [x for x in err.splitlines() if x.startswith("metaeval: error:")]
+        assert rc == 1 and len(lines_err) == 1, err
+        for n in needles:
+            assert n in lines_err[0], lines_err[0]
+        assert not out.exists()

@@ -57,7 +57,7 @@ def files(tmp_path_factory):
 
 
 COMMANDS = {
-    "evaluate": ["evaluate", "--qrels", "qrels", "--run", "runs/a"],
+    "evaluate": ["evaluate", "--qrels", "qrels", "--runs", "runs/a"],
     "trec_eval": ["trec_eval", "-q", "-m", "all_trec", "qrels", "runs/a", "runs/b"],
     "matrices": ["matrices", "--qrels", "qrels", "--runs", "runs", "--out", "m", "--quiet"],
 }

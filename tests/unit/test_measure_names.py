@@ -94,7 +94,7 @@ def test_matrices_writes_one_matrix_for_two_spellings(tmp_path, capsys):
 
 def test_evaluate_cli_prints_one_line_per_measure(tmp_path, capsys):
     q, r = _toy_collection(tmp_path)
-    assert main(["evaluate", "--qrels", str(q), "--run", str(r / "x.run"), "--metrics", "MAP", "AP"]) == 0
+    assert main(["evaluate", "--qrels", str(q), "--runs", str(r / "x.run"), "--metrics", "MAP", "AP"]) == 0
     out = capsys.readouterr()
     assert [ln.split()[1] for ln in out.out.splitlines() if ln.startswith("ALL")] == ["AP="]
     assert "same measure" in out.err

@@ -41,7 +41,7 @@ def test_cli_outputs_follow_the_umask(tmp_path, umask022, capsys):
     out.mkdir()
     assert main(["matrices", *common, "--out", str(out / "m"), "--metrics", "AP", "RR", "--quiet"]) == 0
     assert main(["compare", *common, "--metrics", "AP", "--out", str(out / "cmp"), "--quiet"]) == 0
-    assert main(["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run", str(tmp_path / "runs" / "a.run"),
+    assert main(["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--runs", str(tmp_path / "runs" / "a.run"),
                  "--out", str(out / "a.eval")]) == 0
     modes = _modes(out)
     assert {"m", "m/AP.csv", "cmp", "cmp/compare.csv", "cmp/compare.md", "a.eval"} <= set(modes)

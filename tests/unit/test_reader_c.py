@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from conftest import in_ci
 from metaeval.errors import InputError
 from metaeval.io import _cext, load_collection
-from metaeval.io._text import _buffer, _fast_split, hash_rows, _words, parse_float32, check_numeric, tokenize
+from metaeval.io._text import _buffer, _fast_split, hash_rows, _words, parse_float32, parse_float64, check_numeric, tokenize
 
 
 @pytest.fixture(autouse=True)
@@ -92,6 +92,11 @@ def test_scores_bit_for_bit(tmp_path, monkeypatch):
         want = np.array([np.float32(float(x)) for x in toks], np.float32)
     np.testing.assert_array_equal(c.view(np.uint32), py.view(np.uint32))
     np.testing.assert_array_equal(c.view(np.uint32), want.view(np.uint32))
+    # atof in double precision (trec_eval 10.0): the same bits on both paths and as float(token)
+    (c64, _), (py64, _) = both(monkeypatch, lambda: parse_float64(t, 1, "score"))
+    want64 = np.array([float(x) for x in toks], np.float64)
+    np.testing.assert_array_equal(c64.view(np.uint64), py64.view(np.uint64))
+    np.testing.assert_array_equal(c64.view(np.uint64), want64.view(np.uint64))
 
 
 @pytest.mark.parametrize("tok", ["inf", "-Infinity", "NaN", "nan", "+inf"])
@@ -236,20 +241,24 @@ def test_bad_runs_same_error(tmp_path, monkeypatch, name):
         assert c[0] == "error" and f"{p}:" in c[1]
 
 
-def test_score_order_ties_by_docid(tmp_path, monkeypatch):
+@pytest.mark.parametrize("version", [9, 10])
+def test_score_order_ties_by_docid(tmp_path, monkeypatch, version):
     """Many tied scores (equal in float32, distinct in float64): DOCID descending, then file
-    order for a repeated DOCID -- the same on both paths, and as a literal sort says."""
+    order for a repeated DOCID -- the same on both paths, and as a literal sort says (trec_eval 9:
+    scores compared in float32, 10: in float64)."""
     rng = np.random.default_rng(9)
     docs = [f"d{k}" for k in rng.integers(0, 400, 3000)]
     scores = rng.choice(["1", "1.00000001", "2", "0.5", "2.0000000001", "-0", "0"], size=3000)
     run = "".join(f"1 Q0 {d} {i + 1} {s} x\n" for i, (d, s) in enumerate(zip(docs, scores)))
     q = write(tmp_path / "qrels", "1 0 d1 1\n" + "".join(f"1 0 d{k} {k % 3}\n" for k in range(2, 400, 2)))
     p = write(tmp_path / "r.run", run)
-    (c, wc), (py, wp) = both(monkeypatch, lambda: load_collection(q, [p], order="score", depth=None).levels)
+    (c, wc), (py, wp) = both(monkeypatch, lambda: load_collection(q, [p], order="score", depth=None,
+                                                                  trec_eval_version=version).levels)
     np.testing.assert_array_equal(c, py)
     assert wc == wp
-    # literal: score (float32) descending, DOCID descending, first occurrence kept
-    rows = sorted(range(3000), key=lambda i: (-np.float32(float(scores[i])), tuple(-b for b in docs[i].encode()) + (1,), i))
+    # literal: score (float32 or float64) descending, DOCID descending, first occurrence kept
+    prec = np.float32 if version == 9 else np.float64
+    rows = sorted(range(3000), key=lambda i: (-prec(float(scores[i])), tuple(-b for b in docs[i].encode()) + (1,), i))
     seen, levels = set(), []
     qrel = {"d1": 1, **{f"d{k}": k % 3 for k in range(2, 400, 2)}}
     for i in rows:

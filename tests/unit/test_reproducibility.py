@@ -150,8 +150,8 @@ def test_a_campaign_of_20_reproductions_equals_20_single_calls(dl19):
             for i in range(20)]
     ms = ["AP", "nDCG@10", "P@10"]
     whole = reproducibility(dl19["qrels"], orig, reps, ms, depth=DEPTH)
-    for name, df in whole.tables().items():
-        single = pd.concat([reproducibility(dl19["qrels"], orig, [rep], ms, depth=DEPTH).tables()[name] for rep in reps],
+    for name, df in whole.tables.items():
+        single = pd.concat([reproducibility(dl19["qrels"], orig, [rep], ms, depth=DEPTH).tables[name] for rep in reps],
                            ignore_index=True)
         pd.testing.assert_frame_equal(df, single, check_exact=True)
 
@@ -223,6 +223,11 @@ def test_bad_input_names_the_run_and_topic_and_writes_nothing(dl19, tmp_path, ca
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and str(lacking) in err[0] and f"topic {topics[3]}" in err[0] and which in err[0]
         assert not out.exists()
+    kept = tmp_path / "kept"                      # an existing folder stays as it was
+    kept.mkdir()
+    (kept / "old.txt").write_text("old")
+    assert _cli(base + ["--rep", cases[0][0], "--out", str(kept)]) == 1
+    assert [p.name for p in kept.iterdir()] == ["old.txt"] and len(capsys.readouterr().err.splitlines()) == 1
     assert _cli(base + ["--rep", "x=only-one-file", "--out", str(tmp_path / "o")]) == 2
     assert "NAME=BASELINE,ADVANCED" in capsys.readouterr().err
 

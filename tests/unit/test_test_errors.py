@@ -68,7 +68,7 @@ def test_same_seed_same_tables_and_power_increases_with_delta():
     kw = dict(pairs=2, topics=(25,), trials=300, deltas=(0.02, 0.08), alphas=(0.01, 0.05), B=200, seed=9)
     a = test_errors({"AP": X}, **kw)
     b = test_errors({"AP": X}, **kw)
-    for x, y in zip(a.tables().values(), b.tables().values()):
+    for x, y in zip(a.tables.values(), b.tables.values()):
         pd.testing.assert_frame_equal(x, y)
     assert list(a.power.columns) == RATE_COLUMNS and list(a.type3.columns) == RATE_COLUMNS
     p = a.power[(a.power["alpha"] == 0.05)].pivot(index="test", columns="delta", values="rate")

@@ -56,7 +56,8 @@ def test_declared_tables_and_figures():
         assert o.columns == want and o.condition == "test_errors" and o.stages == ("test_errors",)
         assert "Urbano, Lima & Hanjalic (2019)" in O.caption(o)
     figs = {o.name: o.source for o in O.figures("collection", test_errors=True) if "test_errors" in o.stages}
-    assert figs == {"test_errors_type1": "test_errors_type1", "test_errors_power": "test_errors_power"}
+    assert figs == {"test_errors_type1": "test_errors_type1", "test_errors_power": "test_errors_power",
+                    "test_errors_type3": "test_errors_type3"}
     assert not [o for o in O.outputs("collection", test_errors=False) if "test_errors" in o.stages]
     caps = O.report_captions()
     assert "Urbano, Lima & Hanjalic (2019)" in caps["figure_test_errors_power"]

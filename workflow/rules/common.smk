@@ -218,7 +218,8 @@ def all_tables(w=None):
 
 
 def summary_args(w=None):
-    return _dag.format_args(collection_dirs=[f"{c}={RES}/{c}" for c in COLLECTIONS], alpha=ALPHA)
+    return _dag.format_args(collection_dirs=[f"{c}={RES}/{c}" for c in COLLECTIONS], alpha=ALPHA,
+                            select_by=PLAN.primary_measure)
 
 
 def log_path(name):
@@ -248,7 +249,17 @@ def all_targets():
 # (metaeval.outputs.report_captions), one RST file per output, written (only when changed) under
 # .snakemake/ of the working directory; `snakemake --report` reads them.
 _CAPTION_DIR = _os.path.abspath(_os.path.join(".snakemake", "metaeval", "report-captions"))
-_CAPTIONS = _outputs.report_captions(alpha=ALPHA, swap_threshold=SWAP_THRESHOLD)
+_CAPTIONS = _outputs.report_captions(alpha=ALPHA, swap_threshold=SWAP_THRESHOLD,
+                                     context=_outputs.caption_context(measure=PLAN.primary_measure))
+
+
+# The report's front page: what this configuration computed (metaeval.frontpage) and the
+# effective config, written under .snakemake/ as the captions are (workflow/rules/report.smk).
+def front_page_file():
+    from metaeval.frontpage import front_page
+
+    text = front_page(_EFFECTIVE, PLAN, _runconfig.effective_config_text(_EFFECTIVE, _GIVEN, _SOURCES))
+    return _dag.write_caption(_CAPTION_DIR, "front-page", text)
 
 
 def caption(name):

@@ -1,4 +1,4 @@
-# Kishida (2005) reproduction: `metaeval reproduce kishida`.
+# Kishida (2005) reproduction: `metaeval paper-tables kishida`.
 
 
 rule kishida:
@@ -21,4 +21,4 @@ rule kishida:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{params.metaeval} reproduce kishida --out {params.out:q} > {log:q} 2>&1"
+        "{params.metaeval} paper-tables kishida --out {params.out:q} > {log:q} 2>&1"

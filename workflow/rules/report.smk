@@ -1,8 +1,8 @@
 # The HTML report. `snakemake --report results/report.html` builds it from the outputs flagged with
-# report(...) (each with its caption in workflow/report/); the `report` rule is a convenience
+# report(...) (each with its caption, and the front page, written by common.smk); the `report` rule is a convenience
 # target (`snakemake report`) that does the same after the default target is complete.
 
-report: "../report/workflow.rst"
+report: front_page_file()
 
 
 rule report:

@@ -32,5 +32,5 @@ rule standardisation:
         mem_mb=3000,
         runtime=30,
     shell:
-        "{params.metaeval} standardisation --matrices {params.matrices:q} --out {params.out:q}"
+        "{params.metaeval} standardise --experiment --matrices {params.matrices:q} --out {params.out:q}"
         " {params.args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"

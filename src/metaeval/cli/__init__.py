@@ -37,19 +37,37 @@ DROPINS = {
 #: modules of this package kept as deprecated paths of moved code (not commands of their own)
 _MOVED = ("cwl_eval", "ndeval")
 
+#: commands whose module is named otherwise (a module says what it holds; deprecated names with
+#: their new command's module, which registers both)
+COMMAND_MODULES = {"test-errors": "error_rates", "paper-tables": "paper_tables", "reproduce": "paper_tables"}
 
-def _commands() -> list[str]:
-    """The command names: this package's modules (discovered; ``_helpers`` and moved paths
-    excluded) and the drop-ins', sorted."""
+#: commands left out of ``metaeval --help``: the pipeline's internal job runner and the deprecated
+#: names kept for one release (each prints a note naming its replacement when used)
+HIDDEN = ("stage", "reproduce", "standardisation")
+
+
+def _modules() -> set[str]:
     import pkgutil
 
-    own = {m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")}
-    return sorted((own - set(_MOVED)) | set(DROPINS))
+    return {m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")} - set(_MOVED)
+
+
+def _commands() -> list[str]:
+    """The command modules: this package's (discovered; ``_helpers`` and moved paths excluded) and
+    the drop-ins', sorted."""
+    return sorted(_modules() | set(DROPINS))
 
 
 def _command_module(name: str) -> str:
-    """The module that defines command ``name``."""
-    return DROPINS[name][0] if name in DROPINS else f"{__name__}.{name}"
+    """The module that defines command ``name`` (a command module's name, a drop-in's, or a command
+    named otherwise)."""
+    if name in DROPINS:
+        return DROPINS[name][0]
+    return f"{__name__}.{COMMAND_MODULES.get(name, name)}"
+
+
+def _known(command: str) -> bool:
+    return command in DROPINS or command in COMMAND_MODULES or command in _modules()
 
 
 def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa: F821
@@ -75,6 +93,8 @@ def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa:
         mod = importlib.import_module(_command_module(name))
         if hasattr(mod, "add_parser"):
             mod.add_parser(sub)
+    # the listing: by command name, the hidden ones left out (they still parse)
+    sub._choices_actions = sorted((a for a in sub._choices_actions if a.dest not in HIDDEN), key=lambda a: a.dest)
     return parser
 
 
@@ -114,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return ndeval_main(argv[1:])
     # `metaeval CMD ...` imports CMD's module alone; anything else (--help, a typo) the full parser
-    only = argv[0] if argv and not argv[0].startswith("-") and argv[0] in _commands() else None
+    only = argv[0] if argv and not argv[0].startswith("-") and _known(argv[0]) else None
     import warnings
 
     from ..errors import ConfigError, InputError, InputWarning
@@ -125,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"metaeval: error: {e}", file=sys.stderr)
         return 2
     args = parser.parse_args(argv)
+    from ..progress import set_quiet
+
+    set_quiet(bool(getattr(args, "quiet", False)))      # no progress bar under --quiet
     global _TALLY
     from ..logsummary import WarningTally
 

@@ -228,3 +228,20 @@ def declared(name: str, stage: str | None = None):
 
     prm = stages.param(name) if stage is None else next(p for p in stages.get(stage).params if p.name == name)
     return param_type(prm, element=False)
+
+
+class DeprecatedOption(argparse.Action):
+    """An option's old spelling, kept for one release: hidden from the help, it stores into the new
+    option's ``dest`` and prints a one-line note naming the new spelling.  ``add_argument(OLD,
+    dest=..., action=DeprecatedOption, new=NEW, help=argparse.SUPPRESS)``."""
+
+    def __init__(self, option_strings, dest, new: str = "", **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import sys
+
+        print(f"metaeval: warning: {option_string} is deprecated and goes in the next release; use {self.new}",
+              file=sys.stderr)
+        setattr(namespace, self.dest, values)

@@ -23,6 +23,7 @@ TESTS = ("paired-t", "wilcoxon", "sign", "permutation", "bootstrap", "rthsd", "t
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
+    from ..meta.stages.common import SEED
     from ._types import checked, declared
 
     p = sub.add_parser(
@@ -62,7 +63,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--B", type=declared("B"), default=None,
                    help="replicates of the resampling tests (default: permutation 10000, bootstrap 1000, "
                         "rthsd 5000)")
-    p.add_argument("--seed", type=declared("seed"), default=0, help="seed of the resampling tests (default 0)")
+    p.add_argument("--seed", type=declared("seed"), default=SEED, help=f"seed of the resampling tests (default {SEED})")
     p.add_argument("--conventions", choices=("metaeval", "urbano2019"), default="metaeval",
                    help="the tests' conventions: metaeval's (default) or those of Urbano, Lima & Hanjalic "
                         "(2019): R's Wilcoxon and sign tests (ties within 0.01), the bootstrap's shift "
@@ -111,7 +112,8 @@ def _load_scores(args, parser):
 
     resolve_order(args, args.runs)
     measures, gains = resolve_measures(parser, args)
-    c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth, max_level=args.max_level)
+    c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth, max_level=args.max_level,
+                        trec_eval_version=args.trec_eval_version)
     check_gains(c, gains)
     if args.condensed:
         c = c.condensed()

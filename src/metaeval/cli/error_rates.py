@@ -16,7 +16,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         DEFAULT_TOPICS,
         TESTS,
     )
-    from ._types import comma_list, int_at_least, ints_at_least, names_in, probabilities
+    from ..meta.stages.common import SEED
+    from ._types import comma_list, declared, int_at_least, ints_at_least, names_in, probabilities
 
     def schema(name: str):
         return next(prm for prm in stages.get("test_errors").params if prm.name == name).schema
@@ -43,8 +44,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="significance levels (default 0.001,...,0.009,0.01,...,0.1)")
     p.add_argument("--tests", type=names_in(TESTS), default=list(TESTS),
                    help=f"tests (default {','.join(TESTS)})")
-    p.add_argument("--B", type=int_at_least(1), default=1000, help="bootstrap / permutation resamples (default 1000)")
-    p.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
+    p.add_argument("--B", type=declared("B"), default=1000, help="bootstrap / permutation resamples (default 1000)")
+    p.add_argument("--seed", type=declared("seed"), default=SEED, help=f"random seed (default {SEED})")
     p.add_argument("--conventions", choices=("urbano2019",), default="urbano2019",
                    help="the tests' conventions (urbano2019: the paper's ir_tests.R; docs/meta.md)")
     p.add_argument("--no-figures", action="store_true", help="tables only")

@@ -128,9 +128,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "docs/io.md.")
     p.add_argument("--qrels", required=True, metavar="QRELS",
                    help="qrels file (NTCIR or TREC form, plain or gzip) or NTCIREVAL per-topic directory")
-    p.add_argument("--run", required=True, metavar="RUN",
-                   help="one run: a TREC 6-column file (plain or gzip) or an NTCIREVAL per-topic "
-                        "directory ROOT/TID/RUN.res holding a single run")
+    from ._types import DeprecatedOption
+
+    p.add_argument("--runs", metavar="RUN", dest="run",
+                   help="one run (the option every command names its runs with): a TREC 6-column file "
+                        "(plain or gzip) or an NTCIREVAL per-topic directory ROOT/TID/RUN.res holding a "
+                        "single run")
+    p.add_argument("--run", dest="run", action=DeprecatedOption, new="--runs", help=argparse.SUPPRESS)
     add_measure_args(p)
     add_order_args(p)
     from ._forms import add_form_args
@@ -152,17 +156,19 @@ def run(args) -> int:
 
     from .ingest import resolve_order
 
+    if args.run is None:
+        args._parser.error("the following arguments are required: --runs")
     resolve_order(args, [args.run])
     measures, gains = resolve_measures(args._parser, args)
     sources = expand_runs([args.run])
     if len(sources) != 1:
-        raise InputError(f"--run must name one run; found {len(sources)}: "
+        raise InputError(f"--runs must name one run; found {len(sources)}: "
                          f"{', '.join(s.name for s in sources[:5])}", args.run)
     from ..io.forms import load_form
     from ._forms import check_form_args
     check_form_args(args._parser, args)
     c = load_form(args.qrels, sources, args.qrels_form, args.intent_probs, order=args.order,
-                  depth=args.depth, max_level=args.max_level)
+                  depth=args.depth, max_level=args.max_level, trec_eval_version=args.trec_eval_version)
     check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()

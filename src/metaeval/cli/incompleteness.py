@@ -34,6 +34,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="rank documents in file order (NTCIREVAL) or by score (trec_eval); default: score "
                         "for TREC input, file for NTCIR input (docs/io.md, Conventions)")
     p.add_argument("--depth", type=int, default=1000, help="truncate each list at this depth (default 1000)")
+    p.add_argument("--trec-eval-version", type=int, choices=(9, 10), default=10, metavar="9|10",
+                   help="which trec_eval ranks runs by score: 10 (default) compares scores in double "
+                        "precision as trec_eval 10.0 and 'metaeval trec_eval'; 9 in single precision as "
+                        "trec_eval 9.0.x, pytrec_eval and ir_measures")
     p.add_argument("--gains", metavar="G1:...:GH", default=None,
                    help="gain values of L1..LH (default 1:2:...:H)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
@@ -74,7 +78,8 @@ def run(args) -> int:
     else:
         from ..io.ingest import load_collection
 
-        c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth)
+        c = load_collection(args.qrels, args.runs, order=args.order, depth=args.depth,
+                            trec_eval_version=args.trec_eval_version)
     try:
         notes = pool_notes(c, cfg.incompleteness)
         runs = pipeline.collection_runs(c, cfg, gains)

@@ -26,6 +26,10 @@ def add_order_args(p: argparse.ArgumentParser) -> None:
                         "'score' for TREC input (TREC-form qrels and six-column runs), 'file' for NTCIR "
                         "input (docs/io.md, Conventions); a run whose file order is not by decreasing "
                         "score is named in a warning (not under an explicit --order score)")
+    p.add_argument("--trec-eval-version", type=int, choices=(9, 10), default=10, metavar="9|10",
+                   help="which trec_eval ranks runs by score: 10 (default) compares scores in double "
+                        "precision as trec_eval 10.0 and 'metaeval trec_eval'; 9 in single precision as "
+                        "trec_eval 9.0.x, pytrec_eval and ir_measures")
     p.add_argument("--depth", type=_depth, default=1000, metavar="N",
                    help="truncate each ranked list to its first N documents after ordering "
                         "(default 1000; 0 = no truncation)")
@@ -105,7 +109,8 @@ def run(args) -> int:
         raise SystemExit("metaeval ingest: error: --intent-probs needs --qrels-form intents")
     resolve_order(args, args.runs)
     c = load_form(args.qrels, args.runs, args.qrels_form, args.intent_probs, order=args.order,
-                  depth=args.depth, max_level=args.max_level, progress=progress_printer(args.quiet))
+                  depth=args.depth, max_level=args.max_level, progress=progress_printer(args.quiet),
+                  trec_eval_version=args.trec_eval_version)
     c.save(args.out)
     if args.topics_out:
         write_topics_csv(c, args.topics_out)

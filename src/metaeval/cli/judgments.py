@@ -22,6 +22,7 @@ CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
+    from ..meta.stages.common import SEED
     from ._types import declared, int_at_least
 
     p = sub.add_parser(
@@ -50,12 +51,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--test", choices=TESTS, default="paired-t", help="paired test of the decisions (default paired-t)")
     p.add_argument("--correction", choices=CORRECTIONS, default=None,
                    help="multiple-comparison correction of the decisions (default: metaeval compare's, holm)")
-    p.add_argument("--B", type=int_at_least(1), default=1000,
+    p.add_argument("--B", type=declared("B"), default=1000,
                    help="bootstrap samples of the tau intervals and replicates of a resampling test (default 1000)")
     p.add_argument("--alpha", type=declared("alpha"), default=0.05, help="significance level (default 0.05)")
     p.add_argument("--rbo-p", type=declared("rbo_p"), default=0.9, dest="rbo_p",
                    help="persistence p of rank-biased overlap (default 0.9, the rank_correlation stage's)")
-    p.add_argument("--seed", type=declared("seed"), default=0, help="seed of the bootstrap samples (default 0)")
+    p.add_argument("--seed", type=declared("seed"), default=SEED, help=f"seed of the bootstrap samples (default {SEED})")
     p.add_argument("--fill", metavar="NAME=BASE+FROM", action="append", default=[],
                    help="a hybrid set: BASE's judgments, FROM's for the pairs BASE did not judge; repeatable")
     p.add_argument("--on-conflict", choices=("error", "max", "min", "first"), default="error", dest="on_conflict",
@@ -125,7 +126,7 @@ def run(args) -> int:
                             alpha=args.alpha, seed=args.seed, fill=fill, on_conflict=args.on_conflict,
                             topics=args.topics, correction=args.correction, order=args.order, results=results,
                             depth=args.depth, rbo_p=args.rbo_p, clip=args.clip,
-                            results_format=args.results_format)
+                            results_format=args.results_format, trec_eval_version=args.trec_eval_version)
     except (InputError, ConfigError):
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:

@@ -134,10 +134,11 @@ def run(args) -> int:
     elif args.cache:
         c = load_or_build(args.qrels, args.runs, args.cache, order=args.order, depth=args.depth,
                           max_level=args.max_level, progress=show_runs, qrels_form=args.qrels_form,
-                          intent_probs=args.intent_probs)
+                          intent_probs=args.intent_probs, trec_eval_version=args.trec_eval_version)
     else:
         c = load_form(args.qrels, args.runs, args.qrels_form, args.intent_probs, order=args.order,
-                      depth=args.depth, max_level=args.max_level, progress=show_runs)
+                      depth=args.depth, max_level=args.max_level, progress=show_runs,
+                      trec_eval_version=args.trec_eval_version)
     check_gains(c, gains, args.max_level)
     if args.condensed:
         c = c.condensed()

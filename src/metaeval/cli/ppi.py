@@ -10,7 +10,8 @@ import argparse
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    from ._types import int_at_least, ints_at_least
+    from ..meta.stages.common import SEED
+    from ._types import declared, int_at_least, ints_at_least
     from .ingest import add_order_args
 
     p = sub.add_parser(
@@ -37,7 +38,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     lab.add_argument("--labelled", metavar="N", type=int_at_least(2), default=None,
                      help="N labelled topics drawn with --seed from the human topics the judge also judged")
     p.add_argument("--alpha", type=float, default=0.05, help="1 - the intervals' level (default 0.05)")
-    p.add_argument("--seed", type=int_at_least(0), default=0, help="seed of --labelled and the budget (default 0)")
+    p.add_argument("--seed", type=declared("seed"), default=SEED, help=f"seed of --labelled and the budget (default {SEED})")
     p.add_argument("--sizes", type=ints_at_least(2), default=None,
                    help="labelled-set sizes of the budget table (default 5,10,20,30,40: those that fit)")
     p.add_argument("--trials", type=int_at_least(1), default=1000,

@@ -27,7 +27,7 @@ def _unit_open(text: str) -> float:
     return v
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     from ..meta.stages.reproducibility import DEFAULT_METRICS
     from ._types import int_at_least
 
@@ -54,11 +54,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--rbo-p", type=_unit_open, default=0.95, help="RBO's persistence p (default 0.95)")
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
-    p.set_defaults(func=run, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..api import reproducibility
     from ..errors import InputError
     from ..meta.stages.reproducibility import DEFAULT_METRICS
@@ -78,5 +78,5 @@ def run(args) -> int:
         raise InputError(f"reproducibility: {e}") from None
     if not args.quiet:
         print(f"metaeval reproducibility: {len(reps)} reproduction(s) x {len(res.metrics)} measure(s), "
-              f"{res.mode} -> {args.out}", file=sys.stderr)
+              f"{res.mode} -> {args.out_shown}", file=sys.stderr)
     return 0

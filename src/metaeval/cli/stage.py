@@ -125,7 +125,7 @@ def run(args) -> int:
         elif name == "summary":
             _need(parser, args, "collection_dirs")
             pipeline.write_summary(_pairs(parser, args.collection_dirs), args.out, alpha=args.alpha,
-                                   swap_threshold=args.swap_threshold)
+                                   swap_threshold=args.swap_threshold, metric=args.select_by)
         else:
             from ..meta.matrices import list_matrices
             from ..meta.run import STAGES, default_metrics, with_matrix_names
@@ -161,7 +161,8 @@ def run(args) -> int:
                     runs_used=args.runs_used, texts_dir=args.texts, labels=labels)
                 if args.figures is not None:         # drawn in this process: no second start-up
                     pipeline.write_figures(args.out, args.figures, alpha=cfg.alpha,
-                                           swap_threshold=cfg.swap_threshold, jobs=args.jobs, labels=labels)
+                                           swap_threshold=cfg.swap_threshold, jobs=args.jobs, labels=labels,
+                                           select_by=cfg.select_by)
             else:
                 from ..metrics.registry import parse_gains
 

@@ -18,6 +18,8 @@ try:  # the optional C reader loops (docs/io.md, "The project's reader through t
     from .. import _reader as _creader
 except ImportError:  # pragma: no cover - depends on the build
     _creader = None
+if _creader is not None and not hasattr(_creader, "number_column64"):  # pragma: no cover
+    _creader = None          # built from an older _reader.c: as if not built (rebuild: setup.py build_ext)
 
 __all__ = ["c_extensions_enabled", "c_reader", "c_numbers", "c_hashes", "c_first_index", "c_order_ties", "c_regular_split"]
 
@@ -42,17 +44,17 @@ def _spans(s: np.ndarray, e: np.ndarray):
 
 def c_numbers(buf: np.ndarray, s: np.ndarray, e: np.ndarray, convert: bool) -> np.ndarray | bool | None:
     """The fields ``buf[s[i]:e[i]]`` when every one is a decimal number in full
-    (``[+-]?(d+(.d*)?|.d+)([eE][+-]?d+)?``): converted as C's ``(float) atof`` (float32) if
-    ``convert``, else True.  None: no C extension, or some field is something else (``inf``,
-    ``nan``, not a number): the numpy code checks (and words the error)."""
+    (``[+-]?(d+(.d*)?|.d+)([eE][+-]?d+)?``): converted as C's ``atof`` (float64) if ``convert``,
+    else True.  None: no C extension, or some field is
+    something else (``inf``, ``nan``, not a number): the numpy code checks (and words the error)."""
     ext = c_reader()
     if ext is None:
         return None
     s, e = _spans(s, e)
-    out = np.empty(len(s), np.float32) if convert else None
-    if ext.number_column(buf, s, e, out) >= 0:
-        return None
-    return out if convert else True
+    if convert:
+        out = np.empty(len(s), np.float64)
+        return None if ext.number_column64(buf, s, e, out) >= 0 else out
+    return None if ext.number_column(buf, s, e, None) >= 0 else True
 
 
 def c_hashes(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

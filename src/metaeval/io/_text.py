@@ -33,6 +33,12 @@ def read_bytes(path: str | os.PathLike) -> bytes:
     return check_text(read_raw_bytes(path), path)
 
 
+def read_text(path: str | os.PathLike) -> str:
+    """The file's text (UTF-8, plain or gzip by magic number, a byte-order mark dropped); an
+    unreadable, corrupt or non-UTF-8 file is an :class:`InputError` naming it."""
+    return read_bytes(path).decode("utf-8")
+
+
 def read_raw_bytes(path: str | os.PathLike) -> bytes:
     """:func:`read_bytes` without the text check (a caller that checks chunk by chunk)."""
     try:
@@ -379,28 +385,35 @@ def check_numeric(table: Table, col: int, what: str) -> None:
 
 def parse_float32(table: Table, col: int, what: str) -> np.ndarray:
     """Field ``col`` validated (:func:`check_numeric`) and converted as C does ``(float) atof(s)``:
-    the correctly rounded double, then rounded to single precision (trec_eval keeps scores as
-    ``float``).  The plain route (the specification): numpy's string-to-double conversion, then
-    to float32 (a double beyond float32's range becomes an infinity, without numpy's overflow
-    warning); the C reader (:func:`metaeval.io._cext.c_numbers`) when every field is decimal."""
+    the correctly rounded double, then rounded to single precision (trec_eval 9.0.x keeps scores as
+    ``float``; a double beyond float32's range becomes an infinity, without numpy's overflow
+    warning)."""
+    with np.errstate(over="ignore"):
+        return parse_float64(table, col, what).astype(np.float32)
+
+
+def parse_float64(table: Table, col: int, what: str) -> np.ndarray:
+    """Field ``col`` validated (:func:`check_numeric`) and converted as C does ``atof(s)``: the
+    correctly rounded double (trec_eval 10.0 keeps scores as ``double``).  The plain route (the
+    specification): numpy's string-to-double conversion; the C reader
+    (:func:`metaeval.io._cext.c_numbers`) when every field is decimal."""
     n = table.n
     if n and (fast := c_numbers(table.buf, *table.span(col), True)) is not None:
         return fast
     check_numeric(table, col, what)
-    out = np.empty(n, np.float32)
+    out = np.empty(n, np.float64)
     if n == 0:
         return out
     s, e = table.span(col)
     short = (e - s) <= DENSE_MAX
-    with np.errstate(over="ignore"):
-        if short.all():
-            out[:] = table.fixed(col).astype(np.float64)
-            return out
-        i = np.flatnonzero(short)
-        m = _matrix(table.buf, s[i], e[i])
-        out[i] = m.view(f"S{m.shape[1]}").ravel().astype(np.float64)
-        for k in np.flatnonzero(~short).tolist():
-            out[k] = float(bytes(table.buf[s[k]:e[k]]))
+    if short.all():
+        out[:] = table.fixed(col).astype(np.float64)
+        return out
+    i = np.flatnonzero(short)
+    m = _matrix(table.buf, s[i], e[i])
+    out[i] = m.view(f"S{m.shape[1]}").ravel().astype(np.float64)
+    for k in np.flatnonzero(~short).tolist():
+        out[k] = float(bytes(table.buf[s[k]:e[k]]))
     return out
 
 

@@ -54,7 +54,7 @@ def ec_level_counts(q, cid: np.ndarray, topic_rows: np.ndarray) -> np.ndarray:
 
 
 def load_ec_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
-                       max_level: int | None = None, progress=None) -> Collection:
+                       max_level: int | None = None, progress=None, trec_eval_version: int = 10) -> Collection:
     """Parse EC qrels and runs into an EC-labelled :class:`Collection` (module docstring)."""
     from dataclasses import replace
 
@@ -62,7 +62,7 @@ def load_ec_collection(qrels, runs, order: str = "file", depth: int | None = 100
 
     q, cid = read_ec_qrels(qrels, max_level) if not isinstance(qrels, tuple) else qrels
     base, entry = load_collection(q, runs, entries=True, order=order, depth=depth, max_level=max_level,
-                                progress=progress)
+                                progress=progress, trec_eval_version=trec_eval_version)
     R, T, D = base.levels.shape
     c = np.where(entry >= 0, cid[np.maximum(entry, 0)], -1)
     r, t, k = np.nonzero(c >= 0)                                   # C order: by list, then rank

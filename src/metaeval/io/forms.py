@@ -31,7 +31,8 @@ QRELS_FORMS = ("auto", "intents", "ec")
 
 
 def load_form(qrels, runs, qrels_form: str | None = None, intent_probs=None, order: str | None = None,
-              depth: int | None = 1000, max_level: int | None = None, progress=None):
+              depth: int | None = 1000, max_level: int | None = None, progress=None,
+              trec_eval_version: int = 10):
     """Load a collection in the declared qrels form: ``auto``/None (NTCIR, TREC or NTCIREVAL
     per-topic qrels: :func:`metaeval.io.load_collection`), ``intents`` (per-intent diversity
     qrels: :func:`metaeval.io.intents.load_diversity_collection`) or ``ec`` (equivalence classes:
@@ -46,12 +47,13 @@ def load_form(qrels, runs, qrels_form: str | None = None, intent_probs=None, ord
         order = "file"                   # declared forms keep NTCIREVAL's order (docs/io.md, "Conventions")
     if form == "intents":
         return load_diversity_collection(qrels, runs, intent_probs, order=order, depth=depth,
-                                         max_level=max_level, progress=progress)
+                                         max_level=max_level, progress=progress,
+                                         trec_eval_version=trec_eval_version)
     if form == "ec":
         return load_ec_collection(qrels, runs, order=order, depth=depth, max_level=max_level,
-                                  progress=progress)
+                                  progress=progress, trec_eval_version=trec_eval_version)
     return load_collection(qrels, runs, order=order, depth=depth, max_level=max_level,
-                           progress=progress)
+                           progress=progress, trec_eval_version=trec_eval_version)
 
 
 def fingerprint(path: str | os.PathLike) -> str:
@@ -76,10 +78,10 @@ def _fingerprints(paths: Iterable[str]) -> dict[str, str]:
 def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str | None = None,
                   depth: int | None = 1000, max_level: int | None = None,
                   progress: Callable[[int, int, str], None] | None = None, *,
-                  qrels_form: str | None = None, intent_probs=None) -> Collection:
+                  qrels_form: str | None = None, intent_probs=None, trec_eval_version: int = 10) -> Collection:
     """Load the npz cache at ``cache_path`` if it was built from the same input files (same paths,
     same sizes and same content hashes: :func:`fingerprint`) with the same
-    ``order``/``depth``/``max_level``/``qrels_form``/``intent_probs``; otherwise build it (with
+    ``order``/``depth``/``max_level``/``qrels_form``/``intent_probs``/``trec_eval_version``; otherwise build it (with
     :func:`load_collection`, or :func:`load_form` for the ``intents`` and ``ec``
     forms) and save it (atomically).  File times play no part."""
     form = qrels_form or "auto"
@@ -107,15 +109,17 @@ def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str | None 
                     and info.get("runs") == _runs_info(sources) and sorted(info.get("qrels", [])) == sorted(qfiles)
                     and (info.get("qrels_form") if info.get("qrels_form") in ("intents", "ec") else "auto") == form
                     and info.get("intent_probs") == (extra[0] if extra else None)
+                    and info.get("trec_eval_version", 9) == trec_eval_version
                     and (max_level is None or info.get("max_level") == max_level)
                     and info.get("fingerprints") == prints)
             if same:
                 return c
     if form == "auto":
-        c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress)
+        c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress,
+                            trec_eval_version=trec_eval_version)
     else:
         c = load_form(qrels, sources, form, intent_probs, order=order, depth=depth, max_level=max_level,
-                      progress=progress)
+                      progress=progress, trec_eval_version=trec_eval_version)
     c = replace(c, info={**c.info, "fingerprints": prints})
     c.save(cache_path)
     return c

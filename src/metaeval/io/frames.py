@@ -32,10 +32,120 @@ from .qrels import Qrels, _build, read_qrels
 from .runs import ParsedRun, RunSource, read_run
 
 __all__ = ["qrels_from_frame", "runs_from_frame", "run_from_frame", "collection_from_parsed", "QRELS_COLUMNS",
-           "RUN_COLUMNS"]
+           "RUN_COLUMNS", "as_qrels_input", "as_runs_input"]
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
+
+
+# the column names of the other toolkits, as their owners write them: PyTerrier (qid, docno, label /
+# qid, docno, score, rank), ranx (q_id, doc_id, score: its qrels' grade is called score)
+_QRELS_ALIASES = {"qid": "query_id", "q_id": "query_id", "docno": "doc_id", "label": "relevance"}
+_RUN_ALIASES = {"qid": "query_id", "q_id": "query_id", "docno": "doc_id"}
+
+
+def _renamed(df, aliases: dict, extra: dict | None = None):
+    """``df`` with the other toolkits' column names read as metaeval's (a column already under
+    metaeval's name wins; a name neither knows is left as it is)."""
+    aliases = {**aliases, **(extra or {})}
+    ren = {c: aliases[c] for c in df.columns if c in aliases and aliases[c] not in df.columns}
+    if len(set(ren.values())) < len(ren):               # qid and q_id both: leave it to _require
+        return df
+    return df.rename(columns=ren) if ren else df
+
+
+def _nested_frame(d: dict, value: str):
+    """``{query: {doc: value}}`` (ranx's ``to_dict()``, pytrec_eval's form) -> a DataFrame."""
+    import pandas as pd
+
+    rows = [(str(q), str(doc), v) for q, docs in d.items() for doc, v in docs.items()]
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", value])
+
+
+def _is_nested(x) -> bool:
+    return isinstance(x, dict) and bool(x) and all(isinstance(v, dict) for v in x.values())
+
+
+def _namedtuples_frame(items, value: str):
+    """ir_measures' namedtuples (``Qrel(query_id, doc_id, relevance, iteration)``, ``ScoredDoc(query_id,
+    doc_id, score)``) -> a DataFrame; None when ``items`` holds something else."""
+    import pandas as pd
+
+    items = list(items)
+    if not items or not all(hasattr(x, "_fields") and {"query_id", "doc_id", value} <= set(x._fields)
+                            for x in items):
+        return None
+    return pd.DataFrame([(str(x.query_id), str(x.doc_id), getattr(x, value)) for x in items],
+                        columns=["query_id", "doc_id", value])
+
+
+def _is_frame(x) -> bool:
+    return hasattr(x, "columns") and hasattr(x, "rename")
+
+
+def as_qrels_input(qrels):
+    """Qrels as the other toolkits hold them, as a DataFrame ``query_id, doc_id, relevance``: a
+    PyTerrier frame (``qid, docno, label``), a ranx frame (``q_id, doc_id, score``) or ``Qrels``
+    object (anything with ``to_dict()`` giving ``{query: {doc: grade}}``), such a dict itself
+    (pytrec_eval's form), or ir_measures' ``Qrel`` namedtuples.  Anything else (paths, metaeval's
+    frames) is returned as it is."""
+    if _is_frame(qrels):
+        extra = {"score": "relevance"} if "relevance" not in qrels.columns and "label" not in qrels.columns else None
+        return _renamed(qrels, _QRELS_ALIASES, extra)
+    if not isinstance(qrels, (str, bytes, dict, list, tuple)) and callable(getattr(qrels, "to_dict", None)) \
+            and hasattr(qrels, "qrels"):
+        qrels = qrels.to_dict()                          # ranx Qrels
+    if _is_nested(qrels):
+        return _nested_frame(qrels, "relevance")
+    if isinstance(qrels, (list, tuple)) or (hasattr(qrels, "__next__") and not isinstance(qrels, (str, bytes))):
+        items = list(qrels)
+        frame = _namedtuples_frame(items, "relevance")
+        return frame if frame is not None else items
+    return qrels
+
+
+def _run_object(x):
+    """A ranx ``Run`` (``to_dict()`` giving ``{query: {doc: score}}``, a ``name``) -> (name, frame)."""
+    if isinstance(x, (str, bytes, dict, list, tuple)) or _is_frame(x):
+        return None
+    if callable(getattr(x, "to_dict", None)) and hasattr(x, "run"):
+        return getattr(x, "name", None), _nested_frame(x.to_dict(), "score")
+    return None
+
+
+def as_runs_input(runs):
+    """Runs as the other toolkits hold them, as metaeval's DataFrames (``query_id, doc_id, score``,
+    optionally ``rank`` and ``run``): PyTerrier frames (``qid, docno, score, rank``), ranx frames
+    (``q_id, doc_id, score``) or ``Run`` objects (one, a list, or a dict name -> Run), ir_measures'
+    ``ScoredDoc`` namedtuples (one run).  Anything else (paths, metaeval's frames) is returned as it
+    is.  A ranx Run without a name is called ``run``, ``run2``, ... in the order given."""
+    if _is_frame(runs):
+        return _renamed(runs, _RUN_ALIASES)
+    one = _run_object(runs)
+    if one is not None:
+        return {one[0] or "run": one[1]}
+    if isinstance(runs, dict):
+        out = {}
+        for name, v in runs.items():
+            obj = _run_object(v)
+            out[name] = obj[1] if obj is not None else _renamed(v, _RUN_ALIASES) if _is_frame(v) else v
+        return out
+    if isinstance(runs, (list, tuple)) or (hasattr(runs, "__next__") and not isinstance(runs, (str, bytes))):
+        items = list(runs)
+        frame = _namedtuples_frame(items, "score")
+        if frame is not None:
+            return frame
+        objs = [_run_object(x) for x in items]
+        if items and all(o is not None for o in objs):
+            out = {}
+            for k, (name, frame) in enumerate(objs):
+                name = name or ("run" if k == 0 else f"run{k + 1}")
+                if name in out:
+                    raise InputError(f"two runs named {name!r}: run names must be unique")
+                out[name] = frame
+            return out
+        return items
+    return runs
 
 
 def _require(df, cols, what: str) -> None:
@@ -129,7 +239,7 @@ def runs_from_frame(df, name: str = "run", order: str | None = None) -> list[tup
     _require(df, need, what)
     topics = _ids(df["query_id"], what, "query_id")
     docs = _ids(df["doc_id"], what, "doc_id")
-    scores = _numbers(df["score"], what, "score", np.float64).astype(np.float32) \
+    scores = _numbers(df["score"], what, "score", np.float64) \
         if "score" in df.columns else None
     # the frame's own order is its rank column when it has one (the order the warning on a
     # disagreement with score order names), else its row order
@@ -179,7 +289,8 @@ def read_qrels_any(qrels, max_level: int | None = None) -> Qrels:
 
 def collection_from_parsed(q: Qrels, parsed: list[tuple[ParsedRun, str]], depth: int | None = 1000,
                            max_level: int | None = None, info: dict | None = None,
-                           progress: Callable[[int, int, str], None] | None = None) -> Collection:
+                           progress: Callable[[int, int, str], None] | None = None,
+                           trec_eval_version: int = 10) -> Collection:
     """Label parsed runs (each with its ``label_run`` order) against ``q``: the second half of
     :func:`metaeval.io.load_collection`, for runs that did not come from files.  Runs are sorted by
     name; two runs of one name are an error."""
@@ -195,11 +306,12 @@ def collection_from_parsed(q: Qrels, parsed: list[tuple[ParsedRun, str]], depth:
     if dup:
         raise InputError(f"two runs named {dup[0]!r}: run names must be unique")
     parsed = sorted(parsed, key=lambda po: po[0].name)
-    used, excluded, levels, lengths, entry = label_runs(q, parsed, depth, progress, True)
+    used, excluded, levels, lengths, entry = label_runs(q, parsed, depth, progress, True, trec_eval_version)
     qi = np.array([q.topics.index(t) for t in used], np.int64)
     from .ingest import document_identity
     meta = {"qrels": list(q.sources), "qrels_form": q.form, "runs": {p.name: list(p.sources) for p, _ in parsed},
             "order": sorted({o for _, o in parsed}), "depth": depth, "max_level": q.max_level,
+            "trec_eval_version": trec_eval_version,
             **(info or {})}
     return Collection(topics=tuple(used), runs=tuple(p.name for p, _ in parsed), levels=levels,
                       lengths=lengths, level_counts=q.level_counts[qi], excluded_topics=tuple(excluded),

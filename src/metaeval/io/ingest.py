@@ -12,8 +12,9 @@ Policies (each also in ``docs/io.md``):
   descending (byte-wise ``strcmp``, trec_eval's ``comp_sim_docno``).  Default: the input's
   conventions (:mod:`metaeval.io.conventions`: ``score`` for TREC input, ``file`` for NTCIR input).
   A run whose file order is not by decreasing score on some topic gets one warning (ties in
-  another order than the DOCID rule are no disagreement; none under an explicit ``order="score"``).  Like trec_eval (and
-  pytrec_eval), scores are compared as single-precision floats, so scores equal in float32 tie.
+  another order than the DOCID rule are no disagreement; none under an explicit ``order="score"``).
+  Scores are compared in double precision as trec_eval 10.0 does (``trec_eval_version=10``, the
+  default) or in single precision as trec_eval 9.0.x, pytrec_eval and ir_measures do (``9``).
   The RANK column is never used.
 * **Repeated document** within a topic's list: the first position (after ordering) is kept, later
   occurrences dropped; one warning per run naming the file and line of the first dropped line and
@@ -44,10 +45,24 @@ from .conventions import is_conventional, qrels_form_of
 from .qrels import Qrels, read_qrels
 from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
 
-__all__ = ["load_collection", "label_run"]
+__all__ = ["load_collection", "label_run", "check_trec_eval_version", "TREC_EVAL_VERSIONS"]
 
 _TOPIC_SHIFT = np.uint64(48)
 _LOW48 = np.uint64((1 << 48) - 1)
+
+
+TREC_EVAL_VERSIONS = (9, 10)
+
+
+def check_trec_eval_version(v) -> int:
+    """``trec_eval_version`` as an int, 9 or 10 (else ValueError)."""
+    try:
+        iv = int(v)
+    except (TypeError, ValueError):
+        iv = None
+    if iv not in TREC_EVAL_VERSIONS or (isinstance(v, float) and v != iv):
+        raise ValueError(f"trec_eval_version must be 9 or 10, got {v!r}")
+    return iv
 
 
 def _warn(msg: str) -> None:
@@ -128,10 +143,13 @@ def _ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
 
 
 def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, order: str = "file",
-              depth: int | None = 1000, entries: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              depth: int | None = 1000, entries: np.ndarray | None = None,
+              trec_eval_version: int = 10) -> tuple[np.ndarray, np.ndarray]:
     """Label one parsed run: ``(levels (topics, width) int8, lengths (topics,))`` over the
     collection's used topics, applying the ordering, de-duplication and truncation policies and
-    emitting their warnings.  ``entries`` (optional, (topics, width) int64, filled with a pad
+    emitting their warnings (``trec_eval_version`` 10: scores compared in double precision, as
+    trec_eval 10.0; 9: in single precision, as trec_eval 9.0.x, pytrec_eval and ir_measures).
+    ``entries`` (optional, (topics, width) int64, filled with a pad
     value by the caller) receives the qrels row of the document at every rank (-1: unjudged).  Works on row indices; document bytes are touched only to hash them
     and to verify hash matches."""
     n = len(run.lines)
@@ -166,18 +184,24 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
             raise InputError(f"run {run.name}: order='score' needs scores (TREC 6-column runs); "
                              f"NTCIREVAL .res lists have none", src)
         if run.scores is not None and len(rows):
-            # trec_eval keeps SCORE as a C float: compare in float32 so that scores equal in
-            # single precision tie (and are then ordered by DOCID descending), as pytrec_eval does
-            key = _score_key(ct, run.scores[rows].astype(np.float32))
-            brk = _order_breaks(key, docs, rows)
+            # trec_eval 10.0 keeps SCORE as a C double, 9.0.x (and pytrec_eval) as a float: scores
+            # equal in that precision tie (and are then ordered by DOCID descending)
+            sc = run.scores[rows]
+            if trec_eval_version == 9:
+                with np.errstate(over="ignore"):
+                    sc = sc.astype(np.float32)
+            key = _score_key(sc)
+            same = ct[:-1] == ct[1:]                 # ct is sorted: pairs within one topic
+            brk = _order_breaks(key, same, docs, rows)
             if brk is not None:
                 # ties ordered otherwise than by DOCID are no disagreement: only a score that
                 # rises down the list is (and not under an order='score' the caller chose)
-                rise = key[:-1] > key[1:]
-                if rise.any() and (order != "score" or is_conventional(order)):
+                rise = same & (key[:-1] > key[1:])
+                rises = bool(rise.any())
+                if rises and (order != "score" or is_conventional(order)):
                     _warn_order_disagreement(run, src, ct, rise, order, index.q.topics, qt)
                 if order == "score":
-                    o = _score_order(key, docs, rows)
+                    o = _score_order(ct, key, docs, rows, sort=rises)
                     rows, ct, qt, dhash = rows[o], ct[o], qt[o], dhash[o]
         # repeated documents within a topic: keep the first position
         dup = _duplicates(ct, dhash, docs, rows)
@@ -227,42 +251,54 @@ def _warn_order_disagreement(run: ParsedRun, src, ct: np.ndarray, rise: np.ndarr
           f"order 'file' or 'score' (--order, config order:) chooses")
 
 
-def _score_key(ct: np.ndarray, sc: np.ndarray) -> np.ndarray:
-    """uint64 keys ``topic << 32 | ~orderable(score)`` (``sc`` float32): ascending keys are by topic,
-    then score descending; scores equal in C tie (-0.0 and +0.0), NaN below every number."""
-    u = (sc + np.float32(0)).view(np.uint32)                      # -0.0 -> +0.0 (they tie in C)
-    # float32 bits -> uint32 with the same order (negative: flip all bits; positive: set sign bit)
-    u = np.where(u & np.uint32(0x80000000), ~u, u | np.uint32(0x80000000))
-    u[np.isnan(sc)] = 0                                           # NaN: below every number, -inf too
-    return (ct.astype(np.uint64) << np.uint64(32)) | (~u).astype(np.uint64)
+def _score_key(sc: np.ndarray) -> np.ndarray:
+    """uint64 keys ``~orderable(score)`` (``sc`` float32 or float64): ascending keys are by score
+    descending; scores equal in C tie (-0.0 and +0.0), NaN below every number."""
+    x = np.asarray(sc, np.float64) + 0.0                          # -0.0 -> +0.0 (they tie in C)
+    u = x.view(np.uint64)
+    # float64 bits -> uint64 with the same order (negative: flip all bits; positive: set sign bit)
+    sign = np.uint64(1 << 63)
+    u = np.where(u & sign, ~u, u | sign)
+    u[np.isnan(x)] = 0                                            # NaN: below every number, -inf too
+    return ~u
 
 
-def _order_breaks(key: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
-    """Where the given order (rows grouped by topic, ``key`` :func:`_score_key`) is not trec_eval's:
-    a mask of the adjacent pairs (i, i + 1) out of that order -- a higher key, or an equal key and a
-    lower DOCID (byte order) -- or None when there is none.  Without a sort: a topic's list is in
-    score order iff each of its pairs is, and :func:`_score_order` leaves exactly those in place."""
-    brk = key[:-1] > key[1:]
-    tie = np.flatnonzero(key[:-1] == key[1:])
+def _order_breaks(key: np.ndarray, same: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
+    """Where the given order (rows grouped by topic, ``key`` :func:`_score_key`, ``same`` the
+    adjacent pairs within one topic) is not trec_eval's: a mask of the adjacent pairs (i, i + 1)
+    out of that order -- a higher key, or an equal key and a lower DOCID (byte order) -- or None
+    when there is none.  Without a sort: a topic's list is in score order iff each of its pairs
+    is, and :func:`_score_order` leaves exactly those in place."""
+    brk = same & (key[:-1] > key[1:])
+    tie = np.flatnonzero(same & (key[:-1] == key[1:]))
     if len(tie):
         brk[tie] = docs[rows[tie]] < docs[rows[tie + 1]]
     return brk if brk.any() else None
 
 
-def _score_order(key: np.ndarray, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Permutation sorting by ``key`` (:func:`_score_key`: topic, then score descending), then DOCID
-    descending (byte order, trec_eval's ``comp_sim_docno``), then position.
+def _score_order(ct: np.ndarray, key: np.ndarray, docs: np.ndarray, rows: np.ndarray,
+                 sort: bool = True) -> np.ndarray:
+    """Permutation sorting by topic (``ct``, sorted), then ``key`` (:func:`_score_key`: score
+    descending), then DOCID descending (byte order, trec_eval's ``comp_sim_docno``), then position.
 
-    One stable sort of the keys; the rows of equal keys (only those) are then reordered within
-    their group by DOCID descending, a stable sort keeping equal DOCIDs in place."""
-    o = np.argsort(key, kind="stable")
-    if c_order_ties(o, key, rows, docs):           # C: each group of ties sorted in place
-        return o
-    ks = key[o]
-    eq = ks[1:] == ks[:-1]
+    One stable sort (none when ``sort`` is false: the scores never rise down a topic's list, as
+    in most run files, and only ties may be out of order); the rows of equal (topic, key) (only
+    those) are then reordered within their group by DOCID descending, a stable sort keeping equal
+    DOCIDs in place."""
+    if sort:
+        o = np.argsort(key, kind="stable")                        # by key, then topic (radix)
+        o = o[np.argsort(ct[o].astype(np.uint16 if len(ct) and ct.max() < 65536 else np.int64), kind="stable")]
+    else:
+        o = np.arange(len(key))
+    ks, cs = key[o], ct[o]
+    eq = (ks[1:] == ks[:-1]) & (cs[1:] == cs[:-1])
     if not eq.any():
         return o
-    group = np.cumsum(np.r_[True, ~eq])                           # group of equal keys, ascending
+    group = np.cumsum(np.r_[True, ~eq]).astype(np.uint64)         # group of equal keys, ascending
+    gkey = np.empty(len(o), np.uint64)
+    gkey[o] = group
+    if c_order_ties(o, gkey, rows, docs):          # C: each group of ties sorted in place
+        return o
     pos = np.flatnonzero(np.r_[eq, False] | np.r_[False, eq])     # positions in a group of >= 2
     code = np.unique(docs[rows[o[pos]]], return_inverse=True)[1]  # rank of the DOCID in byte order
     o[pos] = o[pos][np.lexsort((-code.ravel(), group[pos]))]
@@ -372,7 +408,8 @@ def _retrieved_topics(q: Qrels, qsrc: str, used: list, parsed: list) -> list:
     return used
 
 
-def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries: bool = False):
+def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries: bool = False,
+               trec_eval_version: int = 10):
     """Label parsed runs ``[(ParsedRun, order), ...]`` against ``q`` (the second half of
     :func:`load_collection`, shared with :mod:`metaeval.io.frames`): ``(used topics, excluded
     topics, levels (runs, topics, width), lengths (runs, topics), entry or None)``.  Topics without
@@ -402,7 +439,7 @@ def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries
     entry = np.full((len(parsed), T, width), PAD, np.int64) if entries else None
     for i, (pr, order) in enumerate(parsed):
         levels[i], lengths[i] = label_run(pr, index, T, width, order, depth,
-                                          None if entry is None else entry[i])
+                                          None if entry is None else entry[i], trec_eval_version)
         if progress is not None:
             progress(i + 1, len(parsed), pr.name)
     return used, excluded, levels, lengths, entry
@@ -411,7 +448,7 @@ def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries
 def load_collection(qrels, runs, order: str | None = None, depth: int | None = 1000,
                     max_level: int | None = None,
                     progress: Callable[[int, int, str], None] | None = None,
-                    entries: bool = False):
+                    entries: bool = False, trec_eval_version: int = 10):
     """Parse and label qrels and runs into a :class:`Collection`.
 
     ``qrels``: a path (NTCIR/TREC form, or an NTCIREVAL per-topic directory), a list of paths, or a
@@ -424,10 +461,13 @@ def load_collection(qrels, runs, order: str | None = None, depth: int | None = 1
     fallback emit :class:`InputWarning` (see the module docstring).  ``entries=True`` returns
     ``(collection, entry)`` with ``entry`` (runs, topics, width) int64 the qrels row of the document
     at every rank (-1 unjudged, ``PAD`` past the end of a list), for forms that carry more per
-    judgment than its level (diversity intents, equivalence classes).
+    judgment than its level (diversity intents, equivalence classes).  ``trec_eval_version``: 10
+    (default) ranks by score in double precision, as trec_eval 10.0 (``metaeval trec_eval``); 9 in
+    single precision, as trec_eval 9.0.x, pytrec_eval and ir_measures.
     """
     if order not in (None, "file", "score"):
         raise ValueError(f"order must be 'file' or 'score', got {order!r}")
+    trec_eval_version = check_trec_eval_version(trec_eval_version)
     if depth is not None:
         depth = int(depth)
         if depth < 1:
@@ -443,7 +483,7 @@ def load_collection(qrels, runs, order: str | None = None, depth: int | None = 1
         raise InputError("no runs given")
     parsed = [read_run(s, scores=True) for s in sources]
     used, excluded, levels, lengths, entry = label_runs(q, [(pr, order) for pr in parsed], depth,
-                                                        progress, True)
+                                                        progress, True, trec_eval_version)
     qi = np.array([q.topics.index(t) for t in used], np.int64) if used else np.zeros(0, np.int64)
     identity = document_identity(q, qi, entry)
     level_counts = q.level_counts[qi]
@@ -454,6 +494,7 @@ def load_collection(qrels, runs, order: str | None = None, depth: int | None = 1
         "order": order,
         "depth": depth,
         "max_level": q.max_level,
+        "trec_eval_version": trec_eval_version,
     }
     c = Collection(topics=tuple(used), runs=tuple(s.name for s in sources), levels=levels,
                    lengths=lengths, level_counts=level_counts, excluded_topics=tuple(excluded), info=info,

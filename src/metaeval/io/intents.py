@@ -221,7 +221,8 @@ def _desc_rank(docs: np.ndarray, topic: np.ndarray, T: int) -> np.ndarray:
 
 
 def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file",
-                              depth: int | None = 1000, max_level: int | None = None, progress=None):
+                              depth: int | None = 1000, max_level: int | None = None, progress=None,
+                              trec_eval_version: int = 10):
     """Parse per-intent qrels, intent probabilities and runs into a
     :class:`~metaeval.collection.DiversityCollection` (labelling and its policies as
     :func:`metaeval.io.load_collection`)."""
@@ -231,7 +232,7 @@ def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file
     iq = qrels if isinstance(qrels, IntentQrels) else read_intent_qrels(qrels, max_level)
     probs = uniform_probs(iq) if intent_probs is None else read_intent_probs(intent_probs, iq)
     base, entry = load_collection(iq.as_qrels(), runs, entries=True, order=order, depth=depth,
-                                max_level=iq.max_level, progress=progress)
+                                max_level=iq.max_level, progress=progress, trec_eval_version=trec_eval_version)
     R, T, D = base.levels.shape
     filled = base.levels != PAD
     # judged lists of the used topics

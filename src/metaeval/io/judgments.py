@@ -188,7 +188,8 @@ class LabelledRuns:
     info: dict
 
 
-def label_sets(js: JudgmentSets, runs, order: str = "file", depth: int | None = 1000) -> LabelledRuns:
+def label_sets(js: JudgmentSets, runs, order: str = "file", depth: int | None = 1000,
+               trec_eval_version: int = 10) -> LabelledRuns:
     """Read, rank and label every run once against the union of the sets' items."""
     from .ingest import _runs_arg, _runs_info, label_runs
     from .runs import read_run
@@ -199,10 +200,12 @@ def label_sets(js: JudgmentSets, runs, order: str = "file", depth: int | None = 
     if not sources:
         raise InputError("no runs given")
     parsed = [read_run(s, scores=(order == "score")) for s in sources]
-    used, _excluded, _levels, lengths, entry = label_runs(q, [(pr, order) for pr in parsed], depth, None, True)
+    used, _excluded, _levels, lengths, entry = label_runs(q, [(pr, order) for pr in parsed], depth, None, True,
+                                                          trec_eval_version)
     pos = {t: i for i, t in enumerate(js.topics)}
     return LabelledRuns(tuple(s.name for s in sources), tuple(used), np.array([pos[t] for t in used], np.int64),
-                        entry, lengths, {"runs": _runs_info(sources), "order": order, "depth": depth})
+                        entry, lengths, {"runs": _runs_info(sources), "order": order, "depth": depth,
+                                         "trec_eval_version": trec_eval_version})
 
 
 def set_collection(js: JudgmentSets, s: int, lr: LabelledRuns, max_level: int | None = None) -> Collection:

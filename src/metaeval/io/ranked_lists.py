@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import InputError
 from ._cext import c_numbers
-from ._text import check_numeric, tokenize
+from ._text import Table, check_numeric, tokenize
 from .runs import ParsedRun
 
 __all__ = ["RunLines", "document_codes", "parsed_run", "ranked_order", "read_run_lines"]
@@ -65,13 +65,13 @@ def read_run_lines(path: str | os.PathLike) -> RunLines:
     return RunLines(path, topics, docs, scores, t.line, h, topic_list, ti)
 
 
-def _slow_scores(t) -> np.ndarray:
+def _slow_scores(t: Table) -> np.ndarray:
     s, e = t.span(4)
     return np.array([float(bytes(t.buf[a:b])) for a, b in zip(s.tolist(), e.tolist())], np.float64)
 
 
-def _s(b) -> str:
-    return bytes(b).decode("utf-8", "replace")
+def _s(b: object) -> str:
+    return bytes(b).decode("utf-8", "replace") if isinstance(b, (bytes, bytearray, np.bytes_)) else str(b)
 
 
 def ranked_order(run: RunLines, topic_index: np.ndarray, doc_code: np.ndarray, depth: int | None

@@ -164,7 +164,7 @@ def _parse(path: Path, fmt: str | None):
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
     fmt = _sniff(path, lines) if fmt in (None, "auto") else fmt
-    out = []
+    out: list[tuple[int, str | None, str, str, str]] = []
     if fmt == "jsonl":
         for i, ln in enumerate(lines, 1):
             if not ln.strip():

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from ._text import check_numeric, parse_float32, tokenize
+from ._text import check_numeric, parse_float64, tokenize
 from .qrels import _concat
 
 __all__ = ["RunSource", "ParsedRun", "run_name", "expand_runs", "unique_sources", "read_run"]
@@ -116,8 +116,8 @@ class ParsedRun:
     """One run's lines, in file order (per-topic layouts: topic folders in string order).
 
     ``topics`` / ``docs`` (byte strings: ``S<W>``, or object arrays of ``bytes`` when a field is
-    long) / ``doc_hash`` (:func:`~metaeval.io._text.hash_ids`) / ``lines`` / ``files`` per line; ``scores`` when parsed (TREC form, ``order="score"``): float32, as C's ``(float) atof``
-    -- trec_eval's precision.
+    long) / ``doc_hash`` (:func:`~metaeval.io._text.hash_ids`) / ``lines`` / ``files`` per line; ``scores`` when parsed (TREC form, ``order="score"``): float64, as C's ``atof`` -- trec_eval
+    10.0's precision (trec_eval 9.0.x's ``(float)`` is applied when ranking).
     """
     name: str
     sources: tuple[str, ...]
@@ -139,14 +139,15 @@ class ParsedRun:
 
 
 def read_run(source: RunSource | str | os.PathLike, scores: bool = False) -> ParsedRun:
-    """Parse one run; ``scores=True`` also converts the SCORE column (to float32, like trec_eval)."""
+    """Parse one run; ``scores=True`` also converts the SCORE column (to float64, as trec_eval 10.0's
+    ``atof``; :func:`metaeval.io.ingest.label_run` rounds to float32 for trec_eval 9.0.x)."""
     if not isinstance(source, RunSource):
         source = RunSource(run_name(source), str(source))
     if source.path is not None:
         t = tokenize(source.path, 6, "TREC run (TOPIC Q0 DOCID RANK SCORE TAG)", header=b"<SYSDESC>")
         check_numeric(t, 3, "rank")
         if scores:
-            sc = parse_float32(t, 4, "score")          # validates too
+            sc = parse_float64(t, 4, "score")          # validates too
         else:
             check_numeric(t, 4, "score")
             sc = None

@@ -1,6 +1,6 @@
 """Compute Tables 1-5 of Kishida (2005) as DataFrames (:func:`build_tables`).  Writing them (CSV at
 full precision plus Markdown laid out like the report's tables) is
-:func:`metaeval.report.kishida.write_kishida`, used by ``metaeval reproduce kishida --out DIR``.
+:func:`metaeval.report.kishida.write_kishida`, used by ``metaeval paper-tables kishida --out DIR``.
 
 Tables (the files in ``out``):
 

@@ -156,7 +156,7 @@ def _with_risk(out: pd.DataFrame, scores_, metrics, baseline, risk_alpha) -> pd.
                                                                                       + RISK_COMPARE_COLUMNS]
 
 
-def _baselines(baseline):
+def _baselines(baseline: str | list[str] | tuple[str, ...] | None) -> str | list[str] | None:
     """``None``, one run name (a ``str``), or a list of two or more distinct run names."""
     if baseline is None or isinstance(baseline, str):
         return baseline

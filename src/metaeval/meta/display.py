@@ -1,16 +1,20 @@
-"""How a result object shows itself in a console and a notebook: a short ``repr`` (what it holds,
-one line per part, never the tables' contents) and ``_repr_html_`` (that summary, then the main
-table's first rows with numbers to 4 decimals, as the Markdown tables print them).  Pandas only."""
+"""The result objects' common form and how they show themselves: every result has ``.tables``
+(``{name: DataFrame}``, the content of its command's ``tables/NAME.csv``) and ``.write(out)`` (the
+command's files; :class:`Result`), a short ``repr`` (what it holds, one line per part, never the
+tables' contents) and ``_repr_html_`` (that summary, then the main table's first rows with numbers
+to 4 decimals, as the Markdown tables print them).  Pandas only."""
 
 from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-__all__ = ["NamedTables", "html_view", "short_repr", "summary_lines"]
+__all__ = ["NamedTables", "Result", "html_view", "short_repr", "summary_lines"]
 
 #: rows of the main table shown by ``_repr_html_``
 HTML_ROWS = 20
@@ -69,7 +73,24 @@ def html_view(title: str, parts: Mapping[str, object], main: str | None, head: s
     return "\n".join(out)
 
 
-class NamedTables(dict):
+class Result:
+    """What every computation of the API returns: its tables as ``.tables`` (``{name: DataFrame}``)
+    and ``.write(out, *, figures=True)``, which writes the files of the command line's ``--out``
+    and returns their paths.  The writers belong to the output layer, above this one: the API
+    attaches each result's writer (``_writer``); a result made without the API has none."""
+
+    _writer: Callable[[Any, Path, bool], Any] | None = None
+
+    def write(self, out: str | Path, *, figures: bool = True) -> list[Path]:
+        """Write the command's files into the folder ``out`` (figures too unless ``figures`` is
+        false); the paths written."""
+        if self._writer is None:
+            raise TypeError(f"{type(self).__name__}.write: made outside the metaeval API, no writer attached "
+                            "(the metaeval.* functions return results that write themselves)")
+        return list(self._writer(self, Path(out), figures) or [])
+
+
+class NamedTables(dict, Result):
     """A ``{table: DataFrame}`` dict (as the API returns for incompleteness and standardisation)
     that shows a summary rather than every row."""
 
@@ -79,6 +100,10 @@ class NamedTables(dict):
     def __init__(self, tables: Mapping[str, pd.DataFrame], title: str = "tables", main: str | None = None):
         super().__init__(tables)
         self.title, self.main = title, main
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return dict(self)
 
     def __repr__(self) -> str:
         return short_repr(self.title, self)

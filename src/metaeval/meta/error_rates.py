@@ -36,6 +36,7 @@ import pandas as pd
 from . import copulas as C
 from . import margins as M
 from .samples import single_threaded_blas, trial_rng
+from .display import Result
 from .stages.error_rates import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
 from .urbano_tests import run_tests
 
@@ -50,7 +51,7 @@ COPULA_COLUMNS = ["metric", "kind", "delta", "run_b", "run_e", "family", "rotati
 _CELLS = 8_000_000
 
 
-class TestErrors:
+class TestErrors(Result):
     """The result: ``type1``, ``power``, ``type3``, ``margins`` and ``copulas`` DataFrames."""
 
     __test__ = False                                 # not a pytest class
@@ -58,6 +59,7 @@ class TestErrors:
     def __init__(self, type1, power, type3, margins, copulas):
         self.type1, self.power, self.type3, self.margins, self.copulas = type1, power, type3, margins, copulas
 
+    @property
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"test_errors_type1": self.type1, "test_errors_power": self.power,
                 "test_errors_type3": self.type3}
@@ -132,6 +134,9 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
             raise ValueError(f"unknown test {t!r}; known: {', '.join(TESTS)}")
     alphas = tuple(float(a) for a in alphas)
     type1_rows, power_rows, type3_rows, margin_rows, copula_rows = [], [], [], [], []
+    from ..progress import Progress
+
+    bar = Progress(len(metrics) * pairs * (1 + len(deltas)), "metaeval test-errors")
     for mi, metric in enumerate(metrics):
         df = matrices[metric]
         X, runs = prepare_runs(df.to_numpy(dtype=np.float64), [str(c) for c in df.columns], bottom)
@@ -158,6 +163,7 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
                 p2, d = _simulate_cell(margins[i], margins[i], cop, n, trials, tests, B, (mi, 1, 0, pi, si), seed)
                 for t in tests:
                     cells.setdefault((n, t), []).append(p2[t])
+            bar.update()
         for (n, t), ps in cells.items():
             r, m = _rates(np.concatenate(ps), alphas)
             type1_rows += [[metric, n, t, a, x, np.sqrt(x * (1 - x) / m) if m else np.nan, m]
@@ -186,6 +192,7 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
                         cells2.setdefault((n, t), []).append(p2[t])
                         cells3.setdefault((n, t), []).append((p2[t], d))
                 made += 1
+                bar.update()
             for (n, t), ps in cells2.items():
                 r, m = _rates(np.concatenate(ps), alphas)
                 power_rows += [[metric, n, t, delta, a, x, np.sqrt(x * (1 - x) / m) if m else np.nan, m]
@@ -195,6 +202,8 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
                 r3, m3 = _rates(p, alphas, d)
                 type3_rows += [[metric, n, t, delta, a, x, np.sqrt(x * (1 - x) / m3), m3]
                                for a, x in zip(alphas, r3)]
+
+    bar.close()
 
     def frame(rows, cols, keys):
         f = pd.DataFrame(rows, columns=cols)

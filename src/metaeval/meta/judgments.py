@@ -147,7 +147,7 @@ def alpha_from_coincidence(O, values=None) -> dict[str, np.ndarray]:
     return out
 
 
-def overlap(C2, truth_first) -> dict[str, np.ndarray]:
+def overlap(C2: np.ndarray, truth_first) -> dict[str, np.ndarray]:
     """Precision, recall, F1 and Jaccard of the relevant labels from binary confusion counts ``C2``
     (P, 2, 2) (rows: the first set); ``truth_first[p]``: the first set is the truth (else the
     second).  NaN where a denominator is 0 (scikit-learn with ``zero_division=np.nan``)."""
@@ -165,7 +165,7 @@ def overlap(C2, truth_first) -> dict[str, np.ndarray]:
     return {"precision": prec, "recall": rec, "f1": f1, "jaccard": jac}
 
 
-def adjusted_rand(C) -> np.ndarray:
+def adjusted_rand(C: np.ndarray) -> np.ndarray:
     """Hubert & Arabie's (1985) adjusted Rand index of the labels from confusion counts ``C`` (P, K,
     K), as ``sklearn.metrics.adjusted_rand_score`` computes it: from the pair confusion matrix, in
     exact integers (one Python step per pair of sets, not per item)."""

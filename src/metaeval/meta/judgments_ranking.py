@@ -177,7 +177,11 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
     n_topics = np.zeros(n_jobs, np.int64)
     rank_rows = []
     per_job_ranks: dict[int, tuple] = {}
-    for (ta, tb), idx in _group(jobs).items():
+    from ..progress import Progress
+
+    groups = _group(jobs)
+    bar = Progress(len(groups) * B, "metaeval judgments: bootstrap")
+    for (ta, tb), idx in groups.items():
         A = np.stack([jobs[j][2].to_numpy(np.float64) for j in idx], axis=1)     # (na, J, runs)
         Bm = np.stack([jobs[j][3].to_numpy(np.float64) for j in idx], axis=1)    # (nb, J, runs)
         ma, mb = A.mean(axis=0), Bm.mean(axis=0)
@@ -196,6 +200,7 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
         for s0 in range(0, B, step):
             s1 = min(B, s0 + step)
             taus[s0:s1] = _tau_a(_boot_means(A, smp_a, s0, s1), _boot_means(Bm, smp_b, s0, s1))
+            bar.update(s1 - s0)
         theta = _tau_a(rma, rmb)
         if tb == ta:                                  # one sample of topics: both sides leave it out
             jack = [_jackknife_taus(A, Bm, "both")]
@@ -250,10 +255,11 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
           else pd.DataFrame(columns=RUN_RANKS_COLUMNS))[RUN_RANKS_COLUMNS]
     for c in ("rank", "rank_change"):
         rr[c] = rr[c].astype(np.int64)
+    bar.close()
     return {"ranking_agreement": ra_table, "run_ranks": rr, "topic_ranking_agreement": topic_ranking(jobs, reference)}
 
 
-def topic_ranking(jobs, reference: str) -> pd.DataFrame:
+def topic_ranking(jobs: list, reference: str) -> pd.DataFrame:
     """``topic_ranking_agreement``: per metric, set and topic both scored, the correlation of the
     runs' scores on that topic (tau-a, tau-b, Pearson, Spearman; scores rounded to
     :data:`TIE_DECIMALS` for the rank coefficients)."""
@@ -290,12 +296,13 @@ def _jackknife_taus(X: np.ndarray, other: np.ndarray, side: str) -> np.ndarray:
     if n < 2:
         return np.full((1, J), np.nan)
     out = np.empty((n, J))
-    sx = X.sum(axis=0)
-    so = other.sum(axis=0) if side == "both" else None
+    sx: np.ndarray = X.sum(axis=0)
+    so: np.ndarray = other.sum(axis=0) if side == "both" else np.zeros(0)
     step = max(1, CHUNK_CELLS // (J * r * r))
     for lo in range(0, n, step):
         hi = min(n, lo + step)
-        loo = np.round((sx[None] - X[lo:hi]) * (1.0 / (n - 1)), TIE_DECIMALS)
+        loo: np.ndarray = np.round((sx[None] - X[lo:hi]) * (1.0 / (n - 1)), TIE_DECIMALS)
+        oth: np.ndarray
         if side == "both":
             oth = np.round((so[None] - other[lo:hi]) * (1.0 / (n - 1)), TIE_DECIMALS)
         else:

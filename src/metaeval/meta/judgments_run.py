@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from ..errors import InputError, InputWarning
+from .display import Result
+
+if TYPE_CHECKING:
+    from ..io.judgments import JudgmentSets
 
 __all__ = ["DEFAULT_B", "DEFAULT_METRICS", "DEFAULT_TOP_K", "JudgmentsResult", "run_judgments"]
 
@@ -22,7 +27,7 @@ DEFAULT_B = 1000
 
 
 @dataclass
-class JudgmentsResult:
+class JudgmentsResult(Result):
     """The tables (``label_agreement``, ``ranking_agreement``, ``run_ranks``,
     ``decision_agreement``, ``qrels_discriminative_power``) and the files of ``DIR/judgments/``:
     ``topic_agreement``, ``coverage``, ``confusion`` ``{(A, B): DataFrame}``, ``qrels`` ``{fill
@@ -97,7 +102,7 @@ def _check_common(js, reference: str) -> None:
                          js.where(name))
 
 
-def _clip_labels(js, reference: str, clip: bool, notes: list):
+def _clip_labels(js: JudgmentSets, reference: str, clip: bool, notes: list) -> JudgmentSets:
     """Labels above the reference's highest level: one warning per set naming it and the count;
     ``clip`` maps them to that level."""
     import dataclasses
@@ -116,11 +121,11 @@ def _clip_labels(js, reference: str, clip: bool, notes: list):
     return js
 
 
-def _empty(columns) -> pd.DataFrame:
+def _empty(columns: list) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
 
 
-def _results_metrics(res_scores: dict, reference: str, metrics) -> list:
+def _results_metrics(res_scores: dict, reference: str, metrics: list | str | None) -> list:
     """The metrics of a comparison of leaderboards only: those asked for (as spelled in the files, or
     the registry's name of it), default every measure of the reference that another set also has."""
     from ..metrics.registry import parse_measure
@@ -149,7 +154,8 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
                   top_k: int = DEFAULT_TOP_K, test: str = "paired-t", B: int = DEFAULT_B, alpha: float = 0.05,
                   seed: int = 0, fill=None, on_conflict: str = "error", topics: str = "common",
                   correction: str | None = None, order: str | None = None, results=None, depth: int | None = 1000,
-                  rbo_p: float | None = None, clip: bool = False, results_format: str = "auto") -> JudgmentsResult:
+                  rbo_p: float | None = None, clip: bool = False, results_format: str = "auto",
+                  trec_eval_version: int = 10) -> JudgmentsResult:
     """Everything of section 1-4 of the judgments dimension; see :func:`metaeval.judgments`.
     Without ``runs``: label agreement of the qrels sets, and the ranking tables of the leaderboards
     of ``results`` (the reference one of them)."""
@@ -219,7 +225,7 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
     lr = None
     names: list = []
     if has_runs and js is not None:
-        lr = label_sets(js, runs, order=order, depth=depth)
+        lr = label_sets(js, runs, order=order, depth=depth, trec_eval_version=trec_eval_version)
         if len(lr.runs) < 2:
             _note(notes, f"{len(lr.runs)} run given: no ranking of runs to compare (label agreement and coverage "
                          f"only)")

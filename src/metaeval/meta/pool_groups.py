@@ -26,8 +26,9 @@ AUTO_GROUP_REGEX = r"^([A-Za-z]+)"
 
 def pool_contributors(runs, spec) -> list[str]:
     """The runs (of ``runs``, in their order) that formed the pool: ``spec`` None (every run), a
-    run name, a glob (``dl-20-official-input.*``), the path of a file of run names or globs (one
-    a line, ``#`` comments), or a list of any of these.  A name or glob matching no run is an
+    run name, a glob (``dl-20-official-input.*``), a run's own file (``runs/X.run.gz``: run ``X``),
+    the path of a file of run names or globs (one a line, ``#`` comments; plain or gzip), or a list
+    of any of these.  A name or glob matching no run is an
     error (:class:`~metaeval.errors.InputError` naming the file and line when read from a file)."""
     import fnmatch
 
@@ -37,9 +38,15 @@ def pool_contributors(runs, spec) -> list[str]:
     if spec is None:
         return runs
     where = []                                   # (name or glob, (file, line) or None)
+    from ..io.runs import run_name
+
     for item in ([spec] if isinstance(spec, (str, Path)) else list(spec)):
-        if Path(item).is_file():
-            lines = Path(item).read_text(encoding="utf-8").splitlines()
+        if Path(item).is_file() and run_name(item) in runs and run_name(item) != Path(item).name:
+            where.append((run_name(item), None))      # a run's own file (X.run.gz): that run
+        elif Path(item).is_file():
+            from ..io._text import read_text
+
+            lines = read_text(item).splitlines()
             where += [(line.split()[0], (str(item), i)) for i, line in enumerate(lines, 1)
                       if line.strip() and not line.lstrip().startswith("#")]
         else:
@@ -89,7 +96,9 @@ def run_groups(runs, groups) -> dict[str, str]:
         mapping = {str(k): str(v) for k, v in groups.items()}
     elif isinstance(groups, (str, Path)) and Path(groups).is_file():
         mapping = {}
-        for i, line in enumerate(Path(groups).read_text(encoding="utf-8").splitlines(), 1):
+        from ..io._text import read_text
+
+        for i, line in enumerate(read_text(groups).splitlines(), 1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             parts = line.split()

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .samples import trial_rng
+from .display import Result
 
 __all__ = ["BUDGET_COLUMNS", "DEFAULT_SIZES", "DEFAULT_TRIALS", "ESTIMATORS", "MEANS_COLUMNS", "PAIRS_COLUMNS",
            "Intervals", "PPIResult", "budget_sets", "budget_table", "draw_labelled", "estimate", "estimate_split",
@@ -239,6 +240,8 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
             width[:, t0:t0 + len(ix)] = (iv.high - iv.low).mean(axis=-1)
         cov = cover.mean(axis=1)
         se = cover.std(axis=1, ddof=1) / math.sqrt(trials) if trials > 1 else np.full(len(ESTIMATORS), np.nan)
+        if trials > 1:                                  # the same share in every trial: exactly 0
+            se = np.where(cover.max(axis=1) == cover.min(axis=1), 0.0, se)
         wid = width.mean(axis=1)
         for e, name in enumerate(ESTIMATORS):
             rows.append((metric, name, n, int(trials), float(cov[e]), float(se[e]), float(wid[e])))
@@ -246,7 +249,7 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
 
 
 @dataclass
-class PPIResult:
+class PPIResult(Result):
     """What ``metaeval ppi`` computed: the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``; the
     topic sets (``labelled``, ``unlabelled``, ``human_topics``), the runs, metrics, alpha and notes;
     ``scores`` ``{metric: (human, judge)}``: the per-topic scores (topic x run DataFrames) under each."""
@@ -262,6 +265,7 @@ class PPIResult:
     notes: list = field(default_factory=list)
     scores: dict = field(default_factory=dict)
 
+    @property
     def tables(self) -> dict:
         return {"ppi_means": self.means, "ppi_pairs": self.pairs, "ppi_budget": self.budget}
 

@@ -24,11 +24,13 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..detmath import loop_total
+from .display import Result
 
 __all__ = ["ktu", "rbo", "rmse", "nrmse", "effects", "p_values", "inversions", "Reproduction", "ReproResult",
            "reproducibility", "REPRO_COLUMNS", "EFFECT_COLUMNS", "TOPIC_COLUMNS", "RUNS"]
@@ -155,7 +157,7 @@ def rbo(orig: np.ndarray, orig_len: np.ndarray, rep: np.ndarray, rep_len: np.nda
     return score / loop_total(w)
 
 
-def _positions(orig: np.ndarray, orig_len: np.ndarray):
+def _positions(orig: np.ndarray, orig_len: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The original lists' documents sorted by (topic, code): ``(codes, ranks, starts)``."""
     T, K = orig.shape
     valid = np.arange(K)[None, :] < orig_len[:, None]
@@ -185,7 +187,8 @@ def nrmse(orig: np.ndarray, rep: np.ndarray) -> np.ndarray:
         return rmse(orig, rep) / worst[None]
 
 
-def p_values(orig: np.ndarray, rep: np.ndarray, *, paired: bool, same_topics=None) -> np.ndarray:
+def p_values(orig: np.ndarray, rep: np.ndarray, *, paired: bool,
+             same_topics: bool | Sequence[bool] | None = None) -> np.ndarray:
     """Two-sided t test of the original's per-topic scores against each reproduction's:
     ``scipy.stats.ttest_rel`` (paired; ``orig`` (T, M), ``rep`` (R, T, M)) or ``ttest_ind``
     (unpaired, equal variances; ``rep`` (R, T', M)), as repro_eval.  Where every measure's p-value
@@ -241,7 +244,7 @@ class Reproduction:
 
 
 @dataclass
-class ReproResult:
+class ReproResult(Result):
     """The three tables of ``metaeval reproducibility`` (docs/outputs.md)."""
     reproducibility: pd.DataFrame
     effects: pd.DataFrame
@@ -249,17 +252,19 @@ class ReproResult:
     mode: str = "reproducibility"
     metrics: list = field(default_factory=list)
 
+    @property
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"reproducibility": self.reproducibility, "effects": self.effects,
                 "reproducibility_topics": self.topics}
 
 
-def _topic_str(b) -> str:
-    return bytes(b).decode("utf-8", "replace") if isinstance(b, (bytes, np.bytes_)) else str(b)
+def _topic_str(b: object) -> str:
+    return b.decode("utf-8", "replace") if isinstance(b, (bytes, np.bytes_)) else str(b)
 
 
-def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], metrics: Sequence[str], *,
-                    rep_qrels=None, depth: int = 1000, rbo_p: float = 0.95) -> ReproResult:
+def reproducibility(qrels: object, orig: Sequence[str], reps: Sequence[Reproduction],
+                    metrics: Sequence[str], *, rep_qrels: object = None, depth: int = 1000,
+                    rbo_p: float = 0.95) -> ReproResult:
     """The measures of Breuer et al. (2020) for every reproduction of the pair ``orig`` =
     (baseline, advanced) run files: reproducibility on ``qrels`` (the original's collection), or,
     with ``rep_qrels``, replicability (the reproductions evaluated on ``rep_qrels``).  Every run is
@@ -296,7 +301,8 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
     paths = [str(orig[0]), str(orig[1])] + [str(p) for r in reps for p in (r.baseline, r.advanced)]
     files = {p: read_run_lines(p) for p in dict.fromkeys(paths)}
     fl = list(files.values())
-    allt = np.unique(np.concatenate([f.topic_list.astype(object) for f in fl]).astype(bytes)) if fl else []
+    allt: np.ndarray = (np.unique(np.concatenate([f.topic_list.astype(object) for f in fl]).astype(bytes)) if fl
+                        else np.zeros(0, "S1"))
     topic_of = {p: np.searchsorted(allt, f.topic_list.astype(object).astype(bytes))[f.topic_index]
                 for p, f in files.items()}
     code_of = dict(zip(files, document_codes(fl)))
@@ -304,10 +310,10 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
 
     ordered = {p: ranked_order(f, topic_of[p], code_of[p], depth) for p, f in files.items()}
 
-    def topic_set(p):
+    def topic_set(p: str) -> set[int]:
         return set(np.unique(topic_of[p]).tolist())
 
-    def check(have, want, who, ref):
+    def check(have: set[int], want: set[int], who: str, ref: str) -> None:
         missing = sorted(want - have, key=lambda i: topics_all[i])
         if missing:
             raise InputError(f"{who} lacks topic {topics_all[missing[0]]} of {ref}")
@@ -328,7 +334,7 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
     K = max([int(o[1].max(initial=-1)) + 1 for o in ordered.values()] + [1])
     run_topics = sorted(t_ob, key=lambda i: topics_all[i])
 
-    def lists(p):
+    def lists(p: str) -> tuple[np.ndarray, np.ndarray]:
         rows, rank = ordered[p]
         L = np.full((T_all, K), -1, np.int64)
         L[topic_of[p][rows], rank] = code_of[p][rows]
@@ -344,7 +350,7 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
         first = uniq if not replicate else list(dict.fromkeys(paths[:2]))
         second = [] if not replicate else list(dict.fromkeys(paths[2:]))
 
-        def scores(q, ps):
+        def scores(q: Any, ps: list[str]) -> tuple[dict[str, np.ndarray], list[str], list[str]]:
             parsed = [(parsed_run(files[p], f"r{idx[p]:06d}", ordered[p][0]), "score") for p in ps]
             c = collection_from_parsed(q, parsed, depth=None)
             vals = compute_matrices(c, ms)
@@ -359,7 +365,7 @@ def reproducibility(qrels, orig: Sequence[str], reps: Sequence[Reproduction], me
         else:
             s2, topics2 = s1, topics1
 
-    def keep(tlist, runtopics):
+    def keep(tlist: list[str], runtopics: set[int]) -> np.ndarray:
         have = {topics_all[i] for i in runtopics}
         return np.array([i for i, t in enumerate(tlist) if t in have], np.int64)
 

@@ -365,6 +365,9 @@ def stage_standardisation(matrices, metrics=None, *, methods=("z", "N", "U", "E"
     trials, alphas = int(trials), tuple(float(a) for a in alphas)
     names = list(matrices) if metrics is None else list(metrics)
     within_rows, power_rows, between_rows, trial_rows = [], [], [], []
+    from ..progress import Progress
+
+    bar = Progress(len(names) * len(methods) * 2, "metaeval standardise --experiment")
     for name in names:
         df = matrices[name]
         x = df.to_numpy(dtype=np.float64)
@@ -378,12 +381,14 @@ def stage_standardisation(matrices, metrics=None, *, methods=("z", "N", "U", "E"
         idx_b = topic_subsets(T, 2 * n, trials, seed, "between")
         for std, y in ys.items():
             w = within(x, y, idx_w, alphas)
+            bar.update()
             pw = np.add.reduce(w.power, axis=0) / trials
             at = {a: float(pw[alphas.index(a)]) if a in alphas else float("nan") for a in (0.05, 0.01)}
             within_rows.append([name, std, n, trials, _mean(w.tau), _sd(w.tau), _mean(w.tau_ap), _mean(w.r),
                                 at[0.05], at[0.01]])
             power_rows += [[name, std, a, float(p)] for a, p in zip(alphas, pw)]
             b = between(y, idx_b, alphas)
+            bar.update()
             t1 = np.add.reduce(b.type1, axis=0) / trials
             bp = np.add.reduce(b.power, axis=0) / trials
             tau, tap, r = _mean(b.tau), _mean(b.tau_ap), _mean(b.r)
@@ -392,6 +397,7 @@ def stage_standardisation(matrices, metrics=None, *, methods=("z", "N", "U", "E"
                 trial_rows.append(pd.DataFrame({"metric": name, "experiment": exp, "std": std,
                                                 "trial": np.arange(1, trials + 1), "tau": res.tau,
                                                 "tau_ap": res.tau_ap, "r": res.r}))
+    bar.close()
     return {"standardisation_within": pd.DataFrame(within_rows, columns=WITHIN_COLUMNS),
             "standardisation_between": pd.DataFrame(between_rows, columns=BETWEEN_COLUMNS),
             "standardisation_power": pd.DataFrame(power_rows, columns=POWER_COLUMNS),

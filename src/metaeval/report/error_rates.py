@@ -1,14 +1,16 @@
 """Writing the simulated error rates of ``metaeval test-errors`` (Urbano, Lima & Hanjalic 2019):
 ``tables/test_errors_{type1,power,type3}.{csv,md,tex}``, ``test_errors/{margins,copulas}.csv`` and
 the figures ``figures/test_errors_type1.{png,pdf}`` (rate against alpha per test, one panel per metric
-and topic set size) and ``figures/test_errors_power.{png,pdf}`` (power against delta at alpha = 0.05),
+and topic set size), ``figures/test_errors_power.{png,pdf}`` (power against delta at alpha = 0.05) and
+``figures/test_errors_type3.{png,pdf}`` (the type III error rate against delta at alpha = 0.05),
 drawn from the tables as the pipeline draws them (:data:`metaeval.report.figures.PLOTTERS`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["write_test_errors", "CAPTIONS", "plot_test_errors_type1", "plot_test_errors_power"]
+__all__ = ["write_test_errors", "CAPTIONS", "plot_test_errors_type1", "plot_test_errors_power",
+           "plot_test_errors_type3"]
 
 _REF = "Urbano, Lima & Hanjalic (2019)"
 CAPTIONS = {
@@ -22,27 +24,38 @@ CAPTIONS = {
 
 
 def _panels(table, path_stem, x: str, ylabel: str, title, diagonal: bool = False, ylim=None) -> list[Path]:
-    """One panel per metric (rows) and topic set size (columns): ``rate`` against ``x``, one line
-    per test."""
-    from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
+    """One panel per metric and topic set size (a block of panels per metric, the blocks wrapping
+    so that the figure keeps within :data:`metaeval.report.figure_layout.MAX_ASPECT`): ``rate``
+    against ``x``, one line per test, its binomial standard error ``se`` as a band."""
+    import math
+
+    import numpy as np
+
+    from .figure_layout import (_legend, _no_data, _rc, _style, _unique, block_axes, block_columns, new_figure,
+                                save_figure)
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
         sizes = sorted(int(n) for n in table["n_topics"].unique()) if len(table) else []
-        fig = new_figure(4.2 * max(1, len(sizes)), 3.8 * max(1, len(metrics)))
+        k = block_columns(len(metrics), max(1, len(sizes)), 4.2, 3.8)
+        fig = new_figure(4.2 * max(1, len(sizes)) * k, 3.8 * max(1, math.ceil(len(metrics) / k)))
         if not metrics:
             _no_data(fig.add_subplot(), "test_errors")
             return save_figure(fig, path_stem)
-        axes = fig.subplots(len(metrics), len(sizes), squeeze=False)
+        blocks = block_axes(fig, len(metrics), len(sizes), k)
         for i, m in enumerate(metrics):
             g = table[table["metric"] == m]
             for j, n in enumerate(sizes):
-                ax, h = axes[i][j], g[g["n_topics"] == n]
+                ax, h = blocks[i][j], g[g["n_topics"] == n]
                 tests = _unique(h["test"])
-                for k, test in enumerate(tests):
+                for t, test in enumerate(tests):
                     s = h[h["test"] == test].sort_values(x, kind="mergesort")
-                    ax.plot(s[x].to_numpy(float), s["rate"].to_numpy(float), marker="o", markersize=3, label=str(test),
-                            **{kk: v for kk, v in _style(k).items() if kk != "marker"})
+                    xs, ys = s[x].to_numpy(float), s["rate"].to_numpy(float)
+                    style = {kk: v for kk, v in _style(t).items() if kk != "marker"}
+                    (line,) = ax.plot(xs, ys, marker="o", markersize=3, label=str(test), **style)
+                    if "se" in s.columns:
+                        se = np.nan_to_num(s["se"].to_numpy(float))
+                        ax.fill_between(xs, ys - se, ys + se, alpha=0.15, color=line.get_color(), linewidth=0)
                 if diagonal and len(h):
                     lim = float(h[x].max())
                     ax.plot([0, lim], [0, lim], color="grey", linestyle="--", linewidth=1)
@@ -52,7 +65,7 @@ def _panels(table, path_stem, x: str, ylabel: str, title, diagonal: bool = False
                 ax.set_xlabel(x)
                 ax.set_ylabel(ylabel)
                 ax.grid(True, alpha=0.3)
-            _legend(axes[i][-1], len(_unique(g["test"])))
+            _legend(blocks[i][-1], len(_unique(g["test"])))
         fig.tight_layout()
         return save_figure(fig, path_stem)
 
@@ -63,16 +76,28 @@ def plot_test_errors_type1(table, path_stem) -> list[Path]:
     return _panels(table, path_stem, "alpha", "type I error rate", lambda m, n: f"{m}, {n} topics", diagonal=True)
 
 
-def plot_test_errors_power(table, path_stem) -> list[Path]:
-    """Power against delta per test at alpha = 0.05 (else the first level), one panel per metric
-    and topic set size (Urbano, Lima & Hanjalic 2019, Figs. 4-5)."""
+def _at_alpha(table):
     if len(table):
         alpha = 0.05 if (table["alpha"] == 0.05).any() else float(table["alpha"].iloc[0])
-        table = table[table["alpha"] == alpha]
-    else:
-        alpha = 0.05
+        return table[table["alpha"] == alpha], alpha
+    return table, 0.05
+
+
+def plot_test_errors_power(table, path_stem) -> list[Path]:
+    """Power against delta per test at alpha = 0.05 (else the first level), with its standard
+    error, one panel per metric and topic set size (Urbano, Lima & Hanjalic 2019, Figs. 4-5)."""
+    table, alpha = _at_alpha(table)
     return _panels(table, path_stem, "delta", "power", lambda m, n: f"{m}, {n} topics, alpha = {alpha:g}",
                    ylim=(0, 1))
+
+
+def plot_test_errors_type3(table, path_stem) -> list[Path]:
+    """Type III error rate (significant in the wrong direction) against delta per test at alpha =
+    0.05 (else the first level), with its standard error, one panel per metric and topic set size
+    (Urbano, Lima & Hanjalic 2019, Fig. 6)."""
+    table, alpha = _at_alpha(table)
+    return _panels(table, path_stem, "delta", "type III error rate",
+                   lambda m, n: f"{m}, {n} topics, alpha = {alpha:g}")
 
 
 def write_test_errors(res, out, *, figures: bool = True) -> list[Path]:
@@ -82,7 +107,7 @@ def write_test_errors(res, out, *, figures: bool = True) -> list[Path]:
 
     out = Path(out)
     written: list[Path] = []
-    for name, df in res.tables().items():
+    for name, df in res.tables.items():
         written += write_table(df, out / "tables" / name, kind="generic", caption=CAPTIONS[name])
     (out / "test_errors").mkdir(parents=True, exist_ok=True)
     for name, df in (("margins", res.margins), ("copulas", res.copulas)):
@@ -93,4 +118,5 @@ def write_test_errors(res, out, *, figures: bool = True) -> list[Path]:
     if figures:          # as the pipeline draws them from the tables (metaeval.report.figures.PLOTTERS)
         written += plot_test_errors_type1(res.type1, out / "figures" / "test_errors_type1")
         written += plot_test_errors_power(res.power, out / "figures" / "test_errors_power")
+        written += plot_test_errors_type3(res.type3, out / "figures" / "test_errors_type3")
     return written

@@ -104,9 +104,58 @@ def new_figure(width: float = 6.0, height: float = 4.0) -> Figure:
     return fig
 
 
+#: no figure is more than this many times as wide as tall, or as tall as wide (panels wrap)
+MAX_ASPECT = 4.5
+
+
+def block_columns(n_blocks: int, block_cols: int, panel_w: float, panel_h: float) -> int:
+    """How many blocks of ``block_cols`` panels (``panel_w`` x ``panel_h`` inches) side by side:
+    the count whose figure is nearest a 4:3 landscape, within :data:`MAX_ASPECT` either way."""
+    import math
+
+    best, score = 1, None
+    for k in range(1, max(1, n_blocks) + 1):
+        w, h = k * block_cols * panel_w, math.ceil(n_blocks / k) * panel_h
+        bad = max(w / h, h / w) > MAX_ASPECT
+        s = (bad, abs(math.log((w / h) / (4 / 3))))
+        if score is None or s < score:
+            best, score = k, s
+    return best
+
+
+def block_axes(fig: Figure, n_blocks: int, block_cols: int, k: int) -> list[list]:
+    """A grid of ``n_blocks`` blocks of ``block_cols`` panels, ``k`` blocks a row: the axes of each
+    block (the grid's unused panels switched off)."""
+    import math
+
+    rows = max(1, math.ceil(n_blocks / k))
+    axes = fig.subplots(rows, k * block_cols, squeeze=False)
+    out = []
+    for b in range(n_blocks):
+        r, c = divmod(b, k)
+        out.append([axes[r][c * block_cols + j] for j in range(block_cols)])
+    for b in range(n_blocks, rows * k):
+        r, c = divmod(b, k)
+        for j in range(block_cols):
+            axes[r][c * block_cols + j].set_axis_off()
+    return out
+
+
+def _within_aspect(fig: Figure) -> None:
+    """Stretch the shorter side of a figure beyond :data:`MAX_ASPECT` (the axes keep their
+    fractions of the figure)."""
+    w, h = fig.get_size_inches()
+    if w > MAX_ASPECT * h:
+        fig.set_size_inches(w, w / MAX_ASPECT)
+    elif h > MAX_ASPECT * w:
+        fig.set_size_inches(h / MAX_ASPECT, h)
+
+
 def save_figure(fig: Figure, path_stem) -> list[Path]:
-    """Render ``fig`` to PNG and PDF in memory, then write ``STEM.png`` and ``STEM.pdf`` atomically."""
+    """Render ``fig`` to PNG and PDF in memory, then write ``STEM.png`` and ``STEM.pdf`` atomically
+    (a figure beyond :data:`MAX_ASPECT` first made less elongated)."""
     stem = Path(path_stem)
+    _within_aspect(fig)
     blobs = {}
     for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
         buf = io.BytesIO()

@@ -43,7 +43,7 @@ __all__ = [
 
 def _pick_metric(df: pd.DataFrame, metric: str | None) -> str | None:
     metrics = _unique(df["metric"]) if len(df) else []
-    if metric is not None:
+    if metric is not None and (metric in metrics or not metrics):
         return metric
     for m in ("AP", "AveP"):
         if m in metrics:
@@ -552,10 +552,14 @@ def plotter(name: str) -> tuple[Callable[..., list[Path]], dict]:
     raise KeyError(f"no plotter for figure {name!r}")
 
 
-def figure_kwargs(name: str, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> dict:
-    """The keyword arguments of figure ``name``'s plotter, with the configured values."""
+def figure_kwargs(name: str, *, alpha: float = 0.05, swap_threshold: float = 0.05,
+                  measure: str | None = None) -> dict:
+    """The keyword arguments of figure ``name``'s plotter, with the configured values
+    (``measure``: the primary measure, which orders the runs)."""
     draw, kwargs = plotter(name)
     kwargs = dict(kwargs)
+    if draw is plot_run_means and measure is not None:
+        kwargs["metric"] = measure
     if draw in (plot_asl_curves, plot_pvalue_curves):
         kwargs["alpha"] = alpha
     if draw is plot_swap_rates:
@@ -578,11 +582,14 @@ def relabel_frame(df: pd.DataFrame, labels) -> pd.DataFrame:
 
 
 def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
-                     swap_threshold: float = 0.05, labels=None) -> list[Path]:
+                     swap_threshold: float = 0.05, labels=None, select_by: str | None = None) -> list[Path]:
     """Draw every declared per-collection figure (:func:`metaeval.outputs.figures`) whose input
     ``TABLE.csv`` exists in ``tables_dir``; ``alpha`` and ``swap_threshold`` are the configured
-    values (the dotted lines and titles); ``labels`` ({name: label}) name the runs and measures."""
+    values (the dotted lines and titles); ``labels`` ({name: label}) name the runs and measures;
+    ``select_by``: the configured measure ranking the runs (the run means' order when they hold it,
+    else their first metric)."""
     tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
+    measure = None if select_by is None else dict(labels or {}).get(select_by, select_by)
     cache: dict[str, pd.DataFrame] = {}
     written: list[Path] = []
     for out in O.figures("collection"):
@@ -593,7 +600,7 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
             cache[out.source] = relabel_frame(read_table(csv), labels)
         draw, _ = plotter(out.layout)
         written += draw(cache[out.source], figures_dir / out.name,
-                        **figure_kwargs(out.layout, alpha=alpha, swap_threshold=swap_threshold))
+                        **figure_kwargs(out.layout, alpha=alpha, swap_threshold=swap_threshold, measure=measure))
     return written
 
 
@@ -605,7 +612,8 @@ PLOTTERS.update({"judgments_run_means": (plot_judgment_run_means, {}),
 
 
 # which significance test to trust (issue 29): the plotters live in report/error_rates.py
-from .error_rates import plot_test_errors_power, plot_test_errors_type1  # noqa: E402
+from .error_rates import plot_test_errors_power, plot_test_errors_type1, plot_test_errors_type3  # noqa: E402
 
 PLOTTERS.update({"test_errors_type1": (plot_test_errors_type1, {}),
-                 "test_errors_power": (plot_test_errors_power, {})})
+                 "test_errors_power": (plot_test_errors_power, {}),
+                 "test_errors_type3": (plot_test_errors_type3, {})})

@@ -6,6 +6,7 @@ declared figures here."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -13,17 +14,21 @@ import pandas as pd
 from . import figure_layout as FL          # FL.save_figure: the one place a test captures figures
 from .figure_layout import _LEGEND_INSIDE, _no_data, _rc, _style, _unique, new_figure, panel_title, side_legend
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
 __all__ = ["plot_judgment_run_means", "plot_judgment_taus"]
 
 
 
-def _lab(labels, name) -> str:
+def _lab(labels: dict | None, name: object) -> str:
     from ..labels import relabel
 
     return relabel(str(name), labels or {})
 
 
-def _tau_note(taus: pd.DataFrame | None, metric, labels) -> str:
+def _tau_note(taus: pd.DataFrame | None, metric: str, labels: dict | None) -> str:
     """The taus of one metric for its panel: each set's when few, else their median and range."""
     if taus is None or not len(taus):
         return ""
@@ -36,7 +41,7 @@ def _tau_note(taus: pd.DataFrame | None, metric, labels) -> str:
     return f"tau median {np.nanmedian(t):.3f} (min {np.nanmin(t):.3f}, max {np.nanmax(t):.3f}; {len(d)} sets)"
 
 
-def _set_legend(fig, handles, names, ax=None) -> None:
+def _set_legend(fig: Figure, handles: list, names: list, ax: Axes | None = None) -> None:
     """Few sets: the legend in the panel; many: beside the panels (figure widened to fit)."""
     if ax is not None and len(names) <= _LEGEND_INSIDE:
         ax.legend(handles, names, loc="best", ncol=1, frameon=False)
@@ -64,7 +69,7 @@ def plot_judgment_run_means(run_ranks: pd.DataFrame, path_stem, *, reference: st
             return FL.save_figure(fig, path_stem)
         ref = reference or run_ranks["qrels"].iloc[0]
         others = [s for s in _unique(run_ranks["qrels"]) if s != ref]
-        handles = {}
+        handles: dict = {}
         first = None
         for i, m in enumerate(metrics):
             ax = fig.add_subplot(rows, cols, i + 1)

@@ -7,11 +7,15 @@ written, each file atomically."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import outputs as O
 from ..util import atomic_write, file_name
 from .csvio import csv_text
 from .tables import write_table
+
+if TYPE_CHECKING:
+    from ..meta.judgments_run import JudgmentsResult
 
 __all__ = ["confusion_name", "judgment_labels", "write_judgments"]
 
@@ -28,7 +32,7 @@ def _write_text(path: Path, text: str) -> Path:
     return path
 
 
-def judgment_labels(res, labels_file) -> dict:
+def judgment_labels(res: JudgmentsResult, labels_file: str | dict) -> dict:
     """``{name: label}`` of the runs (default labels and those given), the metrics (by any alias)
     and the sets named in ``labels_file`` (a path or a mapping), as ``metaeval compare --labels``."""
     from ..labels import labels_for, read_labels

@@ -303,11 +303,19 @@ def _layout_asl(df: pd.DataFrame) -> Layout:
     return Layout(header, rows, "ll" + "r" * len(cols))
 
 
-def _layout_run_means(df: pd.DataFrame) -> Layout:
-    """One row per run, one column per metric: the arithmetic mean over topics (4 decimals)."""
+def _layout_run_means(df: pd.DataFrame, context: dict | None = None) -> Layout:
+    """One row per run, one column per metric: the arithmetic mean over topics (4 decimals); the
+    runs as a results table prints them: by mean of the primary measure (``context["measure_name"]``
+    when it is a column, else the first metric), best first, ties by name."""
     _require(df, "run_means", ["metric", "run", "mean"])
     metrics = _unique(df["metric"])
-    runs = _unique(df["run"])
+    key = (context or {}).get("measure_name", (context or {}).get("measure"))
+    key = key if key in metrics else (metrics[0] if metrics else None)
+    d = df[df["metric"] == key]
+    best = d.assign(run=d["run"].astype(str)).sort_values(["mean", "run"], ascending=[False, True],
+                                                          kind="mergesort", na_position="last")
+    runs = _unique(list(best["run"]) + [str(r) for r in df["run"]])
+    df = df.assign(run=df["run"].astype(str))
     val = {(m, r): v for m, r, v in zip(df["metric"], df["run"], df["mean"])}
     header = [Cell("run")] + [Cell(str(m)) for m in metrics]
     rows = [[Cell(str(r))] + [Cell(fmt4(val.get((m, r)))) for m in metrics] for r in runs]
@@ -480,36 +488,6 @@ def _layout_incompleteness(df: pd.DataFrame) -> Layout:
     return Layout(header, rows, "lllr" + "r" * 6)
 
 
-def _layout_pool_reuse(df: pd.DataFrame) -> Layout:
-    _require(df, "pool_reuse", ["metric", "group", "run", "full", "reduced", "delta", "full_rank", "reduced_rank"])
-    header = ["Metric", "Group", "Run", "Full", "Reduced", "Delta", "Full rank", "Reduced rank"]
-
-    def num(v, rank=False):
-        if is_missing(v):
-            return ""
-        return str(int(v)) if rank else fmt4(v)
-
-    rows = [[str(r.metric), str(r.group), str(r.run), num(r.full), num(r.reduced), num(r.delta),
-             num(r.full_rank, True), num(r.reduced_rank, True)] for r in df.itertuples(index=False)]
-    return Layout(header, rows, "lll" + "r" * 5)
-
-
-def _layout_risk(df: pd.DataFrame) -> Layout:
-    """``risk``: one row per metric, baseline, alpha and run (the table's order); URisk and GeoRisk
-    to 4 decimals, TRisk and ZRisk to 2, the p-value to 4."""
-    _require(df, "risk", ["metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk",
-                          "wins", "losses"])
-    header = ["Metric", "Run", "Baseline", "alpha", "URisk", "TRisk", "p", "ZRisk", "GeoRisk", "Wins", "Losses"]
-
-    def num(v, digits=4):
-        return "" if is_missing(v) else f"{float(v):.{digits}f}"
-
-    rows = [[str(r.metric), str(r.run), str(r.baseline), f"{float(r.alpha):g}", num(r.urisk), num(r.trisk, 2),
-             num(r.p), num(r.zrisk, 2), num(r.georisk), str(int(r.wins)), str(int(r.losses))]
-            for r in df.itertuples(index=False)]
-    return Layout(header, rows, "lll" + "r" * 8)
-
-
 # --------------------------------------------------------------------------------------------
 # the dispatch table: layout key (metaeval.outputs.Output.layout) -> layout and row order
 # --------------------------------------------------------------------------------------------
@@ -519,6 +497,11 @@ class TableKind:
     name: str
     layout: Callable[[pd.DataFrame], Layout]
     sort: Callable[[pd.DataFrame], pd.DataFrame] | None = None   # from metaeval.meta.order
+    #: the layout takes the computed context too (``layout(df, context)``: the primary measure, ...)
+    context: bool = False
+
+    def lay_out(self, df: pd.DataFrame, context: dict | None = None) -> Layout:
+        return self.layout(df, context) if self.context else self.layout(df)
 
 
 KINDS: dict[str, TableKind] = {k.name: k for k in [
@@ -533,15 +516,13 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("gain_bootstrap", _layout_gain_bootstrap, gain_bootstrap_order),
     TableKind("preferred_rank", _layout_preferred_rank),
     TableKind("asl", _layout_asl),
-    TableKind("run_means", _layout_run_means),
+    TableKind("run_means", _layout_run_means, context=True),
     TableKind("tstar", _layout_tstar),
     TableKind("anova", _layout_anova),
     TableKind("pvalues", _layout_pvalues),
     TableKind("discriminative_power", _layout_discriminative_power),
     TableKind("topic_set_size", _layout_topic_set_size),
     TableKind("incompleteness", _layout_incompleteness),
-    TableKind("pool_reuse", _layout_pool_reuse),
-    TableKind("risk", _layout_risk),
     TableKind("summary_collection", _layout_collection),
     TableKind("summary_sensitivity_paired", _wide(lambda v: format_percent(v, integer=False))),
     TableKind("summary_sensitivity_unpaired", _wide(lambda v: format_percent(v, integer=False))),
@@ -568,9 +549,11 @@ from .standardisation_layouts import LAYOUTS as _STD_LAYOUTS  # noqa: E402
 
 KINDS.update({name: TableKind(name, f) for name, f in _STD_LAYOUTS.items()})
 
-# simulated test error rates (issue 29; metaeval test-errors): every column, as the command writes them
-KINDS.update({name: TableKind(name, _layout_generic)
-              for name in ("test_errors_type1", "test_errors_power", "test_errors_type3")})
+# the tables whose long form repeats a key, laid out wide (the test-error rates: tests as columns;
+# the risk-sensitive measures: risk weights as columns); the CSVs keep the long form
+from .wide_layouts import LAYOUTS as _WIDE_LAYOUTS  # noqa: E402
+
+KINDS.update({name: TableKind(name, f) for name, f in _WIDE_LAYOUTS.items()})
 
 GENERIC = TableKind("generic", _layout_generic)
 
@@ -592,9 +575,10 @@ def kind_for(kind: str | None, default_name: str | None = None) -> TableKind:
         raise ValueError(f"unknown table kind {kind!r}; known: {sorted(KINDS)}") from None
 
 
-def layout_table(df: pd.DataFrame, kind: str = "generic") -> Layout:
-    """The layout of ``df`` as table ``kind`` (its row order applied first)."""
+def layout_table(df: pd.DataFrame, kind: str = "generic", context: dict | None = None) -> Layout:
+    """The layout of ``df`` as table ``kind`` (its row order applied first); ``context``: what
+    was computed (:func:`metaeval.outputs.caption_context`), for the layouts that read it."""
     spec = GENERIC if kind == "generic" else KINDS[kind]
     if spec.sort is not None:
         df = spec.sort(df)
-    return spec.layout(df)
+    return spec.lay_out(df, context)

@@ -16,8 +16,9 @@ __all__ = ["PAIR_TOP_RUNS", "PAIR_RUNS_LIMIT", "PER_PAIR_TABLES", "top_runs", "p
 
 #: runs whose pairs the Markdown/LaTeX of a per-pair table show (0: every pair) ...
 PAIR_TOP_RUNS = 20
-#: ... when there are more runs than this (the configs of up to 30 runs keep every pair)
-PAIR_RUNS_LIMIT = 40
+#: ... when there are more runs than this: 22 runs have 231 pairs, a table of some 250 lines (as
+#: every Markdown/LaTeX table, :data:`metaeval.report.tables.TABLE_MAX_ROWS`)
+PAIR_RUNS_LIMIT = 22
 #: the tables with one row per run pair (columns ``system_x``, ``system_y``)
 PER_PAIR_TABLES = ("asl",)
 
@@ -30,9 +31,11 @@ def _order_metric(run_means: pd.DataFrame) -> str | None:
     return metrics[0] if metrics else None
 
 
-def top_runs(run_means: pd.DataFrame, k: int) -> tuple[list[str], str | None]:
-    """The ``k`` runs of highest mean ordering metric (ties by name) and that metric."""
-    metric = _order_metric(run_means)
+def top_runs(run_means: pd.DataFrame, k: int, metric: str | None = None) -> tuple[list[str], str | None]:
+    """The ``k`` runs of highest mean ordering metric (``metric`` when the run means hold it;
+    ties by name) and that metric."""
+    if metric is None or not (run_means["metric"] == metric).any():
+        metric = _order_metric(run_means)
     if metric is None:
         return [], None
     d = run_means[run_means["metric"] == metric]
@@ -41,7 +44,7 @@ def top_runs(run_means: pd.DataFrame, k: int) -> tuple[list[str], str | None]:
 
 
 def pair_runs_for(tables: Mapping[str, pd.DataFrame], k: int = PAIR_TOP_RUNS,
-                  limit: int = PAIR_RUNS_LIMIT) -> dict | None:
+                  limit: int = PAIR_RUNS_LIMIT, metric: str | None = None) -> dict | None:
     """``{"runs": top k runs, "of": number of runs, "metric": ordering metric}`` when the run means
     of ``tables`` name more than ``max(k, limit)`` runs (``k`` 0: never), else None."""
     rm = tables.get("run_means")
@@ -50,7 +53,7 @@ def pair_runs_for(tables: Mapping[str, pd.DataFrame], k: int = PAIR_TOP_RUNS,
     n = rm["run"].astype(str).nunique()
     if n <= max(k, limit):
         return None
-    runs, metric = top_runs(rm, k)
+    runs, metric = top_runs(rm, k, metric)
     return {"runs": runs, "of": n, "metric": metric}
 
 

@@ -104,7 +104,7 @@ def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = 
     from .tables import write_table
 
     out = Path(out_dir)
-    tables = result.tables()
+    tables = result.tables
     written: list = []                     # removed again if a later file fails
     with atomic_dir_outputs(written):
         for o in O.tables("ppi"):

@@ -9,8 +9,12 @@ nothing half-written."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from ..meta.reproducibility import ReproResult
 
 __all__ = ["write_reproducibility", "plot_reproducibility_effects", "plot_reproducibility_rmse", "captions"]
 
@@ -22,7 +26,7 @@ def captions() -> dict[str, str]:
     return {o.name: o.caption for o in outputs.outputs("reproducibility")}
 
 
-def plot_reproducibility_effects(effects: pd.DataFrame, path_stem) -> list[Path]:
+def plot_reproducibility_effects(effects: pd.DataFrame, path_stem: str | Path) -> list[Path]:
     """ER (x) against Delta RI (y), one point per reproduction, one panel per measure; the dashed
     lines ER = 1 and Delta RI = 0 cross at a perfect reproduction (Breuer et al. 2020, Figure 3)."""
     from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
@@ -70,7 +74,7 @@ def _cutoff(metric: str) -> tuple[str, float] | None:
     return name[:name.index("@")] if "@" in name else m.base, float(m.cutoff)
 
 
-def plot_reproducibility_rmse(table: pd.DataFrame, path_stem) -> list[Path]:
+def plot_reproducibility_rmse(table: pd.DataFrame, path_stem: str | Path) -> list[Path]:
     """RMSE against the cutoff of each measure family with a cutoff (one panel per family), one
     line per reproduction and run; a table without such measures (or replicability: no RMSE) gets
     an empty panel saying so."""
@@ -90,7 +94,7 @@ def plot_reproducibility_rmse(table: pd.DataFrame, path_stem) -> list[Path]:
             ax = axes[i]
             ms = [m for m, c in cut.items() if c is not None and c[0] == fam]
             sub = t[t["metric"].isin(ms)]
-            sub = sub.assign(cutoff=[cut[m][1] for m in sub["metric"]])
+            sub = sub.assign(cutoff=[c[1] for c in (cut[m] for m in sub["metric"]) if c is not None])
             for k, (rep, run) in enumerate(lines):
                 h = sub[(sub["reproduction"] == rep) & (sub["run"] == run)].sort_values("cutoff", kind="mergesort")
                 ax.plot(h["cutoff"].to_numpy(float), h["rmse"].to_numpy(float), label=f"{rep} {run}",
@@ -105,7 +109,7 @@ def plot_reproducibility_rmse(table: pd.DataFrame, path_stem) -> list[Path]:
         return save_figure(fig, path_stem)
 
 
-def write_reproducibility(res, out, *, figures: bool = True) -> list[Path]:
+def write_reproducibility(res: ReproResult, out: str | Path, *, figures: bool = True) -> list[Path]:
     """Write ``res`` (:class:`~metaeval.meta.reproducibility.ReproResult`) into ``out``:
     the three tables and, with ``figures``, the two figures.  Each file atomically; a failure
     removes what this call wrote."""
@@ -114,9 +118,9 @@ def write_reproducibility(res, out, *, figures: bool = True) -> list[Path]:
 
     out = Path(out)
     cap = captions()
-    written: list[Path] = []
+    written: list = []
     with atomic_dir_outputs(written):
-        for name, df in res.tables().items():
+        for name, df in res.tables.items():
             written += write_table(df, out / "tables" / name, kind="generic", caption=cap[name])
         if figures:
             written += plot_reproducibility_effects(res.effects, out / "figures" / "reproducibility_effects")

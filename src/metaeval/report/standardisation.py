@@ -38,15 +38,18 @@ def _legend_no_layout(ax, n: int) -> None:
 def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:
     """Between collections: power (left) and type I error (right) against alpha, one line per
     standardisation, one row per metric (Urbano et al. 2019)."""
-    from .figure_layout import _no_data, _rc, _style, _unique, new_figure, save_figure
+    import math
+
+    from .figure_layout import _no_data, _rc, _style, _unique, block_axes, block_columns, new_figure, save_figure
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
-        fig = new_figure(9.0, 3.4 * max(1, len(metrics)))
+        k = block_columns(len(metrics), 2, 4.5, 3.4)
+        fig = new_figure(9.0 * k, 3.4 * max(1, math.ceil(len(metrics) / k)))
         if not metrics:
             _no_data(fig.add_subplot(), "standardisation")
             return save_figure(fig, path_stem)
-        axes = fig.subplots(len(metrics), 2, squeeze=False)
+        axes = block_axes(fig, len(metrics), 2, k)
         for i, m in enumerate(metrics):
             sub = table[table["metric"] == m]
             stds = _stds(sub)
@@ -72,15 +75,18 @@ def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:
 def plot_standardisation_tau(table: pd.DataFrame, path_stem) -> list[Path]:
     """Within a collection: mean tau_b (with +- its s.d. over the trials) and tau_AP-b between the
     rankings by raw and standardised means, per standardisation, one panel per metric."""
-    from .figure_layout import _no_data, _rc, _style, _unique, new_figure, save_figure
+    import math
+
+    from .figure_layout import _no_data, _rc, _style, _unique, block_axes, block_columns, new_figure, save_figure
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
-        fig = new_figure(4.0 * max(1, len(metrics)), 3.6)
+        k = block_columns(len(metrics), 1, 4.0, 3.6)
+        fig = new_figure(4.0 * k, 3.6 * max(1, math.ceil(len(metrics) / k)))
         if not metrics:
             _no_data(fig.add_subplot(), "standardisation")
             return save_figure(fig, path_stem)
-        axes = fig.subplots(1, len(metrics), squeeze=False)[0]
+        axes = [b[0] for b in block_axes(fig, len(metrics), 1, k)]
         for ax, m in zip(axes, metrics):
             sub = table[table["metric"] == m]
             stds = _stds(sub)

@@ -74,7 +74,8 @@ def plot_asl_by_collection(asls: Mapping[str, pd.DataFrame], path_stem, *, test:
 
 def plot_run_means_by_collection(run_means: Mapping[str, pd.DataFrame], path_stem, *,
                                  metric: str | None = None) -> list[Path]:
-    """Mean AP of the runs of every collection in one plot (Sakai (2007a) Fig. 8 / Sakai (2007b) Fig. 1)."""
+    """The mean ``metric`` (the primary measure; default AP, else each collection's first metric) of
+    the runs of every collection in one plot (Sakai (2007a) Fig. 8 / Sakai (2007b) Fig. 1)."""
     with _rc():
         fig = new_figure(5.5, 3.8)
         ax = fig.add_subplot()
@@ -85,7 +86,7 @@ def plot_run_means_by_collection(run_means: Mapping[str, pd.DataFrame], path_ste
             if m is None or not (df["metric"] == m).any():
                 continue
             chosen = chosen or m
-            _draw_run_means(ax, df, m, _style(i), f"{name} ({m})" if metric is None else str(name))
+            _draw_run_means(ax, df, m, _style(i), f"{name} ({m})" if m != metric else str(name))
             drawn += 1
         if drawn:
             ax.set_xlabel("runs sorted by mean")

@@ -16,14 +16,16 @@ from .csvio import csv_blocks as _csv_blocks, csv_text
 from .layouts import kind_for
 from .render import Cell, Layout, render_latex, render_markdown
 
-__all__ = ["write_table", "table_caption", "table_texts", "relabel_layout"]
+__all__ = ["write_table", "table_caption", "table_texts", "relabel_layout", "first_rows", "TABLE_MAX_ROWS"]
 
 
-def table_caption(kind: str, *, alpha: float = 0.05, swap_threshold: float = 0.05) -> str:
+def table_caption(kind: str, *, alpha: float = 0.05, swap_threshold: float = 0.05,
+                  context: dict | None = None) -> str:
     """The caption of a table layout key (``bootstrap_paired``, ``summary_kendall``); '' for a
-    kind no output declares (e.g. ``generic``)."""
+    kind no output declares (e.g. ``generic``); ``context``: what was computed
+    (:func:`metaeval.outputs.caption_context`)."""
     out = O.for_layout(kind)
-    return O.caption(out, alpha=alpha, swap_threshold=swap_threshold) if out is not None else ""
+    return O.caption(out, alpha=alpha, swap_threshold=swap_threshold, context=context) if out is not None else ""
 
 
 def relabel_layout(layout: Layout, labels) -> Layout:
@@ -49,13 +51,14 @@ def relabel_layout(layout: Layout, labels) -> Layout:
 def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
                 swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None,
-                csv_blocks: bool = False) -> dict[str, str]:
+                csv_blocks: bool = False, context: dict | None = None) -> dict[str, str]:
     """``{".csv": ..., ".md": ..., ".tex": ...}`` of :func:`write_table`, without writing;
     ``labels`` ({name: label}) relabels runs and measures in the Markdown and LaTeX texts.
     ``pair_runs`` (:func:`metaeval.report.per_pair.pair_runs_for`): a per-pair table's Markdown
     and LaTeX show the pairs of those runs only, the CSV every pair.  ``csv_blocks``: the CSV as an
     iterable of its blocks of text, produced as they are consumed (:func:`write_table` of a long
-    table)."""
+    table).  ``context``: what was computed (:func:`metaeval.outputs.caption_context`: the primary
+    measure, the number of runs), for the caption and the layouts that read it."""
     from .per_pair import PER_PAIR_TABLES, pair_note, restrict_pairs
 
     spec = kind_for(kind, stem_name)
@@ -63,15 +66,32 @@ def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
         raise TypeError(f"write_table: expected a pandas DataFrame, got {type(df).__name__}")
     data = spec.sort(df) if spec.sort is not None else df
     if caption is None:
-        caption = table_caption(spec.name, alpha=alpha, swap_threshold=swap_threshold)
+        caption = table_caption(spec.name, alpha=alpha, swap_threshold=swap_threshold, context=context)
     if pair_runs is not None and spec.name in PER_PAIR_TABLES:
         caption = (caption or "") + pair_note(stem_name, pair_runs)
-        layout = relabel_layout(spec.layout(restrict_pairs(data, pair_runs["runs"])), labels)
-        return {".csv": _Blocks(data) if csv_blocks else csv_text(data), ".md": render_markdown(layout, caption),
-                ".tex": render_latex(layout, caption, label=stem_name)}
-    layout = relabel_layout(spec.layout(data), labels)
+        layout = relabel_layout(spec.lay_out(restrict_pairs(data, pair_runs["runs"]), context), labels)
+    else:
+        layout = relabel_layout(spec.lay_out(data, context), labels)
+    if spec.name not in PER_PAIR_TABLES:        # a per-pair table: the pairs of the top runs (or every pair asked)
+        layout, note = first_rows(layout, stem_name)
+        caption = (caption or "") + note
     return {".csv": _Blocks(data) if csv_blocks else csv_text(data), ".md": render_markdown(layout, caption),
             ".tex": render_latex(layout, caption, label=stem_name)}
+
+
+#: the most body rows a Markdown/LaTeX table shows (with its caption and header, some 250 lines: a
+#: page of a paper's appendix); a longer table shows its first rows and says so, the CSV has all
+TABLE_MAX_ROWS = 240
+
+
+def first_rows(layout: Layout, name: str, max_rows: int = TABLE_MAX_ROWS) -> tuple[Layout, str]:
+    """``layout`` cut to its first ``max_rows`` rows, and the caption's sentence saying so ('' when
+    it fits)."""
+    n = len(layout.rows)
+    if n <= max_rows:
+        return layout, ""
+    return (Layout(layout.header, layout.rows[:max_rows], layout.align),
+            f" Shown: the first {max_rows} of {n} rows; every row is in {name}.csv.")
 
 
 #: a table with more rows than this has its CSV written a block at a time (:func:`csv_blocks`),
@@ -82,7 +102,8 @@ STREAM_ROWS = 1_000_000
 
 def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
-                swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None) -> list[Path]:
+                swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None,
+                context: dict | None = None) -> list[Path]:
     """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex``; return their paths.
 
     ``kind`` selects the layout (a key of :data:`metaeval.report.layouts.KINDS`); by default the
@@ -95,7 +116,7 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
     stem = Path(path_stem)
     stream = isinstance(df, pd.DataFrame) and len(df) > STREAM_ROWS
     texts = table_texts(df, stem.name, kind=kind, caption=caption, alpha=alpha, swap_threshold=swap_threshold,
-                        labels=labels, pair_runs=pair_runs, csv_blocks=stream)
+                        labels=labels, pair_runs=pair_runs, csv_blocks=stream, context=context)
     paths: list[Path] = []
     with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
         for suffix, text in texts.items():

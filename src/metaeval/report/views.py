@@ -2,11 +2,11 @@
 ``pvalues.csv``).
 
 ``snakemake --report`` embeds every flagged file in the one HTML page.  The pipeline flags, for
-every table ``C/tables/NAME.csv``, its *report view* ``C/report/NAME.csv``: the table itself when
-it is at most :data:`REPORT_TABLE_MAX_BYTES` (config ``report_max_table_mb``), else its header and
-as many of its first rows as fit in that size -- a valid CSV with the same columns -- and the
-report's front page says that a table over the limit is shown by its first rows, the whole table
-being ``C/tables/NAME.csv`` beside the report (docs/pipeline.md).  Figures are embedded as they are.
+every table ``C/tables/NAME.csv``, its *report view* ``C/report/NAME.csv``: the table as the paper
+prints it -- its Markdown view ``C/tables/NAME.md`` (4 decimals, the labels, a long table's first
+rows) as CSV -- whole when at most :data:`REPORT_TABLE_MAX_BYTES` (config ``report_max_table_mb``),
+else its first rows; its caption links the whole table ``C/tables/NAME.csv`` beside the report
+(docs/pipeline.md).  Figures are embedded as they are.
 
 ``python -m metaeval.report.views TABLES_DIR OUT_DIR [--max-mb MB] NAME...`` writes the views.
 """
@@ -14,23 +14,60 @@ being ``C/tables/NAME.csv`` beside the report (docs/pipeline.md).  Figures are e
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import re
 import sys
 from pathlib import Path
 
 from ..util import atomic_write
 
-__all__ = ["REPORT_TABLE_MAX_BYTES", "report_view", "write_report_views", "report_size", "main"]
+__all__ = ["REPORT_TABLE_MAX_BYTES", "markdown_cells", "paper_view_csv", "report_view", "write_report_views",
+           "report_size", "main"]
 
 #: the largest table embedded whole in the report (0.25 MB, some 3,000 rows; base64 makes it a third
 #: more of HTML): an 80-run, 25-measure collection's report stays under 10 MB (tests/pipeline/test_console_and_report.py)
 REPORT_TABLE_MAX_BYTES = 250_000
 
 
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_UNESCAPE = re.compile(r"\\([\\|*`])")
+
+
+def markdown_cells(text: str) -> list[list[str]]:
+    """The cells of a Markdown pipe table as :func:`metaeval.report.render.render_markdown` writes
+    it: the header row, then the body rows (the caption and the alignment row left out; the
+    escapes undone, bold dropped)."""
+    out = []
+    for line in text.splitlines():
+        if not line.startswith("|") or re.fullmatch(r"\|(:?-+:?\|)+", line):
+            continue
+        cells = _CELL_SPLIT.split(line.strip()[1:-1])
+        row = []
+        for c in cells:
+            c = c.strip()
+            if c.startswith("**") and c.endswith("**") and len(c) >= 4:
+                c = c[2:-2]
+            row.append(_UNESCAPE.sub(r"\1", c))
+        out.append(row)
+    return out
+
+
+def paper_view_csv(md_path) -> bytes:
+    """The Markdown view of a table (``NAME.md``: the paper's rounding, the runs' and measures'
+    labels, a long table's first rows) as CSV text: what the report shows."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(markdown_cells(Path(md_path).read_text(encoding="utf-8")))
+    return buf.getvalue().encode("utf-8")
+
+
 def report_view(src, dst, max_bytes: int = REPORT_TABLE_MAX_BYTES) -> dict:
-    """Write the report view of table ``src`` to ``dst``: ``src``'s bytes when at most
-    ``max_bytes``, else its header and first whole rows within ``max_bytes``.  Returns
-    ``{"rows": rows written, "of": rows of the table, "whole": bool}``."""
-    data = Path(src).read_bytes()
+    """Write the report view of table ``src`` to ``dst``: the paper view of ``src``'s Markdown
+    (:func:`paper_view_csv`) when ``NAME.md`` is beside it, else ``src``'s bytes; whole when at most
+    ``max_bytes``, else its header and first whole rows within ``max_bytes``.  Returns ``{"rows":
+    rows written, "of": rows of the view, "whole": bool}``."""
+    md = Path(src).with_name(Path(src).name[:-len(".csv")] + ".md") if str(src).endswith(".csv") else None
+    data = paper_view_csv(md) if md is not None and md.is_file() else Path(src).read_bytes()
     lines = data.splitlines(keepends=True)
     rows = max(0, len(lines) - 1)
     if len(data) <= max_bytes:
@@ -74,8 +111,10 @@ def main(argv=None) -> int:
     info = write_report_views(a.tables, a.out, a.names, int(a.max_mb * 1e6))
     for name, i in info.items():
         if not i["whole"]:
-            print(f"metaeval: note: the report shows the first {i['rows']} of {i['of']} rows of "
-                  f"{name}.csv (over {a.max_mb:g} MB); the whole table is {Path(a.tables) / name}.csv",
+            # in the job's log only, not a note of the console summary: the views serve only a
+            # report (snakemake --report), which the run may never be asked for
+            print(f"metaeval: report view: the first {i['rows']} of {i['of']} rows of {name}.csv (over "
+                  f"{a.max_mb:g} MB) for an HTML report; the whole table is {Path(a.tables) / name}.csv",
                   file=sys.stderr)
     return 0
 

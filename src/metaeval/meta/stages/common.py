@@ -7,10 +7,21 @@ from dataclasses import dataclass
 
 from ...stages import Param, parameter, params_of
 
+#: the seed every command, the API and the pipeline's config default to: a result computed without
+#: an explicit seed is the same wherever it is computed (a config, e.g. config.yaml, may set its own)
+SEED = 0
+
+#: the fewest resamples any ``B`` takes (bootstrap samples, permutations, replicates): one rule for
+#: the config schema, every command's option and the API
+B_MIN = 10
+
+#: the JSON-schema of every ``B``
+B_SCHEMA = {"type": "integer", "minimum": B_MIN}
+
 
 def check_B(v):
-    if isinstance(v, bool) or int(v) != v or int(v) < 1:
-        raise ValueError(f"B (number of bootstrap samples) must be a positive integer, got {v!r}")
+    if isinstance(v, bool) or int(v) != v or int(v) < B_MIN:
+        raise ValueError(f"B (number of bootstrap samples) must be an integer >= {B_MIN}, got {v!r}")
 
 
 def _check_alpha(v):
@@ -32,15 +43,13 @@ def _check_pair_top_runs(v):
 class CommonParams:
     """The parameters every method shares (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
 
-    B: int = parameter(1000, "bootstrap samples (default 1000)", config=("bootstrap", "B"),
-                       schema={"type": "integer", "minimum": 10}, doc="Number of bootstrap samples (papers - 1000).",
-                       check=check_B)
+    B: int = parameter(1000, "bootstrap samples (default 1000)", config=("bootstrap", "B"), schema=B_SCHEMA,
+                       doc="Number of bootstrap samples (papers - 1000).", check=check_B)
     alpha: float = parameter(0.05, "significance level (default 0.05)", config=("bootstrap", "alpha"),
                              schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
                              doc="Significance level (papers - 0.05).", check=_check_alpha)
-    seed: int = parameter(0, "seed; every sample set derives from (seed, number of topics, B) (default 0)",
+    seed: int = parameter(SEED, f"seed; every sample set derives from (seed, number of topics, B) (default {SEED})",
                           config=("bootstrap", "seed"), schema={"type": "integer", "minimum": 0},
-                          config_default=20070101,
                           doc="Seed from which every bootstrap sample set is derived (with topics and B).",
                           check=_check_seed)
     # the runs: the pipeline gives each collection's top_runs and the canonical select_by
@@ -54,11 +63,11 @@ class CommonParams:
     batch: int | None = parameter(None, "bootstrap samples per batch (memory bound)")
     # the tables' Markdown/LaTeX (the tables job)
     pair_top_runs: int = parameter(
-        20, "the Markdown/LaTeX of a per-pair table (asl) of more than 40 runs list the pairs of the top K runs by "
-        "mean AP (default 20; 0 = every pair); the CSV every pair", metavar="K", config=("pair_top_runs",),
-        schema={"type": "integer", "minimum": 0}, check=_check_pair_top_runs,
-        doc="The Markdown and LaTeX of a per-pair table (asl) of more than 40 runs list the pairs of the top K "
-            "runs by mean AP (0 = every pair); the CSV keeps every pair.")
+        20, "the Markdown/LaTeX of a per-pair table (asl) of more than 22 runs (over 231 pairs) list the pairs "
+        "of the top K runs by mean AP (default 20; 0 = every pair); the CSV every pair", metavar="K",
+        config=("pair_top_runs",), schema={"type": "integer", "minimum": 0}, check=_check_pair_top_runs,
+        doc="The Markdown and LaTeX of a per-pair table (asl) of more than 22 runs (over 231 pairs) list the pairs "
+            "of the top K runs by mean AP (0 = every pair); the CSV keeps every pair.")
 
 
 #: read by the commands, no MetaConfig field: the metrics (config `metrics`, canonicalised by

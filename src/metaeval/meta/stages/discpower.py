@@ -8,7 +8,7 @@ import argparse
 from dataclasses import dataclass
 
 from ...stages import StageInfo, parameter
-from .common import check_B
+from .common import B_SCHEMA, check_B
 
 
 def _systems(text: str):
@@ -52,8 +52,7 @@ class DiscpowerParams:
     """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
 
     rthsd_B: int = parameter(5000, "permutations of the randomised Tukey HSD test (default 5000, as Sakai's "
-        "Discpower)", flag="--rthsd-B", metavar="N", config=("discpower", "B"),
-        schema={"type": "integer", "minimum": 10},
+        "Discpower)", flag="--rthsd-B", metavar="N", config=("discpower", "B"), schema=B_SCHEMA,
         doc="Permutations of the randomised Tukey HSD test (Discpower - 5000).", check=check_B)
     tss_beta: float = parameter(0.20, "topic set size design: type II error rate, power = 1 - BETA (default 0.20)",
         metavar="BETA", config=("discpower", "tss_beta"),

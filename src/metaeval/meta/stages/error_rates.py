@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...stages import StageInfo, parameter
+from .common import B_SCHEMA, SEED, check_B
 
 # the names and defaults of the test-errors stage, declared here (standard library only: the config
 # schema and `metaeval --help` import no numpy); metaeval.meta.error_rates and urbano_tests read them
@@ -32,7 +33,7 @@ _E = "test_errors"
 
 @dataclass(frozen=True)
 class TestErrorsParams:
-    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+    """The stage's parameters: the options of its command (no MetaConfig fields)."""
 
     te_metrics: tuple[str, ...] | None = parameter(None, "metrics (default: every matrix)", flag="--metrics", nargs="+",
         config=(_E, "metrics"), field=False,
@@ -59,8 +60,8 @@ class TestErrorsParams:
         field=False, schema={"type": "array", "items": {"enum": list(TESTS)}, "minItems": 1},
         doc="The paired tests (two-tailed), as the paper's ir_tests.R.")
     te_B: int = parameter(1000, "bootstrap / permutation resamples", flag="--B", config=(_E, "B"), field=False,
-        schema={"type": "integer", "minimum": 1}, doc="Bootstrap / permutation resamples of those tests.")
-    te_seed: int = parameter(0, "random seed", flag="--seed", config=(_E, "seed"), field=False,
+        schema=B_SCHEMA, doc="Bootstrap / permutation resamples of those tests.", check=check_B)
+    te_seed: int = parameter(SEED, "random seed", flag="--seed", config=(_E, "seed"), field=False,
         schema={"type": "integer", "minimum": 0}, doc="Random seed of the simulation.")
 
 

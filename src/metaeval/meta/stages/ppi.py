@@ -10,6 +10,7 @@ here (``outputs``), in the scope ``ppi``: ``DIR/tables``, ``DIR/figures``."""
 from __future__ import annotations
 
 from ...stages import StageInfo
+from .common import SEED
 
 _ANGELOPOULOS = "Angelopoulos et al. (2023)"
 _PPIPP = "Angelopoulos, Duchi & Zrnic (2023)"
@@ -87,7 +88,7 @@ def job_args(cc: dict, metrics: list[str]) -> str:
         words.append(opt("--labelled-topics", p["labelled_topics"]))
     elif p.get("labelled") is not None:
         words.append(opt("--labelled", p["labelled"]))
-    words += [opt("--alpha", p.get("alpha", 0.05)), opt("--seed", p.get("seed", 0)),
+    words += [opt("--alpha", p.get("alpha", 0.05)), opt("--seed", p.get("seed", SEED)),
               opt("--trials", p.get("trials", 1000)), opt("--on-conflict", p.get("on_conflict", "error"))]
     if p.get("sizes"):
         words.append(opt("--sizes", ",".join(str(int(s)) for s in p["sizes"])))

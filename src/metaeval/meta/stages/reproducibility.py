@@ -16,12 +16,12 @@ _REF = "Breuer et al. (2020)"
 _R = "reproducibility"
 
 
-def _reproductions(value) -> list[str]:
+def _reproductions(value: dict) -> list[str]:
     """The config's ``{NAME: [BASELINE, ADVANCED]}`` as the command's ``NAME=BASELINE,ADVANCED`` words."""
     return [f"{name}={pair[0]},{pair[1]}" for name, pair in value.items()]
 
 
-def _files(value) -> list[str]:
+def _files(value: list) -> list[str]:
     return list(value)
 
 
@@ -37,7 +37,7 @@ STAGE = StageInfo(
         Param("rp_qrels", str, None, "qrels of the original collection", flag="--qrels", config=(_R, "qrels"),
               field=False, schema={"type": ["string", "null"]},
               doc="Qrels of the original experiment's collection."),
-        Param("rp_orig", str, None, "the original baseline and advanced runs", flag="--orig", nargs=2,
+        Param("rp_orig", str, None, "the original baseline and advanced runs", flag="--orig", nargs="+",
               config=(_R, "orig"), field=False, render=_files,
               schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}, "minItems": 2,
                       "maxItems": 2},

@@ -1,7 +1,7 @@
 """Stage ``standardisation``: the score standardisation experiments of Urbano, Lima & Hanjalic
 (2019) -- within and between collections, for raw scores and each standardisation (z and N,
 Webber, Moffat & Zobel 2008; U, Sakai ICTIR 2016; E, Urbano et al. 2019).  Its own command
-(``metaeval standardisation``, :mod:`metaeval.cli.standardisation`) and, when configured, its own job
+(``metaeval standardise --experiment``, :mod:`metaeval.cli.standardisation`) and, when configured, its own job
 per collection (``workflow/rules/standardisation.smk``); its parameters, its config section and its
 job's arguments are declared here (:mod:`metaeval.dag`)."""
 
@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...stages import StageInfo, parameter
+from .common import SEED
 
 _S = "standardisation"
 
 
 @dataclass(frozen=True)
 class StandardisationParams:
-    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+    """The stage's parameters: the options of its command (no MetaConfig fields)."""
 
     # the pipeline gives the config's metrics without std= (metaeval.dag.Plan.std_metrics)
     std_metrics: tuple[str, ...] | None = parameter(None, "metrics (default: every matrix)", flag="--metrics",
@@ -32,7 +33,7 @@ class StandardisationParams:
     std_trials: int = parameter(1000, "random subsets per experiment", flag="--trials", config=(_S, "trials"),
         field=False, schema={"type": "integer", "minimum": 1},
         doc="Random subsets per experiment (the paper - 5000).")
-    std_seed: int = parameter(1, "random seed", flag="--seed", config=(_S, "seed"), field=False,
+    std_seed: int = parameter(SEED, "random seed", flag="--seed", config=(_S, "seed"), field=False,
         schema={"type": "integer", "minimum": 0}, doc="Random seed of the topic subsets.")
 
 
@@ -45,7 +46,7 @@ STAGE = StageInfo(
     reads=("std_metrics", "std", "std_topics", "std_trials", "std_seed"),
     sections=(((_S,),
                "The score standardisation experiments of Urbano, Lima & Hanjalic (2019) (stage standardisation, "
-               "one job per collection, `metaeval standardisation`): within a collection (Kendall's tau_b, "
+               "one job per collection, `metaeval standardise --experiment`): within a collection (Kendall's tau_b, "
                "tau_AP-b and Pearson's r between raw and standardised run means on random topic subsets; paired "
                "t test power) and between collections (two disjoint topic sets; Welch t test type I error and "
                "power), for raw scores and each standardisation. On every metric of `metrics` without std=. "

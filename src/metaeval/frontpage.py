@@ -1,0 +1,76 @@
+"""The front page of the HTML report (``snakemake --report``): what this configuration computed,
+said from the configuration and its plan (:class:`metaeval.dag.Plan`) -- the measures and the
+programs they are exact to, the stages run, the bootstrap settings, the Kishida (2005) tables only
+when they are made -- then the effective configuration (``RESULTS/effective-config.yaml``).
+
+Standard library and the measure registry only: it is written while Snakemake parses the workflow.
+"""
+
+from __future__ import annotations
+
+__all__ = ["front_page", "measure_sources"]
+
+
+def _join(items: list[str]) -> str:
+    items = [str(i) for i in items]
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def measure_sources(metrics) -> list[tuple[str, list[str]]]:
+    """``[(source, [measures])]``: the measures grouped by the program or paper they are exact to
+    (the registry's families: trec_eval 10.0, NTCIREVAL, ...), in the order first met."""
+    from .metrics import parse_measure
+    from .metrics.registry import family_of
+
+    out: dict[str, list[str]] = {}
+    for m in metrics:
+        _, source = family_of(parse_measure(m, "ntcireval").definition)
+        out.setdefault(source or "metaeval", []).append(str(m))
+    return list(out.items())
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def front_page(config: dict, plan, effective_text: str = "") -> str:
+    """The report's front page (reStructuredText, rendered by Snakemake through Jinja2): built
+    from ``config`` (the effective configuration) and ``plan`` (its :class:`metaeval.dag.Plan`);
+    ``effective_text``: the record of the effective configuration, shown as a YAML block."""
+    cols = list(plan.collections)
+    boot, swap = config["bootstrap"], config["swap"]
+    srcs = measure_sources(plan.metrics)
+    measures = "; ".join(f"{_join(ms)} ({src})" for src, ms in srcs)
+    stages = plan.titles(list(plan.meta_stages) + list(plan.own_job_stages) + list(plan.other_jobs))
+    lines = ["metaeval meta-evaluation report", "=" * 31, ""]
+    lines.append(
+        f"Per-topic scores of {_plural(len(plan.metrics), 'measure')} -- {measures} -- on "
+        f"{_plural(len(cols), 'collection')} ({_join(cols)}), meta-evaluated by the metaeval "
+        f"Snakemake pipeline: {_join(stages)}. "
+        f"Bootstrap B = {boot['B']}, alpha = {boot['alpha']}, seed = {boot['seed']}; swap threshold = "
+        f"{swap['threshold']}. The runs are ordered by their mean {plan.primary_measure} "
+        f"(``select_by``{'' if plan.primary_measure == plan.select_by else ' is not meta-evaluated: the first metric'}), "
+        "best first.")
+    lines.append("")
+    regen = ("Each table and figure names the table or figure of the papers it regenerates "
+             "(Sakai (2007a), Sakai (2007b) and the later works cited in its caption)")
+    if plan.kishida:
+        regen += "; the Kishida (2005) reproduction is listed separately"
+    lines.append(regen + ".")
+    if plan.summary and len(cols) > 1:
+        lines += ["", "The Summary section compares the collections (one column per collection)."]
+    res = str(config.get("results", "results")).rstrip("/")
+    shown = ("Each table is shown as the paper prints it (its Markdown view: 4 decimals, the runs' and "
+             "measures' labels, a long table's first rows); the whole table, every digit, is "
+             f"``{res}/COLLECTION/tables/TABLE.csv`` beside the report, linked from its caption (a view over "
+             f"{config.get('report_max_table_mb', 0.25)} MB, config ``report_max_table_mb``, shows its first rows).")
+    lines += ["", shown]
+    if effective_text:
+        lines += ["", "The effective configuration", "---------------------------", "",
+                  f"``{res}/effective-config.yaml``: the config given merged with the defaults.", "",
+                  "{% raw %}", ".. code-block:: yaml", ""]
+        lines += [f"    {ln}" if ln else "" for ln in effective_text.splitlines()]
+        lines += ["", "{% endraw %}"]
+    return "\n".join(lines) + "\n"
