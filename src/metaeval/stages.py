@@ -54,7 +54,8 @@ from typing import Any, Callable
 
 __all__ = ["Param", "StageInfo", "StageInputs", "KINDS", "names", "get", "method_stages", "file_stages",
            "stage_names", "params", "param", "common_params", "common_sections", "selection_params", "register",
-           "register_common", "plug_ins_here", "register_stage_module", "REGISTRY", "parameter", "params_of",
+           "register_common", "plug_ins_here",
+           "Output", "SCOPES", "TABLE_FORMATS", "FIGURE_FORMATS", "register_stage_module", "REGISTRY", "parameter", "params_of",
            "check_params"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
@@ -163,6 +164,77 @@ def check_params(values: Any) -> None:
             check(getattr(values, f.name))
 
 
+#: the output contract's scopes, formats and folders (:mod:`metaeval.outputs`)
+TABLE_FORMATS = ("csv", "md", "tex")
+FIGURE_FORMATS = ("png", "pdf")
+SCOPES = ("collection", "summary", "kishida", "judgments", "ppi", "reproducibility")
+#: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
+_DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
+         ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
+         ("collection", "text"): "",
+         # judgments (issue 28): DIR/tables, DIR/figures and the folder DIR/judgments
+         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): "",
+         # metaeval ppi (stage ppi): DIR/tables, DIR/figures
+         ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
+         # reproducibility (one job): RESULTS/reproducibility/tables, .../figures
+         ("reproducibility", "table"): "tables", ("reproducibility", "figure"): "figures"}
+
+
+@dataclass(frozen=True)
+class Output:
+    """One published table or figure, declared by the stage that computes it
+    (:attr:`StageInfo.outputs`; the fields: :mod:`metaeval.outputs`).  ``stages``: the pipeline
+    stages that write it, by default the declaring stage (a figure: ``figures``, drawn from its
+    ``source`` table; a cross-collection output: ``summary``)."""
+
+    name: str
+    kind: str
+    scope: str
+    caption: str
+    regenerates: str
+    stages: tuple = ()
+    columns: tuple = ()
+    formats: tuple = ()
+    source: str | None = None
+    condition: str | None = None
+
+    def __post_init__(self):
+        if self.kind not in ("table", "figure", "text"):
+            raise ValueError(f"{self.name}: kind must be 'table', 'figure' or 'text', got {self.kind!r}")
+        if self.kind == "text" and not self.formats:
+            raise ValueError(f"{self.name}: a text output needs its file-name pattern in formats")
+        if self.scope not in SCOPES:
+            raise ValueError(f"{self.name}: unknown scope {self.scope!r}")
+        if not self.formats:
+            object.__setattr__(self, "formats",
+                               TABLE_FORMATS if self.kind == "table" else FIGURE_FORMATS)
+
+    @property
+    def key(self) -> str:
+        """``scope/kind/name``: unique across all outputs."""
+        return f"{self.scope}/{self.kind}/{self.name}"
+
+    @property
+    def layout(self) -> str:
+        """The table layout key in :data:`metaeval.report.layouts.KINDS` (``NAME`` for a
+        per-collection table, ``summary_NAME`` for a summary table); figures: the plotter key
+        in :data:`metaeval.report.figures.PLOTTERS` (``NAME`` / ``summary_NAME``)."""
+        return self.name if self.scope == "collection" else f"{self.scope}_{self.name}"
+
+    @property
+    def directory(self) -> str:
+        """The folder under the scope's root (``tables``/``figures`` per collection, else '')."""
+        return _DIRS[(self.scope, self.kind)]
+
+    def files(self) -> list[str]:
+        """The file names relative to the scope's root, one per format (a text output: its
+        folder, ``NAME``, whose files are named by the pattern in ``formats``)."""
+        if self.kind == "text":
+            return [self.name]
+        d = self.directory + "/" if self.directory else ""
+        return [f"{d}{self.name}.{x}" for x in self.formats]
+
+
 @dataclass(frozen=True)
 class StageInputs:
     """What a method's ``run(inputs, params)`` reads: the ``matrices`` (``{name: topic x run
@@ -206,12 +278,12 @@ class StageInfo:
     ``schema_rank``: sorts its sections among the stages' (registry order within a rank);
     ``applies(matrices, params)``: False when the stage has nothing to compute for these
     matrices and parameters (``metaeval meta`` then skips it; the gain sweep without its variant
-    matrices); ``outputs``: for a stage outside the package (a plug-in), its tables and figures as
-    keyword dicts of :class:`metaeval.outputs.Output` (``stages`` = this stage), added to the
-    output contract, and ``plotters``: ``((figure name, draw), ...)``, each ``draw(table,
-    path_stem, **kwargs) -> [paths]`` as :data:`metaeval.report.figures.PLOTTERS` has them (a
-    table gets the generic layout); a stage of the package declares them in
-    :mod:`metaeval.outputs` and :mod:`metaeval.report` instead."""
+    matrices); ``outputs``: its tables, figures and text folders (:class:`Output`, in every scope:
+    per collection, across collections), in the order of the workflow's target lists and
+    docs/outputs.md; ``plotters``: for a stage outside the package, ``((figure name, draw), ...)``,
+    each ``draw(table, path_stem, **kwargs) -> [paths]`` as :data:`metaeval.report.figures.PLOTTERS`
+    has them (its tables get the generic layout); ``when``: the docs' words for when its
+    conditional outputs are written (``gain sweep on``)."""
 
     name: str
     kind: str
@@ -236,6 +308,7 @@ class StageInfo:
     applies: Callable | None = None
     outputs: tuple = ()
     plotters: tuple = ()
+    when: str = ""
     params_class: type | None = None
 
     def __post_init__(self):

@@ -170,7 +170,7 @@ def test_orders_pool_runs_groups_and_report_views():
     plan = dag.Plan(cfg)
     assert plan.report_view_names() == outputs.names("collection", **plan.conditions)
     assert plan.report_views_args("simA", None).startswith("results/simA/tables results/simA/report --max-mb 0.25 "
-                                                           "collection kendall ")
+                                                           "collection preferred_rank run_means kendall ")
     cfg["standardisation"]["enabled"] = True
     plan = dag.Plan(cfg)
     assert plan.other_jobs == ["standardisation"] and "standardisation_within" not in plan.report_view_names()

@@ -18,24 +18,26 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from ...stages import (KINDS, Param, StageInfo, StageInputs, check_params, common_params,  # noqa: F401
-                       common_sections, file_stages, get, method_stages, names, param, parameter, params, plug_ins_here,
-                       register, register_common, register_stage_module, selection_params, stage_names)
+from ...stages import (FIGURE_FORMATS, KINDS, Output, Param, SCOPES, StageInfo, StageInputs,  # noqa: F401
+                       TABLE_FORMATS, check_params, common_params, common_sections, file_stages, get,
+                       method_stages, names, param, parameter, params, plug_ins_here, register,
+                       register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
-from . import (common, discpower, error_rates, gain_sweep, incompleteness, kendall, paired, ppi, rank_correlation,
-               reproducibility, risk, stability, standardisation, swap, unpaired)
+from . import (collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall, kishida,
+               paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation, swap,
+               unpaired)
 
 if TYPE_CHECKING:
     from ..incompleteness import IncompletenessConfig
 
 register_common(common.PARAMS, common.SECTIONS, common.SELECTION)
-register(StageInfo("select_runs", "file"), StageInfo("collection", "tables"), StageInfo("run_means", "tables"))
+register(StageInfo("select_runs", "file"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
          rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
 plug_ins_here()
 register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
-         StageInfo("figures", "file"), StageInfo("summary", "file"), StageInfo("kishida", "other"),
-         StageInfo("judgments", "other"), standardisation.STAGE, error_rates.STAGE, ppi.STAGE,
+         StageInfo("figures", "file"), StageInfo("summary", "file"), kishida.STAGE,
+         judgments.STAGE, standardisation.STAGE, error_rates.STAGE, ppi.STAGE,
          reproducibility.STAGE)
 
 

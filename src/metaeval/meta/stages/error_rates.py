@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import StageInfo, parameter
+from ...stages import Output, StageInfo, parameter
+from .cite import URBANO_19
 from .common import B_SCHEMA, SEED, check_B
 
 # the names and defaults of the test-errors stage, declared here (standard library only: the config
@@ -65,6 +66,9 @@ class TestErrorsParams:
         schema={"type": "integer", "minimum": 0}, doc="Random seed of the simulation.")
 
 
+_TE_RATE = "with its binomial standard error se over the trials simulated topic sets"
+
+
 STAGE = StageInfo(
     "test_errors", "other", tables=("test_errors_type1", "test_errors_power", "test_errors_type3"),
     condition="test_errors", switch=(_E, "enabled"), switch_default=False,
@@ -77,4 +81,47 @@ STAGE = StageInfo(
                "Which significance test to trust on this collection (stage test_errors, one job per collection, "
                "`metaeval test-errors`): every run's score distribution and the copula of sampled run pairs "
                "fitted, topic sets simulated where the truth is known, and the type I, II (power) and III error "
-               "rates of each paired test counted, as Urbano, Lima & Hanjalic (2019). See docs/meta.md."),))
+               "rates of each paired test counted, as Urbano, Lima & Hanjalic (2019). See docs/meta.md."),),
+    outputs=(
+        Output("test_errors_type1", "table", "collection",
+               "Simulated type I error rate of each paired test (two-tailed) by topic set size and significance "
+               f"level alpha: the fraction of simulated topic sets of two runs with the same true mean on which the "
+               f"test rejects, {_TE_RATE}; the Markdown and LaTeX show one column per test",
+               f"Figures 2-3 of {URBANO_19}",
+               columns=("metric", "n_topics", "test", "alpha", "rate", "se", "trials"), condition="test_errors"),
+        Output("test_errors_power", "table", "collection",
+               "Simulated power (1 - type II error rate) of each paired test (two-tailed) by topic set size, true "
+               f"difference delta and significance level alpha, {_TE_RATE}; the Markdown and LaTeX "
+               "show one column per test at alpha = 1/20 (or the first level computed), the CSV every level",
+               f"Figures 4-5 of {URBANO_19}",
+               columns=("metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"),
+               condition="test_errors"),
+        Output("test_errors_type3", "table", "collection",
+               "Simulated type III error rate of each paired test (significant in the wrong direction) by topic "
+               f"set size, true difference delta and significance level alpha, {_TE_RATE}; the Markdown and LaTeX "
+               "show one column per test at alpha = 1/20 (or the first level computed), the CSV every level",
+               f"Figure 6 of {URBANO_19}",
+               columns=("metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"),
+               condition="test_errors"),
+        Output("test_errors", "text", "collection",
+               "The fitted models of the simulation: every run's margin (margins.csv: the distribution family "
+               "chosen by AIC, its degrees of freedom, AIC, mean and parameters) and every sampled run pair's "
+               "copula (copulas.csv)", f"the simulation of {URBANO_19} (after Urbano & Nagler 2018)",
+               columns=("metric", "run", "family", "df", "aic", "mean", "params"),
+               formats=("margins.csv", "copulas.csv"), condition="test_errors"),
+        Output("test_errors_type1", "figure", "collection",
+               "Simulated type I error rate of each paired test against the significance level alpha, one panel "
+               "per metric and topic set size, the diagonal (rate = alpha) dashed", f"Figures 2-3 of {URBANO_19}",
+               source="test_errors_type1", condition="test_errors"),
+        Output("test_errors_power", "figure", "collection",
+               "Simulated power of each paired test against the true difference delta at the significance level "
+               "1/20 (or the first level computed), with its standard error as a band, one panel per metric and "
+               "topic set size", f"Figures 4-5 of {URBANO_19}", source="test_errors_power",
+               condition="test_errors"),
+        Output("test_errors_type3", "figure", "collection",
+               "Simulated type III error rate of each paired test (significant in the wrong direction) against the "
+               "true difference delta at the significance level 1/20 (or the first level computed), with its "
+               "standard error as a band, one panel per metric and topic set size", f"Figure 6 of {URBANO_19}",
+               source="test_errors_type3", condition="test_errors"),
+    ),
+    when="test_errors enabled")

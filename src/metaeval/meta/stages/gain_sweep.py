@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import StageInfo, parameter
+from ...stages import Output, StageInfo, parameter
+from .cite import SAKAI_A
 
 _GAINS = "^[0-9]+(\\.[0-9]+)?(:[0-9]+(\\.[0-9]+)?)*$"
 
@@ -69,4 +70,16 @@ STAGE = StageInfo(
               (("sweeps", "gains"), "Gain-value sweep (Sakai 2007a, Tables 5-6) - each metric with each variant "
                "gain vector, against the collection's default gains. Gains are listed from L1 upward, so "
                "paper \"30:20:10\" (S:A:B) is 10:20:30 here.")),
-    schema_rank=1)       # `sweeps` closes the stage sections of the config
+    schema_rank=1,
+    outputs=(
+        Output("gain_kendall", "table", "collection",
+               "Kendall's rank correlations: default gain values versus others (above 0.8 in bold)",
+               f"Table 5 of {SAKAI_A}",
+               columns=("metric", "gains", "tau", "z0", "p_value", "paper_gains", "variant"),
+               condition="gain_sweep"),
+        Output("gain_bootstrap", "table", "collection",
+               "The effect of changing gain values on the paired bootstrap sensitivity", f"Table 6 of {SAKAI_A}",
+               columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff", "gains", "default",
+                        "paper_gains"), condition="gain_sweep"),
+    ),
+    when="gain sweep on")       # `sweeps` closes the stage sections of the config

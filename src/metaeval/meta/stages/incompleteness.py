@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ...stages import StageInfo, parameter
+from ...stages import Output, StageInfo, parameter
 
 #: metaeval.meta.incompleteness's methods and defaults, declared here so that building the option
 #: parsers and the config schema imports no numpy (tests/unit/test_incompleteness.py checks they agree)
@@ -115,6 +115,11 @@ class IncompletenessParams:
         doc="Processes (threads) of the job; the levels are dealt to them (results unchanged).")
 
 
+_INC_REFS = ("Buckley & Voorhees (2004) and Sakai (SIGIR 2007) (reduced qrels), "
+             "Zobel (1998) and Sakai & Kando (2008) (reduced pool depth)")
+_POOL_REFS = "Zobel (1998) and Büttcher et al. (2007)"
+
+
 STAGE = StageInfo(
     "incompleteness", "labelled", run, tables=("incompleteness", "pool_reuse"), metrics="plain",
     streams=("paired",), condition="incompleteness", folder="incompleteness", cost=3.0, options=options,
@@ -129,4 +134,41 @@ STAGE = StageInfo(
                "reduced by random sampling of each topic's judged documents (Buckley & Voorhees 2004; Sakai "
                "SIGIR 2007, \"Alternatives to bpref\"), by pool depth (Zobel 1998; Sakai & Kando 2008) or by "
                "leaving one group of runs out of the pool (Zobel 1998; Büttcher et al. 2007). B, alpha and "
-               "seed are those of `bootstrap`. See docs/meta.md."),))
+               "seed are those of `bootstrap`. See docs/meta.md."),),
+    outputs=(
+        Output("incompleteness", "table", "collection",
+               "Robustness to incomplete judgments: every metric, as given (unjudged = nonrelevant) and on "
+               "condensed lists (judged_only=True), on reduced qrels -- a fraction of each topic's judged "
+               "documents (judged), of its relevant and nonrelevant ones (stratified) or the pool of the "
+               "runs' top d (depth); per level the mean and s.d. over trials of Kendall's tau-a and the "
+               "mean tau_AP between the runs' rankings on the full and the reduced qrels, the RMSE of the "
+               "runs' mean scores, and the mean number of run pairs significant at alpha = {alpha} (paired "
+               "bootstrap)", f"the reduced-qrels experiments of {_INC_REFS}",
+               columns=("metric", "method", "level", "trials", "tau", "tau_sd", "tau_ap", "rmse",
+                        "significant_pairs", "pairs"), condition="incompleteness"),
+        Output("pool_reuse", "table", "collection",
+               "Pool reuse (leave one group out): each group's runs scored on the qrels without the "
+               "documents only that group contributed to the pool, against the other runs on the full "
+               "qrels: full and reduced mean, their difference and the run's rank (1 = best) before and "
+               "after; per metric the summary rows (group all) mean_abs_delta, max_abs_delta and "
+               "max_rank_drop, the value in delta; the Markdown and LaTeX show the difference, one column per "
+               "metric (the means and ranks: the CSV)", f"the leave-one-group-out experiment of {_POOL_REFS}",
+               columns=("metric", "group", "run", "full", "reduced", "delta", "full_rank", "reduced_rank"),
+               condition="incompleteness"),
+        Output("incompleteness", "text", "collection",
+               "The trials of the incompleteness stage (trials.csv: one row per metric, method, level and "
+               "trial with tau, tau_ap, rmse and significant_pairs) and, with --write-qrels, every reduced "
+               "qrels in the input's form (qrels/METHOD-LEVEL-TRIAL.txt; leave-one-group-out-GROUP.txt)",
+               f"the trials behind {_INC_REFS}",
+               columns=("metric", "method", "level", "trial", "tau", "tau_ap", "rmse", "significant_pairs"),
+               formats=("trials.csv", "qrels/METHOD-LEVEL-TRIAL.txt"), condition="incompleteness"),
+        Output("incompleteness", "figure", "collection",
+               "Kendall's tau-a (top) and tau_AP (bottom) between the rankings on the full and on the "
+               "reduced qrels against the fraction of judgments kept or the pool depth, one panel per "
+               "method, one line per metric with its s.d. band over trials", f"the curves of {_INC_REFS}",
+               stages=("figures",), source="incompleteness", condition="incompleteness"),
+        Output("pool_reuse", "figure", "collection",
+               "Pool reuse: the change of each left-out run's mean score (reduced - full) per metric, "
+               "runs in group order", f"the leave-one-group-out experiment of {_POOL_REFS}", stages=("figures",),
+               source="pool_reuse", condition="incompleteness"),
+    ))

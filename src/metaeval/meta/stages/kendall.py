@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import StageInfo, parameter
+from ...stages import Output, StageInfo, parameter
+from .cite import SAKAI_A, SAKAI_B
 
 
 def _check_variant(v):
@@ -42,4 +43,14 @@ STAGE = StageInfo(
     "kendall", "matrices", run, tables=("kendall",), metrics="plain", cost=0.1,
     title="Kendall's tau",
     params=KendallParams,
-    reads=("metrics",))
+    reads=("metrics",),
+    outputs=(
+        Output("kendall", "table", "collection",
+               "Kendall's rank correlations between the system rankings of every two metrics "
+               "(values above 0.8 in bold)", f"Table 2 of {SAKAI_A} / Table 5 of {SAKAI_B}",
+               columns=("metric_a", "metric_b", "tau", "z0", "p_value")),
+        Output("kendall", "table", "summary",
+               "Kendall's tau of every metric pair per collection (above 0.8 in bold)",
+               f"Table 2 of {SAKAI_A} / Table 5 of {SAKAI_B} across collections", stages=("summary",),
+               columns=("metric_a", "metric_b", "COLLECTION..."), source="kendall"),
+    ))

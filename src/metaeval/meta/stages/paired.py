@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import StageInfo, parameter
+from ...stages import Output, StageInfo, parameter
+from .cite import SAKAI_A, SAKAI_B
 
 
 def stage_paired(matrices: dict, metric: str, cfg, samples=None) -> dict:
@@ -48,4 +49,40 @@ STAGE = StageInfo(
     "paired", "matrices", run, tables=("bootstrap_paired", "asl", "tstar"), metrics="paired",
     per_metric=True, streams=("paired",), cost=2.0, title="paired bootstrap test",
     params=PairedParams,
-    reads=("B", "alpha", "seed", "metrics", "geometric"))
+    reads=("B", "alpha", "seed", "metrics", "geometric"),
+    outputs=(
+        Output("bootstrap_paired", "table", "collection",
+               "Paired bootstrap sensitivity: system pairs with ASL < alpha = {alpha}, and the "
+               "estimated overall difference required (two significant figures)",
+               f"Table 4 of {SAKAI_A} / Table 2 of {SAKAI_B}",
+               columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff")),
+        Output("asl", "table", "collection", "Achieved significance level of every system pair",
+               f"the data of {SAKAI_B} Figs 10-13", stages=("paired", "unpaired"),
+               columns=("metric", "test", "system_x", "system_y", "asl")),
+        Output("tstar", "table", "collection",
+               "Bootstrap replicates t* of the paired test for the chosen system pair of each metric",
+               f"the data of {SAKAI_B} Figs 4-5",
+               columns=("metric", "system_x", "system_y", "t_observed", "t_star")),
+        Output("asl_paired", "figure", "collection",
+               "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "
+               "one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 10 and 12",
+               stages=("figures",), source="asl"),
+        Output("tstar", "figure", "collection",
+               "Histogram of the bootstrap replicates t* for the chosen system pair, observed t marked",
+               f"{SAKAI_B} Figs 4-5", stages=("figures",), source="tstar"),
+        Output("sensitivity_paired", "table", "summary",
+               "Paired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
+               "collection", f"{SAKAI_A} Fig. 10 / {SAKAI_B} Fig. 14", stages=("summary",),
+               columns=("metric", "COLLECTION..."), source="bootstrap_paired"),
+        Output("estimated_diff_paired", "table", "summary",
+               "Paired bootstrap: estimated difference required per collection",
+               f"column (iii) of Table 4 of {SAKAI_A} / Table 2 of {SAKAI_B}", stages=("summary",),
+               columns=("metric", "COLLECTION..."), source="bootstrap_paired"),
+        Output("sensitivity_paired", "figure", "summary",
+               "Paired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
+               "metric across the collections", f"{SAKAI_A} Fig. 10 / {SAKAI_B} Fig. 14", stages=("summary",),
+               source="sensitivity_paired"),
+        Output("asl_paired", "figure", "summary",
+               "Paired test ASL curves, one panel per collection; the dotted line is alpha = {alpha}",
+               f"{SAKAI_B} Figs 10 and 12 for every collection", stages=("summary",), source="asl"),
+    ))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import StageInfo, parameter
+from ...stages import Output, StageInfo, parameter
 
 
 def _check_alpha(v):
@@ -57,4 +57,18 @@ STAGE = StageInfo(
     "risk", "matrices", run, tables=("risk",), metrics="plain", condition="risk", cost=0.05,
     title="risk-sensitive measures", applies=applies,
     params=RiskParams,
-    reads=("metrics", "risk_baseline", "risk_alpha"))
+    reads=("metrics", "risk_baseline", "risk_alpha"),
+    outputs=(
+        Output("risk", "table", "collection",
+               "Risk-sensitive measures of every run against the configured baseline run(s), per metric "
+               "and risk sensitivity alpha (a loss weighs 1 + alpha): URisk (Wang et al. 2012), TRisk and its "
+               "two-sided p-value (Dinçer, Macdonald & Ounis 2014; TRisk < -2: significantly riskier than "
+               "the baseline), ZRisk and GeoRisk against all runs in use (Dinçer, Macdonald & Ounis 2016), "
+               "and the topics the run wins and loses against the baseline; the Markdown and LaTeX show URisk "
+               "and TRisk per alpha (p, ZRisk and GeoRisk: the CSV)",
+               "the risk-sensitive evaluation of Wang et al. (2012) and Dinçer, Macdonald & Ounis (2014, "
+               "2016), as TREC's Web track 2013-2014 reported it",
+               columns=("metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk", "wins",
+                        "losses"), condition="risk"),
+    ),
+    when="a risk baseline configured")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import StageInfo, parameter
+from ...stages import Output, StageInfo, parameter
+from .cite import SAKAI_A, SAKAI_B
 
 
 def stage_swap(matrices: dict, metric: str, cfg, samples=None, samples2=None) -> dict:
@@ -51,4 +52,35 @@ STAGE = StageInfo(
     streams=("paired", "swap"), cost=1.5, title="swap method",
     params=SwapParams,
     reads=("B", "seed", "swap_threshold", "metrics", "geometric"),
-    sections=((("swap",), "Swap method (Sakai 2007a, Sec. 4.2, Sakai (2007b) Sec. 7.2)."),))
+    sections=((("swap",), "Swap method (Sakai 2007a, Sec. 4.2, Sakai (2007b) Sec. 7.2)."),),
+    outputs=(
+        Output("swap", "table", "collection",
+               "Swap method (swap rate <= {swap_threshold}): (ii) absolute difference required, "
+               "(iii) maximum observed, their ratio, and the percentage of comparisons satisfying (ii)",
+               f"Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}",
+               columns=("metric", "diff_required", "max_diff", "relative", "pct_satisfying")),
+        Output("swap_rates", "table", "collection", "Swap rate per performance-difference bin (bin = lower edge)",
+               f"the curves behind Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}",
+               columns=("metric", "bin", "comparisons", "swaps", "swap_rate")),
+        Output("swap_rates", "figure", "collection",
+               "Swap rate against performance-difference bin, one line per metric; the dotted line "
+               "is the swap-rate threshold {swap_threshold}",
+               f"the curves behind Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}", stages=("figures",),
+               source="swap_rates"),
+        Output("swap_diff_required", "table", "summary",
+               "Swap method: absolute difference required for a swap rate <= {swap_threshold} per "
+               "collection", f"column (ii) of Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}", stages=("summary",),
+               columns=("metric", "COLLECTION..."), source="swap"),
+        Output("swap_relative", "table", "summary",
+               "Swap method: relative difference required ((ii)/(iii), %) per collection",
+               f"column (ii)/(iii) of Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}", stages=("summary",),
+               columns=("metric", "COLLECTION..."), source="swap"),
+        Output("swap_pct_satisfying", "table", "summary",
+               "Swap method: % of comparisons satisfying the required difference per collection",
+               f"{SAKAI_A} Fig. 9 / {SAKAI_B} Fig. 20", stages=("summary",), columns=("metric", "COLLECTION..."),
+               source="swap"),
+        Output("swap_pct_satisfying", "figure", "summary",
+               "Swap method: % of comparisons satisfying the difference required for a swap rate "
+               "<= {swap_threshold}, per metric across the collections", f"{SAKAI_A} Fig. 9 / {SAKAI_B} Fig. 20",
+               stages=("summary",), source="swap_pct_satisfying"),
+    ))
