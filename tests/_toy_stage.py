@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metaeval.stages import StageInfo, parameter
+from metaeval.stages import Output, StageInfo, parameter
 
 
 def run(inputs, params):
@@ -42,8 +42,8 @@ STAGE = StageInfo(
     title="toy stage", params=ToyParams,
     reads=("toy_scale", "metrics"),
     sections=((("toy",), "A toy stage (tests/_toy_stage.py)."),),
-    outputs=(dict(name="toy", kind="table", scope="collection", caption="Each run's mean, scaled",
-                  regenerates="nothing (a test)", columns=("metric", "run", "scaled_mean")),
-             dict(name="toy", kind="figure", scope="collection", caption="Each run's scaled mean",
-                  regenerates="nothing (a test)", source="toy")),
+    outputs=(Output("toy", "table", "collection", "Each run's mean, scaled", "nothing (a test)",
+                    columns=("metric", "run", "scaled_mean")),
+             Output("toy", "figure", "collection", "Each run's scaled mean", "nothing (a test)",
+                    stages=("figures",), source="toy")),
     plotters=(("toy", plot_toy),))

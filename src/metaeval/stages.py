@@ -47,16 +47,16 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import shlex
 import types
 import typing
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Param", "StageInfo", "StageInputs", "KINDS", "names", "get", "method_stages", "file_stages",
-           "stage_names", "params", "param", "common_params", "common_sections", "selection_params", "register",
-           "register_common", "plug_ins_here",
-           "Output", "SCOPES", "TABLE_FORMATS", "FIGURE_FORMATS", "register_stage_module", "REGISTRY", "parameter", "params_of",
-           "check_params"]
+__all__ = ["Param", "StageInfo", "StageInputs", "Output", "KINDS", "SCOPES", "TABLE_FORMATS", "FIGURE_FORMATS",
+           "names", "get", "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
+           "common_sections", "selection_params", "register", "register_common", "plug_ins_here",
+           "register_stage_module", "REGISTRY", "parameter", "params_of", "check_params", "quote", "format_args"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 
@@ -110,6 +110,22 @@ class Param:
     def schema_default(self):
         d = self.default if self.config_default is SAME else self.config_default
         return list(d) if isinstance(d, tuple) else d
+
+
+def quote(s: Any) -> str:
+    """A word of a job's command line, quoted for the shell."""
+    return shlex.quote(str(s))
+
+
+def format_args(**opts: Any) -> str:
+    """``--name value...`` shell arguments (each value quoted; lists spread; None/empty left out)."""
+    out = []
+    for k, v in opts.items():
+        if v is None or v == []:
+            continue
+        vals = v if isinstance(v, (list, tuple)) else [v]
+        out.append(" ".join([f"--{k.replace('_', '-')}"] + [quote(x) for x in vals]))
+    return " ".join(out)
 
 
 def parameter(default: Any, help: str = "", **declared: Any) -> Any:
@@ -185,7 +201,10 @@ class Output:
     """One published table or figure, declared by the stage that computes it
     (:attr:`StageInfo.outputs`; the fields: :mod:`metaeval.outputs`).  ``stages``: the pipeline
     stages that write it, by default the declaring stage (a figure: ``figures``, drawn from its
-    ``source`` table; a cross-collection output: ``summary``)."""
+    ``source`` table; a cross-collection output: ``summary``).  ``draw_seconds``: a figure's rough
+    drawing time on DL19 (30 runs, 13 metrics) when it is more than a fraction of a second (the t*
+    histograms, the p-value curves, the rank-correlation heat maps), to deal a collection's tables
+    into balanced groups of figures drawn side by side."""
 
     name: str
     kind: str
@@ -197,6 +216,7 @@ class Output:
     formats: tuple = ()
     source: str | None = None
     condition: str | None = None
+    draw_seconds: float = 0.0
 
     def __post_init__(self):
         if self.kind not in ("table", "figure", "text"):
@@ -283,7 +303,15 @@ class StageInfo:
     docs/outputs.md; ``plotters``: for a stage outside the package, ``((figure name, draw), ...)``,
     each ``draw(table, path_stem, **kwargs) -> [paths]`` as :data:`metaeval.report.figures.PLOTTERS`
     has them (its tables get the generic layout); ``when``: the docs' words for when its
-    conditional outputs are written (``gain sweep on``)."""
+    conditional outputs are written (``gain sweep on``); ``notes(collection, params)``: for a
+    stage on the labelled collection, the lines ``metaeval stage NAME`` prints before running it
+    (what it will do with this collection; a bad parameter raises here, before anything is
+    written); ``plan(plan)``: what the stage adds to the pipeline's plan of a config
+    (:class:`metaeval.dag.Plan`, called in registry order): its condition
+    (``plan.conditions[NAME]``), the canonical values its job arguments read (``plan.values``),
+    the matrices the metrics job computes for it (``plan.matrix_metrics``), notes, and what its
+    workflow rules read (``plan.sweep_names``, ``plan.judgments_args``); ``targets(plan)``: the
+    files of its own job beside the collections' tables and figures (``results/kishida/...``)."""
 
     name: str
     kind: str
@@ -308,10 +336,16 @@ class StageInfo:
     applies: Callable | None = None
     outputs: tuple = ()
     plotters: tuple = ()
+    notes: Callable | None = None
+    plan: Callable | None = None
+    targets: Callable | None = None
     when: str = ""
     params_class: type | None = None
 
     def __post_init__(self):
+        if any(isinstance(o, dict) for o in self.outputs):      # keyword dicts of Output: declarations
+            object.__setattr__(self, "outputs", tuple(Output(**o) if isinstance(o, dict) else o
+                                                      for o in self.outputs))
         if isinstance(self.params, type):
             object.__setattr__(self, "params_class", self.params)
             declared = params_of(self.params)

@@ -13,7 +13,7 @@ import sys
 
 from ._meta_options import add_config_args, add_labelled_args, config_from_args, labels_from_args
 
-from ..meta.stages import file_stages
+from ..meta.stages import file_stages, method_stages
 
 #: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES); both lists
 #: derive from the one registry, metaeval.stages
@@ -26,9 +26,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         description="Run one stage of the pipeline on one collection and write its files. STAGE is "
                     "'select_runs' (MATRICES/SELECT_BY.csv -> OUT = runs_used.csv: the top --top-runs "
                     "runs by mean --select-by, which every stage meta-evaluates, as 'metaeval meta' "
-                    "does), a meta-evaluation method registered in metaeval.meta.run.STAGES (kendall, "
-                    "paired, unpaired, swap, stability, gain_sweep, ...: MATRICES -> OUT/TABLE.csv, the "
-                    "method's part of each table), 'tables' (the parts of --stages under PARTS "
+                    "does), a meta-evaluation method (" + ", ".join(method_stages()) + ": MATRICES -> "
+                    "OUT/TABLE.csv, the method's part of each table), 'tables' (the parts of --stages under PARTS "
                     "combined, plus run means and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
                     "'meta' (the method stages on the matrices of --stages, in --jobs groups side by "
                     "side, then 'tables' from them and from the parts of the other --stages under "
@@ -166,13 +165,11 @@ def run(args) -> int:
             else:
                 from ..metrics.registry import parse_gains
 
-                collection = args.collection
-                if name == "incompleteness" and collection is not None:     # its pool and groups said
-                    from .incompleteness import pool_notes
-
+                collection, st = args.collection, STAGES[name]
+                if st.labelled and collection is not None:
                     collection = pipeline.collection_cache(collection)
-                    for line in [] if args.quiet else pool_notes(collection, cfg.incompleteness):
-                        print(f"metaeval stage: incompleteness: {line}", file=sys.stderr, flush=True)
+                    for line in [] if args.quiet or st.notes is None else st.notes(collection, cfg):
+                        print(f"metaeval stage: {name}: {line}", file=sys.stderr, flush=True)
                 pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
                                            progress=progress, parts_dir=args.parts, collection=collection,
                                            gains=parse_gains(args.gains) if args.gains else None,

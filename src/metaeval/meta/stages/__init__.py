@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from ...stages import (FIGURE_FORMATS, KINDS, Output, Param, SCOPES, StageInfo, StageInputs,  # noqa: F401
-                       TABLE_FORMATS, check_params, common_params, common_sections, file_stages, get,
-                       method_stages, names, param, parameter, params, plug_ins_here, register,
+from ...stages import (FIGURE_FORMATS, KINDS, SCOPES, TABLE_FORMATS, Output, Param, StageInfo,  # noqa: F401
+                       StageInputs, check_params, common_params, common_sections, file_stages, format_args, get,
+                       method_stages, names, param, parameter, params, plug_ins_here, quote, register,
                        register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
 from . import (collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall, kishida,

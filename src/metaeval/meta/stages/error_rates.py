@@ -29,6 +29,18 @@ def _commas(values):
     return ",".join(str(v) for v in values)
 
 
+def plan(p) -> None:
+    """The metrics of the stage's job in the plan of a config (:class:`metaeval.dag.Plan`): its own
+    ``metrics`` or the config's (``p.test_errors_metrics``, read by its rule), their matrices
+    computed by the metrics job when the stage is on."""
+    te = p.config.get("test_errors") or {}
+    p.test_errors_metrics = (p.measures(te["metrics"], "test_errors.metrics") if te.get("metrics")
+                             else list(p.metrics))
+    p.values["te_metrics"] = p.test_errors_metrics
+    if p.switched_on(STAGE):
+        p.matrix_metrics = list(dict.fromkeys(p.matrix_metrics + p.test_errors_metrics))
+
+
 _E = "test_errors"
 
 
@@ -71,7 +83,7 @@ _TE_RATE = "with its binomial standard error se over the trials simulated topic 
 
 STAGE = StageInfo(
     "test_errors", "other", tables=("test_errors_type1", "test_errors_power", "test_errors_type3"),
-    condition="test_errors", switch=(_E, "enabled"), switch_default=False,
+    condition="test_errors", switch=(_E, "enabled"), switch_default=False, plan=plan,
     switch_doc="Run the stage (tables test_errors_type1, test_errors_power and test_errors_type3).",
     title="simulated type I, II and III error rates of the paired tests (Urbano et al. 2019)",
     params=TestErrorsParams,

@@ -25,6 +25,22 @@ def applies(matrices, params) -> bool:
     return sweep_available(matrices, params)
 
 
+def plan(p) -> None:
+    """The gain sweep of a config (:class:`metaeval.dag.Plan`): on when switched on with metrics and
+    variants; its measures canonical, every variant matrix computed by the metrics job
+    (``p.gain_sweep``, ``p.sweep_metrics``, ``p.sweep_names``: read by the workflow's rules)."""
+    gs = p.config["sweeps"]["gains"]
+    p.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
+    p.sweep_metrics = list(dict.fromkeys(p.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"])) \
+        if p.gain_sweep else []
+    p.sweep_variants = list(gs["variants"]) if p.gain_sweep else []
+    p.sweep_names = [p.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
+                     for m in p.sweep_metrics for g in p.sweep_variants]
+    p.matrix_metrics = list(dict.fromkeys(p.matrix_metrics + p.sweep_metrics + p.sweep_names))
+    p.values.update(sweep_metrics=p.sweep_metrics, sweep_gains=p.sweep_variants)
+    p.conditions["gain_sweep"] = p.gain_sweep
+
+
 def stage_gain_sweep(matrices: dict, cfg, samples=None) -> dict:
     """``gain_kendall`` and ``gain_bootstrap`` (Sakai 2007a, Tables 5-6) for ``cfg.sweep_metrics``."""
     from ..metric_forms import samples_for
@@ -57,15 +73,16 @@ class GainSweepParams:
         schema={"type": "array", "items": {"type": "string", "pattern": _GAINS}},
         doc="Variant gain vectors (L1 upward; Sakai (2007a) - 30:20:10, 0.3:0.2:0.1, 1:1:1, 10:5:1).")
     # the pipeline gives each collection's gains
-    default_gains: str | None = parameter(None, "label of the default-gain row (e.g. 1:2:3)", metavar="G")
+    default_gains: str | None = parameter(None, "label of the default-gain row (e.g. 1:2:3)", metavar="G",
+                                          config=("collections", "*", "gains"))
 
 
 STAGE = StageInfo(
     "gain_sweep", "matrices", run, tables=("gain_kendall", "gain_bootstrap"), metrics=None,
     streams=("paired",), condition="gain_sweep", cost=1.0, title="gain-value sweep", applies=applies,
     params=GainSweepParams,
-    reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains"),
-    switch=("sweeps", "gains", "enabled"), switch_doc="Run the gain sweep.",
+    reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains", "default_gains"),
+    switch=("sweeps", "gains", "enabled"), plan=plan, switch_doc="Run the gain sweep.",
     sections=((("sweeps",), "Parameter sweeps (Sakai 2007a, Sec. 5.5)."),
               (("sweeps", "gains"), "Gain-value sweep (Sakai 2007a, Tables 5-6) - each metric with each variant "
                "gain vector, against the collection's default gains. Gains are listed from L1 upward, so "

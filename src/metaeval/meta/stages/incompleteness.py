@@ -40,6 +40,41 @@ def options(v: dict):
                                 pool_runs=tuple(v["pool_runs"]) if v["pool_runs"] else None)
 
 
+def notes(collection, params) -> list[str]:
+    """The lines saying which runs formed the pool (with ``--pool-runs``) and the groups of
+    ``leave-one-group-out`` (a bad ``--pool-runs`` or ``--groups`` raises here, before anything
+    is written); ``params``: the MetaConfig (its ``incompleteness`` options)."""
+    from ..incompleteness import group_summary, pool_contributors, pool_groups
+
+    icfg = params.incompleteness
+    out: list[str] = []
+    if icfg is None or not {"depth", "leave-one-group-out"} & set(icfg.methods):
+        return out
+    pool = pool_contributors(collection.runs, icfg.pool_runs)
+    if icfg.pool_runs is not None:
+        out.append(f"{len(pool)} of {len(collection.runs)} runs formed the pool; the others are evaluated on it")
+    if "leave-one-group-out" in icfg.methods:
+        out.append("leave-one-group-out: " + group_summary(pool_groups(collection, icfg)))
+    return out
+
+
+def plan(p) -> None:
+    """The stage in the plan of a config (:class:`metaeval.dag.Plan`): on when switched on, unless
+    a collection's qrels are per intent or equivalence classes (the stage resamples a collection's
+    judged documents, a single list those forms do not have: a note says it is skipped); the
+    processes of its job (``p.incompleteness_jobs``)."""
+    inc = p.config["incompleteness"]
+    on = bool(inc["enabled"])
+    forms = sorted({c.get("qrels_form") for c in p.config["collections"].values()} & {"intents", "ec"})
+    if on and forms:
+        on = False
+        p.notes.append(f"the incompleteness stage is skipped: it needs plain graded qrels, and this "
+                       f"config has {'/'.join(forms)} qrels (set incompleteness: {{enabled: false}} to "
+                       "silence this)")
+    p.incompleteness_jobs = int(inc["jobs"])
+    p.conditions["incompleteness"] = on
+
+
 def run(inputs, params):
     """``incompleteness``, ``pool_reuse`` and ``incompleteness_trials``: the plain metrics on
     reduced qrels, from the labelled collection restricted to the runs of the matrices (the runs
@@ -123,6 +158,7 @@ _POOL_REFS = "Zobel (1998) and Büttcher et al. (2007)"
 STAGE = StageInfo(
     "incompleteness", "labelled", run, tables=("incompleteness", "pool_reuse"), metrics="plain",
     streams=("paired",), condition="incompleteness", folder="incompleteness", cost=3.0, options=options,
+    notes=notes, plan=plan,
     title="incompleteness (robustness to incomplete judgments and pool reuse)",
     params=IncompletenessParams,
     reads=("B", "alpha", "seed", "metrics", "inc_methods", "fractions", "depths", "trials", "groups",

@@ -3,7 +3,7 @@ with a ``judgments:`` block): who judged, and what it changes."""
 
 from __future__ import annotations
 
-from ...stages import Output, StageInfo
+from ...stages import Output, StageInfo, format_args, quote
 from .cite import SAKAI_14
 
 _JUDG_LABEL_REGEN = ("the inter-assessor agreement of Voorhees (2000) with Cohen (1960)'s kappa and "
@@ -11,8 +11,54 @@ _JUDG_LABEL_REGEN = ("the inter-assessor agreement of Voorhees (2000) with Cohen
 _JUDG_RANK_REGEN = ("the ranking correlations of Voorhees (2000) with tau_AP (Yilmaz et al. (2008)), "
                     "RBO (Webber et al. (2010)) and the top-k tau of Clarke & Dietz (2024)")
 
+def plan(p) -> None:
+    """The collections with a ``judgments:`` block, one job each (``workflow/rules/judgments.smk``,
+    which reads ``p.judgment_collections``, ``p.judgment_files(C)`` and ``p.judgments_args(C)``)."""
+    p.judgment_collections = [c for c in p.collections if p.collection(c).get("judgments")]
+    p.judgment_files = lambda c: judgment_files(p, c)
+    p.judgments_args = lambda c: judgments_args(p, c)
+
+
+def judgment_files(p, c: str) -> list[str]:
+    """Every qrels file of collection ``c``'s judgments job (its inputs: a changed file re-runs it)."""
+    j = p.collection(c)["judgments"]
+    out = [p.collection(c)["qrels"]]
+    for v in j["qrels"].values():
+        out += [v] if isinstance(v, str) else list(v)
+    return out
+
+
+def judgments_args(p, c: str) -> str:
+    """The ``metaeval judgments`` options of collection ``c``, from its ``judgments:`` block (its
+    sets are named files and fills, which no stage parameter declares: the block is read here), the
+    bootstrap settings and the collection's gains, order and depth."""
+    cc = p.collection(c)
+    j = cc["judgments"]
+    ref = j.get("reference", "reference")
+    sets = [f"{ref}={cc['qrels']}"] + [f"{n}={v if isinstance(v, str) else ','.join(v)}"
+                                       for n, v in j["qrels"].items()]
+    metrics = j.get("metrics") or p.metrics
+    boot = p.config["bootstrap"]
+    return " ".join(x for x in [
+        format_args(qrels=sets, reference=ref, metrics=metrics, top_k=j.get("top_k", 10),
+                    test=j.get("test", "paired-t"), correction=j.get("correction"),
+                    topics=j.get("topics", "common"), on_conflict=j.get("on_conflict", "error"),
+                    threshold=j.get("threshold"), B=boot["B"], alpha=boot["alpha"], seed=boot["seed"],
+                    rbo_p=p.config["rank_correlation"]["rbo_p"],
+                    gains=cc.get("gains"), order=cc.get("order", "file"), depth=cc.get("depth", 1000),
+                    trec_eval_version=p.trec_eval_version()),
+        " ".join(f"--fill {quote(f'{n}={v}')}" for n, v in (j.get("fill") or {}).items()),
+        " ".join(f"--results {quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items())] if x)
+
+
+def targets(p) -> list[str]:
+    """Its files, ``results/C/judgments/...``, for every collection with a ``judgments:`` block."""
+    return [f"{p.results}/{c}/judgments/{f}" for c in p.judgment_collections
+            for f in p.output_files("judgments")]
+
+
 STAGE = StageInfo(
-    "judgments", "other",
+    "judgments", "other", plan=plan, targets=targets,
     outputs=(
         Output("label_agreement", "table", "judgments",
                "Label agreement between every two qrels sets on the (topic, document) pairs both judged: "

@@ -7,8 +7,18 @@ from ...stages import Output, StageInfo
 
 _KISHIDA = "Kishida (2005)"
 
+def plan(p) -> None:
+    """The reproduction in the plan of a config: on when ``kishida: {enabled: true}`` (``p.kishida``)."""
+    p.kishida = bool(p.config["kishida"]["enabled"])
+
+
+def targets(p) -> list[str]:
+    """Its files, ``results/kishida/...``, when it is on."""
+    return [f"{p.results}/kishida/{f}" for f in p.output_files("kishida")] if p.kishida else []
+
+
 STAGE = StageInfo(
-    "kishida", "other",
+    "kishida", "other", plan=plan, targets=targets,
     outputs=(
         Output("table1", "table", "kishida",
                "Change of the average precision score after finding a new relevant document "

@@ -66,10 +66,10 @@ STAGE = StageInfo(
         Output("asl_paired", "figure", "collection",
                "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "
                "one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 10 and 12",
-               stages=("figures",), source="asl"),
+               stages=("figures",), source="asl", draw_seconds=0.7),
         Output("tstar", "figure", "collection",
                "Histogram of the bootstrap replicates t* for the chosen system pair, observed t marked",
-               f"{SAKAI_B} Figs 4-5", stages=("figures",), source="tstar"),
+               f"{SAKAI_B} Figs 4-5", stages=("figures",), source="tstar", draw_seconds=3.0),
         Output("sensitivity_paired", "table", "summary",
                "Paired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
                "collection", f"{SAKAI_A} Fig. 10 / {SAKAI_B} Fig. 14", stages=("summary",),

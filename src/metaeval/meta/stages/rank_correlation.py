@@ -66,7 +66,7 @@ STAGE = StageInfo(
                "Rank correlations between the system rankings of every two metrics: one heat map per "
                "coefficient (Kendall's tau-a and tau-b, " + _RANKCORR_REFS + "), row = reference "
                "ranking a, column = estimate b, values printed; undefined cells blank", _RANKCORR_REGEN,
-               stages=("figures",), source="rank_correlation"),
+               stages=("figures",), source="rank_correlation", draw_seconds=2.3),
         Output("rank_correlation", "table", "summary",
                "Tie-aware rank correlations of every metric pair per collection: tau_AP-b "
                "(Urbano & Marrero (2017)) and RBO^a (Corsi & Urbano (2024)) with the configured "

@@ -28,8 +28,31 @@ def _files(value: list) -> list[str]:
 _TABLE = dict(kind="table", scope=_R, condition=_R)
 _FIGURE = dict(kind="figure", scope=_R, condition=_R)
 
+def inputs(config: dict) -> list[str]:
+    """The qrels and run files of the stage's job (a changed file re-runs it)."""
+    rp = config.get("reproducibility") or {}
+    files = [rp.get("qrels"), rp.get("rep_qrels")] + list(rp.get("orig") or [])
+    for pair in (rp.get("reproductions") or {}).values():
+        files += list(pair)
+    return [f for f in dict.fromkeys(files) if f]
+
+
+def targets(p) -> list[str]:
+    """Its files, ``results/reproducibility/...``, when it is switched on."""
+    if not p.conditions.get("reproducibility"):
+        return []
+    return [f"{p.results}/reproducibility/{f}" for f in p.output_files("reproducibility")]
+
+
+def plan(p) -> None:
+    """What its rule (``workflow/rules/reproducibility.smk``) reads from the plan of a config:
+    ``p.reproducibility_inputs()`` and ``p.reproducibility_files()``."""
+    p.reproducibility_inputs = lambda: inputs(p.config)
+    p.reproducibility_files = lambda: targets(p)
+
+
 STAGE = StageInfo(
-    "reproducibility", "other",        # its tables: `outputs` below (scope reproducibility, not per collection)
+    "reproducibility", "other", plan=plan, targets=targets,        # its tables: `outputs` below (scope reproducibility, not per collection)
     condition=_R, switch=(_R, "enabled"), switch_default=False,
     switch_doc="Run the stage (one job: tables reproducibility, effects and reproducibility_topics).",
     title=f"was it reproduced? reproducibility and replicability measures ({_REF})",

@@ -13,6 +13,13 @@ from ...stages import Output, StageInfo, parameter
 from .cite import URBANO_19
 from .common import SEED
 
+def plan(p) -> None:
+    """The metrics of the stage's job in the plan of a config (:class:`metaeval.dag.Plan`): the
+    config's ``metrics`` without std= (``p.std_metrics``, read by its rule)."""
+    p.std_metrics = [m for m in p.metrics if "std=" not in m]
+    p.values["std_metrics"] = p.std_metrics
+
+
 _S = "standardisation"
 
 
@@ -44,7 +51,7 @@ _STD_METHODS = ("raw scores and the z-scores of Webber et al. (2008) (z), their 
 
 STAGE = StageInfo(
     "standardisation", "other", tables=("standardisation_within", "standardisation_between"),
-    condition="standardisation", switch=(_S, "enabled"), switch_default=False,
+    condition="standardisation", switch=(_S, "enabled"), switch_default=False, plan=plan,
     switch_doc="Run the stage (tables standardisation_within and standardisation_between).",
     title="score standardisation within and between collections (Urbano et al. 2019)",
     params=StandardisationParams,
