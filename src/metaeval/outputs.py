@@ -50,9 +50,8 @@ CONDITIONS = tuple(dict.fromkeys(s.condition for s in _stages.REGISTRY if s.cond
 
 
 def _declared(stage, o) -> Output:
-    """Output ``o`` as stage ``stage`` declares it (``stages`` by default the stage; a plug-in may
-    give keyword dicts), its stages and condition checked against the registry."""
-    o = Output(**o) if isinstance(o, dict) else o
+    """Output ``o`` as stage ``stage`` declares it (``stages`` by default the stage), its stages
+    and condition checked against the registry."""
     if not o.stages:
         o = replace(o, stages=(stage.name,))
     if not set(o.stages) <= set(STAGES):

@@ -56,7 +56,8 @@ from typing import Any, Callable
 __all__ = ["Param", "StageInfo", "StageInputs", "Output", "KINDS", "SCOPES", "TABLE_FORMATS", "FIGURE_FORMATS",
            "names", "get", "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
            "common_sections", "selection_params", "register", "register_common", "plug_ins_here",
-           "register_stage_module", "REGISTRY", "parameter", "params_of", "check_params", "quote", "format_args"]
+           "register_stage_module", "plug_in_stages", "REGISTRY", "parameter", "params_of", "check_params",
+           "quote", "format_args"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 
@@ -426,6 +427,11 @@ def register_stage_module(entry: str) -> StageInfo:
         _EXTRA.append(entry)
     _CACHE.clear()
     return info
+
+
+def plug_in_stages() -> tuple:
+    """The stages registered from outside the package (:func:`register_stage_module`, METAEVAL_STAGES)."""
+    return tuple(_load(e) for e in _EXTRA)
 
 
 def _registry() -> tuple:

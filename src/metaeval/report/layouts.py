@@ -570,7 +570,7 @@ def kind_for(kind: str | None, default_name: str | None = None) -> TableKind:
     except KeyError:
         from ..meta import stages
 
-        if any(kind == d.get("name") for s in stages.REGISTRY for d in s.outputs):
+        if any(kind == o.layout for s in stages.plug_in_stages() for o in s.outputs if o.kind == "table"):
             return GENERIC           # a table of a stage registered from outside the package
         raise ValueError(f"unknown table kind {kind!r}; known: {sorted(KINDS)}") from None
 
