@@ -48,8 +48,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "--top-runs by mean --select-by")
     add_config_args(p)
     p.add_argument("--parts", metavar="DIR",
-                   help="tables, meta: folder of the stage parts (PARTS/STAGE/TABLE.csv); discpower: where the "
-                        "parts of the paired and unpaired stages are (their ASLs)")
+                   help="tables, meta: folder of the stage parts (PARTS/STAGE/TABLE.csv); a stage that reads "
+                        "other stages' tables: where their parts are")
     p.add_argument("--texts", metavar="DIR",
                    help="tables: also write the Discpower text files (METRIC.rthsd.B) of the pvalues table here")
     p.add_argument("--stages", nargs="+", metavar="S",
@@ -57,11 +57,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "registered stage with a folder under --parts)")
     p.add_argument("--collection", metavar="CACHE.npz",
                    help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv; "
-                        "a stage on the labelled collection (incompleteness): the collection it reads")
+                        "a stage on the labelled collection: the collection it reads")
     p.add_argument("--gains", metavar="G1:...:GH",
                    help="a stage on the labelled collection: the collection's gains (default 1:2:...:H)")
     p.add_argument("--folder", metavar="DIR",
-                   help="incompleteness: its own folder (trials.csv, qrels/)")
+                   help="a stage on the labelled collection that writes a folder of its own: that folder")
     p.add_argument("--write-parts", action="store_true",
                    help="meta: also write the parts of the stages it runs under --parts")
     p.add_argument("--runs-used", metavar="CSV",
@@ -184,7 +184,7 @@ def run(args) -> int:
 def _run_several(args, parser) -> int:
     """Several method stages in one process (``OUT/STAGE/`` each), in the order given: what one
     pipeline job does for the light stages of a collection.  A stage that reads other stages'
-    parts (discpower) finds them under ``--parts``, by default ``OUT``."""
+    parts finds them under ``--parts``, by default ``OUT``."""
     from .. import pipeline
     from ..errors import InputError
     from ..meta.matrices import list_matrices
