@@ -182,15 +182,13 @@ def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05
 
 def report_caption_name(output: Output) -> str:
     """The caption key of the Snakemake report: ``table_NAME``, ``figure_NAME``,
-    ``summary_table_NAME``, ``summary_figure_NAME``, ``judgments_KIND_NAME``,
-    ``reproducibility_KIND_NAME`` or ``kishida_NAME``."""
+    ``SCOPE_KIND_NAME`` (``summary_table_NAME``, ``judgments_figure_NAME``, ...) or
+    ``kishida_NAME``."""
     if output.scope == "collection":
         return f"{output.kind}_{output.name}"
-    if output.scope == "summary":
-        return f"summary_{output.kind}_{output.name}"
-    if output.scope in ("judgments", "ppi", "reproducibility"):
-        return f"{output.scope}_{output.kind}_{output.name}"
-    return f"kishida_{output.name}"
+    if output.scope == "kishida":
+        return f"kishida_{output.name}"
+    return f"{output.scope}_{output.kind}_{output.name}"
 
 
 def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05,
