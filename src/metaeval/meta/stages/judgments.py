@@ -67,9 +67,9 @@ STAGE = StageInfo(
                "precision, recall, F1 and Jaccard of the relevant labels (level >= threshold; the reference, "
                "else the first set, as the truth) and the adjusted Rand index of Hubert & Arabie (1985); "
                "last row: Krippendorff's alpha over all sets at once", _JUDG_LABEL_REGEN,
-               columns=("qrels_a", "qrels_b", "topics", "pairs", "agreement", "kappa", "kappa_linear", "kappa_quadratic",
-                        "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal", "alpha_interval", "precision", "recall",
-                        "f1", "jaccard", "ari")),
+               columns=("qrels_a", "qrels_b", "topics", "pairs", "agreement", "kappa", "kappa_linear",
+                        "kappa_quadratic", "kappa_binary", "threshold", "alpha_nominal", "alpha_ordinal",
+                        "alpha_interval", "precision", "recall", "f1", "jaccard", "ari")),
         Output("ranking_agreement", "table", "judgments",
                "Does the ranking of the runs survive another assessor? Per metric and qrels set against the "
                "reference: Kendall's tau-a with its 95% BCa bootstrap interval (Efron 1987), tau-b, "
