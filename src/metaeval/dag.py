@@ -166,6 +166,11 @@ class Plan:
         self.vocabulary = v
         self.metrics = self.measures(config["metrics"], "metrics")
         self.select_by = self.canonical(config["select_by"], "select_by")
+        #: the measure the results tables and figures order the runs by (captions name it):
+        #: select_by when it is meta-evaluated, else the first metric
+        from .outputs import primary_measure
+
+        self.primary_measure = primary_measure(self.metrics, self.select_by)
         self.geometric = self.measures(config["geometric"], "geometric")
         #: every matrix the metrics job computes per collection (the stages add theirs)
         self.matrix_metrics = unique(self.metrics + self.geometric + [self.select_by])
