@@ -37,23 +37,28 @@ def test_toy_stage_from_one_module(tmp_path):
     assert "--toy-scale S" in r.stdout and "toy: multiply each run's mean by S" in r.stdout
 
     # the config schema: its section, default filled in; MetaConfig has the field; the job's arguments
-    code = ("import json, yaml\n"
+    code = ("import json, sys, yaml\n"
             "from metaeval import dag, outputs\n"
             "from metaeval.meta.run import MetaConfig\n"
             "text = dag.replace_schema_block(open('workflow/schemas/config.schema.yaml').read())\n"
             "toy = yaml.safe_load(text)['properties']['toy']\n"
             "args = dag.stage_arguments('toy', {'toy': {'scale': 3.5}}, {'metrics': ['AP', 'RR']})\n"
             "caps = outputs.report_captions()\n"
+            "from metaeval.report.figures import make_all_figures\n"      # its figure, from its table
+            "drawn = make_all_figures(sys.argv[1], sys.argv[2])\n"
             "print(json.dumps([toy, MetaConfig().toy_scale, args, outputs.names('collection'),\n"
-            "                  outputs.names('collection', 'figure'), [caps['table_toy'], caps['figure_toy']]]))\n")
-    r = _run([sys.executable, "-c", code], cwd=ROOT)
+            "                  outputs.names('collection', 'figure'), [caps['table_toy'], caps['figure_toy']],\n"
+            "                  sorted(p.name for p in drawn)]))\n")
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "toy.csv").write_text("metric,run,scaled_mean\nAP,r1,0.5\nAP,r2,0.25\n")
+    r = _run([sys.executable, "-c", code, str(tmp_path / "t"), str(tmp_path / "f")], cwd=ROOT)
     assert r.returncode == 0, r.stderr
-    toy, default, args, tables, figures, captions = __import__("json").loads(r.stdout)
+    toy, default, args, tables, figures, captions, drawn = __import__("json").loads(r.stdout)
     assert toy["properties"]["scale"] == {"description": "The toy stage's factor.", "type": "number",
                                           "exclusiveMinimum": 0, "default": 2.0}
     assert toy["description"] == "A toy stage (tests/_toy_stage.py)." and toy["additionalProperties"] is False
     assert default == 2.0 and args == "--toy-scale 3.5 --metrics AP RR"
-    assert "toy" in tables and "toy" in figures
+    assert "toy" in tables and "toy" in figures and drawn == ["toy.pdf", "toy.png"]
     # the report: the captions of its table and figure
     assert captions[0].startswith("Each run's mean, scaled. Regenerates nothing (a test).")
     assert captions[1] == "Each run's scaled mean. Regenerates nothing (a test).\n"
@@ -81,14 +86,6 @@ def test_toy_stage_from_one_module(tmp_path):
     assert list(got["metric"].unique()) == ["AP", "RR", "nDCG@10"]
     assert all(abs(mine[r] - 3 * ap[r].mean()) < 1e-12 for r in ap.columns)
     assert {p.name for p in (tmp_path / "o" / "tables").glob("toy.*")} == {"toy.csv", "toy.md", "toy.tex"}
-
-    # its figure, drawn from its table as `metaeval stage figures` draws every figure of a collection
-    (tmp_path / "t").mkdir()
-    (tmp_path / "t" / "toy.csv").write_bytes((tmp_path / "o" / "tables" / "toy.csv").read_bytes())
-    r = _run([sys.executable, "-m", "metaeval", "stage", "figures", "--tables", str(tmp_path / "t"),
-              "--out", str(tmp_path / "f"), "--quiet"])
-    assert r.returncode == 0, r.stderr
-    assert sorted(p.name for p in (tmp_path / "f").iterdir()) == ["toy.pdf", "toy.png"]
 
 
 def test_schema_block_is_generated_from_the_declarations():
