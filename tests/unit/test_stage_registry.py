@@ -70,7 +70,7 @@ CENTRAL = ("outputs.py", "dag.py", "pipeline.py", "cli/stage.py", "report/layout
 #: by table names (the layer rule keeps them out of metaeval.meta), the pipeline writes the
 #: Kendall table's note, the Discpower text files and the incompleteness folder; the Kishida
 #: reproduction's report captions keep their names (``kishida_NAME``: the scope, not the stage)
-STILL_NAMED = {"outputs.py": 1, "dag.py": 0, "pipeline.py": 11, "cli/stage.py": 0, "report/layouts.py": 19}
+STILL_NAMED = {"outputs.py": 1, "dag.py": 0, "pipeline.py": 11, "cli/stage.py": 0, "report/layouts.py": 17}
 
 
 def _code(path: Path) -> str:
@@ -99,8 +99,8 @@ def stage_mentions(path: Path) -> dict[str, int]:
 
 def test_central_modules_name_no_stage():
     """outputs, dag, pipeline, cli/stage and report/layouts loop over the stages: before the stages
-    became plug-ins they spelled stage names 238 times (outputs.py 151, dag.py 41, report/layouts.py
-    19, cli/stage.py 15, pipeline.py 12); what is left is listed in STILL_NAMED."""
+    became plug-ins they spelled stage names 239 times (outputs.py 154, dag.py 41, report/layouts.py
+    17, cli/stage.py 15, pipeline.py 12); what is left is listed in STILL_NAMED."""
     src = ROOT / "src" / "metaeval"
     counts = {f: sum(stage_mentions(src / f).values()) for f in CENTRAL}
     assert counts == STILL_NAMED, {f: stage_mentions(src / f) for f in CENTRAL}
