@@ -211,6 +211,7 @@ LONG_FIRST = (
     "tests/unit/test_incompleteness.py",                                                            # 23
     "tests/unit/test_margins.py",                                                                   # 21
     "tests/pipeline/test_machine_independence.py",                                                  # 19
+    "tests/unit/test_hostile_input.py",                                                             # 20 (437 cases)
     "tests/unit/test_test_errors.py",                                                               # 18
     "tests/conformance/test_cwl.py",                                                                # 18
     "tests/pipeline/test_pipeline.py::test_a_rerun_gives_byte_identical_tables",                    # 17 (after the reduced run)

@@ -40,7 +40,7 @@ from .meta.stages import FIGURE_FORMATS, SCOPES, TABLE_FORMATS, Output
 
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
-           "primary_measure", "CAPTION_DEFAULTS", "format_alpha",
+           "SUMMARY_SOURCES", "primary_measure", "CAPTION_DEFAULTS", "format_alpha",
            "format_threshold", "report_caption_name", "report_captions", "markdown_reference"]
 
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
@@ -64,6 +64,19 @@ def _declared(stage, o) -> Output:
 #: every output, as the stages declare them, in registry order (within a scope: the order of the
 #: workflow's target lists and of docs/outputs.md)
 OUTPUTS: tuple[Output, ...] = tuple(_declared(s, o) for s in _stages.REGISTRY for o in s.outputs)
+
+#: the per-collection tables the cross-collection summary reads (its job's inputs: a stage whose
+#: tables it does not read -- standardisation, test errors -- does not re-run it): the sources of the
+#: summary's declared outputs
+SUMMARY_SOURCES = tuple(dict.fromkeys(
+    o.source for o in OUTPUTS if o.scope == "summary"
+    and any(t.scope == "collection" and t.kind == "table" and t.name == o.source for t in OUTPUTS)))
+
+
+#: the per-collection tables the cross-collection summary reads (its job's inputs: a stage whose
+#: tables it does not read -- standardisation, test errors -- does not re-run it)
+SUMMARY_SOURCES = ("collection", "run_means", "asl", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap",
+                   "rank_correlation", "discriminative_power")
 
 
 # ----------------------------------------------------------------------------- queries

@@ -29,11 +29,8 @@ byte-identical files.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
-import tempfile
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
@@ -310,32 +307,19 @@ def write_collection(params: SimParams, out_dir: str | os.PathLike, *, force: bo
     The files are written into a temporary sibling directory that is renamed into place, so
     ``out_dir`` is either the previous complete collection or the new complete one.
     """
-    from .util import file_name, public_mkdtemp
+    from .util import file_name, replace_dir
 
     out = Path(out_dir)
     file_name(f"{params.run_prefix}01", "run_prefix")        # the run names are file names
     if out.exists() and not force and any(out.iterdir()):
         raise FileExistsError(f"{out} exists (use force=True to replace it)")
-    out.parent.mkdir(parents=True, exist_ok=True)
     sim = simulate(params)
     docids = _docids(sim)
-    tmp = Path(public_mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
-    try:
+    with replace_dir(out, keep_old=False) as tmp:    # written aside, renamed into place as a whole
         (tmp / "runs").mkdir()
         (tmp / "qrels.txt").write_text(qrels_text(sim, docids), encoding="utf-8")
         for r, name in enumerate(sim.run_ids):
             (tmp / "runs" / f"{name}.run").write_text(run_text(sim, r, docids), encoding="utf-8")
         (tmp / "params.json").write_text(
             json.dumps(params.to_dict(), sort_keys=True, indent=1) + "\n", encoding="utf-8")
-        old = None
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
-            os.replace(out, old / "x")
-        os.replace(tmp, out)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            shutil.rmtree(tmp)
-        raise
     return out

@@ -14,12 +14,23 @@ from typing import IO, Iterator
 def open_text(path: str | os.PathLike) -> IO[str]:
     """Open a UTF-8 text file for reading; ``.gz`` (or gzip magic bytes) is decompressed
     transparently and a leading byte-order mark is dropped (``utf-8-sig``)."""
+    global _LAST_OPENED
     path = Path(path)
+    _LAST_OPENED = path
     with open(path, "rb") as fh:
         magic = fh.read(2)
     if magic == b"\x1f\x8b":
         return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", errors="strict")
     return open(path, "r", encoding="utf-8-sig", errors="strict")
+
+
+#: the file :func:`open_text` opened last (named by the command line when reading it fails midway)
+_LAST_OPENED: Path | None = None
+
+
+def last_opened() -> Path | None:
+    """The file :func:`open_text` opened last, or None."""
+    return _LAST_OPENED
 
 
 def current_umask() -> int:
@@ -178,7 +189,7 @@ def _link_or_copy(src, dst):
 
 
 @contextlib.contextmanager
-def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
+def replace_dir(path: str | os.PathLike, *, keep_old: bool = True) -> Iterator[Path]:
     """Write a whole output folder at once: yields a fresh sibling folder ``.NAME.new-PID-XXXX``
     to write into; when the block ends without an exception it replaces ``path`` as a whole.
 
@@ -188,7 +199,8 @@ def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
       completed by the next run, see :func:`clean_stale`).
     * Temporary folders of earlier killed runs are removed first (:func:`clean_stale`).
     * Entries of the old folder that the new output does not contain are kept (hard links): the
-      written entries (files, or whole sub-folders such as ``tables/``) replace their old selves.
+      written entries (files, or whole sub-folders such as ``tables/``) replace their old selves
+      (``keep_old=False``: none is kept, the folder is replaced as a whole).
     * ``path`` naming an existing file (not a folder) is an :class:`~metaeval.errors.InputError`.
     * On an exception the temporary folder is removed and ``path`` is untouched.
     """
@@ -209,7 +221,8 @@ def replace_dir(path: str | os.PathLike) -> Iterator[Path]:
         if not path.is_dir():
             os.rename(tmp, path)
             return
-        _carry_over(path, tmp)
+        if keep_old:
+            _carry_over(path, tmp)
         if _exchange(tmp, path):
             shutil.rmtree(tmp, ignore_errors=True)      # tmp now holds the old output
             return
@@ -262,6 +275,11 @@ def check_out(path: str | os.PathLike, kind: str = "folder", option: str = "--ou
         raise InputError(f"{option}: {p} is not a folder", path)
     if not os.access(p, os.W_OK | os.X_OK):
         raise InputError(f"{option}: cannot write in {p} (permission denied)", path)
+    try:                                   # what access() cannot tell (root, read-only mounts, /proc)
+        with tempfile.TemporaryFile(dir=p):
+            pass
+    except OSError as e:
+        raise InputError(f"{option}: cannot write in {p} ({e.strerror or e})", path) from None
 
 
 def file_name(name: str, what: str = "name") -> str:

@@ -168,8 +168,8 @@ sweeps: {{gains: {{enabled: false}}}}
 kishida: {{enabled: false}}
 summary: {{enabled: false}}
 """)
-    r = snakemake(tmp_path, "--configfile", "config.yaml", "--profile", str(ROOT / "workflow" / "profiles" / "default"),
-                  "--cores", "2", timeout=900)
+    profile = str(ROOT / "workflow" / "profiles" / "default")
+    r = snakemake(tmp_path, "--configfile", "config.yaml", "--profile", profile, "--cores", "2", timeout=900)
     err = r.stderr
     start = err.rindex("metaeval: the jobs noticed")
     tail = err[start:]

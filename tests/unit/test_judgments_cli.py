@@ -178,8 +178,11 @@ def test_api_equals_the_written_tables(shared_data, tmp_path):
     from metaeval.report.csvio import read_table
 
     d, r = _dl19(shared_data)
-    res = metaeval.judgments({"nist": str(d / "qrels.txt"), "second": _sets(r, SECOND).split(",")}, "nist",
-                             _runs(d), metrics=["nDCG@10"], B=30, out=tmp_path / "o", figures=False)
+    from metaeval.errors import InputWarning
+
+    with pytest.warns(InputWarning, match="without a relevant document left out"):   # topic 855410 of second
+        res = metaeval.judgments({"nist": str(d / "qrels.txt"), "second": _sets(r, SECOND).split(",")}, "nist",
+                                 _runs(d), metrics=["nDCG@10"], B=30, out=tmp_path / "o", figures=False)
     for name, df in res.tables.items():
         back = read_table(tmp_path / "o" / "tables" / f"{name}.csv")
         assert list(back.columns) == list(df.columns)

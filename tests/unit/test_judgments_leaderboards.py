@@ -300,7 +300,7 @@ def test_bad_leaderboards_one_line_exit_1(tmp_path):
             (["--results", f"truth={paths['truth']}", f"judge={missing}"], ["judge", "run03"]),
             (["--qrels", f"truth={qrels}", "--results", f"judge={paths['judge']}"], ["without --runs"])):
         out = tmp_path / "o"
-        rc, so, err = _cli(["judgments", *argv, "--reference", "truth", "--B", "5", "--out", str(out)])
+        rc, so, err = _cli(["judgments", *argv, "--reference", "truth", "--B", "20", "--out", str(out)])
         lines_err = [x for x in err.splitlines() if x.startswith("metaeval: error:")]
         assert rc == 1 and len(lines_err) == 1, err
         for n in needles:

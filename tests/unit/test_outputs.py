@@ -127,3 +127,18 @@ def test_docs_outputs_describes_every_declared_output():
             continue                                             # described in docs/kishida.md
         assert f"`{o.name}`" in hand, f"docs/outputs.md does not describe {o.key}"
     assert "paper 00" not in text.lower()
+
+
+def test_summary_job_reads_only_the_tables_its_builders_read():
+    """The summary rule's inputs are metaeval.outputs.SUMMARY_SOURCES (workflow/rules/common.smk):
+    exactly the tables report/summary.py reads, so that a stage it does not read (standardisation,
+    test errors) does not re-run it."""
+    import re
+
+    from conftest import ROOT
+
+    src = (ROOT / "src" / "metaeval" / "report" / "summary.py").read_text(encoding="utf-8")
+    reads = set(re.findall(r'read\("([a-z_]+)"\)', src))
+    assert reads == set(O.SUMMARY_SOURCES)
+    assert "_outputs.SUMMARY_SOURCES" in (ROOT / "workflow" / "rules" / "common.smk").read_text(encoding="utf-8")
+    assert not {"standardisation_within", "test_errors_power", "risk"} & set(O.SUMMARY_SOURCES)

@@ -3,7 +3,6 @@ copula selection, calibration on a collection whose truth is known, the paper's 
 rates, reproducibility and the command line."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,11 +12,16 @@ from metaeval.cli import main
 from metaeval.meta import copulas as C
 from metaeval.meta.error_rates import RATE_COLUMNS, TYPE1_COLUMNS, test_errors
 
+SEVEN = ("indep", "gaussian", "student", "clayton", "gumbel", "frank", "joe")
+
 
 def test_copula_selection_recovers_family_and_parameter():
     """Simulated from a Gumbel (theta 1.8), a Frank (theta 5) and a 90-degree rotated Gumbel copula,
-    n = 1000: the family is recovered every time; the parameter lies within one standard error in
-    most replications (about 68% expected) and within four in all.  (A Clayton copula is told apart
+    n = 1000, selected among the seven families independence, Gaussian, Student t, Clayton, Gumbel,
+    Frank and Joe (with rotations): the family is recovered every time (among VineCopula's whole
+    set, the default, BB1, BB6, BB7 and Tawn nest or nearly match Gumbel and win some
+    replications by AIC, as in VineCopula: tests/unit/test_paper_copulas.py); the parameter lies
+    within one standard error in most replications (about 68% expected) and within four in all.  (A Clayton copula is told apart
     from the 180-degree rotated Joe only about two times in three at this n, with pyvinecopulib's
     own sampler as with ours, and a Gaussian from a Student t with many degrees of freedom: nearly
     the same models.)"""
@@ -30,7 +34,7 @@ def test_copula_selection_recovers_family_and_parameter():
         for rep in range(12):
             rng = np.random.default_rng(1000 + rep)
             u1, u2 = C.simulate(true, 1000, 1, rng)
-            fit = C.fit_copula(u1[0], u2[0], rng)
+            fit = C.fit_copula(u1[0], u2[0], rng, families=SEVEN)
             assert fit.family == fam and fit.rotation == rot
             par = float(np.asarray(fit.parameters).ravel()[0])
             se = C.loglik_se(fit, C.pseudo_obs(np.column_stack([u1[0], u2[0]]), rng))

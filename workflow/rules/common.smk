@@ -213,8 +213,27 @@ def simulate_dir(w):
 
 
 def all_tables(w=None):
-    """Every table CSV of every collection (inputs of the summary rule)."""
-    return [f"{RES}/{c}/tables/{t}.csv" for c in COLLECTIONS for t in TABLES]
+    """The table CSVs of every collection that the summary reads (the inputs of the summary rule;
+    metaeval.outputs.SUMMARY_SOURCES)."""
+    return [f"{RES}/{c}/tables/{t}.csv" for c in COLLECTIONS for t in TABLES if t in _outputs.SUMMARY_SOURCES]
+
+
+def own_matrix_inputs(names):
+    """Input function of a job with a measure list of its own (test_errors): its matrices, as
+    `ancient` -- the metrics job rewrites every matrix when a metric is added to `metrics:`, and a
+    matrix changes only with the data and how they are read, which are this job's inputs
+    (collection_data) and parameters (data_params) too."""
+    return lambda w: [ancient(f) for f in matrix_files(names)(w)]
+
+
+def collection_data(w):
+    """The qrels and run files of a collection (a changed file re-runs the job)."""
+    return [collection_qrels(w)] + collection_run_files(w)
+
+
+def data_params(w):
+    """How a collection's matrices are computed (the metrics job's reading options and gains)."""
+    return f"{parse_args(w)} --gains {gains_arg(w)} {runs_args(w)}"
 
 
 def summary_args(w=None):

@@ -8,7 +8,10 @@
 
 rule test_errors:
     input:
-        matrices=matrix_files(PLAN.test_errors_metrics),
+        # what the job reads: its metrics' matrices (a metric added to `metrics:` only does not re-run
+        # it), the collection's data and how they are read (data_params)
+        matrices=own_matrix_inputs(PLAN.test_errors_metrics),
+        data=collection_data,
     output:
         _table_outputs(["test_errors"]),
         _figure_outputs(["test_errors"]),
@@ -20,6 +23,7 @@ rule test_errors:
         out=lambda w: f"{RES}/{w.collection}",
         args=lambda w: PLAN.own_job_args("test_errors", w.collection),
         views=report_views_command("test_errors"),
+        data=data_params,
     log:
         log_path("test_errors"),
     benchmark:

@@ -10,7 +10,8 @@ Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2
 
 A command's output is declared with its parser: ``p.set_defaults(out_kind="folder")`` (``--out``
 is a folder: made beside itself under a temporary name, renamed into place when the command ends
-well, removed on any error or signal -- :func:`run_command`), ``"file"`` (the command writes that file
+well, removed on any error or signal -- :func:`run_command`; what the old folder held besides is
+kept unless ``out_keep_old=False``), ``"file"`` (the command writes that file
 atomically) or ``"any"`` (a file or a folder, the command's own business); every kind is checked
 before any input is read (:func:`metaeval.util.check_out`).
 """
@@ -99,9 +100,27 @@ def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
+    if not getattr(category, "__module__", "").startswith("metaeval"):
+        # numpy's floating-point warnings, scipy's and pandas': never shown raw (one closing note,
+        # :func:`_library_note`); the degenerate inputs they come from are refused or noted by metaeval
+        _LIBRARY.append(str(message).splitlines()[0] if str(message) else category.__name__)
+        return
     print(f"metaeval: warning: {message}", file=sys.stderr)
     if _TALLY is not None:
         _TALLY.add(message)
+
+
+#: the library (numpy, scipy, pandas) warnings of the running command
+_LIBRARY: list[str] = []
+
+
+def _library_note() -> str:
+    """One line for the library warnings of a command that ended well (none: empty)."""
+    if not _LIBRARY:
+        return ""
+    n, first = len(_LIBRARY), _LIBRARY[0]
+    return (f"metaeval: note: {n} numerical warning{'s' if n > 1 else ''} of numpy/scipy not shown (first: "
+            f"{first!r}); values they concern are undefined (NaN) in the outputs")
 
 
 #: the warnings of the running command, summarised at its end (metaeval.logsummary; issue 31)
@@ -135,7 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         return ndeval_main(argv[1:])
     # `metaeval CMD ...` imports CMD's module alone; anything else (--help, a typo) the full parser
     only = argv[0] if argv and not argv[0].startswith("-") and _known(argv[0]) else None
+    import gzip
     import warnings
+    import zlib
 
     from ..errors import ConfigError, InputError, InputWarning
 
@@ -152,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     from ..logsummary import WarningTally
 
     _TALLY = WarningTally()
+    _LIBRARY.clear()
     warnings.showwarning = _show_warning
     warnings.simplefilter("always", InputWarning)
+    rc = 1
     try:
         with _signals_as_exceptions():
             rc = run_command(args)
@@ -162,6 +185,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error) as e:   # a file unreadable midway
+        from ..util import last_opened
+
+        where = f"{last_opened()}: " if last_opened() is not None else ""
+        what = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "a damaged or truncated gzip file"
+        print(f"metaeval: error: {where}cannot read: {what} ({e})", file=sys.stderr)
+        return 1
     except OSError as e:                   # a file or folder that cannot be read or written
         where = f"{e.filename}: " if e.filename else ""
         print(f"metaeval: error: {where}{e.strerror or e}", file=sys.stderr)
@@ -176,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
         tally, _TALLY = _TALLY, None
         if tally.summary():
             print(tally.summary(), file=sys.stderr)
+        if not rc and _library_note():
+            print(_library_note(), file=sys.stderr)
+        _LIBRARY.clear()
     return 0 if rc is None else int(rc)
 
 
@@ -190,32 +223,74 @@ class _Refused(Exception):
         self.rc = rc
 
 
-def _raise_terminated(signum, frame):
+#: the signal received while the command runs (SIGTERM or SIGINT), kept should the exception
+#: raised for it be swallowed where it landed (a fork hook, a finaliser): the output is then not
+#: published either (:func:`raise_if_signalled`)
+_SIGNALLED: list[int] = []
+_MAIN_PID: list[int] = []
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    import os
+    import signal
+
+    if _MAIN_PID and os.getpid() != _MAIN_PID[0]:       # a forked process before it set its own handlers
+        os._exit(128 + signum)
+    _SIGNALLED.append(signum)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise Terminated()
 
 
-class _signals_as_exceptions:
-    """``SIGTERM`` raises :class:`Terminated` in the main thread while the command runs (Ctrl-C raises
-    ``KeyboardInterrupt`` as always); the previous handler is restored afterwards."""
+def raise_if_signalled() -> None:
+    """Raise what a signal received meanwhile should have raised (its exception was swallowed)."""
+    import signal
 
-    def __enter__(self):
+    if _SIGNALLED:
+        if _SIGNALLED[-1] == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Terminated()
+
+
+class _signals_as_exceptions:
+    """``SIGTERM`` raises :class:`Terminated` and Ctrl-C ``KeyboardInterrupt`` in the main thread while
+    the command runs (a SIGINT ignored by the caller stays ignored); the previous handlers are restored
+    afterwards."""
+
+    def __enter__(self) -> _signals_as_exceptions:
+        import os
         import signal
         import threading
 
-        self.old = None
+        self.old = {}
+        _SIGNALLED.clear()
+        _MAIN_PID[:] = [os.getpid()]
+        self.hook = sys.unraisablehook
+        sys.unraisablehook = _quiet_unraisable
         if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGTERM, _raise_terminated)
+            self.old[signal.SIGTERM] = signal.signal(signal.SIGTERM, _on_signal)
+            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                self.old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_signal)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> bool:
         import signal
 
-        if self.old is not None:
-            signal.signal(signal.SIGTERM, self.old)
+        for sig, old in self.old.items():
+            signal.signal(sig, old)
+        sys.unraisablehook = self.hook
         return False
 
 
-def run_command(args) -> int | None:
+def _quiet_unraisable(unraisable: object) -> None:
+    """The exception of a signal that landed where Python cannot raise it (a fork hook, a finaliser) is
+    not printed: :func:`raise_if_signalled` raises it again where it can."""
+    if isinstance(unraisable.exc_value, (Terminated, KeyboardInterrupt)) and _SIGNALLED:
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def run_command(args: argparse.Namespace) -> int | None:  # noqa: F821
     """Run the parsed command ``args.func(args)`` with its output as it declares it (``out_kind``,
     see the module's docstring): ``--out`` checked first; a folder written under a temporary name
     beside it (``args.out`` is that name while the command runs, ``args.out_shown`` the user's) and
@@ -226,14 +301,19 @@ def run_command(args) -> int | None:
     out = getattr(args, "out", None)
     args.out_shown = out
     if kind is None or out is None:
-        return args.func(args)
+        rc = args.func(args)
+        raise_if_signalled()
+        return rc
     check_out(out, kind)
     if kind != "folder":
-        return args.func(args)
+        rc = args.func(args)
+        raise_if_signalled()
+        return rc
     try:
-        with replace_dir(out) as tmp:
+        with replace_dir(out, keep_old=getattr(args, "out_keep_old", True)) as tmp:
             args.out = str(tmp)
             rc = args.func(args)
+            raise_if_signalled()              # a signal whose exception was swallowed: not published
             if rc:
                 raise _Refused(int(rc))
     except _Refused as e:

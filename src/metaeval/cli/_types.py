@@ -4,6 +4,8 @@ a bad value is a usage error (exit 2) naming the option, and no command repeats 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["checked", "comma_list", "declared", "describe", "floats", "int_at_least", "ints_at_least", "names_in",
            "param_type", "probabilities", "violation"]
@@ -24,6 +26,8 @@ def int_at_least(low: int):
             raise argparse.ArgumentTypeError(f"must be >= {low}, got {v}")
         return v
     parse.__name__ = f"integer >= {low}"
+    # what it accepts, as the declared types say it (tests derive out-of-range values from it)
+    parse.schema = {"type": "integer", "minimum": low}  # type: ignore[attr-defined]
     return parse
 
 
@@ -37,6 +41,7 @@ def ints_at_least(low: int):
         if any(v < low for v in vals):
             raise argparse.ArgumentTypeError(f"every value must be >= {low}, got {text!r}")
         return vals
+    parse.schema = {"type": "array", "items": {"type": "integer", "minimum": low}}  # type: ignore[attr-defined]
     return parse
 
 
@@ -54,6 +59,10 @@ def probabilities(text: str) -> list[float]:
     if any(not 0 < a < 1 for a in vals):
         raise argparse.ArgumentTypeError(f"every level must be in (0, 1), got {text!r}")
     return vals
+
+
+probabilities.schema = {"type": "array",  # type: ignore[attr-defined]
+                        "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}}
 
 
 def names_in(known):
@@ -79,7 +88,7 @@ _TYPES = {"integer": "an integer", "number": "a number", "string": "a text", "bo
           "array": "a list", "null": "nothing", "object": "a mapping"}
 
 
-def _is(value, kind: str) -> bool:
+def _is(value: object, kind: str) -> bool:
     import math
 
     if kind == "integer":
@@ -125,7 +134,7 @@ def describe(schema: dict) -> str:
     return words
 
 
-def violation(value, schema: dict | None) -> str | None:
+def violation(value: object, schema: dict | None) -> str | None:
     """None if ``value`` meets ``schema`` (the JSON-schema subset the parameters declare), else what
     it should be.  A number must be finite (``nan`` and ``inf`` meet no numeric constraint)."""
     import math
@@ -166,7 +175,8 @@ def violation(value, schema: dict | None) -> str | None:
     return None
 
 
-def checked(parse, schema: dict | None, check=None, *, item: bool = False):
+def checked(parse: Callable[[str], Any], schema: dict | None, check: Callable[[Any], None] | None = None, *,
+            item: bool = False) -> Callable[[str], Any]:
     """An argparse type: ``parse(text)``, then the value checked against ``schema`` (``item``: the
     schema of a list and the value one of its items, as with ``nargs``) and by ``check`` (raises
     ``ValueError``); a failure is an ``ArgumentTypeError`` (exit 2, naming the option)."""
@@ -176,7 +186,7 @@ def checked(parse, schema: dict | None, check=None, *, item: bool = False):
 
     import math
 
-    def parse_checked(text: str):
+    def parse_checked(text: str) -> Any:
         try:
             value = parse(text)
         except argparse.ArgumentTypeError:
@@ -195,10 +205,11 @@ def checked(parse, schema: dict | None, check=None, *, item: bool = False):
                 raise argparse.ArgumentTypeError(str(e)) from None
         return value
     parse_checked.__name__ = getattr(parse, "__name__", "value")
+    parse_checked.schema = sub  # type: ignore[attr-defined]
     return parse_checked
 
 
-def comma_list(parse, schema: dict | None):
+def comma_list(parse: Callable[[str], Any], schema: dict | None) -> Callable[[str], list]:
     """An argparse type: comma-separated values, each parsed by ``parse``, the list checked against
     the declared array ``schema``."""
     def parse_list(text: str) -> list:
@@ -210,10 +221,11 @@ def comma_list(parse, schema: dict | None):
         if why is not None:
             raise argparse.ArgumentTypeError(f"every value must be {why}, got {text!r}")
         return vals
+    parse_list.schema = schema  # type: ignore[attr-defined]
     return parse_list
 
 
-def param_type(prm, *, element: bool | None = None):
+def param_type(prm: Any, *, element: bool | None = None) -> Callable[[str], Any]:
     """The argparse type of a declared :class:`metaeval.stages.Param`: its ``type`` checked against its
     ``schema`` (one item of it when the option takes several words, ``nargs``) and, for a single value,
     its ``check``."""
@@ -221,7 +233,7 @@ def param_type(prm, *, element: bool | None = None):
     return checked(prm.type, prm.schema, None if item else prm.check, item=item)
 
 
-def declared(name: str, stage: str | None = None):
+def declared(name: str, stage: str | None = None) -> Callable[[str], Any]:
     """The argparse type of the declared parameter ``name`` (of ``stage``, or any method's / the
     common ones), for a command whose option means the same (``compare --alpha``)."""
     from ..meta import stages

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .. import stages as _stages
 from ._meta_options import add_config_args, add_incompleteness_args, config_from_args
 
 DEFAULT_METRICS = ("AP", "Q-measure", "nDCG@1000", "RR")
@@ -63,6 +64,10 @@ def run(args) -> int:
     from ..metrics.registry import default_vocabulary
     from .ingest import resolve_order
 
+    methods = set(args.inc_methods or _stages.get("incompleteness").params[0].default)
+    if args.pool_runs and not {"depth", "leave-one-group-out"} & methods:
+        parser.error("--pool-runs names the runs that formed the pool of --method depth or leave-one-group-out; "
+                     f"--method {' '.join(sorted(methods))} does not pool")
     resolve_order(args, args.runs)
     try:
         gains = parse_gains(args.gains) if args.gains else None

@@ -127,7 +127,7 @@ def run(args) -> int:
                             topics=args.topics, correction=args.correction, order=args.order, results=results,
                             depth=args.depth, rbo_p=args.rbo_p, clip=args.clip,
                             results_format=args.results_format, trec_eval_version=args.trec_eval_version)
-    except (InputError, ConfigError):
+    except (InputError, ConfigError, UnicodeDecodeError):
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:
         parser.error(str(e))

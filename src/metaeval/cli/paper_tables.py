@@ -67,7 +67,7 @@ def _deprecated_run(args) -> int:
 
 def _options(p: argparse.ArgumentParser) -> None:
     from ..meta.stages.common import SEED
-    from ._types import declared
+    from ._types import checked, declared
 
     p.add_argument("target", choices=["kishida"], help="what to reproduce")
     p.add_argument("--out", required=True, help="output folder")
@@ -84,7 +84,8 @@ def _options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("Tables 3-5")
     g.add_argument("--degrees", type=_ints, default=(3, 2, 1), help="relevance degrees (3,2,1)")
     g.add_argument("--n", type=_pos, default=5, help="output length (5)")
-    g.add_argument("--b", type=float, default=2.0, help="log base of the DCG discount (2)")
+    g.add_argument("--b", type=checked(float, {"type": "number", "exclusiveMinimum": 1}), default=2.0,
+                   help="log base of the DCG discount (2)")
 
 
 def run(args) -> int:

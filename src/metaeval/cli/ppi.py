@@ -37,7 +37,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                      help="the human-labelled topics: a topic id per line (default: every topic of the human qrels)")
     lab.add_argument("--labelled", metavar="N", type=int_at_least(2), default=None,
                      help="N labelled topics drawn with --seed from the human topics the judge also judged")
-    p.add_argument("--alpha", type=float, default=0.05, help="1 - the intervals' level (default 0.05)")
+    p.add_argument("--alpha", type=declared("alpha"), default=0.05, help="1 - the intervals' level (default 0.05)")
     p.add_argument("--seed", type=declared("seed"), default=SEED, help=f"seed of --labelled and the budget (default {SEED})")
     p.add_argument("--sizes", type=ints_at_least(2), default=None,
                    help="labelled-set sizes of the budget table (default 5,10,20,30,40: those that fit)")

@@ -18,13 +18,14 @@ def _reproduction(text: str) -> tuple[str, str, str]:
 
 
 def _unit_open(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"must be in (0, 1), got {v:g}")
-    return v
+    """RBO's persistence: a number in (0, 1) (checked as every declared option is)."""
+    from ._types import checked
+
+    return checked(float, _UNIT_OPEN)(text)
+
+
+_UNIT_OPEN = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
+_unit_open.schema = _UNIT_OPEN
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

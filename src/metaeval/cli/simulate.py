@@ -29,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="override the preset's seed")
     p.add_argument("--list", action="store_true", help="print the presets' parameters and exit")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=run, out_kind="folder")
+    p.set_defaults(func=run, out_kind="folder", out_keep_old=False)
     return p
 
 

@@ -428,6 +428,8 @@ def hash_rows(m: np.ndarray) -> np.ndarray:
     independent of the padding width (all-zero words are skipped: ids contain no NUL bytes).  Used
     only to find candidate matches, which are then verified byte for byte."""
     n = m.shape[0]
+    if n == 0:                                   # no ids (an empty file): no hashes
+        return np.zeros(0, np.uint64)
     words = m if m.dtype.itemsize == 8 else np.ascontiguousarray(m).view("<u8").reshape(n, -1)
     h = np.full(n, _SEED, np.uint64)
     with np.errstate(over="ignore"):

@@ -198,7 +198,9 @@ def label_run(run: ParsedRun, index: _QrelsIndex, n_topics: int, width: int, ord
                 # rises down the list is (and not under an order='score' the caller chose)
                 rise = same & (key[:-1] > key[1:])
                 rises = bool(rise.any())
-                if rises and (order != "score" or is_conventional(order)):
+                # a DataFrame without a rank column ranked by score: its rows claim no ranking
+                rows_only = getattr(run, "order_name", "") == "row order"
+                if rises and (order != "score" or (is_conventional(order) and not rows_only)):
                     _warn_order_disagreement(run, src, ct, rise, order, index.q.topics, qt)
                 if order == "score":
                     o = _score_order(ct, key, docs, rows, sort=rises)

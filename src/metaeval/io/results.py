@@ -38,7 +38,26 @@ def _read_file(path: Path):
             except ValueError:
                 raise t.error(r, f"value {vals_b[r].decode('utf-8', 'replace')!r} is not a number") from None
         raise
-    return meas[rows], top[rows], vals
+    if not len(rows):            # read as a run scoring 0 everywhere, it would move every ranking
+        raise InputError("no per-topic results (an empty trec_eval -q output; expected lines MEASURE TOPIC VALUE)",
+                         path)
+    bad = np.flatnonzero(~np.isfinite(vals))
+    if len(bad):
+        raise t.error(int(rows[bad[0]]), f"value {vals_b[rows[bad[0]]].decode('utf-8', 'replace')!r} is not a "
+                                          "finite number")
+    m, tp = meas[rows], top[rows]
+    key = np.char.add(np.char.add(m.astype(bytes), b"\0"), tp.astype(bytes))
+    order = np.argsort(key, kind="stable")
+    same = np.flatnonzero(key[order][1:] == key[order][:-1])
+    if len(same):                # a (measure, topic) given twice: the same value is a repeat, else an error
+        differ = same[vals[order][1:][same] != vals[order][:-1][same]]
+        if len(differ):
+            first, second = order[differ[0]], order[differ[0] + 1]
+            raise t.error(int(rows[second]), f"{m[second].decode('utf-8', 'replace')} of topic "
+                                             f"{tp[second].decode('utf-8', 'replace')} given twice with different "
+                                             f"values ({float(vals[first])!r} on line {int(t.line[rows[first]])}, "
+                                             f"{float(vals[second])!r} here)")
+    return m, tp, vals
 
 
 def read_results(folder, runs, names=None) -> dict:
@@ -54,6 +73,14 @@ def read_results(folder, runs, names=None) -> dict:
     for f in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
         files.setdefault(run_name(f), f)
     missing = [r for r in runs if r not in files]
+    extra = sorted(set(files) - set(runs))
+    if extra and not missing:
+        import warnings
+
+        from ..errors import InputWarning
+
+        warnings.warn(f"{folder}: {len(extra)} file(s) of runs not among the judged runs ignored (first: "
+                      f"{files[extra[0]].name})", InputWarning, stacklevel=2)
     if missing:
         raise InputError(f"no trec_eval -q output for run {missing[0]}"
                          + (f" (and {len(missing) - 1} more runs)" if len(missing) > 1 else "")
@@ -161,7 +188,14 @@ def _parse(path: Path, fmt: str | None):
     """``(fmt, [(line, run, topic, measure, value text)])`` of one file; run None: the file's name."""
     import json
 
-    text = path.read_text(encoding="utf-8")
+    from ..util import open_text
+
+    try:                                   # gzip and a byte-order mark as every reader takes them
+        with open_text(path) as fh:
+            text = fh.read()
+    except (UnicodeDecodeError, EOFError) as e:
+        raise InputError(f"cannot read: {'not UTF-8 text' if isinstance(e, UnicodeDecodeError) else e}",
+                         path) from None
     lines = text.splitlines()
     fmt = _sniff(path, lines) if fmt in (None, "auto") else fmt
     out: list[tuple[int, str | None, str, str, str]] = []
@@ -238,6 +272,10 @@ def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None
     top_of = np.array([x[3] for x in rows], dtype=object)
     mea_of = np.array([x[4] for x in rows], dtype=object)
     vals = np.array([float(x[5]) for x in rows])
+    bad = np.flatnonzero(~np.isfinite(vals))
+    if len(bad):                             # nan/inf would reach the statistics as a number
+        f, i = rows[bad[0]][0], rows[bad[0]][1]
+        raise InputError(f"value {rows[bad[0]][5]!r} is not a finite number", f, i)
     runs = list(dict.fromkeys(run_of.tolist()))
     measures = list(dict.fromkeys(mea_of.tolist()))
     ri = np.array([{r: j for j, r in enumerate(runs)}[r] for r in run_of.tolist()], np.int64) if len(rows) else \

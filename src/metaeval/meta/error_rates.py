@@ -2,18 +2,21 @@
 
 On a collection's per-topic score matrices, for each metric:
 
-1. **Runs** -- duplicates (every score within ``1e-5`` of an earlier run's) and the bottom 10% of
-   runs by mean score are removed, as the paper's ``removeDuplicates`` / ``removeBottom(p = .1)``.
+1. **Runs** -- duplicates (every score within ``1e-5`` of an earlier run's, removed or not) and
+   then the bottom 10% of runs by mean score are removed, as the paper's ``removeDuplicates`` /
+   ``removeBottom(p = .1)`` (``R/common.R``, applied in ``R/01-margins.R`` and ``R/03-bicops.R``).
 2. **Margins** -- every run's scores get the margin of least AIC (:mod:`.margins`; discrete
    families on a known support for P@k and RR).
 3. **Pairs and copulas** -- type I: ``pairs`` run pairs drawn at random; both simulated runs take
    the first run's margin (same expected value: every rejection is a type I error), joined by the
-   copula fitted to the two runs' scores (:mod:`.copulas`).  Type II and III, per ``delta``:
-   ``pairs`` pairs whose baseline is drawn from the runs outside the top 25% by expected value and
-   whose experimental run from the 10 runs closest in expected value to the baseline's plus
-   ``delta``; the experimental margin is transformed to exactly the baseline's expected value plus
-   ``delta`` (:func:`.margins.transform`), the two joined by their fitted copula
-   (``R/02-margins_transform.R``, ``R/12-type_2.R``).
+   copula of least AIC among VineCopula's whole family set fitted to the two runs' scores
+   (:mod:`.copulas`: also BB1, BB6, BB7, BB8 and the asymmetric Tawn copulas, with rotations; an
+   asymmetric copula skews the per-topic differences, which the Wilcoxon and sign tests read as
+   a shift).  Type II and III, per ``delta``: ``pairs`` pairs whose baseline is drawn from the
+   runs outside the top 25% by expected value and whose experimental run from the 10 runs closest
+   in expected value to the baseline's plus ``delta``; the experimental margin is transformed to
+   exactly the baseline's expected value plus ``delta`` (:func:`.margins.transform`), the two
+   joined by their fitted copula (``R/02-margins_transform.R``, ``R/12-type_2.R``).
 4. **Simulation** -- per pair and topic set size ``n``, ``trials`` topic sets of ``n`` topics;
    every test (:mod:`.urbano_tests`, the conventions of the paper's ``ir_tests.R``) on every
    simulated set, vectorised over the trials in batches.
@@ -79,12 +82,17 @@ class TestErrors(Result):
         return html_view("TestErrors", self._parts(), "type1")
 
 
+#: the fewest topics whose scores a margin is fitted to (one topic: degenerate fits, shapes near 1e13)
+MIN_TOPICS = 3
+
+
 def prepare_runs(X: np.ndarray, runs: list[str], bottom: float = 0.1, tol: float = 1e-5):
-    """The runs the simulation models: duplicates and the bottom ``bottom`` fraction removed."""
-    keep = []
-    for j in range(X.shape[1]):
-        if not any(np.all(np.abs(X[:, j] - X[:, k]) <= tol) for k in keep):
-            keep.append(j)
+    """The runs the simulation models, as the paper's ``R/common.R``: ``removeDuplicates`` (a run
+    goes when every score is within ``tol`` of an earlier run's, kept or itself removed), then
+    ``removeBottom(p = bottom)`` (the runs whose mean is below the ``bottom`` quantile of the means,
+    R's default type 7 = numpy's linear)."""
+    keep = [j for j in range(X.shape[1])
+            if j == 0 or not np.any(np.all(np.abs(X[:, :j] - X[:, j:j + 1]) <= tol, axis=0))]
     X, runs = X[:, keep], [runs[j] for j in keep]
     mu = X.mean(axis=0)
     sel = mu >= np.quantile(mu, bottom)
@@ -139,6 +147,9 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
     bar = Progress(len(metrics) * pairs * (1 + len(deltas)), "metaeval test-errors")
     for mi, metric in enumerate(metrics):
         df = matrices[metric]
+        if df.shape[0] < MIN_TOPICS:
+            raise ValueError(f"{metric}: {df.shape[0]} topic(s); fitting each run's score distribution needs at "
+                             f"least {MIN_TOPICS}")
         X, runs = prepare_runs(df.to_numpy(dtype=np.float64), [str(c) for c in df.columns], bottom)
         if len(runs) < 3:
             raise ValueError(f"{metric}: fewer than 3 distinct runs left to model")

@@ -202,6 +202,9 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
     if reference not in names_all:
         shown = [f"{n} ({', '.join(map(str, sets[n]))})" if n in sets else n for n in names_all]
         raise InputError(f"unknown reference {reference!r}: the sets are {'; '.join(shown)}")
+    if len(names_all) < 2:            # nothing to compare: header-only tables otherwise
+        raise InputError(f"only the reference {reference} is given: judgments compares other qrels sets with it "
+                         f"(--qrels NAME=FILE, --fill NAME=BASE+FROM or --results NAME=PATH)")
     has_runs = runs is not None and not (isinstance(runs, (list, tuple)) and len(runs) == 0)
     if res and not has_runs and reference not in res:
         raise InputError(f"results {next(iter(res))} cannot be compared with the qrels set {reference} without "
@@ -216,6 +219,9 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
                               list(runs) if isinstance(runs, (list, tuple)) else [runs])
     order = order or "file"
     js = read_sets(sets, on_conflict=on_conflict, fill=fills) if sets else None
+    if threshold is not None and js is not None and not 1 <= int(threshold) <= js.max_level:
+        raise InputError(f"--threshold {threshold}: the qrels sets' levels are 0..{js.max_level}, so kappa_binary's "
+                         f"threshold lies in 1..{js.max_level}")
     if js is not None and reference in js.names:
         js = _clip_labels(js, reference, clip, notes)
     if js is not None and reference in js.names and topics == "common" and has_runs:
@@ -275,6 +281,10 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
                                      + f" (expected a file named {missing[0]}[.txt] in a folder, or its rows)",
                                      folder)
                 have[m] = df[list(lr.runs)]
+            extra = sorted({str(r) for df in got.values() for r in df.columns} - set(map(str, lr.runs)))
+            if extra:                      # other runs' results: left out, said once
+                _note(notes, f"results {name} ({folder}): {len(extra)} run(s) not among the judged runs ignored "
+                             f"(first: {extra[0]})")
         if lb.means_only:
             means_only.add(name)
             _note(notes, f"results {name} ({folder}): run means only (no per-topic values): the statistics over "

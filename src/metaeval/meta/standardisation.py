@@ -376,6 +376,13 @@ def stage_standardisation(matrices, metrics=None, *, methods=("z", "N", "U", "E"
         if n < 2 or R < 2:
             raise ValueError(f"{name}: the standardisation experiments need at least 4 topics and 2 runs, "
                              f"got {T} topics and {R} runs")
+        if n < int(n_topics) and name == names[0]:      # said once, not per metric
+            import warnings
+
+            from ..errors import InputWarning
+
+            warnings.warn(f"{name}: {T} topics make two disjoint subsets of at most {T // 2}: subsets of {n} "
+                          f"topics used, not {int(n_topics)}", InputWarning, stacklevel=2)
         ys = standardised_matrices(x, methods)
         idx_w = topic_subsets(T, n, trials, seed, "within")
         idx_b = topic_subsets(T, 2 * n, trials, seed, "between")

@@ -108,7 +108,7 @@ def write_test_errors(res, out, *, figures: bool = True) -> list[Path]:
     out = Path(out)
     written: list[Path] = []
     for name, df in res.tables.items():
-        written += write_table(df, out / "tables" / name, kind="generic", caption=CAPTIONS[name])
+        written += write_table(df, out / "tables" / name, kind=name, caption=CAPTIONS[name])
     (out / "test_errors").mkdir(parents=True, exist_ok=True)
     for name, df in (("margins", res.margins), ("copulas", res.copulas)):
         path = out / "test_errors" / f"{name}.csv"

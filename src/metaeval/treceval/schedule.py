@@ -66,6 +66,9 @@ def _halves(paths, sizes) -> int:
 def _child(o, q, paths, fd) -> None:
     """The forked process's half: its text, or its input error, pickled into ``fd``; then exit
     without running the parent's exit handlers."""
+    from ..workers import die_with_parent
+
+    die_with_parent()                   # as every forked worker: ends with its parent, leaves signals to it
     code = 0
     try:
         try:

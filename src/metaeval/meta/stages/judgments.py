@@ -82,7 +82,9 @@ STAGE = StageInfo(
         Output("topic_ranking_agreement", "table", "judgments",
                "Per metric, qrels set and topic: the correlation of the runs' scores on that topic under the "
                "reference and under the set (Kendall's tau-a and tau-b, Pearson's r, Spearman's rho)",
-               "the per-topic correlations of TREC's AutoJudge evaluation, with Kendall (1945)'s tau",
+               "the run-ranking comparison of Voorhees (2000) topic by topic, as TREC's AutoJudge evaluation "
+               "reports it: Kendall (1938)'s tau-a, Kendall (1945)'s tau-b, Pearson (1896)'s r and "
+               "Spearman (1904)'s rho",
                columns=("metric", "qrels", "reference", "topic", "runs", "tau", "tau_b", "pearson", "spearman"),
                formats=("csv",)),
         Output("run_ranks", "table", "judgments",

@@ -1,0 +1,467 @@
+"""The promise under hostile input, for every command of ``metaeval --help``: one line naming the file
+(exit 1) for rejected input, exit 2 for bad usage before any input is read, no traceback, nothing
+written or left behind when input is rejected or the command is interrupted.
+
+Table-driven: :data:`ROWS` holds one row per command (a valid command line on small inputs and its
+file options); the cases are derived from the rows and from the parsers themselves (every option
+whose argparse type declares its accepted range gets an out-of-range value), so a command added
+later is covered by adding its row -- :func:`test_every_command_has_a_row` fails until it is there.
+Everything runs in-process (``metaeval.cli.main``) except the signal cases, which need a process of
+their own to kill.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from metaeval.cli import _commands, build_parser, main
+
+ROOT = Path(__file__).resolve().parents[2]
+T, D, R = 5, 8, 4                      # topics, documents per topic, runs
+
+
+# ------------------------------------------------------------------ the small inputs
+def _qrels(rng, shift=0) -> str:
+    return "".join(f"{t + 1} 0 d{t}-{k} {(int(rng.integers(0, 3)) + shift) % 3 if k else 2}\n"
+                   for t in range(T) for k in range(D))
+
+
+def _run(rng, name) -> str:
+    return "".join(f"{t + 1} Q0 d{t}-{k} {i + 1} {20 - i}.5 {name}\n"
+                   for t in range(T) for i, k in enumerate(rng.permutation(D)))
+
+
+@pytest.fixture(scope="module")
+def inp(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("hostile")
+    rng = np.random.default_rng(41)
+    (d / "qrels.txt").write_text(_qrels(rng))
+    (d / "qrels2.txt").write_text(_qrels(rng, 1))
+    (d / "gains.txt").write_text((d / "qrels.txt").read_text().replace(" 2\n", " 1\n"))      # C/W/L gains in [0, 1]
+    (d / "runs").mkdir()
+    for r in range(R):
+        (d / "runs" / f"R{r}.run").write_text(_run(rng, f"R{r}"))
+    (d / "mats").mkdir()
+    for m in ("AP", "RR"):
+        x = rng.random((T, R))
+        (d / "mats" / f"{m}.csv").write_text(
+            "topic," + ",".join(f"R{r}" for r in range(R)) + "\n"
+            + "".join(f"{t + 1}," + ",".join(repr(float(v)) for v in x[t]) + "\n" for t in range(T)))
+    (d / "results").mkdir()
+    for r in range(R):
+        (d / "results" / f"R{r}").write_text("".join(f"map {t + 1} {rng.random():.4f}\n" for t in range(T)))
+    (d / "divqrels.txt").write_text("".join(f"{t + 1} {i} d{t}-{k} {int(rng.integers(0, 2)) if k else 1}\n"
+                                            for t in range(T) for i in (1, 2) for k in range(D)))
+    return d
+
+
+# ------------------------------------------------------------------ one row per command
+@dataclass
+class Row:
+    """``argv(inp, out)``: a command line that succeeds on the small inputs; ``files``: its file
+    options, each ``(flag or None for a positional, input path relative to inp, kind)``, kind
+    ``qrels``/``run``/``matrix``/``results``/``divqrels``; ``out``: whether it takes ``--out``."""
+
+    argv: object
+    files: list = field(default_factory=list)
+    out: bool = True
+
+
+def _runs(i):
+    return str(i / "runs")
+
+
+ROWS: dict[str, Row] = {
+    "compare": Row(lambda i, o: ["compare", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i), "--metrics", "AP",
+                                 "--out", str(o), "--quiet"],
+                   [("--qrels", "qrels.txt", "qrels"), ("--runs", "runs/R1.run", "run")]),
+    "cwl_eval": Row(lambda i, o: ["cwl_eval", str(i / "gains.txt"), str(i / "runs" / "R0.run")],
+                    [(None, "gains.txt", "qrels"), (None, "runs/R0.run", "run")], out=False),
+    "evaluate": Row(lambda i, o: ["evaluate", "--qrels", str(i / "qrels.txt"), "--run", str(i / "runs" / "R0.run"),
+                                  "--metrics", "AP", "--out", str(o)],
+                    [("--qrels", "qrels.txt", "qrels"), ("--run", "runs/R0.run", "run")]),
+    "incompleteness": Row(lambda i, o: ["incompleteness", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i),
+                                        "--metrics", "AP", "--fractions", "0.5", "--trials", "2", "--B", "20",
+                                        "--no-condensed", "--no-figures", "--out", str(o), "--quiet"],
+                          [("--qrels", "qrels.txt", "qrels"), ("--runs", "runs/R1.run", "run")]),
+    "ingest": Row(lambda i, o: ["ingest", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i), "--out", str(o)],
+                  [("--qrels", "qrels.txt", "qrels"), ("--runs", "runs/R1.run", "run")]),
+    "judgments": Row(lambda i, o: ["judgments", "--qrels", f"a={i / 'qrels.txt'}", f"b={i / 'qrels2.txt'}",
+                                   "--results", f"c={i / 'results'}", "--metrics", "trec.map", "--reference", "a",
+                                   "--runs", _runs(i), "--B", "20", "--no-figures", "--out", str(o), "--quiet"],
+                     [("--qrels", "qrels2.txt", "qrels"), ("--runs", "runs/R1.run", "run"),
+                      ("--results", "results/R1", "results")]),
+    "matrices": Row(lambda i, o: ["matrices", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i), "--metrics", "AP",
+                                  "--out", str(o), "--quiet"],
+                    [("--qrels", "qrels.txt", "qrels"), ("--runs", "runs/R1.run", "run")]),
+    "measures": Row(lambda i, o: ["measures"], out=False),
+    "meta": Row(lambda i, o: ["meta", "--matrices", str(i / "mats"), "--B", "20", "--rthsd-B", "20", "--no-figures",
+                              "--out", str(o), "--quiet"],
+                [("--matrices", "mats/RR.csv", "matrix")]),
+    "ndeval": Row(lambda i, o: ["ndeval", str(i / "divqrels.txt"), str(i / "runs" / "R0.run")],
+                  [(None, "divqrels.txt", "divqrels"), (None, "runs/R0.run", "run")], out=False),
+    "ntcir": Row(lambda i, o: ["ntcir", "compute", "-r", str(i / "qrels.txt"), "-out", "x"], out=False),
+    "ppi": Row(lambda i, o: ["ppi", "--qrels", str(i / "qrels.txt"), "--judge", str(i / "qrels2.txt"), "--runs",
+                             _runs(i), "--metrics", "AP", "--labelled", "3", "--trials", "5", "--sizes", "2,3",
+                             "--no-figures", "--out", str(o), "--quiet"],
+               [("--qrels", "qrels.txt", "qrels"), ("--judge", "qrels2.txt", "qrels"), ("--runs", "runs/R1.run", "run")]),
+    "paper_tables": Row(lambda i, o: ["paper-tables", "kishida", "--L", "3", "--M", "5", "--out", str(o)]),
+    "reproducibility": Row(lambda i, o: ["reproducibility", "--qrels", str(i / "qrels.txt"), "--orig",
+                                         str(i / "runs" / "R0.run"), str(i / "runs" / "R1.run"), "--rep",
+                                         f"x={i / 'runs' / 'R2.run'},{i / 'runs' / 'R3.run'}", "--metrics", "AP",
+                                         "--no-figures", "--out", str(o), "--quiet"],
+                           [("--qrels", "qrels.txt", "qrels"), ("--orig", "runs/R1.run", "run")]),
+    "simulate": Row(lambda i, o: ["simulate", "--params", '{"topics": 3, "runs": 3}', "--out", str(o), "--quiet"]),
+    "stage": Row(lambda i, o: ["stage", "kendall", "--matrices", str(i / "mats"), "--out", str(o), "--quiet"],
+                 [("--matrices", "mats/RR.csv", "matrix")]),
+    "standardisation": Row(lambda i, o: ["standardisation", "--matrices", str(i / "mats"), "--topics", "2",
+                                         "--trials", "5", "--no-figures", "--out", str(o), "--quiet"],
+                           [("--matrices", "mats/RR.csv", "matrix")]),
+    "standardise": Row(lambda i, o: ["standardise", "--matrices", str(i / "mats"), "--out", str(o), "--quiet"],
+                       [("--matrices", "mats/RR.csv", "matrix")]),
+    "error_rates": Row(lambda i, o: ["test-errors", "--matrices", str(i / "mats"), "--metrics", "AP", "--pairs", "1",
+                                     "--trials", "5", "--topics", "5", "--deltas", "0.05", "--B", "10", "--tests",
+                                     "paired-t", "--no-figures", "--out", str(o), "--quiet"],
+                       [("--matrices", "mats/RR.csv", "matrix")]),
+    "trec_eval": Row(lambda i, o: ["trec_eval", str(i / "qrels.txt"), str(i / "runs" / "R0.run")],
+                     [(None, "qrels.txt", "qrels"), (None, "runs/R0.run", "run")], out=False),
+}
+
+#: the drop-ins keep their reference tool's own option handling
+DROP_INS = ("trec_eval", "ndeval", "cwl_eval", "ntcir")
+#: the commands whose --out may be a file or a folder (a pipeline job's), or is a file
+OUT_FILE = ("evaluate", "ingest", "stage")
+
+
+def test_every_command_has_a_row():
+    assert sorted(ROWS) == _commands()          # the command modules and drop-ins
+
+
+# ------------------------------------------------------------------ the checks
+def _promise(rc, err: str, out: Path | None, *, rejected_file: str | None = None, codes=(1,)) -> None:
+    """Exit 0 or one of ``codes`` (a drop-in: its reference tool's); no traceback; rejected: exactly
+    one error line (naming the file) among metaeval's own lines, and ``out`` absent (nor anything
+    beside it)."""
+    assert "Traceback" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert all(ln.startswith(("metaeval", "  ", "trec_eval", "ndeval", "cwl_eval")) for ln in lines), err
+    if rc == 0:
+        return
+    assert rc in codes if codes else rc != 0, (rc, err)
+    errors = [ln for ln in lines if " error" in ln or ln.startswith(("trec_eval:", "ndeval:", "cwl_eval"))]
+    assert len(errors) == 1, err
+    if rejected_file is not None:
+        assert rejected_file in errors[0], errors[0]
+    if out is not None:
+        assert not out.exists(), err
+        assert not [p for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.")]
+
+
+def _call(argv, capsys):
+    try:
+        rc = main(argv)
+    except SystemExit as e:
+        rc = e.code
+    cap = capsys.readouterr()
+    return rc, cap.err
+
+
+# ------------------------------------------------------------------ hostile files
+def _content(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+def _nan(kind: str, text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    f = lines[1].split(" " if kind != "matrix" else ",")
+    f[-1 if kind in ("qrels", "divqrels", "matrix", "results") else 4] = "nan" + ("\n" if kind != "run" else "")
+    lines[1] = (" " if kind != "matrix" else ",").join(f)
+    return "".join(lines)
+
+
+def _duplicate(kind: str, text: str) -> str:
+    """The first data line again with another value (a contradiction), or for a run the same document."""
+    lines = text.splitlines(keepends=True)
+    i = 1 if kind == "matrix" else 0
+    f = lines[i].rstrip("\n").split("," if kind == "matrix" else " ")
+    if kind == "run":
+        return text + " ".join(f) + "\n"
+    f[-1] = "0.123" if kind in ("matrix", "results") else ("0" if f[-1] != "0" else "1")
+    return text + ("," if kind == "matrix" else " ").join(f) + "\n"
+
+
+VARIANTS = ("empty", "truncated-gzip", "bom", "crlf", "nan", "duplicate", "unreadable", "binary")
+
+
+def _spoil(path: Path, kind: str, variant: str) -> None:
+    text = path.read_text()
+    if variant == "empty":
+        path.write_text("")
+    elif variant == "truncated-gzip":
+        data = gzip.compress(text.encode())
+        path.write_bytes(data[: len(data) // 2])
+    elif variant == "bom":
+        path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    elif variant == "crlf":
+        path.write_bytes(text.replace("\n", "\r\n").encode())
+    elif variant == "nan":
+        path.write_text(_nan(kind, text))
+    elif variant == "duplicate":
+        path.write_text(_duplicate(kind, text))
+    elif variant == "unreadable":                   # a folder where a file is expected (root reads any file)
+        path.unlink()
+        path.mkdir()
+    elif variant == "binary":
+        path.write_bytes(b"\xff\xfe\x00garbage\x80\n")
+
+
+FILE_CASES = [(cmd, flag, rel, kind, v) for cmd, row in ROWS.items() for flag, rel, kind in row.files
+              for v in VARIANTS]
+
+
+@pytest.fixture
+def spoilt(inp, tmp_path):
+    """A private copy of the inputs (hard links but for the file to spoil)."""
+    import shutil
+
+    def make(rel, kind, variant):
+        d = tmp_path / "in"
+        shutil.copytree(inp, d, copy_function=os.link)
+        p = d / rel
+        text = p.read_text()
+        p.unlink()
+        p.write_text(text)
+        _spoil(p, kind, variant)
+        return d
+    return make
+
+
+@pytest.mark.parametrize("cmd, flag, rel, kind, variant", FILE_CASES,
+                         ids=[f"{c}-{f or 'arg'}-{Path(r).name}-{v}" for c, f, r, k, v in FILE_CASES])
+def test_hostile_file(cmd, flag, rel, kind, variant, spoilt, tmp_path, capsys):
+    d = spoilt(rel, kind, variant)
+    out = tmp_path / "out"
+    rc, err = _call(ROWS[cmd].argv(d, out), capsys)
+    _promise(rc, err, out if ROWS[cmd].out else None, rejected_file=Path(rel).name,
+             codes=None if cmd in DROP_INS else (1,))
+
+
+# ------------------------------------------------------------------ numeric options out of range
+def _bad_values(schema: dict) -> list[str]:
+    """Values the declared ``schema`` (of one value) refuses."""
+    if schema is None:
+        return []
+    s = schema.get("items", schema) if schema.get("type") == "array" or "items" in schema else schema
+    if "oneOf" in s:
+        s = s["oneOf"][0]
+    out = []
+    if "minimum" in s:
+        out.append(str(s["minimum"] - 1))
+    if "exclusiveMinimum" in s:
+        out.append(str(s["exclusiveMinimum"]))
+    if "maximum" in s:
+        out.append(str(s["maximum"] + 1))
+    if "exclusiveMaximum" in s:
+        out.append(str(s["exclusiveMaximum"]))
+    if s.get("type") == "number" or (isinstance(s.get("type"), list) and "number" in s["type"]):
+        out.append("nan")
+    return out
+
+
+def _numeric_cases():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    cases = []
+    for name, p in sub.choices.items():
+        if name in DROP_INS:
+            continue
+        for a in p._actions:
+            if not a.option_strings:
+                continue
+            t = a.type
+            vals = _bad_values(getattr(t, "schema", None)) if t is not None else []
+            if t is float:                           # a float option without a declared range
+                vals = ["nan"]
+            cases += [(name, a.option_strings[-1], v) for v in vals]
+    return cases
+
+
+NUMERIC_CASES = _numeric_cases()
+
+
+def test_numeric_cases_cover_the_issue_options():
+    have = {(c, o) for c, o, _ in NUMERIC_CASES}
+    for c, o in [("compare", "--B"), ("compare", "--alpha"), ("meta", "--B"), ("meta", "--top-runs"),
+                 ("meta", "--fuzziness"), ("meta", "--tss-systems"), ("incompleteness", "--depths"),
+                 ("incompleteness", "--fractions"), ("incompleteness", "--trials"), ("incompleteness", "--inc-jobs"),
+                 ("incompleteness", "--pool-depth"), ("judgments", "--alpha"), ("judgments", "--rbo-p"),
+                 ("test-errors", "--deltas"), ("ppi", "--alpha")]:
+        assert (c, o) in have, (c, o)
+
+
+def _required(name: str) -> list[str]:
+    """The command's required options and positionals, each with a dummy value (no input exists)."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices[name]
+    argv = []
+    for a in sub._actions:
+        if a.option_strings and a.required:
+            argv += [a.option_strings[-1]] + ["x=y"] * (a.nargs if isinstance(a.nargs, int) else 1)
+        elif not a.option_strings and a.dest != "help":
+            argv += [next(iter(a.choices)) if a.choices else "kendall"]
+    return argv
+
+
+@pytest.mark.parametrize("cmd, option, value", NUMERIC_CASES,
+                         ids=[f"{c}{o}={v}" for c, o, v in NUMERIC_CASES])
+def test_out_of_range_option_is_a_usage_error_before_input(cmd, option, value, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)                   # the dummy paths, should anything be made of them
+    argv = [cmd, *_required(cmd), f"{option}={value}"]
+    rc, err = _call(argv, capsys)
+    assert rc == 2, (argv, rc, err)
+    assert option in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ --out
+OUT_CMDS = [c for c, r in ROWS.items() if r.out]
+
+
+#: stage's --out is a file or a folder, by stage: no wrong kind of existing path
+OUT_CASES = [(c, w) for c in OUT_CMDS for w in ("existing-file", "parent-is-file", "unwritable")
+             if (c, w) != ("stage", "existing-file")]
+
+
+@pytest.mark.parametrize("cmd, where", OUT_CASES)
+def test_out_refused_before_input_is_read(cmd, where, tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("keep")
+    if where == "existing-file":
+        out = tmp_path if cmd in OUT_FILE else afile      # a folder where a file is written, or the reverse
+    elif where == "parent-is-file":
+        out = afile / "out"
+    else:
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        ro.chmod(0o555)
+        out = (ro / "out") if os.geteuid() != 0 else Path("/proc/metaeval-no-such/out")
+    missing = tmp_path / "no-input"               # no input exists: --out must be refused first
+    rc, err = _call(ROWS[cmd].argv(missing, out), capsys)
+    assert rc == 1, (rc, err)
+    assert "Traceback" not in err and "no-input" not in err, err
+    assert len([ln for ln in err.splitlines() if "error" in ln]) == 1, err
+    assert afile.read_text() == "keep"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["afile"] + (["ro"] if where == "unwritable" else []))
+
+
+# ------------------------------------------------------------------ interrupted mid-run, in-process
+def _interrupt_at_first_rename(monkeypatch, exc):
+    """The first file or folder renamed into place (the output being written) raises ``exc`` instead
+    (SIGTERM: the signal is delivered to this process there, as a ``kill`` would)."""
+    real = {"replace": os.replace, "rename": os.rename}
+    state = {"done": False}
+
+    def fire(name):
+        def f(*a, **k):
+            if not state["done"]:
+                state["done"] = True
+                if exc == "SIGTERM":
+                    os.kill(os.getpid(), signal.SIGTERM)
+                    time.sleep(0.01)
+                else:
+                    raise KeyboardInterrupt
+            return real[name](*a, **k)
+        return f
+    monkeypatch.setattr(os, "replace", fire("replace"))
+    monkeypatch.setattr(os, "rename", fire("rename"))
+
+
+FOLDER_CMDS = [c for c in OUT_CMDS if c not in OUT_FILE]
+
+
+@pytest.mark.parametrize("cmd", FOLDER_CMDS)
+@pytest.mark.parametrize("how, code", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_interrupted_command_leaves_nothing(cmd, how, code, inp, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "sub" / "out"
+    _interrupt_at_first_rename(monkeypatch, how)
+    rc, err = _call(ROWS[cmd].argv(inp, out), capsys)
+    monkeypatch.undo()
+    assert rc == code, (rc, err)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert "Traceback" not in err and lines[-1].startswith("metaeval: ") and "nothing written" in lines[-1], err
+    assert not (tmp_path / "sub").exists()          # nor the folder made for it
+
+
+# ------------------------------------------------------------------ signals to a process with workers
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory) -> Path:
+    """Inputs on which meta and incompleteness run a few seconds with workers."""
+    d = tmp_path_factory.mktemp("big")
+    rng = np.random.default_rng(7)
+    (d / "qrels.txt").write_text("".join(f"{t} 0 d{k} {int(rng.integers(0, 3))}\n" for t in range(30)
+                                         for k in range(60)))
+    (d / "runs").mkdir()
+    for r in range(8):
+        (d / "runs" / f"R{r}.run").write_text("".join(f"{t} Q0 d{k} {i} {100 - i} R{r}\n" for t in range(30)
+                                                      for i, k in enumerate(rng.permutation(60))))
+    (d / "mats").mkdir()
+    for m in ("AP", "RR", "nDCG", "P10"):
+        x = rng.random((30, 8))
+        (d / "mats" / f"{m}.csv").write_text("topic," + ",".join(f"R{r}" for r in range(8)) + "\n" + "".join(
+            f"t{t}," + ",".join(repr(float(v)) for v in x[t]) + "\n" for t in range(30)))
+    return d
+
+
+SIGNAL_CASES = [("meta", signal.SIGTERM, 143), ("meta", signal.SIGINT, 130),
+                ("incompleteness", signal.SIGTERM, 143)]
+
+
+@pytest.mark.parametrize("cmd, sig, code", SIGNAL_CASES, ids=[f"{c}-{s.name}" for c, s, _ in SIGNAL_CASES])
+def test_signal_mid_run_ends_workers_and_output(cmd, sig, code, big, tmp_path):
+    out = tmp_path / "out"
+    argv = {"meta": ["meta", "--matrices", str(big / "mats"), "--B", "2000", "--quiet"],
+            "incompleteness": ["incompleteness", "--qrels", str(big / "qrels.txt"), "--runs", str(big / "runs"),
+                               "--metrics", "AP", "--trials", "50", "--inc-jobs", "2", "--no-figures",
+                               "--quiet"]}[cmd]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    p = subprocess.Popen([sys.executable, "-m", "metaeval", *argv, "--out", str(out)], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    kids: list[int] = []
+    t0 = time.monotonic()
+    while not kids and p.poll() is None and time.monotonic() - t0 < 60:
+        time.sleep(0.05)
+        kids = _children(p.pid)
+    assert kids, "no worker was forked"
+    p.send_signal(sig)
+    err = p.communicate(timeout=60)[1]
+    assert p.returncode == code, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert lines == [f"metaeval: {'terminated' if code == 143 else 'interrupted'}; nothing written"], err
+    assert sorted(x.name for x in tmp_path.iterdir()) == []
+    t0 = time.monotonic()
+    while any(_alive(k) for k in kids) and time.monotonic() - t0 < 10:
+        time.sleep(0.05)
+    assert not any(_alive(k) for k in kids)
