@@ -73,12 +73,6 @@ SUMMARY_SOURCES = tuple(dict.fromkeys(
     and any(t.scope == "collection" and t.kind == "table" and t.name == o.source for t in OUTPUTS)))
 
 
-#: the per-collection tables the cross-collection summary reads (its job's inputs: a stage whose
-#: tables it does not read -- standardisation, test errors -- does not re-run it)
-SUMMARY_SOURCES = ("collection", "run_means", "asl", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap",
-                   "rank_correlation", "discriminative_power")
-
-
 # ----------------------------------------------------------------------------- queries
 def _enabled(o: Output, conditions: dict) -> bool:
     return o.condition is None or bool(conditions.get(o.condition, True))
