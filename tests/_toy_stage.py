@@ -1,5 +1,5 @@
 """A toy stage declared in one module, outside the package (tests/unit/test_add_stage.py): one
-typed parameter, one table and one figure drawn from it.  Registered with
+typed parameter, one table with its layout and one figure drawn from it.  Registered with
 ``METAEVAL_STAGES=_toy_stage`` (this folder on the path) or
 ``metaeval.stages.register_stage_module("_toy_stage")``."""
 
@@ -30,6 +30,14 @@ def plot_toy(table, path_stem, **_):
     return save_figure(fig, Path(path_stem))
 
 
+def layout_toy(table):
+    """The Markdown/LaTeX of the toy table: run and scaled mean, 3 decimals."""
+    from metaeval.report.render import Layout
+
+    return Layout(["run", "scaled mean"], [[r, f"{v:.3f}"] for r, v in zip(table["run"], table["scaled_mean"])],
+                  "lr")
+
+
 @dataclass(frozen=True)
 class ToyParams:
     toy_scale: float = parameter(2.0, "toy: multiply each run's mean by S (default 2.0)", metavar="S",
@@ -46,4 +54,4 @@ STAGE = StageInfo(
                     columns=("metric", "run", "scaled_mean")),
              Output("toy", "figure", "collection", "Each run's scaled mean", "nothing (a test)",
                     stages=("figures",), source="toy")),
-    plotters=(("toy", plot_toy),))
+    plotters=(("toy", plot_toy),), layouts=(("toy", layout_toy),))

@@ -303,7 +303,8 @@ class StageInfo:
     per collection, across collections), in the order of the workflow's target lists and
     docs/outputs.md; ``plotters``: for a stage outside the package, ``((figure name, draw), ...)``,
     each ``draw(table, path_stem, **kwargs) -> [paths]`` as :data:`metaeval.report.figures.PLOTTERS`
-    has them (its tables get the generic layout); ``when``: the docs' words for when its
+    has them, and ``layouts``: ``((table name, layout), ...)``, each ``layout(table) ->
+    metaeval.report.render.Layout`` (a table without one gets the generic layout); ``when``: the docs' words for when its
     conditional outputs are written (``gain sweep on``); ``notes(collection, params)``: for a
     stage on the labelled collection, the lines ``metaeval stage NAME`` prints before running it
     (what it will do with this collection; a bad parameter raises here, before anything is
@@ -337,6 +338,7 @@ class StageInfo:
     applies: Callable | None = None
     outputs: tuple = ()
     plotters: tuple = ()
+    layouts: tuple = ()
     notes: Callable | None = None
     plan: Callable | None = None
     targets: Callable | None = None

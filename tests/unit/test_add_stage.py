@@ -86,6 +86,7 @@ def test_toy_stage_from_one_module(tmp_path):
     assert list(got["metric"].unique()) == ["AP", "RR", "nDCG@10"]
     assert all(abs(mine[r] - 3 * ap[r].mean()) < 1e-12 for r in ap.columns)
     assert {p.name for p in (tmp_path / "o" / "tables").glob("toy.*")} == {"toy.csv", "toy.md", "toy.tex"}
+    assert "| run | scaled mean |" in (tmp_path / "o" / "tables" / "toy.md").read_text()    # its own layout
 
 
 def test_schema_block_is_generated_from_the_declarations():

@@ -570,8 +570,11 @@ def kind_for(kind: str | None, default_name: str | None = None) -> TableKind:
     except KeyError:
         from ..meta import stages
 
-        if any(kind == o.layout for s in stages.plug_in_stages() for o in s.outputs if o.kind == "table"):
-            return GENERIC           # a table of a stage registered from outside the package
+        for s in stages.plug_in_stages():        # a table of a stage registered from outside the package:
+            if kind in dict(s.layouts):          # the layout it declares, else the generic one
+                return TableKind(kind, dict(s.layouts)[kind])
+            if any(kind == o.layout for o in s.outputs if o.kind == "table"):
+                return GENERIC
         raise ValueError(f"unknown table kind {kind!r}; known: {sorted(KINDS)}") from None
 
 
