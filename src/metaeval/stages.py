@@ -304,8 +304,8 @@ class StageInfo:
     docs/outputs.md; ``plotters``: for a stage outside the package, ``((figure name, draw), ...)``,
     each ``draw(table, path_stem, **kwargs) -> [paths]`` as :data:`metaeval.report.figures.PLOTTERS`
     has them, and ``layouts``: ``((table name, layout), ...)``, each ``layout(table) ->
-    metaeval.report.render.Layout`` (a table without one gets the generic layout); ``when``: the docs' words for when its
-    conditional outputs are written (``gain sweep on``); ``notes(collection, params)``: for a
+    metaeval.report.render.Layout`` (a table without one gets the generic layout); ``when``: the
+    docs' words for when its conditional outputs are written (``gain sweep on``); ``notes(collection, params)``: for a
     stage on the labelled collection, the lines ``metaeval stage NAME`` prints before running it
     (what it will do with this collection; a bad parameter raises here, before anything is
     written); ``plan(plan)``: what the stage adds to the pipeline's plan of a config
