@@ -298,7 +298,7 @@ def write_incompleteness_folder(collection, frames: Mapping, masks, folder) -> l
     from .util import replace_dir
 
     form = "trec" if collection.info.get("qrels_form") == "trec" else "ntcir"
-    with replace_dir(folder) as out:
+    with replace_dir(folder, keep_old=False) as out:          # the stage's own folder
         written = [write_part(frames["incompleteness_trials"], out / "trials.csv")]
         if masks:
             (out / "qrels").mkdir()
@@ -526,9 +526,9 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
     tables into ``OUT/tables/`` and, with ``figures``, the figures into ``OUT/figures/``, the
     Discpower text files into ``OUT/pvalues/``.  ``jobs`` (default: the available cores) processes
     run the stages and draw the figures side by side (:func:`sharded_stage_runner`,
-    :func:`write_figures`; the same bytes).  ``OUT`` is replaced as a whole
-    (:func:`metaeval.util.replace_dir`): a run killed midway leaves the complete old output, never
-    a mix of old and new files."""
+    :func:`write_figures`; the same bytes).  Written aside and published in ``OUT`` file by file
+    (:func:`metaeval.util.replace_dir`): a run killed midway leaves the old output; other commands'
+    files in ``OUT`` (test-errors', standardise's tables beside these) stay."""
     from .meta.run import run_meta
     from .util import replace_dir
 

@@ -98,6 +98,8 @@ def atomic_dir_outputs(paths: list[str | os.PathLike]) -> Iterator[None]:
 
 # ------------------------------------------------------------------ whole-folder replacement
 _KINDS = (".new-", ".ready-", ".old-")      # sibling temporary folders: .NAME.KIND-PID-XXXX
+#: the temporary folders this process is writing now (not stale though they carry its pid)
+_WRITING: set[Path] = set()
 
 
 def _pid_alive(pid: int) -> bool:
@@ -150,8 +152,8 @@ def clean_stale(path: str | os.PathLike) -> None:
             pid = int(rest[len(kind):].split("-")[0])
         except ValueError:
             continue
-        if pid != os.getpid() and _pid_alive(pid):
-            continue                         # another run is writing right now
+        if (pid != os.getpid() and _pid_alive(pid)) or p in _WRITING:
+            continue                         # another run (or this process) is writing right now
         if kind == ".ready-" and not path.exists():
             os.rename(p, path)
             continue
@@ -164,46 +166,81 @@ def glob_escape(name: str) -> str:
     return glob.escape(name)
 
 
-def _carry_over(old: Path, new: Path) -> None:
-    """Hard-link (or copy) into ``new`` every entry of ``old`` that the new output does not
-    replace (files the user keeps there, outputs of other options)."""
+def _merge_into(src: Path, dst: Path) -> None:
+    """Move every entry of the folder ``src`` into the existing folder ``dst``, entry by entry: a
+    file (or link) replaces its namesake atomically (``os.replace``); a sub-folder that ``dst`` lacks
+    is renamed in whole (atomically), one it has is merged the same way.  Entries of ``dst`` that
+    ``src`` does not hold -- other commands' outputs in a shared folder, the user's files -- are
+    never touched."""
+    import errno
     import shutil
 
-    for e in old.iterdir():
-        if (new / e.name).exists() or (new / e.name).is_symlink():
-            continue
+    for e in sorted(src.iterdir()):
+        d = dst / e.name
         if e.is_dir() and not e.is_symlink():
-            shutil.copytree(e, new / e.name, copy_function=_link_or_copy, symlinks=True)
-        else:
-            _link_or_copy(e, new / e.name)
+            if d.is_dir() and not d.is_symlink():
+                _merge_into(e, d)
+                continue
+            if d.is_symlink() or d.exists():
+                os.unlink(d)                        # a file where this output has a folder
+            try:
+                os.rename(e, d)
+            except OSError as err:                  # made meanwhile by another command: merged
+                if err.errno not in (errno.EEXIST, errno.ENOTEMPTY) or not d.is_dir():
+                    raise
+                _merge_into(e, d)
+            continue
+        if d.is_dir() and not d.is_symlink():
+            shutil.rmtree(d)                        # a folder where this output has a file
+        os.replace(e, d)
 
 
-def _link_or_copy(src, dst):
-    import shutil
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """``SIGINT`` and ``SIGTERM`` received inside the block are delivered when it ends (in the main
+    thread; elsewhere the block runs as is): the few renames that publish an output are not cut in
+    two by Ctrl-C or a scheduler's ``SIGTERM``."""
+    import signal
+    import threading
 
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+    old = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            old[sig] = signal.signal(sig, lambda signum, frame: got.append(signum))
     try:
-        os.link(src, dst, follow_symlinks=False)
-    except OSError:
-        shutil.copy2(src, dst, follow_symlinks=False)
-    return dst
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(got):
+            signal.raise_signal(sig)
 
 
 @contextlib.contextmanager
 def replace_dir(path: str | os.PathLike, *, keep_old: bool = True) -> Iterator[Path]:
-    """Write a whole output folder at once: yields a fresh sibling folder ``.NAME.new-PID-XXXX``
-    to write into; when the block ends without an exception it replaces ``path`` as a whole.
+    """Write an output folder at once: yields a fresh sibling folder ``.NAME.new-PID-XXXX`` to write
+    into; when the block ends without an exception its entries are published in ``path``.
 
-    * The swap is one atomic ``renameat2(RENAME_EXCHANGE)`` on Linux, so a process killed at any
-      moment leaves ``path`` holding the complete old or the complete new output, never a mix.
-      Elsewhere: rename the old folder away, then the new one in (a kill between the two is
-      completed by the next run, see :func:`clean_stale`).
+    * ``path`` absent: the folder is renamed into place as a whole (atomically).
+    * ``path`` present (``keep_old``, the default): the written entries are committed into it one
+      by one (:func:`_merge_into`): each file replaces its namesake atomically, a sub-folder
+      ``path`` lacks is renamed in whole, one it has is merged the same way.  Nothing else in
+      ``path`` is removed or rewritten: the folder may be shared -- the pipeline's jobs write their
+      tables side by side in ``COLLECTION/tables/``, even at the same time -- and the user's own
+      files stay.  ``SIGINT``/``SIGTERM`` arriving during the renames take effect after them.
+    * ``keep_old=False``: ``path`` is the command's alone and is replaced as a whole, by one atomic
+      ``renameat2(RENAME_EXCHANGE)`` on Linux (a process killed at any moment leaves the complete
+      old or the complete new folder); elsewhere: rename the old folder away, then the new one in
+      (a kill between the two is completed by the next run, see :func:`clean_stale`).
     * Temporary folders of earlier killed runs are removed first (:func:`clean_stale`).
-    * Entries of the old folder that the new output does not contain are kept (hard links): the
-      written entries (files, or whole sub-folders such as ``tables/``) replace their old selves
-      (``keep_old=False``: none is kept, the folder is replaced as a whole).
     * ``path`` naming an existing file (not a folder) is an :class:`~metaeval.errors.InputError`.
     * On an exception the temporary folder is removed and ``path`` is untouched.
     """
+    import errno
     import shutil
 
     path = Path(path)
@@ -216,13 +253,22 @@ def replace_dir(path: str | os.PathLike, *, keep_old: bool = True) -> Iterator[P
     except BaseException:
         _remove_made(made)
         raise
+    writing = tmp
+    _WRITING.add(writing)
     try:
         yield tmp
         if not path.is_dir():
-            os.rename(tmp, path)
-            return
+            try:
+                os.rename(tmp, path)
+                return
+            except OSError as err:                  # made meanwhile by another command: merged below
+                if err.errno not in (errno.EEXIST, errno.ENOTEMPTY) or not path.is_dir():
+                    raise
         if keep_old:
-            _carry_over(path, tmp)
+            with _signals_deferred():
+                _merge_into(tmp, path)
+            shutil.rmtree(tmp, ignore_errors=True)      # the folders emptied by the merge
+            return
         if _exchange(tmp, path):
             shutil.rmtree(tmp, ignore_errors=True)      # tmp now holds the old output
             return
@@ -237,6 +283,8 @@ def replace_dir(path: str | os.PathLike, *, keep_old: bool = True) -> Iterator[P
         shutil.rmtree(tmp, ignore_errors=True)
         _remove_made(made)
         raise
+    finally:
+        _WRITING.discard(writing)
 
 
 def _make_parents(parent: Path) -> list[Path]:

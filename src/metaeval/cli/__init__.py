@@ -9,9 +9,10 @@ Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2
 130 interrupted (Ctrl-C), 143 terminated (``SIGTERM``): one line on stderr, nothing left behind.
 
 A command's output is declared with its parser: ``p.set_defaults(out_kind="folder")`` (``--out``
-is a folder: made beside itself under a temporary name, renamed into place when the command ends
-well, removed on any error or signal -- :func:`run_command`; what the old folder held besides is
-kept unless ``out_keep_old=False``), ``"file"`` (the command writes that file
+is a folder: made beside itself under a temporary name, published when the command ends well,
+removed on any error or signal -- :func:`run_command`; into an existing folder, which other
+commands may share, only the command's own files are committed, file by file, and nothing else is
+touched, unless ``out_keep_old=False`` replaces it as a whole), ``"file"`` (the command writes that file
 atomically) or ``"any"`` (a file or a folder, the command's own business); every kind is checked
 before any input is read (:func:`metaeval.util.check_out`).
 """
@@ -294,7 +295,8 @@ def run_command(args: argparse.Namespace) -> int | None:  # noqa: F821
     """Run the parsed command ``args.func(args)`` with its output as it declares it (``out_kind``,
     see the module's docstring): ``--out`` checked first; a folder written under a temporary name
     beside it (``args.out`` is that name while the command runs, ``args.out_shown`` the user's) and
-    renamed into place when the command returns 0 (:func:`metaeval.util.replace_dir`)."""
+    published when the command returns 0: renamed into place, or its files committed one by one into
+    the existing folder, whose other files stay (:func:`metaeval.util.replace_dir`)."""
     from ..util import check_out, replace_dir
 
     kind = getattr(args, "out_kind", None)

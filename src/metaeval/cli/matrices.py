@@ -5,8 +5,8 @@ first column ``topic`` (topics in string order), then one column per run (run na
 values unrounded (the text of Python's ``repr`` of the float64, exact round trip).  ``OUT/topics.csv``:
 ``topic,status,reason`` for every used topic and every excluded one (qrels topic without a
 relevant document).  All files are computed in memory first, written into a fresh sibling folder
-and swapped in for ``OUT`` as a whole, so rejected input writes nothing and a killed run leaves the
-complete old or the complete new folder.
+and then published in ``OUT`` (each file atomically; other files in ``OUT`` stay), so rejected
+input writes nothing and a killed run leaves no half-written file.
 """
 
 from __future__ import annotations
@@ -70,9 +70,9 @@ def _float_rows(mat) -> list[str]:
 
 
 def write_matrices(collection, values: dict, out_dir, std_factors: dict | None = None) -> list[Path]:
-    """Write ``OUT/NAME.csv`` for every matrix in ``values`` and ``OUT/topics.csv``, all or nothing:
-    the folder is written aside and swapped in as a whole (:func:`metaeval.util.replace_dir`), so a
-    killed run leaves the complete old or the complete new folder."""
+    """Write ``OUT/NAME.csv`` for every matrix in ``values`` and ``OUT/topics.csv``: written aside,
+    then published in ``OUT`` file by file, each atomically (:func:`metaeval.util.replace_dir`); the
+    other files of ``OUT`` (other measures' matrices) stay."""
     from ..util import file_name, replace_dir
 
     out_dir = Path(out_dir)

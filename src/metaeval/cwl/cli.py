@@ -44,8 +44,8 @@ HEADER_RES = HEADER + "\tResEU\tResETU\tResEC\tResETC\tResED"
 
 def _metrics(path):
     from ..errors import InputError
-    from .reader import read_metrics_file
     from .measures import BY_CLASS, CwlMetric
+    from .reader import read_metrics_file
 
     out = []
     for line, cls, args in read_metrics_file(path):
@@ -77,11 +77,13 @@ def compute(gain_file, result_file, metrics_file=None, cost_file=None, *, residu
             colnames=False, max_n=1000, max_gain=1.0, min_gain=0.0, max_cost=1.0, min_cost=1.0) -> str:
     """The text cwl-eval prints for these files (raises InputError on bad input)."""
     from ..errors import InputError
-    from .reader import cwl_arrays, read_cost_file, read_cwl_results, read_gain_file
+    from .dot import ddot_kernel
     from .measures import DEFAULT_METRICS, CwlRankings, CwlValueError, cwl_scores_many
+    from .reader import cwl_arrays, read_cost_file, read_cwl_results, read_gain_file
 
     if max_n < 1:
         raise InputError(f"--max_n {max_n}: the depth must be at least 1")
+    ddot_kernel()                   # a bad METAEVAL_CWL_DDOT is refused before any file is read
     gains = read_gain_file(gain_file, min_gain, max_gain)
     costs = read_cost_file(cost_file) if cost_file else None
     metrics = _metrics(metrics_file) if metrics_file else list(DEFAULT_METRICS)

@@ -1,5 +1,6 @@
 """cwl_eval's dot products, the same on every machine: the order of the ``ddot`` numpy calls on
-AVX-512 machines (OpenBLAS's SkylakeX kernel), its fused multiply-adds emulated exactly
+AVX-512 machines (OpenBLAS's SkylakeX kernel; its Haswell kernel, that of AVX2 machines, with
+``METAEVAL_CWL_DDOT=haswell``), its fused multiply-adds emulated exactly
 (:func:`_dot`), and a fast route to the same printed digits (:func:`dots_printed`: rounded
 products, a rigorous error bound, the exact route for the rows the bound leaves undecided).
 
@@ -9,9 +10,62 @@ mathematically 0 is the sign of the rounding error of that order (docs/metrics.m
 
 from __future__ import annotations
 
+import functools
+import os
+
 import numpy as np
 
-__all__ = ["dots", "dots_printed"]
+__all__ = ["KERNELS", "blas_core", "ddot_kernel", "dots", "dots_printed"]
+
+#: the ``ddot`` kernels whose order can be emulated: OpenBLAS's SkylakeX kernel (AVX-512
+#: machines; the default, so that every machine prints the same bytes) and its Haswell kernel
+#: (AVX2 machines without AVX-512: also AMD Zen)
+KERNELS = ("skylakex", "haswell")
+
+
+#: OpenBLAS cores (``openblas_get_corename``) by the ``ddot`` kernel they use
+_CORES = {"skylakex": "skylakex", "cooperlake": "skylakex", "sapphirerapids": "skylakex",
+          "haswell": "haswell", "zen": "haswell"}
+
+
+@functools.lru_cache(maxsize=1)
+def blas_core() -> str | None:
+    """The core numpy's bundled OpenBLAS runs on here (``SkylakeX``, ``Haswell``, ``Zen``, ...),
+    or None when numpy's BLAS is not a bundled OpenBLAS."""
+    import ctypes
+    import glob
+
+    libs = glob.glob(os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs", "*openblas*"))
+    for lib in sorted(libs):
+        try:
+            h = ctypes.CDLL(lib)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_get_corename64_", "openblas_get_corename64_", "openblas_get_corename"):
+            f = getattr(h, name, None)
+            if f is not None:
+                f.restype = ctypes.c_char_p
+                return f().decode()
+    return None
+
+
+def ddot_kernel() -> str:
+    """The ``ddot`` order emulated: ``METAEVAL_CWL_DDOT`` -- ``skylakex`` (the default),
+    ``haswell``, or ``native`` (the kernel numpy's OpenBLAS uses on this machine, as cwl-eval
+    here: the output then depends on the machine, as cwl-eval's does)."""
+    from ..errors import ConfigError
+
+    k = os.environ.get("METAEVAL_CWL_DDOT", "").strip().lower() or "skylakex"
+    if k == "native":
+        core = blas_core()
+        if (core or "").lower() not in _CORES:
+            raise ConfigError(f"METAEVAL_CWL_DDOT=native: numpy's BLAS here ({core or 'not a bundled OpenBLAS'}) "
+                              f"uses a ddot order metaeval does not emulate ({', '.join(KERNELS)})")
+        return _CORES[core.lower()]
+    if k not in KERNELS:
+        raise ConfigError(f"METAEVAL_CWL_DDOT={k!r}: the ddot order is one of {', '.join(KERNELS)} or native")
+    return k
+
 
 _SPLIT = 134217729.0          # 2**27 + 1: Veltkamp's splitting constant for doubles
 
@@ -46,14 +100,17 @@ def _fma_acc(acc: np.ndarray, p: np.ndarray, e: np.ndarray) -> np.ndarray:
     return th + u
 
 
-def _dot(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
+def _dot(x: np.ndarray, y: np.ndarray, fused: bool = True, kernel: str | None = None) -> np.ndarray:
     """Row-wise dot products (B,) in one fixed order: that of the ``ddot`` numpy's ``np.dot``
     calls on AVX-512 machines (OpenBLAS's SkylakeX kernel: fused multiply-adds into 32 lanes over
     blocks of 32 ranks, the lanes folded to 16, a fixed tree, then fused multiply-adds of the last
     n mod 16 ranks in sequence).  The fused multiply-add is emulated exactly
     (:func:`_fma_acc`; plain adds where every product is exact), so the result is cwl_eval's bit
     for bit on such machines -- which decides the sign cwl_eval prints for a residual that is
-    mathematically 0 (``-0.0000``) -- and the same on every machine."""
+    mathematically 0 (``-0.0000``) -- and the same on every machine.  With ``kernel`` (default
+    :func:`ddot_kernel`) ``"haswell"``, the order of OpenBLAS's Haswell kernel instead (AVX2
+    machines: fused multiply-adds into 16 lanes over blocks of 16 ranks, :func:`_fold_haswell`,
+    the same tail)."""
     if fused:
         p, e = _two_prod(x, y)
         exact = not e.any()
@@ -71,7 +128,12 @@ def _dot(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
         return acc + p[:, lo:hi] if exact else _fma_acc(acc, p[:, lo:hi], e[:, lo:hi])
 
     dot = np.zeros(B)
-    if n1:
+    if n1 and (kernel or ddot_kernel()) == "haswell":
+        acc = np.zeros((B, 16))
+        for j in range(0, min(n1, last), 16):    # a loop over blocks of 16 ranks, not documents
+            acc = acc_add(acc, j, j + 16)
+        dot = _fold_haswell(acc)
+    elif n1:
         a5 = np.zeros((B, 32))
         for j in range(0, min(n32, last), 32):   # a loop over blocks of 32 ranks, not documents
             a5 = acc_add(a5, j, j + 32)
@@ -87,7 +149,17 @@ def _dot(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:
     return 0.0 + dot
 
 
-def _dot_rounded(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _fold_haswell(acc: np.ndarray) -> np.ndarray:
+    """The (B,) sums of the 16 lanes of OpenBLAS's Haswell ``ddot`` kernel (four 4-lane
+    accumulators): each accumulator's halves added, the four pairs added in a tree, then the
+    two lanes."""
+    a = acc.reshape(len(acc), 4, 4)
+    r = a[:, :, :2] + a[:, :, 2:]
+    h = (r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])
+    return h[:, 0] + h[:, 1]
+
+
+def _dot_rounded(x: np.ndarray, y: np.ndarray, kernel: str | None = None) -> np.ndarray:
     """:func:`_dot`'s order with rounded products (no fused multiply-add): the 32 lanes as one
     reduction over the blocks (sequential along a non-contiguous axis), then the same fold, tree
     and tail."""
@@ -96,7 +168,9 @@ def _dot_rounded(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     n1 = n & -16
     n32 = n1 & ~31
     dot = np.zeros(B)
-    if n1:
+    if n1 and (kernel or ddot_kernel()) == "haswell":
+        dot = _fold_haswell(np.add.reduce(p[:, :n1].reshape(B, n1 // 16, 16), axis=1))
+    elif n1:
         a5 = np.add.reduce(p[:, :n32].reshape(B, n32 // 32, 32), axis=1) if n32 else np.zeros((B, 32))
         a5 = a5.reshape(B, 4, 8)
         acc = (a5[:, :, :4] + a5[:, :, 4:]).reshape(B, 16)
@@ -118,9 +192,10 @@ def dots(pairs, fused: bool = True) -> list[np.ndarray]:
     X = np.concatenate([x for x, _ in pairs])
     Y = np.concatenate([y for _, y in pairs])
     out = np.empty(len(X))
+    kernel = ddot_kernel()
     with np.errstate(invalid="ignore", over="ignore"):
         for r in range(0, len(X), _DOT_ROWS):
-            out[r:r + _DOT_ROWS] = _dot(X[r:r + _DOT_ROWS], Y[r:r + _DOT_ROWS], fused)
+            out[r:r + _DOT_ROWS] = _dot(X[r:r + _DOT_ROWS], Y[r:r + _DOT_ROWS], fused, kernel)
     bounds = np.cumsum([0] + [len(x) for x, _ in pairs])
     return [out[bounds[i]:bounds[i + 1]] for i in range(len(pairs))]
 
@@ -179,7 +254,8 @@ def dots_printed(cases, wls):
             d[exact] = 0.0
             deltas.append(d)
     with np.errstate(invalid="ignore", over="ignore"):
-        vals = [_dot_rounded(x, y) for x, y in flat]
+        kernel = ddot_kernel()
+        vals = [_dot_rounded(x, y, kernel) for x, y in flat]
     unsure = np.zeros(len(vals[0]), bool)
     for v, d in zip(vals, deltas):
         unsure |= _unsure(v, d)
