@@ -1,0 +1,87 @@
+"""Reruns do only what changed: after a run, a config change re-runs the jobs that read what
+changed, and no other (the default profile's rerun triggers: mtime, params, input, code).
+
+The run is a Snakemake ``--touch`` of the DAG's outputs (made empty first): it records every
+job's parameters, inputs and code as a real run does, in a few seconds; each change is then a dry
+run against that record."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from _pipeline_run import SNAKEFILE
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+PROFILE = str(ROOT / "workflow" / "profiles" / "default")
+
+# one tiny collection with the two opt-in stages that have jobs of their own
+CONFIG = """\
+collections:
+  tiny:
+    simulate: {preset: ntcir5-chinese, topics: 10, runs: 5, depth: 100, candidates: 400, pool_depth: 20}
+metrics: [AP, RR]
+geometric: []
+bootstrap: {B: 50}
+stability: {fuzziness: [0.05]}
+sweeps: {gains: {enabled: false}}
+kishida: {enabled: false}
+test_errors: {enabled: true, metrics: [AP], pairs: 2, topics: [5], trials: 10, deltas: [0.05], alphas: [0.05]}
+standardisation: {enabled: true, topics: 3, trials: 5}
+"""
+
+
+def _snakemake(work: Path, *args: str) -> str:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), "--directory", str(work), *args]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=work, timeout=300, env=env, check=False)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
+    return r.stdout + r.stderr
+
+
+def _would_run(work: Path, config: str) -> set[str]:
+    """The jobs a run with ``config`` would run (a dry run with the default profile)."""
+    (work / "changed.yaml").write_text(config)
+    out = _snakemake(work, "--profile", PROFILE, "--configfile", "changed.yaml", "-n")
+    if "Nothing to be done" in out:
+        return set()
+    table = out[out.index("Job stats:"):out.index("total")]
+    return set(re.findall(r"^(\w+)\s+\d+$", table, flags=re.MULTILINE)) - {"all"}
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("reruns")
+    (work / "config.yaml").write_text(CONFIG)
+    summary = _snakemake(work, "--configfile", "config.yaml", "-n", "--summary")
+    for line in summary.splitlines()[1:]:
+        if "\t" not in line:
+            continue
+        p = work / line.split("\t")[0]
+        if p.suffix:                                   # a file (every directory output has no suffix)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.touch()
+        else:
+            p.mkdir(parents=True, exist_ok=True)
+    _snakemake(work, "--profile", PROFILE, "--configfile", "config.yaml", "--touch", "--forceall", "--cores", "1")
+    return work
+
+
+def test_a_metric_added_to_metrics_leaves_the_test_errors_job_alone(ran):
+    # test_errors: {metrics: [AP]} is unchanged: its job neither re-runs nor is re-run by the
+    # metrics job rewriting every matrix
+    jobs = _would_run(ran, CONFIG.replace("metrics: [AP, RR]", "metrics: [AP, RR, Q-measure]"))
+    assert {"metrics", "meta", "summary"} <= jobs
+    assert "test_errors" not in jobs
+
+
+def test_a_changed_standardisation_block_reruns_that_job_alone(ran):
+    # the summary reads none of the standardisation tables: it is not re-run
+    assert _would_run(ran, CONFIG.replace("trials: 5}", "trials: 6}")) == {"standardisation"}
