@@ -331,7 +331,8 @@ class Plan:
         if stage == "tables":
             own = stage_arguments(stage, self.config, dict(self.values, labels=self.labels_file()), collection=c)
             return " ".join(x for x in (format_args(metrics=self.metrics, geometric=self.geometric,
-                                                    stages=self.method_stages), own) if x)
+                                                    stages=self.method_stages,
+                                                    rthsd_B=self.config["discpower"]["B"]), own) if x)
         return stage_arguments(stage, self.config, self.values, collection=c)
 
     def labels_file(self) -> str | None:

@@ -35,7 +35,7 @@ register(StageInfo("select_runs", "file"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
          rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
 plug_ins_here()
-register(StageInfo("tables", "file", reads=("rthsd_B", "labels", "pair_top_runs")), StageInfo("meta", "file"),
+register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
          StageInfo("figures", "file"), StageInfo("summary", "file"), kishida.STAGE,
          judgments.STAGE, standardisation.STAGE, error_rates.STAGE, ppi.STAGE,
          reproducibility.STAGE)
