@@ -30,8 +30,8 @@ include: "workflow/rules/meta.smk"
 include: "workflow/rules/summary.smk"
 include: "workflow/rules/kishida.smk"
 include: "workflow/rules/report.smk"
-include: "workflow/rules/judgments.smk"        # judgments as a dimension (issue 28)
-include: "workflow/rules/test_errors.smk"      # which significance test to trust (issue 29)
+include: "workflow/rules/judgments.smk"        # judgments as a dimension
+include: "workflow/rules/test_errors.smk"      # which significance test to trust
 include: "workflow/rules/ppi.smk"              # prediction-powered intervals of a judge's scores
 include: "workflow/rules/reproducibility.smk"  # was it reproduced? (Breuer et al. 2020)
 

@@ -46,6 +46,6 @@ _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "Result"
         "test_errors": "api",               # simulated error rates of the tests (Urbano et al. 2019)
         "ppi": "api",                       # prediction-powered intervals of a judge's scores
         "reproducibility": "api"}           # was it reproduced? (Breuer et al. 2020)
-__all__ = ["__version__", *_API]
+__all__ = ["__version__", *_API]  # noqa: PLE0604 - the names of the lazy table
 
 __getattr__, __dir__ = lazy_attributes(__name__, _API)

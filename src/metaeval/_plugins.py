@@ -9,7 +9,7 @@ puts it here; the registry calls the loaders on its first use.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["MEASURE_FAMILIES"]
 

@@ -28,7 +28,7 @@ from .meta.stages.common import SEED
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "Result", "collection", "tidy_to_matrices", "incompleteness", "compare",
            "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
 
-from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: E402,F401  (re-exported; meta.compare uses them too)
+from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: F401  (re-exported; meta.compare uses them too)
 
 
 # ------------------------------------------------------------------------------- the results
@@ -104,12 +104,14 @@ def collection(qrels, runs, *, order: str | None = None, depth: int | None = 100
     q = read_qrels_any(qrels, max_level=max_level)
     # one rule (metaeval.io.conventions): TREC input by score, NTCIR input in file order; a frame
     # without a score column falls back to its rank column, then its row order
-    file_order, frame_order = order, order
     if order is None:
         trec = _input_form(q, runs) == "trec"
         from .io.conventions import conventional
 
-        file_order, frame_order = (conventional("score"), None) if trec else (conventional("file"), conventional("file"))
+        file_order: str = conventional("score" if trec else "file")
+        frame_order: str | None = None if trec else conventional("file")
+    else:
+        file_order, frame_order = order, order
     parsed = []
     if paths:
         for src in expand_runs(paths):
@@ -195,7 +197,7 @@ def evaluate(qrels, runs, metrics: str | Iterable[str] | None = None, *, gains: 
     ms = unique_measures(list(measures), where="measures", stacklevel=3, vocabulary=vocabulary)
     if not ms:
         raise ValueError("no measure given")
-    g = None if gains is None else parse_gains(gains)
+    g = None if gains is None else parse_gains(gains if isinstance(gains, str) else list(gains))
     c = collection(qrels, runs, order=order, depth=depth, max_level=max_level, trec_eval_version=trec_eval_version)
     if g is not None and len(g) < c.max_level:
         raise InputError(f"gains gives {len(g)} values but the qrels have levels L1..L{c.max_level}")
@@ -474,7 +476,7 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
     return res
 
 
-# ------------------------------------------------------------------------- judgments (issue 28)
+# ------------------------------------------------------------------------- judgments
 def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, reference: str | None = None,
               metrics: Iterable[str] | None = None, gains: str | None = None, threshold: int | None = None,
               top_k: int = 10, test: str = "paired-t", B: int = 1000, alpha: float = 0.05, seed: int = SEED,
@@ -520,7 +522,8 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
         from .report.judgments import judgment_labels, write_judgments
 
         return write_judgments(r, folder, alpha=alpha, figures=figures,
-                               labels=judgment_labels(r, labels) if labels else None)
+                               labels=judgment_labels(r, labels if isinstance(labels, str) else dict(labels))
+                               if labels else None)
     return _attached(res, write, out, figures)
 
 
@@ -549,7 +552,7 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
     return _attached(res, write, out, figures)
 
 
-# ------------------------------------------------------------------------ standardisation (issue 30)
+# ------------------------------------------------------------------------ standardisation
 def _matrices_of(matrices, metrics):
     """``{metric: topic x run DataFrame}`` of a folder of ``METRIC.csv`` (only ``metrics``, when
     given), a tidy ``run, topic, measure, value`` frame or a dict of matrices (aligned)."""
@@ -584,7 +587,7 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
     return _attached(NamedTables(frames, "standardisation", "standardisation_within"), write, out, figures)
 
 
-# ------------------------------------------------------------------------ test errors (issue 29)
+# ------------------------------------------------------------------------ test errors
 def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 20, topics=(25, 50, 100),
                 trials: int = 1000, deltas=None, alphas=None, tests=None, B: int = 1000, seed: int = SEED,
                 out=None, figures: bool = True):
@@ -607,7 +610,7 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
     return _attached(res, write, out, figures)
 
 
-test_errors.__test__ = False                         # a function named test_*, not a pytest test
+setattr(test_errors, "__test__", False)              # noqa: B010 - a function named test_*, not a pytest test
 
 
 # ------------------------------------------------------------------------ reproducibility

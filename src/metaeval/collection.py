@@ -27,6 +27,8 @@ cache) -- what a method that changes the judgments needs (reduced qrels, pool de
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -96,7 +98,7 @@ class Collection:
         """R per topic: judged documents at level >= 1."""
         return self.level_counts[:, 1:].sum(axis=1)
 
-    def condensed(self) -> "Collection":
+    def condensed(self) -> Collection:
         """Condensed lists (NTCIREVAL ``label -j``): unjudged documents removed, order kept."""
         lv = self.levels
         keep = lv >= 0
@@ -106,14 +108,14 @@ class Collection:
         r, t, k = np.nonzero(keep)
         out[r, t, pos[r, t, k]] = lv[r, t, k]
         lengths = keep.sum(axis=2).astype(self.lengths.dtype)
-        extra = {}
+        extra: dict[str, Any] = {}
         if self.qrels_row is not None and type(self) is Collection:
             row = np.full_like(self.qrels_row, PAD)
             row[r, t, pos[r, t, k]] = self.qrels_row[r, t, k]
             extra["qrels_row"] = row
         return replace(self, levels=out, lengths=lengths, info={**self.info, "condensed": True}, **extra)
 
-    def with_rel(self, rel: int) -> "Collection":
+    def with_rel(self, rel: int) -> Collection:
         """Binary relevance at threshold ``rel`` (trec_eval ``-l``): documents judged below level
         ``rel`` become judged nonrelevant (L0), in the lists and in ``level_counts``; levels >= rel
         are kept.  A plain :class:`Collection` (the per-intent arrays of a diversity collection are
@@ -133,7 +135,7 @@ class Collection:
                           level_counts=counts, excluded_topics=self.excluded_topics,
                           info={**self.info, "rel": rel})
 
-    def with_max_level(self, H: int) -> "Collection":
+    def with_max_level(self, H: int) -> Collection:
         """The same collection on the level scale L0..LH (H >= :attr:`max_level`): the top levels
         added have no judged document (a gain vector of H values declares H, as NTCIREVAL's -g)."""
         if H == self.max_level:
@@ -144,9 +146,9 @@ class Collection:
         return replace(self, level_counts=np.concatenate([self.level_counts, pad], axis=1),
                        info={**self.info, "max_level": H})
 
-    def select_runs(self, runs) -> "Collection":
+    def select_runs(self, runs) -> Collection:
         idx = [self.runs.index(r) for r in runs]
-        extra = {} if self.qrels_row is None else {"qrels_row": self.qrels_row[idx]}
+        extra: dict[str, Any] = {} if self.qrels_row is None else {"qrels_row": self.qrels_row[idx]}
         return replace(self, runs=tuple(self.runs[i] for i in idx), levels=self.levels[idx],
                        lengths=self.lengths[idx], **extra)
 
@@ -168,13 +170,13 @@ class Collection:
                 level_counts=self.level_counts,
                 excluded_topics=np.array(self.excluded_topics, dtype=str),
                 info=np.array(json.dumps(self.info, sort_keys=True)),
-                **({} if self.qrels_row is None else {
+                **({} if self.qrels_row is None or self.judged_docs is None else {
                     "qrels_row": self.qrels_row, "judged_topic": self.judged_topic,
                     **_ids_to_npz(self.judged_docs), "judged_level": self.judged_level}),
             )
 
     @classmethod
-    def load(cls, path: str | Path) -> "Collection":
+    def load(cls, path: str | Path) -> Collection:
         import json
 
         with np.load(path, allow_pickle=False) as z:
@@ -245,21 +247,21 @@ CACHE_KIND = "diversity"
 # ``intent_ids[t]``          the intent ids of topic ``t``, slot order.
 # ``intent_levels``          (property) int8 (R, T, D, I): per-intent level at every rank, -1/-2 as
 #                            in ``levels``.
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class DiversityCollection(Collection):
-    doc_index: np.ndarray = None
-    judged_levels: np.ndarray = None
-    judged_order: np.ndarray = None
-    n_judged: np.ndarray = None
-    n_intents: np.ndarray = None
-    probs: np.ndarray = None
+    doc_index: np.ndarray
+    judged_levels: np.ndarray
+    judged_order: np.ndarray
+    n_judged: np.ndarray
+    n_intents: np.ndarray
+    probs: np.ndarray
     intent_ids: tuple = ()
     _cache: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         super().__post_init__()
         T = len(self.topics)
-        if self.doc_index is None or self.doc_index.shape != self.levels.shape:
+        if self.doc_index.shape != self.levels.shape:
             raise ValueError(f"doc_index must have the shape of levels {self.levels.shape}")
         if self.judged_levels.ndim != 3 or self.judged_levels.shape[0] != T:
             raise ValueError(f"judged_levels must be (topics={T}, J, I), got {self.judged_levels.shape}")
@@ -287,7 +289,7 @@ class DiversityCollection(Collection):
         return self._cache["intent_levels"]
 
     # ------------------------------------------------------------- Collection API
-    def condensed(self) -> "DiversityCollection":
+    def condensed(self) -> DiversityCollection:
         keep = self.doc_index >= 0
         pos = np.cumsum(keep, axis=2) - 1
         r, t, k = np.nonzero(keep)
@@ -299,7 +301,7 @@ class DiversityCollection(Collection):
         return replace(self, levels=lv, doc_index=di, lengths=lengths, _cache={},
                        info={**self.info, "condensed": True})
 
-    def select_runs(self, runs) -> "DiversityCollection":
+    def select_runs(self, runs) -> DiversityCollection:
         idx = [self.runs.index(r) for r in runs]
         return replace(self, runs=tuple(self.runs[i] for i in idx), levels=self.levels[idx],
                        lengths=self.lengths[idx], doc_index=self.doc_index[idx], _cache={})
@@ -322,7 +324,7 @@ class DiversityCollection(Collection):
                 probs=self.probs, intent_ids=np.array(json.dumps([list(x) for x in self.intent_ids])))
 
     @classmethod
-    def from_npz(cls, z) -> "DiversityCollection":
+    def from_npz(cls, z) -> DiversityCollection:
         import json
 
         return cls(

@@ -15,6 +15,8 @@ the incompleteness job when one of its own parameters changes.
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 from .meta import stages as _stages
@@ -61,7 +63,8 @@ def stage_arguments(name: str, config: dict, values: dict | None = None, collect
     through ``("collections", "*", ...)`` is read from ``collection``'s entry (a per-collection
     parameter; missing: the parameter's default)."""
     values = values or {}
-    words, switches = [], []
+    words: list[Any] = []
+    switches: list[Any] = []
     st = _stages.get(name)
     own = {p.name: p for p in st.params}
     for pname in st.reads:
@@ -178,7 +181,7 @@ class Plan:
         #: reads select_by to pick the top runs)
         self.eval_matrices = unique(self.metrics + self.geometric + [self.select_by])
         #: the parameters' values the config gives as measure names, canonical (the stages add theirs)
-        self.values = dict(metrics=self.metrics, geometric=self.geometric)
+        self.values = {"metrics": self.metrics, "geometric": self.geometric}
         #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
         self.conditions: dict = {}
         for st in _stages.REGISTRY:         # what each stage adds to the plan (StageInfo.plan)
@@ -248,7 +251,8 @@ class Plan:
 
     def measures(self, names, where: str) -> list[str]:
         """Canonical names, each once; two spellings of one measure (Q, Q-measure) -> a warning."""
-        out, spelled = [], {}
+        out: list[Any] = []
+        spelled: dict[Any, Any] = {}
         for name in names:
             c = self.canonical(name, where)
             if c in spelled:
@@ -316,7 +320,7 @@ class Plan:
                            intent_probs=cc.get("intent_probs"),
                            std_runs=cc.get("std_runs"), std_factors=cc.get("std_factors"),
                            trec_eval_version=self.trec_eval_version()) + (
-            " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures (issue 30)
+            " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures
 
     def stage_args(self, stage: str, c: str) -> str:
         """The ``metaeval stage STAGE`` options of collection ``c``'s job. Every stage picks the

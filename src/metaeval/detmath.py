@@ -250,9 +250,9 @@ def _gauss_legendre(deg: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
         ws.append(2.0 / ((1.0 - x) * (1.0 + x) * dp * dp))
     # symmetric about 0: average each node with its mirror, ascending order
     xs, ws = xs[::-1], ws[::-1]
-    x = tuple((xs[i] - xs[deg - 1 - i]) / 2 for i in range(deg))
-    w = tuple((ws[i] + ws[deg - 1 - i]) / 2 for i in range(deg))
-    return x, w
+    nodes = tuple((xs[i] - xs[deg - 1 - i]) / 2 for i in range(deg))
+    weights = tuple((ws[i] + ws[deg - 1 - i]) / 2 for i in range(deg))
+    return nodes, weights
 
 
 def gauss_legendre(deg: int) -> tuple[np.ndarray, np.ndarray]:

@@ -22,6 +22,10 @@ def _where(path: str | PathLike | None, line: int | None, topic: str | None) -> 
 class InputError(ValueError):
     """Rejected input.  ``str(err)`` reads ``FILE:LINE: message`` (or ``FILE, topic T: message``)."""
 
+    #: the exit status of the trec_eval drop-in for this error: 2, a malformed file (trec_eval's
+    #: "Quit in file"); 4, a measure it cannot compute
+    trec_eval_status: int = 2
+
     def __init__(self, message: str, path: str | PathLike | None = None,
                  line: int | None = None, topic: str | None = None):
         self.path = None if path is None else str(path)
@@ -41,15 +45,17 @@ class ConfigError(ValueError):
 
 
 def warn_input(message: str) -> None:
-    """Issue an :class:`InputWarning` attributed to the first caller outside metaeval (issue 31: a
-    warning from the Python API named the library's own source line): Python prints the user's
+    """Issue an :class:`InputWarning` attributed to the first caller outside metaeval (else a
+    warning from the Python API would name the library's own source line): Python prints the user's
     file and line, and ``catch_warnings`` records them."""
     import os
     import sys
+    import types
     import warnings
 
     pkg = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    frame, level = sys._getframe(0), 1                 # level 1: warn_input itself
+    frame: types.FrameType | None = sys._getframe(0)
+    level = 1                                          # level 1: warn_input itself
     while frame is not None and frame.f_code.co_filename.startswith(pkg):
         frame, level = frame.f_back, level + 1
     warnings.warn(InputWarning(message), stacklevel=level)

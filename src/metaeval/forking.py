@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .workers import die_with_parent, pool_map, process_pool
 
@@ -36,6 +36,7 @@ _FORKED: Callable | None = None
 
 
 def _call_forked(i: int):
+    assert _FORKED is not None                 # set by fork_map before the fork
     return _FORKED(i)
 
 
@@ -91,7 +92,7 @@ def sharded_stage_runner(jobs: int):
         shards = _metric_shards(plain, k, _whole_share(whole, len(plain), next(iter(mats.values())).shape[0]))
 
         def base(m):
-            return m[3:] if m.startswith("AG_") else m[2:] if m.startswith("G_") else m
+            return m[3:] if m.startswith("AG_") else m.removeprefix("G_")
 
         def work(i):
             own = set(shards[i])

@@ -1,4 +1,4 @@
-"""Display labels of runs and measures: the names a paper prints (issue 31; docs/outputs.md, "Labels").
+"""Display labels of runs and measures: the names a paper prints (docs/outputs.md, "Labels").
 
 * A run's canonical name is its file stem (``metaeval.io.run_name``); it stays in every CSV (matrix
   headers, the ``run`` / ``system_x`` / ... columns).  Its **label** is what Markdown / LaTeX tables,
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from .errors import InputError
 
@@ -158,7 +158,7 @@ def runid_of(path: str | os.PathLike) -> str | None:
         with open(path, "rb") as fh:
             head = fh.read(2)
             fh.seek(0)
-            raw = gzip.open(fh).read(1 << 16) if head == b"\x1f\x8b" else fh.read(1 << 16)
+            raw = gzip.open(fh).read(1 << 16) if head == b"\x1f\x8b" else fh.read(1 << 16)  # noqa: SIM115
     except (OSError, EOFError, ValueError):
         return None
     for line in raw.split(b"\n")[:-1] or raw.split(b"\n"):
@@ -186,6 +186,7 @@ def labels_for(runs: Iterable[str], measures: Iterable[str], labels_file=None, r
     """:func:`display_labels` of a labels file (a path, or a {NAME: LABEL} mapping; None: the
     default run labels) -- ``run_files`` {run name: path} gives the runids; measures named by any
     alias (the matrix a name reads)."""
+    given: dict[str, str] | None
     if isinstance(labels_file, Mapping):
         given = {str(k): str(v) for k, v in labels_file.items()}
     else:

@@ -11,7 +11,8 @@ it).  Standard library only."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable
+from typing import Any
+from collections.abc import Callable, Hashable
 
 __all__ = ["Memo"]
 

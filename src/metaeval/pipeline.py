@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, reuse_freed_memory,
                       sharded_stage_runner, stage_groups)
@@ -138,7 +138,7 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
     matrices): the Kendall table's caption notes two measures that are the same measure.  With more
     runs than ``pair_top_runs`` (default :data:`metaeval.report.per_pair.PAIR_TOP_RUNS`; 0 = every
-    pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only (issue 31).
+    pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only.
     ``jobs > 1``: the tables dealt by size into that many processes (:func:`fork_map`), the same
     files.  ``select_by``: the configured measure that ranks the runs; the primary measure of the
     captions and the run table's order is it when the run means hold it, else their first
@@ -263,7 +263,9 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
 
     c = collection_cache(collection)
     masks: dict = {}
-    frames = STAGES[name].run(StageInputs(mats, tuple(stage_matrix_names(name, list(metrics), cfg)),
+    run = STAGES[name].run
+    assert run is not None                       # a method with its own job (labelled): it computes
+    frames = run(StageInputs(mats, tuple(stage_matrix_names(name, list(metrics), cfg)),
                                           collection=c, gains=gains,
                                           extra={"masks_out": masks if write_qrels else None}), cfg)
     written = write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
@@ -485,7 +487,7 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
     import tempfile
 
     groups: list[list[Path]] = [[] for _ in range(min(jobs, len(csvs)))]
-    load = [0] * len(groups)
+    load = [0.0] * len(groups)
     for p in csvs:                                   # costliest table to the least loaded group
         i = load.index(min(load))
         groups[i].append(p)
@@ -516,7 +518,7 @@ def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float =
     ``metric``: the primary measure (the run-means figure's; a collection without it: its first)."""
     from .report.summary import write_summary as _write_summary
 
-    return _write_summary(dict(collection_dirs), out_dir, alpha=alpha, swap_threshold=swap_threshold, metric=metric)
+    return _write_summary({k: Path(v) for k, v in collection_dirs.items()}, out_dir, alpha=alpha, swap_threshold=swap_threshold, metric=metric)
 
 
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,

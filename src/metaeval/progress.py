@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import IO
+from typing import IO, Self
 
 __all__ = ["Progress", "set_quiet", "enabled"]
 
@@ -44,7 +44,7 @@ class Progress:
         self.start = time.monotonic()
         self.last = 0.0
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -63,7 +63,7 @@ class Progress:
     def line(self, elapsed: float) -> str:
         """The bar's text after ``elapsed`` seconds."""
         frac = self.done / self.total if self.total else 1.0
-        fill = int(round(frac * _WIDTH))
+        fill = round(frac * _WIDTH)
         text = f"{self.what}  [{'#' * fill}{' ' * (_WIDTH - fill)}] {self.done}/{self.total} ({frac:.0%})"
         if 0 < self.done < self.total:
             left = int(elapsed * (self.total - self.done) / self.done)

@@ -18,6 +18,7 @@ describe one configuration:
 from __future__ import annotations
 
 import os
+from typing import Any
 from pathlib import Path
 
 __all__ = ["RECORD", "leaf_paths", "inherited_lines", "effective_config_text", "read_record",
@@ -49,7 +50,7 @@ def _flow(value) -> str:
     import yaml
 
     text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10 ** 6).strip()
-    return text[:-4] if text.endswith("\n...") else text
+    return text.removesuffix("\n...")
 
 
 def _defaulted(value, path: tuple, given_paths: set[tuple], given_prefixes: set[tuple]):
@@ -76,7 +77,7 @@ def inherited_lines(effective: dict, given_paths: set[tuple], limit: int = 110) 
     key (per collection for ``collections``), ``key: value`` in YAML flow style; empty defaults
     (null, '') left out."""
     given_prefixes = {p[:i] for p in given_paths for i in range(1, len(p) + 1)}
-    items = []
+    items: list[tuple[tuple[str, ...], Any]] = []
     for k, v in effective.items():
         if k == "collections" and isinstance(v, dict) and ("collections",) in given_prefixes:
             items += [((k, str(c)), cv) for c, cv in v.items()]

@@ -100,7 +100,7 @@ class SimParams:
             raise ValueError("teams must be >= 1")
 
     @classmethod
-    def from_dict(cls, d: dict) -> "SimParams":
+    def from_dict(cls, d: dict) -> SimParams:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - known)
         if unknown:
@@ -160,7 +160,7 @@ class SimulatedCollection:
 def _allocate_counts(mean: float, weights: np.ndarray) -> np.ndarray:
     """Integer counts proportional to ``weights`` whose total is round(mean * T) (largest remainder)."""
     T = weights.size
-    total = int(round(mean * T))
+    total = round(mean * T)
     raw = total * weights / weights.sum()
     base = np.floor(raw).astype(np.int64)
     short = total - int(base.sum())
@@ -251,7 +251,7 @@ def to_collection(sim: SimulatedCollection):
     what ingesting its written files gives (run-file order, depth ``params.depth``)."""
     from .collection import PAD, UNJUDGED, Collection
 
-    R, T, D = sim.ranked.shape
+    _R, T, D = sim.ranked.shape
     H = len(sim.params.rel_means)
     idx = sim.ranked.astype(np.intp)
     t_idx = np.arange(T)[None, :, None]
@@ -276,7 +276,7 @@ def _docids(sim: SimulatedCollection) -> np.ndarray:
 def qrels_text(sim: SimulatedCollection, docids: np.ndarray | None = None) -> str:
     """NTCIR-form qrels ``TOPIC DOCID Lk``: judged documents, sorted by topic then docid."""
     docids = _docids(sim) if docids is None else docids
-    lines = []
+    lines: list[str] = []
     for t, topic in enumerate(sim.topic_ids):
         idx = np.flatnonzero(sim.judged[t])
         ids = docids[t, idx]

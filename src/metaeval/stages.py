@@ -51,13 +51,14 @@ import shlex
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
-__all__ = ["Param", "StageInfo", "StageInputs", "Output", "KINDS", "SCOPES", "TABLE_FORMATS", "FIGURE_FORMATS",
+__all__ = ["Param", "StageInfo", "StageInputs", "Output", "KINDS", "SCOPES", "TABLE_FORMATS", "FIGURE_FORMATS",  # noqa: F822
            "names", "get", "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
            "common_sections", "selection_params", "register", "register_common", "plug_ins_here",
            "register_stage_module", "plug_in_stages", "REGISTRY", "parameter", "params_of", "check_params",
-           "quote", "format_args"]
+           "quote", "format_args"]      # REGISTRY: the module's __getattr__, composed on first use
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 
@@ -189,7 +190,7 @@ SCOPES = ("collection", "summary", "kishida", "judgments", "ppi", "reproducibili
 _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
          ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
          ("collection", "text"): "",
-         # judgments (issue 28): DIR/tables, DIR/figures and the folder DIR/judgments
+         # judgments: DIR/tables, DIR/figures and the folder DIR/judgments
          ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): "",
          # metaeval ppi (stage ppi): DIR/tables, DIR/figures
          ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
@@ -506,7 +507,8 @@ def selection_params() -> tuple:
 
 def params() -> tuple:
     """Every parameter: the common ones, then each method's in registry order (names unique)."""
-    out, seen = [], {}
+    out: list[Any] = []
+    seen: dict[Any, Any] = {}
     for owner, ps in [("common", common_params())] + [(s.name, s.params) for s in _registry() if s.is_method]:
         for p in ps:
             if p.name in seen:

@@ -8,7 +8,8 @@ import io
 import os
 import tempfile
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
+from collections.abc import Iterator, Sequence
 
 
 def open_text(path: str | os.PathLike) -> IO[str]:
@@ -85,7 +86,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", **kwargs) -> Iterator
 
 
 @contextlib.contextmanager
-def atomic_dir_outputs(paths: list[str | os.PathLike]) -> Iterator[None]:
+def atomic_dir_outputs(paths: Sequence[str | os.PathLike]) -> Iterator[None]:
     """Remove every path in ``paths`` if the block raises (for multi-file outputs)."""
     try:
         yield
@@ -216,8 +217,8 @@ def _signals_deferred() -> Iterator[None]:
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
-        for sig in dict.fromkeys(got):
-            signal.raise_signal(sig)
+        for signum in dict.fromkeys(got):
+            signal.raise_signal(signum)
 
 
 @contextlib.contextmanager

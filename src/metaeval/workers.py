@@ -52,7 +52,10 @@ def process_pool(workers: int) -> Iterator[Any]:
     try:
         yield pool
     except BaseException:
+        # the pool's workers and any process forked but not yet registered with it (an interrupt
+        # while the pool starts them): else the interpreter's exit would wait for them for ever
         procs = list((getattr(pool, "_processes", None) or {}).values())
+        procs += [p for p in multiprocessing.active_children() if p not in procs]
         for p in procs:
             with contextlib.suppress(Exception):
                 p.kill()

@@ -132,7 +132,7 @@ ROWS: dict[str, Row] = {
     "error_rates": Row(lambda i, o: ["test-errors", "--matrices", str(i / "mats"), "--metrics", "AP", "--pairs", "1",
                                      "--trials", "5", "--topics", "5", "--deltas", "0.05", "--B", "10", "--tests",
                                      "paired-t", "--no-figures", "--out", str(o), "--quiet"],
-                       [("--matrices", "mats/RR.csv", "matrix")]),
+                       [("--matrices", "mats/AP.csv", "matrix")]),          # the metric it reads
     "trec_eval": Row(lambda i, o: ["trec_eval", str(i / "qrels.txt"), str(i / "runs" / "R0.run")],
                      [(None, "qrels.txt", "qrels"), (None, "runs/R0.run", "run")], out=False),
 }
@@ -435,8 +435,8 @@ def big(tmp_path_factory) -> Path:
     return d
 
 
-SIGNAL_CASES = [("meta", signal.SIGTERM, 143), ("meta", signal.SIGINT, 130),
-                ("incompleteness", signal.SIGTERM, 143)]
+#: few and small (each a process of its own); every command's SIGTERM and SIGINT are checked in-process above
+SIGNAL_CASES = [("meta", signal.SIGTERM, 143), ("incompleteness", signal.SIGINT, 130)]
 
 
 @pytest.mark.parametrize("cmd, sig, code", SIGNAL_CASES, ids=[f"{c}-{s.name}" for c, s, _ in SIGNAL_CASES])

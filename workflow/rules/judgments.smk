@@ -1,4 +1,4 @@
-# Judgments as a dimension (issue 28; Voorhees 2000): per collection with a `judgments:` block, one
+# Judgments as a dimension (Voorhees 2000): per collection with a `judgments:` block, one
 # job running `metaeval judgments` -- the collection's qrels (the reference) against the other qrels
 # sets, fills and trec_eval -q results of the block -- into results/C/judgments/ (tables/, figures/,
 # judgments/). The stage (`judgments`, kind "other", metaeval/meta/stages/judgments.py) has its own

@@ -1,4 +1,4 @@
-# Which significance test to trust on this collection (issue 29; Urbano, Lima & Hanjalic 2019): the
+# Which significance test to trust on this collection (Urbano, Lima & Hanjalic 2019): the
 # simulated type I, II (power) and III error rates of the paired tests -- one job per collection when
 # `test_errors: {enabled: true}`, reading the collection's matrices (every run) and writing
 # C/tables/test_errors_{type1,power,type3}.*, C/test_errors/ (margins.csv, copulas.csv) and the

@@ -20,6 +20,10 @@ before any input is read (:func:`metaeval.util.check_out`).
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Self
+
+if TYPE_CHECKING:
+    import argparse
 
 # argparse, importlib, pkgutil and warnings are imported where used: the drop-ins (trec_eval above
 # all) start in a fraction of a second and need none of them
@@ -30,8 +34,8 @@ import sys
 #: without importing the package -- the module's own parser says the same)
 DROPINS = {
     "trec_eval": ("metaeval.treceval.cli", "drop-in for trec_eval 10.0 (same options, same output)"),
-    "cwl_eval": ("metaeval.cwl.cli", "drop-in for cwl-eval 1.0.12: the C/W/L measures (EU, ETU, EC, "
-                                     "ETC, ED and residuals) of one result file"),
+    "cwl_eval": ("metaeval.cwl.cli", ("drop-in for cwl-eval 1.0.12: the C/W/L measures (EU, ETU, EC, "
+                                     "ETC, ED and residuals) of one result file")),
     "ndeval": ("metaeval.ndeval.cli", "drop-in for TREC's ndeval 4.5 (same options, same CSV, risk mode)"),
     "ntcir": ("metaeval.ntcir.cli", "ntcir_eval-compatible label/compute for one topic"),
 }
@@ -72,7 +76,7 @@ def _known(command: str) -> bool:
     return command in DROPINS or command in COMMAND_MODULES or command in _modules()
 
 
-def build_parser(only: str | None = None) -> "argparse.ArgumentParser":  # noqa: F821
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``metaeval`` parser; ``only``: just that command's subparser (what ``metaeval CMD ...``
     needs: the other command modules are not imported)."""
     import argparse
@@ -124,7 +128,7 @@ def _library_note() -> str:
             f"{first!r}); values they concern are undefined (NaN) in the outputs")
 
 
-#: the warnings of the running command, summarised at its end (metaeval.logsummary; issue 31)
+#: the warnings of the running command, summarised at its end (metaeval.logsummary)
 _TALLY = None
 
 
@@ -177,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     _LIBRARY.clear()
     warnings.showwarning = _show_warning
     warnings.simplefilter("always", InputWarning)
-    rc = 1
+    rc: int | None = 1
     try:
         with _signals_as_exceptions():
             rc = run_command(args)
@@ -258,7 +262,7 @@ class _signals_as_exceptions:
     the command runs (a SIGINT ignored by the caller stays ignored); the previous handlers are restored
     afterwards."""
 
-    def __enter__(self) -> _signals_as_exceptions:
+    def __enter__(self) -> Self:
         import os
         import signal
         import threading
@@ -274,24 +278,24 @@ class _signals_as_exceptions:
                 self.old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_signal)
         return self
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> None:
         import signal
 
         for sig, old in self.old.items():
             signal.signal(sig, old)
         sys.unraisablehook = self.hook
-        return False
 
 
-def _quiet_unraisable(unraisable: object) -> None:
+def _quiet_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     """The exception of a signal that landed where Python cannot raise it (a fork hook, a finaliser) is
-    not printed: :func:`raise_if_signalled` raises it again where it can."""
-    if isinstance(unraisable.exc_value, (Terminated, KeyboardInterrupt)) and _SIGNALLED:
+    not printed: :func:`raise_if_signalled` raises it again before the output is published (the
+    command then runs to its end first: an interrupt in a fork hook is rare, the result the same)."""
+    if isinstance(getattr(unraisable, "exc_value", None), (Terminated, KeyboardInterrupt)) and _SIGNALLED:
         return
     sys.__unraisablehook__(unraisable)
 
 
-def run_command(args: argparse.Namespace) -> int | None:  # noqa: F821
+def run_command(args: argparse.Namespace) -> int | None:
     """Run the parsed command ``args.func(args)`` with its output as it declares it (``out_kind``,
     see the module's docstring): ``--out`` checked first; a folder written under a temporary name
     beside it (``args.out`` is that name while the command runs, ``args.out_shown`` the user's) and

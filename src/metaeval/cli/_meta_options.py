@@ -100,7 +100,7 @@ def config_from_args(args):
         raise InputError(str(e)) from None
 
 
-# display labels (issue 31): the option --labels is the common parameter ``labels``
+# display labels: the option --labels is the common parameter ``labels``
 def labels_from_args(args, matrices_dir, collection=None) -> dict:
     """``{name: label}`` of the runs and measures of the matrices in ``matrices_dir`` whose label
     differs from their name (:func:`metaeval.labels.labels_for`): ``--labels`` or the default run

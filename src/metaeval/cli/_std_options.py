@@ -1,5 +1,5 @@
 """The standardising-run options shared by ``metaeval matrices`` and ``metaeval standardise``
-(issue 30; docs/metrics.md, "Score standardisation")."""
+(docs/metrics.md, "Score standardisation")."""
 
 from __future__ import annotations
 

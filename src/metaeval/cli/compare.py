@@ -158,14 +158,15 @@ def run(args) -> int:
     runs = [str(r) for r in next(iter(scores.values())).columns]
     run_files = getattr(args, "_run_files", {})
     labels = labels_for(runs, list(scores), args.labels, run_files)
+    named: dict[str, str] = {**{r: r for r in runs}, **{k: v for k, v in labels.items() if v is not None}}
     if args.baseline is not None:        # a file stem, a runid or a label (docs/outputs.md, Labels)
-        runids = {r: runid_of(p) for r, p in run_files.items() if isinstance(p, str)}
+        runids = {r: rid for r, p in run_files.items() if isinstance(p, str) and (rid := runid_of(p)) is not None}
         try:
             if several:
-                args.baseline = [resolve_run(b, runs, {**{r: r for r in runs}, **labels}, runids)
+                args.baseline = [resolve_run(b, runs, named, runids)
                                  for b in args.baseline]
             else:
-                args.baseline = resolve_run(args.baseline, runs, {**{r: r for r in runs}, **labels}, runids)
+                args.baseline = resolve_run(args.baseline, runs, named, runids)
         except ValueError as e:
             raise InputError(f"--baseline: {e}") from None
         if several and len(set(args.baseline)) < len(args.baseline):
@@ -189,13 +190,14 @@ def run(args) -> int:
         raise InputError(str(e), where) from None
     n_topics = next(iter(scores.values())).shape[0]
     csv_text = df.to_csv(index=False, lineterminator="\n")
-    opts = dict(alpha=args.alpha, baseline=args.baseline, n_topics=n_topics, show=args.show, sort_by=args.sort_by,
-                labels=labels, conventions=args.conventions)
+    opts = {"alpha": args.alpha, "baseline": args.baseline, "n_topics": n_topics, "show": args.show, "sort_by": args.sort_by,
+                "labels": labels, "conventions": args.conventions}
     md = render_compare(df, fmt="md", **opts)
     tex = render_compare(df, fmt="tex", **opts)
     if args.risk_alpha is not None:             # the risk table after the comparison
         from ..report.risk import render_risk
 
+        assert isinstance(args.baseline, str)      # the risk measures take one baseline (checked by compare)
         md += "\n" + render_risk(df, args.baseline, fmt="md")
         tex += "\n" + render_risk(df, args.baseline, fmt="tex")
     if args.out:

@@ -8,6 +8,7 @@ bootstrap's significant pairs against the full qrels (docs/meta.md).
 
 from __future__ import annotations
 
+
 import argparse
 import sys
 

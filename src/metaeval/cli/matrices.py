@@ -44,7 +44,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_order_args(p)
     add_form_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
-    add_std_args(p)                                  # standardised measures (issue 30)
+    add_std_args(p)                                  # standardised measures
     p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
@@ -93,7 +93,7 @@ def write_matrices(collection, values: dict, out_dir, std_factors: dict | None =
             w.writerow(["topic", "status", "reason"])
             w.writerows([t, "used", ""] for t in collection.topics)
             w.writerows([t, "excluded", "no relevant document in the qrels"] for t in collection.excluded_topics)
-        if std_factors:                              # the standardised measures' factors (issue 30)
+        if std_factors:                              # the standardised measures' factors
             from ..metrics.standardise import write_factors
 
             write_factors(std_factors, tmp / "std_factors.csv")

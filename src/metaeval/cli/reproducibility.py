@@ -25,7 +25,7 @@ def _unit_open(text: str) -> float:
 
 
 _UNIT_OPEN = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
-_unit_open.schema = _UNIT_OPEN
+setattr(_unit_open, "schema", _UNIT_OPEN)  # noqa: B010 - what the option's help describes
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

@@ -61,7 +61,7 @@ def ddot_kernel() -> str:
         if (core or "").lower() not in _CORES:
             raise ConfigError(f"METAEVAL_CWL_DDOT=native: numpy's BLAS here ({core or 'not a bundled OpenBLAS'}) "
                               f"uses a ddot order metaeval does not emulate ({', '.join(KERNELS)})")
-        return _CORES[core.lower()]
+        return _CORES[(core or "").lower()]
     if k not in KERNELS:
         raise ConfigError(f"METAEVAL_CWL_DDOT={k!r}: the ddot order is one of {', '.join(KERNELS)} or native")
     return k
@@ -137,12 +137,12 @@ def _dot(x: np.ndarray, y: np.ndarray, fused: bool = True, kernel: str | None = 
         a5 = np.zeros((B, 32))
         for j in range(0, min(n32, last), 32):   # a loop over blocks of 32 ranks, not documents
             a5 = acc_add(a5, j, j + 32)
-        a5 = a5.reshape(B, 4, 8)
-        acc = (a5[:, :, :4] + a5[:, :, 4:]).reshape(B, 16)
+        a58 = a5.reshape(B, 4, 8)
+        acc = (a58[:, :, :4] + a58[:, :, 4:]).reshape(B, 16)
         if n1 > n32 and last > n32:
             acc = acc_add(acc, n32, n1)
-        acc = acc.reshape(B, 4, 4)
-        v = ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
+        acc44 = acc.reshape(B, 4, 4)
+        v = ((acc44[:, 0] + acc44[:, 1]) + acc44[:, 2]) + acc44[:, 3]
         dot = (v[:, 0] + v[:, 2]) + (v[:, 1] + v[:, 3])
     for i in range(n1, min(n, last)):        # at most 15 ranks
         dot = acc_add(dot[:, None], i, i + 1)[:, 0]

@@ -39,9 +39,10 @@ the gain of the highest level (so in [0, 1]); unjudged documents are "unjudged" 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -86,10 +87,10 @@ class CwlRankings(Memo):
         self.shape = (B, n)
         Memo.__init__(self)
 
-    def case(self, worst: bool) -> "_Case":
+    def case(self, worst: bool) -> _Case:
         return self.cached(("case", worst), lambda: self._case(worst))
 
-    def _case(self, worst: bool) -> "_Case":
+    def _case(self, worst: bool) -> _Case:
         unknown_g = np.isnan(self.raw_gains)
         unknown_k = np.isnan(self.raw_costs)
         g = np.where(unknown_g, self.min_gain if worst else self.max_gain, self.raw_gains)
@@ -334,7 +335,7 @@ def _c_tbg(case, n, halflife):
     x = np.zeros(case.g.shape)
     x[:, 1:] = case.cc[:, :-1]
     h = halflife
-    ln2 = math.log(2.0, math.e)
+    ln2 = math.log(2.0, math.e)                          # noqa: FURB163 - cwl_eval's expression, for its digits
     w = (h * _on_unique(-x / h, lambda u: _pow(2.0, u))) / ln2
     norm = np.cumsum(w, axis=1)[:, -1:]
     w = w / norm
@@ -479,7 +480,7 @@ class CwlMetric:
         return self.spec.name(self.kw)
 
     @classmethod
-    def make(cls, class_name: str, *args) -> "CwlMetric":
+    def make(cls, class_name: str, *args) -> CwlMetric:
         spec = BY_CLASS[class_name]
         if len(args) > len(spec.params):
             raise TypeError(f"{class_name} takes at most {len(spec.params)} parameters "
@@ -533,7 +534,7 @@ def cwl_scores_many(rankings: CwlRankings, metrics, residuals: bool = False,
     see :func:`metaeval.cwl.dot.dots_printed`); otherwise every value is computed in
     cwl_eval's exact order."""
     return [rankings.cached(("scores", m, residuals, printed),
-                            lambda m=m: _scores(rankings, m, residuals, printed)) for m in metrics]
+                            functools.partial(_scores, rankings, m, residuals, printed)) for m in metrics]
 
 
 def _scores(rankings: CwlRankings, m: CwlMetric, residuals: bool, printed: bool) -> dict[str, np.ndarray]:

@@ -58,10 +58,12 @@ def _gunzip(raw: bytes) -> bytes:
     """gzip data decompressed: ISA-L's gzip (2-3x faster than zlib's) when installed (imported
     here, not with the module: most files read are plain)."""
     try:
-        from isal import igzip as gz
+        from isal import igzip
     except ImportError:  # pragma: no cover - depends on the environment
-        import gzip as gz
-    return gz.decompress(raw)
+        import gzip
+
+        return gzip.decompress(raw)
+    return igzip.decompress(raw)
 
 
 def _line_of(data: bytes, pos: int) -> int:
@@ -78,8 +80,7 @@ def check_text(data: bytes, path) -> bytes:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise InputError("UTF-16/UTF-32 text (byte-order mark): only UTF-8 is accepted; convert the "
                          "file (e.g. iconv -f UTF-16 -t UTF-8)", path, 1)
-    if data.startswith(_BOM):
-        data = data[len(_BOM):]
+    data = data.removeprefix(_BOM)
     nul = data.find(b"\0")
     if nul >= 0:
         raise InputError("NUL byte: binary or UTF-16 data; only UTF-8 text is accepted", path,
@@ -127,6 +128,7 @@ class Table:
                 nc, p = self.ncols, self._sep
                 self._spans[col] = (p[col:len(p) - 1:nc] + 1, p[col + 1::nc])
             else:
+                assert self._starts is not None and self._ends is not None     # no separator table: field spans
                 self._spans[col] = (self._starts[:, col], self._ends[:, col])
         return self._spans[col]
 
@@ -195,7 +197,7 @@ def _words(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
 
 
 def _objects(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
-    mv = memoryview(buf)
+    mv = buf.data                                            # a memoryview of the array
     out = np.empty(len(s), object)
     out[:] = [bytes(mv[a:b]) for a, b in zip(s.tolist(), e.tolist())]
     return out
@@ -398,7 +400,7 @@ def parse_float64(table: Table, col: int, what: str) -> np.ndarray:
     specification): numpy's string-to-double conversion; the C reader
     (:func:`metaeval.io._cext.c_numbers`) when every field is decimal."""
     n = table.n
-    if n and (fast := c_numbers(table.buf, *table.span(col), True)) is not None:
+    if n and isinstance(fast := c_numbers(table.buf, *table.span(col), True), np.ndarray):
         return fast
     check_numeric(table, col, what)
     out = np.empty(n, np.float64)
@@ -465,7 +467,7 @@ def _hash_spans(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
         out[i] = hash_rows(_words(buf, s[i], e[i]))
         j = np.flatnonzero(long_)
     if len(j):
-        mv = memoryview(buf)
+        mv = buf.data                                        # a memoryview of the array
         out[j] = _blake64(bytes(mv[a:b]) for a, b in zip(s[j].tolist(), e[j].tolist()))
     return out
 

@@ -30,6 +30,7 @@ def read_ec_qrels(path, max_level: int | None = None):
     table = tokenize(path, 4, "EC qrels (TOPIC DOCID Lk CLASS)")
     level = _levels_from_labels(table, 2, "ntcir")
     q = _build([path], [[table, "ec", table.fixed(0), table.fixed(1), level]], [None], max_level, "ec")
+    assert q._lines is not None                              # _build keeps the line numbers
     row = np.searchsorted(table.line, q._lines)              # table row of each kept entry
     cls = table.fixed(3)[row]
     key = np.rec.fromarrays([q.topic_index, cls]) if len(cls) else np.zeros(0)
@@ -53,7 +54,7 @@ def ec_level_counts(q, cid: np.ndarray, topic_rows: np.ndarray) -> np.ndarray:
     return counts[topic_rows]
 
 
-def load_ec_collection(qrels, runs, order: str = "file", depth: int | None = 1000,
+def load_ec_collection(qrels, runs, order: str | None = "file", depth: int | None = 1000,
                        max_level: int | None = None, progress=None, trec_eval_version: int = 10) -> Collection:
     """Parse EC qrels and runs into an EC-labelled :class:`Collection` (module docstring)."""
     from dataclasses import replace
@@ -63,7 +64,7 @@ def load_ec_collection(qrels, runs, order: str = "file", depth: int | None = 100
     q, cid = read_ec_qrels(qrels, max_level) if not isinstance(qrels, tuple) else qrels
     base, entry = load_collection(q, runs, entries=True, order=order, depth=depth, max_level=max_level,
                                 progress=progress, trec_eval_version=trec_eval_version)
-    R, T, D = base.levels.shape
+    _R, T, _D = base.levels.shape
     c = np.where(entry >= 0, cid[np.maximum(entry, 0)], -1)
     r, t, k = np.nonzero(c >= 0)                                   # C order: by list, then rank
     if len(r):

@@ -15,7 +15,7 @@ import hashlib
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from ..collection import Collection
 from ..errors import InputError

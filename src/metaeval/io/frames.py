@@ -20,7 +20,7 @@ unchanged and the values equal those computed from the same data in files.  Bad 
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

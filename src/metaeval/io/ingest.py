@@ -33,7 +33,7 @@ Policies (each also in ``docs/io.md``):
 from __future__ import annotations
 
 import os
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

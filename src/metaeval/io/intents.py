@@ -21,6 +21,8 @@ Forms (``docs/io.md``):
 
 from __future__ import annotations
 
+from typing import Any
+
 
 import numpy as np
 
@@ -114,10 +116,10 @@ def read_intent_qrels(path, max_level: int | None = None) -> IntentQrels:
     slot[porder] = np.arange(len(puniq)) - start[ptopic[porder]]
     I = int(cnt.max(initial=1))
     n_intents = np.bincount(ptopic[has_rel], minlength=T).astype(np.int64)
-    intent_ids = [[] for _ in range(T)]
+    intent_lists: list[list[Any]] = [[] for _ in range(T)]
     for p in porder.tolist():
-        intent_ids[int(ptopic[p])].append(iuniq[puniq[p] % len(iuniq)].decode("utf-8"))
-    intent_ids = tuple(tuple(x) for x in intent_ids)
+        intent_lists[int(ptopic[p])].append(iuniq[puniq[p] % len(iuniq)].decode("utf-8"))
+    intent_ids = tuple(tuple(x) for x in intent_lists)
     empty = [(topics[int(ptopic[p])], iuniq[puniq[p] % len(iuniq)].decode("utf-8"))
              for p in np.flatnonzero(~has_rel).tolist()]
     if empty:
@@ -162,7 +164,7 @@ def read_intent_probs(path, iq: IntentQrels) -> np.ndarray:
     T, I = len(iq.topics), iq.levels.shape[1]
     probs = np.zeros((T, I))
     seen = np.zeros((T, I), bool)
-    first_line = {}
+    first_line: dict[Any, Any] = {}
     ignored = []
     tt, ii, pp = table.fixed(0), table.fixed(1), table.fixed(2)
     for row, (t, i, p) in enumerate(zip(tt.tolist(), ii.tolist(), pp.tolist())):   # one line per intent
@@ -220,7 +222,7 @@ def _desc_rank(docs: np.ndarray, topic: np.ndarray, T: int) -> np.ndarray:
     return cnt[topic] - 1 - asc
 
 
-def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file",
+def load_diversity_collection(qrels, runs, intent_probs=None, order: str | None = "file",
                               depth: int | None = 1000, max_level: int | None = None, progress=None,
                               trec_eval_version: int = 10):
     """Parse per-intent qrels, intent probabilities and runs into a
@@ -233,7 +235,7 @@ def load_diversity_collection(qrels, runs, intent_probs=None, order: str = "file
     probs = uniform_probs(iq) if intent_probs is None else read_intent_probs(intent_probs, iq)
     base, entry = load_collection(iq.as_qrels(), runs, entries=True, order=order, depth=depth,
                                 max_level=iq.max_level, progress=progress, trec_eval_version=trec_eval_version)
-    R, T, D = base.levels.shape
+    _R, T, _D = base.levels.shape
     filled = base.levels != PAD
     # judged lists of the used topics
     tpos = {t: k for k, t in enumerate(iq.topics)}

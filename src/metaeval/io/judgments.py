@@ -19,6 +19,8 @@ the runs labelled once for all of them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -81,7 +83,13 @@ def read_sets(sets: dict, on_conflict: str = "error", fill: dict | None = None) 
         raise InputError("no qrels set given")
     files = [tuple(str(f) for f in ([v] if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__") else v))
              for v in sets.values()]
-    tb, docs, lev, sid, fid, line, allfiles = [], [], [], [], [], [], []
+    tb: list[Any] = []
+    docs: list[Any] = []
+    lev: list[Any] = []
+    sid: list[Any] = []
+    fid: list[Any] = []
+    line: list[Any] = []
+    allfiles: list[Any] = []
     for s, fs in enumerate(files):
         if not fs:
             raise InputError(f"qrels set {names[s]}: no file given")
@@ -94,20 +102,20 @@ def read_sets(sets: dict, on_conflict: str = "error", fill: dict | None = None) 
             fid.append(np.full(len(q), len(allfiles), np.int64))
             line.append(q._lines if q._lines is not None else np.zeros(len(q), np.int64))
             allfiles.append(q.sources[0] if q.sources else "qrels")
-    tb, docs = _concat(tb), _concat(docs)
-    lev, sid, fid, line = (np.concatenate(x) for x in (lev, sid, fid, line))
-    tuniq, tcode = np.unique(tb, return_inverse=True)
-    duniq, dcode = np.unique(docs, return_inverse=True)
+    tb_all, docs_all = _concat(tb), _concat(docs)
+    lev_all, sid_all, fid_all, line_all = (np.concatenate(x) for x in (lev, sid, fid, line))
+    tuniq, tcode = np.unique(tb_all, return_inverse=True)
+    duniq, dcode = np.unique(docs_all, return_inverse=True)
     key = tcode.astype(np.int64) * max(1, len(duniq)) + dcode
     ikeys, item = np.unique(key, return_inverse=True)
     topics = tuple(b.decode("utf-8") for b in tuniq.tolist())
     S, N = len(names), len(ikeys)
     # one (set, item): duplicates within a set, in the order of the files given
-    order = np.lexsort((np.arange(len(item)), item, sid))
-    sk = sid[order] * N + item[order]
+    order = np.lexsort((np.arange(len(item)), item, sid_all))
+    sk = sid_all[order] * N + item[order]
     start = np.r_[True, sk[1:] != sk[:-1]]
     gstart = np.flatnonzero(start)
-    lv = lev[order]
+    lv = lev_all[order]
     gmax = np.maximum.reduceat(lv, gstart) if len(lv) else lv
     gmin = np.minimum.reduceat(lv, gstart) if len(lv) else lv
     bad = np.flatnonzero(gmax != gmin)
@@ -116,18 +124,18 @@ def read_sets(sets: dict, on_conflict: str = "error", fill: dict | None = None) 
         lo = gstart[g]
         hi = gstart[g + 1] if g + 1 < len(gstart) else len(order)
         rows = order[lo:hi]
-        j = rows[np.flatnonzero(lev[rows] != lev[rows[0]])[0]]
+        j = rows[np.flatnonzero(lev_all[rows] != lev_all[rows[0]])[0]]
         i = rows[0]
-        t, d = tuniq[tcode[i]].decode("utf-8", "replace"), docs[i]
+        t, d = tuniq[tcode[i]].decode("utf-8", "replace"), docs_all[i]
         d = d.decode("utf-8", "replace") if isinstance(d, bytes) else str(d)
-        raise InputError(f"qrels set {names[int(sid[i])]}: topic {t} document {d} is judged {int(lev[i])} in "
-                         f"{allfiles[fid[i]]}:{int(line[i])} and {int(lev[j])} in {allfiles[fid[j]]}:"
-                         f"{int(line[j])}; --on-conflict max, min or first decides", allfiles[fid[j]],
-                         int(line[j]))
+        raise InputError(f"qrels set {names[int(sid_all[i])]}: topic {t} document {d} is judged {int(lev_all[i])} in "
+                         f"{allfiles[fid_all[i]]}:{int(line_all[i])} and {int(lev_all[j])} in {allfiles[fid_all[j]]}:"
+                         f"{int(line_all[j])}; --on-conflict max, min or first decides", allfiles[fid_all[j]],
+                         int(line_all[j]))
     chosen = {"max": gmax, "min": gmin}.get(on_conflict, lv[gstart] if len(lv) else lv)
     labels = np.full((S, N), -1, np.int8)
     g_order = order[gstart]
-    labels[sid[g_order], item[g_order]] = chosen
+    labels[sid_all[g_order], item[g_order]] = chosen
     item_topic = (ikeys // max(1, len(duniq))).astype(np.int32)
     item_docs = duniq[ikeys % max(1, len(duniq))]
     js = JudgmentSets(tuple(names), tuple(files), topics, item_topic, item_docs, labels)
@@ -149,7 +157,7 @@ def add_fills(js: JudgmentSets, fill: dict) -> JudgmentSets:
     """The sets of ``fill`` ``{NAME: BASE+FROM}`` added after those of ``js``."""
     if not fill:
         return js
-    names, labels, fills = list(js.names), [js.labels], dict(js.fills)
+    names, fills = list(js.names), dict(js.fills)
     cur = js.labels
     for name, spec in fill.items():
         base, frm = parse_fill(spec)

@@ -98,15 +98,16 @@ class Qrels:
     def doc_hash(self) -> np.ndarray:
         if self._hash is None:
             object.__setattr__(self, "_hash", hash_ids(self.docs))
+        assert self._hash is not None
         return self._hash
 
     def where(self, i: int) -> str:
         """``FILE:LINE`` of entry ``i`` (for messages)."""
-        if self._lines is None:
+        if self._lines is None or self._files is None:
             return "?"
         return f"{self.sources[int(self._files[i])]}:{int(self._lines[i])}"
 
-    def with_max_level(self, max_level: int | None) -> "Qrels":
+    def with_max_level(self, max_level: int | None) -> Qrels:
         if max_level is None or max_level == self.max_level:
             return self
         if max_level < int(self.level.max(initial=0)):

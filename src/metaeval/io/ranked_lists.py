@@ -118,7 +118,7 @@ def document_codes(runs: list[RunLines]) -> list[np.ndarray]:
     hashes = np.concatenate([r.doc_hash for r in runs])
     obj = any(r.docs.dtype == object for r in runs)
     docs = np.concatenate([r.docs.astype(object) if obj else r.docs for r in runs])
-    uh, first, inv = np.unique(hashes, return_index=True, return_inverse=True)
+    _uh, first, inv = np.unique(hashes, return_index=True, return_inverse=True)
     reps = docs[first]
     if obj:
         ok = all(bytes(a) == bytes(b) for a, b in zip(docs.tolist(), reps[inv].tolist()))

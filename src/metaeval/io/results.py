@@ -13,6 +13,8 @@ NAME=DIR``): one ``trec_eval -q`` output per run in ``DIR``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pathlib import Path
 
 import numpy as np
@@ -69,7 +71,7 @@ def read_results(folder, runs, names=None) -> dict:
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("results folder not found (expected one trec_eval -q output per run)", folder)
-    files = {}
+    files: dict[Any, Any] = {}
     for f in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
         files.setdefault(run_name(f), f)
     missing = [r for r in runs if r not in files]

@@ -81,10 +81,10 @@ def expand_runs(specs) -> list[RunSource]:
         elif p.is_file():
             sources.append(RunSource(run_name(p), str(p)))
         elif _glob.has_magic(spec):
-            files = sorted(f for f in _glob.glob(spec) if Path(f).is_file())
-            if not files:
+            matched = sorted(f for f in _glob.glob(spec) if Path(f).is_file())
+            if not matched:
                 raise InputError("no run file matches this pattern", spec)
-            sources.extend(RunSource(run_name(f), f) for f in files)
+            sources.extend(RunSource(run_name(f), f) for f in matched)
         else:
             raise InputError("no such run file or directory", spec)
     return unique_sources(sources)

@@ -123,13 +123,13 @@ def compare(scores, *, baseline: str | list[str] | None = None, metrics: list[st
     if not 0 < float(ci) < 1:
         raise ValueError(f"ci must lie in (0, 1), got {ci}")
     B = check_B(DEFAULT_B.get(test, 1) if B is None else B)
-    metrics = list(mats) if metrics is None else matrices_for(metrics, mats)
+    metrics = list(mats) if metrics is None else (matrices_for(metrics, mats) or [])
     missing = [m for m in metrics if m not in mats]
     if missing:
         raise ValueError(f"metric(s) {', '.join(map(repr, missing))} not available "
                          f"(have: {', '.join(map(str, mats))})")
     scores_ = [as_scores(mats[m], m) for m in metrics]
-    shared = [None] * len(metrics)
+    shared: list = [None] * len(metrics)
     if test == "rthsd" and all(s.n_runs >= 3 for s in scores_):
         # one permutation pass for all metrics of the same shape (equal to separate calls)
         shared = rthsd_many(scores_, B=B, seed=seed, batch=batch)

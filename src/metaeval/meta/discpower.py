@@ -13,7 +13,7 @@ bootstrap ASL table; ``diff = mean(X) - mean(Y)``, ``effect_size = diff / sqrt(V
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd

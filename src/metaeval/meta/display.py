@@ -63,7 +63,7 @@ def html_view(title: str, parts: Mapping[str, object], main: str | None, head: s
            + (f" &mdash; {html.escape(head)}" if head else "") + "</p>",
            "<ul>" + "".join(f"<li>{html.escape(ln)}</li>" for ln in summary_lines(parts)) + "</ul>"]
     df = parts.get(main) if main is not None else None
-    if isinstance(df, pd.DataFrame):
+    if main is not None and isinstance(df, pd.DataFrame):
         shown = df.head(rows)
         note = f" (first {rows} of {len(df)} rows)" if len(df) > rows else ""
         out.append(f"<p>{html.escape(main)}{html.escape(note)}</p>")

@@ -33,6 +33,8 @@ batch)``: a cell's numbers depend on the seed and its own key only.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -163,7 +165,7 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
         # ---- type I
         all_pairs = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
         pick = fit_rng.choice(len(all_pairs), size=min(pairs, len(all_pairs)), replace=False)
-        cells = {}
+        cells: dict[Any, Any] = {}
         for pi, q in enumerate(pick):
             i, j = all_pairs[q]
             if fit_rng.random() < 0.5:
@@ -181,9 +183,10 @@ def test_errors(matrices: dict, *, metrics=None, pairs: int = 20, topics=DEFAULT
                            for a, x in zip(alphas, r)]
         # ---- type II and III
         order = np.argsort(-mu, kind="stable")
-        baselines = order[int(round(len(mu) * 0.25)):]
+        baselines = order[round(len(mu) * 0.25):]
         for di, delta in enumerate(deltas):
-            cells2, cells3 = {}, {}
+            cells2: dict[Any, Any] = {}
+            cells3: dict[Any, Any] = {}
             drng = trial_rng(seed, "test_errors", mi, 2, di)
             made = 0
             for attempt in range(pairs * 20):

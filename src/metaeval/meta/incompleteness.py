@@ -32,6 +32,8 @@ number of topics (those of the paired stage when no topic is lost).
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -173,8 +175,17 @@ def measure_names(metrics, icfg: IncompletenessConfig) -> list[str]:
 
 
 # --------------------------------------------------------------------------- the draws
+def _need(a: np.ndarray | None) -> np.ndarray:
+    """One of the collection's document-identity arrays (``judged_*``, ``qrels_row``): the methods
+    need a collection read with them."""
+    if a is None:
+        raise ValueError("incompleteness needs the collection's judgments (judged_topic, qrels_row): "
+                         "read it with metaeval.io.load_collection")
+    return a
+
+
 def _topic_bounds(c: Collection) -> np.ndarray:
-    return np.searchsorted(c.judged_topic, np.arange(len(c.topics) + 1))
+    return np.searchsorted(_need(c.judged_topic), np.arange(len(c.topics) + 1))
 
 
 def _sample_within(groups: np.ndarray, sizes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -197,11 +208,11 @@ def _round_half_up(x: np.ndarray) -> np.ndarray:
 def sample_judged(c: Collection, f: float, rng: np.random.Generator) -> np.ndarray:
     """``judged``: per topic ``max(1, round(f n))`` of its ``n`` judged documents, redrawn (that
     topic only) until a relevant one is kept.  Returns the keep mask over the judgments."""
-    topic = c.judged_topic.astype(np.int64)
+    topic = _need(c.judged_topic).astype(np.int64)
     T = len(c.topics)
     n = np.bincount(topic, minlength=T)
     size = np.maximum(1, _round_half_up(f * n))
-    rel = c.judged_level >= 1
+    rel = _need(c.judged_level) >= 1
     keep = _sample_within(topic, size, rng)
     while True:
         ok = np.bincount(topic, weights=keep & rel, minlength=T) > 0
@@ -216,7 +227,7 @@ def sample_stratified(c: Collection, f: float, rng: np.random.Generator) -> np.n
     """``stratified``: per topic ``max(1, round(f R))`` of its ``R`` relevant and ``round(f N)`` of
     its ``N`` judged nonrelevant documents.  Returns the keep mask over the judgments."""
     T = len(c.topics)
-    stratum = c.judged_topic.astype(np.int64) * 2 + (c.judged_level >= 1)
+    stratum = _need(c.judged_topic).astype(np.int64) * 2 + (_need(c.judged_level) >= 1)
     n = np.bincount(stratum, minlength=2 * T)
     size = _round_half_up(f * n)
     size[1::2] = np.maximum(1, size[1::2])
@@ -226,8 +237,8 @@ def sample_stratified(c: Collection, f: float, rng: np.random.Generator) -> np.n
 def depth_pool(c: Collection, d: int, pool=None) -> np.ndarray:
     """``depth``: the judgments found in the top ``d`` of at least one run of ``c`` (of the runs
     ``pool``, indices into ``c.runs``, when given: the pool contributors)."""
-    rows = c.qrels_row[:, :, :d] if pool is None else c.qrels_row[np.asarray(pool, np.int64), :, :d]
-    keep = np.zeros(len(c.judged_level), bool)
+    rows = _need(c.qrels_row)[:, :, :d] if pool is None else _need(c.qrels_row)[np.asarray(pool, np.int64), :, :d]
+    keep = np.zeros(len(_need(c.judged_level)), bool)
     keep[rows[rows >= 0]] = True
     return keep
 
@@ -244,9 +255,9 @@ def group_pools(c: Collection, groups: dict, depth: int) -> dict[str, np.ndarray
     contributors: the runs of ``c`` named in ``groups``; the others contribute nothing)."""
     names = sorted(set(groups.values()))
     gid = np.array([names.index(groups[r]) if r in groups else -1 for r in c.runs])
-    N = len(c.judged_level)
+    N = len(_need(c.judged_level))
     inpool = np.zeros((len(names), N), bool)
-    rows = c.qrels_row[:, :, :depth]
+    rows = _need(c.qrels_row)[:, :, :depth]
     for g in range(len(names)):
         rg = rows[gid == g]
         inpool[g, rg[rg >= 0]] = True
@@ -260,7 +271,7 @@ def trial_masks(c: Collection, method: str, level, trials: range, seed: int) -> 
     draw = sample_judged if method == "judged" else sample_stratified
     from .samples import trial_rng
 
-    key = int(round(float(level) * 1_000_000))
+    key = round(float(level) * 1_000_000)
     return np.stack([draw(c, float(level), trial_rng(seed, "incompleteness", _METHOD_ID[method], key, k))
                      for k in trials])
 
@@ -272,14 +283,14 @@ def reduced_collection(c: Collection, keep: np.ndarray) -> tuple[Collection, np.
     The dropped documents become unjudged; the counts per level are recounted from the mask."""
     keep = np.atleast_2d(keep)
     K, T, H1 = keep.shape[0], len(c.topics), c.level_counts.shape[1]
-    row = c.qrels_row
+    row = _need(c.qrels_row)
     lv = np.broadcast_to(c.levels, (K,) + c.levels.shape)
     judged = row >= 0
     kept = keep[:, np.maximum(row, 0)]                               # (K, R, T, D)
     levels = np.where(judged[None] & ~kept, np.int8(UNJUDGED), lv)
     R, D = len(c.runs), c.depth
     levels = np.ascontiguousarray(levels.transpose(1, 0, 2, 3)).reshape(R, K * T, D)
-    idx = c.judged_topic.astype(np.int64) * H1 + c.judged_level
+    idx = _need(c.judged_topic).astype(np.int64) * H1 + _need(c.judged_level)
     flat = (np.arange(K)[:, None] * (T * H1) + idx[None, :])[keep]
     counts = np.bincount(flat, minlength=K * T * H1).reshape(K * T, H1).astype(c.level_counts.dtype)
     lengths = np.tile(c.lengths, (1, K))
@@ -334,7 +345,7 @@ def _significant(scores: np.ndarray, cfg, samples_for) -> np.ndarray:
     ia, ib = pair_indices(R)
     out = np.zeros(S, np.int64)
     ok_topics = ~np.isnan(scores).any(axis=1)                   # (S, T)
-    keys = {}
+    keys: dict[Any, Any] = {}
     for s in range(S):
         keys.setdefault(ok_topics[s].tobytes(), []).append(s)
     for rows in keys.values():
@@ -531,7 +542,7 @@ def _pool_reuse(c, ev, measures, gains, full_means, icfg, masks_out) -> pd.DataF
     pools = group_pools(c, groups, icfg.pool_depth)
     names = list(measures)
     runs = list(ev.runs)
-    rows = {n: [] for n in names}
+    rows: dict[str, list[Any]] = {n: [] for n in names}
     for g, keep in pools.items():
         if masks_out is not None:
             masks_out[("leave-one-group-out", g, None)] = keep
@@ -566,9 +577,9 @@ def reduced_judgments(c: Collection, keep: np.ndarray) -> tuple[list, list, list
     """``(topics, document ids, levels)`` of the judgments a keep mask keeps, in the order of the
     collection's judgments (for :func:`metaeval.io.qrels.format_qrels`)."""
     idx = np.flatnonzero(keep)
-    topics = [c.topics[t] for t in c.judged_topic[idx].tolist()]
-    docs = [d.decode("utf-8") for d in c.judged_docs[idx].tolist()]
-    return topics, docs, c.judged_level[idx].tolist()
+    topics = [c.topics[t] for t in _need(c.judged_topic)[idx].tolist()]
+    docs = [d.decode("utf-8") for d in _need(c.judged_docs)[idx].tolist()]
+    return topics, docs, _need(c.judged_level)[idx].tolist()
 
 
 def qrels_file_name(method: str, level: str, trial) -> str:

@@ -239,8 +239,8 @@ def label_agreement(names, counts: PairCounts, threshold: int, n_units: int = 0,
     df["ari"] = adjusted_rand(C)
     bym = counts.by_m.astype(np.float64)
     O = np.zeros(bym.shape[1:])
-    for k in range(2, bym.shape[0]):                       # fixed order: m = 2, 3, ...
-        O += (bym[k] + bym[k].T) / (k - 1.0)
+    for m in range(2, bym.shape[0]):                       # fixed order: m = 2, 3, ...
+        O += (bym[m] + bym[m].T) / (m - 1.0)
     a_all = alpha_from_coincidence(O)
     all_row = {"qrels_a": "all", "qrels_b": "all", "topics": n_unit_topics, "pairs": n_units,
                "agreement": float(np.trace(O) / O.sum()) if O.sum() else np.nan,

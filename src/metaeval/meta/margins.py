@@ -33,6 +33,8 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -71,7 +73,7 @@ class Margin:
     df: float
     loglik: float
     mean: float
-    _ppf: object = field(repr=False, default=None)
+    _ppf: Callable[[np.ndarray], np.ndarray] | None = field(repr=False, default=None)
     support: np.ndarray | None = field(repr=False, default=None)
     cdf: np.ndarray | None = field(repr=False, default=None)      # discrete: F at the support points
 
@@ -80,6 +82,8 @@ class Margin:
         return 2.0 * self.df - 2.0 * self.loglik
 
     def ppf(self, u) -> np.ndarray:
+        if self._ppf is None:
+            raise ValueError(f"margin {self.family!r}: no quantile function")
         return self._ppf(np.asarray(u, dtype=np.float64))
 
 
@@ -119,19 +123,20 @@ def fit_norm(x) -> Margin:
     from scipy import stats
 
     x = np.asarray(x, dtype=np.float64)
-    nll = lambda p: -_truncnorm_logpdf(x, p[0], p[1]).sum() if p[1] >= 0.05 else np.inf  # noqa: E731
+    nll = lambda p: -_truncnorm_logpdf(x, p[0], p[1]).sum() if p[1] >= 0.05 else np.inf
     # the likelihood of a truncated normal has long ridges (a decreasing density is fitted by any
     # mu far below 0 with a matching sigma): several starts, the best one polished
     # mu within NORM_MU, sigma within NORM_SIGMA: where the scores decrease like an exponential the
     # likelihood grows without bound as mu -> -inf along a ridge; the bound makes the fit defined
     sd = min(max(x.std(ddof=1), 0.05), NORM_SIGMA[1])
     bounds = [NORM_MU, NORM_SIGMA]
-    best = None
+    best: tuple[Any, float] | None = None
     for mu0 in (float(np.clip(x.mean(), *NORM_MU)), -4.0, -1.0, 0.0, 0.5, 1.0, 2.0, 5.0):
         for s0 in (sd, 0.3, 1.0, 3.0):
             p, f = _minimize(nll, [mu0, s0], bounds, polish=False)
             if best is None or f < best[1]:
                 best = (p, f)
+    assert best is not None                                  # the loops above ran
     (mu, sigma), f = _minimize(nll, best[0], bounds)
     a, b = -mu / sigma, (1 - mu) / sigma
     dist = stats.truncnorm(a, b, loc=mu, scale=sigma)
@@ -145,7 +150,7 @@ def fit_beta(x) -> Margin:
     xc = np.clip(np.asarray(x, dtype=np.float64), _CAP, 1 - _CAP)
     m, v = xc.mean(), xc.var(ddof=1)
     k = max(m * (1 - m) / v - 1, 1e-3) if v > 0 else 1.0
-    nll = lambda p: -stats.beta.logpdf(xc, p[0], p[1]).sum()  # noqa: E731
+    nll = lambda p: -stats.beta.logpdf(xc, p[0], p[1]).sum()
     (a, b), f = _minimize(nll, [max(m * k, 1e-3), max((1 - m) * k, 1e-3)], [(1e-6, None), (1e-6, None)])
     return Margin("beta", {"shape1": a, "shape2": b}, 2.0, -f, a / (a + b),
                   lambda u: stats.beta.ppf(u, a, b))
@@ -180,8 +185,8 @@ def fit_nks(x) -> Margin:
 
     x = np.asarray(x, dtype=np.float64)
     h = plugin_bandwidth(x)
-    F = lambda q: ndtr((np.asarray(q)[..., None] - x) / h).mean(axis=-1)  # noqa: E731
-    fden = lambda q: (np.exp(-0.5 * ((np.asarray(q)[..., None] - x) / h) ** 2).mean(axis=-1)  # noqa: E731
+    F = lambda q: ndtr((np.asarray(q)[..., None] - x) / h).mean(axis=-1)
+    fden = lambda q: (np.exp(-0.5 * ((np.asarray(q)[..., None] - x) / h) ** 2).mean(axis=-1)
                       / (h * math.sqrt(2 * math.pi)))
     F0, F1 = float(F(0.0)), float(F(1.0))
     Z = F1 - F0
@@ -223,7 +228,7 @@ def fit_bbinom(x, support) -> Margin:
     den = n * (v / m - m - 1) + m if m > 0 else 0.0
     a0 = (n * m - v) / den if den else 1.0
     b0 = (n - m) * (n - v / m) / den if den and m > 0 else 1.0
-    nll = lambda p: -stats.betabinom.logpmf(k, n, p[0], p[1]).sum()  # noqa: E731
+    nll = lambda p: -stats.betabinom.logpmf(k, n, p[0], p[1]).sum()
     (a, b), _ = _minimize(nll, [max(a0, 1.0) if np.isfinite(a0) else 1.0,
                                 max(b0, 1.0) if np.isfinite(b0) else 1.0], [(1.0, None), (1.0, None)])
     pmf = stats.betabinom.pmf(np.arange(n + 1), n, a, b)
@@ -272,7 +277,7 @@ def fit_dks(x, support, mult: float = 1.0, bandwidth: float | None = None) -> Ma
     lam = (cv_ls_bandwidth(k, support.size) if bandwidth is None else bandwidth) * mult
     if lam > 1:
         raise ValueError("(multiplied) bandwidth too large")
-    lv, cnt, dist = _levels(k, support.size)
+    _lv, cnt, dist = _levels(k, support.size)
     pmf = _wvr_kernel(dist, lam) @ cnt / k.size
     pmf = pmf / pmf.sum()
     df = float(np.mean((1.0 - lam) / pmf[k]))
@@ -298,8 +303,9 @@ def fit_discrete(x, support) -> list[Margin]:
         lam = cv_ls_bandwidth(_positions(x, np.sort(np.asarray(support, dtype=np.float64))), len(support))
     except ValueError:
         lam = None
-    for f, kw in ((fit_bbinom, {}), (fit_dks, {"mult": 1}), (fit_dks, {"mult": 2}), (fit_dks, {"mult": 5}),
-                  (fit_dks, {"mult": 10})):
+    fits: tuple[tuple[Callable, dict[str, Any]], ...] = ((fit_bbinom, {}), (fit_dks, {"mult": 1}), (fit_dks, {"mult": 2}), (fit_dks, {"mult": 5}),
+                  (fit_dks, {"mult": 10}))
+    for f, kw in fits:
         if f is fit_dks:
             if lam is None:
                 continue
@@ -383,7 +389,7 @@ def transform(margin: Margin, target: float, tol: float = 1e-4) -> Margin | None
     base = margin
     params = {"base": base.family, **{f"base_{k}": v for k, v in base.params.items()}, "a": a, "b": b}
     if base.support is None:
-        ppf = lambda u: base.ppf(stats.beta.ppf(u, a, b))  # noqa: E731
+        ppf = lambda u: base.ppf(stats.beta.ppf(u, a, b))
         return Margin(f"t({base.family})", params, base.df, float("nan"), mean, ppf)
     q = np.maximum.accumulate(stats.beta.cdf(base.cdf, a, b))
     cut = q[:-1]

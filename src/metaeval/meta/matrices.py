@@ -22,7 +22,7 @@ from ..util import open_text
 __all__ = ["identical_measures", "read_matrix", "load_matrices", "list_matrices", "select_top_runs", "restrict_runs",
            "align_matrices", "matrix_for", "matrices_for", "NON_MATRIX_FILES"]
 
-NON_MATRIX_FILES = {"topics.csv", "runs_used.csv", "std_factors.csv"}     # std_factors: issue 30
+NON_MATRIX_FILES = {"topics.csv", "runs_used.csv", "std_factors.csv"}     # std_factors.csv: a standardisation's factors
 _NUMBER = re.compile(r"\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\s*\Z",
                      re.IGNORECASE)
 
@@ -159,7 +159,7 @@ def matrix_for(name: str, available) -> str:
     return name
 
 
-def matrices_for(names, available) -> list[str]:
+def matrices_for(names, available) -> list[str] | None:
     """:func:`matrix_for` of every name (``None`` stays ``None``)."""
     if names is None:
         return None

@@ -52,7 +52,7 @@ def stage_metric_lists(metrics: list[str], geometric=()) -> dict[str, list[str]]
     ``other``  plain + every ``G_X`` given + ``G_X`` for X in ``geometric`` (unpaired, swap, stability,
                run means).
     """
-    plain = [m for m in metrics if not (m.startswith("AG_") or m.startswith("G_"))]
+    plain = [m for m in metrics if not (m.startswith(("AG_", "G_")))]
     geo = list(geometric)
     paired = plain + [m for m in metrics if m.startswith("AG_")] + [f"AG_{g}" for g in geo]
     other = plain + [m for m in metrics if m.startswith("G_")] + [f"G_{g}" for g in geo]

@@ -237,6 +237,8 @@ def permutation_test(D, *, B: int = 10000, seed: int = 0, batch: int | None = No
     count = np.zeros(k, dtype=np.int64)
     # T* = S @ D for +-1 sign rows S, exactly (CPU- and BLAS-independent; finite D, bound n)
     DT = split_rows(D.T, n)
+    if DT is None:
+        raise ValueError("permutation test: the differences cannot be split for an exact product (not finite?)")
     if exact:
         bits = np.arange(n, dtype=np.int64)
         for s0 in range(0, total, rows):

@@ -10,6 +10,8 @@ regular expression, a file or, by default, by submitting team read from TREC's r
 
 from __future__ import annotations
 
+from typing import Any
+
 import os
 import re
 from pathlib import Path
@@ -37,7 +39,7 @@ def pool_contributors(runs, spec) -> list[str]:
     runs = [str(r) for r in runs]
     if spec is None:
         return runs
-    where = []                                   # (name or glob, (file, line) or None)
+    where: list[tuple[str, tuple[str, int] | None]] = []   # (name or glob, (file, line) or None)
     from ..io.runs import run_name
 
     for item in ([spec] if isinstance(spec, (str, Path)) else list(spec)):
@@ -53,7 +55,7 @@ def pool_contributors(runs, spec) -> list[str]:
             where.append((str(item), None))
     if not where:
         raise ValueError(f"pool runs: no run named in {spec!r}")
-    chosen = set()
+    chosen: set[Any] = set()
     for pat, loc in where:
         hit = fnmatch.filter(runs, pat) if pat not in runs else [pat]
         if not hit:

@@ -425,6 +425,8 @@ def _stack(matrices, metrics) -> tuple[np.ndarray, tuple[str, ...], tuple[str, .
         ti = [s.topics.index(x) for x in first.topics]
         ri = [s.runs.index(r) for r in first.runs]
         blocks.append(s.values[np.ix_(ti, ri)])
+    if first is None:
+        raise ValueError("no metric given")
     return np.stack(blocks, axis=1), first.topics, first.runs
 
 
@@ -451,7 +453,7 @@ def rank_correlation_table(matrices: Mapping, metrics=None, *, B: int | None = N
         raise ValueError("rank_correlation: a metric is listed twice")
     if len(names) < 2:
         return _empty_table()
-    X, topics, runs = _stack(matrices, names)              # (n_topics, m, runs)
+    X, _topics, _runs = _stack(matrices, names)              # (n_topics, m, runs)
     nq, m, nr = X.shape
     smp = resolve_samples(samples, nq, None if B is None else check_B(B), seed, "paired", "rank_correlation")
     bs = check_batch(DEFAULT_BATCH if batch is None else batch, smp.B)
@@ -560,6 +562,6 @@ def summary_rank_correlation(frames: Mapping):
     out = pd.DataFrame({"metric_a": pd.Series([pr[0] for pr, _ in keys], dtype=object),
                         "metric_b": pd.Series([pr[1] for pr, _ in keys], dtype=object),
                         "coefficient": pd.Series([c for _, c in keys], dtype=object)})
-    for name, c in cols.items():
-        out[name] = np.array([c.get(k, np.nan) for k in keys], dtype=float)
+    for name, col in cols.items():
+        out[name] = np.array([col.get(k, np.nan) for k in keys], dtype=np.float64)
     return out

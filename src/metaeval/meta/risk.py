@@ -165,8 +165,8 @@ def risk_measures(X, baseline: int, alphas) -> dict:
     b = X[:, int(baseline)]
     t, p = trisk(X, b, a)
     wins, _ties, losses = sign_counts(X - b[:, None])
-    return dict(urisk=urisk(X, b, a), trisk=t, p=p, zrisk=zrisk(X, a), georisk=georisk(X, a),
-                wins=np.asarray(wins), losses=np.asarray(losses))
+    return {"urisk": urisk(X, b, a), "trisk": t, "p": p, "zrisk": zrisk(X, a), "georisk": georisk(X, a),
+                "wins": np.asarray(wins), "losses": np.asarray(losses)}
 
 
 def risk_table(mats: dict, baselines, alphas, metrics=None):

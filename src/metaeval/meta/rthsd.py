@@ -95,7 +95,7 @@ def rthsd_many(matrices: list, *, B: int = DEFAULT_RTHSD_B, seed: int = 0, batch
     groups: dict = {}
     for i, s in enumerate(scores):
         groups.setdefault(s.values.shape, []).append(i)
-    for _, idx in groups.items():
+    for idx in groups.values():
         stack = np.stack([scores[i].values for i in idx])
         ranges = rthsd_ranges(stack, B=B, seed=seed, batch=batch)
         for r, i in zip(ranges, idx):

@@ -22,7 +22,7 @@ mean of Sakai (2007b) Eq. 7 (unpaired, swap and stability stages).  ``MetaConfig
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -48,7 +48,7 @@ __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "s
            "stage_matrix_names", "run_stage", "run_meta", "run_means_metrics", "TABLE_ORDER",
            "default_metrics", "with_matrix_names"]
 
-TABLE_ORDER = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
+TABLE_ORDER: tuple[str, ...] = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
                "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar",
                "rank_correlation")
 # discriminative power (stage discpower)
@@ -68,8 +68,8 @@ def with_matrix_names(available, metrics, cfg: MetaConfig):
     (:func:`metaeval.meta.matrices.matrix_for`: aliases such as ``PDoc@1000`` find ``Prec@1000``)."""
     available = set(available)
     cfg = replace(cfg, select_by=matrix_for(cfg.select_by, available),
-                  geometric=tuple(matrices_for(cfg.geometric, available)),
-                  sweep_metrics=tuple(matrices_for(cfg.sweep_metrics, available)))
+                  geometric=tuple(matrices_for(cfg.geometric, available) or ()),
+                  sweep_metrics=tuple(matrices_for(cfg.sweep_metrics, available) or ()))
     return matrices_for(metrics, available), cfg
 
 
@@ -216,13 +216,15 @@ def run_stage(name: str, matrices: dict, metrics: list[str], cfg: MetaConfig, sa
         samples = SampleSet(cfg, next(iter(matrices.values())).shape[0])
     base = StageInputs(matrices, tuple(names), None, tuple(samples[s] for s in st.streams), inputs,
                        collection, gains, extra)
+    run = st.run
+    assert run is not None                     # a method on the matrices
     if not st.per_metric:
         say(name, ",".join(names) if st.metrics is None else "")
-        return combine([st.run(base, cfg)])
+        return combine([run(base, cfg)])
     parts = []
     for m in names:
         say(name, m)
-        parts.append(st.run(replace(base, metric=m), cfg))
+        parts.append(run(replace(base, metric=m), cfg))
     return combine(parts)
 
 
@@ -238,7 +240,7 @@ def run_stages(names: list[str], matrices: dict, metrics: list[str], cfg: MetaCo
     return done
 
 
-def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] | None = None,
+def run_meta(matrices: dict, cfg: MetaConfig | None = None, metrics: list[str] | None = None,
              collection=None, progress: Callable[[str, str], None] | None = None,
              stage_runner: Callable | None = None) -> dict[str, pd.DataFrame]:
     """Every table of the output contract for one collection, in memory.
@@ -254,6 +256,7 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     exactly as the pipeline's per-stage jobs do; a stage on the labelled collection
     (:attr:`Stage.labelled`, e.g. incompleteness) has its own command and API function.
     """
+    cfg = MetaConfig() if cfg is None else cfg
     say = progress or (lambda stage, metric: None)
     metrics, cfg = with_matrix_names(matrices, metrics, cfg)
     mats = prepare_matrices(matrices, cfg)
@@ -272,7 +275,7 @@ def run_meta(matrices: dict, cfg: MetaConfig = MetaConfig(), metrics: list[str] 
     say("run_means", "")
     parts.append(stage_run_means(mats, cfg, run_means_metrics(metrics, cfg)))
     todo = [name for name in STAGES
-            if not (STAGES[name].applies is not None and not STAGES[name].applies(mats, cfg))  # e.g. the gain
+            if not ((applies := STAGES[name].applies) is not None and not applies(mats, cfg))  # e.g. the gain
             and not STAGES[name].labelled]          # sweep without its matrices; labelled: its own command
     done = (stage_runner or run_stages)(todo, mats, metrics, cfg, samples, say)
     return combine(parts + [done[name] for name in todo])

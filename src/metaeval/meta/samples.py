@@ -37,8 +37,8 @@ __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "trial_rng"
            "BootstrapSamples", "resolve_samples"]
 
 STREAMS = {"paired": 1, "swap": 2, "unpaired": 3, "rthsd": 4, "permutation": 5, "incompleteness": 6,
-           "standardisation": 7,          # the topic subsets of meta.standardisation (issue 30)
-           "test_errors": 8,              # the simulations of meta.error_rates (issue 29)
+           "standardisation": 7,          # the topic subsets of meta.standardisation
+           "test_errors": 8,              # the simulations of meta.error_rates
            "ppi": 9}                      # the labelled topic sets of meta.ppi
 
 #: batches of bootstrap samples start at multiples of this many samples; the count-matrix products
@@ -125,7 +125,7 @@ class BootstrapSamples:
         return self.indices.shape[0]
 
     @classmethod
-    def from_seed(cls, seed: int, n: int, B: int, stream: str = "paired") -> "BootstrapSamples":
+    def from_seed(cls, seed: int, n: int, B: int, stream: str = "paired") -> BootstrapSamples:
         """The seed-derived samples: ``(B, n)`` for paired/swap, ``(B, 2n)`` over ``2n`` for unpaired."""
         rng = sample_rng(seed, n, B, stream)
         if stream == "unpaired":
@@ -133,7 +133,7 @@ class BootstrapSamples:
         return cls(bootstrap_indices(n, B, rng), n)
 
     @classmethod
-    def from_indices(cls, indices, n: int) -> "BootstrapSamples":
+    def from_indices(cls, indices, n: int) -> BootstrapSamples:
         idx = np.array(indices, dtype=np.int64, copy=True)
         if idx.ndim != 2 or idx.shape[0] < 1:
             raise ValueError(f"bootstrap indices must be a (B, size) matrix, got shape {idx.shape}")

@@ -305,10 +305,11 @@ def between(y, idx, alphas=ALPHAS, chunk: int = CHUNK) -> BetweenResult:
         sub = idx[a:a + chunk]
         m1, v1 = _mean_var(y, sub[:, :n])
         m2, v2 = _mean_var(y, sub[:, n:])
-        same = _welch_t(m1, v1, m2, v2, n)
-        cross = [v[:, off] for v in _welch_t(m1[:, :, None], v1[:, :, None], m2[:, None, :], v2[:, None, :], n)]
-        parts.append((*rank_agreement(m1, m2), pearson_rows(m1, m2), _welch_rates(*same, n, alphas),
-                      _welch_rates(*cross, n, alphas)))
+        t_same, df_same = _welch_t(m1, v1, m2, v2, n)
+        t_cross, df_cross = (v[:, off] for v in _welch_t(m1[:, :, None], v1[:, :, None], m2[:, None, :],
+                                                            v2[:, None, :], n))
+        parts.append((*rank_agreement(m1, m2), pearson_rows(m1, m2), _welch_rates(t_same, df_same, n, alphas),
+                      _welch_rates(t_cross, df_cross, n, alphas)))
     tau, tap, r, t1, pw = (np.concatenate(p) for p in zip(*parts))
     return BetweenResult(tau, tap, r, t1, pw, tuple(alphas))
 

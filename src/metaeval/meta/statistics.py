@@ -17,7 +17,7 @@ Two kinds:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,14 +43,19 @@ def _gm_outer(m):
     return detmath.exp(m) - LOG_EPS
 
 
+def _undefined(x: np.ndarray) -> np.ndarray:
+    raise TypeError("this statistic has no such part (func, or transform and outer)")
+
+
 @dataclass(frozen=True)
 class Statistic:
-    """A summary statistic over topics; call it on an array ``(..., n)`` to get ``(...)``."""
+    """A summary statistic over topics; call it on an array ``(..., n)`` to get ``(...)``: either
+    ``outer(mean(transform(x)))`` (both given) or ``func(x)``."""
 
     name: str
-    func: Callable[[np.ndarray], np.ndarray] | None = None
-    transform: Callable[[np.ndarray], np.ndarray] | None = None
-    outer: Callable[[np.ndarray], np.ndarray] | None = None
+    func: Callable[[np.ndarray], np.ndarray] = _undefined
+    transform: Callable[[np.ndarray], np.ndarray] = _undefined
+    outer: Callable[[np.ndarray], np.ndarray] = _undefined
 
     @property
     def outer_is_identity(self) -> bool:
@@ -58,7 +63,7 @@ class Statistic:
 
     @property
     def is_mean_of_transform(self) -> bool:
-        return self.transform is not None and self.outer is not None
+        return self.transform is not _undefined and self.outer is not _undefined
 
     def __call__(self, x) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
@@ -96,7 +101,7 @@ def area(fraction: float = 0.25) -> Statistic:
     def func(x):
         x = np.asarray(x, dtype=np.float64)
         n = x.shape[-1]
-        K = max(1, int(round(fraction * n)))
+        K = max(1, round(fraction * n))
         worst = np.sort(x, axis=-1)[..., :K]
         cum = np.cumsum(worst, axis=-1) / np.arange(1, K + 1)
         return cum.mean(axis=-1)

@@ -55,7 +55,7 @@ def variant_name(metric: str, gains: str) -> str:
         from metaeval.metrics.registry import parse_measure
 
         return parse_measure(f"{metric}(gains={gains})").name
-    except Exception:
+    except Exception:  # noqa: BLE001 - any name the registry refuses keeps its written form
         return f"{metric}(gains={_fmt_list(gains)})"
 
 

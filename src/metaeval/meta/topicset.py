@@ -66,11 +66,11 @@ def topic_set_size(method: str, *, variance: float, min_diff: float, alpha: floa
     if not min_diff > 0:
         raise ValueError(f"min_diff must be positive, got {min_diff}")
     if method == "paired-t":
-        power = lambda n: paired_t_power(n, min_diff, variance, alpha)  # noqa: E731
+        power = lambda n: paired_t_power(n, min_diff, variance, alpha)
     elif method == "anova":
         if int(systems) < 2:
             raise ValueError(f"anova topic set size needs >= 2 systems, got {systems}")
-        power = lambda n: anova_power(n, int(systems), min_diff, variance, alpha)  # noqa: E731
+        power = lambda n: anova_power(n, int(systems), min_diff, variance, alpha)
     else:
         raise ValueError(f"unknown method {method!r}; expected 'paired-t' or 'anova'")
     target = 1.0 - beta

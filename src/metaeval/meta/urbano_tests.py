@@ -42,7 +42,7 @@ from ..detmath import int_product
 __all__ = ["TESTS", "SIGN_MIN_D", "t_test", "wilcoxon_test", "sign_test", "bootstrap_test",
            "permutation_test", "run_tests", "signrank_cdf"]
 
-from .stages.error_rates import TESTS  # noqa: E402  (the names, standard library only)
+from .stages.error_rates import TESTS
 #: differences within this bound are ties in the sign test (``min_d`` of ``ir_tests.R``)
 SIGN_MIN_D = 0.01
 
@@ -72,7 +72,7 @@ def t_test(b, e) -> tuple[np.ndarray, np.ndarray]:
     return p1, np.minimum(p2, 1.0)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def signrank_cdf(n: int) -> np.ndarray:
     """``P(V <= v)`` for ``v = 0 .. n(n+1)/2`` of the Wilcoxon signed-rank statistic with ``n``
     untied non-zero differences (R's ``psignrank``), by counting subsets of ``{1..n}`` per sum."""
@@ -88,7 +88,7 @@ def signrank_cdf(n: int) -> np.ndarray:
 
 def _tie_groups(a: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """Per row, ``sum(t^3 - t)`` over the groups of equal values of ``a`` among ``valid``."""
-    T, n = a.shape
+    T, _n = a.shape
     s = np.sort(np.where(valid, a, np.inf), axis=1)
     same = (s[:, 1:] == s[:, :-1]) & np.isfinite(s[:, 1:])
     # a run of equal values: its length t = 1 + consecutive "same" links
@@ -206,7 +206,9 @@ def run_tests(b, e, tests=TESTS, *, B: int = 1000, rng: np.random.Generator | No
               signif: int | None = 6) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Every test of ``tests`` on every trial: ``{test: (p1, p2)}``, p-values rounded to ``signif``
     decimals as the paper's scripts store them (``round(p, 6)``; ``None`` leaves them unrounded)."""
-    out = {}
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    if rng is None and {"bootstrap", "permutation"} & set(tests):
+        raise ValueError("the bootstrap and permutation tests need rng (a seeded numpy Generator)")
     for name in tests:
         if name == "paired-t":
             p = t_test(b, e)
@@ -215,10 +217,11 @@ def run_tests(b, e, tests=TESTS, *, B: int = 1000, rng: np.random.Generator | No
         elif name == "sign":
             p = sign_test(b, e)
         elif name == "bootstrap":
-            p = bootstrap_test(b, e, B, rng)
+            p = bootstrap_test(b, e, B, rng)  # type: ignore[arg-type]  # checked above
         elif name == "permutation":
-            p = permutation_test(b, e, B, rng)
+            p = permutation_test(b, e, B, rng)  # type: ignore[arg-type]  # checked above
         else:
             raise ValueError(f"unknown test {name!r}; known: {', '.join(TESTS)}")
-        out[name] = tuple(np.round(x, signif) if signif is not None else x for x in p)
+        p1, p2 = (np.round(x, signif) if signif is not None else x for x in p)
+        out[name] = (p1, p2)
     return out

@@ -9,8 +9,8 @@ from .context import EvalContext
 __all__ = ["REGISTRY", "Measure", "MeasureDef", "Param", "parse_gains", "parse_measure",
            "register", "EvalContext"]
 
-from .evaluate import compute_matrices, evaluate  # noqa: E402
-from .ntcir import (format_ntcir_header, format_ntcir_line, ntcir_header,  # noqa: E402
+from .evaluate import compute_matrices, evaluate
+from .ntcir import (format_ntcir_header, format_ntcir_line, ntcir_header,
                     ntcir_measures, ntcir_measures_2011, ntcir_report)
 
 __all__ += ["ntcir_measures", "ntcir_measures_2011", "ntcir_header", "format_ntcir_line",

@@ -46,7 +46,7 @@ class EvalContext(Memo):
         """The old private name of :attr:`memo`, for code written before :meth:`cached` (use that)."""
         return self.memo
 
-    def with_gains(self, gains) -> "EvalContext":
+    def with_gains(self, gains) -> EvalContext:
         """A context on the same collection with another gain vector (cached per vector)."""
         gains = tuple(float(g) for g in gains)
         if gains == self.gains:
@@ -57,7 +57,7 @@ class EvalContext(Memo):
             return c
         return self.cached(("gains", gains), child)
 
-    def view(self, rel: int = 1, judged_only: bool = False) -> "EvalContext":
+    def view(self, rel: int = 1, judged_only: bool = False) -> EvalContext:
         """The context a measure with ``rel=`` / ``judged_only=True`` is computed on (cached): the
         collection with levels below ``rel`` made L0 (:meth:`Collection.with_rel`, trec_eval -l)
         and, with ``judged_only``, the condensed lists (unjudged documents removed:

@@ -49,7 +49,7 @@ def round_gains(x: np.ndarray, decimals: int | None = GG_DECIMALS) -> np.ndarray
     if decimals is None:
         return x
     u, inv = np.unique(x, return_inverse=True)
-    r = np.array([float("%.*f" % (decimals, v)) for v in u.tolist()], dtype=np.float64)
+    r = np.array([float("%.*f" % (decimals, v)) for v in u.tolist()], dtype=np.float64)   # noqa: UP031 - printf's rounding
     return r[inv].reshape(x.shape)
 
 
@@ -220,7 +220,7 @@ def _first_cover_of(ctx: EvalContext) -> np.ndarray:
         first = first[..., None].astype(np.int64)
         first.setflags(write=False)
         return first
-    T, J, I = c.judged_levels.shape
+    _T, _J, I = c.judged_levels.shape
     # per judged doc, which intents it covers; first rank per (r, t, intent)
     cover = c.judged_levels > 0                                   # (T, J, I)
     di = c.doc_index
@@ -268,13 +268,13 @@ def ndeval_inputs(c) -> dict:
         rel_n, all_n = counts[:, 1:].sum(axis=1), counts.sum(axis=1)
         J = int(max(all_n.max(initial=0), 1))
         j = np.arange(J)[None, :]
-        return dict(run_rel=(c.levels >= 1)[..., None], lengths=c.lengths,
-                    ideal_rel=(j < rel_n[:, None])[..., None],
-                    ideal_order=np.where(j < all_n[:, None], j, np.iinfo(np.int32).max),
-                    n_intents=(rel_n > 0).astype(np.int64))
-    return dict(run_rel=c.intent_levels > 0, lengths=c.lengths,
-                ideal_rel=c.judged_levels > 0, ideal_order=c.judged_order,
-                n_intents=c.n_intents)
+        return {"run_rel": (c.levels >= 1)[..., None], "lengths": c.lengths,
+                    "ideal_rel": (j < rel_n[:, None])[..., None],
+                    "ideal_order": np.where(j < all_n[:, None], j, np.iinfo(np.int32).max),
+                    "n_intents": (rel_n > 0).astype(np.int64)}
+    return {"run_rel": c.intent_levels > 0, "lengths": c.lengths,
+                "ideal_rel": c.judged_levels > 0, "ideal_order": c.judged_order,
+                "n_intents": c.n_intents}
 
 
 def _ndeval_values(ctx: EvalContext, depth: int, cutoffs: tuple, alpha: float) -> dict:
@@ -380,7 +380,7 @@ def gain_list_context(sys_gains, ideal_gains, topic: str = "", run: str = "run")
     sg = np.asarray(sys_gains, np.float64)
     ig = np.asarray(ideal_gains, np.float64)
     vals = np.unique(np.concatenate([sg[sg > 0], ig[ig > 0]]))
-    code = lambda x: np.searchsorted(vals, x) + 1                     # noqa: E731
+    code = lambda x: np.searchsorted(vals, x) + 1
     n = len(sg)
     lv = np.full((1, 1, max(n, 1)), PAD, np.int16)
     lv[0, 0, :n] = np.where(np.isnan(sg), -1, np.where(sg > 0, code(np.where(sg > 0, sg, 1.0)), 0))

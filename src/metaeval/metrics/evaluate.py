@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterable
+from functools import cache
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -12,7 +12,7 @@ from .context import EvalContext
 from .registry import Measure, parse_measure
 
 
-@lru_cache(maxsize=None)
+@cache
 def _takes_rel(func) -> bool:
     """Whether an implementation applies ``rel=`` itself (has a ``rel`` argument)."""
     import inspect

@@ -5,6 +5,8 @@ registry (:mod:`metaeval.metrics.registry`) and the ir_measures vocabulary
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 __all__ = ["tokenize", "parse_bool", "STD_METHODS", "parse_std"]
@@ -22,13 +24,16 @@ def parse_bool(text) -> bool:
     raise ValueError(f"{text!r}: expected True or False")
 
 
-_CUT_FIRST_RE = re.compile(r"^(?P<base>[^()@\s]+)@(?P<cutoff>[^()@\s]+)\((?P<params>.*)\)$", re.S)
-_HEAD_RE = re.compile(r"^(?P<base>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<cutoff>[^()@\s]+))?$", re.S)
+_CUT_FIRST_RE = re.compile(r"^(?P<base>[^()@\s]+)@(?P<cutoff>[^()@\s]+)\((?P<params>.*)\)$", re.DOTALL)
+_HEAD_RE = re.compile(r"^(?P<base>[^()@\s]+)(?:\((?P<params>.*)\))?(?:@(?P<cutoff>[^()@\s]+))?$", re.DOTALL)
 
 
 def _split_items(text: str) -> list[str]:
     """``a=1, b='x,y', c={1:2,3:4}`` -> the items, split at commas outside quotes and braces."""
-    items, cur, quote, depth = [], [], None, 0
+    items: list[Any] = []
+    cur: list[Any] = []
+    quote: Any = None
+    depth: int = 0
     for ch in text:
         if quote:
             if ch == quote:
@@ -60,7 +65,7 @@ def tokenize(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
     written, no registry lookup (quoted values unquoted; the text after ``@`` as written, which may
     be a number with a decimal point, e.g. ir_measures' ``IPrec@0.1``)."""
     m = _HEAD_RE.match(str(text).strip())
-    if not m:      # parameters after the cutoff (``nDCG@10(std=N)``, issue 30) read as nDCG(std=N)@10
+    if not m:      # parameters after the cutoff (``nDCG@10(std=N)``) read as nDCG(std=N)@10
         m = _CUT_FIRST_RE.match(str(text).strip())
     if not m:
         raise ValueError(f"measure {text!r}: expected BASE, BASE@CUTOFF or BASE(key=value,...)@CUTOFF")
@@ -73,7 +78,7 @@ def tokenize(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
     return m["base"], items, m["cutoff"]
 
 
-# score standardisation (issue 30): the methods of ``std=`` (metaeval.metrics.standardise)
+# score standardisation: the methods of ``std=`` (metaeval.metrics.standardise)
 STD_METHODS = ("z", "N", "U", "E")
 
 

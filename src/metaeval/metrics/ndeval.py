@@ -93,13 +93,13 @@ class _Entries(NamedTuple):
     t: np.ndarray          # in (r, t, d, i) order
     d: np.ndarray
     i: np.ndarray
-    count: np.ndarray      # documents relevant to i at ranks <= d of (r, t) (this one included)
+    nrel: np.ndarray       # documents relevant to i at ranks <= d of (r, t) (this one included)
     by_intent: np.ndarray  # permutation into (r, t, i, d) order
 
 
 def _run_entries(run_rel: np.ndarray) -> _Entries:
     """The True cells of run_rel (R, T, D, I) with each one's running count along the ranks."""
-    n_r, n_t, n_d, n_i = run_rel.shape
+    _n_r, n_t, _n_d, n_i = run_rel.shape
     flat = np.flatnonzero(run_rel)                       # C order: (r, t, d, i) ascending
     r, t, d, i = np.unravel_index(flat, run_rel.shape)
     grp = (r * n_t + t) * n_i + i
@@ -312,7 +312,7 @@ def ndeval_measures(run_rel, lengths, ideal_rel, ideal_order, n_intents, depth=N
     gain_table = _power_table(1.0 - alpha, n_d + 1)
     flat = (e.r * n_t + e.t) * n_d + e.d
     # s(d): the entries are in (r, t, d, i) order, so each bin adds its intents in column order
-    scores = np.bincount(flat, weights=gain_table[e.count - 1], minlength=n_r * n_t * n_d)
+    scores = np.bincount(flat, weights=gain_table[e.nrel - 1], minlength=n_r * n_t * n_d)
     scores = scores.reshape(n_r, n_t, n_d)
     dcg, err = _cutoff_curves(scores, a_run, alpha, depth)
     nrbp = _nrbp(scores, a_t[None, :], alpha, beta)
@@ -335,7 +335,7 @@ def ndeval_measures(run_rel, lengths, ideal_rel, ideal_order, n_intents, depth=N
 
     # ---- MAP-IA over the whole list: per intent, sum over its relevant ranks of count/rank
     grp = (e.r * n_t + e.t) * n_i + e.i
-    terms = e.count / (e.d + 1.0)
+    terms = e.nrel / (e.d + 1.0)
     # bins fill in (r, t, i, d) order: rank order within an intent, as ndeval's loop
     totals = np.bincount(grp[e.by_intent], weights=terms[e.by_intent],
                          minlength=n_r * n_t * n_i).reshape(n_r, n_t, n_i)
@@ -349,7 +349,7 @@ def ndeval_measures(run_rel, lengths, ideal_rel, ideal_order, n_intents, depth=N
     top = e.d < depth
     ftop = (e.r * n_t + e.t) * depth + e.d
     pairs = np.bincount(ftop[top], minlength=n_r * n_t * depth).reshape(n_r, n_t, depth)
-    first = top & (e.count == 1)
+    first = top & (e.nrel == 1)
     new = np.bincount(ftop[first], minlength=n_r * n_t * depth).reshape(n_r, n_t, depth)
     pairs = np.cumsum(pairs, axis=-1)
     seen = np.cumsum(new, axis=-1)

@@ -9,7 +9,7 @@ cutoff versions of the NCUrb measures).  :func:`ntcir_measures_2011` gives Fig. 
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -101,7 +101,7 @@ def ntcir_header(ctx: Collection | EvalContext) -> dict[str, np.ndarray]:
 
 def format_ntcir_line(prefix: str, name: str, value: float) -> str:
     """``PREFIX NAME=<pad>VALUE`` exactly as ``ntcir_eval`` prints it (``%.4f``)."""
-    return f"{prefix} " + f"{name}=".ljust(NTCIR_PAD) + "%.4f" % float(value)
+    return f"{prefix} " + f"{name}=".ljust(NTCIR_PAD) + "%.4f" % float(value)   # noqa: UP031 - C's printf
 
 
 def format_ntcir_header(prefix: str, syslen: int, jrel: int, jnonrel: int, r1: int, rp: int) -> list[str]:

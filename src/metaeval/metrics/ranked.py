@@ -406,14 +406,14 @@ def nirbu(ctx: EvalContext, cutoff=None, persistence=0.99) -> np.ndarray:
 
 def ndcg(ctx: EvalContext, cutoff=None, logb=2.0) -> np.ndarray:
     disc = _orig_dcg_discount(float(logb), _table_len(ctx))
-    s, i = (_sum(ctx, L, ("DCG", float(logb)), cutoff, lambda: L.gain / disc[L.index])
+    s, i = (_sum(ctx, L, ("DCG", float(logb)), cutoff, lambda L=L: L.gain / disc[L.index])
             for L in (_system(ctx), _ideal(ctx)))
     return _div(s, i[None, :])
 
 
 def msndcg(ctx: EvalContext, cutoff=None) -> np.ndarray:
     lg = _log_table(_table_len(ctx) + 1)
-    s, i = (_sum(ctx, L, ("msDCG",), cutoff, lambda: L.gain / lg[L.index + 2])   # log(r + 1)
+    s, i = (_sum(ctx, L, ("msDCG",), cutoff, lambda L=L: L.gain / lg[L.index + 2])   # log(r + 1)
             for L in (_system(ctx), _ideal(ctx)))
     return _div(s, i[None, :])
 
@@ -560,7 +560,7 @@ def bpref(ctx: EvalContext, cutoff=None) -> np.ndarray:
 
 
 def bpref_r(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    R, N, nr = _bpref_parts(ctx)
+    R, _N, nr = _bpref_parts(ctx)
     ratio = 1 - _div(np.minimum(R, nr), np.broadcast_to(R, nr.shape))
     return _div(_at(_rel_sum(ctx, ratio), None), R[..., 0])
 
@@ -572,7 +572,7 @@ def bpref_n(ctx: EvalContext, cutoff=None) -> np.ndarray:
 
 
 def bpref_relative(ctx: EvalContext, cutoff=None) -> np.ndarray:
-    R, N, nr = _bpref_parts(ctx)
+    R, _N, nr = _bpref_parts(ctx)
     ratio = np.where(ctx.ranks > 1, 1 - _div(nr, np.broadcast_to(ctx.ranks - 1, nr.shape)), 0.0)
     return _div(_at(_rel_sum(ctx, ratio), None), R[..., 0])
 

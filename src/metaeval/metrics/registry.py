@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
@@ -179,10 +180,10 @@ GENERIC_PARAMS: dict[str, Param] = {
                                             "(NTCIREVAL -j, trec_eval -J)", _fmt_bool),
 }
 
-# score standardisation (issue 30): ``std=z|N|U|E`` on any measure -- the measure's matrix
+# score standardisation: ``std=z|N|U|E`` on any measure -- the measure's matrix
 # standardised per topic by the standardising runs' scores (metaeval.metrics.standardise, applied
 # by metaeval.metrics.evaluate)
-from .names import parse_std as _parse_std  # noqa: E402
+from .names import parse_std as _parse_std
 
 GENERIC_PARAMS["std"] = Param(None, _parse_std, "score standardisation per topic: z (Webber et al. 2008), "
                                                 "N, U (Sakai 2016) or E (Urbano et al. 2019)", str)
@@ -214,7 +215,7 @@ class _Registry(dict):
 
     _loaded = False
 
-    def load(self) -> "_Registry":
+    def load(self) -> _Registry:
         if not self._loaded:
             type(self)._loaded = True            # first: the modules call register() while loading
             from .. import _plugins
@@ -348,7 +349,10 @@ def _resolve_alias(base: str, cutoff: int | None) -> str:
 def split_names(text: str) -> list[str]:
     """Names separated by whitespace, a name's parentheses and quotes kept whole:
     ``"AP RBP(p=0.8, rel=2)"`` -> [``AP``, ``RBP(p=0.8, rel=2)``]."""
-    out, cur, depth, quote = [], [], 0, None
+    out: list[Any] = []
+    cur: list[Any] = []
+    depth: int = 0
+    quote: Any = None
     for ch in str(text):
         if quote:
             quote = None if ch == quote else quote
@@ -382,7 +386,7 @@ def nearest_names(name: str, n: int = 3, vocabulary: str = "ntcireval") -> list[
     import difflib
 
     low = name.lower()
-    names = {}
+    names: dict[Any, Any] = {}
     for k in sorted(known_names(vocabulary), key=lambda k: (k not in REGISTRY, k)):
         names.setdefault(k.lower(), k)                    # NDCG and nDCG: one suggestion
     scored = sorted(names.values(), key=lambda k: (-difflib.SequenceMatcher(None, low, k.lower()).ratio(), k))

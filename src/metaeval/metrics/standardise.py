@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .names import STD_METHODS as METHODS, parse_std  # noqa: F401  (re-exported)
+from .names import STD_METHODS as METHODS, parse_std
 
 __all__ = ["METHODS", "U_A", "U_B", "FACTOR_COLUMNS", "StdFactors", "StdSettings", "parse_std", "compute_factors",
            "standardise", "standardise_matrix", "leave_one_out", "write_factors", "read_factors",
@@ -63,15 +63,15 @@ class StdFactors:
     sigma: np.ndarray
     support: tuple[np.ndarray, ...] | None = None
 
-    def subset(self, topics) -> "StdFactors":
+    def subset(self, topics) -> StdFactors:
         """The factors of ``topics`` in that order; ``KeyError`` naming the first missing topic."""
         pos = {t: i for i, t in enumerate(self.topics)}
-        idx = []
+        rows = []
         for t in topics:
             if t not in pos:
                 raise KeyError(t)
-            idx.append(pos[t])
-        idx = np.asarray(idx, dtype=np.int64)
+            rows.append(pos[t])
+        idx = np.asarray(rows, dtype=np.int64)
         sup = None if self.support is None else tuple(self.support[i] for i in idx)
         return StdFactors(tuple(topics), self.mu[idx], self.sigma[idx], sup)
 
@@ -88,7 +88,7 @@ class StdSettings:
     record: dict = field(default_factory=dict)
     _raw: dict = field(default_factory=dict, repr=False)      # the collection and its raw matrices
 
-    def check(self) -> "StdSettings":
+    def check(self) -> StdSettings:
         if self.factors is not None and (self.runs is not None or self.leave_one_out):
             raise ValueError("fixed standardisation factors replace the standardising runs: give the "
                              "factors, or the runs / leave-one-out, not both")

@@ -24,14 +24,16 @@ is meant.  ``docs/metrics.md`` has the table.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from .names import parse_bool
 
 __all__ = ["IrName", "IR_MEASURES", "translate"]
 
-Items = list[tuple[str, object]]
+Items = list[tuple[str, Any]]
 
 
 @dataclass(frozen=True)

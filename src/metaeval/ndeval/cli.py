@@ -17,7 +17,10 @@ ndeval; 2 for bad usage.  Measures and conventions: docs/diversity.md.
 
 from __future__ import annotations
 
+import math
+
 import sys
+from typing import Any
 
 USAGE = ("Usage: metaeval ndeval [-c] [-traditional] [-M depth] [-alpha A] [-beta B] "
          "[-baseline RUN] [-riskAlpha A] qrels run")
@@ -43,7 +46,7 @@ def _number(text: str, what: str) -> float:
         v = float(text)
     except ValueError:
         raise _Usage(f"{what} {text!r} is not a number") from None
-    if v != v:
+    if math.isnan(v):
         raise _Usage(f"{what} {text!r} is not a number")
     return v
 
@@ -51,7 +54,7 @@ def _number(text: str, what: str) -> float:
 def parse(argv: list[str]) -> dict:
     """ndeval's option loop: options come first, each as ndeval tests it, until two arguments are
     left (a value option needs its value and both files after it)."""
-    o = dict(c=False, traditional=False, M=0, alpha=0.5, beta=0.5, baseline=None, risk=0.0, risk_text="0")
+    o: dict[str, Any] = {"c": False, "traditional": False, "M": 0, "alpha": 0.5, "beta": 0.5, "baseline": None, "risk": 0.0, "risk_text": "0"}
     args = list(argv)
     while len(args) != 2:
         head = args[0] if args else ""

@@ -21,6 +21,8 @@ ndeval's rows, means and risk-sensitive mode:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..metrics.ndeval import ndeval_measures, ndeval_names
@@ -33,7 +35,7 @@ HEADER = "runid,topic," + ",".join(NAMES) + "\n"
 
 def _fmt(v: float) -> str:
     # an x86 0/0 is the NaN with the sign bit set, which glibc's printf writes "-nan"
-    return "-nan" if v != v else "%.6f" % v
+    return "-nan" if math.isnan(v) else "%.6f" % v                 # noqa: UP031 - C's printf, as ndeval prints
 
 
 def ndeval_run_values(q, runs, alpha: float = 0.5, beta: float = 0.5) -> list[np.ndarray]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
+import itertools
 
 _LABEL = re.compile(r"L([0-9]+)\Z")
 
@@ -32,7 +33,7 @@ def _parse_values(text: str, what: str, positive: bool = False) -> tuple[float, 
         vals = parse_gains(text)
     except ValueError as e:
         raise InputError(f"-{what[0]} {text!r}: {e}") from None
-    if any(b < a for a, b in zip(vals, vals[1:])):
+    if any(b < a for a, b in itertools.pairwise(vals)):
         raise InputError(f"{what} {text!r}: values must not decrease from L1 to LH "
                          "(NTCIREVAL: bad gain/stop values)")
     if positive and any(v <= 0 for v in vals):

@@ -92,10 +92,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 # ------------------------------------------------------------------------------ helpers
 
 
-def _judged(rel_path, max_level=None) -> tuple[dict[str, int], "object"]:
+def _judged(rel_path, max_level=None) -> tuple[dict[str, int], object]:
     from ..io.qrels import read_rel
     q = read_rel(rel_path, topic="topic", max_level=max_level)
-    judged = q["topic"] if "topic" in q else {}
+    judged = q["topic"] if "topic" in q else {}  # noqa: SIM401 - a Qrels is no dict (no .get)
     return judged, q
 
 
@@ -111,7 +111,7 @@ def run_label(args) -> int:
         from .diversity import run_label_ec
         return run_label_ec(args)
     judged, _ = _judged(args.rel)
-    name, lines = _read_lines(args.res)
+    _name, lines = _read_lines(args.res)
     out = []
     n = 0
     for line in lines:
@@ -184,7 +184,7 @@ def run_compute(args) -> int:
     if args.beta < 0 or args.logb < 0:
         raise InputError("-beta and -logb must be non-negative")
 
-    judged, q = _judged(args.rel, max_level=H)
+    judged, _q = _judged(args.rel, max_level=H)
     counts = np.zeros(H + 1, dtype=np.int64)
     for lv in judged.values():
         counts[lv] += 1
@@ -200,10 +200,10 @@ def run_compute(args) -> int:
     levels[0, 0, :n] = lv
     coll = Collection(topics=(args.out,), runs=("run",), levels=levels,
                       lengths=np.array([[n]], dtype=np.int64), level_counts=counts[None, :])
-    params = dict(beta=args.beta, gamma=args.gamma, logb=args.logb, persistence=args.rbp)
+    params = {"beta": args.beta, "gamma": args.gamma, "logb": args.logb, "persistence": args.rbp}
     if args.v2011:
         ms = ntcir_measures_2011(cutoffs, condensed=args.judged, stops=stops, **params)
-        names = lambda m: m.ntcir_name.replace("Prec@", "P@")  # noqa: E731
+        names = lambda m: m.ntcir_name.replace("Prec@", "P@")
     else:
         ms = ntcir_measures(cutoffs, condensed=args.judged, rbu=args.rbup, **params)
         names = None

@@ -17,6 +17,8 @@ NTCIREVAL's diversity and equivalence-class subcommands on one topic (Sakai (201
 
 from __future__ import annotations
 
+from typing import Any
+
 import sys
 
 from ._common import _LABEL, _parse_values, _read_lines
@@ -145,13 +147,13 @@ def run_gcompute(args) -> int:
             raise InputError(f"negative gain {f[1]}", name, k)
         sg.append(g)
     ctx = gain_list_context(sg, ideal, args.out)
-    params = dict(beta=args.beta, gamma=args.gamma, logb=args.logb, persistence=args.rbp)
+    params = {"beta": args.beta, "gamma": args.gamma, "logb": args.logb, "persistence": args.rbp}
     if args.v2011:
         top = [b for b in _TOP_2011 if not b.startswith("NCUgu")]
         ms = [_with(b, None, params) for b in top]
         for l in cutoffs:
             ms += [_with(b, l, params) for b in _CUT_2011]
-        names = lambda m: m.ntcir_name.replace("Prec@", "P@")  # noqa: E731
+        names = lambda m: m.ntcir_name.replace("Prec@", "P@")
     else:
         ms = ntcir_measures(cutoffs, rbu=args.rbup, **params)
         names = None
@@ -172,7 +174,7 @@ def run_irec(args) -> int:
     docs = _docs(lines)
     rel = []
     for path in args.irelv:
-        name, ls = _read_lines(path)
+        _name, ls = _read_lines(path)
         rel.append({ln.split()[0] for ln in ls if ln.split()})
     n = len(rel)
     covered = [False] * n
@@ -280,7 +282,7 @@ def run_compute_ec(args) -> int:
     # R = the classes by their best level; NTCIREVAL counts no judged nonrelevant item in EC
     # mode (its header prints jnonrel=0, and -j finds no L0 item for bpref)
     counts = np.zeros(H + 1, np.int64)
-    best = {}
+    best: dict[Any, Any] = {}
     for lv, cl in judged.values():
         best[cl] = max(best.get(cl, 0), lv)
     for lv in best.values():
@@ -311,10 +313,10 @@ def run_compute_ec(args) -> int:
     lv[0, 0, :n] = levels
     coll = Collection(topics=(args.out,), runs=("run",), levels=lv, lengths=np.array([[n]], np.int64),
                       level_counts=counts[None, :])
-    params = dict(beta=args.beta, gamma=args.gamma, logb=args.logb, persistence=args.rbp)
+    params = {"beta": args.beta, "gamma": args.gamma, "logb": args.logb, "persistence": args.rbp}
     if args.v2011:
         ms = ntcir_measures_2011(cutoffs, **params)
-        names = lambda m: m.ntcir_name.replace("Prec@", "P@")  # noqa: E731
+        names = lambda m: m.ntcir_name.replace("Prec@", "P@")
     else:
         ms = ntcir_measures(cutoffs, rbu=args.rbup, **params)
         names = None

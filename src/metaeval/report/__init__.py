@@ -25,7 +25,7 @@ _LAZY = {"write_table": "tables", "table_texts": "tables", "table_caption": "tab
          "make_all_figures": "figures", "write_summary": "summary", "write_kishida": "kishida",
          "layout_table": "layouts", "KINDS": "layouts"}
 
-__all__ = sorted(_LAZY)
+__all__ = sorted(_LAZY)  # noqa: PLE0605 - the names of the lazy table
 
 
 def __getattr__(name: str):

@@ -21,6 +21,8 @@ only; the numbers come from :func:`metaeval.meta.compare.compare`.)
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from ..meta.compare import CORRECTION_NAMES, TEST_NAMES
@@ -78,7 +80,7 @@ def _fmt_p(p: float, tex: bool) -> str:
 
 def _fmt_stat(v: float, tex: bool) -> str:
     """An effect size, 2 decimals (``inf`` for a constant non-zero difference)."""
-    if v != v:
+    if math.isnan(v):
         return "n/a"
     if v in (float("inf"), float("-inf")):
         return ("$-\\infty$" if v < 0 else "$\\infty$") if tex else ("-inf" if v < 0 else "inf")

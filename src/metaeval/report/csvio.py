@@ -3,6 +3,8 @@ shortest round-tripping ``repr``), written and read back the same way everywhere
 
 from __future__ import annotations
 
+import math
+
 import os
 from pathlib import Path
 
@@ -15,7 +17,7 @@ __all__ = ["csv_text", "csv_blocks", "write_csv", "read_table", "TEXT_COLUMNS"]
 
 
 def _float_text(x) -> str:
-    return "" if x is None or x != x else repr(float(x))
+    return "" if x is None or math.isnan(x) else repr(float(x))
 
 
 def _float_texts(v: np.ndarray) -> list[str]:
@@ -69,11 +71,11 @@ def _plain_texts(col: pd.Series) -> list[str] | None:
         return _float_texts(col.to_numpy(dtype=float))
     if kind in "iu":
         return list(map(str, col.tolist()))
-    if kind in "OT" or isinstance(col.dtype, pd.StringDtype):
-        if not col.isna().any() and pd.api.types.infer_dtype(col, skipna=False) == "string":   # all str
-            vals = col.tolist()
-            if all(q not in v for v in set(vals) for q in _QUOTED):
-                return vals
+    if ((kind in "OT" or isinstance(col.dtype, pd.StringDtype)) and not col.isna().any()
+            and pd.api.types.infer_dtype(col, skipna=False) == "string"):                   # all str
+        vals = col.tolist()
+        if all(q not in v for v in set(vals) for q in _QUOTED):
+            return vals
     return None
 
 

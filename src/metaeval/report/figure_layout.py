@@ -1,17 +1,19 @@
-"""Layout helpers of the figures that stay readable with 80+ runs and 25 measures (issue 31):
+"""Layout helpers of the figures that stay readable with 80+ runs and 25 measures:
 a colour per series beyond ten, a legend beside the panels, panel titles wrapped to the panel
 width, and the PNG stored with a 256-colour palette (the HTML report embeds every figure).
 Used by :mod:`metaeval.report.figures`; tests/unit/test_figures_readable.py checks the result."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import contextlib
 import io
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import matplotlib
-import matplotlib.colors  # noqa: F401  (to_hex)
+import matplotlib.colors
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -19,15 +21,15 @@ from ..util import atomic_dir_outputs, atomic_write
 
 __all__ = ["MANY_COLORS", "palette_png", "side_legend", "panel_title", "DPI", "new_figure", "save_figure"]
 
-#: more series than figures._COLORS (issue 31: 23 series on DL20): a colour each from tab20, tab20b and
+#: more series than figures._COLORS (23 series on DL20): a colour each from tab20, tab20b and
 #: tab20c (60), line style and marker still varying with the index
 MANY_COLORS = [matplotlib.colors.to_hex(c) for name in ("tab20", "tab20b", "tab20c")
-               for c in matplotlib.colormaps[name].colors]
+               for c in matplotlib.colormaps[name].colors]  # type: ignore[attr-defined]  # ListedColormap
 
 
 def palette_png(png: bytes) -> bytes:
     """The PNG with at most 256 colours (median cut, no dithering; deterministic): a third of the
-    size for line plots and heat maps that look the same (issue 31: the HTML report embeds every
+    size for line plots and heat maps that look the same (the HTML report embeds every
     figure; the PDF keeps the vector drawing)."""
     from PIL import Image
 
@@ -70,7 +72,7 @@ def panel_title(text: str, width_in: float, pt: float = 8.0) -> str:
 
 # ------------------------------------------------------------------ the drawing basics
 DPI = 150
-_RC = {"svg.hashsalt": "metaeval", "font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7,
+_RC: dict[Any, Any] = {"svg.hashsalt": "metaeval", "font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7,
        "pdf.compression": 6, "figure.dpi": DPI}
 _PNG_META = {"Software": None}
 _PDF_META = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import matplotlib
 import numpy as np
 import pandas as pd
-import matplotlib.colors  # noqa: F401  (ListedColormap)
+import matplotlib.colors
 
 from .. import outputs as O
 from ..meta.bootstrap import tstar_asl
 from .csvio import read_table
-from .figure_layout import (DPI, MANY_COLORS, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401,E501
+from .figure_layout import (DPI, MANY_COLORS, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401
                             new_figure, palette_png, panel_title, save_figure, side_legend)
 
 __all__ = [
@@ -385,6 +385,7 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
                 ax.set_xlabel("estimate b")
         cax = fig.add_axes(((width - right + 0.15) / width, bottom / height, 0.12 / width,
                             (height - top - bottom) / height))
+        assert image is not None                              # a panel was drawn
         fig.colorbar(image, cax=cax)
         if undefined_any:
             why = [_UNDEFINED_WHY[c] for c in coefs if c in _UNDEFINED_WHY
@@ -531,8 +532,8 @@ PLOTTERS: dict[str, tuple[Callable[..., list[Path]], dict]] = {
 }
 
 
-# score standardisation (issue 30): the plotters live in report/standardisation.py
-from .standardisation import plot_standardisation_power, plot_standardisation_tau  # noqa: E402
+# score standardisation: the plotters live in report/standardisation.py
+from .standardisation import plot_standardisation_power, plot_standardisation_tau
 
 PLOTTERS.update({"standardisation_power": (plot_standardisation_power, {}),
                  "standardisation_tau": (plot_standardisation_tau, {})})
@@ -593,26 +594,27 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
     cache: dict[str, pd.DataFrame] = {}
     written: list[Path] = []
     for out in O.figures("collection"):
-        csv = tables_dir / f"{out.source}.csv"
-        if not csv.is_file():
+        source = out.source
+        csv = tables_dir / f"{source}.csv"
+        if source is None or not csv.is_file():
             continue
-        if out.source not in cache:
-            cache[out.source] = relabel_frame(read_table(csv), labels)
+        if source not in cache:
+            cache[source] = relabel_frame(read_table(csv), labels)
         draw, _ = plotter(out.layout)
-        written += draw(cache[out.source], figures_dir / out.name,
+        written += draw(cache[source], figures_dir / out.name,
                         **figure_kwargs(out.layout, alpha=alpha, swap_threshold=swap_threshold, measure=measure))
     return written
 
 
-# judgments as a dimension (issue 28): the plotters live in report/judgment_figures.py
-from .judgment_figures import plot_judgment_run_means, plot_judgment_taus  # noqa: E402
+# judgments as a dimension: the plotters live in report/judgment_figures.py
+from .judgment_figures import plot_judgment_run_means, plot_judgment_taus
 
 PLOTTERS.update({"judgments_run_means": (plot_judgment_run_means, {}),
                  "judgments_ranking_agreement": (plot_judgment_taus, {})})
 
 
-# which significance test to trust (issue 29): the plotters live in report/error_rates.py
-from .error_rates import plot_test_errors_power, plot_test_errors_type1, plot_test_errors_type3  # noqa: E402
+# which significance test to trust: the plotters live in report/error_rates.py
+from .error_rates import plot_test_errors_power, plot_test_errors_type1, plot_test_errors_type3
 
 PLOTTERS.update({"test_errors_type1": (plot_test_errors_type1, {}),
                  "test_errors_power": (plot_test_errors_power, {}),

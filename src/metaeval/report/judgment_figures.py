@@ -1,4 +1,4 @@
-"""The figures of ``metaeval judgments`` (judgments as a dimension, issue 28): run means under
+"""The figures of ``metaeval judgments`` (judgments as a dimension): run means under
 each qrels set against the reference's, and the ranking agreement by metric.  Drawn as every
 figure (:mod:`metaeval.report.figure_layout`); :data:`metaeval.report.figures.PLOTTERS` maps the
 declared figures here."""

@@ -1,4 +1,4 @@
-"""The Markdown/LaTeX layouts of the judgments tables (issue 28; registered in
+"""The Markdown/LaTeX layouts of the judgments tables (registered in
 :data:`metaeval.report.layouts.KINDS` under ``judgments_NAME``).  Lay out only."""
 
 from __future__ import annotations

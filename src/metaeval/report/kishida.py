@@ -88,9 +88,10 @@ def render_markdown(tables: dict[str, pd.DataFrame], p: KishidaParams) -> dict[s
     return out
 
 
-def write_kishida(out: str | Path, p: KishidaParams = KishidaParams()) -> list[Path]:
+def write_kishida(out: str | Path, p: KishidaParams | None = None) -> list[Path]:
     """Compute every table and write them to ``out``; returns the written paths.  All texts are
     rendered before any file is written; a failure removes the files already written."""
+    p = KishidaParams() if p is None else p
     out = Path(out)
     tables = build_tables(p)
     texts: dict[str, str] = {f"{k}.csv": csv_text(df) for k, df in tables.items()}

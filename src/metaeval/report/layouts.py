@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -25,6 +25,7 @@ from ..metrics.registry import split_param
 from .formatting import fmt4, fmt_short, format_percent, format_tau, is_missing, round_half_up, sig_figs
 from .render import Cell, Layout, escape_latex
 from . import judgments_layouts as _jl
+import itertools
 
 __all__ = ["TableKind", "KINDS", "GENERIC", "layout_table", "kind_for"]
 
@@ -75,14 +76,13 @@ def _layout_collection(df: pd.DataFrame) -> Layout:
     (``topics`` instead of ``topic``).
     """
     _require(df, "collection", ["R"])
-    levels = [c for c in df.columns if _LEVEL_COL.match(str(c))]
-    levels = sorted(levels, key=lambda c: _level_key(_LEVEL_COL.match(c).group("level")),
-                    reverse=True)                                  # highest level first (S, A, B)
+    level_of = {str(c): m.group("level") for c in df.columns if (m := _LEVEL_COL.match(str(c)))}
+    levels = sorted(level_of, key=lambda c: _level_key(level_of[c]), reverse=True)   # highest level first (S, A, B)
     recs = collection_means(df)
     has_name = any(r.get("collection") is not None for r in recs)
     header = ([Cell("collection")] if has_name else []) + \
         [Cell("|Q|", tex=r"$|Q|$"), Cell("R/topic", tex=r"$R$/topic")] + \
-        [Cell(f"{c}/topic", tex="$R(" + escape_latex(_LEVEL_COL.match(c).group("level")) + ")$/topic")
+        [Cell(f"{c}/topic", tex="$R(" + escape_latex(level_of[c]) + ")$/topic")
          for c in levels] + [Cell("runs used")]
 
     def num(v, d=1):
@@ -122,7 +122,7 @@ def _layout_kendall(df: pd.DataFrame) -> Layout:
                 row.append(Cell("-"))
                 continue
             t = tau.get((m, metrics[j]))
-            row.append(Cell(format_tau(t), bold=not is_missing(t) and float(t) > 0.8))
+            row.append(Cell(format_tau(t), bold=t is not None and not is_missing(t) and float(t) > 0.8))
         rows.append(row)
     return Layout(header, rows, "l" + "r" * (len(header) - 1))
 
@@ -177,7 +177,7 @@ def _layout_swap_rates(df: pd.DataFrame) -> Layout:
     metrics = _unique(df["metric"])
     bins = sorted(_unique(df["bin"].astype(float)))
     rate = {(m, float(b)): r for m, b, r in zip(df["metric"], df["bin"], df["swap_rate"])}
-    width = min((b2 - b1 for b1, b2 in zip(bins, bins[1:])), default=None)
+    width = min((b2 - b1 for b1, b2 in itertools.pairwise(bins)), default=None)
     header = [Cell("difference bin")] + [Cell(str(m)) for m in metrics]
     rows = []
     for i, b in enumerate(bins):
@@ -232,7 +232,7 @@ def _layout_gain_kendall(df: pd.DataFrame) -> Layout:
         row = [Cell(str(m))]
         for g in variants:
             t = tau.get((m, g))
-            row.append(Cell(format_tau(t), bold=not is_missing(t) and float(t) > 0.8))
+            row.append(Cell(format_tau(t), bold=t is not None and not is_missing(t) and float(t) > 0.8))
         rows.append(row)
     return Layout(header, rows)
 
@@ -470,7 +470,7 @@ def _layout_rank_correlation(df: pd.DataFrame) -> Layout:
             row = [Cell(md, tex=tex) if i == 0 else Cell(""), Cell(f"{labels[i]} {a}")]
             for j, b in enumerate(metrics):
                 v = None if i == j else val.get((a, b))
-                row.append(Cell(format_tau(v), bold=bold and not is_missing(v) and float(v) > 0.8))
+                row.append(Cell(format_tau(v), bold=bold and v is not None and not is_missing(v) and float(v) > 0.8))
             rows.append(row)
     return Layout(header, rows, "ll" + "r" * len(metrics))
 
@@ -495,7 +495,7 @@ def _layout_incompleteness(df: pd.DataFrame) -> Layout:
 @dataclass(frozen=True)
 class TableKind:
     name: str
-    layout: Callable[[pd.DataFrame], Layout]
+    layout: Callable[..., Layout]
     sort: Callable[[pd.DataFrame], pd.DataFrame] | None = None   # from metaeval.meta.order
     #: the layout takes the computed context too (``layout(df, context)``: the primary measure, ...)
     context: bool = False
@@ -535,7 +535,7 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("rank_correlation", _layout_rank_correlation),
     TableKind("summary_rank_correlation", _wide(format_tau, id_cols=3)),
     TableKind("summary_discriminative_power", _wide(lambda v: format_percent(v, integer=False), id_cols=2)),
-    # judgments (issue 28): the tables of `metaeval judgments`
+    # judgments: the tables of `metaeval judgments`
     TableKind("judgments_label_agreement", _jl.layout_label_agreement),
     TableKind("judgments_ranking_agreement", _jl.layout_ranking_agreement),
     TableKind("judgments_run_ranks", _jl.layout_run_ranks),
@@ -544,14 +544,14 @@ KINDS: dict[str, TableKind] = {k.name: k for k in [
     TableKind("judgments_topic_ranking_agreement", _layout_generic),
 ]}
 
-# score standardisation (issue 30): the layouts live in report/standardisation_layouts.py
-from .standardisation_layouts import LAYOUTS as _STD_LAYOUTS  # noqa: E402
+# score standardisation: the layouts live in report/standardisation_layouts.py
+from .standardisation_layouts import LAYOUTS as _STD_LAYOUTS
 
 KINDS.update({name: TableKind(name, f) for name, f in _STD_LAYOUTS.items()})
 
 # the tables whose long form repeats a key, laid out wide (the test-error rates: tests as columns;
 # the risk-sensitive measures: risk weights as columns); the CSVs keep the long form
-from .wide_layouts import LAYOUTS as _WIDE_LAYOUTS  # noqa: E402
+from .wide_layouts import LAYOUTS as _WIDE_LAYOUTS
 
 KINDS.update({name: TableKind(name, f) for name, f in _WIDE_LAYOUTS.items()})
 

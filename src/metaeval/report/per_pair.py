@@ -1,4 +1,4 @@
-"""Per-pair tables at 80+ runs (issue 31): the Markdown and LaTeX of a table with one row per run
+"""Per-pair tables at 80+ runs: the Markdown and LaTeX of a table with one row per run
 pair (``asl``: 3,403 rows at 83 runs, a 956 KB ``asl.tex``) show the pairs of the top-k runs only,
 the CSV beside them keeps every pair.
 
@@ -8,7 +8,7 @@ there is one, else its first metric: the metric the run-means figure sorts by), 
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import pandas as pd
 

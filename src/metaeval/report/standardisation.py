@@ -1,4 +1,4 @@
-"""The outputs of the standardisation stage (issue 30; Urbano, Lima & Hanjalic 2019): the figures ``standardisation_power`` /
+"""The outputs of the standardisation stage (Urbano, Lima & Hanjalic 2019): the figures ``standardisation_power`` /
 ``standardisation_tau`` (registered in :data:`metaeval.report.figures.PLOTTERS`) and
 :func:`write_standardisation`, which writes the stage's files into an output folder."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .standardisation_layouts import LAYOUTS  # noqa: F401  (re-exported)
+from .standardisation_layouts import LAYOUTS
 
 __all__ = ["LAYOUTS", "plot_standardisation_power", "plot_standardisation_tau", "write_standardisation",
            "STD_ORDER"]
@@ -128,7 +128,7 @@ def write_standardisation(frames, out_dir, *, figures: bool = True) -> list[Path
         (out / "figures").mkdir(parents=True, exist_ok=True)
         for fig, source in (("standardisation_power", "standardisation_between"),
                             ("standardisation_tau", "standardisation_within")):
-            draw, kwargs = {"standardisation_power": (plot_standardisation_power, {}),
-                            "standardisation_tau": (plot_standardisation_tau, {})}[fig]
-            written += draw(frames[source], out / "figures" / fig, **kwargs)
+            draw = {"standardisation_power": plot_standardisation_power,
+                    "standardisation_tau": plot_standardisation_tau}[fig]
+            written += draw(frames[source], out / "figures" / fig)
     return written

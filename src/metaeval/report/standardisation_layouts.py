@@ -1,4 +1,4 @@
-"""The table layouts of the standardisation stage (issue 30; Urbano, Lima & Hanjalic 2019):
+"""The table layouts of the standardisation stage (Urbano, Lima & Hanjalic 2019):
 ``standardisation_within`` / ``standardisation_between``, registered in
 :data:`metaeval.report.layouts.KINDS` (a module of their own, so that the layouts import no
 writer: report.layouts -> here, report.standardisation -> report.tables -> report.layouts)."""

@@ -10,8 +10,10 @@ becomes a header-only CSV and a "no data" figure), so a workflow can declare the
 
 from __future__ import annotations
 
+from typing import Any
+
 from pathlib import Path
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -51,7 +53,7 @@ def metric_table(frames: Mapping[str, pd.DataFrame | None], value: Callable[[pd.
                  order: list[str] | None = None) -> pd.DataFrame:
     """One row per metric (``order`` first, then first appearance), one column per collection."""
     metrics = list(order or [])
-    cols = {}
+    cols: dict[str, Any] = {}
     for name, df in frames.items():
         if df is None or "metric" not in df.columns:
             cols[name] = {}
@@ -68,7 +70,7 @@ def metric_table(frames: Mapping[str, pd.DataFrame | None], value: Callable[[pd.
 def kendall_table(frames: Mapping[str, pd.DataFrame | None]) -> pd.DataFrame:
     """One row per metric pair, one column per collection: Kendall's tau."""
     pairs: list[tuple[str, str]] = []
-    cols = {}
+    cols: dict[str, Any] = {}
     for name, df in frames.items():
         cols[name] = {}
         if df is None:
@@ -139,7 +141,7 @@ def discpower_table(frames: Mapping[str, pd.DataFrame | None], order: list[str] 
     first, then first appearance; tests in the order of ``discriminative_power.csv``), one column
     per collection: 100 * significant / pairs."""
     keys: list[tuple[str, str]] = []
-    cols = {}
+    cols: dict[str, Any] = {}
     for name, df in frames.items():
         cols[name] = {}
         if df is None:
@@ -224,8 +226,8 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float 
             cache[table] = {name: _read(t, table) for name, t in tdirs.items()}
         return cache[table]
 
-    read.order = _unique(m for df in read("run_means").values() if df is not None
-                         for m in df["metric"])
+    setattr(read, "order", _unique(m for df in read("run_means").values() if df is not None  # noqa: B010
+                                   for m in df["metric"]))                     # the builders read it
     tables = {o.name: TABLE_BUILDERS[o.name](read) for o in O.tables("summary")}
     written: list[Path] = []
     for o in O.tables("summary"):

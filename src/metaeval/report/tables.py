@@ -6,6 +6,8 @@ declaration in :mod:`metaeval.outputs` (with the configured alpha and swap thres
 
 from __future__ import annotations
 
+from typing import Any
+
 from pathlib import Path
 
 import pandas as pd
@@ -51,7 +53,7 @@ def relabel_layout(layout: Layout, labels) -> Layout:
 def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
                 swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None,
-                csv_blocks: bool = False, context: dict | None = None) -> dict[str, str]:
+                csv_blocks: bool = False, context: dict | None = None) -> dict[str, Any]:
     """``{".csv": ..., ".md": ..., ".tex": ...}`` of :func:`write_table`, without writing;
     ``labels`` ({name: label}) relabels runs and measures in the Markdown and LaTeX texts.
     ``pair_runs`` (:func:`metaeval.report.per_pair.pair_runs_for`): a per-pair table's Markdown

@@ -1,4 +1,4 @@
-"""What the Snakemake report embeds of a table (issue 31: the DL20 report was 82 MB, 47 MB of it
+"""What the Snakemake report embeds of a table (the DL20 report was 82 MB, 47 MB of it
 ``pvalues.csv``).
 
 ``snakemake --report`` embeds every flagged file in the one HTML page.  The pipeline flags, for

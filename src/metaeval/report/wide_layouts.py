@@ -80,7 +80,7 @@ def _layout_risk(df: pd.DataFrame) -> Layout:
             first = first or (w, lo)
             row += [_num(u), _num(t, 2)]
         w, lo = first or (None, None)
-        row += ["" if is_missing(w) else str(int(w)), "" if is_missing(lo) else str(int(lo))]
+        row += ["" if w is None or is_missing(w) else str(int(w)), "" if lo is None or is_missing(lo) else str(int(lo))]
         rows.append(row)
     return Layout(header, rows, "lll" + "r" * (len(header) - 3))
 

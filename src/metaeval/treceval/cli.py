@@ -81,7 +81,7 @@ def _starts_with_bom(path: str) -> bool:
                 import gzip
 
                 fh.seek(0)
-                head = gzip.open(fh).read(3)
+                head = gzip.open(fh).read(3)  # noqa: SIM115 - fh, the file below it, is closed by its with
     except (OSError, EOFError, ValueError):
         return False
     return head == b"\xef\xbb\xbf"
@@ -101,7 +101,7 @@ class _Held:
         if self.file is None and self.size + len(text) > self.LIMIT:
             import tempfile
 
-            self.file = tempfile.TemporaryFile("w+")
+            self.file = tempfile.TemporaryFile("w+")  # noqa: SIM115 - held until printed, then closed
             self.file.writelines(self.parts)
             self.parts = []
         if self.file is None:

@@ -72,7 +72,7 @@ class _Ctx(Memo, GainTables):
                     return True
         return False
 
-    def buckets(self, every: bool) -> list["_Rows"]:
+    def buckets(self, every: bool) -> list[_Rows]:
         """The rankings as rows (one per run and topic) of their *entries*: the ranks below
         ``num_ret`` that hold a document other than a NONPOOL one (level -1), or every rank below
         ``num_ret`` when ``every``, in rank order with their rank ``pos`` and level ``lev``.  A
@@ -160,7 +160,7 @@ def _partition(cnt: np.ndarray) -> list[np.ndarray]:
     order = np.argsort(cnt, kind="stable")
     sc = cnt[order]
     top = max(1, int(sc[-1]))
-    grid = sorted({1, top} | {int(math.ceil(1.25 ** i)) for i in range(1, 200) if 1.25 ** i < top})
+    grid = sorted({1, top} | {math.ceil(1.25 ** i) for i in range(1, 200) if 1.25 ** i < top})
     g = np.searchsorted(grid, np.maximum(sc, 1))          # smallest grid width >= count
     n = np.bincount(g, minlength=len(grid))
     groups = np.flatnonzero(n)
@@ -290,7 +290,7 @@ def _compute(ctx: _Ctx, specs):
 
 
 
-def compute_ctx(ctx: "_Ctx", specs):
+def compute_ctx(ctx: _Ctx, specs):
     """:func:`compute` on an existing context (shared intermediates)."""
     return _compute(ctx, specs)
 

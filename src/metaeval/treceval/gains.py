@@ -132,7 +132,7 @@ class GainTables:
     def idcg(self, pairs):
         """The ideal dcg's running sum (T, Lm)."""
         def f():
-            ig, L = self.ideal(pairs)
+            ig, _L = self.ideal(pairs)
             disc = detmath.log2_offsets(ig.shape[1])
             return np.cumsum(np.where(ig > 0, ig / disc, 0.0), axis=-1)
         return self.cached(("idcg", pairs), f)

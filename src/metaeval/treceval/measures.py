@@ -39,7 +39,7 @@ def _iprec_values(b, cut_rel: list[np.ndarray]) -> list[np.ndarray]:
     pos1 = np.argmax(b.cum >= 1, axis=-1)
     final = np.where(nrr >= 1, intp[b.rows, pos1], init)
     n = len(cut_rel)
-    out = [None] * n
+    out: list[np.ndarray] = [final] * n              # every entry set below
     skipping = np.ones(nret.shape, bool)
     stuck = np.zeros(nret.shape, bool)
     prev = nrr.copy()

@@ -4,6 +4,7 @@ measure request ``-m name.params`` as ``meas_init.c``'s parsers read it (:func:`
 from __future__ import annotations
 
 import getopt
+from typing import Any
 
 from ..cnum import c_atof, c_atol
 from .table import MEASURES, NICKNAMES, PREFERENCE_SETS, Spec, TrecEvalError
@@ -30,7 +31,7 @@ def parse(argv) -> dict:
         opts, args = getopt.gnu_getopt(argv, _SHORT, _LONG)
     except getopt.GetoptError as e:
         raise UsageError(f"{e.msg}") from None
-    o = dict(q=False, c=False, n=False, J=False, l=1, M=None, N=0, Z=None, version=10, marks=[], args=[])
+    o: dict[str, Any] = {"q": False, "c": False, "n": False, "J": False, "l": 1, "M": None, "N": 0, "Z": None, "version": 10, "marks": [], "args": []}
     for k, v in opts:
         if k in ("-h", "--help"):
             raise UsageError("help")
@@ -54,7 +55,7 @@ def parse(argv) -> dict:
             o["N"] = _atol(v)
         elif k in ("-M", "--Max_retrieved_per_topic"):
             o["M"] = _atol(v)
-            if o["M"] < 0:                          # trec_eval 10.0 crashes on it (issue 31)
+            if o["M"] < 0:                          # trec_eval 10.0 crashes on it
                 raise UsageError(f"-M {v}: the number of documents per topic must be >= 0")
         elif k in ("-R", "--Rel_info_format"):
             if v in ("prefs", "qrels_prefs", "qrels_jg"):
@@ -78,7 +79,8 @@ def parse(argv) -> dict:
     o["args"] = args
     # measures (trec_eval.c mark_measure): nicknames, then single names; parameters: first given wins
     marks = o["marks"] or ["official"]
-    marked, params = set(), {}
+    marked: set[str] = set()
+    params: dict[str, str] = {}
     for m in marks:
         name, dot, par = m.partition(".")
         if dot:
@@ -129,10 +131,10 @@ def make_spec(name: str, params: str | None = None) -> Spec:
             raise TrecEvalError(f"duplicate cutoffs detected (measure '{name}')")
         return Spec(name, tuple(cuts), (), params)
     if k == "cut_double":
-        cuts = sorted(_atof(p) for p in params.split(","))
-        if len(set(cuts)) != len(cuts):
+        dcuts = sorted(_atof(p) for p in params.split(","))
+        if len(set(dcuts)) != len(dcuts):
             raise TrecEvalError(f"duplicate cutoffs detected (measure '{name}')")
-        return Spec(name, tuple(cuts), (), params)
+        return Spec(name, tuple(dcuts), (), params)
     if k == "p_double":
         vals = tuple(_atof(p) for p in params.split(","))
         if name == "utility" and len(vals) != 4:

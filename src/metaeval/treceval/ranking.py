@@ -14,6 +14,8 @@ the qrels, ``UNJUDGED`` (-2) for a negative judgment, ``PAD_REL`` past the end o
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import os
 from dataclasses import dataclass
 
@@ -23,10 +25,16 @@ from ..io._cext import c_extensions_enabled
 from ..io._text import as_fixed, hash_ids
 from .reader import NONPOOL, PAD_REL, UNJUDGED, TrecQrels, TrecRun, _calc_error, read_trec_run
 
-try:  # the optional C scanner (docs/io.md, "trec_eval run scanner")
-    from . import _trecscan as _cscan
-except ImportError:  # pragma: no cover - depends on the build
-    _cscan = None
+def _load_cscan() -> ModuleType | None:
+    """The optional C scanner (docs/io.md, "trec_eval run scanner"), or None."""
+    try:
+        from . import _trecscan
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+    return _trecscan
+
+
+_cscan = _load_cscan()
 
 
 def c_scanner():

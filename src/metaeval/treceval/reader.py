@@ -65,7 +65,7 @@ def _comment_lines_blanked(data: bytes, anywhere: bool) -> tuple[bytes, bool]:
     ends = ends[:len(starts)]
     if anywhere:
         # first non-blank byte of each line (blanks: bytes <= 0x20 except LF)
-        nonblank = np.flatnonzero((buf > 32))
+        nonblank = np.flatnonzero(buf > 32)
         pos = np.searchsorted(nonblank, starts)
         ok = pos < len(nonblank)
         first = np.where(ok, nonblank[np.minimum(pos, len(nonblank) - 1)], n)
@@ -109,7 +109,7 @@ class TrecQrels:
 
 def _table(path: str, what: str, ncols, anywhere: bool, data: bytes | None = None):
     data = read_bytes(path) if data is None else data
-    data, had = _comment_lines_blanked(data, anywhere)
+    data, _had = _comment_lines_blanked(data, anywhere)
     return tokenize(path, ncols, what, data=data), data
 
 
@@ -125,7 +125,7 @@ def read_trec_qrels(path: str | os.PathLike) -> TrecQrels:
     if t.n < nlines:
         seen = np.zeros(nlines + 2, bool)
         seen[t.line] = True
-        blank_c, _ = _comment_lines_blanked(raw, False)
+        _blank_c, _ = _comment_lines_blanked(raw, False)
         lines = raw.split(b"\n")
         for ln in np.flatnonzero(~seen[1:nlines + 1]) + 1:
             if not lines[ln - 1].startswith(b"#"):
@@ -177,7 +177,7 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
     path: <= 15 digits, |j| <= 22), else in long double (64-bit mantissa; <= 19 digits, |j| <= 27)
     unless the result is exactly halfway between two doubles (the one case where rounding twice can
     differ from rounding once).  Other tokens give NaN: the caller parses them one by one."""
-    n, W = m.shape
+    n, _W = m.shape
     mt = np.ascontiguousarray(m.T)
     mant = np.zeros(n, np.uint64)
     nd = np.zeros(n, np.int16)            # significant digits (leading zeros not counted)
@@ -245,6 +245,7 @@ def _fast_decimal(m: np.ndarray) -> np.ndarray:
         if slow.any():
             M = mant[slow].astype(np.longdouble)
             jj = j[slow]
+            assert _POW10L is not None                                 # _LD_OK
             p = _POW10L[np.abs(jj)]
             x = np.where(jj >= 0, M * p, M / p)
             dv = x.astype(np.float64)
@@ -338,7 +339,7 @@ def _chunks(path: str):
             pos = end
         return
     try:
-        fh = open(path, "rb")
+        fh = open(path, "rb")  # noqa: SIM115 - closed by the with below (open's error named first)
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", path) from None
     with fh:
@@ -422,7 +423,8 @@ def read_trec_run(path: str | os.PathLike, topics: np.ndarray | None = None) -> 
     of whole lines, so that memory stays near the size of the file."""
     from ..io.qrels import _concat
     path = str(path)
-    parts, tag = [], None
+    parts: list = []
+    tag = ""
     line0 = 0
     for chunk in _chunks(path):
         part = _run_chunk(path, chunk, line0, topics)

@@ -5,6 +5,8 @@ printer ``metaeval.treceval._trecfmt`` when it is built (and ``METAEVAL_NO_CEXT`
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import math
 
 import numpy as np
@@ -17,9 +19,9 @@ __all__ = ["layout", "render"]
 
 
 def _fmt(v: float) -> str:
-    if v != v:
+    if math.isnan(v):
         return ("-nan" if math.copysign(1.0, v) < 0 else "nan").rjust(6)
-    return "%6.4f" % v
+    return "%6.4f" % v                                      # noqa: UP031 - C's printf, as trec_eval prints
 
 
 def _long(v: float) -> str:
@@ -167,8 +169,14 @@ def _per_topic(qcols, topics, show) -> str:
 #: the C printer's kind of each '%' format
 _KIND = {"%6.4f": ord("f"), "%d": ord("d"), "'%s'": ord("s")}
 
-try:  # the optional C line printer (setup.py builds it)
-    from . import _trecfmt as _cfmt
-except ImportError:  # pragma: no cover - depends on the build
-    _cfmt = None
+def _load_cfmt() -> ModuleType | None:
+    """The optional C line printer (setup.py builds it), or None."""
+    try:
+        from . import _trecfmt
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+    return _trecfmt
+
+
+_cfmt = _load_cfmt()
 

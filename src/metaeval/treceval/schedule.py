@@ -5,6 +5,8 @@ rejected run in that order, as one process reports it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import os
 import pickle
 import signal
@@ -40,7 +42,9 @@ def _size(path) -> int:
 
 def _groups(paths) -> list[list[str]]:
     """Consecutive runs in groups of at most :data:`_GROUP_BYTES` (a larger run alone)."""
-    groups, cur, size = [], [], 0
+    groups: list[Any] = []
+    cur: list[Any] = []
+    size: int = 0
     for p in paths:
         n = _size(p)
         if cur and size + n > _GROUP_BYTES:
@@ -70,6 +74,7 @@ def _child(o, q, paths, fd) -> None:
 
     die_with_parent()                   # as every forked worker: ends with its parent, leaves signals to it
     code = 0
+    payload: tuple[str, Any]
     try:
         try:
             payload = ("ok", "".join(_group_text(o, q, g) for g in _groups(paths)))

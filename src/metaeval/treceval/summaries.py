@@ -53,7 +53,7 @@ def aggregate(base: str, values: np.ndarray) -> np.ndarray:
     """The summary ("all" line) of a ``trec.*`` measure from its (runs, topics) values, over the
     topics given: the mean; the sum for the counts; for ``trec.gm_map`` / ``trec.gm_bpref`` the
     geometric mean with trec_eval's floor ``MIN_GEO_MEAN`` (per-topic values are AP / bpref)."""
-    name = base[len("trec."):] if base.startswith("trec.") else base
+    name = base.removeprefix("trec.")
     agg = MEASURES[name].aggregate
     v = np.asarray(values, np.float64)
     if agg == "gm":

@@ -6,7 +6,7 @@ measure with its parameters."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["MeasureInfo", "MEASURES", "NICKNAMES", "PREFERENCE_SETS", "Spec", "TrecEvalError", "measure",
            "MIN_GEO_MEAN", "INFAP_EPSILON", "MISSING_ZSCORE_VALUE", "empty_zeroed", "zeroed_when_empty",

@@ -70,7 +70,7 @@ class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.Ra
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @classmethod
-    def of(cls, **values: Any) -> "MetaConfig":
+    def of(cls, **values: Any) -> MetaConfig:
         """The MetaConfig of parameter values of any stage (a plug-in's too); ``TypeError`` names an
         unknown one."""
         own = {f.name for f in fields(cls)} - {"plugins"}

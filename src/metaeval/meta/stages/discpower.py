@@ -86,10 +86,10 @@ STAGE = StageInfo(
     params=DiscpowerParams,
     reads=("alpha", "seed", "rthsd_B", "tss_beta", "tss_min_diff", "tss_systems", "metrics", "geometric"),
     sections=((("discpower",),
-               "Discriminative power as practised since 2012 (stage discpower) - randomised Tukey HSD "
+               ("Discriminative power as practised since 2012 (stage discpower) - randomised Tukey HSD "
                "(Carterette 2012; Sakai's Discpower tool, Sakai 2014), parametric Tukey HSD, paired t with "
                "Holm/BH, Wilcoxon and sign tests beside the bootstrap ASLs, two-way ANOVA, effect sizes and "
-               "the topic set size design of Sakai (2016). alpha and seed are those of `bootstrap`."),),
+               "the topic set size design of Sakai (2016). alpha and seed are those of `bootstrap`.")),),
     outputs=(
         Output("anova", "table", "collection",
                "Two-way ANOVA without replication (system x topic) of every metric: sums of squares, "

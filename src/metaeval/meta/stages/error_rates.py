@@ -90,10 +90,10 @@ STAGE = StageInfo(
     reads=("te_metrics", "te_pairs", "te_topics", "te_trials", "te_deltas", "te_alphas", "te_tests", "te_B",
            "te_seed"),
     sections=(((_E,),
-               "Which significance test to trust on this collection (stage test_errors, one job per collection, "
+               ("Which significance test to trust on this collection (stage test_errors, one job per collection, "
                "`metaeval test-errors`): every run's score distribution and the copula of sampled run pairs "
                "fitted, topic sets simulated where the truth is known, and the type I, II (power) and III error "
-               "rates of each paired test counted, as Urbano, Lima & Hanjalic (2019). See docs/meta.md."),),
+               "rates of each paired test counted, as Urbano, Lima & Hanjalic (2019). See docs/meta.md.")),),
     outputs=(
         Output("test_errors_type1", "table", "collection",
                "Simulated type I error rate of each paired test (two-tailed) by topic set size and significance "

@@ -84,9 +84,9 @@ STAGE = StageInfo(
     reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains", "default_gains"),
     switch=("sweeps", "gains", "enabled"), plan=plan, switch_doc="Run the gain sweep.",
     sections=((("sweeps",), "Parameter sweeps (Sakai 2007a, Sec. 5.5)."),
-              (("sweeps", "gains"), "Gain-value sweep (Sakai 2007a, Tables 5-6) - each metric with each variant "
+              (("sweeps", "gains"), ("Gain-value sweep (Sakai 2007a, Tables 5-6) - each metric with each variant "
                "gain vector, against the collection's default gains. Gains are listed from L1 upward, so "
-               "paper \"30:20:10\" (S:A:B) is 10:20:30 here.")),
+               "paper \"30:20:10\" (S:A:B) is 10:20:30 here."))),
     schema_rank=1,
     outputs=(
         Output("gain_kendall", "table", "collection",

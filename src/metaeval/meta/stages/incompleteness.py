@@ -122,7 +122,7 @@ class IncompletenessParams:
         "TREC's input. prefix and without a prefix every run shares, dl-20-official-input.pash_f1 -> "
         "pash), a regular expression on run names whose first group is the group, or a two-column "
         "file RUN GROUP.")
-    # the pool contributors (issue 31)
+    # the pool contributors
     pool_runs: tuple[str, ...] | None = parameter(None,
         "depth, leave-one-group-out: the runs that formed the pool (names, globs or a "
         "file of names; default every run); the others are evaluated on their pool", nargs="+", action="extend",
@@ -165,12 +165,12 @@ STAGE = StageInfo(
            "pool_depth", "pool_runs", "write_qrels", "condensed"),
     switch=(_I, "enabled"), switch_doc="Run the stage (tables incompleteness and pool_reuse).",
     sections=(((_I,),
-               "Robustness to incomplete judgments and pool reuse (stage incompleteness, one job per "
+               ("Robustness to incomplete judgments and pool reuse (stage incompleteness, one job per "
                "collection): every metric recomputed on reduced qrels, as given and on condensed lists - "
                "reduced by random sampling of each topic's judged documents (Buckley & Voorhees 2004; Sakai "
                "SIGIR 2007, \"Alternatives to bpref\"), by pool depth (Zobel 1998; Sakai & Kando 2008) or by "
                "leaving one group of runs out of the pool (Zobel 1998; Büttcher et al. 2007). B, alpha and "
-               "seed are those of `bootstrap`. See docs/meta.md."),),
+               "seed are those of `bootstrap`. See docs/meta.md.")),),
     outputs=(
         Output("incompleteness", "table", "collection",
                "Robustness to incomplete judgments: every metric, as given (unjudged = nonrelevant) and on "

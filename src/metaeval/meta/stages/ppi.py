@@ -22,37 +22,37 @@ _EST = ("human (the labelled topics' human scores alone, CLT interval), judge (t
         "as ppi_py 0.2.3 tunes it)")
 
 OUTPUTS = (
-    dict(name="ppi_means", kind="table", scope="ppi",
-         caption=f"Each run's mean score under the human qrels with its interval at alpha = {{alpha}} from four estimators: "
+    {"name": "ppi_means", "kind": "table", "scope": "ppi",
+         "caption": f"Each run's mean score under the human qrels with its interval at alpha = {{alpha}} from four estimators: "
                  f"{_EST}; labelled / unlabelled the topics each uses, lambda the weight of the judge's scores "
                  f"({_ANGELOPOULOS}; {_PPIPP}; topic-level units as {_OOSTERHUIS})",
-         regenerates=_REGEN,
-         columns=("metric", "run", "estimator", "labelled", "unlabelled", "mean", "ci_low", "ci_high", "lambda")),
-    dict(name="ppi_pairs", kind="table", scope="ppi",
-         caption=f"Every unordered pair of runs: the four estimators applied to the per-topic differences run - "
+         "regenerates": _REGEN,
+         "columns": ("metric", "run", "estimator", "labelled", "unlabelled", "mean", "ci_low", "ci_high", "lambda")},
+    {"name": "ppi_pairs", "kind": "table", "scope": "ppi",
+         "caption": f"Every unordered pair of runs: the four estimators applied to the per-topic differences run - "
                  f"other, the interval and whether it excludes 0 ({_ANGELOPOULOS}; {_PPIPP}; {_OOSTERHUIS})",
-         regenerates=_REGEN,
-         columns=("metric", "run", "other", "estimator", "diff", "ci_low", "ci_high", "significant")),
-    dict(name="ppi_budget", kind="table", scope="ppi",
-         caption=f"The judging budget: for each number of human-labelled topics, random labelled sets (trials, "
+         "regenerates": _REGEN,
+         "columns": ("metric", "run", "other", "estimator", "diff", "ci_low", "ci_high", "significant")},
+    {"name": "ppi_budget", "kind": "table", "scope": "ppi",
+         "caption": f"The judging budget: for each number of human-labelled topics, random labelled sets (trials, "
                  f"seeded); how often each estimator's interval covers the run's human mean over every human-judged "
                  f"topic (coverage, its standard error over trials) and its mean width over trials and runs "
                  f"({_ANGELOPOULOS}; {_PPIPP}; {_OOSTERHUIS})",
-         regenerates=f"the coverage and width experiments of {_OOSTERHUIS}",
-         columns=("metric", "estimator", "labelled", "trials", "coverage", "coverage_se", "mean_width")),
-    dict(name="ppi_width", kind="figure", scope="ppi", source="ppi_budget",
-         caption=f"Mean interval width against the number of human-labelled topics, one line per estimator, one "
+         "regenerates": f"the coverage and width experiments of {_OOSTERHUIS}",
+         "columns": ("metric", "estimator", "labelled", "trials", "coverage", "coverage_se", "mean_width")},
+    {"name": "ppi_width", "kind": "figure", "scope": "ppi", "source": "ppi_budget",
+         "caption": f"Mean interval width against the number of human-labelled topics, one line per estimator, one "
                  f"panel per metric ({_ANGELOPOULOS}; {_PPIPP}; {_OOSTERHUIS})",
-         regenerates=f"the interval-width figures of {_OOSTERHUIS}"),
-    dict(name="ppi_coverage", kind="figure", scope="ppi", source="ppi_budget",
-         caption=f"Coverage of the human mean against the number of human-labelled topics, one line per estimator "
+         "regenerates": f"the interval-width figures of {_OOSTERHUIS}"},
+    {"name": "ppi_coverage", "kind": "figure", "scope": "ppi", "source": "ppi_budget",
+         "caption": f"Coverage of the human mean against the number of human-labelled topics, one line per estimator "
                  f"(error bars: 2 standard errors), the nominal level 1 - alpha dashed ({_ANGELOPOULOS}; {_PPIPP}; "
                  f"{_OOSTERHUIS})",
-         regenerates=f"the coverage figures of {_OOSTERHUIS}"),
-    dict(name="ppi_intervals", kind="figure", scope="ppi", source="ppi_means",
-         caption=f"Each run's mean with the four estimators' intervals side by side (human, judge, ppi, ppi++), "
+         "regenerates": f"the coverage figures of {_OOSTERHUIS}"},
+    {"name": "ppi_intervals", "kind": "figure", "scope": "ppi", "source": "ppi_means",
+         "caption": f"Each run's mean with the four estimators' intervals side by side (human, judge, ppi, ppi++), "
                  f"runs by their human mean, one panel per metric ({_ANGELOPOULOS}; {_PPIPP}; {_OOSTERHUIS})",
-         regenerates=_REGEN),
+         "regenerates": _REGEN},
 )
 
 # ---------------------------------------------------------------- the pipeline's job (metaeval.dag)

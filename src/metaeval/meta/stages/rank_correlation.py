@@ -49,10 +49,10 @@ STAGE = StageInfo(
     params=RankCorrelationParams,
     reads=("B", "seed", "rbo_p", "metrics"),
     sections=((("rank_correlation",),
-               "Rank correlation beyond Kendall's tau (tables/rank_correlation, docs/meta.md) - tau-a, tau-b, "
+               ("Rank correlation beyond Kendall's tau (tables/rank_correlation, docs/meta.md) - tau-a, tau-b, "
                "tau_AP (Yilmaz et al. 2008), tau_AP-a and tau_AP-b (Urbano & Marrero 2017), RBO (Webber et "
                "al. 2010), RBO^a and RBO^b (Corsi & Urbano 2024), with bootstrap intervals over the paired "
-               "samples of `bootstrap` (its B and seed)."),),
+               "samples of `bootstrap` (its B and seed).")),),
     outputs=(
         Output("rank_correlation", "table", "collection",
                "Rank correlations between the system rankings of every two metrics, one full matrix "

@@ -27,8 +27,8 @@ def _files(value: list) -> list[str]:
     return list(value)
 
 
-_TABLE = dict(kind="table", scope=_R, condition=_R)
-_FIGURE = dict(kind="figure", scope=_R, condition=_R)
+_TABLE = {"kind": "table", "scope": _R, "condition": _R}
+_FIGURE = {"kind": "figure", "scope": _R, "condition": _R}
 
 def inputs(config: dict) -> list[str]:
     """The qrels and run files of the stage's job (a changed file re-runs it)."""
@@ -96,10 +96,10 @@ STAGE = StageInfo(
     params=ReproducibilityParams,
     reads=("rp_qrels", "rp_orig", "rp_reps", "rp_rep_qrels", "rp_metrics", "rp_depth", "rp_rbo_p"),
     sections=(((_R,),
-               f"Was it reproduced? (stage reproducibility, one job, `metaeval reproducibility`): Kendall's tau "
+               (f"Was it reproduced? (stage reproducibility, one job, `metaeval reproducibility`): Kendall's tau "
                f"Union, RBO, RMSE, nRMSE, the t test's p-value, Effect Ratio and Delta RI of every reproduction of "
                f"an original pair of runs, as {_REF} define them and repro_eval 0.5.0 computes them; writes "
-               f"RESULTS/reproducibility/. See docs/meta.md."),),
+               f"RESULTS/reproducibility/. See docs/meta.md.")),),
     outputs=(
         dict(name="reproducibility", **_TABLE,
              caption=f"Was it reproduced? Per reproduction, run and measure: Kendall's tau Union (KTU) and rank-biased "

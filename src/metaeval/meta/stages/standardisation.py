@@ -57,12 +57,12 @@ STAGE = StageInfo(
     params=StandardisationParams,
     reads=("std_metrics", "std", "std_topics", "std_trials", "std_seed"),
     sections=(((_S,),
-               "The score standardisation experiments of Urbano, Lima & Hanjalic (2019) (stage standardisation, "
+               ("The score standardisation experiments of Urbano, Lima & Hanjalic (2019) (stage standardisation, "
                "one job per collection, `metaeval standardise --experiment`): within a collection (Kendall's tau_b, "
                "tau_AP-b and Pearson's r between raw and standardised run means on random topic subsets; paired "
                "t test power) and between collections (two disjoint topic sets; Welch t test type I error and "
                "power), for raw scores and each standardisation. On every metric of `metrics` without std=. "
-               "See docs/meta.md."),),
+               "See docs/meta.md.")),),
     outputs=(
         Output("standardisation_within", "table", "collection",
                f"Standardisation within a collection: {_STD_METHODS}; per trial a random subset of n_topics "
@@ -87,7 +87,7 @@ STAGE = StageInfo(
                "trial, tau, tau_ap, r)", f"the power curves and correlation distributions of {URBANO_19}",
                columns=("metric", "std", "alpha", "power"), formats=("power.csv", "trials.csv"),
                condition="standardisation"),
-        # score standardisation (stage standardisation; issue 30)
+        # score standardisation (stage standardisation)
         Output("standardisation_power", "figure", "collection",
                "Power and type I error curves between collections: the fraction of pairs of different runs "
                "(left) and of runs against themselves (right) that Welch's t test finds significant, against "
