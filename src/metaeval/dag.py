@@ -331,13 +331,28 @@ class Plan:
 
     def stage_options(self, stage: str, c: str) -> str:
         """Stage ``stage``'s options from the config (those of the parameters it reads) for
-        collection ``c``; ``tables``: the metrics, the stages combined and the Discpower files' B."""
+        collection ``c``; ``tables`` (computed by the meta job): the metrics, the stages combined and
+        the Discpower files' B -- the parameters of their layout are the writers job's
+        (:meth:`writers_args`)."""
         if stage == "tables":
-            own = stage_arguments(stage, self.config, dict(self.values, labels=self.labels_file()), collection=c)
-            return " ".join(x for x in (format_args(metrics=self.metrics, geometric=self.geometric,
-                                                    stages=self.method_stages,
-                                                    rthsd_B=self.config["discpower"]["B"]), own) if x)
+            return format_args(metrics=self.metrics, geometric=self.geometric, stages=self.method_stages,
+                               rthsd_B=self.config["discpower"]["B"])
         return stage_arguments(stage, self.config, self.values, collection=c)
+
+    def writers_args(self, c: str) -> str:
+        """The options of collection ``c``'s writers job (``metaeval stage tables --views``), which lays
+        out the meta job's tables and draws their figures: the parameters the ``tables`` stage reads
+        (but the labels file: the job's input, see :meth:`labels_inputs`), the primary measure, alpha
+        and the swap threshold of the captions, and the tables (:meth:`report_view_names`)."""
+        own = stage_arguments("tables", self.config, dict(self.values, labels=None), collection=c)
+        return " ".join(x for x in (format_args(select_by=self.select_by, alpha=self.config["bootstrap"]["alpha"],
+                                                swap_threshold=self.config["swap"]["threshold"]), own,
+                                    format_args(views=self.report_view_names())) if x)
+
+    def labels_inputs(self) -> list[str]:
+        """``labels:`` as the writers job's input (a changed mapping or file re-runs that job alone)."""
+        f = self.labels_file()
+        return [] if f is None else [f]
 
     def labels_file(self) -> str | None:
         """``labels:`` as a file for ``metaeval stage --labels``: the file given, or a mapping

@@ -132,7 +132,8 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
 
 def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
                  labels: Mapping | None = None, matrices: Mapping | None = None,
-                 pair_top_runs: int | None = None, jobs: int = 1, select_by: str | None = "AP") -> list[Path]:
+                 pair_top_runs: int | None = None, jobs: int = 1, select_by: str | None = "AP",
+                 formats: tuple[str, ...] | None = None) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
@@ -142,7 +143,8 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
     ``jobs > 1``: the tables dealt by size into that many processes (:func:`fork_map`), the same
     files.  ``select_by``: the configured measure that ranks the runs; the primary measure of the
     captions and the run table's order is it when the run means hold it, else their first
-    metric (:func:`table_context`)."""
+    metric (:func:`table_context`).  ``formats``: those files of each table only (``("csv",)``: the
+    numbers, laid out later by :func:`write_table_views`)."""
     from .report.per_pair import PAIR_TOP_RUNS, pair_runs_for
     from .report.tables import table_caption, write_table
 
@@ -158,7 +160,7 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
         if note:
             caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold, context=context)} {note}"
         return write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
-                           labels=labels, caption=caption, pair_runs=top, context=context)
+                           labels=labels, caption=caption, pair_runs=top, context=context, formats=formats)
 
     groups = deal({n: float(df.size) for n, df in tables.items()}, jobs) if jobs > 1 else [list(tables)]
     written: dict = {}
@@ -338,7 +340,7 @@ def write_incompleteness(collection, out_dir, cfg, metrics: Sequence[str], *, ga
 def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg,
                             metrics: Sequence[str], runs_path=None, collection=None,
                             runs_used=None, texts_dir=None, computed: Mapping | None = None,
-                            labels: Mapping | None = None) -> list[Path]:
+                            labels: Mapping | None = None, formats: tuple[str, ...] | None = None) -> list[Path]:
     """Every table of one collection: the parts of ``stages`` combined
     (:func:`metaeval.meta.run.combine`), plus the run means and -- given a collection cache
     (``metaeval ingest``) -- Table 1 and the preferred-rank tables; written as CSV + Markdown +
@@ -362,7 +364,8 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     pieces += [computed[s] if s in computed else next(on_disk) for s in stages]
     tables = combine(pieces)
     written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
-                           matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by)
+                           matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
+                           formats=formats)
     if texts_dir is not None:
         written += write_discpower_texts(tables.get("pvalues"), texts_dir, cfg.rthsd_B)
     if runs_used is not None:
@@ -371,6 +374,38 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     return written
 
 
+
+
+def write_table_views(tables_dir, names: Sequence[str], *, matrices_dir, runs_path, cfg,
+                      labels: Mapping | None = None, figures_dir=None, jobs: int = 1) -> list[Path]:
+    """The writers of a collection's tables whose CSVs are computed (``stage meta --formats csv``):
+    the Markdown and LaTeX of the tables ``names`` (``TABLES/NAME.csv`` read back, the same texts as
+    from the frames in memory) with ``labels``, and, given ``figures_dir``, their figures -- what
+    the labels, ``pair_top_runs``, alpha and the swap threshold change, apart from the numbers.
+    ``runs_path``: ``runs_used.csv``, the runs whose matrices the captions read (as
+    :func:`write_collection_tables`)."""
+    import tempfile
+
+    from .meta.run import matrix_name
+    from .report.csvio import read_table
+
+    tables_dir = Path(tables_dir)
+    tables = {n: read_table(tables_dir / f"{n}.csv") for n in names if (tables_dir / f"{n}.csv").is_file()}
+    rm = tables.get("run_means")
+    mean_metrics = list(dict.fromkeys(rm["metric"])) if rm is not None and len(rm) else []
+    mats = load_stage_matrices(matrices_dir, list(dict.fromkeys(matrix_name(m) for m in mean_metrics)),
+                               read_runs(runs_path)) if mean_metrics else None
+    written = write_tables(tables, tables_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
+                           matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
+                           formats=("md", "tex"), jobs=jobs)
+    if figures_dir is not None:                  # drawn from these tables only (not others' in the folder)
+        Path(figures_dir).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix=".tables-", dir=figures_dir) as tmp:
+            for n in tables:
+                os.symlink((tables_dir / f"{n}.csv").resolve(), Path(tmp) / f"{n}.csv")
+            written += write_figures(tmp, figures_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+                                     jobs=jobs, labels=labels, select_by=cfg.select_by)
+    return written
 
 
 def _run_stage_group(names, matrices_dir, parts_dir, cfg, metrics, runs_path, progress) -> dict[str, dict]:
@@ -409,7 +444,7 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
                      parts_dir=None, write_parts_dir=None, runs_path=None, collection=None, runs_used=None,
                      texts_dir=None, figures_dir=None, jobs: int = 1,
                      progress: Callable[[str, str], None] | None = None,
-                     labels: Mapping | None = None) -> list[Path]:
+                     labels: Mapping | None = None, formats: tuple[str, ...] | None = None) -> list[Path]:
     """Everything of one collection after its matrices, in one process: the method ``stages`` on
     the matrices (as :func:`write_stage_parts` runs them, but kept in memory; a stage on the
     labelled collection is run by its own job, its parts read from ``parts_dir``), then its tables
@@ -444,7 +479,7 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
     written += write_collection_tables(matrices_dir=matrices_dir, parts_dir=parts_dir, stages=stages,
                                        out_dir=out_dir, cfg=cfg, metrics=metrics, runs_path=runs_path,
                                        collection=collection, runs_used=runs_used, texts_dir=texts_dir,
-                                       computed=computed, labels=labels)
+                                       computed=computed, labels=labels, formats=formats)
     if figures_dir is not None:
         if progress:
             progress("figures", "")

@@ -1,5 +1,7 @@
 """Reruns do only what changed: after a run, a config change re-runs the jobs that read what
-changed, and no other (the default profile's rerun triggers: mtime, params, input, code).
+changed, and no other (the default profile's rerun triggers: mtime, params, input, code): a metric
+added to `metrics:` leaves the test-errors job of its own metrics alone, the standardisation block
+its job alone, and `labels:` (an input) and `pair_top_runs:` the writers job alone.
 
 The run is a Snakemake ``--touch`` of the DAG's outputs (made empty first): it records every
 job's parameters, inputs and code as a real run does, in a few seconds; each change is then a dry
@@ -85,3 +87,8 @@ def test_a_metric_added_to_metrics_leaves_the_test_errors_job_alone(ran):
 def test_a_changed_standardisation_block_reruns_that_job_alone(ran):
     # the summary reads none of the standardisation tables: it is not re-run
     assert _would_run(ran, CONFIG.replace("trials: 5}", "trials: 6}")) == {"standardisation"}
+
+
+def test_changed_labels_rerun_the_writers_alone(ran):
+    # labels touch the Markdown, LaTeX and figures only: the meta job's numbers stay
+    assert _would_run(ran, CONFIG + "labels: {RUN01: first run, AP: MAP}\npair_top_runs: 3\n") == {"writers"}

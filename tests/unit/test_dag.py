@@ -42,8 +42,7 @@ def test_default_config_jobs_and_arguments():
         f"--geometric AP Q-measure --swap-threshold 0.05 --fuzziness {FUZZ} --sweep-metrics P-plus "
         "P-measure O-measure --sweep-gains 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10 --default-gains 1:2:3 "
         "--rbo-p 0.9 --rthsd-B 5000 --tss-beta 0.2 --tss-min-diff 0.05 0.1 --tss-systems 2 10 runs "
-        "--stages kendall paired unpaired swap stability gain_sweep rank_correlation discpower incompleteness "
-            "--pair-top-runs 20")
+        "--stages kendall paired unpaired swap stability gain_sweep rank_correlation discpower incompleteness")
     assert plan.stage_args("incompleteness", "ntcir3-japanese") == (
         f"--B 1000 --alpha 0.05 --seed 20070101 --metrics {METRICS} --method judged --fractions 0.3,0.5,0.7 "
         "--depths 10,20,50,100 --trials 5 --groups auto --pool-depth 100 --top-runs 30 --select-by AP")
@@ -148,17 +147,23 @@ def test_risk_condition_from_the_collections_parameters():
     assert "results/ntcir5-chinese/tables/risk.csv" in plan.targets()
 
 
-def test_tables_job_labels_and_pair_top_runs(tmp_path, monkeypatch):
+def test_writers_job_labels_and_pair_top_runs(tmp_path, monkeypatch):
+    # the layout's parameters are the writers job's, the labels its input: neither reaches the meta job
     monkeypatch.chdir(tmp_path)
     cfg = _shipped("config.yaml")
     cfg["labels"], cfg["pair_top_runs"] = {"run01": "BM25", "AP": "MAP"}, 0
-    args = dag.Plan(cfg).stage_options("tables", "ntcir3-chinese")
-    path = args.split("--labels ")[1].split(" ")[0]
-    assert args.endswith(f"--labels {path} --pair-top-runs 0")
+    plan = dag.Plan(cfg)
+    args = plan.writers_args("ntcir3-chinese")
+    assert args.startswith("--select-by AP --alpha 0.05 --swap-threshold 0.05 --pair-top-runs 0 --views collection ")
+    meta = plan.group_args(plan.meta_stages + ["tables"], "ntcir3-chinese")
+    assert "--labels" not in args and "--labels" not in meta and "--pair-top-runs" not in meta
+    [path] = plan.labels_inputs()
     assert path.startswith(str(tmp_path / ".snakemake/metaeval/labels/"))
     assert open(path, encoding="utf-8").read() == "run01 BM25\nAP MAP\n"
     cfg["labels"] = "my labels.txt"
-    assert dag.Plan(cfg).stage_options("tables", "ntcir3-chinese").endswith("--labels 'my labels.txt' --pair-top-runs 0")
+    assert dag.Plan(cfg).labels_inputs() == ["my labels.txt"]
+    cfg["labels"] = None
+    assert dag.Plan(cfg).labels_inputs() == []
 
 
 def test_orders_pool_runs_groups_and_report_views():

@@ -214,7 +214,7 @@ def test_messages_show_numbers_not_numpy_reprs():
     assert "-0.5" in msgs[2] and "-0.1" in msgs[3]
 
 
-def test_pipeline_config_labels_reach_the_meta_job(tmp_path):
+def test_pipeline_config_labels_reach_the_writers_job(tmp_path):
     """`labels:` in the config (a mapping) becomes a labels file passed to the meta job (dry run)."""
     import subprocess
     import sys

@@ -297,9 +297,10 @@ def _own(o, stages):
     return bool(set(stages) & set(o.stages)) if stages else not set(PLAN.other_jobs) & set(o.stages)
 
 
-def _table_outputs(stages=None):
+def _table_outputs(stages=None, formats=None):
+    """The table files of the job of `stages` (None: the meta job), those of `formats` only if given."""
     return [f"{RES}/{{collection}}/{f}" for o in _outputs.tables("collection", **CONDITIONS) if _own(o, stages)
-            for f in o.files()]
+            for x, f in zip(o.formats, o.files()) if formats is None or x in formats]
 
 
 # The report embeds each table's report view, C/report/NAME.csv (metaeval.report.views): the table

@@ -72,12 +72,23 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="figures (and tables --figures): draw in N processes; meta: also run the "
                         "method stages in N groups side by side (default 1)")
+    p.add_argument("--formats", nargs="+", choices=("csv", "md", "tex"), metavar="F",
+                   help="tables, meta: the files of each table written (csv md tex, the default; the "
+                        "pipeline's meta job writes csv, its writers job the rest: --views)")
+    p.add_argument("--views", nargs="+", metavar="TABLE",
+                   help="tables: lay out these tables from their CSVs in OUT (Markdown and LaTeX, with "
+                        "--labels) and, with --figures, draw their figures -- no --parts; --runs: the "
+                        "runs_used.csv of the job that computed them")
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
     add_labelled_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, out_kind="any", _parser=p)
     return p
+
+
+def _formats(args) -> tuple[str, ...] | None:
+    return None if args.formats is None else tuple(args.formats)
 
 
 def _need(parser, args, *names: str) -> None:
@@ -146,8 +157,13 @@ def run(args) -> int:
                     write_parts_dir=args.parts if args.write_parts else None, stages=args.stages,
                     out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
                     runs_used=args.runs_used, texts_dir=args.texts, figures_dir=args.figures,
-                    jobs=args.jobs, progress=progress,
+                    jobs=args.jobs, progress=progress, formats=_formats(args),
                     labels=labels_from_args(args, args.matrices, args.collection))
+            elif name == "tables" and args.views is not None:
+                _need(parser, args, "runs")
+                pipeline.write_table_views(args.out, args.views, matrices_dir=args.matrices, runs_path=args.runs,
+                                           cfg=cfg, labels=labels_from_args(args, args.matrices, args.collection),
+                                           figures_dir=args.figures, jobs=args.jobs)
             elif name == "tables":
                 _need(parser, args, "parts")
                 stages = args.stages
@@ -157,7 +173,7 @@ def run(args) -> int:
                 pipeline.write_collection_tables(
                     matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=stages,
                     out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
-                    runs_used=args.runs_used, texts_dir=args.texts, labels=labels)
+                    runs_used=args.runs_used, texts_dir=args.texts, labels=labels, formats=_formats(args))
                 if args.figures is not None:         # drawn in this process: no second start-up
                     pipeline.write_figures(args.out, args.figures, alpha=cfg.alpha,
                                            swap_threshold=cfg.swap_threshold, jobs=args.jobs, labels=labels,

@@ -105,8 +105,9 @@ STREAM_ROWS = 1_000_000
 def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
                 swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None,
-                context: dict | None = None) -> list[Path]:
-    """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex``; return their paths.
+                context: dict | None = None, formats: tuple[str, ...] | None = None) -> list[Path]:
+    """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex`` (``formats``: those of them only, e.g.
+    ``("csv",)``); return their paths.
 
     ``kind`` selects the layout (a key of :data:`metaeval.report.layouts.KINDS`); by default the
     stem's file name (``.../tables/kendall`` -> ``kendall``), else the generic layout.
@@ -122,6 +123,8 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
     paths: list[Path] = []
     with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
         for suffix, text in texts.items():
+            if formats is not None and suffix.lstrip(".") not in formats:
+                continue
             path = Path(str(stem) + suffix)      # not with_suffix: names may contain dots
             with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
                 for part in (text if isinstance(text, _Blocks) else (text,)):
