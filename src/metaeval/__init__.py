@@ -17,9 +17,24 @@ pandas DataFrames -> tidy ``run, topic, measure, value``) and :func:`metaeval.me
 every call that computes tables returns a :class:`metaeval.Result` (``.tables``, ``.write(out)``).
 """
 
+from . import _plugins
 from ._lazy import lazy_attributes
 
 __version__ = "0.2.0"
+
+
+def _measure_families() -> None:
+    """Import every module that registers measures, in the registry's order: the one place that
+    names them (:mod:`metaeval.metrics.registry` calls this on its first use; a new family of
+    measures is one more import here)."""
+    from .metrics import ranked  # noqa: F401
+    from .kishida import measures  # noqa: F401
+    from .metrics import diversity, irm  # noqa: F401
+    from .treceval import adapter  # noqa: F401
+    from .cwl import adapter as cwl_adapter  # noqa: F401
+
+
+_plugins.MEASURE_FAMILIES.append(_measure_families)
 
 # The one-call API, imported on first use so that ``import metaeval`` stays fast and loads neither
 # pandas, matplotlib nor Snakemake: evaluate / meta_evaluate (metaeval.api), compare

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import os
-from dataclasses import fields
 from pathlib import Path
 import warnings
 from collections.abc import Iterable, Mapping
@@ -262,14 +261,14 @@ def _as_read(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _meta_config(options: dict):
-    from .meta.run import MetaConfig
+    from .meta.stages import MetaConfig, known_fields
 
-    known = {f.name for f in fields(MetaConfig)}
+    known = known_fields()
     bad = sorted(set(options) - known)
     if bad:
         raise TypeError(f"meta_evaluate: unknown option(s) {', '.join(bad)}; known: metrics, collection, "
                         f"{', '.join(sorted(known))}")
-    return MetaConfig(**options)
+    return MetaConfig.of(**options)
 
 
 def _run_meta(matrices, cfg, metrics, collection):

@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 import re
-import shlex
 
-from . import stages as _stages
+from .meta import stages as _stages
+from .meta.stages import format_args, quote
 
 __all__ = ["config_value", "quote", "unique", "format_args", "stage_arguments", "job_arguments", "coerce", "Plan",
            "write_caption",
@@ -40,21 +40,6 @@ def config_value(config: dict, path: tuple, default=_MISSING):
             return default
         v = v[k]
     return v
-
-
-def quote(s) -> str:
-    return shlex.quote(str(s))
-
-
-def format_args(**opts) -> str:
-    """``--name value...`` shell arguments (each value quoted; lists spread; None/empty left out)."""
-    out = []
-    for k, v in opts.items():
-        if v is None or v == []:
-            continue
-        vals = v if isinstance(v, (list, tuple)) else [v]
-        out.append(" ".join([f"--{k.replace('_', '-')}"] + [quote(x) for x in vals]))
-    return " ".join(out)
 
 
 def _param_words(prm, value) -> str:
@@ -182,50 +167,35 @@ class Plan:
             orders = {c.get("order", "file") for c in config["collections"].values()}
             v = "ir_measures" if orders == {"score"} else "ntcireval"
         self.vocabulary = v
-        self.metrics = self._measures(config["metrics"], "metrics")
+        self.metrics = self.measures(config["metrics"], "metrics")
         self.select_by = self.canonical(config["select_by"], "select_by")
         #: the measure the results tables and figures order the runs by (captions name it):
         #: select_by when it is meta-evaluated, else the first metric
         from .outputs import primary_measure
 
         self.primary_measure = primary_measure(self.metrics, self.select_by)
-        self.geometric = self._measures(config["geometric"], "geometric")
-        gs = config["sweeps"]["gains"]
-        self.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
-        self.sweep_metrics = unique(self.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"]) \
-            if self.gain_sweep else []
-        self.sweep_variants = list(gs["variants"]) if self.gain_sweep else []
-        self.sweep_names = [self.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
-                            for m in self.sweep_metrics for g in self.sweep_variants]
-        #: every matrix the metrics job computes per collection
-        self.matrix_metrics = unique(self.metrics + self.geometric + [self.select_by] + self.sweep_metrics
-                                      + self.sweep_names)
+        self.geometric = self.measures(config["geometric"], "geometric")
+        #: every matrix the metrics job computes per collection (the stages add theirs)
+        self.matrix_metrics = unique(self.metrics + self.geometric + [self.select_by])
         #: the matrices the stages read (AG_X and G_X, for X in `geometric`, read X.csv; every stage
         #: reads select_by to pick the top runs)
         self.eval_matrices = unique(self.metrics + self.geometric + [self.select_by])
-        inc = config["incompleteness"]
-        incompleteness = bool(inc["enabled"])
-        # the stage resamples a collection's judged documents: per-intent (diversity) and
-        # equivalence-class qrels have no such single list, so such a config runs without it
-        forms = sorted({c.get("qrels_form") for c in config["collections"].values()} & {"intents", "ec"})
-        if incompleteness and forms:
-            incompleteness = False
-            self.notes.append(f"the incompleteness stage is skipped: it needs plain graded qrels, and this "
-                              f"config has {'/'.join(forms)} qrels (set incompleteness: {{enabled: false}} to "
-                              "silence this)")
-        self.incompleteness_jobs = int(inc["jobs"])
+        #: the parameters' values the config gives as measure names, canonical (the stages add theirs)
+        self.values = {"metrics": self.metrics, "geometric": self.geometric}
         #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
-        self.conditions = {"gain_sweep": self.gain_sweep, "incompleteness": incompleteness}
-        for st in _stages.REGISTRY:         # any other stage switched by its config key
+        self.conditions: dict = {}
+        for st in _stages.REGISTRY:         # what each stage adds to the plan (StageInfo.plan)
+            if st.plan is not None:
+                st.plan(self)
+        for st in _stages.REGISTRY:         # the condition of every other stage, by its config key
             if st.condition and st.condition not in self.conditions:
                 if st.switch:
-                    on = bool(config_value(config, st.switch, st.switch_default))
+                    on = self.switched_on(st)
                 elif st.applies is not None:     # on once some collection's parameters make it apply
                     on = any(st.applies(None, self.configured(st.name, c)) for c in self.collections)
                 else:
                     on = True
                 self.conditions[st.condition] = on
-        self.kishida = bool(config["kishida"]["enabled"])
         self.summary = bool(config["summary"]["enabled"])
         #: the stages of kind "other" switched on that have a job per collection (their outputs are
         #: not the meta job's): standardisation, test_errors
@@ -237,10 +207,6 @@ class Plan:
         self.own_job_stages = [s for s in self.method_stages if _stages.get(s).kind != "matrices"]
         #: those the meta job runs
         self.meta_stages = [s for s in self.method_stages if s not in self.own_job_stages]
-        #: the parameters' values the config gives as measure names, canonical
-        self.values = {"metrics": self.metrics, "geometric": self.geometric, "sweep_metrics": self.sweep_metrics,
-                           "sweep_gains": self.sweep_variants}
-        self._own_jobs(config)
         for c in self.collections:                # every value is checked before any job runs
             for s in _stages.stage_names("matrices", "labelled"):
                 self.stage_options(s, c)
@@ -256,22 +222,19 @@ class Plan:
             out[prm.name] = config_value(self.config, path, prm.default) if path else prm.default
         return SimpleNamespace(**out)
 
-    def _own_jobs(self, config: dict) -> None:
-        """The values the stages with a job of their own read from the plan (their metrics)."""
-        #: the metrics of the standardisation job: `metrics` without std=
-        self.std_metrics = [m for m in self.metrics if "std=" not in m]
-        self.values["std_metrics"] = self.std_metrics
-        #: the metrics of the test_errors job (null: `metrics`); their matrices are computed
-        te = config.get("test_errors") or {}
-        self.test_errors_metrics = (self._measures(te["metrics"], "test_errors.metrics") if te.get("metrics")
-                                    else list(self.metrics))
-        self.values["te_metrics"] = self.test_errors_metrics
-        if self.conditions.get("test_errors"):
-            self.matrix_metrics = unique(self.matrix_metrics + self.test_errors_metrics)
-        #: the collections with a `judgments:` block (their own job, workflow/rules/judgments.smk)
-        self.judgment_collections = [c for c in self.collections if self.collection(c).get("judgments")]
-        #: the collections with a `ppi:` block (their own job, workflow/rules/ppi.smk)
-        self.ppi_collections = [c for c in self.collections if self.collection(c).get("ppi")]
+    def switched_on(self, st) -> bool:
+        """Whether stage ``st``'s switch (:attr:`metaeval.stages.StageInfo.switch`) is on in the config."""
+        return bool(config_value(self.config, st.switch, st.switch_default))
+
+    def config_value(self, path: tuple, default=_MISSING):
+        """The config's value at key ``path`` (:func:`config_value`)."""
+        return config_value(self.config, path, default)
+
+    def output_files(self, scope: str) -> list[str]:
+        """Every declared file of ``scope``, relative to its root (:func:`metaeval.outputs.files`)."""
+        from . import outputs
+
+        return outputs.files(scope)
 
     def titles(self, stages) -> list[str]:
         """What the stages do, as their modules say (job messages)."""
@@ -286,7 +249,7 @@ class Plan:
         except ValueError as e:
             raise ValueError(f"config: {where}: {e}") from None
 
-    def _measures(self, names, where: str) -> list[str]:
+    def measures(self, names, where: str) -> list[str]:
         """Canonical names, each once; two spellings of one measure (Q, Q-measure) -> a warning."""
         out: list[Any] = []
         spelled: dict[Any, Any] = {}
@@ -341,7 +304,7 @@ class Plan:
 
         return json.dumps(self.collection(c)["simulate"], sort_keys=True)
 
-    def _trec_eval_version(self) -> int | None:
+    def trec_eval_version(self) -> int | None:
         """``trec_eval_version`` of the config when it is not the commands' default (10): the runs
         ranked by score as trec_eval 9.0.x ranks them (single precision)."""
         v = self.config.get("trec_eval_version", 10)
@@ -356,15 +319,14 @@ class Plan:
                            qrels_form=None if form in (None, "auto") else form,
                            intent_probs=cc.get("intent_probs"),
                            std_runs=cc.get("std_runs"), std_factors=cc.get("std_factors"),
-                           trec_eval_version=self._trec_eval_version()) + (
+                           trec_eval_version=self.trec_eval_version()) + (
             " --leave-one-out" if cc.get("std_leave_one_out") else "")     # std= measures
 
     def stage_args(self, stage: str, c: str) -> str:
         """The ``metaeval stage STAGE`` options of collection ``c``'s job. Every stage picks the
         runs in use itself (the top ``top_runs`` by mean ``select_by``, as ``metaeval meta`` does)."""
         cc = self.collection(c)
-        extra = format_args(top_runs=cc["top_runs"], select_by=self.select_by,
-                            default_gains=cc["gains"] if stage == "gain_sweep" else None)
+        extra = format_args(top_runs=cc["top_runs"], select_by=self.select_by)
         return f"{self.stage_options(stage, c)} {extra}"
 
     def stage_options(self, stage: str, c: str) -> str:
@@ -414,76 +376,6 @@ class Plan:
         test_errors), from its declared parameters."""
         return stage_arguments(stage, self.config, self.values, collection=c)
 
-    def judgment_files(self, c: str) -> list[str]:
-        """Every qrels file of collection ``c``'s judgments job (its inputs: a changed file re-runs it)."""
-        j = self.collection(c)["judgments"]
-        out = [self.collection(c)["qrels"]]
-        for v in j["qrels"].values():
-            out += [v] if isinstance(v, str) else list(v)
-        return out
-
-    def judgments_args(self, c: str) -> str:
-        """The ``metaeval judgments`` options of collection ``c``, from its ``judgments:`` block
-        (its sets are named files and fills, which no stage parameter declares: the block is read
-        here), the bootstrap settings and the collection's gains, order and depth."""
-        cc = self.collection(c)
-        j = cc["judgments"]
-        ref = j.get("reference", "reference")
-        sets = [f"{ref}={cc['qrels']}"] + [f"{n}={v if isinstance(v, str) else ','.join(v)}"
-                                           for n, v in j["qrels"].items()]
-        metrics = j.get("metrics") or self.metrics
-        boot = self.config["bootstrap"]
-        return " ".join(x for x in [
-            format_args(qrels=sets, reference=ref, metrics=metrics, top_k=j.get("top_k", 10),
-                        test=j.get("test", "paired-t"), correction=j.get("correction"),
-                        topics=j.get("topics", "common"), on_conflict=j.get("on_conflict", "error"),
-                        threshold=j.get("threshold"), B=boot["B"], alpha=boot["alpha"], seed=boot["seed"],
-                        rbo_p=self.config["rank_correlation"]["rbo_p"],
-                        gains=cc.get("gains"), order=cc.get("order", "file"), depth=cc.get("depth", 1000),
-                        trec_eval_version=self._trec_eval_version()),
-            " ".join(f"--fill {quote(f'{n}={v}')}" for n, v in (j.get("fill") or {}).items()),
-            " ".join(f"--results {quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items())] if x)
-
-    def reproducibility_files(self) -> list[str]:
-        """The files of the reproducibility job (RESULTS/reproducibility/, when configured)."""
-        from . import outputs
-
-        if not self.conditions.get("reproducibility"):
-            return []
-        return [f"{self.results}/reproducibility/{f}" for f in outputs.files("reproducibility")]
-
-    def reproducibility_inputs(self) -> list[str]:
-        """The qrels and run files of the reproducibility job (a changed file re-runs it)."""
-        rp = self.config.get("reproducibility") or {}
-        files = [rp.get("qrels"), rp.get("rep_qrels")] + list(rp.get("orig") or [])
-        for pair in (rp.get("reproductions") or {}).values():
-            files += list(pair)
-        return [f for f in dict.fromkeys(files) if f]
-
-    def judgments_files(self) -> list[str]:
-        from . import outputs
-
-        return [f"{self.results}/{c}/judgments/{f}" for c in self.judgment_collections
-                for f in outputs.files("judgments")]
-
-    # ---- prediction-powered intervals: the `ppi:` block of a collection (metaeval.meta.stages.ppi)
-    def ppi_files(self, c: str) -> list[str]:
-        from .meta.stages.ppi import job_files
-
-        return job_files(self.collection(c))
-
-    def ppi_args(self, c: str) -> str:
-        from .meta.stages.ppi import job_args
-
-        p = self.collection(c)["ppi"]
-        metrics = self._measures(p["metrics"], f"collections.{c}.ppi.metrics") if p.get("metrics") else self.metrics
-        return job_args(self.collection(c), metrics)
-
-    def ppi_targets(self) -> list[str]:
-        from . import outputs
-
-        return [f"{self.results}/{c}/ppi/{f}" for c in self.ppi_collections for f in outputs.files("ppi")]
-
     # ---- report views (metaeval.report.views): what the HTML report embeds of each table
     def report_view_names(self, stage: str | None = None) -> list[str]:
         """The tables whose report views a job writes: the meta job's (``stage`` None: every table
@@ -530,11 +422,6 @@ class Plan:
 
         return [f"{self.results}/summary/{f}" for f in outputs.files("summary")]
 
-    def kishida_files(self) -> list[str]:
-        from . import outputs
-
-        return [f"{self.results}/kishida/{f}" for f in outputs.files("kishida")]
-
     def targets(self) -> list[str]:
         """Every file of the default target."""
         out = []
@@ -542,9 +429,10 @@ class Plan:
             out += self.table_files(c) + self.figure_files(c) + self.text_files(c)
         if self.summary:
             out += self.summary_files()
-        if self.kishida:
-            out += self.kishida_files()
-        return out + self.judgments_files() + self.ppi_targets() + self.reproducibility_files()
+        for st in _stages.REGISTRY:         # the files of the stages with a job of their own
+            if st.targets is not None:
+                out += st.targets(self)
+        return out
 
 
 def _write_if_changed(path: str, text: str) -> str:
@@ -602,8 +490,7 @@ def schema_sections() -> dict:
     """The config sections of the stages' parameters (``{key: JSON schema}``, in the order of the
     stages' ``schema_rank``, then the registry): each parameter with a ``config`` key and a
     ``schema``, each stage's ``switch`` first in its section."""
-    common = __import__(_stages.COMMON_MODULE, fromlist=["SECTIONS"])
-    owners = [(0, -1, common.SECTIONS, None, common.PARAMS)]
+    owners = [(0, -1, _stages.common_sections(), None, _stages.common_params())]
     methods = [s for s in _stages.REGISTRY if s.is_method or (s.kind == "other" and s.sections)]
     owners += [(s.schema_rank, i, s.sections, s, s.params) for i, s in enumerate(methods)]
     docs = {path: doc for _, _, secs, _, _ in owners for path, doc in secs}

@@ -261,7 +261,7 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
         return write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
     if collection is None:
         raise ValueError(f"stage {name} reads the labelled collection: give --collection (the .npz cache)")
-    from .stages import StageInputs
+    from .meta.stages import StageInputs
 
     c = collection_cache(collection)
     masks: dict = {}
@@ -488,14 +488,14 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
     return written
 
 
-#: rough drawing time of the figures of a table, in seconds on DL19 (30 runs, 13 metrics): the t*
-#: histograms, the p-value curves and the rank-correlation heat maps dominate; every other table's
-#: figures take a fraction of a second.  Only used to deal the tables into balanced groups.
-_DRAW_SECONDS = {"tstar": 3.0, "pvalues": 2.7, "rank_correlation": 2.3, "asl": 1.4}
-
-
 def _draw_cost(path: Path) -> float:
-    return _DRAW_SECONDS.get(path.stem, 0.3 if path.stat().st_size > 4096 else 0.05)
+    """Rough seconds to draw the figures of table ``path``: as their declarations say
+    (:attr:`metaeval.outputs.Output.draw_seconds`), else a fraction of a second.  Only used to
+    deal the tables into balanced groups."""
+    from . import outputs
+
+    declared = sum(o.draw_seconds for o in outputs.figures("collection") if o.source == path.stem)
+    return declared or (0.3 if path.stat().st_size > 4096 else 0.05)
 
 
 def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,

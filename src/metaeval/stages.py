@@ -1,12 +1,13 @@
-"""The stage registry: the index of every stage of the pipeline (standard library only).
+"""The stage registry (standard library only, passive: it imports no stage).
 
 A *stage* is one kind of job of the pipeline.  A meta-evaluation method is declared once, in its
 own module ``metaeval/meta/stages/NAME.py``, as ``STAGE = StageInfo(...)``: its name, kind, tables,
 cost, parameters (:class:`Param`: name, type, default, help, config key and schema constraints)
 and one ``run(inputs, params) -> {table: DataFrame}`` (:class:`StageInputs`, the
-:class:`~metaeval.meta.run.MetaConfig`).  :data:`INDEX` lists those modules by name (entry-point
-strings, imported on first use) beside the stages that are not a method.  Everything else is
-derived from the declarations:
+:class:`~metaeval.meta.run.MetaConfig`) with the computation it stands for.  The catalogue
+:mod:`metaeval.meta.stages` imports every stage module of the package and registers it here
+(:func:`register`, in order); whoever reads the registry imports the catalogue, which also gives
+the queries below.  Everything else is derived from the declarations:
 
 * :data:`metaeval.meta.run.STAGES` (the methods, run by :mod:`metaeval.pipeline`) and
   :class:`metaeval.meta.run.MetaConfig` (one field per parameter);
@@ -20,7 +21,7 @@ derived from the declarations:
 A stage module outside the package (a plug-in, a test) joins with :func:`register_stage_module`
 (``register_stage_module("mypkg.mystage")``) or, for every process of a run, the environment
 variable ``METAEVAL_STAGES`` (module names separated by commas); register it before
-:mod:`metaeval.outputs` is imported.
+:mod:`metaeval.outputs` is imported.  It goes after the package's methods (:func:`plug_ins_here`).
 
 Kinds:
 
@@ -43,15 +44,21 @@ imports numpy and pandas inside its ``run`` only.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
+import shlex
+import types
+import typing
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
 
-__all__ = ["Param", "StageInfo", "StageInputs", "INDEX", "COMMON_MODULE", "KINDS", "names", "get",
-           "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
-           "register_stage_module", "REGISTRY"]  # noqa: F822 - REGISTRY: module __getattr__, loaded on first use
+__all__ = ["Param", "StageInfo", "StageInputs", "Output", "KINDS", "SCOPES", "TABLE_FORMATS", "FIGURE_FORMATS",  # noqa: F822
+           "names", "get", "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
+           "common_sections", "selection_params", "register", "register_common", "plug_ins_here",
+           "register_stage_module", "plug_in_stages", "REGISTRY", "parameter", "params_of", "check_params",
+           "quote", "format_args"]      # REGISTRY: the module's __getattr__, composed on first use
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 
@@ -107,6 +114,149 @@ class Param:
         return list(d) if isinstance(d, tuple) else d
 
 
+def quote(s: Any) -> str:
+    """A word of a job's command line, quoted for the shell."""
+    return shlex.quote(str(s))
+
+
+def format_args(**opts: Any) -> str:
+    """``--name value...`` shell arguments (each value quoted; lists spread; None/empty left out)."""
+    out = []
+    for k, v in opts.items():
+        if v is None or v == []:
+            continue
+        vals = v if isinstance(v, (list, tuple)) else [v]
+        out.append(" ".join([f"--{k.replace('_', '-')}"] + [quote(x) for x in vals]))
+    return " ".join(out)
+
+
+def parameter(default: Any, help: str = "", **declared: Any) -> Any:
+    """One typed parameter of a stage's parameter class, its declaration as field metadata::
+
+        @dataclass(frozen=True)
+        class SwapParams:
+            swap_threshold: float = parameter(0.05, "largest swap rate (default 0.05)",
+                                          config=("swap", "threshold"), schema={"type": "number"})
+
+    ``declared``: the other fields of :class:`Param` (``flag``, ``nargs``, ``choices``,
+    ``metavar``, ``action``, ``config``, ``schema``, ``doc``, ``config_default``, ``render``,
+    ``check``; ``type`` when the annotation's is not the parser of one value)."""
+    bad = set(declared) - {f.name for f in dataclasses.fields(Param)} - {"name", "default", "help"}
+    if bad or {"name", "default", "help"} & set(declared):
+        raise TypeError(f"parameter: unknown or repeated declaration(s) {sorted(bad or declared)}")
+    return dataclasses.field(default=default, metadata={"param": dict(declared, help=help)})
+
+
+def _value_type(annotation: Any) -> Callable:
+    """The parser of one command-line value of a field typed ``annotation``: ``float`` for
+    ``float``, ``tuple[float, ...]`` and ``float | None`` (likewise ``int``, ``str``, ``bool``)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        return _value_type(args[0])
+    if typing.get_origin(annotation) is tuple:
+        return _value_type(args[0])
+    if annotation in (int, float, str, bool):
+        return annotation
+    raise TypeError(f"no command-line parser for a parameter typed {annotation!r}: declare type=")
+
+
+def params_of(cls: type) -> tuple[Param, ...]:
+    """The :class:`Param` of every field of a stage's parameter class (declared with :func:`parameter`)."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        declared = dict(f.metadata.get("param", {}))
+        if not declared:
+            raise TypeError(f"{cls.__name__}.{f.name}: declare the parameter with metaeval.stages.parameter(...)")
+        declared.setdefault("type", _value_type(hints[f.name]))
+        out.append(Param(f.name, default=f.default, **declared))
+    return tuple(out)
+
+
+def check_params(values: Any) -> None:
+    """Run every declared ``check`` on the fields of a parameter object (a ``ValueError`` names
+    the bad value)."""
+    for f in dataclasses.fields(values):
+        check = f.metadata.get("param", {}).get("check")
+        if check is not None:
+            check(getattr(values, f.name))
+
+
+#: the output contract's scopes, formats and folders (:mod:`metaeval.outputs`)
+TABLE_FORMATS = ("csv", "md", "tex")
+FIGURE_FORMATS = ("png", "pdf")
+SCOPES = ("collection", "summary", "kishida", "judgments", "ppi", "reproducibility")
+#: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
+_DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
+         ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
+         ("collection", "text"): "",
+         # judgments: DIR/tables, DIR/figures and the folder DIR/judgments
+         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): "",
+         # metaeval ppi (stage ppi): DIR/tables, DIR/figures
+         ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
+         # reproducibility (one job): RESULTS/reproducibility/tables, .../figures
+         ("reproducibility", "table"): "tables", ("reproducibility", "figure"): "figures"}
+
+
+@dataclass(frozen=True)
+class Output:
+    """One published table or figure, declared by the stage that computes it
+    (:attr:`StageInfo.outputs`; the fields: :mod:`metaeval.outputs`).  ``stages``: the pipeline
+    stages that write it, by default the declaring stage (a figure: ``figures``, drawn from its
+    ``source`` table; a cross-collection output: ``summary``).  ``draw_seconds``: a figure's rough
+    drawing time on DL19 (30 runs, 13 metrics) when it is more than a fraction of a second (the t*
+    histograms, the p-value curves, the rank-correlation heat maps), to deal a collection's tables
+    into balanced groups of figures drawn side by side."""
+
+    name: str
+    kind: str
+    scope: str
+    caption: str
+    regenerates: str
+    stages: tuple = ()
+    columns: tuple = ()
+    formats: tuple = ()
+    source: str | None = None
+    condition: str | None = None
+    draw_seconds: float = 0.0
+
+    def __post_init__(self):
+        if self.kind not in ("table", "figure", "text"):
+            raise ValueError(f"{self.name}: kind must be 'table', 'figure' or 'text', got {self.kind!r}")
+        if self.kind == "text" and not self.formats:
+            raise ValueError(f"{self.name}: a text output needs its file-name pattern in formats")
+        if self.scope not in SCOPES:
+            raise ValueError(f"{self.name}: unknown scope {self.scope!r}")
+        if not self.formats:
+            object.__setattr__(self, "formats",
+                               TABLE_FORMATS if self.kind == "table" else FIGURE_FORMATS)
+
+    @property
+    def key(self) -> str:
+        """``scope/kind/name``: unique across all outputs."""
+        return f"{self.scope}/{self.kind}/{self.name}"
+
+    @property
+    def layout(self) -> str:
+        """The table layout key in :data:`metaeval.report.layouts.KINDS` (``NAME`` for a
+        per-collection table, ``summary_NAME`` for a summary table); figures: the plotter key
+        in :data:`metaeval.report.figures.PLOTTERS` (``NAME`` / ``summary_NAME``)."""
+        return self.name if self.scope == "collection" else f"{self.scope}_{self.name}"
+
+    @property
+    def directory(self) -> str:
+        """The folder under the scope's root (``tables``/``figures`` per collection, else '')."""
+        return _DIRS[(self.scope, self.kind)]
+
+    def files(self) -> list[str]:
+        """The file names relative to the scope's root, one per format (a text output: its
+        folder, ``NAME``, whose files are named by the pattern in ``formats``)."""
+        if self.kind == "text":
+            return [self.name]
+        d = self.directory + "/" if self.directory else ""
+        return [f"{d}{self.name}.{x}" for x in self.formats]
+
+
 @dataclass(frozen=True)
 class StageInputs:
     """What a method's ``run(inputs, params)`` reads: the ``matrices`` (``{name: topic x run
@@ -139,7 +289,10 @@ class StageInfo:
     stage without a switch is on when its ``applies`` holds for the parameters some collection
     configures (``risk``: a baseline named); ``folder`` a
     folder of the collection the stage writes besides its parts; ``cost``: rough seconds on DL19,
-    to deal the stages of a job into balanced groups; ``params``: its parameters; ``reads``:
+    to deal the stages of a job into balanced groups; ``params``: its parameters, a frozen
+    dataclass of typed fields declared with :func:`parameter` (a method's class is part of
+    :class:`~metaeval.meta.run.MetaConfig`; kept as :attr:`params_class`, ``params`` then holds
+    its :class:`Param` declarations) or a tuple of :class:`Param`; ``reads``:
     the parameters (its own and common ones) its pipeline job passes, in order; ``options``: a
     builder ``values -> object`` stored as the ``MetaConfig`` field ``NAME`` from the parameters
     declared with ``field=False``; ``title``: a line saying what it does (help, messages);
@@ -147,9 +300,21 @@ class StageInfo:
     ``schema_rank``: sorts its sections among the stages' (registry order within a rank);
     ``applies(matrices, params)``: False when the stage has nothing to compute for these
     matrices and parameters (``metaeval meta`` then skips it; the gain sweep without its variant
-    matrices); ``outputs``: for a stage outside the package (a plug-in), its tables as keyword dicts of
-    :class:`metaeval.outputs.Output` (``stages`` = this stage), added to the output contract; a
-    stage of the package declares them in :mod:`metaeval.outputs` instead."""
+    matrices); ``outputs``: its tables, figures and text folders (:class:`Output`, in every scope:
+    per collection, across collections), in the order of the workflow's target lists and
+    docs/outputs.md; ``plotters``: for a stage outside the package, ``((figure name, draw), ...)``,
+    each ``draw(table, path_stem, **kwargs) -> [paths]`` as :data:`metaeval.report.figures.PLOTTERS`
+    has them, and ``layouts``: ``((table name, layout), ...)``, each ``layout(table) ->
+    metaeval.report.render.Layout`` (a table without one gets the generic layout); ``when``: the
+    docs' words for when its conditional outputs are written (``gain sweep on``); ``notes(collection, params)``: for a
+    stage on the labelled collection, the lines ``metaeval stage NAME`` prints before running it
+    (what it will do with this collection; a bad parameter raises here, before anything is
+    written); ``plan(plan)``: what the stage adds to the pipeline's plan of a config
+    (:class:`metaeval.dag.Plan`, called in registry order): its condition
+    (``plan.conditions[NAME]``), the canonical values its job arguments read (``plan.values``),
+    the matrices the metrics job computes for it (``plan.matrix_metrics``), notes, and what its
+    workflow rules read (``plan.sweep_names``, ``plan.judgments_args``); ``targets(plan)``: the
+    files of its own job beside the collections' tables and figures (``results/kishida/...``)."""
 
     name: str
     kind: str
@@ -162,7 +327,7 @@ class StageInfo:
     condition: str | None = None
     folder: str | None = None
     cost: float = 1.0
-    params: tuple = ()
+    params: Any = ()
     reads: tuple = ()
     options: Callable | None = None
     title: str = ""
@@ -173,8 +338,24 @@ class StageInfo:
     schema_rank: int = 0
     applies: Callable | None = None
     outputs: tuple = ()
+    plotters: tuple = ()
+    layouts: tuple = ()
+    notes: Callable | None = None
+    plan: Callable | None = None
+    targets: Callable | None = None
+    when: str = ""
+    params_class: type | None = None
 
     def __post_init__(self):
+        if any(isinstance(o, dict) for o in self.outputs):      # keyword dicts of Output: declarations
+            object.__setattr__(self, "outputs", tuple(Output(**o) if isinstance(o, dict) else o
+                                                      for o in self.outputs))
+        if isinstance(self.params, type):
+            object.__setattr__(self, "params_class", self.params)
+            declared = params_of(self.params)
+            if self.options is not None:       # the values of an options builder: no MetaConfig field
+                declared = tuple(dataclasses.replace(p, field=False) for p in declared)
+            object.__setattr__(self, "params", declared)
         if self.kind not in KINDS:
             raise ValueError(f"stage {self.name}: unknown kind {self.kind!r}; known: {', '.join(KINDS)}")
         if (self.kind in ("matrices", "labelled")) != (self.run is not None):
@@ -190,68 +371,60 @@ class StageInfo:
         return self.kind == "labelled"
 
 
-#: the parameters every method shares (B, alpha, seed, the runs and metrics): a module whose
-#: ``PARAMS`` and ``SECTIONS`` are declared like a stage's
-COMMON_MODULE = "metaeval.meta.stages.common"
-
-#: every stage, methods (by module name) in the order their rows appear in a table written by more
-#: than one of them (``asl``: paired, then unpaired).  A new method is its module and one line here.
-INDEX: tuple = (
-    StageInfo("select_runs", "file"),
-    StageInfo("collection", "tables"),
-    StageInfo("run_means", "tables"),
-    "metaeval.meta.stages.kendall",
-    "metaeval.meta.stages.paired",
-    "metaeval.meta.stages.unpaired",
-    "metaeval.meta.stages.swap",
-    "metaeval.meta.stages.stability",
-    "metaeval.meta.stages.gain_sweep",
-    "metaeval.meta.stages.rank_correlation",
-    "metaeval.meta.stages.discpower",
-    "metaeval.meta.stages.incompleteness",
-    # risk-sensitive measures against a configured baseline run (tables/risk.csv)
-    "metaeval.meta.stages.risk",
-    StageInfo("tables", "file", reads=("labels", "pair_top_runs")),
-    StageInfo("meta", "file"),
-    StageInfo("figures", "file"),
-    StageInfo("summary", "file"),
-    StageInfo("kishida", "other"),
-    # judgments as a dimension: `metaeval judgments`, its own command and job
-    StageInfo("judgments", "other"),
-    # score standardisation, the experiments of Urbano et al. (2019): its own command
-    # `metaeval standardise --experiment` and, when configured, one job per collection
-    "metaeval.meta.stages.standardisation",
-    # simulated error rates of the paired tests, Urbano et al. (2019): its own command
-    # `metaeval test-errors` and, when configured, one job per collection
-    "metaeval.meta.stages.error_rates",
-    # prediction-powered intervals of an LLM judge's scores and the judging budget: its own command
-    # `metaeval ppi` and, per collection with a `ppi:` block, one job
-    "metaeval.meta.stages.ppi",
-    # was it reproduced? Breuer et al. (2020): its own command `metaeval reproducibility` and, when
-    # configured, one job (not per collection)
-    "metaeval.meta.stages.reproducibility",
-)
-
-#: stage modules registered beyond :data:`INDEX` (:func:`register_stage_module`, METAEVAL_STAGES)
+#: the stages, in order, as the catalogue (:mod:`metaeval.meta.stages`) registers them; the
+#: parameters every method shares and their config sections (:func:`register_common`)
+_STAGES: list[StageInfo] = []
+_COMMON: dict = {"params": (), "sections": (), "selection": ()}
+#: where a stage registered from outside the package goes: after the package's methods
+_PLUG_INS_AT: list[int] = []
+#: stage modules registered from outside the package (:func:`register_stage_module`, METAEVAL_STAGES)
 _EXTRA: list[str] = [m.strip() for m in os.environ.get("METAEVAL_STAGES", "").split(",") if m.strip()]
 _CACHE: dict = {}
 
 
-def _load(entry: str, kinds=("matrices", "labelled")) -> StageInfo:
+def register(*infos: StageInfo) -> None:
+    """Add stages to the registry, in order (the catalogue :mod:`metaeval.meta.stages` registers
+    the package's; a stage from outside the package: :func:`register_stage_module`)."""
+    for info in infos:
+        if not isinstance(info, StageInfo):
+            raise TypeError(f"register: expected a StageInfo, got {info!r}")
+        _STAGES.append(info)
+    _CACHE.clear()
+
+
+def register_common(params: tuple, sections: tuple, selection: tuple = ()) -> None:
+    """The parameters every method shares, the config sections they open and those of them the
+    runs of ``metaeval stage --runs`` replace."""
+    _COMMON.update(params=tuple(params), sections=tuple(sections), selection=tuple(selection))
+    _CACHE.clear()
+
+
+def plug_ins_here() -> None:
+    """Mark the place of the stages registered from outside the package (after the package's
+    methods: the order rows appear in a table written by more than one stage)."""
+    _PLUG_INS_AT[:] = [len(_STAGES)]
+    _CACHE.clear()
+
+
+def _load(entry: str) -> StageInfo:
     module, _, attr = entry.partition(":")
     try:
         info = getattr(importlib.import_module(module), attr or "STAGE")
     except (ImportError, AttributeError) as e:
         raise ValueError(f"stage module {entry!r} (METAEVAL_STAGES, register_stage_module): {e}") from None
-    if not isinstance(info, StageInfo) or info.kind not in kinds:
-        raise ValueError(f"stage module {entry}: STAGE must be a StageInfo of kind {' or '.join(kinds)}")
+    if not isinstance(info, StageInfo) or not info.is_method:
+        raise ValueError(f"stage module {entry}: STAGE must be a StageInfo of kind matrices or labelled")
+    if info.params_class is None and any(p.field for p in info.params):
+        raise ValueError(f"stage module {entry}: declare the parameters as a frozen dataclass of "
+                         "metaeval.stages.parameter(...) fields (StageInfo(params=TheClass))")
     return info
 
 
 def register_stage_module(entry: str) -> StageInfo:
-    """Add the method declared in module ``entry`` (``"pkg.mod"`` or ``"pkg.mod:ATTR"``, default
-    attribute ``STAGE``) after the registry's methods; returns its declaration.  Lists derived
-    at import time (:data:`metaeval.outputs.STAGES`) see it only if registered first."""
+    """Add the method declared in module ``entry`` of a plug-in (``"pkg.mod"`` or
+    ``"pkg.mod:ATTR"``, default attribute ``STAGE``) after the package's methods; returns its
+    declaration.  Lists derived at import time (:data:`metaeval.outputs.STAGES`) see it only if
+    registered first."""
     info = _load(entry)
     if entry not in _EXTRA:
         _EXTRA.append(entry)
@@ -259,16 +432,18 @@ def register_stage_module(entry: str) -> StageInfo:
     return info
 
 
+def plug_in_stages() -> tuple:
+    """The stages registered from outside the package (:func:`register_stage_module`, METAEVAL_STAGES)."""
+    return tuple(_load(e) for e in _EXTRA)
+
+
 def _registry() -> tuple:
     if "registry" not in _CACHE:
-        out = []
-        for item in INDEX:
-            if isinstance(item, str):        # the package's modules: a method, or a job of its own
-                out.append(_load(item, ("matrices", "labelled", "other")))
-            else:
-                if item.kind == "file" and item.name == "tables":    # after the last method
-                    out += [_load(e) for e in _EXTRA]
-                out.append(item)
+        if not _STAGES:
+            raise RuntimeError("no stage registered: the stages are read through their catalogue, "
+                               "metaeval.meta.stages")
+        at = _PLUG_INS_AT[0] if _PLUG_INS_AT else len(_STAGES)
+        out = _STAGES[:at] + [_load(e) for e in _EXTRA] + _STAGES[at:]
         seen = set()
         for s in out:
             if s.name in seen:
@@ -280,7 +455,7 @@ def _registry() -> tuple:
 
 
 def __getattr__(name):
-    if name == "REGISTRY":             # every stage, in order (loaded on first use)
+    if name == "REGISTRY":             # every stage, in order (plug-ins loaded on first use)
         return _registry()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -316,8 +491,18 @@ def file_stages() -> tuple[str, ...]:
 
 
 def common_params() -> tuple:
-    """The parameters every method shares (:data:`COMMON_MODULE`)."""
-    return importlib.import_module(COMMON_MODULE).PARAMS
+    """The parameters every method shares (:func:`register_common`)."""
+    return _COMMON["params"]
+
+
+def common_sections() -> tuple:
+    """The config sections of the parameters every method shares."""
+    return _COMMON["sections"]
+
+
+def selection_params() -> tuple:
+    """The names of the common parameters that ``metaeval stage --runs`` replaces."""
+    return _COMMON["selection"]
 
 
 def params() -> tuple:

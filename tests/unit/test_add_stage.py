@@ -1,8 +1,9 @@
-"""Adding a stage is one module (docs/architecture.md, "Add a stage"): a toy stage with one
-parameter, declared in tests/_toy_stage.py and registered with METAEVAL_STAGES, shows in
-`metaeval meta --help`, in the config schema (with its default), in the arguments of the
-collection's `meta` job of a Snakemake dry run, in the output contract (a DAG target) and in the
-tables `metaeval meta` writes -- with no other file touched."""
+"""Adding a stage is one module (docs/architecture.md, "Add a stage"): a toy stage with one typed
+parameter, a table and a figure, declared in tests/_toy_stage.py and registered with
+METAEVAL_STAGES, shows in `metaeval meta --help`, in the config schema (with its default), in
+MetaConfig, in the arguments of the collection's `meta` job of a Snakemake dry run, in the output
+contract (its table and figure DAG targets, their report captions), in the tables `metaeval meta`
+writes and the figures `metaeval stage figures` draws -- with no other file touched."""
 
 from __future__ import annotations
 
@@ -36,21 +37,31 @@ def test_toy_stage_from_one_module(tmp_path):
     assert "--toy-scale S" in r.stdout and "toy: multiply each run's mean by S" in r.stdout
 
     # the config schema: its section, default filled in; MetaConfig has the field; the job's arguments
-    code = ("import json, yaml\n"
+    code = ("import json, sys, yaml\n"
             "from metaeval import dag, outputs\n"
             "from metaeval.meta.run import MetaConfig\n"
             "text = dag.replace_schema_block(open('workflow/schemas/config.schema.yaml').read())\n"
             "toy = yaml.safe_load(text)['properties']['toy']\n"
             "args = dag.stage_arguments('toy', {'toy': {'scale': 3.5}}, {'metrics': ['AP', 'RR']})\n"
-            "print(json.dumps([toy, MetaConfig().toy_scale, args, outputs.names('collection')]))\n")
-    r = _run([sys.executable, "-c", code], cwd=ROOT)
+            "caps = outputs.report_captions()\n"
+            "from metaeval.report.figures import make_all_figures\n"      # its figure, from its table
+            "drawn = make_all_figures(sys.argv[1], sys.argv[2])\n"
+            "print(json.dumps([toy, MetaConfig().toy_scale, args, outputs.names('collection'),\n"
+            "                  outputs.names('collection', 'figure'), [caps['table_toy'], caps['figure_toy']],\n"
+            "                  sorted(p.name for p in drawn)]))\n")
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "toy.csv").write_text("metric,run,scaled_mean\nAP,r1,0.5\nAP,r2,0.25\n")
+    r = _run([sys.executable, "-c", code, str(tmp_path / "t"), str(tmp_path / "f")], cwd=ROOT)
     assert r.returncode == 0, r.stderr
-    toy, default, args, tables = __import__("json").loads(r.stdout)
+    toy, default, args, tables, figures, captions, drawn = __import__("json").loads(r.stdout)
     assert toy["properties"]["scale"] == {"description": "The toy stage's factor.", "type": "number",
                                           "exclusiveMinimum": 0, "default": 2.0}
     assert toy["description"] == "A toy stage (tests/_toy_stage.py)." and toy["additionalProperties"] is False
     assert default == 2.0 and args == "--toy-scale 3.5 --metrics AP RR"
-    assert tables[-1] == "toy"
+    assert "toy" in tables and "toy" in figures and drawn == ["toy.pdf", "toy.png"]
+    # the report: the captions of its table and figure
+    assert captions[0].startswith("Each run's mean, scaled. Regenerates nothing (a test).")
+    assert captions[1] == "Each run's scaled mean. Regenerates nothing (a test).\n"
 
     # the DAG: the collection's meta job passes the configured value and writes the toy table
     cfg = tmp_path / "c.yaml"
@@ -62,7 +73,7 @@ def test_toy_stage_from_one_module(tmp_path):
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
     meta = [ln for ln in r.stdout.splitlines() if " stage meta " in ln]
     assert len(meta) == 1 and " --toy-scale 4.5 " in meta[0], meta
-    assert "results/sim/tables/toy.csv" in r.stdout
+    assert "results/sim/tables/toy.csv" in r.stdout and "results/sim/figures/toy.png" in r.stdout
 
     # the outputs: metaeval meta runs it and writes its table (CSV, Markdown, LaTeX)
     mats = write_matrices(tmp_path / "m")
@@ -75,6 +86,7 @@ def test_toy_stage_from_one_module(tmp_path):
     assert list(got["metric"].unique()) == ["AP", "RR", "nDCG@10"]
     assert all(abs(mine[r] - 3 * ap[r].mean()) < 1e-12 for r in ap.columns)
     assert {p.name for p in (tmp_path / "o" / "tables").glob("toy.*")} == {"toy.csv", "toy.md", "toy.tex"}
+    assert "| run | scaled mean |" in (tmp_path / "o" / "tables" / "toy.md").read_text()    # its own layout
 
 
 def test_schema_block_is_generated_from_the_declarations():
@@ -93,20 +105,22 @@ def test_schema_block_is_generated_from_the_declarations():
 
 
 def test_adding_a_stage_touches_these_files():
-    """The checklist of docs/architecture.md names the files a new stage touches: its module, one
-    line of the registry, its outputs and layouts, its docs and tests -- and counts them."""
+    """The checklist of docs/architecture.md names the files a new stage touches: its module (its
+    parameters, computation and outputs), its lines in the catalogue, its layouts, its docs and
+    tests -- and counts them; none of the central modules."""
     doc = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
     part = doc[doc.index("**Add a stage**"):]
     part = part[:part.index("\n**", 3)]
-    files = ["src/metaeval/meta/stages/NAME.py", "src/metaeval/stages.py", "src/metaeval/outputs.py",
+    files = ["src/metaeval/meta/stages/NAME.py", "src/metaeval/meta/stages/__init__.py",
              "src/metaeval/report/layouts.py", "docs/meta.md", "docs/outputs.md", "config/README.md",
              "tests/test_NAME.py"]
     for f in files:
         assert f"`{f}`" in part, f
     assert f"{len(files)} files" in part
     for gone in ("STAGE_ARGS", "_meta_options", "MetaConfig", "config.schema.yaml", "TABLE_ORDER",
-                 "_STAGE_SECONDS"):
+                 "_STAGE_SECONDS", "outputs.py", "dag.py", "pipeline.py", "cli/stage.py"):
         assert f"touch {gone}" not in part
+        assert f"`src/metaeval/{gone}`" not in part
 
 
 def test_meta_package_names_are_the_functions():

@@ -103,7 +103,7 @@ def test_common_smk_is_an_adapter():
 def test_per_collection_parameters(monkeypatch):
     """A parameter whose config key goes through ("collections", "*", ...) is read per collection
     (its default where the collection does not give it)."""
-    from metaeval import stages
+    from metaeval.meta import stages
 
     prm = stages.Param("baseline", str, (), "baseline runs", nargs="+", config=("collections", "*", "baseline"))
     st = stages.StageInfo("perc", "matrices", lambda inputs, params: {}, reads=("baseline", "metrics"), params=(prm,))
@@ -175,7 +175,7 @@ def test_orders_pool_runs_groups_and_report_views():
     plan = dag.Plan(cfg)
     assert plan.report_view_names() == outputs.names("collection", **plan.conditions)
     assert plan.report_views_args("simA", None).startswith("results/simA/tables results/simA/report --max-mb 0.25 "
-                                                           "collection kendall ")
+                                                           "collection preferred_rank run_means kendall ")
     cfg["standardisation"]["enabled"] = True
     plan = dag.Plan(cfg)
     assert plan.other_jobs == ["standardisation"] and "standardisation_within" not in plan.report_view_names()

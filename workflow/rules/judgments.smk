@@ -1,9 +1,9 @@
 # Judgments as a dimension (Voorhees 2000): per collection with a `judgments:` block, one
 # job running `metaeval judgments` -- the collection's qrels (the reference) against the other qrels
 # sets, fills and trec_eval -q results of the block -- into results/C/judgments/ (tables/, figures/,
-# judgments/). The stage (`judgments`, kind "other" in metaeval.stages) has its own command; its
-# block names files and sets rather than parameters, so metaeval.dag.Plan reads it
-# (Plan.judgments_args, Plan.judgment_files; its targets are in Plan.targets).
+# judgments/). The stage (`judgments`, kind "other", metaeval/meta/stages/judgments.py) has its own
+# command; its block names files and sets rather than parameters, so the stage's plan hook reads it
+# (PLAN.judgments_args, PLAN.judgment_files; its targets are in PLAN.targets).
 
 
 def judgments_outputs():

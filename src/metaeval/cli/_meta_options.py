@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from .. import stages as _stages
+from ..meta import stages as _stages
 from ._types import param_type
 
 
@@ -33,9 +33,7 @@ def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True) -> No
     """Options for the common parameters and those of every method on the matrices
     (``selection``: also ``--top-runs``/``--select-by``, which the per-stage commands take from
     ``--runs`` instead)."""
-    from importlib import import_module
-
-    skip = () if selection else import_module(_stages.COMMON_MODULE).SELECTION
+    skip = () if selection else _stages.selection_params()
     for prm in _stages.common_params():
         if prm.option and prm.name not in skip:
             _add(p, prm)
@@ -97,7 +95,7 @@ def config_from_args(args):
     try:
         kw = {prm.name: _value(args, prm) for prm in _stages.params() if prm.field and prm.option}
         kw.update({s.name: _options_from_args(args, s) for s in _stages.REGISTRY if s.is_method and s.options})
-        return MetaConfig(**kw)
+        return MetaConfig.of(**kw)
     except ValueError as e:
         raise InputError(str(e)) from None
 

@@ -236,7 +236,7 @@ def param_type(prm: Any, *, element: bool | None = None) -> Callable[[str], Any]
 def declared(name: str, stage: str | None = None) -> Callable[[str], Any]:
     """The argparse type of the declared parameter ``name`` (of ``stage``, or any method's / the
     common ones), for a command whose option means the same (``compare --alpha``)."""
-    from .. import stages
+    from ..meta import stages
 
     prm = stages.param(name) if stage is None else next(p for p in stages.get(stage).params if p.name == name)
     return param_type(prm, element=False)

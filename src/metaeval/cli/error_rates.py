@@ -9,7 +9,7 @@ import sys
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     # the defaults, standard library only: `metaeval --help` loads no numpy
-    from .. import stages
+    from ..meta import stages
     from ..meta.stages.error_rates import (
         DEFAULT_ALPHAS,
         DEFAULT_DELTAS,

@@ -8,7 +8,6 @@ bootstrap's significant pairs against the full qrels (docs/meta.md).
 
 from __future__ import annotations
 
-from typing import Any
 
 import argparse
 import sys
@@ -104,17 +103,10 @@ def run(args) -> int:
 
 
 def pool_notes(c, icfg) -> list[str]:
-    """The lines saying which runs formed the pool (with ``--pool-runs``) and the groups of
-    ``leave-one-group-out`` (a bad ``--pool-runs`` or ``--groups`` raises here, before anything
-    is written)."""
-    from ..meta.incompleteness import group_summary, pool_contributors, pool_groups
+    """The lines saying which runs formed the pool and the groups of ``leave-one-group-out``
+    (the stage's ``notes``, :func:`metaeval.meta.stages.incompleteness.notes`)."""
+    from types import SimpleNamespace
 
-    out: list[Any] = []
-    if icfg is None or not {"depth", "leave-one-group-out"} & set(icfg.methods):
-        return out
-    pool = pool_contributors(c.runs, icfg.pool_runs)
-    if icfg.pool_runs is not None:
-        out.append(f"{len(pool)} of {len(c.runs)} runs formed the pool; the others are evaluated on it")
-    if "leave-one-group-out" in icfg.methods:
-        out.append("leave-one-group-out: " + group_summary(pool_groups(c, icfg)))
-    return out
+    from ..meta.stages.incompleteness import notes
+
+    return notes(c, SimpleNamespace(incompleteness=icfg))

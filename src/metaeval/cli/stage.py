@@ -13,7 +13,7 @@ import sys
 
 from ._meta_options import add_config_args, add_labelled_args, config_from_args, labels_from_args
 
-from ..stages import file_stages
+from ..meta.stages import file_stages, method_stages
 
 #: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES); both lists
 #: derive from the one registry, metaeval.stages
@@ -26,9 +26,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         description="Run one stage of the pipeline on one collection and write its files. STAGE is "
                     "'select_runs' (MATRICES/SELECT_BY.csv -> OUT = runs_used.csv: the top --top-runs "
                     "runs by mean --select-by, which every stage meta-evaluates, as 'metaeval meta' "
-                    "does), a meta-evaluation method registered in metaeval.meta.run.STAGES (kendall, "
-                    "paired, unpaired, swap, stability, gain_sweep, ...: MATRICES -> OUT/TABLE.csv, the "
-                    "method's part of each table), 'tables' (the parts of --stages under PARTS "
+                    "does), a meta-evaluation method (" + ", ".join(method_stages()) + ": MATRICES -> "
+                    "OUT/TABLE.csv, the method's part of each table), 'tables' (the parts of --stages under PARTS "
                     "combined, plus run means and, with --collection, Table 1 and preferred ranks -> OUT/TABLE.{csv,md,tex}), "
                     "'meta' (the method stages on the matrices of --stages, in --jobs groups side by "
                     "side, then 'tables' from them and from the parts of the other --stages under "
@@ -49,8 +48,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "--top-runs by mean --select-by")
     add_config_args(p)
     p.add_argument("--parts", metavar="DIR",
-                   help="tables, meta: folder of the stage parts (PARTS/STAGE/TABLE.csv); discpower: where the "
-                        "parts of the paired and unpaired stages are (their ASLs)")
+                   help="tables, meta: folder of the stage parts (PARTS/STAGE/TABLE.csv); a stage that reads "
+                        "other stages' tables: where their parts are")
     p.add_argument("--texts", metavar="DIR",
                    help="tables: also write the Discpower text files (METRIC.rthsd.B) of the pvalues table here")
     p.add_argument("--stages", nargs="+", metavar="S",
@@ -58,11 +57,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "registered stage with a folder under --parts)")
     p.add_argument("--collection", metavar="CACHE.npz",
                    help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv; "
-                        "a stage on the labelled collection (incompleteness): the collection it reads")
+                        "a stage on the labelled collection: the collection it reads")
     p.add_argument("--gains", metavar="G1:...:GH",
                    help="a stage on the labelled collection: the collection's gains (default 1:2:...:H)")
     p.add_argument("--folder", metavar="DIR",
-                   help="incompleteness: its own folder (trials.csv, qrels/)")
+                   help="a stage on the labelled collection that writes a folder of its own: that folder")
     p.add_argument("--write-parts", action="store_true",
                    help="meta: also write the parts of the stages it runs under --parts")
     p.add_argument("--runs-used", metavar="CSV",
@@ -182,13 +181,11 @@ def run(args) -> int:
             else:
                 from ..metrics.registry import parse_gains
 
-                collection = args.collection
-                if name == "incompleteness" and collection is not None:     # its pool and groups said
-                    from .incompleteness import pool_notes
-
+                collection, st = args.collection, STAGES[name]
+                if st.labelled and collection is not None:
                     collection = pipeline.collection_cache(collection)
-                    for line in [] if args.quiet else pool_notes(collection, cfg.incompleteness):
-                        print(f"metaeval stage: incompleteness: {line}", file=sys.stderr, flush=True)
+                    for line in [] if args.quiet or st.notes is None else st.notes(collection, cfg):
+                        print(f"metaeval stage: {name}: {line}", file=sys.stderr, flush=True)
                 pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
                                            progress=progress, parts_dir=args.parts, collection=collection,
                                            gains=parse_gains(args.gains) if args.gains else None,
@@ -203,7 +200,7 @@ def run(args) -> int:
 def _run_several(args, parser) -> int:
     """Several method stages in one process (``OUT/STAGE/`` each), in the order given: what one
     pipeline job does for the light stages of a collection.  A stage that reads other stages'
-    parts (discpower) finds them under ``--parts``, by default ``OUT``."""
+    parts finds them under ``--parts``, by default ``OUT``."""
     from .. import pipeline
     from ..errors import InputError
     from ..meta.matrices import list_matrices

@@ -1,7 +1,7 @@
 """The C/W/L measures in the registry, as ``cwl.NAME`` (``cwl.INST(T=3)``, ``cwl.RBP(p=0.8)``,
 ``cwl.NDCG@10``, ...): a collection's rankings as cwl_eval sees them, one quantity of one metric
 (EU by default, ``quantity=`` any other) computed in cwl_eval's exact order.  Loaded by the
-registry (``metaeval.metrics.registry.MEASURE_MODULES``)."""
+registry (imported by ``metaeval._measure_families`` on the registry's first use)."""
 
 from __future__ import annotations
 

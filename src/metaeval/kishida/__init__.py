@@ -3,7 +3,7 @@ the numerical comparison of graded-relevance indicators (Tables 1-5).
 
 See ``docs/kishida.md``.  Registering the indicators as measures happens in
 :mod:`metaeval.kishida.measures`, which the metric registry imports on first use
-(:data:`metaeval.metrics.registry.MEASURE_MODULES`).
+(:func:`metaeval._measure_families`, on the registry's first use).
 """
 
 import importlib

@@ -23,22 +23,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeAlias
 
-import numpy as np
 import pandas as pd
 
-from .. import stages as _stages
-from ..stages import StageInfo as _StageInfo, StageInputs
+from . import stages as _stages
 from ._validate import as_scores
-from .bootstrap import paired_bootstrap, paired_tstar, unpaired_bootstrap
-from .kendall import rank_correlations
 from .matrices import align_matrices, matrices_for, matrix_for, restrict_runs, select_top_runs
+from .metric_forms import (AG_LOG, default_metrics, matrix_name, resolve_metric,  # noqa: F401
+                           stage_metric_lists)
 from .samples import BootstrapSamples
-from .stability import stability_method
-from .statistics import GMEAN, MEAN, Statistic, _identity, log_transform
-from .swap import swap_method
-from .sweep import gain_sweep, paper_to_gains, PAPER_GAIN_VARIANTS, variant_name
+from .stages import MetaConfig, StageInfo as _StageInfo, StageInputs
+from .stages.gain_sweep import stage_gain_sweep, sweep_available
+from .stages.kendall import stage_kendall
+from .stages.paired import stage_paired
+from .stages.stability import stage_stability
+from .stages.swap import stage_swap
+from .stages.unpaired import stage_unpaired
+from .sweep import variant_name
 
 __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "stage_kendall",
            "stage_run_means", "stage_paired", "stage_unpaired", "stage_swap", "stage_stability",
@@ -59,44 +60,6 @@ TABLE_ORDER += ("incompleteness", "pool_reuse")
 TABLE_ORDER += tuple(dict.fromkeys(t for st in _stages.REGISTRY if st.is_method or st.kind == "other"
                                    for t in st.tables if t not in TABLE_ORDER))
 
-AG_LOG = Statistic("ag_mean", transform=log_transform, outer=_identity)
-
-
-def _meta_config_class():
-    """:class:`MetaConfig`: one field per parameter declared with ``field=True`` by the stages
-    (:func:`metaeval.stages.params`, their defaults), then one per stage with an ``options``
-    builder (``incompleteness``: a :class:`~metaeval.meta.incompleteness.IncompletenessConfig`;
-    None = its defaults); constructing it runs every parameter's ``check``."""
-    from dataclasses import field, make_dataclass
-
-    from .. import stages as _stages
-
-    params = [p for p in _stages.params() if p.field]
-    fields = [(p.name, object, field(default=p.default)) for p in params]
-    fields += [(s.name, object, field(default=None)) for s in _stages.REGISTRY if s.is_method and s.options]
-
-    def __post_init__(self):
-        for p in params:
-            if p.check is not None:
-                p.check(getattr(self, p.name))
-
-    def sweep_variants(self) -> tuple:
-        if self.sweep_gains is not None:
-            return tuple(self.sweep_gains)
-        return tuple(paper_to_gains(p) for p in PAPER_GAIN_VARIANTS)
-
-    cls = make_dataclass("MetaConfig", fields, frozen=True, namespace={
-        "__doc__": "Parameters of every meta-evaluation method (defaults = the papers), one field per "
-                   "parameter the stages declare (metaeval.stages.params).",
-        "__post_init__": __post_init__, "sweep_variants": property(sweep_variants)})
-    cls.__module__ = __name__              # pickled by name (forked stage groups)
-    return cls
-
-
-if TYPE_CHECKING:      # a class made from the stages' declarations: its fields are known at run time only
-    MetaConfig: TypeAlias = Any
-else:
-    MetaConfig = _meta_config_class()
 
 
 def with_matrix_names(available, metrics, cfg: MetaConfig):
@@ -108,26 +71,6 @@ def with_matrix_names(available, metrics, cfg: MetaConfig):
                   geometric=tuple(matrices_for(cfg.geometric, available) or ()),
                   sweep_metrics=tuple(matrices_for(cfg.sweep_metrics, available) or ()))
     return matrices_for(metrics, available), cfg
-
-
-def resolve_metric(matrices: dict, name: str, stage: str):
-    """``(DataFrame, transform, statistic)`` for a metric name (plain, ``AG_X`` or ``G_X``)."""
-    if name in matrices:
-        return matrices[name], None, MEAN
-    if name.startswith("AG_") and name[3:] in matrices:
-        return matrices[name[3:]], "log", AG_LOG
-    if name.startswith("G_") and name[2:] in matrices:
-        if stage == "paired":
-            raise ValueError(f"{name}: the paired test is on arithmetic means; use AG_{name[2:]} "
-                             "(Sakai 2007b, Sec. 5.1) or the unpaired test for the geometric mean")
-        return matrices[name[2:]], None, GMEAN
-    raise ValueError(f"no matrix for metric {name!r} (have: {', '.join(sorted(matrices))})")
-
-
-def default_metrics(matrices: dict, cfg: MetaConfig) -> list[str]:
-    """Every matrix except the gain-sweep variants, in the given order."""
-    variants = {variant_name(m, g) for m in cfg.sweep_metrics for g in cfg.sweep_variants}
-    return [m for m in matrices if m not in variants]
 
 
 def select_runs(matrices: dict, cfg: MetaConfig) -> list[str]:
@@ -148,17 +91,6 @@ def prepare_matrices(matrices: dict, cfg: MetaConfig) -> dict:
     return restrict_runs(aligned, select_runs(aligned, cfg))
 
 
-def _samples(df, cfg: MetaConfig, stream: str = "paired") -> BootstrapSamples:
-    return BootstrapSamples.from_seed(cfg.seed, df.shape[0], cfg.B, stream)
-
-
-def stage_kendall(matrices: dict, cfg: MetaConfig, metrics: list[str] | None = None) -> dict:
-    metrics = [m for m in (metrics or default_metrics(matrices, cfg)) if m in matrices]
-    if len(metrics) < 2:
-        return {"kendall": pd.DataFrame(columns=["metric_a", "metric_b", "tau", "z0", "p_value"])}
-    return {"kendall": rank_correlations(matrices, metrics, cfg.kendall_variant)}
-
-
 def stage_run_means(matrices: dict, cfg: MetaConfig, metrics: list[str] | None = None) -> dict:
     rows = []
     for m in metrics or default_metrics(matrices, cfg):
@@ -167,81 +99,6 @@ def stage_run_means(matrices: dict, cfg: MetaConfig, metrics: list[str] | None =
         vals = stat(s.values.T)
         rows.append(pd.DataFrame({"metric": m, "run": list(s.runs), "mean": vals}))
     return {"run_means": _concat(rows, ["metric", "run", "mean"])}
-
-
-def _asl_frame(metric, test, res) -> pd.DataFrame:
-    return pd.DataFrame({"metric": metric, "test": test, "system_x": res.system_x,
-                         "system_y": res.system_y, "asl": res.asl})
-
-
-def _boot_row(metric, res) -> pd.DataFrame:
-    return pd.DataFrame([(metric, res.n_pairs, res.significant, res.sensitivity, res.estimated_diff)],
-                        columns=["metric", "pairs", "significant", "sensitivity", "estimated_diff"])
-
-
-def stage_paired(matrices: dict, metric: str, cfg: MetaConfig, samples=None) -> dict:
-    """``bootstrap_paired`` (one row), ``asl`` (test = paired) and ``tstar`` for one metric."""
-    df, transform, _ = resolve_metric(matrices, metric, "paired")
-    smp = samples if samples is not None else _samples(df, cfg)
-    res = paired_bootstrap(df, smp, alpha=cfg.alpha, transform=transform, batch=cfg.batch, metric=metric)
-    if cfg.tstar_pair is not None:
-        runs = list(res.runs)
-        i, j = (runs.index(str(r)) for r in cfg.tstar_pair)
-    else:
-        p = int(np.argmin(np.abs(res.asl - cfg.alpha)))      # first pair on ties
-        i, j = int(res.pair_x[p]), int(res.pair_y[p])
-    t_obs, t = paired_tstar(df, (i, j), smp, transform=transform, metric=metric)
-    tstar = pd.DataFrame({"metric": metric, "system_x": res.runs[i], "system_y": res.runs[j],
-                          "t_observed": t_obs, "t_star": t})
-    return {"bootstrap_paired": _boot_row(metric, res), "asl": _asl_frame(metric, "paired", res),
-            "tstar": tstar}
-
-
-def stage_unpaired(matrices: dict, metric: str, cfg: MetaConfig, samples=None) -> dict:
-    """``bootstrap_unpaired`` (one row) and ``asl`` (test = unpaired) for one metric."""
-    df, _, stat = resolve_metric(matrices, metric, "unpaired")
-    smp = samples if samples is not None else _samples(df, cfg, "unpaired")
-    res = unpaired_bootstrap(df, smp, alpha=cfg.alpha, statistic=stat, batch=cfg.batch, metric=metric)
-    return {"bootstrap_unpaired": _boot_row(metric, res), "asl": _asl_frame(metric, "unpaired", res)}
-
-
-def stage_swap(matrices: dict, metric: str, cfg: MetaConfig, samples=None, samples2=None) -> dict:
-    """``swap`` (one row) and ``swap_rates`` (one row per bin) for one metric."""
-    df, _, stat = resolve_metric(matrices, metric, "swap")
-    q1 = samples if samples is not None else _samples(df, cfg)
-    q2 = samples2 if samples2 is not None else _samples(df, cfg, "swap")
-    r = swap_method(df, q1, q2, threshold=cfg.swap_threshold, statistic=stat, max_rule=cfg.swap_max_rule,
-                    required_rule=cfg.swap_required_rule, batch=cfg.batch, metric=metric)
-    swap = pd.DataFrame([(metric, r.diff_required, r.max_value, r.relative, r.pct_satisfying)],
-                        columns=["metric", "diff_required", "max_diff", "relative", "pct_satisfying"])
-    rates = pd.DataFrame({"metric": metric, "bin": r.edges, "comparisons": r.counts, "swaps": r.swaps,
-                          "swap_rate": r.swap_rate})
-    return {"swap": swap, "swap_rates": rates}
-
-
-def stage_stability(matrices: dict, metric: str, cfg: MetaConfig, samples=None) -> dict:
-    """``stability``: one row per fuzziness value for one metric."""
-    df, _, stat = resolve_metric(matrices, metric, "stability")
-    smp = samples if samples is not None else _samples(df, cfg)
-    r = stability_method(df, smp, fuzziness=cfg.fuzziness, statistic=stat, batch=cfg.batch, metric=metric)
-    return {"stability": pd.DataFrame({"metric": metric, "f": r.fuzziness, "minority_rate": r.minority_rate,
-                                       "proportion_ties": r.proportion_ties})}
-
-
-def stage_gain_sweep(matrices: dict, cfg: MetaConfig, samples=None) -> dict:
-    """``gain_kendall`` and ``gain_bootstrap`` (Sakai 2007a, Tables 5-6) for ``cfg.sweep_metrics``."""
-    first = next(iter(matrices.values()))
-    smp = samples if samples is not None else _samples(first, cfg)
-    k, b = gain_sweep(matrices, cfg.sweep_metrics, cfg.sweep_variants, default_gains=cfg.default_gains,
-                      samples=smp, alpha=cfg.alpha, variant=cfg.kendall_variant, batch=cfg.batch)
-    return {"gain_kendall": k, "gain_bootstrap": b}
-
-
-def sweep_available(matrices: dict, cfg: MetaConfig) -> bool:
-    """True when the default and every variant matrix of every sweep metric is present."""
-    return bool(cfg.sweep_metrics) and all(
-        m in matrices and all(variant_name(m, g) in matrices for g in cfg.sweep_variants)
-        for m in cfg.sweep_metrics)
 
 
 def stage_collection(collection, runs: list[str] | None = None) -> dict:
@@ -287,31 +144,6 @@ def combine(parts: list[dict]) -> dict[str, pd.DataFrame]:
             df = sort_by_sensitivity(df)
         out[k] = df
     return out
-
-
-# --------------------------------------------------------------------------- the stage registry
-def matrix_name(metric: str) -> str:
-    """The matrix a (possibly ``AG_``/``G_``-prefixed) metric name reads: ``AG_AP`` and ``G_AP``
-    read ``AP``."""
-    for prefix in ("AG_", "G_"):
-        if metric.startswith(prefix):
-            return metric[len(prefix):]
-    return metric
-
-
-def stage_metric_lists(metrics: list[str], geometric=()) -> dict[str, list[str]]:
-    """The metric list of every kind of stage, from the metrics asked for and ``geometric``:
-
-    ``plain``  the metrics without ``AG_``/``G_`` prefix (Kendall's tau);
-    ``paired`` plain + every ``AG_X`` given + ``AG_X`` for X in ``geometric`` (Sakai 2007b, Sec. 5.1);
-    ``other``  plain + every ``G_X`` given + ``G_X`` for X in ``geometric`` (unpaired, swap, stability,
-               run means).
-    """
-    plain = [m for m in metrics if not (m.startswith(("AG_", "G_")))]
-    geo = list(geometric)
-    paired = plain + [m for m in metrics if m.startswith("AG_")] + [f"AG_{g}" for g in geo]
-    other = plain + [m for m in metrics if m.startswith("G_")] + [f"G_{g}" for g in geo]
-    return {"plain": plain, "paired": list(dict.fromkeys(paired)), "other": list(dict.fromkeys(other))}
 
 
 class SampleSet:

@@ -1,7 +1,7 @@
 """Per-topic metric matrices.  See :mod:`metaeval.metrics.registry` for the naming scheme.
 
-The measures register from one place, :data:`metaeval.metrics.registry.MEASURE_MODULES`,
-imported on the registry's first use."""
+Each family of measures registers itself when its module is imported; the package root names those
+modules (:func:`metaeval._measure_families`), which the registry imports on its first use."""
 
 from .registry import REGISTRY, Measure, MeasureDef, Param, parse_gains, parse_measure, register
 from .context import EvalContext

@@ -38,7 +38,7 @@ from .names import parse_bool, tokenize
 
 __all__ = ["Param", "MeasureDef", "Measure", "REGISTRY", "ALIASES", "GENERIC_PARAMS", "register",
            "parse_measure", "unique_measures", "parse_gains", "check_gain_order", "format_gains", "parse_cutoffs",
-           "split_param", "MEASURE_MODULES", "VOCABULARIES", "default_vocabulary", "check_vocabulary",
+           "split_param", "VOCABULARIES", "default_vocabulary", "check_vocabulary",
            "known_names", "nearest_names", "rel_param", "parse_bool", "vocabulary_table"]
 
 
@@ -207,26 +207,21 @@ def check_vocabulary(vocabulary: str | None, order: str | None = None) -> str:
     return vocabulary
 
 
-#: the modules that define measures (each calls :func:`register` at import).  They are imported
-#: on the registry's first use -- the one place measures come from, so that no package has to
-#: import another for its side effect (and ``metaeval.kishida`` -> ``metaeval.metrics`` is the only
-#: direction of import between the two).  A new family of measures is one more entry here.
-MEASURE_MODULES = ("metaeval.metrics.ranked", "metaeval.kishida.measures", "metaeval.metrics.diversity",
-                   "metaeval.metrics.irm", "metaeval.treceval.adapter", "metaeval.cwl.adapter")
-
-
 class _Registry(dict):
-    """``base name -> MeasureDef``; the first read imports :data:`MEASURE_MODULES`."""
+    """``base name -> MeasureDef``, passive: the modules that define measures call :func:`register`
+    when imported, and the first read runs the loaders the package root puts in
+    :data:`metaeval._plugins.MEASURE_FAMILIES` (the one place that names those modules; the
+    registry never imports them, which import it)."""
 
     _loaded = False
 
     def load(self) -> _Registry:
         if not self._loaded:
             type(self)._loaded = True            # first: the modules call register() while loading
-            import importlib
+            from .. import _plugins
 
-            for module in MEASURE_MODULES:
-                importlib.import_module(module)
+            for load_family in _plugins.MEASURE_FAMILIES:
+                load_family()
         return self
 
     def __getitem__(self, key):

@@ -115,8 +115,9 @@ def block_columns(n_blocks: int, block_cols: int, panel_w: float, panel_h: float
     the count whose figure is nearest a 4:3 landscape, within :data:`MAX_ASPECT` either way."""
     import math
 
+    n_blocks = max(1, n_blocks)  # an empty table still draws its one "no data" panel
     best, score = 1, None
-    for k in range(1, max(1, n_blocks) + 1):
+    for k in range(1, n_blocks + 1):
         w, h = k * block_cols * panel_w, math.ceil(n_blocks / k) * panel_h
         bad = max(w / h, h / w) > MAX_ASPECT
         s = (bad, abs(math.log((w / h) / (4 / 3))))

@@ -32,7 +32,7 @@ from .figure_layout import (DPI, MANY_COLORS, _COLORS, _LEGEND_INSIDE, _RC, _leg
 
 __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
-    "make_all_figures", "PLOTTERS", "figure_kwargs", "save_figure", "new_figure",
+    "make_all_figures", "PLOTTERS", "plotter", "figure_kwargs", "save_figure", "new_figure",
     "plot_rank_correlation",
     "plot_pvalue_curves",
 ]
@@ -539,11 +539,25 @@ PLOTTERS.update({"standardisation_power": (plot_standardisation_power, {}),
                  "standardisation_tau": (plot_standardisation_tau, {})})
 
 
+def plotter(name: str) -> tuple[Callable[..., list[Path]], dict]:
+    """``(draw, keyword arguments)`` of a figure's layout key: :data:`PLOTTERS`, or the plotter a
+    stage from outside the package declares (:attr:`metaeval.stages.StageInfo.plotters`)."""
+    if name in PLOTTERS:
+        return PLOTTERS[name]
+    from ..meta import stages
+
+    for s in stages.REGISTRY:
+        for figure, draw in s.plotters:
+            if figure == name:
+                return draw, {}
+    raise KeyError(f"no plotter for figure {name!r}")
+
+
 def figure_kwargs(name: str, *, alpha: float = 0.05, swap_threshold: float = 0.05,
                   measure: str | None = None) -> dict:
     """The keyword arguments of figure ``name``'s plotter, with the configured values
     (``measure``: the primary measure, which orders the runs)."""
-    draw, kwargs = PLOTTERS[name]
+    draw, kwargs = plotter(name)
     kwargs = dict(kwargs)
     if draw is plot_run_means and measure is not None:
         kwargs["metric"] = measure
@@ -586,7 +600,7 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
             continue
         if source not in cache:
             cache[source] = relabel_frame(read_table(csv), labels)
-        draw, _ = PLOTTERS[out.layout]
+        draw, _ = plotter(out.layout)
         written += draw(cache[source], figures_dir / out.name,
                         **figure_kwargs(out.layout, alpha=alpha, swap_threshold=swap_threshold, measure=measure))
     return written

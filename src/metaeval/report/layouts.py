@@ -568,10 +568,13 @@ def kind_for(kind: str | None, default_name: str | None = None) -> TableKind:
     try:
         return KINDS[kind]
     except KeyError:
-        from .. import stages
+        from ..meta import stages
 
-        if any(kind == d.get("name") for s in stages.REGISTRY for d in s.outputs):
-            return GENERIC           # a table of a stage registered from outside the package
+        for s in stages.plug_in_stages():        # a table of a stage registered from outside the package:
+            if kind in dict(s.layouts):          # the layout it declares, else the generic one
+                return TableKind(kind, dict(s.layouts)[kind])
+            if any(kind == o.layout for o in s.outputs if o.kind == "table"):
+                return GENERIC
         raise ValueError(f"unknown table kind {kind!r}; known: {sorted(KINDS)}") from None
 
 

@@ -1,7 +1,7 @@
 """The trec_eval measures in the registry, as ``trec.NAME`` (every measure of the table but
 ``runid`` and ``relstring``): each measure's registry parameters, ``bounded`` and
 ``empty_zeroed`` come from its table row (:mod:`.measures`), ``rel=`` (trec_eval ``-l``) is common
-to all.  Loaded by the registry (``metaeval.metrics.registry.MEASURE_MODULES``)."""
+to all.  Imported by ``metaeval._measure_families`` on the registry's first use."""
 
 from __future__ import annotations
 

@@ -1,6 +1,111 @@
-"""The meta-evaluation methods as pipeline stages, one module each (``NAME.py``: ``STAGE``, a
-:class:`metaeval.stages.StageInfo` with its parameters, tables, cost and ``run``), indexed by
-:data:`metaeval.stages.INDEX`; :mod:`.common` declares the parameters they share.  Importing a
-stage module loads the standard library only (numpy and pandas inside ``run``), so that the
-Snakefile and the option parsers read the declarations cheaply.  docs/architecture.md, "Add a
-stage", lists the files a new one touches."""
+"""The stage catalogue: every stage of the package, registered here in order.
+
+Each meta-evaluation method is one module (``NAME.py``: ``STAGE``, a
+:class:`metaeval.stages.StageInfo` with its parameters, tables, cost and ``run``); :mod:`.common`
+declares the parameters they share.  This package imports them (plain imports: the graph of
+``tests/unit/test_architecture.py`` sees every edge) and registers them with the passive registry
+:mod:`metaeval.stages`, in the order rows appear in a table written by more than one of them
+(``asl``: paired, then unpaired); a stage from outside the package goes after the methods
+(:func:`metaeval.stages.register_stage_module`).  Whoever reads the registry imports this
+catalogue (``from metaeval.meta import stages``), which also gives the registry's queries.
+
+Importing a stage module loads the standard library only (numpy and pandas inside ``run``), so
+that the Snakefile and the option parsers read the declarations cheaply.  docs/architecture.md,
+"Add a stage", lists the files a new one touches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+from ...stages import (FIGURE_FORMATS, KINDS, SCOPES, TABLE_FORMATS, Output, Param, StageInfo,  # noqa: F401
+                       StageInputs, check_params, common_params, common_sections, file_stages, format_args, get,
+                       method_stages, names, param, parameter, params, plug_in_stages, plug_ins_here, quote, register,
+                       register_common, register_stage_module, selection_params, stage_names)
+from ... import stages as _registry
+from . import (collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall, kishida,
+               paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation, swap,
+               unpaired)
+
+if TYPE_CHECKING:
+    from ..incompleteness import IncompletenessConfig
+
+register_common(common.PARAMS, common.SECTIONS, common.SELECTION)
+register(StageInfo("select_runs", "file"), collection.STAGE, run_means.STAGE)
+register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
+         rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
+plug_ins_here()
+register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
+         StageInfo("figures", "file"), StageInfo("summary", "file"), kishida.STAGE,
+         judgments.STAGE, standardisation.STAGE, error_rates.STAGE, ppi.STAGE,
+         reproducibility.STAGE)
+
+
+@dataclass(frozen=True)
+class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.RankCorrelationParams,
+                 gain_sweep.GainSweepParams, stability.StabilityParams, swap.SwapParams, paired.PairedParams,
+                 kendall.KendallParams, common.CommonParams):
+    """The parameters of every meta-evaluation method (defaults = the papers): the fields of the
+    stages' parameter classes (the common ones first, then each method's in registry order), the
+    ``incompleteness`` stage's options (None = its defaults) and ``plugins``, the parameter objects
+    of the stages registered from outside the package (their fields read as attributes of the
+    MetaConfig: ``cfg.toy_scale``).  Constructing it runs every parameter's ``check``; build one
+    from values of any stage with :meth:`of`."""
+
+    incompleteness: IncompletenessConfig | None = None
+    plugins: tuple = ()
+
+    def __post_init__(self) -> None:
+        check_params(self)
+        given = {type(p): p for p in self.plugins}
+        filled = tuple(given.get(c) or c() for c in _plugin_classes())
+        for p in filled:
+            check_params(p)
+        object.__setattr__(self, "plugins", filled)
+
+    def __getattr__(self, name: str) -> Any:
+        for p in self.__dict__.get("plugins", ()):
+            if name in {f.name for f in fields(p)}:
+                return getattr(p, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @classmethod
+    def of(cls, **values: Any) -> MetaConfig:
+        """The MetaConfig of parameter values of any stage (a plug-in's too); ``TypeError`` names an
+        unknown one."""
+        own = {f.name for f in fields(cls)} - {"plugins"}
+        plugins = []
+        for c in _plugin_classes():
+            mine = {f.name for f in fields(c)}
+            plugins.append(c(**{k: values.pop(k) for k in list(values) if k in mine}))
+        bad = sorted(set(values) - own)
+        if bad:
+            raise TypeError(f"unknown parameter(s) {', '.join(bad)}; known: {', '.join(sorted(known_fields()))}")
+        return cls(**values, plugins=tuple(plugins))
+
+    @property
+    def sweep_variants(self) -> tuple:
+        """The gain-sweep variants: ``sweep_gains``, or the paper's (Sakai 2007a)."""
+        if self.sweep_gains is not None:
+            return tuple(self.sweep_gains)
+        from ..sweep import PAPER_GAIN_VARIANTS, paper_to_gains
+
+        return tuple(paper_to_gains(p) for p in PAPER_GAIN_VARIANTS)
+
+
+def _plugin_classes() -> tuple:
+    """The parameter classes of the methods MetaConfig is not composed of (stages from outside the
+    package)."""
+    return tuple(s.params_class for s in _registry.REGISTRY if s.is_method and s.params_class is not None
+                 and s.options is None and not issubclass(MetaConfig, s.params_class))
+
+
+def known_fields() -> set:
+    """The names :meth:`MetaConfig.of` accepts."""
+    return ({f.name for f in fields(MetaConfig)} - {"plugins"}) | {f.name for c in _plugin_classes() for f in fields(c)}
+
+
+def __getattr__(name: str):
+    if name == "REGISTRY":             # every stage, in order (plug-ins loaded on first use)
+        return _registry.REGISTRY
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from ...stages import Param
+from dataclasses import dataclass
+
+from ...stages import Param, parameter, params_of
 
 #: the seed every command, the API and the pipeline's config default to: a result computed without
 #: an explicit seed is the same wherever it is computed (a config, e.g. config.yaml, may set its own)
@@ -32,52 +34,61 @@ def _check_seed(v):
         raise ValueError(f"seed must be a non-negative integer, got {v!r}")
 
 
-PARAMS: tuple[Param, ...] = (
-    Param("B", int, 1000, "bootstrap samples (default 1000)", config=("bootstrap", "B"),
-          schema=B_SCHEMA, doc="Number of bootstrap samples (papers - 1000).",
-          check=check_B),
-    Param("alpha", float, 0.05, "significance level (default 0.05)", config=("bootstrap", "alpha"),
-          schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-          doc="Significance level (papers - 0.05).", check=_check_alpha),
-    Param("seed", int, SEED, f"seed; every sample set derives from (seed, number of topics, B) (default {SEED})",
-          config=("bootstrap", "seed"), schema={"type": "integer", "minimum": 0},
-          doc="Seed from which every bootstrap sample set is derived (with topics and B).", check=_check_seed),
-    # the runs: the pipeline gives each collection's top_runs and the canonical select_by
-    Param("top_runs", int, None, "keep the top K runs by the mean of --select-by (the papers: 30)", metavar="K",
-          schema={"type": "integer", "minimum": 2}),
-    Param("select_by", str, "AP", "matrix whose mean ranks the runs for --top-runs (default AP, relaxed AP)",
-          metavar="METRIC"),
-    # the metrics (config `metrics`, `geometric`: canonicalised by metaeval.dag)
-    Param("metrics", str, None, "metrics to meta-evaluate (default: every matrix except gain-sweep variants); "
-          "AG_M = paired test on log(M + 0.00001), G_M = geometric mean", nargs="+", metavar="M", field=False),
-    Param("geometric", str, (), "also evaluate AG_M (paired) and G_M (unpaired, swap, stability) for these",
-          nargs="+", metavar="M"),
-    Param("batch", int, None, "bootstrap samples per batch (memory bound)"),
-)
-
-# the tables' Markdown/LaTeX and the figures: parameters of the tables job
 def _check_pair_top_runs(v):
     if isinstance(v, bool) or int(v) != v or v < 0:
         raise ValueError(f"pair_top_runs must be a non-negative integer, got {v!r}")
 
 
-PARAMS += (
-    # read by the command (metaeval.cli._meta_options.labels_from_args); the pipeline gives a file
-    # (a mapping in the config: written as NAME LABEL lines by metaeval.dag.Plan)
-    Param("labels", str, None, "display labels: 'NAME LABEL' lines (NAME a run's file stem or runid, or a measure by "
-          "any alias) shown in the Markdown/LaTeX tables and figures; CSVs keep the names (default: each run's file "
-          "stem without a long prefix/suffix shared with other runs)", metavar="FILE", config=("labels",),
-          field=False, schema={"type": ["string", "object", "null"], "additionalProperties": {"type": "string"}},
-          doc="Display labels of runs and measures in the Markdown/LaTeX tables and the figures (the CSVs keep the "
-              "names) - a file of `NAME LABEL` lines or a mapping NAME - LABEL; NAME is a run's file stem or runid, "
-              "or a measure by any alias. null - each run's file stem without a long prefix or suffix it shares "
-              "with a quarter of the runs (docs/outputs.md, Labels), measures by their canonical names."),
-    Param("pair_top_runs", int, 20, "the Markdown/LaTeX of a per-pair table (asl) of more than 22 runs (over 231 pairs) list the pairs "
-          "of the top K runs by mean AP (default 20; 0 = every pair); the CSV every pair", metavar="K",
-          config=("pair_top_runs",), schema={"type": "integer", "minimum": 0}, check=_check_pair_top_runs,
-          doc="The Markdown and LaTeX of a per-pair table (asl) of more than 22 runs (over 231 pairs) list the pairs of the top K "
-              "runs by mean AP (0 = every pair); the CSV keeps every pair."),
-)
+@dataclass(frozen=True)
+class CommonParams:
+    """The parameters every method shares (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    B: int = parameter(1000, "bootstrap samples (default 1000)", config=("bootstrap", "B"), schema=B_SCHEMA,
+                       doc="Number of bootstrap samples (papers - 1000).", check=check_B)
+    alpha: float = parameter(0.05, "significance level (default 0.05)", config=("bootstrap", "alpha"),
+                             schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+                             doc="Significance level (papers - 0.05).", check=_check_alpha)
+    seed: int = parameter(SEED, f"seed; every sample set derives from (seed, number of topics, B) (default {SEED})",
+                          config=("bootstrap", "seed"), schema={"type": "integer", "minimum": 0},
+                          doc="Seed from which every bootstrap sample set is derived (with topics and B).",
+                          check=_check_seed)
+    # the runs: the pipeline gives each collection's top_runs and the canonical select_by
+    top_runs: int | None = parameter(None, "keep the top K runs by the mean of --select-by (the papers: 30)",
+                                     metavar="K", schema={"type": "integer", "minimum": 2})
+    select_by: str = parameter("AP", "matrix whose mean ranks the runs for --top-runs (default AP, relaxed AP)",
+                               metavar="METRIC")
+    # the metrics (config `geometric`: canonicalised by metaeval.dag)
+    geometric: tuple[str, ...] = parameter(
+        (), "also evaluate AG_M (paired) and G_M (unpaired, swap, stability) for these", nargs="+", metavar="M")
+    batch: int | None = parameter(None, "bootstrap samples per batch (memory bound)")
+    # the tables' Markdown/LaTeX (the tables job)
+    pair_top_runs: int = parameter(
+        20, "the Markdown/LaTeX of a per-pair table (asl) of more than 22 runs (over 231 pairs) list the pairs "
+        "of the top K runs by mean AP (default 20; 0 = every pair); the CSV every pair", metavar="K",
+        config=("pair_top_runs",), schema={"type": "integer", "minimum": 0}, check=_check_pair_top_runs,
+        doc="The Markdown and LaTeX of a per-pair table (asl) of more than 22 runs (over 231 pairs) list the pairs "
+            "of the top K runs by mean AP (0 = every pair); the CSV keeps every pair.")
+
+
+#: read by the commands, no MetaConfig field: the metrics (config `metrics`, canonicalised by
+#: metaeval.dag; given to the stages beside the MetaConfig) and the display labels (read by
+#: metaeval.cli._meta_options.labels_from_args; the pipeline gives a file, a mapping in the config
+#: written as NAME LABEL lines by metaeval.dag.Plan)
+METRICS = Param("metrics", str, None, "metrics to meta-evaluate (default: every matrix except gain-sweep variants); "
+                "AG_M = paired test on log(M + 0.00001), G_M = geometric mean", nargs="+", metavar="M", field=False)
+LABELS = Param(
+    "labels", str, None, "display labels: 'NAME LABEL' lines (NAME a run's file stem or runid, or a measure by any "
+    "alias) shown in the Markdown/LaTeX tables and figures; CSVs keep the names (default: each run's file stem "
+    "without a long prefix/suffix shared with other runs)", metavar="FILE", config=("labels",), field=False,
+    schema={"type": ["string", "object", "null"], "additionalProperties": {"type": "string"}},
+    doc="Display labels of runs and measures in the Markdown/LaTeX tables and the figures (the CSVs keep the "
+        "names) - a file of `NAME LABEL` lines or a mapping NAME - LABEL; NAME is a run's file stem or runid, "
+        "or a measure by any alias. null - each run's file stem without a long prefix or suffix it shares "
+        "with a quarter of the runs (docs/outputs.md, Labels), measures by their canonical names.")
+
+#: every common parameter, in the order of the options and the config schema
+_ORDER = ("B", "alpha", "seed", "top_runs", "select_by", "metrics", "geometric", "batch", "labels", "pair_top_runs")
+PARAMS = tuple(sorted(params_of(CommonParams) + (METRICS, LABELS), key=lambda p: _ORDER.index(p.name)))
 
 #: the parameters `metaeval stage` takes from --runs instead
 SELECTION = ("top_runs", "select_by")

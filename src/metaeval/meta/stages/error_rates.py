@@ -7,7 +7,10 @@ config section and its job's arguments are declared here (:mod:`metaeval.dag`)."
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import Output, StageInfo, parameter
+from .cite import URBANO_19
 from .common import B_SCHEMA, SEED, check_B
 
 # the names and defaults of the test-errors stage, declared here (standard library only: the config
@@ -26,48 +29,111 @@ def _commas(values):
     return ",".join(str(v) for v in values)
 
 
+def plan(p) -> None:
+    """The metrics of the stage's job in the plan of a config (:class:`metaeval.dag.Plan`): its own
+    ``metrics`` or the config's (``p.test_errors_metrics``, read by its rule), their matrices
+    computed by the metrics job when the stage is on."""
+    te = p.config.get("test_errors") or {}
+    p.test_errors_metrics = (p.measures(te["metrics"], "test_errors.metrics") if te.get("metrics")
+                             else list(p.metrics))
+    p.values["te_metrics"] = p.test_errors_metrics
+    if p.switched_on(STAGE):
+        p.matrix_metrics = list(dict.fromkeys(p.matrix_metrics + p.test_errors_metrics))
+
+
 _E = "test_errors"
+
+
+@dataclass(frozen=True)
+class TestErrorsParams:
+    """The stage's parameters: the options of its command (no MetaConfig fields)."""
+
+    te_metrics: tuple[str, ...] | None = parameter(None, "metrics (default: every matrix)", flag="--metrics", nargs="+",
+        config=(_E, "metrics"), field=False,
+        schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}},
+        doc="The metrics whose tests are simulated (null = the config's `metrics`).")
+    te_pairs: int = parameter(20, "run pairs per metric and delta", flag="--pairs", config=(_E, "pairs"), field=False,
+        schema={"type": "integer", "minimum": 1}, doc="Run pairs sampled per metric and delta.")
+    te_topics: tuple[int, ...] = parameter(DEFAULT_TOPICS, "topic set sizes", flag="--topics", config=(_E, "topics"),
+        render=_commas, field=False,
+        schema={"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1},
+        doc="Topic set sizes of the simulated collections.")
+    te_trials: int = parameter(1000, "simulated topic sets per pair and size", flag="--trials", config=(_E, "trials"),
+        field=False, schema={"type": "integer", "minimum": 1},
+        doc="Simulated topic sets per run pair and topic set size (the paper - 1,000,000 in all).")
+    te_deltas: tuple[float, ...] = parameter(DEFAULT_DELTAS, "true differences for power and type III", flag="--deltas",
+        config=(_E, "deltas"), render=_commas, field=False,
+        schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 1},
+        doc="True differences delta of the power and type III experiments.")
+    te_alphas: tuple[float, ...] = parameter(DEFAULT_ALPHAS, "significance levels", flag="--alphas",
+        config=(_E, "alphas"), render=_commas, field=False,
+        schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+                  "minItems": 1}, doc="Significance levels.")
+    te_tests: tuple[str, ...] = parameter(TESTS, "tests", flag="--tests", config=(_E, "tests"), render=_commas,
+        field=False, schema={"type": "array", "items": {"enum": list(TESTS)}, "minItems": 1},
+        doc="The paired tests (two-tailed), as the paper's ir_tests.R.")
+    te_B: int = parameter(1000, "bootstrap / permutation resamples", flag="--B", config=(_E, "B"), field=False,
+        schema=B_SCHEMA, doc="Bootstrap / permutation resamples of those tests.", check=check_B)
+    te_seed: int = parameter(SEED, "random seed", flag="--seed", config=(_E, "seed"), field=False,
+        schema={"type": "integer", "minimum": 0}, doc="Random seed of the simulation.")
+
+
+_TE_RATE = "with its binomial standard error se over the trials simulated topic sets"
+
+
 STAGE = StageInfo(
     "test_errors", "other", tables=("test_errors_type1", "test_errors_power", "test_errors_type3"),
-    condition="test_errors", switch=(_E, "enabled"), switch_default=False,
+    condition="test_errors", switch=(_E, "enabled"), switch_default=False, plan=plan,
     switch_doc="Run the stage (tables test_errors_type1, test_errors_power and test_errors_type3).",
     title="simulated type I, II and III error rates of the paired tests (Urbano et al. 2019)",
-    params=(
-        Param("te_metrics", str, None, "metrics (default: every matrix)", flag="--metrics", nargs="+",
-              config=(_E, "metrics"), field=False,
-              schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}},
-              doc="The metrics whose tests are simulated (null = the config's `metrics`)."),
-        Param("te_pairs", int, 20, "run pairs per metric and delta", flag="--pairs", config=(_E, "pairs"),
-              field=False, schema={"type": "integer", "minimum": 1},
-              doc="Run pairs sampled per metric and delta."),
-        Param("te_topics", int, DEFAULT_TOPICS, "topic set sizes", flag="--topics", config=(_E, "topics"),
-              render=_commas, field=False,
-              schema={"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1},
-              doc="Topic set sizes of the simulated collections."),
-        Param("te_trials", int, 1000, "simulated topic sets per pair and size", flag="--trials",
-              config=(_E, "trials"), field=False, schema={"type": "integer", "minimum": 1},
-              doc="Simulated topic sets per run pair and topic set size (the paper - 1,000,000 in all)."),
-        Param("te_deltas", float, DEFAULT_DELTAS, "true differences for power and type III", flag="--deltas",
-              config=(_E, "deltas"), render=_commas, field=False,
-              schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 1},
-              doc="True differences delta of the power and type III experiments."),
-        Param("te_alphas", float, DEFAULT_ALPHAS, "significance levels", flag="--alphas", config=(_E, "alphas"),
-              render=_commas, field=False,
-              schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-                      "minItems": 1},
-              doc="Significance levels."),
-        Param("te_tests", str, TESTS, "tests", flag="--tests", config=(_E, "tests"), render=_commas, field=False,
-              schema={"type": "array", "items": {"enum": list(TESTS)}, "minItems": 1},
-              doc="The paired tests (two-tailed), as the paper's ir_tests.R."),
-        Param("te_B", int, 1000, "bootstrap / permutation resamples", flag="--B", config=(_E, "B"), field=False,
-              schema=B_SCHEMA, doc="Bootstrap / permutation resamples of those tests.", check=check_B),
-        Param("te_seed", int, SEED, "random seed", flag="--seed", config=(_E, "seed"), field=False,
-              schema={"type": "integer", "minimum": 0}, doc="Random seed of the simulation."),
-    ),
+    params=TestErrorsParams,
     reads=("te_metrics", "te_pairs", "te_topics", "te_trials", "te_deltas", "te_alphas", "te_tests", "te_B",
            "te_seed"),
     sections=(((_E,),
                ("Which significance test to trust on this collection (stage test_errors, one job per collection, "
                "`metaeval test-errors`): every run's score distribution and the copula of sampled run pairs "
                "fitted, topic sets simulated where the truth is known, and the type I, II (power) and III error "
-               "rates of each paired test counted, as Urbano, Lima & Hanjalic (2019). See docs/meta.md.")),))
+               "rates of each paired test counted, as Urbano, Lima & Hanjalic (2019). See docs/meta.md.")),),
+    outputs=(
+        Output("test_errors_type1", "table", "collection",
+               "Simulated type I error rate of each paired test (two-tailed) by topic set size and significance "
+               f"level alpha: the fraction of simulated topic sets of two runs with the same true mean on which the "
+               f"test rejects, {_TE_RATE}; the Markdown and LaTeX show one column per test",
+               f"Figures 2-3 of {URBANO_19}",
+               columns=("metric", "n_topics", "test", "alpha", "rate", "se", "trials"), condition="test_errors"),
+        Output("test_errors_power", "table", "collection",
+               "Simulated power (1 - type II error rate) of each paired test (two-tailed) by topic set size, true "
+               f"difference delta and significance level alpha, {_TE_RATE}; the Markdown and LaTeX "
+               "show one column per test at alpha = 1/20 (or the first level computed), the CSV every level",
+               f"Figures 4-5 of {URBANO_19}",
+               columns=("metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"),
+               condition="test_errors"),
+        Output("test_errors_type3", "table", "collection",
+               "Simulated type III error rate of each paired test (significant in the wrong direction) by topic "
+               f"set size, true difference delta and significance level alpha, {_TE_RATE}; the Markdown and LaTeX "
+               "show one column per test at alpha = 1/20 (or the first level computed), the CSV every level",
+               f"Figure 6 of {URBANO_19}",
+               columns=("metric", "n_topics", "test", "delta", "alpha", "rate", "se", "trials"),
+               condition="test_errors"),
+        Output("test_errors", "text", "collection",
+               "The fitted models of the simulation: every run's margin (margins.csv: the distribution family "
+               "chosen by AIC, its degrees of freedom, AIC, mean and parameters) and every sampled run pair's "
+               "copula (copulas.csv)", f"the simulation of {URBANO_19} (after Urbano & Nagler 2018)",
+               columns=("metric", "run", "family", "df", "aic", "mean", "params"),
+               formats=("margins.csv", "copulas.csv"), condition="test_errors"),
+        Output("test_errors_type1", "figure", "collection",
+               "Simulated type I error rate of each paired test against the significance level alpha, one panel "
+               "per metric and topic set size, the diagonal (rate = alpha) dashed", f"Figures 2-3 of {URBANO_19}",
+               source="test_errors_type1", condition="test_errors"),
+        Output("test_errors_power", "figure", "collection",
+               "Simulated power of each paired test against the true difference delta at the significance level "
+               "1/20 (or the first level computed), with its standard error as a band, one panel per metric and "
+               "topic set size", f"Figures 4-5 of {URBANO_19}", source="test_errors_power",
+               condition="test_errors"),
+        Output("test_errors_type3", "figure", "collection",
+               "Simulated type III error rate of each paired test (significant in the wrong direction) against the "
+               "true difference delta at the significance level 1/20 (or the first level computed), with its "
+               "standard error as a band, one panel per metric and topic set size", f"Figure 6 of {URBANO_19}",
+               source="test_errors_type3", condition="test_errors"),
+    ),
+    when="test_errors enabled")

@@ -3,47 +3,100 @@ and bootstrap sensitivity of each sweep metric under each variant gain vector.""
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import Output, StageInfo, parameter
+from .cite import SAKAI_A
 
 _GAINS = "^[0-9]+(\\.[0-9]+)?(:[0-9]+(\\.[0-9]+)?)*$"
 
 
+def sweep_available(matrices, cfg) -> bool:
+    """True when the default and every variant matrix of every sweep metric is present."""
+    from ..sweep import variant_name
+
+    return bool(cfg.sweep_metrics) and all(
+        m in matrices and all(variant_name(m, g) in matrices for g in cfg.sweep_variants)
+        for m in cfg.sweep_metrics)
+
+
 def applies(matrices, params) -> bool:
     """True when the default and every variant matrix of every sweep metric is present."""
-    from ..run import sweep_available
-
     return sweep_available(matrices, params)
 
 
-def run(inputs, params):
-    from ..run import stage_gain_sweep
+def plan(p) -> None:
+    """The gain sweep of a config (:class:`metaeval.dag.Plan`): on when switched on with metrics and
+    variants; its measures canonical, every variant matrix computed by the metrics job
+    (``p.gain_sweep``, ``p.sweep_metrics``, ``p.sweep_names``: read by the workflow's rules)."""
+    gs = p.config["sweeps"]["gains"]
+    p.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
+    p.sweep_metrics = list(dict.fromkeys(p.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"])) \
+        if p.gain_sweep else []
+    p.sweep_variants = list(gs["variants"]) if p.gain_sweep else []
+    p.sweep_names = [p.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
+                     for m in p.sweep_metrics for g in p.sweep_variants]
+    p.matrix_metrics = list(dict.fromkeys(p.matrix_metrics + p.sweep_metrics + p.sweep_names))
+    p.values.update(sweep_metrics=p.sweep_metrics, sweep_gains=p.sweep_variants)
+    p.conditions["gain_sweep"] = p.gain_sweep
 
+
+def stage_gain_sweep(matrices: dict, cfg, samples=None) -> dict:
+    """``gain_kendall`` and ``gain_bootstrap`` (Sakai 2007a, Tables 5-6) for ``cfg.sweep_metrics``."""
+    from ..metric_forms import samples_for
+    from ..sweep import gain_sweep
+
+    first = next(iter(matrices.values()))
+    smp = samples if samples is not None else samples_for(first, cfg)
+    k, b = gain_sweep(matrices, cfg.sweep_metrics, cfg.sweep_variants, default_gains=cfg.default_gains,
+                      samples=smp, alpha=cfg.alpha, variant=cfg.kendall_variant, batch=cfg.batch)
+    return {"gain_kendall": k, "gain_bootstrap": b}
+
+
+def run(inputs, params):
     return stage_gain_sweep(inputs.matrices, params, *inputs.samples)
+
+
+@dataclass(frozen=True)
+class GainSweepParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    sweep_metrics: tuple[str, ...] = parameter(("P-plus", "P-measure", "O-measure"),
+        "gain-sweep metrics (default P-plus P-measure O-measure; run when every variant matrix is present)",
+        nargs="*", metavar="M", config=("sweeps", "gains", "metrics"),
+        schema={"type": "array", "items": {"type": "string"}},
+        doc="Metrics whose gains are varied (Sakai (2007a) - P-plus, P-measure, O-measure).")
+    sweep_gains: tuple[str, ...] | None = parameter(None,
+        "gain variants in measure syntax, L1 first (default: the paper's 30:20:10, 0.3:0.2:0.1, 1:1:1, "
+        "10:5:1 as 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10)", nargs="+", metavar="G",
+        config=("sweeps", "gains", "variants"), config_default=("10:20:30", "0.1:0.2:0.3", "1:1:1", "1:5:10"),
+        schema={"type": "array", "items": {"type": "string", "pattern": _GAINS}},
+        doc="Variant gain vectors (L1 upward; Sakai (2007a) - 30:20:10, 0.3:0.2:0.1, 1:1:1, 10:5:1).")
+    # the pipeline gives each collection's gains
+    default_gains: str | None = parameter(None, "label of the default-gain row (e.g. 1:2:3)", metavar="G",
+                                          config=("collections", "*", "gains"))
 
 
 STAGE = StageInfo(
     "gain_sweep", "matrices", run, tables=("gain_kendall", "gain_bootstrap"), metrics=None,
     streams=("paired",), condition="gain_sweep", cost=1.0, title="gain-value sweep", applies=applies,
-    params=(
-        Param("sweep_metrics", str, ("P-plus", "P-measure", "O-measure"),
-              "gain-sweep metrics (default P-plus P-measure O-measure; run when every variant matrix is present)",
-              nargs="*", metavar="M", config=("sweeps", "gains", "metrics"),
-              schema={"type": "array", "items": {"type": "string"}},
-              doc="Metrics whose gains are varied (Sakai (2007a) - P-plus, P-measure, O-measure)."),
-        Param("sweep_gains", str, None,
-              "gain variants in measure syntax, L1 first (default: the paper's 30:20:10, 0.3:0.2:0.1, 1:1:1, "
-              "10:5:1 as 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10)",
-              nargs="+", metavar="G", config=("sweeps", "gains", "variants"),
-              config_default=("10:20:30", "0.1:0.2:0.3", "1:1:1", "1:5:10"),
-              schema={"type": "array", "items": {"type": "string", "pattern": _GAINS}},
-              doc="Variant gain vectors (L1 upward; Sakai (2007a) - 30:20:10, 0.3:0.2:0.1, 1:1:1, 10:5:1)."),
-        # the pipeline gives each collection's gains
-        Param("default_gains", str, None, "label of the default-gain row (e.g. 1:2:3)", metavar="G"),
-    ),
-    reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains"),
-    switch=("sweeps", "gains", "enabled"), switch_doc="Run the gain sweep.",
+    params=GainSweepParams,
+    reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains", "default_gains"),
+    switch=("sweeps", "gains", "enabled"), plan=plan, switch_doc="Run the gain sweep.",
     sections=((("sweeps",), "Parameter sweeps (Sakai 2007a, Sec. 5.5)."),
               (("sweeps", "gains"), ("Gain-value sweep (Sakai 2007a, Tables 5-6) - each metric with each variant "
                "gain vector, against the collection's default gains. Gains are listed from L1 upward, so "
                "paper \"30:20:10\" (S:A:B) is 10:20:30 here."))),
-    schema_rank=1)       # `sweeps` closes the stage sections of the config
+    schema_rank=1,
+    outputs=(
+        Output("gain_kendall", "table", "collection",
+               "Kendall's rank correlations: default gain values versus others (above 0.8 in bold)",
+               f"Table 5 of {SAKAI_A}",
+               columns=("metric", "gains", "tau", "z0", "p_value", "paper_gains", "variant"),
+               condition="gain_sweep"),
+        Output("gain_bootstrap", "table", "collection",
+               "The effect of changing gain values on the paired bootstrap sensitivity", f"Table 6 of {SAKAI_A}",
+               columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff", "gains", "default",
+                        "paper_gains"), condition="gain_sweep"),
+    ),
+    when="gain sweep on")       # `sweeps` closes the stage sections of the config

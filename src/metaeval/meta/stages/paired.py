@@ -3,18 +3,86 @@
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import Output, StageInfo, parameter
+from .cite import SAKAI_A, SAKAI_B
+
+
+def stage_paired(matrices: dict, metric: str, cfg, samples=None) -> dict:
+    """``bootstrap_paired`` (one row), ``asl`` (test = paired) and ``tstar`` for one metric."""
+    import numpy as np
+    import pandas as pd
+
+    from ..bootstrap import paired_bootstrap, paired_tstar
+    from ..metric_forms import asl_frame, boot_row, resolve_metric, samples_for
+
+    df, transform, _ = resolve_metric(matrices, metric, "paired")
+    smp = samples if samples is not None else samples_for(df, cfg)
+    res = paired_bootstrap(df, smp, alpha=cfg.alpha, transform=transform, batch=cfg.batch, metric=metric)
+    if cfg.tstar_pair is not None:
+        runs = list(res.runs)
+        i, j = (runs.index(str(r)) for r in cfg.tstar_pair)
+    else:
+        p = int(np.argmin(np.abs(res.asl - cfg.alpha)))      # first pair on ties
+        i, j = int(res.pair_x[p]), int(res.pair_y[p])
+    t_obs, t = paired_tstar(df, (i, j), smp, transform=transform, metric=metric)
+    tstar = pd.DataFrame({"metric": metric, "system_x": res.runs[i], "system_y": res.runs[j],
+                          "t_observed": t_obs, "t_star": t})
+    return {"bootstrap_paired": boot_row(metric, res), "asl": asl_frame(metric, "paired", res),
+            "tstar": tstar}
 
 
 def run(inputs, params):
-    from ..run import stage_paired
-
     return stage_paired(inputs.matrices, inputs.metric, params, *inputs.samples)
+
+
+@dataclass(frozen=True)
+class PairedParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    tstar_pair: tuple[str, str] | None = parameter(None, "(run x, run y) of the t* table; None = ASL closest to alpha",
+                                               flag=None)
 
 
 STAGE = StageInfo(
     "paired", "matrices", run, tables=("bootstrap_paired", "asl", "tstar"), metrics="paired",
     per_metric=True, streams=("paired",), cost=2.0, title="paired bootstrap test",
-    params=(Param("tstar_pair", str, None, "(run x, run y) of the t* table; None = ASL closest to alpha",
-                  flag=None),),
-    reads=("B", "alpha", "seed", "metrics", "geometric"))
+    params=PairedParams,
+    reads=("B", "alpha", "seed", "metrics", "geometric"),
+    outputs=(
+        Output("bootstrap_paired", "table", "collection",
+               "Paired bootstrap sensitivity: system pairs with ASL < alpha = {alpha}, and the "
+               "estimated overall difference required (two significant figures)",
+               f"Table 4 of {SAKAI_A} / Table 2 of {SAKAI_B}",
+               columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff")),
+        Output("asl", "table", "collection", "Achieved significance level of every system pair",
+               f"the data of {SAKAI_B} Figs 10-13", stages=("paired", "unpaired"),
+               columns=("metric", "test", "system_x", "system_y", "asl")),
+        Output("tstar", "table", "collection",
+               "Bootstrap replicates t* of the paired test for the chosen system pair of each metric",
+               f"the data of {SAKAI_B} Figs 4-5",
+               columns=("metric", "system_x", "system_y", "t_observed", "t_star")),
+        Output("asl_paired", "figure", "collection",
+               "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "
+               "one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 10 and 12",
+               stages=("figures",), source="asl", draw_seconds=0.7),
+        Output("tstar", "figure", "collection",
+               "Histogram of the bootstrap replicates t* for the chosen system pair, observed t marked",
+               f"{SAKAI_B} Figs 4-5", stages=("figures",), source="tstar", draw_seconds=3.0),
+        Output("sensitivity_paired", "table", "summary",
+               "Paired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
+               "collection", f"{SAKAI_A} Fig. 10 / {SAKAI_B} Fig. 14", stages=("summary",),
+               columns=("metric", "COLLECTION..."), source="bootstrap_paired"),
+        Output("estimated_diff_paired", "table", "summary",
+               "Paired bootstrap: estimated difference required per collection",
+               f"column (iii) of Table 4 of {SAKAI_A} / Table 2 of {SAKAI_B}", stages=("summary",),
+               columns=("metric", "COLLECTION..."), source="bootstrap_paired"),
+        Output("sensitivity_paired", "figure", "summary",
+               "Paired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
+               "metric across the collections", f"{SAKAI_A} Fig. 10 / {SAKAI_B} Fig. 14", stages=("summary",),
+               source="sensitivity_paired"),
+        Output("asl_paired", "figure", "summary",
+               "Paired test ASL curves, one panel per collection; the dotted line is alpha = {alpha}",
+               f"{SAKAI_B} Figs 10 and 12 for every collection", stages=("summary",), source="asl"),
+    ))

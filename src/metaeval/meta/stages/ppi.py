@@ -55,11 +55,6 @@ OUTPUTS = (
          "regenerates": _REGEN},
 )
 
-STAGE = StageInfo("ppi", "other",
-                  title="prediction-powered intervals and the judging budget (Angelopoulos et al. 2023)",
-                  outputs=OUTPUTS)
-
-
 # ---------------------------------------------------------------- the pipeline's job (metaeval.dag)
 def _listed(v) -> list[str]:
     return [v] if isinstance(v, str) else [str(x) for x in v]
@@ -96,3 +91,28 @@ def job_args(cc: dict, metrics: list[str]) -> str:
         words.append(opt("--gains", cc["gains"]))
     words += [opt("--order", cc.get("order", "file")), opt("--depth", cc.get("depth", 1000) or 0)]
     return " ".join(words)
+
+
+def plan(p) -> None:
+    """The collections with a ``ppi:`` block in the plan of a config (:class:`metaeval.dag.Plan`),
+    one job each; its rule (``workflow/rules/ppi.smk``) reads ``p.ppi_files(C)`` and ``p.ppi_args(C)``
+    (the block's metrics canonical, or the config's)."""
+    p.ppi_collections = [c for c in p.collections if p.collection(c).get("ppi")]
+
+    def args(c: str) -> str:
+        block = p.collection(c)["ppi"]
+        metrics = p.measures(block["metrics"], f"collections.{c}.ppi.metrics") if block.get("metrics") else p.metrics
+        return job_args(p.collection(c), metrics)
+
+    p.ppi_files = lambda c: job_files(p.collection(c))
+    p.ppi_args = args
+
+
+def targets(p) -> list[str]:
+    """Its files, ``results/C/ppi/...``, for every collection with a ``ppi:`` block."""
+    return [f"{p.results}/{c}/ppi/{f}" for c in p.ppi_collections for f in p.output_files("ppi")]
+
+
+STAGE = StageInfo("ppi", "other", plan=plan, targets=targets,
+                  title="prediction-powered intervals and the judging budget (Angelopoulos et al. 2023)",
+                  outputs=OUTPUTS)

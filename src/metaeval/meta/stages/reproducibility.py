@@ -8,7 +8,9 @@ config section, its tables and figures are declared here (standard library only)
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import StageInfo, parameter
 
 #: the measures of the config's default (ir_measures' names: trec_eval's values)
 DEFAULT_METRICS = ("AP", "nDCG@10", "P@10", "RR")
@@ -28,42 +30,70 @@ def _files(value: list) -> list[str]:
 _TABLE = {"kind": "table", "scope": _R, "condition": _R}
 _FIGURE = {"kind": "figure", "scope": _R, "condition": _R}
 
+def inputs(config: dict) -> list[str]:
+    """The qrels and run files of the stage's job (a changed file re-runs it)."""
+    rp = config.get("reproducibility") or {}
+    files = [rp.get("qrels"), rp.get("rep_qrels")] + list(rp.get("orig") or [])
+    for pair in (rp.get("reproductions") or {}).values():
+        files += list(pair)
+    return [f for f in dict.fromkeys(files) if f]
+
+
+def targets(p) -> list[str]:
+    """Its files, ``results/reproducibility/...``, when it is switched on."""
+    if not p.conditions.get("reproducibility"):
+        return []
+    return [f"{p.results}/reproducibility/{f}" for f in p.output_files("reproducibility")]
+
+
+def plan(p) -> None:
+    """What its rule (``workflow/rules/reproducibility.smk``) reads from the plan of a config:
+    ``p.reproducibility_inputs()`` and ``p.reproducibility_files()``."""
+    p.reproducibility_inputs = lambda: inputs(p.config)
+    p.reproducibility_files = lambda: targets(p)
+
+
+@dataclass(frozen=True)
+class ReproducibilityParams:
+    """The stage's parameters: the options of its command (no MetaConfig fields)."""
+
+    rp_qrels: str | None = parameter(None, "qrels of the original collection", flag="--qrels", config=(_R, "qrels"),
+        field=False, schema={"type": ["string", "null"]}, doc="Qrels of the original experiment's collection.")
+    rp_orig: tuple[str, ...] | None = parameter(None, "the original baseline and advanced runs", flag="--orig",
+        nargs="+", config=(_R, "orig"), field=False, render=_files,
+        schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}, "minItems": 2,
+                "maxItems": 2},
+        doc="The original baseline and advanced run files.")
+    rp_reps: tuple[str, ...] | None = parameter(None, "reproductions NAME=BASELINE,ADVANCED", flag="--rep", nargs="+",
+        config=(_R, "reproductions"), field=False, render=_reproductions,
+        schema={"type": ["object", "null"],
+                "additionalProperties": {"type": "array", "items": {"type": "string", "minLength": 1},
+                                         "minItems": 2, "maxItems": 2}},
+        doc="The reproductions, each NAME: [baseline run file, advanced run file] (a CENTRE-style "
+        "campaign: every participant's pair).")
+    rp_rep_qrels: str | None = parameter(None, "qrels of another collection (replicability)", flag="--rep-qrels",
+        config=(_R, "rep_qrels"), field=False, schema={"type": ["string", "null"]},
+        doc="Qrels of the collection the reproductions ran on when it is not the original's "
+        "(replicability: only the unpaired t test, ER and Delta RI).")
+    rp_metrics: tuple[str, ...] = parameter(DEFAULT_METRICS, "measures (ir_measures' names)", flag="--metrics",
+        nargs="+", config=(_R, "metrics"), field=False,
+        schema={"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
+        doc="The measures, in ir_measures' vocabulary (trec_eval's values, as repro_eval evaluates).")
+    rp_depth: int = parameter(1000, "documents per topic kept", flag="--depth", config=(_R, "depth"), field=False,
+        schema={"type": "integer", "minimum": 1},
+        doc="Documents kept per topic, in repro_eval's order (its RUN_LENGTH), and RBO's depth.")
+    rp_rbo_p: float = parameter(0.95, "RBO persistence", flag="--rbo-p", config=(_R, "rbo_p"), field=False,
+        schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        doc="The persistence p of rank-biased overlap (repro_eval's RBO_P).")
+
+
 STAGE = StageInfo(
     "reproducibility", "other",        # its tables: `outputs` below (scope reproducibility, not per collection)
+    plan=plan, targets=targets,
     condition=_R, switch=(_R, "enabled"), switch_default=False,
     switch_doc="Run the stage (one job: tables reproducibility, effects and reproducibility_topics).",
     title=f"was it reproduced? reproducibility and replicability measures ({_REF})",
-    params=(
-        Param("rp_qrels", str, None, "qrels of the original collection", flag="--qrels", config=(_R, "qrels"),
-              field=False, schema={"type": ["string", "null"]},
-              doc="Qrels of the original experiment's collection."),
-        Param("rp_orig", str, None, "the original baseline and advanced runs", flag="--orig", nargs="+",
-              config=(_R, "orig"), field=False, render=_files,
-              schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}, "minItems": 2,
-                      "maxItems": 2},
-              doc="The original baseline and advanced run files."),
-        Param("rp_reps", str, None, "reproductions NAME=BASELINE,ADVANCED", flag="--rep", nargs="+",
-              config=(_R, "reproductions"), field=False, render=_reproductions,
-              schema={"type": ["object", "null"],
-                      "additionalProperties": {"type": "array", "items": {"type": "string", "minLength": 1},
-                                               "minItems": 2, "maxItems": 2}},
-              doc="The reproductions, each NAME: [baseline run file, advanced run file] (a CENTRE-style "
-                  "campaign: every participant's pair)."),
-        Param("rp_rep_qrels", str, None, "qrels of another collection (replicability)", flag="--rep-qrels",
-              config=(_R, "rep_qrels"), field=False, schema={"type": ["string", "null"]},
-              doc="Qrels of the collection the reproductions ran on when it is not the original's "
-                  "(replicability: only the unpaired t test, ER and Delta RI)."),
-        Param("rp_metrics", str, DEFAULT_METRICS, "measures (ir_measures' names)", flag="--metrics", nargs="+",
-              config=(_R, "metrics"), field=False,
-              schema={"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
-              doc="The measures, in ir_measures' vocabulary (trec_eval's values, as repro_eval evaluates)."),
-        Param("rp_depth", int, 1000, "documents per topic kept", flag="--depth", config=(_R, "depth"), field=False,
-              schema={"type": "integer", "minimum": 1},
-              doc="Documents kept per topic, in repro_eval's order (its RUN_LENGTH), and RBO's depth."),
-        Param("rp_rbo_p", float, 0.95, "RBO persistence", flag="--rbo-p", config=(_R, "rbo_p"), field=False,
-              schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-              doc="The persistence p of rank-biased overlap (repro_eval's RBO_P)."),
-    ),
+    params=ReproducibilityParams,
     reads=("rp_qrels", "rp_orig", "rp_reps", "rp_rep_qrels", "rp_metrics", "rp_depth", "rp_rbo_p"),
     sections=(((_R,),
                (f"Was it reproduced? (stage reproducibility, one job, `metaeval reproducibility`): Kendall's tau "

@@ -7,7 +7,9 @@ collection names a baseline (header only for a collection without one)."""
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import Output, StageInfo, parameter
 
 
 def _check_alpha(v):
@@ -36,14 +38,37 @@ def run(inputs, params):
 
 
 _R = ("collections", "*", "risk")
+
+
+@dataclass(frozen=True)
+class RiskParams:
+    """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
+
+    # per collection: the schema entry `collections.*.risk` is written by hand
+    risk_baseline: tuple[str, ...] = parameter((),
+        "baseline run(s) of the risk table (tables/risk.csv: URisk, TRisk, ZRisk, "
+        "GeoRisk); none: no risk table", nargs="+", metavar="RUN", config=_R + ("baseline",))
+    risk_alpha: tuple[float, ...] = parameter((1.0, 5.0),
+        "risk sensitivities alpha >= 0 of the risk table (a loss weighs "
+        "1 + alpha; default 1 5)", nargs="+", metavar="A", config=_R + ("alpha",), check=_check_alpha)
+
+
 STAGE = StageInfo(
     "risk", "matrices", run, tables=("risk",), metrics="plain", condition="risk", cost=0.05,
     title="risk-sensitive measures", applies=applies,
-    params=(
-        # per collection: the schema entry `collections.*.risk` is written by hand
-        Param("risk_baseline", str, (), "baseline run(s) of the risk table (tables/risk.csv: URisk, TRisk, ZRisk, "
-              "GeoRisk); none: no risk table", nargs="+", metavar="RUN", config=_R + ("baseline",)),
-        Param("risk_alpha", float, (1.0, 5.0), "risk sensitivities alpha >= 0 of the risk table (a loss weighs "
-              "1 + alpha; default 1 5)", nargs="+", metavar="A", config=_R + ("alpha",), check=_check_alpha),
+    params=RiskParams,
+    reads=("metrics", "risk_baseline", "risk_alpha"),
+    outputs=(
+        Output("risk", "table", "collection",
+               "Risk-sensitive measures of every run against the configured baseline run(s), per metric "
+               "and risk sensitivity alpha (a loss weighs 1 + alpha): URisk (Wang et al. 2012), TRisk and its "
+               "two-sided p-value (Dinçer, Macdonald & Ounis 2014; TRisk < -2: significantly riskier than "
+               "the baseline), ZRisk and GeoRisk against all runs in use (Dinçer, Macdonald & Ounis 2016), "
+               "and the topics the run wins and loses against the baseline; the Markdown and LaTeX show URisk "
+               "and TRisk per alpha (p, ZRisk and GeoRisk: the CSV)",
+               "the risk-sensitive evaluation of Wang et al. (2012) and Dinçer, Macdonald & Ounis (2014, "
+               "2016), as TREC's Web track 2013-2014 reported it",
+               columns=("metric", "run", "baseline", "alpha", "urisk", "trisk", "p", "zrisk", "georisk", "wins",
+                        "losses"), condition="risk"),
     ),
-    reads=("metrics", "risk_baseline", "risk_alpha"))
+    when="a risk baseline configured")

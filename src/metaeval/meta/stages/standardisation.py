@@ -7,33 +7,54 @@ job's arguments are declared here (:mod:`metaeval.dag`)."""
 
 from __future__ import annotations
 
-from ...stages import Param, StageInfo
+from dataclasses import dataclass
+
+from ...stages import Output, StageInfo, parameter
+from .cite import URBANO_19
 from .common import SEED
 
+def plan(p) -> None:
+    """The metrics of the stage's job in the plan of a config (:class:`metaeval.dag.Plan`): the
+    config's ``metrics`` without std= (``p.std_metrics``, read by its rule)."""
+    p.std_metrics = [m for m in p.metrics if "std=" not in m]
+    p.values["std_metrics"] = p.std_metrics
+
+
 _S = "standardisation"
+
+
+@dataclass(frozen=True)
+class StandardisationParams:
+    """The stage's parameters: the options of its command (no MetaConfig fields)."""
+
+    # the pipeline gives the config's metrics without std= (metaeval.dag.Plan.std_metrics)
+    std_metrics: tuple[str, ...] | None = parameter(None, "metrics (default: every matrix)", flag="--metrics",
+        nargs="+", field=False)
+    std: tuple[str, ...] = parameter(("z", "N", "U", "E"), "the standardisations besides raw scores", nargs="+",
+        config=(_S, "std"), field=False,
+        schema={"type": "array", "items": {"enum": ["z", "N", "U", "E"]}, "minItems": 1},
+        doc="The standardisations besides raw scores - z and N (Webber et al. 2008), U (Sakai ICTIR 2016), "
+        "E (Urbano et al. 2019).")
+    std_topics: int = parameter(50, "topics per random subset", flag="--topics", config=(_S, "topics"), field=False,
+        schema={"type": "integer", "minimum": 2},
+        doc="Topics per random subset (at most half the collection's topics).")
+    std_trials: int = parameter(1000, "random subsets per experiment", flag="--trials", config=(_S, "trials"),
+        field=False, schema={"type": "integer", "minimum": 1},
+        doc="Random subsets per experiment (the paper - 5000).")
+    std_seed: int = parameter(SEED, "random seed", flag="--seed", config=(_S, "seed"), field=False,
+        schema={"type": "integer", "minimum": 0}, doc="Random seed of the topic subsets.")
+
+
+_STD_METHODS = ("raw scores and the z-scores of Webber et al. (2008) (z), their normal CDF (N), Sakai (2016)'s "
+                "std-AB (U) and the empirical CDF (E)")
+
+
 STAGE = StageInfo(
     "standardisation", "other", tables=("standardisation_within", "standardisation_between"),
-    condition="standardisation", switch=(_S, "enabled"), switch_default=False,
+    condition="standardisation", switch=(_S, "enabled"), switch_default=False, plan=plan,
     switch_doc="Run the stage (tables standardisation_within and standardisation_between).",
     title="score standardisation within and between collections (Urbano et al. 2019)",
-    params=(
-        # the pipeline gives the config's metrics without std= (metaeval.dag.Plan.std_metrics)
-        Param("std_metrics", str, None, "metrics (default: every matrix)", flag="--metrics", nargs="+",
-              field=False),
-        Param("std", str, ("z", "N", "U", "E"), "the standardisations besides raw scores", nargs="+",
-              config=(_S, "std"), field=False,
-              schema={"type": "array", "items": {"enum": ["z", "N", "U", "E"]}, "minItems": 1},
-              doc="The standardisations besides raw scores - z and N (Webber et al. 2008), U (Sakai ICTIR 2016), "
-                  "E (Urbano et al. 2019)."),
-        Param("std_topics", int, 50, "topics per random subset", flag="--topics", config=(_S, "topics"), field=False,
-              schema={"type": "integer", "minimum": 2},
-              doc="Topics per random subset (at most half the collection's topics)."),
-        Param("std_trials", int, 1000, "random subsets per experiment", flag="--trials", config=(_S, "trials"),
-              field=False, schema={"type": "integer", "minimum": 1},
-              doc="Random subsets per experiment (the paper - 5000)."),
-        Param("std_seed", int, SEED, "random seed", flag="--seed", config=(_S, "seed"), field=False,
-              schema={"type": "integer", "minimum": 0}, doc="Random seed of the topic subsets."),
-    ),
+    params=StandardisationParams,
     reads=("std_metrics", "std", "std_topics", "std_trials", "std_seed"),
     sections=(((_S,),
                ("The score standardisation experiments of Urbano, Lima & Hanjalic (2019) (stage standardisation, "
@@ -41,4 +62,42 @@ STAGE = StageInfo(
                "tau_AP-b and Pearson's r between raw and standardised run means on random topic subsets; paired "
                "t test power) and between collections (two disjoint topic sets; Welch t test type I error and "
                "power), for raw scores and each standardisation. On every metric of `metrics` without std=. "
-               "See docs/meta.md.")),))
+               "See docs/meta.md.")),),
+    outputs=(
+        Output("standardisation_within", "table", "collection",
+               f"Standardisation within a collection: {_STD_METHODS}; per trial a random subset of n_topics "
+               "topics, Kendall's tau_b (mean and s.d. over the trials), tau_AP-b and Pearson's r between the runs' "
+               "mean raw and mean standardised scores, and the fraction of run pairs the paired t test on the "
+               "standardised scores finds significant at the two levels of the columns power_at_ALPHA",
+               f"the within-collection experiment of {URBANO_19} (their R/01-within.R)",
+               columns=("metric", "std", "n_topics", "trials", "tau", "tau_sd", "tau_ap", "r", "power_at_0.05",
+                        "power_at_0.01"), condition="standardisation"),
+        Output("standardisation_between", "table", "collection",
+               f"Standardisation between collections: {_STD_METHODS}; per trial two disjoint random sets of "
+               "topics play two collections: type1 = the fraction of runs Welch's t test finds different from "
+               "themselves across the two sets, power = the fraction of pairs of different runs it finds "
+               "different, at each alpha; Kendall's tau_b, tau_AP-b and Pearson's r between the two sets' "
+               "rankings (means over the trials)",
+               f"the between-collection experiment of {URBANO_19} (their R/02-between.R)",
+               columns=("metric", "std", "alpha", "type1", "power", "tau", "tau_ap", "r"),
+               condition="standardisation"),
+        Output("standardisation", "text", "collection",
+               "The power curves of the within-collection experiment (power.csv: metric, std, alpha, power) and "
+               "every trial's tau_b, tau_AP-b and r in both experiments (trials.csv: metric, experiment, std, "
+               "trial, tau, tau_ap, r)", f"the power curves and correlation distributions of {URBANO_19}",
+               columns=("metric", "std", "alpha", "power"), formats=("power.csv", "trials.csv"),
+               condition="standardisation"),
+        # score standardisation (stage standardisation)
+        Output("standardisation_power", "figure", "collection",
+               "Power and type I error curves between collections: the fraction of pairs of different runs "
+               "(left) and of runs against themselves (right) that Welch's t test finds significant, against "
+               "alpha, one line per standardisation, one row of panels per metric",
+               f"the between-collection power and type I error figures of {URBANO_19}",
+               source="standardisation_between", condition="standardisation"),
+        Output("standardisation_tau", "figure", "collection",
+               "Rank correlations per standardisation: within a collection, the mean tau_b (with its s.d. over "
+               "the trials) and tau_AP-b between the rankings by raw and by standardised mean scores, one "
+               "panel per metric", f"the within-collection tau and tau_AP figures of {URBANO_19}",
+               source="standardisation_within", condition="standardisation"),
+    ),
+    when="standardisation configured")
