@@ -68,11 +68,14 @@ def test_metaeval_meta_writes_the_rank_correlation_outputs(tmp_path):
 
 def test_bad_rbo_p_is_one_line(tmp_path, capsys):
     mats = write_matrices(tmp_path / "m")
-    rc = main(["meta", "--matrices", str(mats), "--out", str(tmp_path / "o"), "--rbo-p", "1.5",
-               "--quiet"])
-    assert rc != 0
-    err = capsys.readouterr().err.strip()
-    assert "rbo_p" in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    # out of its declared range (0, 1): a usage error where argparse parses it (exit 2), one error line
+    with pytest.raises(SystemExit) as e:
+        main(["meta", "--matrices", str(mats), "--out", str(tmp_path / "o"), "--rbo-p", "1.5", "--quiet"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    errors = [ln for ln in err.splitlines() if ": error:" in ln]
+    assert errors == ["metaeval meta: error: argument --rbo-p: must be a number in (0, 1), got '1.5'"], err
+    assert "Traceback" not in err and not (tmp_path / "o").exists()
 
 
 def test_api_meta_evaluate_has_the_table(tmp_path):
