@@ -7,7 +7,9 @@
   const visible = (e) => e.offsetParent !== null;
   function clickText(text) {
     const els = Array.from(document.querySelectorAll("a, button, li, span, div, td, h1, h2, h3"));
-    const el = els.reverse().find((e) => e.textContent.trim() === text && visible(e));
+    // a menu entry or button, not the same word in a code block (the front page's effective
+    // configuration names every collection: "simA" is a YAML key there too)
+    const el = els.reverse().find((e) => e.textContent.trim() === text && visible(e) && !e.closest("pre, code"));
     if (el) { el.click(); return true; }
     return false;
   }
