@@ -8,7 +8,7 @@ Standard library and the measure registry only: it is written while Snakemake pa
 
 from __future__ import annotations
 
-import re
+from .outputs import rst_text as _text
 
 __all__ = ["front_page", "measure_sources"]
 
@@ -31,13 +31,6 @@ def measure_sources(metrics) -> list[tuple[str, list[str]]]:
         _, source = family_of(parse_measure(m, "ntcireval").definition)
         out.setdefault(source or "metaeval", []).append(str(m))
     return list(out.items())
-
-
-def _text(name: object) -> str:
-    """``name`` (a measure's or collection's) as reStructuredText prints it literally: its markup
-    characters escaped, so that ``nDCG@100`` is not taken for an e-mail address (a mailto: link)
-    nor ``x_`` for a reference."""
-    return re.sub(r"([\\`*_|@<>\[\]:])", r"\\\1", str(name))
 
 
 def _plural(n: int, word: str) -> str:

@@ -33,6 +33,7 @@ Adding a table: one :class:`Output` entry in the declaring stage's ``outputs``, 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from .meta import stages as _stages
@@ -41,7 +42,7 @@ from .meta.stages import FIGURE_FORMATS, SCOPES, TABLE_FORMATS, Output
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
            "SUMMARY_SOURCES", "primary_measure", "CAPTION_DEFAULTS", "format_alpha",
-           "format_threshold", "report_caption_name", "report_captions", "markdown_reference"]
+           "format_threshold", "report_caption_name", "report_captions", "markdown_reference", "rst_text"]
 
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
 STAGES = _stages.names()
@@ -198,11 +199,20 @@ def report_caption_name(output: Output) -> str:
     return f"{output.scope}_{output.kind}_{output.name}"
 
 
+def rst_text(name: object) -> str:
+    """``name`` (a measure's or collection's) as reStructuredText prints it literally: its markup
+    characters escaped, so that ``nDCG@100`` is not taken for an e-mail address (a mailto: link)
+    nor ``x_`` for a reference."""
+    return re.sub(r"([\\`*_|@<>\[\]:])", r"\\\1", str(name))
+
+
 def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05,
                     context: dict | None = None) -> dict[str, str]:
     """Caption key (:func:`report_caption_name`) -> RST text for every table and figure (text
     outputs are not in the report); ``context``: what the configuration computes
-    (:func:`caption_context`: the primary measure)."""
+    (:func:`caption_context`: the primary measure, escaped here for reStructuredText)."""
+    if context and "measure" in context:
+        context = {**context, "measure": rst_text(context["measure"])}
     return {report_caption_name(o): caption(o, alpha=alpha, swap_threshold=swap_threshold, context=context)
             + _whole_table_link(o) + "\n" for o in OUTPUTS if o.kind != "text"}
 
