@@ -33,7 +33,6 @@ Adding a table: one :class:`Output` entry in the declaring stage's ``outputs``, 
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from .meta import stages as _stages
@@ -199,11 +198,14 @@ def report_caption_name(output: Output) -> str:
     return f"{output.scope}_{output.kind}_{output.name}"
 
 
+_RST_ESCAPES = {ord(c): "\\" + c for c in "\\`*_|@<>[]:"}
+
+
 def rst_text(name: object) -> str:
     """``name`` (a measure's or collection's) as reStructuredText prints it literally: its markup
     characters escaped, so that ``nDCG@100`` is not taken for an e-mail address (a mailto: link)
     nor ``x_`` for a reference."""
-    return re.sub(r"([\\`*_|@<>\[\]:])", r"\\\1", str(name))
+    return str(name).translate(_RST_ESCAPES)
 
 
 def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05,
