@@ -140,7 +140,10 @@ def test_dl19_means_agree_with_a_reimplementation_of_01_within():
     df = read_matrix(REF / "dl19_AP.csv")
     x = df.to_numpy()
     n, K = 21, 400                                            # 43 topics: min(50, floor(43 / 2))
-    frames = S.stage_standardisation({"AP": df}, trials=K, n_topics=50, seed=11)
+    from metaeval.errors import InputWarning
+
+    with pytest.warns(InputWarning, match="subsets of 21 topics used, not 50"):
+        frames = S.stage_standardisation({"AP": df}, trials=K, n_topics=50, seed=11)
     within = frames["standardisation_within"].set_index("std")
     trials = frames["standardisation_trials"]
     power = frames["standardisation_power"]

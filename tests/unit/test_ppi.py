@@ -273,14 +273,16 @@ def test_no_unlabelled_topic_leaves_the_ppi_rows_empty_and_labelled_n_is_seeded(
     from metaeval.errors import InputWarning
 
     lab = ["1", "2", "3", "4"]
-    with pytest.warns(InputWarning, match="every topic the judge"):
+    with pytest.warns(InputWarning, match="topics not in the qrels ignored"), \
+            pytest.warns(InputWarning, match="every topic the judge"):
         res = P.run_ppi(toy["qrels"], toy["judge"][0], toy["runs"], metrics=["AP"], labelled_topics=lab, sizes=[2],
                         trials=5, order="file")
     m = res.means.set_index("estimator")
     assert res.unlabelled == [] and m.loc[["ppi", "ppi++"], "mean"].isna().all()
     assert m.loc[["human", "judge"], "mean"].notna().all() and len(res.budget) == 4
     kw = dict(metrics=["AP"], labelled=3, seed=9, sizes=[2], trials=5, order="file")
-    a = P.run_ppi(toy["qrels"], toy["judge"], toy["runs"], **kw)
-    b = P.run_ppi(toy["qrels"], toy["judge"], toy["runs"], **kw)
+    with warnings.catch_warnings(record=True):      # the runs read again (their warnings asserted above)
+        a = P.run_ppi(toy["qrels"], toy["judge"], toy["runs"], **kw)
+        b = P.run_ppi(toy["qrels"], toy["judge"], toy["runs"], **kw)
     assert a.labelled == b.labelled and len(a.labelled) == 3 and set(a.labelled) <= set(a.human_topics)
     pd.testing.assert_frame_equal(a.budget, b.budget)
