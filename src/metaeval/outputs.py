@@ -190,12 +190,8 @@ def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05
 def report_caption_name(output: Output) -> str:
     """The caption key of the Snakemake report: ``table_NAME``, ``figure_NAME``,
     ``SCOPE_KIND_NAME`` (``summary_table_NAME``, ``judgments_figure_NAME``, ...) or
-    ``kishida_NAME``."""
-    if output.scope == "collection":
-        return f"{output.kind}_{output.name}"
-    if output.scope == "kishida":
-        return f"kishida_{output.name}"
-    return f"{output.scope}_{output.kind}_{output.name}"
+    ``kishida_NAME``: the style its scope declares (:attr:`Output.caption_key`)."""
+    return output.caption_key
 
 
 _RST_ESCAPES = {ord(c): "\\" + c for c in "\\`*_|@<>[]:"}

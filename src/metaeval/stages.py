@@ -196,6 +196,10 @@ _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
          ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
          # reproducibility (one job): RESULTS/reproducibility/tables, .../figures
          ("reproducibility", "table"): "tables", ("reproducibility", "figure"): "figures"}
+#: the key of an output's caption in the Snakemake report, per scope (``{scope}``, ``{kind}``,
+#: ``{name}``; default ``SCOPE_KIND_NAME``): a collection's ``KIND_NAME``; the Kishida
+#: reproduction's (tables only) ``kishida_NAME``, as the report has always named them
+_CAPTION_KEYS = {"collection": "{kind}_{name}", "kishida": "{scope}_{name}"}
 
 
 @dataclass(frozen=True)
@@ -242,6 +246,13 @@ class Output:
         per-collection table, ``summary_NAME`` for a summary table); figures: the plotter key
         in :data:`metaeval.report.figures.PLOTTERS` (``NAME`` / ``summary_NAME``)."""
         return self.name if self.scope == "collection" else f"{self.scope}_{self.name}"
+
+    @property
+    def caption_key(self) -> str:
+        """The key of its caption in the Snakemake report (``table_NAME``, ``summary_figure_NAME``,
+        ...: the scope's style)."""
+        return _CAPTION_KEYS.get(self.scope, "{scope}_{kind}_{name}").format(scope=self.scope, kind=self.kind,
+                                                                              name=self.name)
 
     @property
     def directory(self) -> str:
