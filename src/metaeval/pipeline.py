@@ -137,7 +137,8 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
-    matrices): the Kendall table's caption notes two measures that are the same measure.  With more
+    matrices): what the caption notes the stages declare read (:func:`caption_notes`: the Kendall
+    table's notes two measures that are the same measure).  With more
     runs than ``pair_top_runs`` (default :data:`metaeval.report.per_pair.PAIR_TOP_RUNS`; 0 = every
     pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only.
     ``jobs > 1``: the tables dealt by size into that many processes (:func:`fork_map`), the same
@@ -152,11 +153,12 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
     context = table_context(tables, select_by, matrices, labels)
     top = pair_runs_for(tables, PAIR_TOP_RUNS if pair_top_runs is None else pair_top_runs,
                         metric=context.get("measure_name"))
+    notes = caption_notes()
 
     def one(name):
         df = tables[name]
         caption = None
-        note = same_measure_note(df, matrices, labels) if name == "kendall" else ""
+        note = notes[name](df, matrices, labels) if name in notes else ""
         if note:
             caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold, context=context)} {note}"
         return write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
@@ -189,22 +191,12 @@ def table_context(tables: Mapping, select_by: str | None = "AP", matrices: Mappi
     return ctx
 
 
-def same_measure_note(kendall, matrices: Mapping | None, labels: Mapping | None = None) -> str:
-    """A note for the Kendall table when two of its measures have identical matrices (the same
-    measure under two names, e.g. MSnDCG@10 and trec.ndcg_cut@10 under gains 1:2:3): their tau
-    is 1 by construction.  '' when none (or no matrices given)."""
-    if not matrices or kendall is None or not len(kendall):
-        return ""
-    from .meta.matrices import identical_measures
+def caption_notes() -> dict[str, Callable]:
+    """``{table: note}``: the caption notes the stages declare
+    (:attr:`metaeval.stages.StageInfo.caption_notes`), each ``note(table, matrices, labels) -> str``."""
+    from .meta import stages
 
-    shown = set(kendall["metric_a"]) | set(kendall["metric_b"])
-    pairs = identical_measures({m: matrices[m] for m in matrices if m in shown})
-    if not pairs:
-        return ""
-    lab = dict(labels or {})
-    said = "; ".join(f"{lab.get(a, a)} and {lab.get(b, b)}" for a, b in pairs)
-    return (f"Note: {said} {'are' if len(pairs) == 1 else 'are pairs of'} the same measure here "
-            f"(identical per-topic scores), so their tau is 1 by construction.")
+    return {table: note for s in stages.REGISTRY for table, note in s.caption_notes}
 
 
 # --------------------------------------------------------------------------- stages
