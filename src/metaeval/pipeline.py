@@ -16,8 +16,8 @@ Files of one collection ``C`` in the pipeline (docs/pipeline.md):
 ``C/tables/TABLE.{csv,md,tex}`` every table, parts combined and the collection-level tables added
                              (:func:`write_collection_tables`), and ``C/runs_used.csv``, the runs
                              meta-evaluated (:func:`write_runs_used`);
-``C/pvalues/METRIC.rthsd.B``     the Discpower text files of the ``pvalues`` table (written with
-                             the tables, :func:`write_discpower_texts`);
+``C/pvalues/METRIC.rthsd.B``  the text files the stages derive from the tables (written with
+                             them, :func:`write_texts`: the Discpower files of ``pvalues``);
 ``C/figures/``, ``summary/`` drawn from the table CSVs (:func:`write_figures`, :func:`write_summary`).
 
 Importing this module is cheap (no pandas, numpy or matplotlib until a function needs them).
@@ -36,7 +36,7 @@ from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
            "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables",
            "write_collection", "write_tables", "write_figures", "write_summary", "run_meta_files",
-           "write_incompleteness", "write_incompleteness_folder", "write_discpower_texts", "collection_cache",
+           "write_incompleteness", "write_incompleteness_folder", "write_texts", "caption_notes", "collection_cache",
            "stderr_progress"]
 
 
@@ -337,9 +337,10 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     (:func:`metaeval.meta.run.combine`), plus the run means and -- given a collection cache
     (``metaeval ingest``) -- Table 1 and the preferred-rank tables; written as CSV + Markdown +
     LaTeX into ``out_dir``.  ``runs_used``: also write the runs in use there
-    (:func:`write_runs_used`).  ``texts_dir``: also write the Discpower text files of the
-    ``pvalues`` table there (:func:`write_discpower_texts`).  ``computed``: ``{stage: {table:
-    DataFrame}}`` of stages computed in this process, used instead of their parts."""
+    (:func:`write_runs_used`).  ``texts_dir``: also write the text files the stages derive from
+    the tables into that folder (:func:`write_texts`: the Discpower files of ``pvalues``).
+    ``computed``: ``{stage: {table: DataFrame}}`` of stages computed in this process, used
+    instead of their parts."""
     from .meta.run import combine, matrix_name, run_means_metrics, stage_collection, stage_run_means
 
     mean_metrics = run_means_metrics(list(metrics), cfg)
@@ -359,7 +360,7 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
                            matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
                            formats=formats)
     if texts_dir is not None:
-        written += write_discpower_texts(tables.get("pvalues"), texts_dir, cfg.rthsd_B)
+        written += write_texts(tables, cfg, folder=texts_dir)
     if runs_used is not None:
         written.append(Path(runs_used))
         write_runs_used(matrices_dir, runs_used, cfg, runs)
@@ -553,7 +554,8 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                    labels: Mapping | None = None, jobs: int | None = None) -> list[Path]:
     """``metaeval meta``: every stage of one collection (:func:`metaeval.meta.run.run_meta`), the
     tables into ``OUT/tables/`` and, with ``figures``, the figures into ``OUT/figures/``, the
-    Discpower text files into ``OUT/pvalues/``.  ``jobs`` (default: the available cores) processes
+    text files derived from the tables into ``OUT/NAME/`` (:func:`write_texts`: the Discpower
+    files into ``OUT/pvalues/``).  ``jobs`` (default: the available cores) processes
     run the stages and draw the figures side by side (:func:`sharded_stage_runner`,
     :func:`write_figures`; the same bytes).  Written aside and published in ``OUT`` file by file
     (:func:`metaeval.util.replace_dir`): a run killed midway leaves the old output; other commands'
@@ -570,8 +572,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
                                labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs, jobs=jobs,
                                select_by=cfg.select_by)
-        if "pvalues" in tables:
-            written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
+        written += write_texts(tables, cfg, out)
         if figures:
             if progress:
                 progress("figures", "")
@@ -581,24 +582,32 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
     return written
 
 
-def write_discpower_texts(pvalues, out_dir, B: int) -> list[Path]:
-    """The Discpower-compatible text form of the randomised Tukey HSD p-values, one file per metric:
-    ``OUT/METRIC.rthsd.B`` (``B`` = the permutations used), lines ``RUN_X RUN_Y ABSDIFF PVALUE``
-    (:func:`metaeval.meta.discpower.discpower_texts`).  ``pvalues``: the ``pvalues`` table (None or
-    no ``rthsd`` rows: an empty folder).  Each file is written atomically."""
-    from .meta.discpower import discpower_texts
+def write_texts(tables: Mapping, cfg, root=None, *, folder=None) -> list[Path]:
+    """The text files the stages derive from ``tables`` (:attr:`metaeval.stages.StageInfo.texts`,
+    each ``files(tables, cfg)``; ``cfg`` the :class:`~metaeval.meta.run.MetaConfig`): each text
+    output's files in ``ROOT/NAME/`` (``pvalues/METRIC.rthsd.B``), for the stages with a table in
+    ``tables``; or, given ``folder``, those of every stage in that folder, made even when it stays
+    empty (the tables job's ``--texts``: the job's output folder).  Each file is written
+    atomically; on a failure no file of this call is left behind."""
+    from .meta import stages
     from .util import atomic_dir_outputs, atomic_write
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    texts = discpower_texts(pvalues) if pvalues is not None and len(pvalues) else {}
+    if folder is not None:
+        Path(folder).mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     with atomic_dir_outputs(written):
-        for metric, text in texts.items():
-            path = out / f"{metric}.rthsd.{int(B)}"
-            with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-            written.append(path)
+        for st in stages.REGISTRY:
+            if folder is None and not any(t in tables for t in st.tables):
+                continue
+            for declared in st.texts:
+                out = Path(folder) if folder is not None else Path(root) / declared.output
+                out.mkdir(parents=True, exist_ok=True)
+                files = declared.files(tables, cfg)
+                for name, text in (files.items() if isinstance(files, Mapping) else files):
+                    path = out / name
+                    with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
+                        fh.write(text)
+                    written.append(path)
     return written
 
 
