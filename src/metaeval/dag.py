@@ -94,6 +94,14 @@ def parameter_arguments(names, config: dict, values: dict | None = None, collect
     return " ".join(words) + "".join(" " + w for w in switches)
 
 
+def _config_key(name: str) -> tuple:
+    """The config key path of parameter ``name``, as its declaration gives it."""
+    path = _stages.param(name).config
+    if path is None:
+        raise ValueError(f"parameter {name!r} has no config key")
+    return path
+
+
 def job_arguments(chunks: list[str]) -> str:
     """The options of one job running several stages: every option any of them reads, each once."""
     seen, out = set(), []
@@ -356,9 +364,11 @@ class Plan:
         out the meta job's tables and draws their figures: the parameters the ``tables`` stage reads
         (but the labels file: the job's input, see :meth:`labels_inputs`), the primary measure, alpha
         and the swap threshold of the captions, and the tables (:meth:`report_view_names`)."""
+        from .outputs import CAPTION_PARAMS
+
         own = stage_arguments("tables", self.config, dict(self.values, labels=None), collection=c)
-        return " ".join(x for x in (format_args(select_by=self.select_by, alpha=self.config["bootstrap"]["alpha"],
-                                                swap_threshold=self.config["swap"]["threshold"]), own,
+        captions = {p: self.config_value(_config_key(p)) for p in CAPTION_PARAMS}
+        return " ".join(x for x in (format_args(select_by=self.select_by, **captions), own,
                                     format_args(views=self.report_view_names())) if x)
 
     def labels_inputs(self) -> list[str]:

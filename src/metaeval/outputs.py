@@ -40,7 +40,7 @@ from .meta.stages import FIGURE_FORMATS, SCOPES, TABLE_FORMATS, Output
 
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
-           "SUMMARY_SOURCES", "primary_measure", "CAPTION_DEFAULTS", "format_alpha",
+           "SUMMARY_SOURCES", "primary_measure", "CAPTION_PARAMS", "CAPTION_DEFAULTS", "format_alpha",
            "format_threshold", "report_caption_name", "report_captions", "markdown_reference", "rst_text"]
 
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
@@ -148,6 +148,10 @@ def primary_measure(metrics, select_by: str | None = None) -> str | None:
         return select_by
     return metrics[0] if metrics else None
 
+
+#: the parameters a caption states (the fields ``{alpha}`` and ``{swap_threshold}`` of :func:`caption`),
+#: which the job laying out the tables passes (:meth:`metaeval.dag.Plan.writers_args`)
+CAPTION_PARAMS = ("alpha", "swap_threshold")
 
 #: what a caption says for a field the computed context does not give (a report caption is one
 #: text for every collection: no run count)
