@@ -445,7 +445,7 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         trials=inc.DEFAULT_TRIALS if trials is None else trials,
         groups=inc.DEFAULT_GROUPS if groups is None else groups,
         pool_depth=inc.DEFAULT_POOL_DEPTH if pool_depth is None else pool_depth,
-        condensed=condensed, jobs=jobs, pool_runs=pool_runs)
+        condensed=condensed, jobs=jobs, pool_runs=pool_runs, write_qrels=write_qrels)
     cfg = MetaConfig(B=B, alpha=alpha, seed=seed, top_runs=top_runs, select_by=select_by, incompleteness=icfg)
     vocabulary = "ir_measures" if c.info.get("order") in ("score", ["score"]) else "ntcireval"   # docs/io.md
     names = [parse_measure(m, vocabulary).name for m in ([metrics] if isinstance(metrics, str) else metrics)]
@@ -453,9 +453,9 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
 
     use = collection_runs(c, cfg, g)
     if out is not None:
-        from .pipeline import write_incompleteness
+        from .pipeline import write_labelled_stage
 
-        write_incompleteness(c, out, cfg, names, gains=g, runs=use, write_qrels=write_qrels, figures=figures)
+        write_labelled_stage("incompleteness", c, out, cfg, names, gains=g, runs=use, figures=figures)
         from .report.csvio import read_table
 
         res = NamedTables({"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
@@ -467,10 +467,9 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
                           "incompleteness")
 
     def write(_res: Result, folder: Path, figures: bool) -> list[Path]:
-        from .pipeline import write_incompleteness          # computes the trials' files again
+        from .pipeline import write_labelled_stage          # computes the trials' files again
 
-        return write_incompleteness(c, folder, cfg, names, gains=g, runs=use, write_qrels=write_qrels,
-                                    figures=figures)
+        return write_labelled_stage("incompleteness", c, folder, cfg, names, gains=g, runs=use, figures=figures)
     res._writer = write
     return res
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, reuse_freed_memory,
                       sharded_stage_runner, stage_groups)
@@ -36,7 +36,7 @@ from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
            "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables",
            "write_collection", "write_tables", "write_figures", "write_summary", "run_meta_files",
-           "write_incompleteness", "write_incompleteness_folder", "write_texts", "caption_notes", "collection_cache",
+           "write_labelled_stage", "write_stage_folder", "write_texts", "caption_notes", "collection_cache",
            "stderr_progress"]
 
 
@@ -227,15 +227,16 @@ def write_runs_used(matrices_dir, out_path, cfg, runs: Sequence[str] | None = No
 
 def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[str], *, runs_path=None,
                       progress: Callable[[str, str], None] | None = None, parts_dir=None,
-                      collection=None, gains=None, folder=None, write_qrels: bool = False) -> list[Path]:
+                      collection=None, gains=None, folder=None) -> list[Path]:
     """Stage ``name`` of :data:`metaeval.meta.run.STAGES` over its metric list, on the matrices of
     ``matrices_dir`` restricted to the runs in use (:func:`stage_runs`); writes ``OUT/TABLE.csv``
     for every table of the stage (computed in full before the first file is written).  A stage
     that needs other stages' tables (:attr:`metaeval.meta.run.Stage.needs`: ``discpower`` reads
     the ASLs of ``paired`` and ``unpaired``) reads their parts under ``parts_dir``.  A stage on
     the labelled collection (:attr:`metaeval.meta.run.Stage.labelled`) reads ``collection`` (the
-    ``.npz`` cache) with the collection's ``gains`` and writes its own folder ``folder`` too
-    (incompleteness: ``trials.csv`` and, with ``write_qrels``, ``qrels/``)."""
+    ``.npz`` cache) with the collection's ``gains`` and, given ``folder``, writes its own folder
+    there too (what its :attr:`~metaeval.stages.StageInfo.folder_files` give: incompleteness'
+    ``trials.csv`` and, with ``write_qrels``, ``qrels/``; :func:`write_stage_folder`)."""
     from .meta.run import STAGES, combine, run_stage, stage_matrix_names
 
     if name not in STAGES:
@@ -255,17 +256,51 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
         raise ValueError(f"stage {name} reads the labelled collection: give --collection (the .npz cache)")
     from .meta.stages import StageInputs
 
-    c = collection_cache(collection)
-    masks: dict = {}
-    run = STAGES[name].run
-    assert run is not None                       # a method with its own job (labelled): it computes
-    frames = run(StageInputs(mats, tuple(stage_matrix_names(name, list(metrics), cfg)),
-                                          collection=c, gains=gains,
-                                          extra={"masks_out": masks if write_qrels else None}), cfg)
+    own = StageInputs(mats, tuple(stage_matrix_names(name, list(metrics), cfg)),
+                      collection=collection_cache(collection), gains=gains, extra={} if folder is not None else None)
+    frames = _run_labelled(name, own, cfg)
     written = write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
     if folder is not None:
-        written += write_incompleteness_folder(c, frames, masks if write_qrels else None, folder)
+        written += _write_own_folder(name, own, frames, cfg, folder)
     return written
+
+
+def _run_labelled(name: str, inputs, cfg) -> dict:
+    """The frames of stage ``name`` on the labelled collection (``inputs``: its
+    :class:`~metaeval.stages.StageInputs`, whose ``extra`` its run may fill for its folder)."""
+    from .meta.run import STAGES
+
+    run = STAGES[name].run
+    assert run is not None                       # a method with its own job (labelled): it computes
+    return run(inputs, cfg)
+
+
+def _write_own_folder(name: str, inputs, frames: Mapping, cfg, folder) -> list[Path]:
+    """Stage ``name``'s own folder (:attr:`~metaeval.stages.StageInfo.folder`): what its
+    ``folder_files`` give for this run (nothing declared: an empty folder)."""
+    from .meta.run import STAGES
+
+    files = STAGES[name].folder_files
+    return write_stage_folder(files(inputs, frames, cfg) if files is not None else (), folder)
+
+
+def write_stage_folder(items: Iterable, folder) -> list[Path]:
+    """A stage's own folder: every ``(path relative to the folder, DataFrame or text)`` of
+    ``items`` (an iterator, consumed one file at a time), a DataFrame as a CSV (:func:`write_part`),
+    a text as it is; the folder is replaced as a whole (no mix of old and new files)."""
+    from .util import replace_dir
+
+    written: list[Path] = []
+    with replace_dir(folder, keep_old=False) as out:          # the stage's own folder
+        for rel, content in items:
+            path = out / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, str):
+                path.write_text(content, encoding="utf-8", newline="")
+            else:
+                write_part(content, path)
+            written.append(path)
+    return [Path(folder) / p.relative_to(out) for p in written]
 
 
 def collection_runs(collection, cfg, gains=None) -> list[str]:
@@ -284,45 +319,28 @@ def collection_runs(collection, cfg, gains=None) -> list[str]:
     return select_runs(mats, cfg)
 
 
-def write_incompleteness_folder(collection, frames: Mapping, masks, folder) -> list[Path]:
-    """``FOLDER/trials.csv`` (the ``incompleteness_trials`` frame) and, given the keep masks of
-    :func:`metaeval.meta.incompleteness.stage_incompleteness`, every reduced qrels as
-    ``FOLDER/qrels/METHOD-LEVEL-TRIAL.txt`` in the input's qrels form; the folder is replaced as a
-    whole (no mix of old and new files)."""
-    from .io.qrels import format_qrels
-    from .meta.incompleteness import qrels_file_name, reduced_judgments
-    from .util import replace_dir
-
-    form = "trec" if collection.info.get("qrels_form") == "trec" else "ntcir"
-    with replace_dir(folder, keep_old=False) as out:          # the stage's own folder
-        written = [write_part(frames["incompleteness_trials"], out / "trials.csv")]
-        if masks:
-            (out / "qrels").mkdir()
-            for (method, level, trial), keep in masks.items():
-                path = out / "qrels" / qrels_file_name(method, level, trial)
-                path.write_text(format_qrels(*reduced_judgments(collection, keep), form=form),
-                                encoding="utf-8", newline="")
-                written.append(path)
-    return [Path(folder) / p.relative_to(out) for p in written]
-
-
-def write_incompleteness(collection, out_dir, cfg, metrics: Sequence[str], *, gains=None,
-                         runs: Sequence[str] | None = None, write_qrels: bool = False,
-                         figures: bool = True) -> list[Path]:
-    """``metaeval incompleteness``: the stage on one labelled collection, its tables into
-    ``OUT/tables/`` (incompleteness, pool_reuse; CSV, Markdown, LaTeX), its trials and reduced
-    qrels into ``OUT/incompleteness/`` and, with ``figures``, its figures into ``OUT/figures/``."""
-    from .meta.incompleteness import stage_incompleteness
+def write_labelled_stage(name: str, collection, out_dir, cfg, metrics: Sequence[str], *, gains=None,
+                         runs: Sequence[str] | None = None, figures: bool = True) -> list[Path]:
+    """A stage on the labelled collection run alone (its own command, e.g. ``metaeval
+    incompleteness``): stage ``name`` of :data:`metaeval.meta.run.STAGES` on ``collection`` (a
+    :class:`~metaeval.collection.Collection` or its ``.npz`` cache) for ``metrics``, with its
+    ``gains``, on the runs ``runs`` (default every run); its tables into ``OUT/tables/`` (CSV,
+    Markdown, LaTeX), its own folder into ``OUT/FOLDER/`` (:attr:`~metaeval.stages.StageInfo.folder`,
+    :func:`write_stage_folder`) and, with ``figures``, its figures into ``OUT/figures/``."""
     from .meta.run import STAGES
+    from .meta.stages import StageInputs
 
-    c = collection_cache(collection)
-    masks: dict = {}
-    frames = stage_incompleteness(c, list(metrics), cfg, gains=gains, runs=runs,
-                                  masks_out=masks if write_qrels else None)
+    st = STAGES[name]
+    if not st.labelled:
+        raise ValueError(f"stage {name} runs on the matrices, not alone on the labelled collection")
+    inputs = StageInputs({}, tuple(metrics), collection=collection_cache(collection), gains=gains,
+                         extra={} if st.folder else None, runs=None if runs is None else tuple(runs))
+    frames = _run_labelled(name, inputs, cfg)
     out = Path(out_dir)
-    written = write_tables({t: frames[t] for t in STAGES["incompleteness"].tables}, out / "tables",
+    written = write_tables({t: frames[t] for t in st.tables}, out / "tables",
                            alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
-    written += write_incompleteness_folder(c, frames, masks if write_qrels else None, out / "incompleteness")
+    if st.folder:
+        written += _write_own_folder(name, inputs, frames, cfg, out / st.folder)
     if figures:
         written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
                                  swap_threshold=cfg.swap_threshold)

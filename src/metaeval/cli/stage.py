@@ -189,7 +189,7 @@ def run(args) -> int:
                 pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
                                            progress=progress, parts_dir=args.parts, collection=collection,
                                            gains=parse_gains(args.gains) if args.gains else None,
-                                           folder=args.folder, write_qrels=args.write_qrels)
+                                           folder=args.folder)
     except ValueError as e:
         if isinstance(e, InputError):
             raise
