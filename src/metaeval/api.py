@@ -297,7 +297,7 @@ def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None,
 def _as_written(name: str, df: pd.DataFrame) -> pd.DataFrame:
     """The table as its CSV holds it (the writer's row order and text, read back)."""
     from .report.csvio import csv_text, read_table
-    from .report.layouts import KINDS
+    from .report.layout_catalogue import KINDS
 
     spec = KINDS.get(name)
     data = spec.sort(df) if spec is not None and spec.sort is not None else df
