@@ -26,9 +26,9 @@ Each :class:`Output` gives:
   is drawn from; ``condition`` -- ``None`` or the name of the option that switches it on
   (``"gain_sweep"``).
 
-Adding a table: one :class:`Output` entry in the declaring stage's ``outputs``, its layout in
-:mod:`metaeval.report.layouts` (keyed by :attr:`Output.layout`) and the stage that computes it
-(see docs/architecture.md).
+Adding a table: one :class:`Output` entry in the declaring stage's ``outputs``, its layout in a
+layout module of the report layer (registered with :func:`metaeval.report.layouts.register_layout`
+under :attr:`Output.layout`) and the stage that computes it (see docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -320,7 +320,7 @@ class StageInfo:
     its default (a stage of kind ``other`` with its own job: off unless configured); a conditional
     stage without a switch is on when its ``applies`` holds for the parameters some collection
     configures (``risk``: a baseline named); ``folder`` a
-    folder of the collection the stage writes besides its parts; ``cost``: rough seconds on DL19,
+    folder of the collection the stage writes besides its parts (what goes in it: ``folder_files``); ``cost``: rough seconds on DL19,
     to deal the stages of a job into balanced groups; ``params``: its parameters, a frozen
     dataclass of typed fields declared with :func:`parameter` (a method's class is part of
     :class:`~metaeval.meta.run.MetaConfig`; kept as :attr:`params_class`, ``params`` then holds

@@ -51,7 +51,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="tables, meta: folder of the stage parts (PARTS/STAGE/TABLE.csv); a stage that reads "
                         "other stages' tables: where their parts are")
     p.add_argument("--texts", metavar="DIR",
-                   help="tables: also write the Discpower text files (METRIC.rthsd.B) of the pvalues table here")
+                   help="tables, meta: also write the text files the stages derive from the tables here (the "
+                        "Discpower files METRIC.rthsd.B of the pvalues table)")
     p.add_argument("--stages", nargs="+", metavar="S",
                    help="tables, meta: the stages whose parts to combine, in this order (default: every "
                         "registered stage with a folder under --parts)")
