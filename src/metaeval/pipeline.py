@@ -610,6 +610,8 @@ def write_texts(tables: Mapping, cfg, root=None, *, folder=None) -> list[Path]:
     from .meta import stages
     from .util import atomic_dir_outputs, atomic_write
 
+    if (root is None) == (folder is None):
+        raise ValueError("write_texts: give the root of the text outputs' folders or one folder")
     if folder is not None:
         Path(folder).mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
