@@ -282,13 +282,12 @@ def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None,
     """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}``, ``OUT/figures/`` and the
     Discpower text files ``OUT/pvalues/METRIC.rthsd.B``; ``labels`` {name: label} shown in the
     Markdown/LaTeX tables and the figures."""
-    from .pipeline import write_discpower_texts, write_figures, write_tables
+    from .pipeline import write_figures, write_tables, write_texts
 
     paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
                          select_by=cfg.select_by,
                          labels=labels, matrices=matrices)
-    if "pvalues" in tables:
-        paths += write_discpower_texts(tables["pvalues"], out_dir / "pvalues", cfg.rthsd_B)
+    paths += write_texts(tables, cfg, out_dir)
     if figures:
         paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
                                swap_threshold=cfg.swap_threshold, labels=labels, select_by=cfg.select_by)
@@ -298,7 +297,7 @@ def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None,
 def _as_written(name: str, df: pd.DataFrame) -> pd.DataFrame:
     """The table as its CSV holds it (the writer's row order and text, read back)."""
     from .report.csvio import csv_text, read_table
-    from .report.layouts import KINDS
+    from .report.layout_catalogue import KINDS
 
     spec = KINDS.get(name)
     data = spec.sort(df) if spec is not None and spec.sort is not None else df
@@ -446,7 +445,7 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         trials=inc.DEFAULT_TRIALS if trials is None else trials,
         groups=inc.DEFAULT_GROUPS if groups is None else groups,
         pool_depth=inc.DEFAULT_POOL_DEPTH if pool_depth is None else pool_depth,
-        condensed=condensed, jobs=jobs, pool_runs=pool_runs)
+        condensed=condensed, jobs=jobs, pool_runs=pool_runs, write_qrels=write_qrels)
     cfg = MetaConfig(B=B, alpha=alpha, seed=seed, top_runs=top_runs, select_by=select_by, incompleteness=icfg)
     vocabulary = "ir_measures" if c.info.get("order") in ("score", ["score"]) else "ntcireval"   # docs/io.md
     names = [parse_measure(m, vocabulary).name for m in ([metrics] if isinstance(metrics, str) else metrics)]
@@ -454,9 +453,9 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
 
     use = collection_runs(c, cfg, g)
     if out is not None:
-        from .pipeline import write_incompleteness
+        from .pipeline import write_labelled_stage
 
-        write_incompleteness(c, out, cfg, names, gains=g, runs=use, write_qrels=write_qrels, figures=figures)
+        write_labelled_stage("incompleteness", c, out, cfg, names, gains=g, runs=use, figures=figures)
         from .report.csvio import read_table
 
         res = NamedTables({"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
@@ -468,10 +467,9 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
                           "incompleteness")
 
     def write(_res: Result, folder: Path, figures: bool) -> list[Path]:
-        from .pipeline import write_incompleteness          # computes the trials' files again
+        from .pipeline import write_labelled_stage          # computes the trials' files again
 
-        return write_incompleteness(c, folder, cfg, names, gains=g, runs=use, write_qrels=write_qrels,
-                                    figures=figures)
+        return write_labelled_stage("incompleteness", c, folder, cfg, names, gains=g, runs=use, figures=figures)
     res._writer = write
     return res
 

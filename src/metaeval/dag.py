@@ -22,7 +22,8 @@ import re
 from .meta import stages as _stages
 from .meta.stages import format_args, quote
 
-__all__ = ["config_value", "quote", "unique", "format_args", "stage_arguments", "job_arguments", "coerce", "Plan",
+__all__ = ["config_value", "quote", "unique", "format_args", "stage_arguments", "parameter_arguments",
+           "job_arguments", "coerce", "Plan",
            "write_caption",
            "schema_sections", "schema_block", "replace_schema_block", "schema_file", "SCHEMA_BEGIN",
            "SCHEMA_END"]
@@ -62,27 +63,43 @@ def stage_arguments(name: str, config: dict, values: dict | None = None, collect
     canonical measure names: ``metrics``, ``geometric``, ``sweep_metrics``, ...).  A key path
     through ``("collections", "*", ...)`` is read from ``collection``'s entry (a per-collection
     parameter; missing: the parameter's default)."""
+    st = _stages.get(name)
+    return parameter_arguments(st.reads, config, values, collection, own=st.params, owner=f"stage {name}")
+
+
+def parameter_arguments(names, config: dict, values: dict | None = None, collection: str | None = None, *,
+                        own: tuple = (), owner: str = "a job") -> str:
+    """The options of the parameters ``names`` (those ``own`` declares, else the stages' and the
+    common ones: :func:`metaeval.stages.param`), in that order, valued as :func:`stage_arguments`
+    values them; switches (``store_true``/``store_false``) last."""
     values = values or {}
     words: list[Any] = []
     switches: list[Any] = []
-    st = _stages.get(name)
-    own = {p.name: p for p in st.params}
-    for pname in st.reads:
-        prm = own[pname] if pname in own else _stages.param(pname)
+    mine = {p.name: p for p in own}
+    for pname in names:
+        prm = mine[pname] if pname in mine else _stages.param(pname)
         if pname in values:
             v = values[pname]
         elif prm.config is not None and "*" in prm.config:
             if collection is None:
-                raise ValueError(f"stage {name} reads {pname!r} per collection: give the collection")
+                raise ValueError(f"{owner} reads {pname!r} per collection: give the collection")
             v = config_value(config, tuple(collection if k == "*" else k for k in prm.config), prm.default)
         elif prm.config is not None:
             v = config_value(config, prm.config)
         else:
-            raise ValueError(f"stage {name} reads {pname!r}, which has no config key: give its value")
+            raise ValueError(f"{owner} reads {pname!r}, which has no config key: give its value")
         w = _param_words(prm, v)
         if w:
             (switches if prm.action in ("store_true", "store_false") else words).append(w)
     return " ".join(words) + "".join(" " + w for w in switches)
+
+
+def _config_key(name: str) -> tuple:
+    """The config key path of parameter ``name``, as its declaration gives it."""
+    path = _stages.param(name).config
+    if path is None:
+        raise ValueError(f"parameter {name!r} has no config key")
+    return path
 
 
 def job_arguments(chunks: list[str]) -> str:
@@ -332,11 +349,14 @@ class Plan:
     def stage_options(self, stage: str, c: str) -> str:
         """Stage ``stage``'s options from the config (those of the parameters it reads) for
         collection ``c``; ``tables`` (computed by the meta job): the metrics, the stages combined and
-        the Discpower files' B -- the parameters of their layout are the writers job's
-        (:meth:`writers_args`)."""
+        the parameters of the text files the stages derive from the tables
+        (:attr:`metaeval.stages.TextFiles.reads`) -- the parameters of their layout are the writers
+        job's (:meth:`writers_args`)."""
         if stage == "tables":
-            return format_args(metrics=self.metrics, geometric=self.geometric, stages=self.method_stages,
-                               rthsd_B=self.config["discpower"]["B"])
+            texts = unique(p for s in self.method_stages for t in _stages.get(s).texts for p in t.reads)
+            return " ".join(x for x in (
+                format_args(metrics=self.metrics, geometric=self.geometric, stages=self.method_stages),
+                parameter_arguments(texts, self.config, self.values, c, owner="the tables job")) if x)
         return stage_arguments(stage, self.config, self.values, collection=c)
 
     def writers_args(self, c: str) -> str:
@@ -344,9 +364,11 @@ class Plan:
         out the meta job's tables and draws their figures: the parameters the ``tables`` stage reads
         (but the labels file: the job's input, see :meth:`labels_inputs`), the primary measure, alpha
         and the swap threshold of the captions, and the tables (:meth:`report_view_names`)."""
+        from .outputs import CAPTION_PARAMS
+
         own = stage_arguments("tables", self.config, dict(self.values, labels=None), collection=c)
-        return " ".join(x for x in (format_args(select_by=self.select_by, alpha=self.config["bootstrap"]["alpha"],
-                                                swap_threshold=self.config["swap"]["threshold"]), own,
+        captions = {p: self.config_value(_config_key(p)) for p in CAPTION_PARAMS}
+        return " ".join(x for x in (format_args(select_by=self.select_by, **captions), own,
                                     format_args(views=self.report_view_names())) if x)
 
     def labels_inputs(self) -> list[str]:

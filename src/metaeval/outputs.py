@@ -26,9 +26,9 @@ Each :class:`Output` gives:
   is drawn from; ``condition`` -- ``None`` or the name of the option that switches it on
   (``"gain_sweep"``).
 
-Adding a table: one :class:`Output` entry in the declaring stage's ``outputs``, its layout in
-:mod:`metaeval.report.layouts` (keyed by :attr:`Output.layout`) and the stage that computes it
-(see docs/architecture.md).
+Adding a table: one :class:`Output` entry in the declaring stage's ``outputs``, its layout in a
+layout module of the report layer (registered with :func:`metaeval.report.layouts.register_layout`
+under :attr:`Output.layout`) and the stage that computes it (see docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from .meta.stages import FIGURE_FORMATS, SCOPES, TABLE_FORMATS, Output
 
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
-           "SUMMARY_SOURCES", "primary_measure", "CAPTION_DEFAULTS", "format_alpha",
+           "SUMMARY_SOURCES", "primary_measure", "CAPTION_PARAMS", "CAPTION_DEFAULTS", "format_alpha",
            "format_threshold", "report_caption_name", "report_captions", "markdown_reference", "rst_text"]
 
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
@@ -149,6 +149,10 @@ def primary_measure(metrics, select_by: str | None = None) -> str | None:
     return metrics[0] if metrics else None
 
 
+#: the parameters a caption states (the fields ``{alpha}`` and ``{swap_threshold}`` of :func:`caption`),
+#: which the job laying out the tables passes (:meth:`metaeval.dag.Plan.writers_args`)
+CAPTION_PARAMS = ("alpha", "swap_threshold")
+
 #: what a caption says for a field the computed context does not give (a report caption is one
 #: text for every collection: no run count)
 CAPTION_DEFAULTS = {"measure": "the primary measure", "runs": "every run", "topics": "the topics"}
@@ -190,12 +194,8 @@ def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05
 def report_caption_name(output: Output) -> str:
     """The caption key of the Snakemake report: ``table_NAME``, ``figure_NAME``,
     ``SCOPE_KIND_NAME`` (``summary_table_NAME``, ``judgments_figure_NAME``, ...) or
-    ``kishida_NAME``."""
-    if output.scope == "collection":
-        return f"{output.kind}_{output.name}"
-    if output.scope == "kishida":
-        return f"kishida_{output.name}"
-    return f"{output.scope}_{output.kind}_{output.name}"
+    ``kishida_NAME``: the style its scope declares (:attr:`Output.caption_key`)."""
+    return output.caption_key
 
 
 _RST_ESCAPES = {ord(c): "\\" + c for c in "\\`*_|@<>[]:"}

@@ -16,8 +16,8 @@ Files of one collection ``C`` in the pipeline (docs/pipeline.md):
 ``C/tables/TABLE.{csv,md,tex}`` every table, parts combined and the collection-level tables added
                              (:func:`write_collection_tables`), and ``C/runs_used.csv``, the runs
                              meta-evaluated (:func:`write_runs_used`);
-``C/pvalues/METRIC.rthsd.B``     the Discpower text files of the ``pvalues`` table (written with
-                             the tables, :func:`write_discpower_texts`);
+``C/pvalues/METRIC.rthsd.B``  the text files the stages derive from the tables (written with
+                             them, :func:`write_texts`: the Discpower files of ``pvalues``);
 ``C/figures/``, ``summary/`` drawn from the table CSVs (:func:`write_figures`, :func:`write_summary`).
 
 Importing this module is cheap (no pandas, numpy or matplotlib until a function needs them).
@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, reuse_freed_memory,
                       sharded_stage_runner, stage_groups)
@@ -36,7 +36,7 @@ from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, 
 __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "read_parts",
            "stage_runs", "write_runs_used", "write_stage_parts", "write_collection_tables",
            "write_collection", "write_tables", "write_figures", "write_summary", "run_meta_files",
-           "write_incompleteness", "write_incompleteness_folder", "write_discpower_texts", "collection_cache",
+           "write_labelled_stage", "write_stage_folder", "write_texts", "caption_notes", "collection_cache",
            "stderr_progress"]
 
 
@@ -137,7 +137,8 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
-    matrices): the Kendall table's caption notes two measures that are the same measure.  With more
+    matrices): what the caption notes the stages declare read (:func:`caption_notes`: the Kendall
+    table's notes two measures that are the same measure).  With more
     runs than ``pair_top_runs`` (default :data:`metaeval.report.per_pair.PAIR_TOP_RUNS`; 0 = every
     pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only.
     ``jobs > 1``: the tables dealt by size into that many processes (:func:`fork_map`), the same
@@ -152,11 +153,12 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
     context = table_context(tables, select_by, matrices, labels)
     top = pair_runs_for(tables, PAIR_TOP_RUNS if pair_top_runs is None else pair_top_runs,
                         metric=context.get("measure_name"))
+    notes = caption_notes()
 
     def one(name):
         df = tables[name]
         caption = None
-        note = same_measure_note(df, matrices, labels) if name == "kendall" else ""
+        note = notes[name](df, matrices, labels) if name in notes else ""
         if note:
             caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold, context=context)} {note}"
         return write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
@@ -189,22 +191,12 @@ def table_context(tables: Mapping, select_by: str | None = "AP", matrices: Mappi
     return ctx
 
 
-def same_measure_note(kendall, matrices: Mapping | None, labels: Mapping | None = None) -> str:
-    """A note for the Kendall table when two of its measures have identical matrices (the same
-    measure under two names, e.g. MSnDCG@10 and trec.ndcg_cut@10 under gains 1:2:3): their tau
-    is 1 by construction.  '' when none (or no matrices given)."""
-    if not matrices or kendall is None or not len(kendall):
-        return ""
-    from .meta.matrices import identical_measures
+def caption_notes() -> dict[str, Callable]:
+    """``{table: note}``: the caption notes the stages declare
+    (:attr:`metaeval.stages.StageInfo.caption_notes`), each ``note(table, matrices, labels) -> str``."""
+    from .meta import stages
 
-    shown = set(kendall["metric_a"]) | set(kendall["metric_b"])
-    pairs = identical_measures({m: matrices[m] for m in matrices if m in shown})
-    if not pairs:
-        return ""
-    lab = dict(labels or {})
-    said = "; ".join(f"{lab.get(a, a)} and {lab.get(b, b)}" for a, b in pairs)
-    return (f"Note: {said} {'are' if len(pairs) == 1 else 'are pairs of'} the same measure here "
-            f"(identical per-topic scores), so their tau is 1 by construction.")
+    return {table: note for s in stages.REGISTRY for table, note in s.caption_notes}
 
 
 # --------------------------------------------------------------------------- stages
@@ -235,15 +227,16 @@ def write_runs_used(matrices_dir, out_path, cfg, runs: Sequence[str] | None = No
 
 def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[str], *, runs_path=None,
                       progress: Callable[[str, str], None] | None = None, parts_dir=None,
-                      collection=None, gains=None, folder=None, write_qrels: bool = False) -> list[Path]:
+                      collection=None, gains=None, folder=None) -> list[Path]:
     """Stage ``name`` of :data:`metaeval.meta.run.STAGES` over its metric list, on the matrices of
     ``matrices_dir`` restricted to the runs in use (:func:`stage_runs`); writes ``OUT/TABLE.csv``
     for every table of the stage (computed in full before the first file is written).  A stage
     that needs other stages' tables (:attr:`metaeval.meta.run.Stage.needs`: ``discpower`` reads
     the ASLs of ``paired`` and ``unpaired``) reads their parts under ``parts_dir``.  A stage on
     the labelled collection (:attr:`metaeval.meta.run.Stage.labelled`) reads ``collection`` (the
-    ``.npz`` cache) with the collection's ``gains`` and writes its own folder ``folder`` too
-    (incompleteness: ``trials.csv`` and, with ``write_qrels``, ``qrels/``)."""
+    ``.npz`` cache) with the collection's ``gains`` and, given ``folder``, writes its own folder
+    there too (what its :attr:`~metaeval.stages.StageInfo.folder_files` give: incompleteness'
+    ``trials.csv`` and, with ``write_qrels``, ``qrels/``; :func:`write_stage_folder`)."""
     from .meta.run import STAGES, combine, run_stage, stage_matrix_names
 
     if name not in STAGES:
@@ -263,17 +256,51 @@ def write_stage_parts(name: str, matrices_dir, out_dir, cfg, metrics: Sequence[s
         raise ValueError(f"stage {name} reads the labelled collection: give --collection (the .npz cache)")
     from .meta.stages import StageInputs
 
-    c = collection_cache(collection)
-    masks: dict = {}
-    run = STAGES[name].run
-    assert run is not None                       # a method with its own job (labelled): it computes
-    frames = run(StageInputs(mats, tuple(stage_matrix_names(name, list(metrics), cfg)),
-                                          collection=c, gains=gains,
-                                          extra={"masks_out": masks if write_qrels else None}), cfg)
+    own = StageInputs(mats, tuple(stage_matrix_names(name, list(metrics), cfg)),
+                      collection=collection_cache(collection), gains=gains, extra={} if folder is not None else None)
+    frames = _run_labelled(name, own, cfg)
     written = write_parts({t: frames[t] for t in STAGES[name].tables}, out_dir)
     if folder is not None:
-        written += write_incompleteness_folder(c, frames, masks if write_qrels else None, folder)
+        written += _write_own_folder(name, own, frames, cfg, folder)
     return written
+
+
+def _run_labelled(name: str, inputs, cfg) -> dict:
+    """The frames of stage ``name`` on the labelled collection (``inputs``: its
+    :class:`~metaeval.stages.StageInputs`, whose ``extra`` its run may fill for its folder)."""
+    from .meta.run import STAGES
+
+    run = STAGES[name].run
+    assert run is not None                       # a method with its own job (labelled): it computes
+    return run(inputs, cfg)
+
+
+def _write_own_folder(name: str, inputs, frames: Mapping, cfg, folder) -> list[Path]:
+    """Stage ``name``'s own folder (:attr:`~metaeval.stages.StageInfo.folder`): what its
+    ``folder_files`` give for this run (nothing declared: an empty folder)."""
+    from .meta.run import STAGES
+
+    files = STAGES[name].folder_files
+    return write_stage_folder(files(inputs, frames, cfg) if files is not None else (), folder)
+
+
+def write_stage_folder(items: Iterable, folder) -> list[Path]:
+    """A stage's own folder: every ``(path relative to the folder, DataFrame or text)`` of
+    ``items`` (an iterator, consumed one file at a time), a DataFrame as a CSV (:func:`write_part`),
+    a text as it is; the folder is replaced as a whole (no mix of old and new files)."""
+    from .util import replace_dir
+
+    written: list[Path] = []
+    with replace_dir(folder, keep_old=False) as out:          # the stage's own folder
+        for rel, content in items:
+            path = out / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, str):
+                path.write_text(content, encoding="utf-8", newline="")
+            else:
+                write_part(content, path)
+            written.append(path)
+    return [Path(folder) / p.relative_to(out) for p in written]
 
 
 def collection_runs(collection, cfg, gains=None) -> list[str]:
@@ -292,45 +319,28 @@ def collection_runs(collection, cfg, gains=None) -> list[str]:
     return select_runs(mats, cfg)
 
 
-def write_incompleteness_folder(collection, frames: Mapping, masks, folder) -> list[Path]:
-    """``FOLDER/trials.csv`` (the ``incompleteness_trials`` frame) and, given the keep masks of
-    :func:`metaeval.meta.incompleteness.stage_incompleteness`, every reduced qrels as
-    ``FOLDER/qrels/METHOD-LEVEL-TRIAL.txt`` in the input's qrels form; the folder is replaced as a
-    whole (no mix of old and new files)."""
-    from .io.qrels import format_qrels
-    from .meta.incompleteness import qrels_file_name, reduced_judgments
-    from .util import replace_dir
-
-    form = "trec" if collection.info.get("qrels_form") == "trec" else "ntcir"
-    with replace_dir(folder, keep_old=False) as out:          # the stage's own folder
-        written = [write_part(frames["incompleteness_trials"], out / "trials.csv")]
-        if masks:
-            (out / "qrels").mkdir()
-            for (method, level, trial), keep in masks.items():
-                path = out / "qrels" / qrels_file_name(method, level, trial)
-                path.write_text(format_qrels(*reduced_judgments(collection, keep), form=form),
-                                encoding="utf-8", newline="")
-                written.append(path)
-    return [Path(folder) / p.relative_to(out) for p in written]
-
-
-def write_incompleteness(collection, out_dir, cfg, metrics: Sequence[str], *, gains=None,
-                         runs: Sequence[str] | None = None, write_qrels: bool = False,
-                         figures: bool = True) -> list[Path]:
-    """``metaeval incompleteness``: the stage on one labelled collection, its tables into
-    ``OUT/tables/`` (incompleteness, pool_reuse; CSV, Markdown, LaTeX), its trials and reduced
-    qrels into ``OUT/incompleteness/`` and, with ``figures``, its figures into ``OUT/figures/``."""
-    from .meta.incompleteness import stage_incompleteness
+def write_labelled_stage(name: str, collection, out_dir, cfg, metrics: Sequence[str], *, gains=None,
+                         runs: Sequence[str] | None = None, figures: bool = True) -> list[Path]:
+    """A stage on the labelled collection run alone (its own command, e.g. ``metaeval
+    incompleteness``): stage ``name`` of :data:`metaeval.meta.run.STAGES` on ``collection`` (a
+    :class:`~metaeval.collection.Collection` or its ``.npz`` cache) for ``metrics``, with its
+    ``gains``, on the runs ``runs`` (default every run); its tables into ``OUT/tables/`` (CSV,
+    Markdown, LaTeX), its own folder into ``OUT/FOLDER/`` (:attr:`~metaeval.stages.StageInfo.folder`,
+    :func:`write_stage_folder`) and, with ``figures``, its figures into ``OUT/figures/``."""
     from .meta.run import STAGES
+    from .meta.stages import StageInputs
 
-    c = collection_cache(collection)
-    masks: dict = {}
-    frames = stage_incompleteness(c, list(metrics), cfg, gains=gains, runs=runs,
-                                  masks_out=masks if write_qrels else None)
+    st = STAGES[name]
+    if not st.labelled:
+        raise ValueError(f"stage {name} runs on the matrices, not alone on the labelled collection")
+    inputs = StageInputs({}, tuple(metrics), collection=collection_cache(collection), gains=gains,
+                         extra={} if st.folder else None, runs=None if runs is None else tuple(runs))
+    frames = _run_labelled(name, inputs, cfg)
     out = Path(out_dir)
-    written = write_tables({t: frames[t] for t in STAGES["incompleteness"].tables}, out / "tables",
+    written = write_tables({t: frames[t] for t in st.tables}, out / "tables",
                            alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
-    written += write_incompleteness_folder(c, frames, masks if write_qrels else None, out / "incompleteness")
+    if st.folder:
+        written += _write_own_folder(name, inputs, frames, cfg, out / st.folder)
     if figures:
         written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
                                  swap_threshold=cfg.swap_threshold)
@@ -345,9 +355,10 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     (:func:`metaeval.meta.run.combine`), plus the run means and -- given a collection cache
     (``metaeval ingest``) -- Table 1 and the preferred-rank tables; written as CSV + Markdown +
     LaTeX into ``out_dir``.  ``runs_used``: also write the runs in use there
-    (:func:`write_runs_used`).  ``texts_dir``: also write the Discpower text files of the
-    ``pvalues`` table there (:func:`write_discpower_texts`).  ``computed``: ``{stage: {table:
-    DataFrame}}`` of stages computed in this process, used instead of their parts."""
+    (:func:`write_runs_used`).  ``texts_dir``: also write the text files the stages derive from
+    the tables into that folder (:func:`write_texts`: the Discpower files of ``pvalues``).
+    ``computed``: ``{stage: {table: DataFrame}}`` of stages computed in this process, used
+    instead of their parts."""
     from .meta.run import combine, matrix_name, run_means_metrics, stage_collection, stage_run_means
 
     mean_metrics = run_means_metrics(list(metrics), cfg)
@@ -367,7 +378,7 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
                            matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
                            formats=formats)
     if texts_dir is not None:
-        written += write_discpower_texts(tables.get("pvalues"), texts_dir, cfg.rthsd_B)
+        written += write_texts(tables, cfg, folder=texts_dir)
     if runs_used is not None:
         written.append(Path(runs_used))
         write_runs_used(matrices_dir, runs_used, cfg, runs)
@@ -561,7 +572,8 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                    labels: Mapping | None = None, jobs: int | None = None) -> list[Path]:
     """``metaeval meta``: every stage of one collection (:func:`metaeval.meta.run.run_meta`), the
     tables into ``OUT/tables/`` and, with ``figures``, the figures into ``OUT/figures/``, the
-    Discpower text files into ``OUT/pvalues/``.  ``jobs`` (default: the available cores) processes
+    text files derived from the tables into ``OUT/NAME/`` (:func:`write_texts`: the Discpower
+    files into ``OUT/pvalues/``).  ``jobs`` (default: the available cores) processes
     run the stages and draw the figures side by side (:func:`sharded_stage_runner`,
     :func:`write_figures`; the same bytes).  Written aside and published in ``OUT`` file by file
     (:func:`metaeval.util.replace_dir`): a run killed midway leaves the old output; other commands'
@@ -578,8 +590,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
                                labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs, jobs=jobs,
                                select_by=cfg.select_by)
-        if "pvalues" in tables:
-            written += write_discpower_texts(tables["pvalues"], out / "pvalues", cfg.rthsd_B)
+        written += write_texts(tables, cfg, out)
         if figures:
             if progress:
                 progress("figures", "")
@@ -589,24 +600,34 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
     return written
 
 
-def write_discpower_texts(pvalues, out_dir, B: int) -> list[Path]:
-    """The Discpower-compatible text form of the randomised Tukey HSD p-values, one file per metric:
-    ``OUT/METRIC.rthsd.B`` (``B`` = the permutations used), lines ``RUN_X RUN_Y ABSDIFF PVALUE``
-    (:func:`metaeval.meta.discpower.discpower_texts`).  ``pvalues``: the ``pvalues`` table (None or
-    no ``rthsd`` rows: an empty folder).  Each file is written atomically."""
-    from .meta.discpower import discpower_texts
+def write_texts(tables: Mapping, cfg, root=None, *, folder=None) -> list[Path]:
+    """The text files the stages derive from ``tables`` (:attr:`metaeval.stages.StageInfo.texts`,
+    each ``files(tables, cfg)``; ``cfg`` the :class:`~metaeval.meta.run.MetaConfig`): each text
+    output's files in ``ROOT/NAME/`` (``pvalues/METRIC.rthsd.B``), for the stages with a table in
+    ``tables``; or, given ``folder``, those of every stage in that folder, made even when it stays
+    empty (the tables job's ``--texts``: the job's output folder).  Each file is written
+    atomically; on a failure no file of this call is left behind."""
+    from .meta import stages
     from .util import atomic_dir_outputs, atomic_write
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    texts = discpower_texts(pvalues) if pvalues is not None and len(pvalues) else {}
+    if (root is None) == (folder is None):
+        raise ValueError("write_texts: give the root of the text outputs' folders or one folder")
+    if folder is not None:
+        Path(folder).mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     with atomic_dir_outputs(written):
-        for metric, text in texts.items():
-            path = out / f"{metric}.rthsd.{int(B)}"
-            with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-            written.append(path)
+        for st in stages.REGISTRY:
+            if folder is None and not any(t in tables for t in st.tables):
+                continue
+            for declared in st.texts:
+                out = Path(folder) if folder is not None else Path(root) / declared.output
+                out.mkdir(parents=True, exist_ok=True)
+                files = declared.files(tables, cfg)
+                for name, text in (files.items() if isinstance(files, Mapping) else files):
+                    path = out / name
+                    with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
+                        fh.write(text)
+                    written.append(path)
     return written
 
 

@@ -54,11 +54,12 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
 
-__all__ = ["Param", "StageInfo", "StageInputs", "Output", "KINDS", "SCOPES", "TABLE_FORMATS", "FIGURE_FORMATS",  # noqa: F822
-           "names", "get", "method_stages", "file_stages", "stage_names", "params", "param", "common_params",
-           "common_sections", "selection_params", "register", "register_common", "plug_ins_here",
-           "register_stage_module", "plug_in_stages", "REGISTRY", "parameter", "params_of", "check_params",
-           "quote", "format_args"]      # REGISTRY: the module's __getattr__, composed on first use
+# REGISTRY: the module's __getattr__, composed on first use
+__all__ = ["Param", "StageInfo", "StageInputs", "TextFiles", "Output", "KINDS", "SCOPES",  # noqa: F822
+           "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "file_stages", "stage_names",
+           "params", "param", "common_params", "common_sections", "selection_params", "register",
+           "register_common", "plug_ins_here", "register_stage_module", "plug_in_stages", "REGISTRY", "parameter",
+           "params_of", "check_params", "quote", "format_args"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 
@@ -196,6 +197,10 @@ _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
          ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
          # reproducibility (one job): RESULTS/reproducibility/tables, .../figures
          ("reproducibility", "table"): "tables", ("reproducibility", "figure"): "figures"}
+#: the key of an output's caption in the Snakemake report, per scope (``{scope}``, ``{kind}``,
+#: ``{name}``; default ``SCOPE_KIND_NAME``): a collection's ``KIND_NAME``; the Kishida
+#: reproduction's (tables only) ``kishida_NAME``, as the report has always named them
+_CAPTION_KEYS = {"collection": "{kind}_{name}", "kishida": "{scope}_{name}"}
 
 
 @dataclass(frozen=True)
@@ -244,6 +249,13 @@ class Output:
         return self.name if self.scope == "collection" else f"{self.scope}_{self.name}"
 
     @property
+    def caption_key(self) -> str:
+        """The key of its caption in the Snakemake report (``table_NAME``, ``summary_figure_NAME``,
+        ...: the scope's style)."""
+        return _CAPTION_KEYS.get(self.scope, "{scope}_{kind}_{name}").format(scope=self.scope, kind=self.kind,
+                                                                              name=self.name)
+
+    @property
     def directory(self) -> str:
         """The folder under the scope's root (``tables``/``figures`` per collection, else '')."""
         return _DIRS[(self.scope, self.kind)]
@@ -263,8 +275,12 @@ class StageInputs:
     DataFrame}``, restricted to the runs in use), its metric list ``metrics`` and, for a
     per-metric stage, the ``metric`` of this call; the bootstrap ``samples`` of its ``streams``
     (in that order); the combined ``tables`` of the stages it ``needs``; for a ``labelled``
-    stage, the labelled ``collection`` and its ``gains``; ``extra``: what the command adds (the
-    incompleteness stage's ``masks_out``)."""
+    stage, the labelled ``collection`` and its ``gains``; ``extra``: for a stage with a folder of
+    its own (:attr:`StageInfo.folder`) that is being written, a dict its ``run`` may fill with what
+    its :attr:`StageInfo.folder_files` read besides the tables (the incompleteness stage: the keep
+    masks of the reduced qrels), else None; ``runs``: the runs in use when no matrices give them
+    (a stage on the labelled collection run by its own command; None: the matrices' runs, or every
+    run of the collection)."""
 
     matrices: dict
     metrics: tuple = ()
@@ -274,6 +290,22 @@ class StageInputs:
     collection: Any = None
     gains: Any = None
     extra: dict | None = None
+    runs: tuple | None = None
+
+
+@dataclass(frozen=True)
+class TextFiles:
+    """The files of a text output (:class:`Output` of kind ``"text"``, named ``output``: its
+    folder) that a stage derives from the tables of a collection: ``files(tables, params)`` gives
+    ``{file name: text}`` (or ``(file name, text)`` pairs) -- nothing when its tables are absent;
+    ``tables``: every table of the collection, ``params``: the
+    :class:`~metaeval.meta.run.MetaConfig`.  ``reads``: the parameters ``files`` reads, which the
+    job writing them (the tables job, :meth:`metaeval.dag.Plan.stage_options`) passes.  The
+    pipeline writes the files (a stage module writes none), each atomically."""
+
+    output: str
+    files: Callable
+    reads: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -288,7 +320,7 @@ class StageInfo:
     its default (a stage of kind ``other`` with its own job: off unless configured); a conditional
     stage without a switch is on when its ``applies`` holds for the parameters some collection
     configures (``risk``: a baseline named); ``folder`` a
-    folder of the collection the stage writes besides its parts; ``cost``: rough seconds on DL19,
+    folder of the collection the stage writes besides its parts (what goes in it: ``folder_files``); ``cost``: rough seconds on DL19,
     to deal the stages of a job into balanced groups; ``params``: its parameters, a frozen
     dataclass of typed fields declared with :func:`parameter` (a method's class is part of
     :class:`~metaeval.meta.run.MetaConfig`; kept as :attr:`params_class`, ``params`` then holds
@@ -314,7 +346,15 @@ class StageInfo:
     (``plan.conditions[NAME]``), the canonical values its job arguments read (``plan.values``),
     the matrices the metrics job computes for it (``plan.matrix_metrics``), notes, and what its
     workflow rules read (``plan.sweep_names``, ``plan.judgments_args``); ``targets(plan)``: the
-    files of its own job beside the collections' tables and figures (``results/kishida/...``)."""
+    files of its own job beside the collections' tables and figures (``results/kishida/...``);
+    ``caption_notes``: ``((table name, note), ...)``, each ``note(table, matrices, labels) -> str``
+    a sentence the table's Markdown/LaTeX caption adds for these matrices ('' for none: the
+    Kendall table's when two measures are one); ``texts``: the text outputs it derives from the
+    tables (:class:`TextFiles`); ``folder_files(inputs, frames, params)``: for a stage with a
+    ``folder``, what goes in it, one ``(path relative to the folder, DataFrame or text)`` at a time
+    (an iterator: there may be hundreds of files) from the :class:`StageInputs` of its run (the
+    ``extra`` its run filled) and the frames it returned; the pipeline writes them (a DataFrame as
+    a CSV) and replaces the folder as a whole."""
 
     name: str
     kind: str
@@ -344,6 +384,9 @@ class StageInfo:
     plan: Callable | None = None
     targets: Callable | None = None
     when: str = ""
+    caption_notes: tuple = ()
+    texts: tuple = ()
+    folder_files: Callable | None = None
     params_class: type | None = None
 
     def __post_init__(self):

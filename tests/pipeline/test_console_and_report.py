@@ -255,7 +255,7 @@ def test_paper_tables_of_an_80_run_collection(tmp_path):
     from metaeval.labels import labels_for
     from metaeval.pipeline import write_tables
     from metaeval.report.csvio import csv_text
-    from metaeval.report.layouts import KINDS
+    from metaeval.report.layout_catalogue import KINDS
 
     metrics = ["AP", "Q-measure", "nDCG@10", "RR"]
     fr = frames(seed=5, runs=80, topics=20, B=50, metrics=metrics, test_errors=False)

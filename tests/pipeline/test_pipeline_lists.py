@@ -107,7 +107,7 @@ def test_report_captions_come_from_the_declarations_with_the_config_values(dag):
 def test_every_declared_table_has_a_layout_and_every_figure_a_plotter():
     from metaeval.report import figures as F
     from metaeval.report import summary as S
-    from metaeval.report.layouts import KINDS
+    from metaeval.report.layout_catalogue import KINDS
 
     # judgments (issue 28): `metaeval judgments` writes its tables and figures itself
     declared = O.tables("collection") + O.tables("summary") + O.tables("judgments")

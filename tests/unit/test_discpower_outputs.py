@@ -158,10 +158,12 @@ def test_summary_discriminative_power_table_and_figure(monkeypatch, tmp_path):
 
 # ----------------------------------------------------------------------------- Discpower text files
 def test_discpower_text_files(synth, tmp_path):
-    from metaeval.pipeline import write_discpower_texts
+    from metaeval.meta.run import MetaConfig
+    from metaeval.pipeline import write_texts
 
     pv = synth["pvalues"]
-    paths = write_discpower_texts(pv, tmp_path / "pvalues", 200)
+    cfg = MetaConfig(rthsd_B=200)
+    paths = write_texts({"pvalues": pv}, cfg, tmp_path)                   # the stage's text output: pvalues/
     assert [p.name for p in paths] == [f"{m}.rthsd.200" for m in pv["metric"].drop_duplicates()]
     rt = pv[(pv["metric"] == "nDCG@10") & (pv["test"] == "rthsd")]
     lines = (tmp_path / "pvalues" / "nDCG@10.rthsd.200").read_text().splitlines()
@@ -169,7 +171,8 @@ def test_discpower_text_files(synth, tmp_path):
     for line, (x, y, d, p) in zip(lines, rt[["system_x", "system_y", "diff", "p_value"]].itertuples(index=False)):
         fx, fy, fd, fp = line.split(" ")                                   # RUN_X RUN_Y ABSDIFF PVALUE
         assert (fx, fy) == (x, y) and float(fd) == abs(d) and float(fp) == p
-    assert write_discpower_texts(None, tmp_path / "empty", 200) == []
+    assert write_texts({}, cfg, folder=tmp_path / "empty") == [] and (tmp_path / "empty").is_dir()
+    assert write_texts({"kendall": pv.head(0)}, cfg, tmp_path / "none") == [] and not (tmp_path / "none").exists()
 
 
 # ----------------------------------------------------------------------------- options and stage

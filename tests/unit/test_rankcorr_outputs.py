@@ -15,7 +15,8 @@ from metaeval import outputs as O
 from metaeval.meta.rankcorr import COEFFICIENTS, RANK_CORRELATION_COLUMNS, SUMMARY_COEFFICIENTS
 from metaeval.report.csvio import read_table
 from metaeval.report.formatting import format_tau
-from metaeval.report.layouts import RANKCORR_LABELS, layout_table
+from metaeval.report.layout_catalogue import layout_table
+from metaeval.report.rankcorr_layouts import RANKCORR_LABELS
 from metaeval.report.tables import write_table
 
 

@@ -128,7 +128,7 @@ def test_unknown_stage_and_missing_inputs_are_one_line_errors(tmp_path, capsys):
 
 def test_sort_by_sensitivity_is_the_table_row_order():
     """The bootstrap tables' row order (meta) is the order the table writer gives them."""
-    from metaeval.report.layouts import KINDS
+    from metaeval.report.layout_catalogue import KINDS
 
     rng = np.random.default_rng(3)
     df = pd.DataFrame({"metric": [f"m{i % 7}" for i in range(40)], "pairs": 10,

@@ -12,7 +12,7 @@ from metaeval import outputs as O
 from metaeval.report import tables as T
 from metaeval.report.csvio import csv_text
 from metaeval.report.formatting import format_percent, format_tau, sig_figs
-from metaeval.report.layouts import KINDS, layout_table
+from metaeval.report.layout_catalogue import KINDS, layout_table
 from metaeval.report.render import Cell, escape_latex, render_latex, render_markdown
 from metaeval.report.tables import write_table
 

@@ -89,8 +89,8 @@ def run(args) -> int:
     try:
         notes = pool_notes(c, cfg.incompleteness)
         runs = pipeline.collection_runs(c, cfg, gains)
-        written = pipeline.write_incompleteness(c, args.out, cfg, metrics, gains=gains, runs=runs,
-                                                write_qrels=args.write_qrels, figures=not args.no_figures)
+        written = pipeline.write_labelled_stage("incompleteness", c, args.out, cfg, metrics, gains=gains, runs=runs,
+                                                figures=not args.no_figures)
     except ValueError as e:
         if isinstance(e, InputError):
             raise

@@ -51,7 +51,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="tables, meta: folder of the stage parts (PARTS/STAGE/TABLE.csv); a stage that reads "
                         "other stages' tables: where their parts are")
     p.add_argument("--texts", metavar="DIR",
-                   help="tables: also write the Discpower text files (METRIC.rthsd.B) of the pvalues table here")
+                   help="tables, meta: also write the text files the stages derive from the tables here (the "
+                        "Discpower files METRIC.rthsd.B of the pvalues table)")
     p.add_argument("--stages", nargs="+", metavar="S",
                    help="tables, meta: the stages whose parts to combine, in this order (default: every "
                         "registered stage with a folder under --parts)")
@@ -189,7 +190,7 @@ def run(args) -> int:
                 pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
                                            progress=progress, parts_dir=args.parts, collection=collection,
                                            gains=parse_gains(args.gains) if args.gains else None,
-                                           folder=args.folder, write_qrels=args.write_qrels)
+                                           folder=args.folder)
     except ValueError as e:
         if isinstance(e, InputError):
             raise

@@ -91,6 +91,8 @@ class IncompletenessConfig:
     # the runs that formed the pool (depth, leave-one-group-out): None = every run; names or
     # globs (a list), one glob, or a file of names (pool_contributors)
     pool_runs: object = None
+    # the stage's folder also holds every reduced qrels (its run keeps the keep masks for it)
+    write_qrels: bool = False
 
     def __post_init__(self):
         bad = [m for m in self.methods if m not in METHODS]

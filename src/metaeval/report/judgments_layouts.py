@@ -1,11 +1,12 @@
-"""The Markdown/LaTeX layouts of the judgments tables (registered in
-:data:`metaeval.report.layouts.KINDS` under ``judgments_NAME``).  Lay out only."""
+"""The Markdown/LaTeX layouts of the judgments tables (registered in the layout registry,
+:func:`metaeval.report.layouts.register_layout`, under ``judgments_NAME``).  Lay out only."""
 
 from __future__ import annotations
 
 import pandas as pd
 
 from .formatting import fmt4, format_percent, format_tau, is_missing
+from .layouts import layout_generic, register_layout
 from .render import Layout
 
 __all__ = ["layout_label_agreement", "layout_ranking_agreement", "layout_run_ranks",
@@ -73,3 +74,11 @@ def layout_decision_agreement(df: pd.DataFrame) -> Layout:
              format_percent(None if is_missing(r.agreement) else 100.0 * float(r.agreement))]
             for r in df.itertuples(index=False)]
     return Layout(header, rows, "ll" + "r" * 6)
+
+
+register_layout("judgments_label_agreement", layout_label_agreement)
+register_layout("judgments_ranking_agreement", layout_ranking_agreement)
+register_layout("judgments_run_ranks", layout_run_ranks)
+register_layout("judgments_decision_agreement", layout_decision_agreement)
+register_layout("judgments_qrels_discriminative_power", layout_generic)
+register_layout("judgments_topic_ranking_agreement", layout_generic)

@@ -1,7 +1,8 @@
 """The table layouts of the standardisation stage (Urbano, Lima & Hanjalic 2019):
-``standardisation_within`` / ``standardisation_between``, registered in
-:data:`metaeval.report.layouts.KINDS` (a module of their own, so that the layouts import no
-writer: report.layouts -> here, report.standardisation -> report.tables -> report.layouts)."""
+``standardisation_within`` / ``standardisation_between``, registered in the layout registry
+(:func:`metaeval.report.layouts.register_layout`; a module of their own, so that the layouts import
+no writer: report.layout_catalogue -> here, report.standardisation -> report.tables ->
+report.layout_catalogue)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .formatting import fmt4, is_missing
+from .layouts import register_layout
 from .render import Layout
 
 __all__ = ["LAYOUTS"]
@@ -37,5 +39,7 @@ def _layout_between(df: pd.DataFrame) -> Layout:
     return Layout(header, rows, "llr" + "r" * 5)
 
 
-#: layout key -> layout function (registered in metaeval.report.layouts.KINDS)
+#: layout key -> layout function (each registered with metaeval.report.layouts.register_layout)
 LAYOUTS = {"standardisation_within": _layout_within, "standardisation_between": _layout_between}
+for _name, _layout in LAYOUTS.items():
+    register_layout(_name, _layout)

@@ -1,6 +1,6 @@
 """Write one table as ``STEM.csv`` (the data), ``STEM.md`` and ``STEM.tex`` (the presentation).
 
-The layout comes from :data:`metaeval.report.layouts.KINDS`, the caption from the table's
+The layout comes from :data:`metaeval.report.layout_catalogue.KINDS`, the caption from the table's
 declaration in :mod:`metaeval.outputs` (with the configured alpha and swap threshold).
 """
 
@@ -15,7 +15,7 @@ import pandas as pd
 from .. import outputs as O
 from ..util import atomic_dir_outputs, atomic_write
 from .csvio import csv_blocks as _csv_blocks, csv_text
-from .layouts import kind_for
+from .layout_catalogue import kind_for
 from .render import Cell, Layout, render_latex, render_markdown
 
 __all__ = ["write_table", "table_caption", "table_texts", "relabel_layout", "first_rows", "TABLE_MAX_ROWS"]
@@ -109,7 +109,7 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
     """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex`` (``formats``: those of them only, e.g.
     ``("csv",)``); return their paths.
 
-    ``kind`` selects the layout (a key of :data:`metaeval.report.layouts.KINDS`); by default the
+    ``kind`` selects the layout (a key of :data:`metaeval.report.layout_catalogue.KINDS`); by default the
     stem's file name (``.../tables/kendall`` -> ``kendall``), else the generic layout.
     ``caption`` defaults to the declared caption (:func:`metaeval.outputs.caption`) with
     ``alpha`` and ``swap_threshold``.  All three texts are rendered before any file is touched

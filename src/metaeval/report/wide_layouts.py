@@ -1,7 +1,8 @@
 """Wide Markdown/LaTeX layouts of the tables whose long form repeats a key: the test-error rates
 (tests as columns; one significance level for power and type III) and the risk-sensitive measures
-(the risk weights alpha as columns).  The CSVs keep the long form, every row; registered in
-:data:`metaeval.report.layouts.KINDS`."""
+(the risk weights alpha as columns), and the pool-reuse table (one column per metric).  The CSVs
+keep the long form, every row; registered in the layout registry
+(:func:`metaeval.report.layouts.register_layout`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .formatting import fmt4, is_missing
+from .layouts import register_layout
 from .render import Layout
 
 __all__ = ["LAYOUTS", "shown_alpha"]
@@ -96,7 +98,9 @@ def _layout_pool_reuse(df: pd.DataFrame) -> Layout:
     return Layout(["Group", "Run"] + [f"{m} delta" for m in metrics], rows, "ll" + "r" * len(metrics))
 
 
-#: layout key -> layout function
+#: layout key -> layout function (each registered with metaeval.report.layouts.register_layout)
 LAYOUTS = {"test_errors_type1": _layout_type1, "test_errors_power": _layout_at_alpha,
            "test_errors_type3": _layout_at_alpha, "risk": _layout_risk,
            "pool_reuse": _layout_pool_reuse}
+for _name, _layout in LAYOUTS.items():
+    register_layout(_name, _layout)

@@ -19,9 +19,9 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ...stages import (FIGURE_FORMATS, KINDS, SCOPES, TABLE_FORMATS, Output, Param, StageInfo,  # noqa: F401
-                       StageInputs, check_params, common_params, common_sections, file_stages, format_args, get,
-                       method_stages, names, param, parameter, params, plug_in_stages, plug_ins_here, quote, register,
-                       register_common, register_stage_module, selection_params, stage_names)
+                       StageInputs, TextFiles, check_params, common_params, common_sections, file_stages, format_args,
+                       get, method_stages, names, param, parameter, params, plug_in_stages, plug_ins_here, quote,
+                       register, register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
 from . import (collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall, kishida,
                paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation, swap,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
+from ...stages import Output, StageInfo, TextFiles, parameter
 from .cite import SAKAI_14, SAKAI_A, SAKAI_B
 from .common import B_SCHEMA, check_B
 
@@ -48,6 +48,19 @@ def run(inputs, params):
                            tss_systems=params.tss_systems, batch=params.batch, asl=inputs.tables.get("asl"))
 
 
+def texts(tables, params) -> dict:
+    """The Discpower-compatible text form of the randomised Tukey HSD p-values, one file per metric,
+    ``METRIC.rthsd.B`` (``B`` = the permutations used), lines ``RUN_X RUN_Y ABSDIFF PVALUE``
+    (:func:`metaeval.meta.discpower.discpower_texts`); none without the ``pvalues`` table or its
+    ``rthsd`` rows."""
+    pvalues = tables.get("pvalues")
+    if pvalues is None or not len(pvalues):
+        return {}
+    from ..discpower import discpower_texts
+
+    return {f"{metric}.rthsd.{int(params.rthsd_B)}": text for metric, text in discpower_texts(pvalues).items()}
+
+
 @dataclass(frozen=True)
 class DiscpowerParams:
     """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
@@ -85,6 +98,7 @@ STAGE = StageInfo(
     metrics="plain", needs=("paired", "unpaired"), cost=2.0, title="discriminative power",
     params=DiscpowerParams,
     reads=("alpha", "seed", "rthsd_B", "tss_beta", "tss_min_diff", "tss_systems", "metrics", "geometric"),
+    texts=(TextFiles("pvalues", texts, reads=("rthsd_B",)),),
     sections=((("discpower",),
                ("Discriminative power as practised since 2012 (stage discpower) - randomised Tukey HSD "
                "(Carterette 2012; Sakai's Discpower tool, Sakai 2014), parametric Tukey HSD, paired t with "

@@ -37,7 +37,8 @@ def options(v: dict):
     return IncompletenessConfig(methods=tuple(v["inc_methods"]), fractions=v["fractions"], depths=v["depths"],
                                 trials=v["trials"], groups=v["groups"], pool_depth=v["pool_depth"],
                                 condensed=v["condensed"], jobs=v["inc_jobs"],
-                                pool_runs=tuple(v["pool_runs"]) if v["pool_runs"] else None)
+                                pool_runs=tuple(v["pool_runs"]) if v["pool_runs"] else None,
+                                write_qrels=bool(v["write_qrels"]))
 
 
 def notes(collection, params) -> list[str]:
@@ -75,17 +76,42 @@ def plan(p) -> None:
     p.conditions["incompleteness"] = on
 
 
+def _write_qrels(params) -> bool:
+    icfg = getattr(params, "incompleteness", None)
+    return bool(icfg is not None and icfg.write_qrels)
+
+
 def run(inputs, params):
     """``incompleteness``, ``pool_reuse`` and ``incompleteness_trials``: the plain metrics on
-    reduced qrels, from the labelled collection restricted to the runs of the matrices (the runs
-    in use); ``inputs.extra["masks_out"]`` collects the keep masks (for writing reduced qrels)."""
+    reduced qrels, from the labelled collection restricted to the runs in use (``inputs.runs``,
+    else those of the matrices); when the stage's folder is written (``inputs.extra``) with
+    ``write_qrels``, ``inputs.extra["masks"]`` collects the keep masks of the reduced qrels."""
     from ..incompleteness import stage_incompleteness
 
-    runs = [str(r) for r in next(iter(inputs.matrices.values())).columns] if inputs.matrices else None
-    extra = inputs.extra or {}
+    if inputs.runs is not None:
+        runs = [str(r) for r in inputs.runs]
+    else:
+        runs = [str(r) for r in next(iter(inputs.matrices.values())).columns] if inputs.matrices else None
+    masks = inputs.extra.setdefault("masks", {}) if inputs.extra is not None and _write_qrels(params) else None
     return stage_incompleteness(inputs.collection, list(inputs.metrics), params, gains=inputs.gains, runs=runs,
-                                samples=inputs.samples[0] if inputs.samples else None,
-                                masks_out=extra.get("masks_out"))
+                                samples=inputs.samples[0] if inputs.samples else None, masks_out=masks)
+
+
+def folder_files(inputs, frames, params):
+    """What goes in the stage's folder (``C/incompleteness/``): ``trials.csv`` (the
+    ``incompleteness_trials`` frame) and, with ``write_qrels``, every reduced qrels as
+    ``qrels/METHOD-LEVEL-TRIAL.txt`` in the input's qrels form -- one text at a time."""
+    yield "trials.csv", frames["incompleteness_trials"]
+    masks = (inputs.extra or {}).get("masks")
+    if not masks:
+        return
+    from ...io.qrels import format_qrels
+    from ..incompleteness import qrels_file_name, reduced_judgments
+
+    c = inputs.collection
+    form = "trec" if c.info.get("qrels_form") == "trec" else "ntcir"
+    for (method, level, trial), keep in masks.items():
+        yield f"qrels/{qrels_file_name(method, level, trial)}", format_qrels(*reduced_judgments(c, keep), form=form)
 
 
 _I = "incompleteness"
@@ -157,8 +183,8 @@ _POOL_REFS = "Zobel (1998) and Büttcher et al. (2007)"
 
 STAGE = StageInfo(
     "incompleteness", "labelled", run, tables=("incompleteness", "pool_reuse"), metrics="plain",
-    streams=("paired",), condition="incompleteness", folder="incompleteness", cost=3.0, options=options,
-    notes=notes, plan=plan,
+    streams=("paired",), condition="incompleteness", folder="incompleteness", folder_files=folder_files, cost=3.0,
+    options=options, notes=notes, plan=plan,
     title="incompleteness (robustness to incomplete judgments and pool reuse)",
     params=IncompletenessParams,
     reads=("B", "alpha", "seed", "metrics", "inc_methods", "fractions", "depths", "trials", "groups",

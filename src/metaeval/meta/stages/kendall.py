@@ -31,6 +31,24 @@ def run(inputs, params):
     return stage_kendall(inputs.matrices, params, list(inputs.metrics))
 
 
+def same_measure_note(kendall, matrices, labels=None) -> str:
+    """The caption note of the Kendall table when two of its measures have identical matrices (the
+    same measure under two names, e.g. MSnDCG@10 and trec.ndcg_cut@10 under gains 1:2:3): their tau
+    is 1 by construction.  '' when none (or no matrices given); ``labels``: ``{name: label}``."""
+    if not matrices or kendall is None or not len(kendall):
+        return ""
+    from ..matrices import identical_measures
+
+    shown = set(kendall["metric_a"]) | set(kendall["metric_b"])
+    pairs = identical_measures({m: matrices[m] for m in matrices if m in shown})
+    if not pairs:
+        return ""
+    lab = dict(labels or {})
+    said = "; ".join(f"{lab.get(a, a)} and {lab.get(b, b)}" for a, b in pairs)
+    return (f"Note: {said} {'are' if len(pairs) == 1 else 'are pairs of'} the same measure here "
+            f"(identical per-topic scores), so their tau is 1 by construction.")
+
+
 @dataclass(frozen=True)
 class KendallParams:
     """The stage's parameters (fields of :class:`~metaeval.meta.run.MetaConfig`)."""
@@ -44,6 +62,7 @@ STAGE = StageInfo(
     title="Kendall's tau",
     params=KendallParams,
     reads=("metrics",),
+    caption_notes=(("kendall", same_measure_note),),
     outputs=(
         Output("kendall", "table", "collection",
                "Kendall's rank correlations between the system rankings of every two metrics "
