@@ -28,7 +28,7 @@ import numpy as np
 
 from ..cnum import c_atof
 from ..errors import InputError
-from ..io._text import read_bytes
+from ..io._text import DENSE_MAX, read_bytes, tokenize
 
 __all__ = ["NdevalQrels", "NdevalRun", "read_ndeval_qrels", "read_ndeval_run"]
 
@@ -71,14 +71,41 @@ def _topics(tokens: np.ndarray) -> np.ndarray:
     return out
 
 
-def _lines(path, what: str) -> list[bytes]:
-    data = read_bytes(path)
+def _lines(path, what: str, data: bytes | None = None) -> list[bytes]:
+    data = read_bytes(path) if data is None else data
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     if not lines:
         raise InputError(f"{what} file is empty", path)
     return lines
+
+
+#: bytes that C's whitespace (ndeval's ``sscanf``, Python's ``bytes.split``) does not split at
+#: but :func:`metaeval.io._text.tokenize` does (every byte <= 0x20 separates there)
+_NOT_SPACE = np.array([b for b in range(33) if b not in b" \t\n\v\f\r"], dtype=np.uint8)
+
+
+def _columns(path, data: bytes, fields: int, what: str, cols: tuple[int, ...]) -> list[np.ndarray] | None:
+    """Fields ``cols`` of every line as byte-string arrays, split by the vectorised tokenizer
+    (:func:`metaeval.io._text.tokenize`), when that split is the one of ndeval's line reader
+    (:func:`_lines`, ``line.split(None, fields)``): no blank line, every line with the same number
+    of fields, at least ``fields`` and at most ``fields + 4``, no control byte that C does not take
+    for whitespace.  None otherwise: the line-by-line reader then reads the file and names the
+    line it rejects."""
+    if not data:
+        return None
+    raw = np.frombuffer(data, np.uint8)
+    if np.isin(raw[raw < 32], _NOT_SPACE).any():
+        return None
+    n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    try:
+        table = tokenize(path, tuple(range(fields, fields + 5)), what, data=data)
+    except InputError:
+        return None
+    if table.n != n_lines:                   # a blank line: a syntax error, which _lines names
+        return None
+    return [table.fixed(c) if table.width(c) <= DENSE_MAX else table.ids(c).astype(bytes) for c in cols]
 
 
 class NdevalQrels(NamedTuple):
@@ -115,26 +142,34 @@ class NdevalQrels(NamedTuple):
         return t, np.where(hit, self.pair_j[k], -1)
 
 
-def read_ndeval_qrels(path) -> NdevalQrels:
-    lines = _lines(path, "qrels")
-    rows = [line.split(None, 4) for line in lines]
+def _qrels_columns(path) -> list[np.ndarray]:
+    """TOPIC, SUBTOPIC, DOCNO and JUDGMENT of every line (byte strings)."""
+    data = read_bytes(path)
+    cols = _columns(path, data, 4, "qrels", (0, 1, 2, 3))
+    if cols is not None:
+        return cols
+    rows = [line.split(None, 4) for line in _lines(path, "qrels", data)]
     short = [n for n, r in enumerate(rows, 1) if len(r) < 4]
     if short:
         raise InputError("syntax error (expected TOPIC SUBTOPIC DOCNO JUDGMENT)", path, short[0])
-    cols = [np.array([r[k] for r in rows], dtype="S") for k in (0, 1, 3)]
-    topic, sub, judgment = (_naturals(c) for c in cols)
+    return [np.array([r[k] for r in rows], dtype="S") for k in range(4)]
+
+
+def read_ndeval_qrels(path) -> NdevalQrels:
+    c_topic, c_sub, c_doc, c_judgment = _qrels_columns(path)
+    topic, sub, judgment = (_naturals(c) for c in (c_topic, c_sub, c_judgment))
     bad = np.flatnonzero((topic < 0) | (sub < 0) | (judgment < 0))
     if bad.size:
         k = bad[0]
         what = "TOPIC" if topic[k] < 0 else "SUBTOPIC" if sub[k] < 0 else "JUDGMENT"
         raise InputError(f"syntax error ({what} is not a natural number)", path, int(k) + 1)
     rel = judgment > 0                                  # ndeval: a judgment above 1 counts as 1
-    line_no = np.arange(1, len(rows) + 1, dtype=np.int64)
-    docs = np.array([r[2] for r in rows], dtype=object)
+    line_no = np.arange(1, len(topic) + 1, dtype=np.int64)
+    docs = c_doc
 
     topics, t_idx = np.unique(topic, return_inverse=True)
     # documents: distinct (topic, docno), in topic then byte order
-    doc_ids, d_idx = np.unique(docs.astype(bytes), return_inverse=True)   # byte order, as strcmp
+    doc_ids, d_idx = np.unique(docs, return_inverse=True)   # byte order, as strcmp
     pair = t_idx.astype(np.int64) * len(doc_ids) + d_idx
     pairs, p_idx = np.unique(pair, return_inverse=True)
     p_topic = pairs // len(doc_ids)
@@ -152,7 +187,7 @@ def read_ndeval_qrels(path) -> NdevalQrels:
     dup = np.flatnonzero(cell[order][1:] == cell[order][:-1])
     if dup.size:
         k1, k2 = sorted((order[dup[0]], order[dup[0] + 1]))
-        raise InputError(f"topic {topic[k2]}, subtopic {sub[k2]}, document {docs[k2].decode(errors='replace')} "
+        raise InputError(f"topic {topic[k2]}, subtopic {sub[k2]}, document {bytes(docs[k2]).decode(errors='replace')} "
                          f"judged twice (also at line {line_no[k1]})", path, int(line_no[k2]))
     T, J = len(topics), int(n_docs.max())
     ideal_rel = np.zeros((T, J, max(n_cols, 1)), dtype=bool)
@@ -174,25 +209,34 @@ class NdevalRun(NamedTuple):
     pos: np.ndarray
 
 
-def read_ndeval_run(path, traditional: bool = False, depth: int = 0) -> NdevalRun:
-    lines = _lines(path, "run")
-    rows = [line.split(None, 6) for line in lines]
+def _run_columns(path) -> list[np.ndarray]:
+    """TOPIC, DOCNO, RANK, SCORE and RUNID of every line (byte strings)."""
+    data = read_bytes(path)
+    cols = _columns(path, data, 6, "run", (0, 2, 3, 4, 5))
+    if cols is not None:
+        return cols
+    rows = [line.split(None, 6) for line in _lines(path, "run", data)]
     short = [n for n, r in enumerate(rows, 1) if len(r) < 6]
     if short:
         raise InputError("syntax error (expected TOPIC Q0 DOCNO RANK SCORE RUNID)", path, short[0])
-    topic = _topics(np.array([r[0] for r in rows], dtype="S"))
-    rank = _naturals(np.array([r[3] for r in rows], dtype="S"))
+    return [np.array([r[k] for r in rows], dtype="S") for k in (0, 2, 3, 4, 5)]
+
+
+def read_ndeval_run(path, traditional: bool = False, depth: int = 0) -> NdevalRun:
+    c_topic, c_doc, c_rank, c_score, c_runid = _run_columns(path)
+    topic = _topics(c_topic)
+    rank = _naturals(c_rank)
     bad = np.flatnonzero((topic < 0) | (rank < 0))
     if bad.size:
         k = bad[0]
         raise InputError(f"syntax error ({'TOPIC' if topic[k] < 0 else 'RANK'} is not a natural number)",
                          path, int(k) + 1)
-    runid = rows[0][5].decode("utf-8", errors="replace")
-    docno = np.array([r[2] for r in rows], dtype=object)
-    line_no = np.arange(1, len(rows) + 1, dtype=np.int64)
-    _, doc_rank = np.unique(docno.astype(bytes), return_inverse=True)
+    runid = bytes(c_runid[0]).decode("utf-8", errors="replace")
+    docno = c_doc.astype(object)
+    line_no = np.arange(1, len(topic) + 1, dtype=np.int64)
+    _, doc_rank = np.unique(c_doc, return_inverse=True)
     if traditional:
-        score = np.array([c_atof(r[4]) for r in rows], dtype=np.float64)
+        score = np.array([c_atof(v) for v in c_score.tolist()], dtype=np.float64)
         order = np.lexsort((-doc_rank, -score, topic))
     else:
         order = np.lexsort((rank, topic))
