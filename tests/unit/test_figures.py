@@ -107,3 +107,33 @@ def test_tstar_without_a_finite_value_still_draws(synth, tmp_path):
     df = synth["tstar"].copy()
     df = df[df["metric"] == df["metric"].iloc[0]].assign(t_star=np.inf, t_observed=np.nan)
     _check(F.plot_tstar(df, tmp_path / "tstar"), tmp_path / "tstar")
+
+
+def test_palette_png_keeps_few_colours_exactly_and_reduces_many_closely():
+    """The PNG palette: a drawing of 256 colours or fewer keeps every pixel; one of more (a
+    gradient of 4096 colours) gets at most 256, each pixel within 48 of 255 per channel."""
+    import io
+
+    from PIL import Image
+
+    from metaeval.report.figure_layout import palette_png
+
+    def png(a):
+        out = io.BytesIO()
+        Image.fromarray(a.astype(np.uint8), "RGB").save(out, format="PNG")
+        return out.getvalue()
+
+    def back(data):
+        with Image.open(io.BytesIO(data)) as im:
+            assert im.mode == "P"
+            return np.asarray(im.convert("RGB")).astype(int)
+
+    rng = np.random.default_rng(0)
+    few = rng.integers(0, 256, (200, 3))[rng.integers(0, 200, (64, 64))]
+    assert (back(palette_png(png(few))) == few).all()
+    y, x = np.mgrid[0:64, 0:64]
+    many = np.stack([x * 4, y * 4, (x + y) * 2], axis=2)
+    got = back(palette_png(png(many)))
+    assert len(np.unique(got.reshape(-1, 3), axis=0)) <= 256
+    assert np.abs(got - many).max() <= 48
+    assert palette_png(png(many)) == palette_png(png(many))          # deterministic
