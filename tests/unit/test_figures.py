@@ -137,3 +137,37 @@ def test_palette_png_keeps_few_colours_exactly_and_reduces_many_closely():
     assert len(np.unique(got.reshape(-1, 3), axis=0)) <= 256
     assert np.abs(got - many).max() <= 48
     assert palette_png(png(many)) == palette_png(png(many))          # deterministic
+
+
+def test_save_figure_draws_each_format_once_with_the_same_bytes(tmp_path, monkeypatch):
+    """A figure laid out by tight_layout is saved with one drawing per format (matplotlib would draw
+    it once more before each print for the placeholder layout engine tight_layout leaves); the
+    files are those that saving it with that engine gives."""
+    import io
+
+    from matplotlib.figure import Figure
+
+    from metaeval.report.figure_layout import _PDF_META, _PNG_META, DPI, new_figure, palette_png, save_figure
+
+    def figure():
+        fig = new_figure(4, 3)
+        ax = fig.add_subplot()
+        ax.plot([0, 1, 2], [1, 0, 2], label="a line")
+        ax.set_title("a title")
+        ax.legend()
+        fig.tight_layout()
+        return fig
+
+    ref = figure()
+    assert ref.get_layout_engine() is not None                 # what tight_layout leaves
+    want = []
+    for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
+        buf = io.BytesIO()
+        ref.savefig(buf, format=fmt, dpi=DPI, metadata=meta)
+        want.append(palette_png(buf.getvalue()) if fmt == "png" else buf.getvalue())
+    draws = []
+    real = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda self, renderer: (draws.append(1), real(self, renderer))[1])
+    paths = save_figure(figure(), tmp_path / "f")
+    assert len(draws) == 2
+    assert [p.read_bytes() for p in paths] == want
