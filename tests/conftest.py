@@ -200,7 +200,6 @@ def dl19_matrices(metrics) -> dict:
 LONG_FIRST = (
     # CPU seconds of the test or module in a full CI=true run on the loaded 2-core VM (-p cpuplug:
     # getrusage of the worker and its children around each test)
-    "tests/pipeline/test_output_checksums.py::test_default_config_outputs_are_the_recorded_ones",  # 119 (2 cores)
     "tests/pipeline/test_output_checksums.py::test_reduced_dag_outputs_are_the_recorded_ones",     # 32: the shared reduced run
     "tests/pipeline/test_console_and_report.py::test_report_of_an_80_run_collection_is_under_10_mb",  # 53
     "tests/pipeline/test_pipeline_dl19.py::test_dl19_example_runs_end_to_end",                      # 44
