@@ -201,12 +201,11 @@ LONG_FIRST = (
     # CPU seconds of the test or module in a full CI=true run on the loaded 2-core VM (-p cpuplug:
     # getrusage of the worker and its children around each test)
     "tests/pipeline/test_output_checksums.py::test_reduced_dag_outputs_are_the_recorded_ones",     # 32: the shared reduced run
-    "tests/pipeline/test_console_and_report.py::test_report_of_an_80_run_collection_is_under_10_mb",  # 53
+    "tests/unit/test_figures_readable.py",                                                          # 45 (the 80-run report size too)
     "tests/pipeline/test_pipeline_dl19.py::test_dl19_example_runs_end_to_end",                      # 44
     "tests/pipeline/test_pipeline.py::test_cluster_generic_executor_runs_self_contained_jobs",      # 2 (40 wall: detached jobs)
     "tests/conformance/test_ndeval_dropin.py",                                                      # 37
     "tests/unit/test_figures.py",                                                                   # 27
-    "tests/unit/test_figures_readable.py",                                                          # 26
     "tests/unit/test_incompleteness.py",                                                            # 23
     "tests/unit/test_margins.py",                                                                   # 21
     "tests/pipeline/test_machine_independence.py",                                                  # 19

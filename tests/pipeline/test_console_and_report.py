@@ -1,7 +1,8 @@
-"""Outputs usable with 80+ runs and what the pipeline noticed on the console (issue 31, sections 4
-and 5): the report of an 80-run, 25-measure collection stays under 10 MB (tables over the limit
-shown by their first rows, per-pair LaTeX for the top runs); the warnings of the jobs' logs are
-listed once each at the end of a DAG run and of a command; an API warning points at the caller."""
+"""Outputs usable with 80+ runs and what the pipeline noticed on the console: the report views
+(tables over the limit shown by their first rows, per-pair LaTeX for the top runs; the size of the
+report of an 80-run, 25-measure collection is tested with its figures in
+tests/unit/test_figures_readable.py); the warnings of the jobs' logs are listed once each at the
+end of a DAG run and of a command; an API warning points at the caller."""
 
 from __future__ import annotations
 
@@ -17,8 +18,6 @@ from metaeval import logsummary as L
 from metaeval.report import views as V
 
 ROOT = Path(__file__).resolve().parents[2]
-#: bytes of a Snakemake 9 report.html beyond the files it embeds (measured, see below)
-SNAKEMAKE_PAGE = 3.3e6
 
 
 # --------------------------------------------------------------------------- report views
@@ -45,44 +44,6 @@ def test_views_command_notes_a_shortened_table(tmp_path, capsys):
     assert "first 2499 of 100000 rows of big.csv" in err and "small.csv" not in err
     assert not any(err.startswith(p) for p in L.PREFIXES)        # the log's, not the console summary's
     assert (tmp_path / "report" / "small.csv").read_text() == "a,b\n1,2\n"
-
-
-@pytest.mark.slow
-def test_report_of_an_80_run_collection_is_under_10_mb(tmp_path):
-    """Every table and figure of an 80-run, 25-measure collection (synthetic): what the report
-    embeds -- the report views of the tables and the PNG figures, base64 -- plus Snakemake's own
-    page (3.3 MB: the report.html of a 4-run, 5-topic collection whose files are 0.2 MB, measured
-    with Snakemake 9.27) is under 10 MB; asl.tex shows the pairs of the top 20 runs.  (Building the
-    Snakemake report itself of 80 runs takes minutes: the size rule is tested on what it embeds.)"""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from _synth_tables import frames
-
-    from metaeval import outputs as O
-    from metaeval.pipeline import write_tables
-    from metaeval.report.figures import make_all_figures
-    from metaeval.report.tables import TABLE_MAX_ROWS
-
-    metrics = ["AP", "Q-measure", "nDCG@10", "P-plus(gains=1:2:3)"] + [f"nDCG(judged_only=True)@{k}" for k in range(5, 26)]
-    # the default pipeline's outputs: without those of the opt-in stage test_errors (issue 29, off by
-    # default; its two figures and three small tables add some 0.12 MB on two metrics)
-    fr = frames(seed=5, runs=80, topics=20, B=1000, metrics=metrics, test_errors=False)
-    names = [o.name for o in O.tables("collection") if o.name in fr]
-    write_tables({n: fr[n] for n in names}, tmp_path / "tables")
-    full = sum((tmp_path / "tables" / f"{n}.csv").stat().st_size for n in names)
-    assert full > 20e6                                     # the tables whole would not fit
-    info = V.write_report_views(tmp_path / "tables", tmp_path / "report", names)
-    # the views are the Markdown views (the paper's rows: the top 20 runs' pairs, at most TABLE_MAX_ROWS
-    # rows), each within the size embedded whole; the whole tables are linked, not embedded
-    views = {n: (tmp_path / "report" / f"{n}.csv").stat().st_size for n in names}
-    assert max(views.values()) <= V.REPORT_TABLE_MAX_BYTES and all(i["whole"] for i in info.values())
-    assert info["asl"]["rows"] == 20 * 19 // 2 and info["pvalues"]["rows"] <= TABLE_MAX_ROWS
-    pngs = [p for p in make_all_figures(tmp_path / "tables", tmp_path / "figures") if p.suffix == ".png"]
-    embedded = V.report_size(list((tmp_path / "report").glob("*.csv")) + pngs)
-    print(f"tables {full / 1e6:.1f} MB; report embeds {embedded / 1e6:.2f} MB")
-    assert embedded + SNAKEMAKE_PAGE < 10e6
-    tex = (tmp_path / "tables" / "asl.tex").read_text()
-    assert "top 20 of 80 runs" in tex and len(tex) < 150_000
-    assert tex.count("\\\\") <= 20 * 19 // 2 + 5          # 190 pairs (+ header rows)
 
 
 # --------------------------------------------------------------------------- log summary

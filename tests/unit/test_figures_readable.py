@@ -1,10 +1,11 @@
-"""Figures a reader can read: rank_correlation.png's panel titles do not overlap at any metric
+"""Figures a reader can read (and the size of the report that embeds those of an 80-run collection): rank_correlation.png's panel titles do not overlap at any metric
 count and undefined cells say so (``n/a`` and a note); run_means.png plots every metric and names
 every run.  (Drawn and looked at while writing: the checks here are on the figure objects.)"""
 
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -145,13 +146,20 @@ def layout_problems(fig, tol: float = 0.5) -> list:
 
 
 @pytest.fixture(scope="module")
-def wide_frames():
+def wide_tables():
+    """The tables of an 80-run, 25-measure collection (synthetic; run names ``run00``..)."""
     from _synth_tables import frames
 
-    fr = frames(seed=3, runs=80, topics=12, B=50, metrics=WIDE_METRICS)
+    return frames(seed=3, runs=80, topics=12, B=50, metrics=WIDE_METRICS)
+
+
+@pytest.fixture(scope="module")
+def wide_frames(wide_tables):
+    """:func:`wide_tables` with TREC DL20's long run names, as the figures are drawn from."""
     teams = ["pash", "bigIR-DTH", "d_d2q", "TUW-TKL", "nlm-bert", "fr_pass", "relemb_mlm", "p_d2q"]
     long = {f"run{i:02d}": f"dl-20-official-input.{teams[i % len(teams)]}_{i}_msmarco-passage-judged"
             for i in range(80)}
+    fr = {name: df.copy() for name, df in wide_tables.items()}
     for df in fr.values():
         for col in ("run", "system_x", "system_y"):
             if col in df.columns:
@@ -169,23 +177,93 @@ def test_layout_check_finds_overlap_and_clipping():
     assert kinds == ["clipped", "overlap"]
 
 
-@pytest.mark.parametrize("name", [o.name for o in __import__("metaeval.outputs", fromlist=["x"]).figures("collection")])
-def test_every_figure_is_readable_at_80_runs_and_25_measures(name, wide_frames, captured):
+@pytest.fixture(scope="module")
+def wide_drawn(wide_frames, tmp_path_factory):
+    """Every per-collection figure of :func:`wide_frames` drawn once for the module: ``({name:
+    what the checks below read of the figure as its plotter laid it out}, the figures folder)``,
+    the PNG and PDF written there by :func:`metaeval.report.figure_layout.save_figure` (the
+    report's size is measured on those PNGs, :func:`test_report_of_an_80_run_collection_is_under_10_mb`)."""
     from metaeval import outputs as O
+    from metaeval.report import figure_layout as FL
 
-    out = {o.name: o for o in O.figures("collection")}[name]
-    draw, _ = F.PLOTTERS[out.layout]
-    draw(wide_frames[out.source], "unused", **F.figure_kwargs(out.layout))
-    fig = captured[-1]
+    folder = tmp_path_factory.mktemp("wide-figures")
+    seen: dict = {}
+    real = FL.save_figure
+
+    def check_then_save(fig, stem):
+        seen[Path(stem).name] = _readability(fig)
+        return real(fig, stem)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(F, "save_figure", check_then_save)
+        m.setattr(FL, "save_figure", check_then_save)           # the plug-in modules' figures
+        for out in O.figures("collection"):
+            draw, _ = F.PLOTTERS[out.layout]
+            draw(wide_frames[out.source], folder / out.name, **F.figure_kwargs(out.layout))
+    return seen, folder
+
+
+def _readability(fig) -> dict:
+    """What the readability checks read of ``fig``, before it is saved: its size, the layout
+    problems, whether every panel with lines has its error bands, the colours of each panel's series."""
     w, h = fig.get_size_inches()
+    return {"size": (w, h), "problems": layout_problems(fig),
+            "bands": all(ax.collections for ax in fig.axes if ax.get_visible() and ax.lines),
+            "series": [{ln.get_label(): ln.get_color() for ln in ax.get_lines() if not ln.get_label().startswith("_")}
+                       for ax in fig.axes]}
+
+
+@pytest.mark.parametrize("name", [o.name for o in __import__("metaeval.outputs", fromlist=["x"]).figures("collection")])
+def test_every_figure_is_readable_at_80_runs_and_25_measures(name, wide_drawn):
+    got = wide_drawn[0][name]
+    w, h = got["size"]
     assert max(w / h, h / w) <= 4.5, (name, w, h)             # panels wrap (25 metrics: not 25 in a row)
     if name in ("test_errors_power", "test_errors_type3"):     # the rates with their standard errors
-        assert all(ax.collections for ax in fig.axes if ax.get_visible() and ax.lines), name
-    assert layout_problems(fig) == []
-    for ax in fig.axes:                        # a colour each (no palette of 10 reused)
-        series = {ln.get_label(): ln.get_color() for ln in ax.get_lines() if not ln.get_label().startswith("_")}
+        assert got["bands"], name
+    assert got["problems"] == []
+    for series in got["series"]:               # a colour each (no palette of 10 reused)
         if len(series) > 10:
-            assert len(set(series.values())) == len(series), (name, ax.get_title())
+            assert len(set(series.values())) == len(series), (name, series)
+
+
+#: bytes of a Snakemake 9 report.html beyond the files it embeds (measured, see below)
+SNAKEMAKE_PAGE = 3.3e6
+
+
+def test_report_of_an_80_run_collection_is_under_10_mb(wide_tables, wide_drawn, tmp_path):
+    """Every table and figure of an 80-run, 25-measure collection (synthetic; the figures with the
+    long run names of TREC DL20): what the report embeds -- the report views of the tables and the PNG figures,
+    base64 -- plus Snakemake's own page (3.3 MB: the report.html of a 4-run, 5-topic collection
+    whose files are 0.2 MB, measured with Snakemake 9.27) is under 10 MB; asl.tex shows the pairs
+    of the top 20 runs.  The outputs of the opt-in stage test_errors are left out (off by default;
+    its figures and small tables add some 0.12 MB on two metrics).  (Building the Snakemake report
+    itself of 80 runs takes minutes: the size rule is tested on what it embeds.)"""
+    from metaeval import outputs as O
+    from metaeval.meta import stages
+    from metaeval.pipeline import write_tables
+    from metaeval.report import views as V
+    from metaeval.report.tables import TABLE_MAX_ROWS
+
+    opt_in = set(stages.get("test_errors").tables)
+    names = [o.name for o in O.tables("collection") if o.name in wide_tables and o.name not in opt_in]
+    write_tables({n: wide_tables[n] for n in names}, tmp_path / "tables")
+    full = sum((tmp_path / "tables" / f"{n}.csv").stat().st_size for n in names)
+    assert full > 20e6                                     # the tables whole would not fit
+    info = V.write_report_views(tmp_path / "tables", tmp_path / "report", names)
+    # the views are the Markdown views (the paper's rows: the top 20 runs' pairs, at most TABLE_MAX_ROWS
+    # rows), each within the size embedded whole; the whole tables are linked, not embedded
+    views = {n: (tmp_path / "report" / f"{n}.csv").stat().st_size for n in names}
+    assert max(views.values()) <= V.REPORT_TABLE_MAX_BYTES and all(i["whole"] for i in info.values())
+    assert info["asl"]["rows"] == 20 * 19 // 2 and info["pvalues"]["rows"] <= TABLE_MAX_ROWS
+    figures = wide_drawn[1]
+    pngs = [figures / f"{o.name}.png" for o in O.figures("collection") if o.source not in opt_in]
+    assert all(p.is_file() for p in pngs)
+    embedded = V.report_size(list((tmp_path / "report").glob("*.csv")) + pngs)
+    print(f"tables {full / 1e6:.1f} MB; report embeds {embedded / 1e6:.2f} MB")
+    assert embedded + SNAKEMAKE_PAGE < 10e6
+    tex = (tmp_path / "tables" / "asl.tex").read_text()
+    assert "top 20 of 80 runs" in tex and len(tex) < 150_000
+    assert tex.count("\\\\") <= 20 * 19 // 2 + 5          # 190 pairs (+ header rows)
 
 
 # --------------------------------------------------------------------------- 33 judges, 60 runs
