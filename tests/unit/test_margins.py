@@ -163,3 +163,18 @@ def test_support_of_discrete_measures():
     assert M.support_for("RR", [0, 1, 0.5, 1 / 3])[-1] == 1.0
     assert M.support_for("AP", [0.1234]) is None
     assert M.support_for("Prec@10", [0.1234]) is None          # not on the support: continuous
+
+
+def test_truncated_normal_gradient_is_the_likelihoods():
+    """The gradient fit_norm's L-BFGS-B follows is that of the negative log-likelihood it
+    minimises (central differences), in both tails and between."""
+    rng = np.random.default_rng(3)
+    x = np.clip(rng.normal(0.3, 0.25, 40), 0, 1)
+    for mu, sigma in ((0.3, 0.25), (-3.0, 0.4), (4.0, 2.0), (0.9, 0.06), (-4.5, 9.0)):
+        f, g = M._truncnorm_nll_grad(x, mu, sigma)
+        assert f == pytest.approx(-M._truncnorm_logpdf(x, mu, sigma).sum(), rel=1e-12)
+        h = 1e-6
+        num = [(M._truncnorm_nll_grad(x, mu + h, sigma)[0] - M._truncnorm_nll_grad(x, mu - h, sigma)[0]) / (2 * h),
+               (M._truncnorm_nll_grad(x, mu, sigma + h)[0] - M._truncnorm_nll_grad(x, mu, sigma - h)[0]) / (2 * h)]
+        np.testing.assert_allclose(g, num, rtol=1e-5, atol=1e-5)
+    assert M._truncnorm_nll_grad(x, 0.3, 0.04)[0] == np.inf          # below the sigma bound

@@ -87,9 +87,10 @@ class Margin:
         return self._ppf(np.asarray(u, dtype=np.float64))
 
 
-def _minimize(nll, x0, bounds, polish: bool = True):
-    """``(argmin, min)`` of ``nll`` by L-BFGS-B within ``bounds``, polished by Nelder-Mead (kept
-    only if it stays within the bounds and improves)."""
+def _minimize(nll, x0, bounds, polish: bool = True, grad=None):
+    """``(argmin, min)`` of ``nll`` by L-BFGS-B within ``bounds`` (``grad``: ``p -> (nll(p),
+    gradient)``, else finite differences), polished by Nelder-Mead (kept only if it stays within
+    the bounds and improves)."""
     from scipy.optimize import minimize
 
     def inside(p):
@@ -97,7 +98,8 @@ def _minimize(nll, x0, bounds, polish: bool = True):
 
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        res = minimize(nll, np.asarray(x0, dtype=np.float64), method="L-BFGS-B", bounds=bounds)
+        res = minimize(nll if grad is None else grad, np.asarray(x0, dtype=np.float64), method="L-BFGS-B",
+                       bounds=bounds, jac=grad is not None)
         x, f = np.asarray(res.x), float(nll(res.x))
         if polish:
             res2 = minimize(lambda p: nll(p) if inside(p) else np.inf, x, method="Nelder-Mead",
@@ -119,11 +121,35 @@ def _truncnorm_logpdf(x, mu, sigma):
     return -0.5 * ((x - mu) / sigma) ** 2 - 0.5 * math.log(2 * math.pi) - math.log(sigma) - lz
 
 
+def _truncnorm_nll_grad(x, mu: float, sigma: float) -> tuple[float, np.ndarray]:
+    """The negative log-likelihood of the normal truncated to [0, 1] (:func:`_truncnorm_logpdf`)
+    and its gradient in ``(mu, sigma)``: with ``z = (x - mu) / sigma``, ``a = -mu / sigma``,
+    ``b = (1 - mu) / sigma`` and ``Z = Phi(b) - Phi(a)``, d/dmu = -sum(z) / sigma + n (phi(a) -
+    phi(b)) / (sigma Z) and d/dsigma = (n - sum(z^2)) / sigma + n (a phi(a) - b phi(b)) / (sigma Z)."""
+    if sigma < 0.05:
+        return np.inf, np.zeros(2)
+    from scipy.special import log_ndtr
+
+    a, b = -mu / sigma, (1.0 - mu) / sigma
+    lo, hi = (-b, -a) if a > 0 else (a, b)       # Z as _truncnorm_logpdf takes it, accurate in the lower tail
+    la, lb = log_ndtr(lo), log_ndtr(hi)
+    lz = lb + np.log1p(-np.exp(la - lb))
+    z = (x - mu) / sigma
+    n = x.size
+    half_log_2pi = 0.5 * math.log(2 * math.pi)
+    nll = float(0.5 * (z * z).sum() + n * (half_log_2pi + math.log(sigma) + lz))
+    pa, pb = math.exp(-0.5 * a * a - half_log_2pi - lz), math.exp(-0.5 * b * b - half_log_2pi - lz)   # phi / Z
+    d_mu = -z.sum() / sigma + n * (pa - pb) / sigma
+    d_sigma = (n - (z * z).sum()) / sigma + n * (a * pa - b * pb) / sigma
+    return nll, np.array([d_mu, d_sigma])
+
+
 def fit_norm(x) -> Margin:
     from scipy import stats
 
     x = np.asarray(x, dtype=np.float64)
     nll = lambda p: -_truncnorm_logpdf(x, p[0], p[1]).sum() if p[1] >= 0.05 else np.inf
+    grad = lambda p: _truncnorm_nll_grad(x, float(p[0]), float(p[1]))
     # the likelihood of a truncated normal has long ridges (a decreasing density is fitted by any
     # mu far below 0 with a matching sigma): several starts, the best one polished
     # mu within NORM_MU, sigma within NORM_SIGMA: where the scores decrease like an exponential the
@@ -133,7 +159,7 @@ def fit_norm(x) -> Margin:
     best: tuple[Any, float] | None = None
     for mu0 in (float(np.clip(x.mean(), *NORM_MU)), -4.0, -1.0, 0.0, 0.5, 1.0, 2.0, 5.0):
         for s0 in (sd, 0.3, 1.0, 3.0):
-            p, f = _minimize(nll, [mu0, s0], bounds, polish=False)
+            p, f = _minimize(nll, [mu0, s0], bounds, polish=False, grad=grad)
             if best is None or f < best[1]:
                 best = (p, f)
     assert best is not None                                  # the loops above ran
