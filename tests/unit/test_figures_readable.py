@@ -320,3 +320,18 @@ def test_judgment_figures_are_readable_at_33_judges(captured, capsys):
     r = means.canvas.get_renderer()
     box = means.legends[0].get_window_extent(r)
     assert all(not box.overlaps(ax.get_window_extent(r)) for ax in means.axes)
+
+
+def test_power_curves_alpha_axis_reads_the_levels_as_decimals(captured):
+    """The power curves' log alpha axis: ticks at the levels a reader looks for, as decimals, no
+    minor ticks."""
+    from _synth_tables import frames
+
+    from metaeval.report.standardisation import ALPHA_TICKS, plot_standardisation_power
+
+    plot_standardisation_power(frames(seed=2)["standardisation_between"], "unused")
+    ax = captured[-1].axes[0]
+    captured[-1].canvas.draw()
+    assert tuple(ax.get_xticks()) == ALPHA_TICKS
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0.001", "0.005", "0.01", "0.05", "0.1"]
+    assert len(ax.get_xticks(minor=True)) == 0
