@@ -439,6 +439,13 @@ def big(tmp_path_factory) -> Path:
 SIGNAL_CASES = [("meta", signal.SIGTERM, 143), ("incompleteness", signal.SIGINT, 130)]
 
 
+def _default_signals() -> None:
+    """The child's SIGINT and SIGTERM at their defaults: a suite started in the background (``cmd &``
+    from a script) inherits SIGINT ignored, which the command rightly keeps ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("cmd, sig, code", SIGNAL_CASES, ids=[f"{c}-{s.name}" for c, s, _ in SIGNAL_CASES])
 def test_signal_mid_run_ends_workers_and_output(cmd, sig, code, big, tmp_path):
     out = tmp_path / "out"
@@ -448,7 +455,8 @@ def test_signal_mid_run_ends_workers_and_output(cmd, sig, code, big, tmp_path):
                                "--quiet"]}[cmd]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     p = subprocess.Popen([sys.executable, "-m", "metaeval", *argv, "--out", str(out)], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=_default_signals)
     kids: list[int] = []
     t0 = time.monotonic()
     while not kids and p.poll() is None and time.monotonic() - t0 < 60:
