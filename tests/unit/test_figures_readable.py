@@ -111,7 +111,8 @@ LINE_GAP = 0.15
 
 def drawn_texts(fig) -> list:
     """The non-empty text artists that drawing ``fig`` draws (tick labels outside the view limits,
-    which matplotlib keeps but does not draw, are left out)."""
+    which matplotlib keeps but does not draw, are left out).  Laid out by a draw that renders no
+    pixel (``draw_without_rendering``): the same texts and extents as an Agg draw, in half the time."""
     import matplotlib.text
 
     seen = []
@@ -124,7 +125,7 @@ def drawn_texts(fig) -> list:
 
     matplotlib.text.Text.draw = draw
     try:
-        fig.canvas.draw()
+        fig.draw_without_rendering()
     finally:
         matplotlib.text.Text.draw = real
     return seen
