@@ -79,15 +79,22 @@ def _grelv(path):
             continue
         if len(f) != 2:
             raise InputError(f"expected 'DOCID GAIN', got {len(f)} fields", name, k)
-        try:
-            g = float(f[1])
-        except ValueError:
-            raise InputError(f"gain {f[1]!r} is not a number", name, k) from None
-        if not g >= 0:
-            raise InputError(f"negative gain {f[1]} (NTCIREVAL: a gain must be >= 0)", name, k)
         docs.append(f[0])
-        gains.append(g)
+        gains.append(_gain(f[1], name, k, " (NTCIREVAL: a gain must be >= 0)"))
     return docs, gains
+
+
+def _gain(text: str, name, k: int, why: str = "") -> float:
+    """The gain field ``text`` of line ``k`` of file ``name``: a number >= 0, else one line naming both."""
+    from ..errors import InputError
+
+    try:
+        g = float(text)
+    except ValueError:
+        raise InputError(f"gain {text!r} is not a number", name, k) from None
+    if not g >= 0:
+        raise InputError(f"negative gain {text}{why}", name, k)
+    return g
 
 
 def run_glabel(args) -> int:
@@ -139,13 +146,7 @@ def run_gcompute(args) -> int:
             continue
         if len(f) != 2:
             raise InputError(f"expected 'DOCID' or 'DOCID GAIN', got {len(f)} fields", name, k)
-        try:
-            g = float(f[1])
-        except ValueError:
-            raise InputError(f"gain {f[1]!r} is not a number", name, k) from None
-        if not g >= 0:
-            raise InputError(f"negative gain {f[1]}", name, k)
-        sg.append(g)
+        sg.append(_gain(f[1], name, k))
     ctx = gain_list_context(sg, ideal, args.out)
     params = {"beta": args.beta, "gamma": args.gamma, "logb": args.logb, "persistence": args.rbp}
     if args.v2011:
