@@ -72,6 +72,9 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--data", default=os.environ.get("METAEVAL_SHARED_DATA") or ROOT.parent / "shared" / "data")
     a = ap.parse_args()
+    # compared with cwl-eval on this machine: the drop-in follows this machine's BLAS ddot order
+    # (cwl-eval's signs of zero in the residuals do; metaeval's default is one order on every CPU)
+    os.environ.setdefault("METAEVAL_CWL_DDOT", "native")
     dl = Path(a.data) / "trec-dl19-passage"
     exe = Path(sys.executable).parent / "cwl-eval"
     ours_exe = Path(sys.executable).parent / "metaeval"

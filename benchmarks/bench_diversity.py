@@ -83,10 +83,10 @@ def main_(argv=None) -> int:
         div = diversity_measures()
         runs = str(DATA / "runs")
         t_plain = _time(["matrices", "--qrels", str(tmp / "plain.qrels"), "--runs", runs,
-                         "--out", str(tmp / "plain"), "--quiet", "--metrics", *plain], args.repeats)
+                         "--vocabulary", "ntcireval", "--out", str(tmp / "plain"), "--quiet", "--metrics", *plain], args.repeats)
         t_div = _time(["matrices", "--qrels", str(DATA / "qrels.txt"), "--runs", runs,
                        "--qrels-form", "intents", "--intent-probs", str(DATA / "intents.txt"),
-                       "--out", str(tmp / "div"), "--quiet", "--metrics", *div], args.repeats)
+                       "--vocabulary", "ntcireval", "--out", str(tmp / "div"), "--quiet", "--metrics", *div], args.repeats)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"plain     : {len(plain):3d} measures  {t_plain:7.3f} s")
