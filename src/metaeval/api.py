@@ -46,10 +46,11 @@ def _is_frame(x) -> bool:
     return isinstance(x, pd.DataFrame)
 
 
-def _run_items(runs):
+def _run_items(runs) -> list[tuple]:
     """``runs`` -> list of ("frame", name, DataFrame) / ("path", spec) items."""
     if _is_frame(runs):
         return [("frames", runs)]                  # one run per value of a 'run' column
+    out: list[tuple]
     if isinstance(runs, Mapping):
         out = []
         for name, v in runs.items():

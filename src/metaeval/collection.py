@@ -37,6 +37,7 @@ import numpy as np
 # json is imported where used, pathlib for the annotations only: the trec_eval drop-in imports
 # this module and needs neither
 if TYPE_CHECKING:
+    from os import PathLike
     from pathlib import Path
 
 UNJUDGED = -1
@@ -62,6 +63,7 @@ class Collection:
     def __post_init__(self):
         R, T = len(self.runs), len(self.topics)
         if self.qrels_row is not None:
+            assert self.judged_topic is not None and self.judged_docs is not None and self.judged_level is not None
             if self.qrels_row.shape != self.levels.shape:
                 raise ValueError(f"qrels_row must have the shape of levels {self.levels.shape}")
             n = len(self.judged_level)
@@ -176,7 +178,7 @@ class Collection:
             )
 
     @classmethod
-    def load(cls, path: str | Path) -> Collection:
+    def load(cls, path: str | PathLike) -> Collection:
         import json
 
         with np.load(path, allow_pickle=False) as z:

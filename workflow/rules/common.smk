@@ -43,8 +43,11 @@ except WorkflowError:
         _bad = _schema_error(config, _yaml.safe_load(_fh))
     raise WorkflowError(_bad or "config: does not validate against workflow/schemas/config.schema.yaml") from None
 
-# `metaeval` through the Python that runs Snakemake (no activated environment needed)
-METAEVAL = f"{_dag.quote(_sys.executable)} -m metaeval"
+# `metaeval` through the Python that runs Snakemake (no activated environment needed); under
+# `--sdm conda` through the Python of the rules' environment, workflow/envs/metaeval.yaml
+CONDA_ENV = "../envs/metaeval.yaml"
+_CONDA = "conda" in {str(getattr(m, "value", m)).lower() for m in workflow.deployment_settings.deployment_method}
+METAEVAL = "python -m metaeval" if _CONDA else f"{_dag.quote(_sys.executable)} -m metaeval"
 
 RES = config["results"].rstrip("/")
 
@@ -314,7 +317,7 @@ def _report_view_outputs(stage=None):
 
 def report_views_command(stage=None):
     """Params function: the command writing the report views of a job's tables (appended to its shell)."""
-    return lambda w: f"{_quote(_sys.executable)} -m metaeval.report.views {PLAN.report_views_args(w.collection, stage)}"
+    return lambda w: f"{METAEVAL}.report.views {PLAN.report_views_args(w.collection, stage)}"
 
 
 def _figure_outputs(stages=None):
@@ -328,6 +331,23 @@ def _figure_outputs(stages=None):
                 path = report(path, caption=caption(_outputs.report_caption_name(o)),
                               category="{collection}", subcategory="Figures",
                               labels={"collection": "{collection}", "figure": o.name})
+            out.append(path)
+    return out
+
+
+def folder_outputs(scope, subcategory):
+    """The files of a stage whose job writes its own folder results/C/SCOPE/ (judgments, ppi): its
+    declared outputs of that scope, a text output as a folder, the CSVs and PNGs in the report."""
+    out = []
+    for o in _outputs.outputs(scope):
+        for f in o.files():
+            path = f"{RES}/{{collection}}/{scope}/{f}"
+            if o.kind == "text":
+                path = directory(path)
+            elif f.endswith(".csv") or f.endswith(".png"):
+                path = report(path, caption=caption(_outputs.report_caption_name(o)),
+                              category="{collection}", subcategory=subcategory,
+                              labels={"collection": "{collection}", o.kind: o.name})
             out.append(path)
     return out
 

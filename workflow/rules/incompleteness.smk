@@ -6,6 +6,8 @@
 
 
 rule incompleteness:
+    conda:
+        CONDA_ENV
     input:
         cache=f"{RES}/{{collection}}/collection.npz",
         matrices=matrix_files(_unique(METRICS + [SELECT_BY])),

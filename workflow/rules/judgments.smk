@@ -5,28 +5,14 @@
 # command; its block names files and sets rather than parameters, so the stage's plan hook reads it
 # (PLAN.judgments_args, PLAN.judgment_files; its targets are in PLAN.targets).
 
-
-def judgments_outputs():
-    out = []
-    for o in _outputs.outputs("judgments"):
-        for f in o.files():
-            path = f"{RES}/{{collection}}/judgments/{f}"
-            if o.kind == "text":
-                path = directory(path)
-            elif f.endswith(".csv") or f.endswith(".png"):
-                path = report(path, caption=caption(_outputs.report_caption_name(o)),
-                              category="{collection}", subcategory="Judgments",
-                              labels={"collection": "{collection}", o.kind: o.name})
-            out.append(path)
-    return out
-
-
 rule judgments:
+    conda:
+        CONDA_ENV
     input:
         qrels=lambda w: PLAN.judgment_files(w.collection),
         runs=lambda w: PLAN.run_files(w.collection),
     output:
-        judgments_outputs(),
+        folder_outputs("judgments", "Judgments"),
     params:
         metaeval=METAEVAL,
         runs=runs_args,

@@ -2,6 +2,8 @@
 
 
 rule kishida:
+    conda:
+        CONDA_ENV
     output:
         [report(f"{RES}/kishida/{f}", caption=caption(f"kishida_{f.split('.')[0]}"),
                 category="Kishida 2005", labels={"collection": "Kishida (2005)", "table": f.split(".")[0]})
@@ -9,7 +11,7 @@ rule kishida:
          for f in KISHIDA_FILES],
     params:
         metaeval=METAEVAL,
-        out=f"{RES}/kishida",
+        out=lambda w: f"{RES}/kishida",
     log:
         f"{RES}/logs/kishida.log",
     benchmark:

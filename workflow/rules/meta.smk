@@ -16,6 +16,8 @@
 
 
 rule meta:
+    conda:
+        CONDA_ENV
     input:
         cache=f"{RES}/{{collection}}/collection.npz",
         matrices=matrix_files(_unique(EVAL_MATRICES + SWEEP_METRICS + SWEEP_NAMES)),
@@ -54,6 +56,8 @@ rule meta:
 
 
 rule writers:
+    conda:
+        CONDA_ENV
     input:
         tables=_table_outputs(formats=["csv"]),
         runs=f"{RES}/{{collection}}/runs_used.csv",

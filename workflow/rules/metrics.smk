@@ -4,6 +4,8 @@
 
 
 rule metrics:
+    conda:
+        CONDA_ENV
     input:
         qrels=collection_qrels,
         runs=collection_run_files,

@@ -4,26 +4,14 @@
 # results/C/ppi/ (tables/, figures/). The stage (`ppi`, kind "other", metaeval/meta/stages/ppi.py)
 # declares its outputs (scope ppi) and its job's arguments (job_args, read through metaeval.dag.Plan).
 
-
-def ppi_outputs():
-    out = []
-    for o in _outputs.outputs("ppi"):
-        for f in o.files():
-            path = f"{RES}/{{collection}}/ppi/{f}"
-            if f.endswith(".csv") or f.endswith(".png"):
-                path = report(path, caption=caption(_outputs.report_caption_name(o)),
-                              category="{collection}", subcategory="Prediction-powered intervals",
-                              labels={"collection": "{collection}", o.kind: o.name})
-            out.append(path)
-    return out
-
-
 rule ppi:
+    conda:
+        CONDA_ENV
     input:
         qrels=lambda w: PLAN.ppi_files(w.collection),
         runs=lambda w: PLAN.run_files(w.collection),
     output:
-        ppi_outputs(),
+        folder_outputs("ppi", "Prediction-powered intervals"),
     params:
         metaeval=METAEVAL,
         runs=runs_args,

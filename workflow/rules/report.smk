@@ -6,6 +6,8 @@ report: front_page_file()
 
 
 rule report:
+    conda:
+        CONDA_ENV
     input:
         all_targets(),
     output:

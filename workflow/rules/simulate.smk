@@ -2,6 +2,8 @@
 
 
 rule simulate:
+    conda:
+        CONDA_ENV
     output:
         qrels=f"{SIM_ROOT}/{{collection}}/qrels.txt",
         runs=directory(f"{SIM_ROOT}/{{collection}}/runs"),

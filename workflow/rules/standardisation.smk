@@ -8,6 +8,8 @@
 
 
 rule standardisation:
+    conda:
+        CONDA_ENV
     input:
         matrices=matrix_files(PLAN.std_metrics),
     output:

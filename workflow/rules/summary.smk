@@ -3,13 +3,15 @@
 
 
 rule summary:
+    conda:
+        CONDA_ENV
     input:
         tables=all_tables,
     output:
         _summary_outputs(),
     params:
         metaeval=METAEVAL,
-        out=f"{RES}/summary",
+        out=lambda w: f"{RES}/summary",
         args=summary_args,
     log:
         f"{RES}/logs/summary.log",

@@ -7,6 +7,8 @@
 
 
 rule test_errors:
+    conda:
+        CONDA_ENV
     input:
         # what the job reads: its metrics' matrices (a metric added to `metrics:` only does not re-run
         # it), the collection's data and how they are read (data_params)

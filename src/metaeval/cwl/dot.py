@@ -125,7 +125,10 @@ def _dot(x: np.ndarray, y: np.ndarray, fused: bool = True, kernel: str | None = 
     last = int(nz[-1]) + 1 if len(nz) else 0
 
     def acc_add(acc, lo, hi):
-        return acc + p[:, lo:hi] if exact else _fma_acc(acc, p[:, lo:hi], e[:, lo:hi])
+        if exact:
+            return acc + p[:, lo:hi]
+        assert e is not None
+        return _fma_acc(acc, p[:, lo:hi], e[:, lo:hi])
 
     dot = np.zeros(B)
     if n1 and (kernel or ddot_kernel()) == "haswell":
@@ -268,7 +271,7 @@ def dots_printed(cases, wls):
                 unsure[maybe[~_same_rows(flat[q], flat[4 + q], maybe)]] = True
     rows = np.flatnonzero(unsure)
     if len(rows):
-        exact = dots([(x[rows], y[rows]) for x, y in flat])
-        for v, ex in zip(vals, exact):
+        exact_rows = dots([(x[rows], y[rows]) for x, y in flat])
+        for v, ex in zip(vals, exact_rows):
             v[rows] = ex
     return [vals[4 * j:4 * j + 4] for j in range(len(cases))]

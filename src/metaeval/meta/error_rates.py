@@ -104,7 +104,7 @@ def prepare_runs(X: np.ndarray, runs: list[str], bottom: float = 0.1, tol: float
 def _simulate_cell(mb, me, cop, n, trials, tests, B, rngkey, seed):
     """p2 and the mean difference of every trial for one pair and size: ``({test: p2}, d)``."""
     batch = max(1, min(trials, _CELLS // max(B, 1)))
-    p2 = {t: [] for t in tests}
+    p2: dict[str, list] = {t: [] for t in tests}
     dd = []
     for k, start in enumerate(range(0, trials, batch)):
         T = min(batch, trials - start)

@@ -9,6 +9,7 @@ by the canonical measure name (``AP.csv``, ``nDCG@10.csv``, ``P-plus(gains=10:20
 from __future__ import annotations
 
 import csv
+import os
 import math
 import re
 from pathlib import Path
@@ -167,7 +168,7 @@ def matrices_for(names, available) -> list[str] | None:
     return [matrix_for(n, available) for n in names]
 
 
-def load_matrices(directory: str | Path, metrics: list[str] | None = None) -> dict[str, pd.DataFrame]:
+def load_matrices(directory: str | os.PathLike, metrics: list[str] | None = None) -> dict[str, pd.DataFrame]:
     """``{metric: matrix}`` for ``metrics`` (default: every matrix in the folder, sorted by name).
 
     All matrices must hold the same topics and runs (they are re-ordered like the first one).

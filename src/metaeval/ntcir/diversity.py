@@ -224,7 +224,7 @@ def _erel(path, sep, max_level=None):
     from ..errors import InputError
 
     name, lines = _read_lines(path)
-    out = {}
+    out: dict = {}
     for k, ln in enumerate(lines, 1):
         if not ln.strip():
             continue

@@ -187,7 +187,9 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
         if what == "ci":
             lo, hi = float(row.diff_ci_low), float(row.diff_ci_high)
             return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
-        return _fmt_stat(float(getattr(row, SHOW_COLUMNS[what][1])), tex)
+        column = SHOW_COLUMNS[what][1]
+        assert column is not None
+        return _fmt_stat(float(getattr(row, column)), tex)
 
     def cells(run):
         out = []

@@ -5,6 +5,9 @@ to all.  Imported by ``metaeval._measure_families`` on the registry's first use.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from ..collection import PAD as _PAD
@@ -89,7 +92,7 @@ def _ver(s):
     return v
 
 
-_TYPES = {"float": float, "str": str, "version": _ver}
+_TYPES: dict[str, Callable[[str], Any]] = {"float": float, "str": str, "version": _ver}
 
 
 def _register():

@@ -21,13 +21,14 @@ def values(o, rk):
     (runs, topics))]``, the topics in chunks of about 2^20 ranks (bounds the temporaries)."""
     R, T, D = rk.rel.shape
     step = max(1, (1 << 20) // max(1, R * D))
-    res = None
+    res: list | None = None
     for a in range(0, T, step):
         part = compute(rk.rel[:, a:a + step], rk.num_ret[:, a:a + step], rk.rel_levels[a:a + step],
                        o["specs"], o["l"], o["N"], o["version"])
         res = part if res is None else [(n, sp, np.concatenate([v0, v], axis=-1)) for (n, sp, v0), (_, _, v)
                                         in zip(res, part)]
     # trec_eval.c: on a topic evaluated as an empty ranking (-c) these are zeroed after the fact
+    assert res is not None
     miss = ~rk.present
     if miss.any():
         res = [(n, sp, np.where(miss, 0.0, v) if zeroed_when_empty(n, sp.info) else v) for n, sp, v in res]

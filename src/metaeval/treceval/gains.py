@@ -6,6 +6,9 @@ into the engine's context), shared by every run."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from typing import Any
+
 import numpy as np
 
 from .. import detmath
@@ -40,6 +43,13 @@ def _valid_int(s: str) -> bool:
 
 class GainTables:
     """The per-topic gain tables of a context with ``rel_levels`` (T, H+1), ``D`` and ``cached``."""
+
+    # provided by the context this is mixed into (the engine's ``_Ctx``, a ``Memo``)
+    rel_levels: np.ndarray
+    D: int
+
+    def cached(self, key: Hashable, fn: Callable[[], Any]) -> Any:
+        raise NotImplementedError  # Memo.cached, first in the context's bases
 
     def _gain_lists(self, pairs):
         """Per distinct ``num_rel_levels`` value: setup_gains' list ``[(level, gain, counted)]``

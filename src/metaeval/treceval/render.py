@@ -6,6 +6,7 @@ printer ``metaeval.treceval._trecfmt`` when it is built (and ``METAEVAL_NO_CEXT`
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 import math
 
@@ -58,7 +59,8 @@ def layout(o, values):
     ``(j, head, aggregate, format)`` of the values ``values[j]``."""
     Z = o.get("zdata") is not None
     pre = "Z" if Z else ""
-    cols, lines = [], []
+    cols: list[tuple[int, str, str, Any]] = []
+    lines: list[tuple[int, str, str, str | None]] = []
     for j, (name, sp, _) in enumerate(values):
         info = sp.info
         if o["q"]:

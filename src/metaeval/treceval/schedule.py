@@ -103,6 +103,7 @@ def texts(o, q, paths):
             yield _group_text(o, q, g)
         return
     k = _halves(paths, sizes)
+    r: int | None
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:                        # pragma: no cover - runs in the child
@@ -116,6 +117,7 @@ def texts(o, q, paths):
         with open(r, "rb") as f:
             r = None
             data = f.read()
+        payload: Any
         kind, payload = pickle.loads(data) if data else ("failed", "it ended without a result")
         finished = True
         if kind == "input":

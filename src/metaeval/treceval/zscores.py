@@ -17,7 +17,7 @@ def read_zscores(path):
     """``{(topic, measure): (mean, deviation)}`` of a z-score file (QID MEASURE MEAN STDDEV; the
     first line of a key wins)."""
     t = tokenize(path, 4, "z-score (QID MEASURE MEAN STDDEV)")
-    z = {}
+    z: dict[tuple[str, str], tuple[float, float]] = {}
     for i in range(t.n):
         key = (t.token(i, 0), t.token(i, 1))
         z.setdefault(key, (c_atof(t.token(i, 2).encode()), c_atof(t.token(i, 3).encode())))

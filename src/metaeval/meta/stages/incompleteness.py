@@ -88,6 +88,7 @@ def run(inputs, params):
     ``write_qrels``, ``inputs.extra["masks"]`` collects the keep masks of the reduced qrels."""
     from ..incompleteness import stage_incompleteness
 
+    runs: list[str] | None
     if inputs.runs is not None:
         runs = [str(r) for r in inputs.runs]
     else:
