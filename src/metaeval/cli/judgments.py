@@ -151,7 +151,8 @@ def _num(x) -> str:
 def headline(res, n_files: int, out) -> str:
     """What ``metaeval judgments`` found, on stdout: per set against the reference, Kendall's tau of
     the run ranking under the first metric (its interval, runs and topics; the range over the other
-    metrics) and Cohen's kappa of the labels both judged; then the files written."""
+    metrics), the mean per-topic tau and Cohen's kappa of the labels both judged; then the files
+    written."""
     ra = res.tables["ranking_agreement"]
     la = res.tables["label_agreement"]
     lines = [f"metaeval judgments: against the reference {res.reference}"]
@@ -171,6 +172,11 @@ def headline(res, n_files: int, out) -> str:
                 t = rows["tau"].astype(float)
                 rng = f"; {len(rows)} metrics: tau {_num(t.min())} to {_num(t.max())}"
             parts.append(f"Kendall's tau {_num(r['tau'])}{ci} on {r['metric']} ({int(r['runs'])} runs{topics}{rng})")
+        tr = res.tables.get("topic_ranking_agreement")
+        if tr is not None and len(tr):
+            t = tr[tr["qrels"] == s]["tau"].astype(float)
+            if t.notna().any():
+                parts.append(f"mean per-topic tau {_num(t.mean())} over {int(t.notna().sum())} (metric, topic)")
         pair = la[((la["qrels_a"] == res.reference) & (la["qrels_b"] == s))
                   | ((la["qrels_b"] == res.reference) & (la["qrels_a"] == s))]
         if len(pair):
