@@ -290,10 +290,10 @@ def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None
         fmts.add(got_fmt)
         rows += [(f, i, r if r is not None else run_name(f), t, m, v) for i, r, t, m, v in got]
     if bad_files and not skip_bad:
-        e = bad_files[0][1]
+        first_bad: InputError = bad_files[0][1]
         more = f"; {len(bad_files) - 1} more bad file(s) in the folder" if len(bad_files) > 1 else ""
         hint = " (--skip-bad names and skips the bad files of a folder)" if path.is_dir() else ""
-        raise InputError(f"{e.message}{more}{hint}", e.path, e.line)
+        raise InputError(f"{first_bad.message}{more}{hint}", first_bad.path, first_bad.line)
     if bad_files and not rows:
         raise InputError(f"no file of the folder is a leaderboard ({len(bad_files)} bad: {bad_files[0][1]})", path)
     if len(fmts) > 1:
@@ -339,16 +339,16 @@ def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None
         M[ti[sel], ri[sel]] = vals[sel]
         given = np.zeros((len(tu), len(runs)), bool)
         given[ti[sel], ri[sel]] = True
-        tp = given.any(axis=1)
-        have = given.any(axis=0)
+        tp = np.asarray(given.any(axis=1), bool)
+        have = np.asarray(given.any(axis=0), bool)
         name = mapper(mname) if mapper is not None else mname
         hole = ~given[tp][:, have]                           # a (run, topic) others have: 0, said
         if hole.any():
-            kept_t, kept_r = [str(t) for t in tu[tp]], [r for r, h in zip(runs, have) if h]
+            kept_t, kept_r = [str(t) for t in tu[tp]], [r for r, h in zip(runs, have.tolist()) if h]
             filled[name] = {kept_r[j]: [kept_t[i] for i in np.flatnonzero(hole[:, j]).tolist()]
                             for j in np.flatnonzero(hole.any(axis=0)).tolist()}
         out[name] = pd.DataFrame(M[tp][:, have], index=[str(t) for t in tu[tp]],
-                                 columns=[r for r, h in zip(runs, have) if h])
+                                 columns=[r for r, h in zip(runs, have.tolist()) if h])
     all_names = [mapper(m) if mapper is not None else m for m in all_only]
     return Leaderboard(out, means_only, layout, skipped=[(f, e.message) for f, e in bad_files], all_only=all_names,
                        filled=filled)

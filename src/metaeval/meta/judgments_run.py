@@ -171,7 +171,7 @@ def _results_metrics(res_scores: dict, reference: str, metrics: list | str | Non
     for m in ([metrics] if isinstance(metrics, str) else list(metrics)):
         found = next((k for k in _measure_keys(m) if k in ref), None)
         if found is None:
-            bare = m[len("trec."):] if m.startswith("trec.") else m
+            bare = m.removeprefix("trec.")
             why = (" (a counter or text field of trec_eval's output, not a measure)"
                    if bare.split("(")[0] in NOT_MEASURES else "")
             raise InputError(f"metric {m} is not in the reference {reference}'s leaderboard{why} (it has "
