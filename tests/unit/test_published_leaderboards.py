@@ -168,4 +168,4 @@ def test_reproducibility_names_runs_as_the_user_did_and_prints_on_stdout(tmp_pat
                         "--out", tmp_path / "out", "--no-figures"])
     assert rc == 0, err
     assert "r00000" not in err and "run run00" in err, err
-    assert so.startswith("metaeval reproducibility:"), so
+    assert so.startswith("metaeval reproducibility:") and "  a: Effect Ratio " in so, so

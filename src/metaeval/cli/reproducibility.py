@@ -79,4 +79,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"metaeval reproducibility: {len(reps)} reproduction(s) x {len(res.metrics)} measure(s), "
               f"{res.mode} -> {args.out_shown}")
+        eff = res.effects
+        for rep in dict.fromkeys(eff["reproduction"].tolist()) if len(eff) else ():
+            row = eff[eff["reproduction"] == rep].iloc[0]           # the first measure: the headline
+            print(f"  {rep}: Effect Ratio {float(row['er']):.4f}, Delta RI {float(row['dri']):.4f} on {row['metric']} "
+                  f"(ER 1 and Delta RI 0: the original's effect reproduced)")
     return 0
