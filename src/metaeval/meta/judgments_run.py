@@ -437,5 +437,8 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
     omitted: tuple = ()
     if js is None:                 # leaderboards alone: no labels to agree on, no ranked documents to cover
         omitted = ("label_agreement", "topic_agreement", "coverage")
+    elif not has_runs and not res:  # qrels sets alone: label agreement only, no ranking of runs
+        omitted = ("ranking_agreement", "run_ranks", "topic_ranking_agreement", "decision_agreement",
+                   "qrels_discriminative_power")
     return JudgmentsResult(tables, ta, cov, conf, {n: js.qrels_text(n) for n in js.fills} if js is not None else {},
                            scores, reference, names, notes, omitted)

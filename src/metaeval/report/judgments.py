@@ -77,6 +77,8 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
 
         (out / "figures").mkdir(parents=True, exist_ok=True)
         for o in O.figures("judgments"):
+            if o.source in omitted:                        # nothing to draw
+                continue
             draw, kwargs = PLOTTERS[o.layout]
             if o.source == "run_ranks":
                 kwargs = {**kwargs, "reference": result.reference, "taus": result.tables["ranking_agreement"]}
