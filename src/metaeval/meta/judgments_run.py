@@ -334,10 +334,15 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
             for m, df in have.items():
                 missing = [r for r in lr.runs if r not in set(df.columns)]
                 if missing:
+                    from ..io.runs import run_name
+
+                    bad = {run_name(f): f.name for f, _why in lb.skipped}
+                    where = (f" (its file {bad[missing[0]]} is no leaderboard, skipped by --skip-bad)"
+                             if missing[0] in bad else
+                             f" (expected a file named {missing[0]}[.txt] in a folder, or its rows)")
                     raise InputError(f"results {name}: no {m} value for run {missing[0]}"
                                      + (f" (and {len(missing) - 1} more runs)" if len(missing) > 1 else "")
-                                     + f" (expected a file named {missing[0]}[.txt] in a folder, or its rows)",
-                                     folder)
+                                     + where, folder)
                 have[m] = df[list(lr.runs)]
             extra = sorted({str(r) for df in got.values() for r in df.columns} - set(map(str, lr.runs)))
             if extra:                      # other runs' results: left out, said once
