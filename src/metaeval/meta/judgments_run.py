@@ -330,6 +330,10 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
         if not have:
             raise InputError(f"results {name}: none of the metrics {', '.join(names)} in its leaderboard "
                              f"(it holds {_preview(sorted(got))})", folder)
+        lacking = [m for m in names if m not in have]
+        if lacking and name != reference:  # a metric this leaderboard does not give: said, not dropped silently
+            _note(notes, f"results {name} ({folder}): {len(lacking)} metric(s) not in its leaderboard, compared "
+                         f"without it: {_preview(lacking, 3)}")
         if lr is not None:
             for m, df in have.items():
                 missing = [r for r in lr.runs if r not in set(df.columns)]
