@@ -59,12 +59,12 @@ def write_set(folder: Path, topics: list[str], vals: dict, *, zero=(), p1_nonzer
     return folder
 
 
-def write_boards(root: Path, *, drop=None) -> tuple[Path, Path]:
-    """``(nist, syndl)`` folders under ``root``."""
+def write_boards(root: Path, *, drop=None, empty: bool = True) -> tuple[Path, Path]:
+    """``(nist, syndl)`` folders under ``root`` (``empty``: with the empty file in syndl's)."""
     nist = write_set(root / "nist", NIST_TOPICS, values(1, NIST_TOPICS, 0.15), p1_nonzero=NIST_TOPICS[:5],
                      empty=False)
     syndl = write_set(root / "syndl", SYNDL_TOPICS, values(2, SYNDL_TOPICS, 0.25), zero=ZERO_TOPICS,
-                      p1_nonzero=SYNDL_TOPICS[5:], extra=("P_20",), drop=drop)
+                      p1_nonzero=SYNDL_TOPICS[5:], extra=("P_20",), drop=drop, empty=empty)
     return nist, syndl
 
 

@@ -87,10 +87,10 @@ def test_published_leaderboards_compare_with_one_note_per_kind(boards, tmp_path)
     assert f"syndl: Kendall's tau {tau:.4f}" in so and "trec.map" in so, so
 
 
-def test_topics_own_gives_both_topic_counts(boards, tmp_path):
-    nist, syndl = boards
+def test_topics_own_gives_both_topic_counts(tmp_path):
+    nist, syndl = PB.write_boards(tmp_path / "boards", empty=False)
     out = tmp_path / "out"
-    rc, so, err = _run(_argv(nist, syndl, out, "--skip-bad", "--topics", "own"))
+    rc, so, err = _run(_argv(nist, syndl, out, "--topics", "own"))
     assert rc == 0 and "Traceback" not in err, err
     ra = pd.read_csv(out / "tables" / "ranking_agreement.csv").set_index("metric")
     assert ra.loc["trec.map", "topics"] == 14 and ra.loc["trec.map", "topics_reference"] == 10
@@ -105,18 +105,18 @@ def test_topics_own_gives_both_topic_counts(boards, tmp_path):
 
 # ------------------------------------------------------------------ 2. one vocabulary of measure names
 @pytest.mark.parametrize("spelled", ["trec.map", "map", "trec.ndcg_cut_10", "trec.ndcg_cut@10", "ndcg_cut_10"])
-def test_metrics_by_any_name_of_the_vocabulary(boards, tmp_path, spelled):
-    nist, syndl = boards
+def test_metrics_by_any_name_of_the_vocabulary(tmp_path, spelled):
+    nist, syndl = PB.write_boards(tmp_path / "boards", empty=False)
     out = tmp_path / "out"
-    rc, so, err = _run(_argv(nist, syndl, out, "--skip-bad", "--metrics", spelled))
+    rc, so, err = _run(_argv(nist, syndl, out, "--metrics", spelled))
     assert rc == 0, err
     ra = pd.read_csv(out / "tables" / "ranking_agreement.csv")
     assert ra["metric"].tolist() == ["trec.map" if "map" in spelled else "trec.ndcg_cut@10"]
 
 
-def test_a_counter_asked_for_is_refused_as_one(boards, tmp_path):
-    nist, syndl = boards
-    rc, so, err = _run(_argv(nist, syndl, tmp_path / "out", "--skip-bad", "--metrics", "trec.num_rel_ret"))
+def test_a_counter_asked_for_is_refused_as_one(tmp_path):
+    nist, syndl = PB.write_boards(tmp_path / "boards", empty=False)
+    rc, so, err = _run(_argv(nist, syndl, tmp_path / "out", "--metrics", "trec.num_rel_ret"))
     assert rc == 1 and "not a measure" in err and "Traceback" not in err, err
 
 
@@ -124,8 +124,8 @@ def test_a_counter_asked_for_is_refused_as_one(boards, tmp_path):
 def test_a_missing_run_topic_value_is_said(tmp_path):
     """A (run, topic) value missing from a leaderboard (trec_eval -q without -c) is scored 0 as
     trec_eval -c does -- and said, as the qrels path says it."""
-    nist, syndl = PB.write_boards(tmp_path / "boards", drop=("p_run3", "1104"))
-    rc, so, err = _run(_argv(nist, syndl, tmp_path / "out", "--skip-bad"))
+    nist, syndl = PB.write_boards(tmp_path / "boards", drop=("p_run3", "1104"), empty=False)
+    rc, so, err = _run(_argv(nist, syndl, tmp_path / "out"))
     assert rc == 0, err
     hole = [x for x in err.splitlines() if "missing where other runs give the topic" in x]
     assert len(hole) == 1 and "results syndl" in hole[0] and "p_run3" in hole[0] and "trec_eval -c" in hole[0], err
