@@ -483,7 +483,8 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
               correction: str | None = None, order: str | None = None, results: Mapping[str, Any] | None = None,
               depth: int | None = 1000, rbo_p: float = 0.9, out: str | os.PathLike | None = None,
               figures: bool = True, clip: bool = False, results_format: str = "auto",
-              labels: str | Mapping[str, str] | None = None, trec_eval_version: int = 10) -> Any:
+              labels: str | Mapping[str, str] | None = None, trec_eval_version: int = 10,
+              skip_bad: bool = False) -> Any:
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
     sets of one collection compared with the set named ``reference`` (keyword; the older
     ``judgments(qrels, reference, runs)`` still works, with a ``DeprecationWarning``, for one release).
@@ -493,7 +494,8 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
     ``results``: ``{NAME: path}`` of leaderboards (a folder of ``trec_eval -q`` outputs, one per
     run, or any layout of ``results_format``) in place of a qrels set; ``runs`` None: label
     agreement of the qrels sets and the rankings of the leaderboards only; ``metrics`` None: AP and
-    nDCG@10 (with runs) or the measures of the reference's leaderboard; ``labels`` ``{name: label}``
+    nDCG@10 (with runs) or the measures of the reference's leaderboard; ``skip_bad``: a leaderboard
+    file that cannot be read is named in a warning and left out (else an error); ``labels`` ``{name: label}``
     or a labels file for the written Markdown, LaTeX and figures; the other options as the command
     line's.  Returns a
     :class:`~metaeval.meta.judgments_run.JudgmentsResult`: ``.tables`` (``label_agreement``,
@@ -515,7 +517,7 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
     res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
                         test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
                         correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p, clip=clip,
-                        results_format=results_format, trec_eval_version=trec_eval_version)
+                        results_format=results_format, trec_eval_version=trec_eval_version, skip_bad=skip_bad)
 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.judgments import judgment_labels, write_judgments

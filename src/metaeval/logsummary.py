@@ -3,9 +3,10 @@
 disagreements, ...) listed once per *kind* at the end of a DAG run -- the first message of the kind,
 then the other runs or files it concerns (counted beyond a few) and the logs that hold it (the
 Snakefile's ``onsuccess:`` / ``onerror:`` handlers call :func:`print_log_summary`); and the same for
-one command's own warnings (:class:`WarningTally`).  A kind is a message with its subject (``FILE:
-run R:`` or ``FILE:``) taken away and every number or id holding a digit made alike, so one
-warning about 59 runs is one line, never 59.
+one command's own warnings (:class:`WarningTally`: the command prints one line per kind at its end,
+never each message and then a summary).  A kind is a message with its subject (``FILE: run R:``,
+``FILE:``, or a judgments set ``results NAME (PATH):`` / ``qrels set NAME (PATH):``) taken away and
+every number or id holding a digit made alike, so one warning about 59 runs is one line, never 59.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ MAX_LISTED = 30
 MAX_SUBJECTS = 4
 
 _RUN = re.compile(r"^(?P<file>\S+?): run (?P<run>\S+?): (?P<rest>.*)$")
+_SET = re.compile(r"^(?P<set>(?:results|qrels set) [^\s(:,]+)(?: \([^)]*\))?: (?P<rest>.*)$")
 _FILE = re.compile(r"^(?P<file>[^\s:]*[/.][^\s:]*)(?::\d+)?: (?P<rest>.*)$")
 _FIRST = re.compile(r" \(first: [^)]*\)")
 _DIGITS = re.compile(r"[^\s,;:()]*\d[^\s,;:()]*")
@@ -38,8 +40,11 @@ def kind_of(message: str) -> tuple[str, str | None]:
         if message.startswith(p):
             prefix, message = p, message[len(p):]
     m = _RUN.match(message)
+    s = _SET.match(message) if m is None else None
     if m:
         subject, rest = f"run {m['run']}", m["rest"]
+    elif s:                                  # judgments: "results NAME (PATH): ...", "qrels set NAME (...): ..."
+        subject, rest = s["set"], s["rest"]
     else:
         m = _FILE.match(message)
         if not m:
@@ -144,6 +149,17 @@ class WarningTally:
     def add(self, message) -> None:
         key = str(message)
         self.counts[key] = self.counts.get(key, 0) + 1
+
+    def lines(self, prefix: str = "metaeval: warning: ") -> list[str]:
+        """One line per kind (:func:`kind_of`), in the order first met: its first message, the
+        other runs, sets or files it concerns (the first few named, the rest counted) and, for a
+        message given several times, how often -- what a command prints once at its end."""
+        out = []
+        for msg, others, ns in group_kinds(self.counts.items()):
+            n = sum(ns)
+            times = f" (x{n})" if n > 1 and not others else ""
+            out.append(f"{prefix}{msg}{_also(others)}{times}")
+        return out
 
     def summary(self) -> str:
         total = sum(self.counts.values())

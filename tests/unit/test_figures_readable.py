@@ -336,3 +336,26 @@ def test_power_curves_alpha_axis_reads_the_levels_as_decimals(captured):
     assert tuple(ax.get_xticks()) == ALPHA_TICKS
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0.001", "0.005", "0.01", "0.05", "0.1"]
     assert len(ax.get_xticks(minor=True)) == 0
+
+
+def test_ppi_width_figure_draws_the_human_topics_saved(captured):
+    """ppi_width: the widths, and below them the human-only topics an equally narrow interval would
+    need per estimator (human on the diagonal); nothing overlapping or clipped."""
+    from metaeval.meta.ppi import budget_table
+    from metaeval.report.ppi import plot_ppi_width
+
+    rng = np.random.default_rng(4)
+    Y = rng.beta(2, 3, (40, 5))
+    Yh = np.clip(Y + rng.normal(0.05, 0.1, Y.shape), 0, 1)
+    b = pd.concat([budget_table(m, Y, Yh, Yh, Y.mean(axis=0), [5, 10, 20], 50, 1, 0.05)
+                   for m in ("nDCG@10", "AP(rel=2)")], ignore_index=True)
+    plot_ppi_width(b, "unused")
+    fig = captured[-1]
+    assert layout_problems(fig) == []
+    lower = [ax for ax in fig.axes if ax.get_ylabel().startswith("human-only topics")]
+    assert len(lower) == 2
+    human = next(ln for ln in lower[0].get_lines() if ln.get_label() == "human")
+    assert human.get_ydata().tolist() == [5.0, 10.0, 20.0]
+    pp = next(ln for ln in lower[0].get_lines() if ln.get_label() == "ppi++")
+    exp = b[(b.metric == "nDCG@10") & (b.estimator == "ppi++")]["human_only_topics"].tolist()
+    assert pp.get_ydata().tolist() == exp

@@ -239,7 +239,9 @@ def test_label_agreement_alone_many_sets_and_one_run(tmp_path):
     assert rc == 0
     la = pd.read_csv(out / "tables" / "label_agreement.csv")
     assert len(la) == 33 * 32 // 2 + 1
-    assert pd.read_csv(out / "tables" / "ranking_agreement.csv").empty
+    # no ranking of runs: its tables and figures are not written (never a header-only file)
+    assert not (out / "tables" / "ranking_agreement.csv").exists()
+    assert not (out / "tables" / "decision_agreement.csv").exists()
     run = tmp_path / "r.run"
     run.write_text("".join(f"{t} Q0 d{t}_{k} {k + 1} {10 - k} r\n" for t in range(3) for k in range(5)))
     with warnings.catch_warnings():

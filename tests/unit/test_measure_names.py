@@ -87,7 +87,7 @@ def test_matrices_writes_one_matrix_for_two_spellings(tmp_path, capsys):
                  "--metrics", "Q", "Q-measure(beta=1)", "PDoc@2", "Prec@2", "AP"]) == 0
     err = capsys.readouterr().err
     assert sorted(p.name for p in out.glob("*.csv")) == ["AP.csv", "Prec@2.csv", "Q-measure.csv", "topics.csv"]
-    # once each as the command reads the list (its end-of-command summary repeats them once more)
+    # once each, at the end of the command (two kinds: two lines; never repeated in a summary)
     assert sum(ln.startswith("metaeval: warning:") and "is the same measure as" in ln for ln in err.splitlines()) == 2
     assert "metaeval: warning: --metrics: 'Q-measure(beta=1)' is the same measure as 'Q'" in err
 

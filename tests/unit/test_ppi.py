@@ -106,12 +106,18 @@ def test_budget_equals_a_literal_loop(monkeypatch):
         cover /= R
         width /= R
         for e, name in enumerate(P.ESTIMATORS):
-            rows.append(("m", name, n, T, cover[e].mean(), cover[e].std(ddof=1) / np.sqrt(T), width[e].mean()))
+            eq = n * (width[0].mean() / width[e].mean()) ** 2          # as narrow from human topics alone
+            rows.append(("m", name, n, T, cover[e].mean(), cover[e].std(ddof=1) / np.sqrt(T), width[e].mean(),
+                         eq, eq - n))
     exp = pd.DataFrame(rows, columns=list(P.BUDGET_COLUMNS))
     pd.testing.assert_frame_equal(got[["metric", "estimator", "labelled", "trials", "coverage"]],
                                   exp[["metric", "estimator", "labelled", "trials", "coverage"]])
     np.testing.assert_allclose(got[["coverage_se", "mean_width"]].to_numpy(float),
                                exp[["coverage_se", "mean_width"]].to_numpy(float), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(got[["human_only_topics", "topics_saved"]].to_numpy(float),
+                               exp[["human_only_topics", "topics_saved"]].to_numpy(float), rtol=1e-9, atol=0)
+    human = got[got.estimator == "human"]
+    assert (human["human_only_topics"] == human["labelled"]).all() and (human["topics_saved"] == 0).all()
     # the first trials do not depend on how many are drawn
     np.testing.assert_array_equal(P.budget_sets(A, 3, 10, seed), P.budget_sets(A, 3, T, seed)[:10])
 
@@ -286,3 +292,46 @@ def test_no_unlabelled_topic_leaves_the_ppi_rows_empty_and_labelled_n_is_seeded(
         b = P.run_ppi(toy["qrels"], toy["judge"], toy["runs"], **kw)
     assert a.labelled == b.labelled and len(a.labelled) == 3 and set(a.labelled) <= set(a.human_topics)
     pd.testing.assert_frame_equal(a.budget, b.budget)
+
+
+def test_budget_states_the_human_topics_the_judge_saves(toy):
+    """The budget answers its question (issue: "how many human topics does the judge save?"): per
+    size, human_only_topics = size x (human width / width)^2 and topics_saved = that - size, in the
+    table, on the console line and in the width figure's second row."""
+    out = toy["tmp"] / "out"
+    rc, so, err = _run(_argv(toy, out, "--sizes", "2,4", "--trials", "40", "--seed", "3"))
+    assert rc == 0, err
+    b = pd.read_csv(out / "tables" / "ppi_budget.csv")
+    assert list(b.columns)[-2:] == ["human_only_topics", "topics_saved"]
+    for (m, n), g in b.groupby(["metric", "labelled"]):
+        g = g.set_index("estimator")
+        w_h = g.loc["human", "mean_width"]
+        for est in P.ESTIMATORS:
+            exp = n * (w_h / g.loc[est, "mean_width"]) ** 2
+            assert g.loc[est, "human_only_topics"] == pytest.approx(exp, rel=1e-12)
+            assert g.loc[est, "topics_saved"] == pytest.approx(exp - n, rel=1e-12, abs=1e-12)
+    pp = b[(b.metric == "AP") & (b.estimator == "ppi++")].sort_values("labelled")
+    line = next(ln for ln in so.splitlines() if "budget AP" in ln)
+    for r in pp.itertuples():
+        assert f"{r.labelled} labelled ~ {r.human_only_topics:.1f} human-only" in line, line
+    assert "human_only_topics" in (out / "tables" / "ppi_budget.md").read_text()
+
+
+def test_judge_sharing_no_topic_refused_before_any_run_is_read(toy, monkeypatch):
+    """What the qrels decide is refused first: a judge that judged none of the human topics is an
+    error before one run is read (the runs here do not even exist)."""
+    import metaeval.io.judgments as J
+
+    judge = _write(toy["tmp"] / "judge_other.txt", [f"{t} 0 d{k} 1" for t in (90, 91) for k in range(3)])
+
+    def no_runs(*a, **k):
+        raise AssertionError("a run was read")
+
+    monkeypatch.setattr(J, "label_sets", no_runs)
+    out = toy["tmp"] / "out"
+    rc, so, err = _run(["ppi", "--qrels", toy["qrels"], "--judge", judge, "--runs", str(toy["tmp"] / "nowhere"),
+                        "--out", str(out), "--order", "file"])
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert rc == 1 and len(lines) == 1, err
+    assert "judge_other.txt" in lines[0] and "no topic in common" in lines[0], err
+    assert not out.exists()

@@ -110,9 +110,19 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
         # :func:`_library_note`); the degenerate inputs they come from are refused or noted by metaeval
         _LIBRARY.append(str(message).splitlines()[0] if str(message) else category.__name__)
         return
-    print(f"metaeval: warning: {message}", file=sys.stderr)
-    if _TALLY is not None:
+    if _TALLY is not None:                 # a command: one line per kind at its end (_flush_warnings)
         _TALLY.add(message)
+        return
+    print(f"metaeval: warning: {message}", file=sys.stderr)
+
+
+def _flush_warnings() -> None:
+    """Print the running command's warnings, one line per kind (runs, sets and files of a kind
+    named together: :meth:`metaeval.logsummary.WarningTally.lines`), once, before its last word."""
+    if _TALLY is not None:
+        for line in _TALLY.lines():
+            print(line, file=sys.stderr)
+        _TALLY.counts.clear()
 
 
 #: the library (numpy, scipy, pandas) warnings of the running command
@@ -186,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         with _signals_as_exceptions():
             rc = run_command(args)
     except (InputError, ConfigError) as e:
+        _flush_warnings()
         print(f"metaeval: error: {e}", file=sys.stderr)
         return 1
     except BrokenPipeError:
@@ -193,24 +204,28 @@ def main(argv: list[str] | None = None) -> int:
     except (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error) as e:   # a file unreadable midway
         from ..util import last_opened
 
+        _flush_warnings()
+
         where = f"{last_opened()}: " if last_opened() is not None else ""
         what = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "a damaged or truncated gzip file"
         print(f"metaeval: error: {where}cannot read: {what} ({e})", file=sys.stderr)
         return 1
     except OSError as e:                   # a file or folder that cannot be read or written
+        _flush_warnings()
         where = f"{e.filename}: " if e.filename else ""
         print(f"metaeval: error: {where}{e.strerror or e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        _flush_warnings()
         print("metaeval: interrupted; nothing written", file=sys.stderr)
         return 130
     except Terminated:
+        _flush_warnings()
         print("metaeval: terminated; nothing written", file=sys.stderr)
         return 143
     finally:
-        tally, _TALLY = _TALLY, None
-        if tally.summary():
-            print(tally.summary(), file=sys.stderr)
+        _flush_warnings()
+        _TALLY = None
         if not rc and _library_note():
             print(_library_note(), file=sys.stderr)
         _LIBRARY.clear()

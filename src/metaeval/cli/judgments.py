@@ -73,6 +73,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    choices=("auto", "trec_eval", "ir_measures_q", "ir_measures", "tot", "rag4reports", "ranking",
                             "jsonl", "csv"),
                    help="the layout of the --results files (default auto: from the extension, header and columns)")
+    p.add_argument("--skip-bad", action="store_true", dest="skip_bad",
+                   help="a --results file that is no leaderboard (empty, malformed): named in one warning and "
+                        "left out, with its run (default: an error naming it)")
     p.add_argument("--clip", action="store_true",
                    help="map labels above the reference's highest level to that level (default: a warning)")
     p.add_argument("--labels", metavar="FILE", default=None,
@@ -126,7 +129,8 @@ def run(args) -> int:
                             alpha=args.alpha, seed=args.seed, fill=fill, on_conflict=args.on_conflict,
                             topics=args.topics, correction=args.correction, order=args.order, results=results,
                             depth=args.depth, rbo_p=args.rbo_p, clip=args.clip,
-                            results_format=args.results_format, trec_eval_version=args.trec_eval_version)
+                            results_format=args.results_format, trec_eval_version=args.trec_eval_version,
+                            skip_bad=args.skip_bad)
     except (InputError, ConfigError, UnicodeDecodeError):
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:
@@ -134,12 +138,51 @@ def run(args) -> int:
     labels = judgment_labels(res, args.labels) if args.labels else None
     written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures, labels=labels)
     if not args.quiet:
-        ra = res.tables["ranking_agreement"]
-        la = res.tables["label_agreement"]
-        n_pairs = int((la["qrels_a"] != "all").sum())
-        tr = res.tables["topic_ranking_agreement"]
-        per_topic = (f", mean per-topic tau {tr['tau'].mean():.4f} over {len(tr)} (metric, set, topic)"
-                     if len(tr) and tr["tau"].notna().any() else "")
-        sys.stdout.write(f"metaeval judgments: {n_pairs} pair(s) of qrels sets, {len(ra)} ranking comparison(s)"
-                         f"{per_topic}; {len(written)} files under {args.out_shown}\n")
+        sys.stdout.write(headline(res, len(written), args.out_shown))
     return 0
+
+
+def _num(x) -> str:
+    import math
+
+    return "undefined" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{float(x):.4f}"
+
+
+def headline(res, n_files: int, out) -> str:
+    """What ``metaeval judgments`` found, on stdout: per set against the reference, Kendall's tau of
+    the run ranking under the first metric (its interval, runs and topics; the range over the other
+    metrics), the mean per-topic tau and Cohen's kappa of the labels both judged; then the files
+    written."""
+    ra = res.tables["ranking_agreement"]
+    la = res.tables["label_agreement"]
+    lines = [f"metaeval judgments: against the reference {res.reference}"]
+    sets = [s for s in dict.fromkeys(list(res.scores) + [str(x) for x in la["qrels_b"].tolist()]
+                                     + [str(x) for x in la["qrels_a"].tolist()])
+            if s not in (res.reference, "all")]
+    for s in sets:
+        parts = []
+        rows = ra[ra["qrels"] == s]
+        if len(rows):
+            r = rows.iloc[0]
+            ci = (f" [{_num(r['tau_ci_low'])}, {_num(r['tau_ci_high'])}]"
+                  if str(r["tau_ci_low"]) not in ("nan", "<NA>") else "")
+            topics = "" if str(r["topics"]) in ("nan", "<NA>") else f", {int(r['topics'])} topics"
+            rng = ""
+            if len(rows) > 1:
+                t = rows["tau"].astype(float)
+                rng = f"; {len(rows)} metrics: tau {_num(t.min())} to {_num(t.max())}"
+            parts.append(f"Kendall's tau {_num(r['tau'])}{ci} on {r['metric']} ({int(r['runs'])} runs{topics}{rng})")
+        tr = res.tables.get("topic_ranking_agreement")
+        if tr is not None and len(tr):
+            t = tr[tr["qrels"] == s]["tau"].astype(float)
+            if t.notna().any():
+                parts.append(f"mean per-topic tau {_num(t.mean())} over {int(t.notna().sum())} (metric, topic)")
+        pair = la[((la["qrels_a"] == res.reference) & (la["qrels_b"] == s))
+                  | ((la["qrels_b"] == res.reference) & (la["qrels_a"] == s))]
+        if len(pair):
+            p = pair.iloc[0]
+            parts.append(f"Cohen's kappa {_num(p['kappa'])} on {int(p['pairs'])} (topic, document) pairs")
+        if parts:
+            lines.append(f"  {s}: " + "; ".join(parts))
+    lines.append(f"  {n_files} files under {out}")
+    return "\n".join(lines) + "\n"

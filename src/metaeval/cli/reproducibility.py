@@ -5,7 +5,6 @@ at once (docs/meta.md, "Reproducibility")."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def _reproduction(text: str) -> tuple[str, str, str]:
@@ -54,7 +53,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="documents kept per topic in repro_eval's order, and RBO's depth (default 1000)")
     p.add_argument("--rbo-p", type=_unit_open, default=0.95, help="RBO's persistence p (default 0.95)")
     p.add_argument("--no-figures", action="store_true", help="tables only")
-    p.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    p.add_argument("--quiet", action="store_true", help="no summary on stdout")
     p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
@@ -79,5 +78,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"reproducibility: {e}") from None
     if not args.quiet:
         print(f"metaeval reproducibility: {len(reps)} reproduction(s) x {len(res.metrics)} measure(s), "
-              f"{res.mode} -> {args.out_shown}", file=sys.stderr)
+              f"{res.mode} -> {args.out_shown}")
+        eff = res.effects
+        for rep in dict.fromkeys(eff["reproduction"].tolist()) if len(eff) else ():
+            row = eff[eff["reproduction"] == rep].iloc[0]           # the first measure: the headline
+            print(f"  {rep}: Effect Ratio {float(row['er']):.4f}, Delta RI {float(row['dri']):.4f} on {row['metric']} "
+                  f"(ER 1 and Delta RI 0: the original's effect reproduced)")
     return 0

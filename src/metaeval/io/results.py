@@ -129,13 +129,32 @@ _HEADER_NAMES = {"run": {"run", "run_id", "runid", "runtag", "system"},
                  "measure": {"measure", "metric", "eval_metric"}}
 
 
+#: fields of trec_eval's and ir_measures' output that are no measures to correlate: trec_eval's counters
+#: and its text fields (``runid``, ``relstring``), ir_measures' counters; left out as they are read
+NOT_MEASURES = frozenset({"runid", "relstring", "num_q", "num_ret", "num_rel", "num_rel_ret",
+                          "num_nonrel_judged_ret", "NumQ", "NumRet", "NumRel", "NumRelRet"})
+
+
+def _not_measure(name: str) -> bool:
+    """A counter or text field (:data:`NOT_MEASURES`), also with parameters (``NumRet(rel=1)``)."""
+    base = name.split("(", 1)[0].split("@", 1)[0]
+    return name in NOT_MEASURES or base in NOT_MEASURES
+
+
 class Leaderboard:
     """``scores`` ``{measure: topic x run DataFrame}`` (topics in string order, a missing (run,
-    topic) 0 as trec_eval's); ``means_only``: one row ``"(means)"`` per measure (no per-topic values
-    were given); ``fmt`` the layout read."""
+    topic) 0 as trec_eval's ``-c``); ``means_only``: one row ``"(means)"`` per measure (no per-topic
+    values were given); ``fmt`` the layout read; ``skipped`` ``[(file, reason)]`` the bad files left
+    out (``skip_bad``); ``all_only`` the measures given only as ``all`` lines beside per-topic ones
+    (left out); ``filled`` ``{measure: {run: [topics]}}`` the (run, topic) values missing where other
+    runs have the topic, scored 0."""
 
-    def __init__(self, scores: dict, means_only: bool, fmt: str):
+    def __init__(self, scores: dict, means_only: bool, fmt: str, skipped: list | None = None,
+                 all_only: list | None = None, filled: dict | None = None):
         self.scores, self.means_only, self.fmt = scores, means_only, fmt
+        self.skipped = list(skipped or [])
+        self.all_only = list(all_only or [])
+        self.filled = dict(filled or {})
 
 
 def _is_number(x: str) -> bool:
@@ -207,7 +226,8 @@ def _parse(path: Path, fmt: str | None):
                 continue
             try:
                 o = json.loads(ln)
-                out.append((i, str(o["run_id"]), str(o["topic_id"]), str(o["measure"]), str(o["value"])))
+                if not _not_measure(str(o["measure"])):
+                    out.append((i, str(o["run_id"]), str(o["topic_id"]), str(o["measure"]), str(o["value"])))
             except (ValueError, KeyError, TypeError) as e:
                 raise InputError(f"not a leaderboard JSON line (run_id, topic_id, measure, value): {e}", path,
                                  i) from None
@@ -230,7 +250,7 @@ def _parse(path: Path, fmt: str | None):
             raise InputError(f"{len(parts)} columns, expected {len(cols)} ({' '.join(cols)}: the {fmt} layout)",
                              path, i)
         f = dict(zip(cols, parts))
-        if fmt == "trec_eval" and (f["measure"] == "runid" or f["topic"] == "all"):
+        if _not_measure(f["measure"]):                     # counters and text fields: no measures
             continue
         if not _is_number(f["value"]):
             raise InputError(f"value {f['value']!r} is not a number", path, i)
@@ -238,11 +258,15 @@ def _parse(path: Path, fmt: str | None):
     return fmt, out
 
 
-def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None) -> Leaderboard:
+def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None,
+                     skip_bad: bool = False) -> Leaderboard:
     """A leaderboard from a file or a folder of files (one per run for the per-run layouts: the
     run is the file's name without run suffixes), in any of :data:`LEADERBOARD_FORMATS` (``auto``:
     from the extension, the header and the number of columns).  ``names`` maps measure names;
-    ``trec_names`` those of the ``trec_eval`` layout (e.g. to the registry's names)."""
+    ``trec_names`` those of the ``trec_eval`` layout (e.g. to the registry's names).  Counters and
+    text fields (:data:`NOT_MEASURES`) are left out.  A file that cannot be read as a leaderboard
+    (empty, malformed) is an :class:`InputError` naming it (and how many others are bad), or with
+    ``skip_bad`` left out and listed in ``Leaderboard.skipped``."""
     import pandas as pd
 
     path = Path(path)
@@ -256,18 +280,33 @@ def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None
         raise InputError("results not found (a leaderboard file or folder)", path)
     rows: list = []
     fmts = set()
+    bad_files: list = []
     for f in files:
-        got_fmt, got = _parse(f, fmt)
+        try:
+            got_fmt, got = _parse(f, fmt)
+        except InputError as e:
+            bad_files.append((f, e))
+            continue
         fmts.add(got_fmt)
         rows += [(f, i, r if r is not None else run_name(f), t, m, v) for i, r, t, m, v in got]
+    if bad_files and not skip_bad:
+        first_bad: InputError = bad_files[0][1]
+        more = f"; {len(bad_files) - 1} more bad file(s) in the folder" if len(bad_files) > 1 else ""
+        hint = " (--skip-bad names and skips the bad files of a folder)" if path.is_dir() else ""
+        raise InputError(f"{first_bad.message}{more}{hint}", first_bad.path, first_bad.line)
+    if bad_files and not rows:
+        raise InputError(f"no file of the folder is a leaderboard ({len(bad_files)} bad: {bad_files[0][1]})", path)
     if len(fmts) > 1:
         raise InputError(f"results mix leaderboard layouts ({', '.join(sorted(fmts))})", path)
     layout = fmts.pop()
     means_only = layout == "csv" or (bool(rows) and all(t == "all" for _f, _i, _r, t, _m, _v in rows))
     if not rows:
         raise InputError("no leaderboard values (only summary lines?)", path)
-    if layout != "csv":
-        rows = [x for x in rows if x[3] != "all"] or rows      # per-topic values; the aggregates recomputed
+    all_only: list = []
+    if layout != "csv" and not means_only:                   # per-topic values; the aggregates recomputed
+        per_topic = {x[4] for x in rows if x[3] != "all"}
+        all_only = sorted({x[4] for x in rows if x[3] == "all"} - per_topic)
+        rows = [x for x in rows if x[3] != "all"]
     if means_only:
         rows = [(f, i, r, "(means)", m, v) for f, i, r, _t, m, v in rows]
     run_of = np.array([x[2] for x in rows], dtype=object)
@@ -293,15 +332,23 @@ def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None
         raise InputError(f"run {b[2]} topic {b[3]} measure {b[4]} given twice (also {a[0]}:{a[1]})", b[0], b[1])
     mapper = names if names is not None else (trec_names if layout == "trec_eval" else None)
     out = {}
+    filled: dict = {}
     for k, mname in enumerate(measures):                     # a loop over measures, not lines
         sel = mi == k
         M = np.zeros((len(tu), len(runs)))
         M[ti[sel], ri[sel]] = vals[sel]
-        tp = np.zeros(len(tu), bool)
-        tp[ti[sel]] = True
-        have = np.zeros(len(runs), bool)
-        have[ri[sel]] = True
+        given = np.zeros((len(tu), len(runs)), bool)
+        given[ti[sel], ri[sel]] = True
+        tp = np.asarray(given.any(axis=1), bool)
+        have = np.asarray(given.any(axis=0), bool)
         name = mapper(mname) if mapper is not None else mname
+        hole = ~given[tp][:, have]                           # a (run, topic) others have: 0, said
+        if hole.any():
+            kept_t, kept_r = [str(t) for t in tu[tp]], [r for r, h in zip(runs, have.tolist()) if h]
+            filled[name] = {kept_r[j]: [kept_t[i] for i in np.flatnonzero(hole[:, j]).tolist()]
+                            for j in np.flatnonzero(hole.any(axis=0)).tolist()}
         out[name] = pd.DataFrame(M[tp][:, have], index=[str(t) for t in tu[tp]],
-                                 columns=[r for r, h in zip(runs, have) if h])
-    return Leaderboard(out, means_only, layout)
+                                 columns=[r for r, h in zip(runs, have.tolist()) if h])
+    all_names = [mapper(m) if mapper is not None else m for m in all_only]
+    return Leaderboard(out, means_only, layout, skipped=[(f, e.message) for f, e in bad_files], all_only=all_names,
+                       filled=filled)

@@ -54,7 +54,7 @@ __all__ = [
 
 RANKING_AGREEMENT_COLUMNS = ["metric", "qrels", "reference", "runs", "topics", "tau", "tau_b", "tau_ap", "rbo",
                              "top_k", "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high", "pearson",
-                             "spearman", "tau_ap_b", "tau_gap"]
+                             "spearman", "tau_ap_b", "tau_gap", "topics_reference"]
 TOPIC_RANKING_COLUMNS = ["metric", "qrels", "reference", "topic", "runs", "tau", "tau_b", "pearson", "spearman"]
 RUN_RANKS_COLUMNS = ["metric", "run", "qrels", "mean", "rank", "rank_change"]
 DECISION_AGREEMENT_COLUMNS = ["metric", "qrels", "reference", "pairs", "significant_reference",
@@ -175,6 +175,7 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
                                                  "tau_ci_high", "pearson", "spearman", "tau_ap_b", "tau_gap")}
     max_change = np.zeros(n_jobs, np.int64)
     n_topics = np.zeros(n_jobs, np.int64)
+    n_ref_topics = np.zeros(n_jobs, np.int64)
     rank_rows = []
     per_job_ranks: dict[int, tuple] = {}
     from ..progress import Progress
@@ -224,6 +225,7 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
             cols["tau_ci_high"][j] = q[1, k] if defined else np.nan
             max_change[j] = int(np.abs(ra[k] - rb[k]).max())
             n_topics[j] = -1 if ta == (MEANS,) else len(tb) if topics == "own" else len(ta)
+            n_ref_topics[j] = -1 if ta == (MEANS,) else len(ta)
             per_job_ranks[j] = (mb[k], rb[k], ra[k])
     ra_table = pd.DataFrame({
         "metric": pd.Series([j[0] for j in jobs], dtype=object),
@@ -234,7 +236,9 @@ def ranking_tables(scores: dict, reference: str, metrics, *, topics: str = "comm
         "tau": cols["tau"], "tau_b": cols["tau_b"], "tau_ap": cols["tau_ap"], "rbo": cols["rbo"],
         "top_k": np.int64(top_k), "tau_top": cols["tau_top"], "max_rank_change": max_change,
         "tau_ci_low": cols["tau_ci_low"], "tau_ci_high": cols["tau_ci_high"], "pearson": cols["pearson"],
-        "spearman": cols["spearman"], "tau_ap_b": cols["tau_ap_b"], "tau_gap": cols["tau_gap"]},
+        "spearman": cols["spearman"], "tau_ap_b": cols["tau_ap_b"], "tau_gap": cols["tau_gap"],
+        "topics_reference": n_ref_topics if (n_ref_topics >= 0).all()
+        else pd.Series(n_ref_topics, dtype="Int64").mask(n_ref_topics < 0)},
         columns=RANKING_AGREEMENT_COLUMNS)
     # run ranks: per metric the reference over its own topics, then each set
     for m in metrics:
@@ -329,10 +333,13 @@ def decision_agreement(scores: dict, reference: str, metrics, *, topics: str = "
     cache: dict = {}
 
     def run(name, key, mats):
-        if (name, key) not in cache:
+        # keyed by the metrics too: under --topics own two sets' groups may share the reference's
+        # topics with different metrics (a measure one set does not give)
+        ck = (name, key, tuple(mats))
+        if ck not in cache:
             df = compare(mats, test=test, correction=correction, alpha=alpha, B=B, seed=seed)
-            cache[(name, key)] = {m: _decisions(g) for m, g in df.groupby("metric", sort=False)}
-        return cache[(name, key)]
+            cache[ck] = {m: _decisions(g) for m, g in df.groupby("metric", sort=False)}
+        return cache[ck]
 
     # group jobs: per (set, topics of the set) one compare call over all its metrics; the reference's
     # decisions per topic set likewise

@@ -41,6 +41,9 @@ class JudgmentsResult(Result):
     reference: str
     metrics: list
     notes: list = field(default_factory=list)
+    #: tables and files left unwritten because nothing fills them (leaderboards alone: no labels, so
+    #: no label agreement, per-topic agreement or coverage)
+    omitted: tuple = ()
 
     def _parts(self) -> dict:
         return {**self.tables, "topic_agreement": self.topic_agreement, "coverage": self.coverage,
@@ -125,29 +128,80 @@ def _empty(columns: list) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
 
 
-def _results_metrics(res_scores: dict, reference: str, metrics: list | str | None) -> list:
-    """The metrics of a comparison of leaderboards only: those asked for (as spelled in the files, or
-    the registry's name of it), default every measure of the reference that another set also has."""
+def _measure_keys(m: str) -> list:
+    """The names a requested measure may have in a leaderboard: as spelled, the registry's
+    canonical name, and trec_eval's printed name as the registry names it (``map``, ``trec.map``,
+    ``trec.ndcg_cut_10`` and ``trec.ndcg_cut@10`` all find ``trec.ndcg_cut@10``)."""
     from ..metrics.registry import parse_measure
+    from ..treceval.names import registry_name
 
+    keys = [m]
+    try:
+        keys.append(parse_measure(m).name)
+    except ValueError:
+        pass
+    for printed in (m, m[len("trec."):] if m.startswith("trec.") else None):
+        if printed:
+            keys.append(registry_name(printed))
+    return list(dict.fromkeys(keys))
+
+
+def _results_metrics(res_scores: dict, reference: str, metrics: list | str | None, notes: list | None = None) -> list:
+    """The metrics of a comparison of leaderboards only: those asked for (as spelled in the files, or
+    any name of it: :func:`_measure_keys`), default every measure of the reference that another set
+    also has (the others named in one note)."""
     ref = res_scores[reference]
     if metrics is None:
         others = [s for n, s in res_scores.items() if n != reference]
-        return [m for m in ref if any(m in o for o in others)] or list(ref)
+        shared = [m for m in ref if any(m in o for o in others)]
+        if shared and notes is not None:
+            alone = [m for m in ref if m not in shared]
+            if alone:
+                _note(notes, f"results {reference} (the reference): {len(alone)} measure(s) no other set gives left "
+                             f"out: {_preview(alone, 3)}")
+            for n, o in res_scores.items():
+                extra = [m for m in o if m not in ref] if n != reference else []
+                if extra:
+                    _note(notes, f"results {n}: {len(extra)} measure(s) the reference {reference} does not give left "
+                                 f"out: {_preview(extra, 3)}")
+        return shared or list(ref)
+    from ..io.results import NOT_MEASURES
+
     out = []
     for m in ([metrics] if isinstance(metrics, str) else list(metrics)):
-        if m in ref:
-            out.append(m)
-            continue
-        try:
-            canon = parse_measure(m).name
-        except ValueError:
-            canon = m
-        if canon not in ref:
-            raise InputError(f"metric {m} is not in the reference {reference}'s leaderboard (it has "
+        found = next((k for k in _measure_keys(m) if k in ref), None)
+        if found is None:
+            bare = m.removeprefix("trec.")
+            why = (" (a counter or text field of trec_eval's output, not a measure)"
+                   if bare.split("(")[0] in NOT_MEASURES else "")
+            raise InputError(f"metric {m} is not in the reference {reference}'s leaderboard{why} (it has "
                              f"{_preview(list(ref))})")
-        out.append(canon)
+        out.append(found)
     return list(dict.fromkeys(out))
+
+
+def _board_notes(boards: dict, res: dict, notes: list, drop_runs: bool) -> None:
+    """One note per leaderboard for its skipped bad files and its measures given as run means only;
+    ``drop_runs`` (leaderboards alone): a run whose file was skipped in one set is left out of every
+    set (a ranking of the same runs under each)."""
+    from ..io.runs import run_name
+
+    for name, lb in boards.items():
+        if lb.skipped:
+            shown = "; ".join(f"{f.name}: {why}" for f, why in lb.skipped[:3])
+            _note(notes, f"results {name} ({res[name]}): {len(lb.skipped)} bad file(s) skipped (--skip-bad): {shown}"
+                         + (f"; and {len(lb.skipped) - 3} more" if len(lb.skipped) > 3 else ""))
+        if lb.all_only:
+            _note(notes, f"results {name} ({res[name]}): {len(lb.all_only)} measure(s) given only as run means "
+                         f"('all' lines) beside per-topic ones left out: {_preview(lb.all_only, 3)}")
+    if not drop_runs:
+        return
+    gone = sorted({run_name(f) for lb in boards.values() for f, _why in lb.skipped})
+    gone = [r for r in gone if any(r in df.columns for lb in boards.values() for df in lb.scores.values())]
+    if gone:
+        for lb in boards.values():
+            lb.scores = {m: df.drop(columns=[r for r in gone if r in df.columns]) for m, df in lb.scores.items()}
+        _note(notes, f"{len(gone)} run(s) whose file was skipped left out of every set: {_preview(gone, 3)}")
 
 
 def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None, threshold: int | None = None,
@@ -155,10 +209,11 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
                   seed: int = 0, fill=None, on_conflict: str = "error", topics: str = "common",
                   correction: str | None = None, order: str | None = None, results=None, depth: int | None = 1000,
                   rbo_p: float | None = None, clip: bool = False, results_format: str = "auto",
-                  trec_eval_version: int = 10) -> JudgmentsResult:
+                  trec_eval_version: int = 10, skip_bad: bool = False) -> JudgmentsResult:
     """Everything of section 1-4 of the judgments dimension; see :func:`metaeval.judgments`.
     Without ``runs``: label agreement of the qrels sets, and the ranking tables of the leaderboards
-    of ``results`` (the reference one of them)."""
+    of ``results`` (the reference one of them).  ``skip_bad``: a leaderboard file that cannot be
+    read is named in a note and left out (else an error)."""
     import numpy as np
 
     from ..io.judgments import label_sets, read_sets, set_collection
@@ -258,13 +313,16 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
                                  js.where(name))
             vals = compute_matrices(c, ms, g)
             scores[name] = {m: pd.DataFrame(v.T, index=list(c.topics), columns=list(c.runs)) for m, v in vals.items()}
-    # with runs, trec_eval's names become the registry's (they meet --metrics); alone, names as printed
-    from ..treceval.names import registry_name
+    # trec_eval's printed names become the registry's (trec.map, trec.ndcg_cut@10), with or without
+    # runs: one vocabulary whatever the inputs (they meet --metrics)
+    from ..treceval.names import registry_name, trec_measure_name
 
-    boards = {name: read_leaderboard(path, results_format, trec_names=registry_name if has_runs else None)
+    boards = {name: read_leaderboard(path, results_format, trec_names=registry_name if has_runs else
+                                     trec_measure_name, skip_bad=skip_bad)
               for name, path in res.items()}
+    _board_notes(boards, res, notes, lr is None)
     if boards and not names:
-        names = _results_metrics({n: b.scores for n, b in boards.items()}, reference, metrics)
+        names = _results_metrics({n: b.scores for n, b in boards.items()}, reference, metrics, notes)
     for name, folder in res.items():
         lb = boards[name]
         got = lb.scores
@@ -272,19 +330,36 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
         if not have:
             raise InputError(f"results {name}: none of the metrics {', '.join(names)} in its leaderboard "
                              f"(it holds {_preview(sorted(got))})", folder)
+        lacking = [m for m in names if m not in have]
+        if lacking and name != reference:  # a metric this leaderboard does not give: said, not dropped silently
+            _note(notes, f"results {name} ({folder}): {len(lacking)} metric(s) not in its leaderboard, compared "
+                         f"without it: {_preview(lacking, 3)}")
         if lr is not None:
             for m, df in have.items():
                 missing = [r for r in lr.runs if r not in set(df.columns)]
                 if missing:
+                    from ..io.runs import run_name
+
+                    bad = {run_name(f): f.name for f, _why in lb.skipped}
+                    where = (f" (its file {bad[missing[0]]} is no leaderboard, skipped by --skip-bad)"
+                             if missing[0] in bad else
+                             f" (expected a file named {missing[0]}[.txt] in a folder, or its rows)")
                     raise InputError(f"results {name}: no {m} value for run {missing[0]}"
                                      + (f" (and {len(missing) - 1} more runs)" if len(missing) > 1 else "")
-                                     + f" (expected a file named {missing[0]}[.txt] in a folder, or its rows)",
-                                     folder)
+                                     + where, folder)
                 have[m] = df[list(lr.runs)]
             extra = sorted({str(r) for df in got.values() for r in df.columns} - set(map(str, lr.runs)))
             if extra:                      # other runs' results: left out, said once
                 _note(notes, f"results {name} ({folder}): {len(extra)} run(s) not among the judged runs ignored "
                              f"(first: {extra[0]})")
+        holes = {m: lb.filled[m] for m in have if m in lb.filled}
+        if holes and not lb.means_only:   # trec_eval -q without -c: a run's missing topic scored 0, said
+            runs_h = sorted({r for d in holes.values() for r in d if lr is None or r in set(lr.runs)})
+            n = sum(len(ts) for d in holes.values() for r, ts in d.items() if r in runs_h)
+            if runs_h:
+                _note(notes, f"results {name} ({folder}): {n} (run, topic) value(s) missing where other runs give "
+                             f"the topic, scored 0 as trec_eval -c does (a run's own 'all' line averages over its "
+                             f"own topics only): run(s) {_preview(runs_h, 3)}; measure(s) {_preview(list(holes), 3)}")
         if lb.means_only:
             means_only.add(name)
             _note(notes, f"results {name} ({folder}): run means only (no per-topic values): the statistics over "
@@ -293,23 +368,44 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
             scores[name] = have
             continue
         mats = {}
+        zeros: dict = {}
+        empty: list = []
         for m, df in have.items():
             kept, zero = drop_zero_topics(df)
             if zero:
-                _note(notes, f"results {name} ({folder}), {m}: {len(zero)} topic(s) where every run scores 0 "
-                             f"left out of its statistics: {_preview(zero)}")
+                zeros[m] = zero
             if kept.shape[0] == 0:
-                raise InputError(f"results {name}, {m}: every run scores 0 on every topic", folder)
+                empty.append(m)
+                continue
             mats[m] = kept
+        if zeros:                          # one note per set, whatever the number of measures
+            counts = sorted({len(z) for z in zeros.values()})
+            span = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+            first = next(iter(zeros))
+            _note(notes, f"results {name} ({folder}): topics where every run scores 0 left out of the statistics "
+                         f"of {len(zeros)} measure(s) ({span} topic(s) each; {first}: {_preview(zeros[first], 3)})")
+        if empty:
+            _note(notes, f"results {name} ({folder}): {len(empty)} measure(s) where every run scores 0 on every "
+                         f"topic left out (nothing to rank): {_preview(empty, 3)}")
+        if not mats:
+            raise InputError(f"results {name}: every run scores 0 on every topic of every measure "
+                             f"({', '.join(have)})", folder)
         scores[name] = mats
     if topics == "common" and reference in scores and reference not in means_only:
         for name, folder in res.items():
             if name == reference or name in means_only:
                 continue
-            for m, df in scores[name].items():
-                if m in scores[reference] and not set(df.index) & set(scores[reference][m].index):
-                    raise InputError(f"results {name} and the reference {reference} have no topic in common for "
-                                     f"{m}: nothing to compare (--topics own ranks each over its own topics)", folder)
+            apart = [m for m, df in scores[name].items()
+                     if m in scores[reference] and not set(df.index) & set(scores[reference][m].index)]
+            if apart:                      # a measure that cannot be compared: one note, not the end
+                _note(notes, f"results {name} ({folder}): {len(apart)} measure(s) with no topic in common with the "
+                             f"reference {reference} left out of its comparison (--topics own ranks each over its "
+                             f"own topics): {_preview(apart, 3)}")
+                scores[name] = {m: df for m, df in scores[name].items() if m not in apart}
+            if not any(m in scores[reference] for m in scores[name]):
+                raise InputError(f"results {name} and the reference {reference} have no topic in common for any "
+                                 f"measure: nothing to compare (--topics own ranks each over its own topics)",
+                                 folder)
     try:
         if js is not None:
             ref_idx = js.index(reference) if reference in js.names else None
@@ -347,5 +443,11 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
 
         cov = _empty(COVERAGE_COLUMNS)
     tables = {"label_agreement": la, **rk, "decision_agreement": da, "qrels_discriminative_power": dp}
+    omitted: tuple = ()
+    if js is None:                 # leaderboards alone: no labels to agree on, no ranked documents to cover
+        omitted = ("label_agreement", "topic_agreement", "coverage")
+    elif not has_runs and not res:  # qrels sets alone: label agreement only, no ranking of runs
+        omitted = ("ranking_agreement", "run_ranks", "topic_ranking_agreement", "decision_agreement",
+                   "qrels_discriminative_power")
     return JudgmentsResult(tables, ta, cov, conf, {n: js.qrels_text(n) for n in js.fills} if js is not None else {},
-                           scores, reference, names, notes)
+                           scores, reference, names, notes, omitted)

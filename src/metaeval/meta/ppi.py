@@ -40,6 +40,7 @@ from .display import Result
 
 __all__ = ["BUDGET_COLUMNS", "DEFAULT_SIZES", "DEFAULT_TRIALS", "ESTIMATORS", "MEANS_COLUMNS", "PAIRS_COLUMNS",
            "Intervals", "PPIResult", "budget_sets", "budget_table", "draw_labelled", "estimate", "estimate_split",
+           "human_equivalent",
            "means_table", "pairs_table", "read_topic_list", "run_ppi", "z_quantile"]
 
 ESTIMATORS = ("human", "judge", "ppi", "ppi++")
@@ -47,7 +48,8 @@ DEFAULT_SIZES = (5, 10, 20, 30, 40)
 DEFAULT_TRIALS = 1000
 MEANS_COLUMNS = ("metric", "run", "estimator", "labelled", "unlabelled", "mean", "ci_low", "ci_high", "lambda")
 PAIRS_COLUMNS = ("metric", "run", "other", "estimator", "diff", "ci_low", "ci_high", "significant")
-BUDGET_COLUMNS = ("metric", "estimator", "labelled", "trials", "coverage", "coverage_se", "mean_width")
+BUDGET_COLUMNS = ("metric", "estimator", "labelled", "trials", "coverage", "coverage_se", "mean_width",
+                  "human_only_topics", "topics_saved")
 #: elements of one gathered (trials, n, runs) block of the budget
 _CHUNK = 1 << 21
 
@@ -200,6 +202,17 @@ def budget_sets(n_topics: int, size: int, trials: int, seed: int) -> np.ndarray:
     return np.argsort(rng.random((int(trials), n_topics)), axis=1, kind="stable")[:, :size]
 
 
+def human_equivalent(n: int, human_width: float, width: float) -> float:
+    """The human-labelled topics a human-only interval would need to be as narrow as one of
+    ``width``, given the human-only interval's ``human_width`` on ``n`` topics: a CLT interval's
+    width falls as ``1 / sqrt(topics)``, so ``n * (human_width / width) ** 2`` (``n`` for the
+    human estimator itself; NaN when a width is 0 or undefined)."""
+    if not (math.isfinite(human_width) and math.isfinite(width)) or width <= 0.0:
+        return math.nan
+    r = human_width / width
+    return float(n) * r * r
+
+
 def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarray,
                  target: np.ndarray, sizes: Iterable[int], trials: int, seed: int, alpha: float) -> pd.DataFrame:
     """``ppi_budget`` rows of one metric.  ``Yd`` ``(A, R)``: the human scores on the topics a
@@ -208,7 +221,10 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
     judge's scores on all its topics, ``target`` ``(R,)`` the human mean over every human topic.
     For each size, ``trials`` labelled sets (:func:`budget_sets`); ``U`` the judge's other topics.
     Coverage: the share of (trial, run) intervals holding the target; its standard error from the
-    per-trial shares (runs of one trial are not independent); mean width over trials and runs."""
+    per-trial shares (runs of one trial are not independent); mean width over trials and runs;
+    ``human_only_topics`` the human-labelled topics a human-only interval as narrow would need
+    (:func:`human_equivalent`: size x the squared ratio of the human estimator's mean width to this
+    one's) and ``topics_saved`` that minus the size: the human topics the judge saves."""
     z = z_quantile(alpha)
     A = Yd.shape[0]
     J, R = Yh_all.shape
@@ -244,7 +260,8 @@ def budget_table(metric: str, Yd: np.ndarray, Yhd: np.ndarray, Yh_all: np.ndarra
             se = np.where(cover.max(axis=1) == cover.min(axis=1), 0.0, se)
         wid = width.mean(axis=1)
         for e, name in enumerate(ESTIMATORS):
-            rows.append((metric, name, n, int(trials), float(cov[e]), float(se[e]), float(wid[e])))
+            eq = human_equivalent(n, float(wid[0]), float(wid[e]))
+            rows.append((metric, name, n, int(trials), float(cov[e]), float(se[e]), float(wid[e]), eq, eq - n))
     return pd.DataFrame(rows, columns=list(BUDGET_COLUMNS))
 
 
@@ -334,6 +351,11 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
 
         order = default_order(None, hfiles[0], list(runs) if isinstance(runs, (list, tuple)) else [runs])
     js = read_sets({"human": hfiles, "judge": jfiles}, on_conflict=on_conflict)
+    # what the qrels alone decide, before any run is read
+    both = np.intersect1d(js.item_topic[js.labels[0] >= 0], js.item_topic[js.labels[1] >= 0])
+    if not len(both):
+        raise InputError(f"the judge's qrels ({jwhere}) and the human qrels ({hwhere}) judged no topic in common: "
+                         f"no labelled topic to calibrate the judge on", jwhere)
     lr = label_sets(js, runs, order=order or "file", depth=depth)
     Hmax = js.max_level
     g = None if gains is None else parse_gains(gains)

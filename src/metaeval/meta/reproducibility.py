@@ -346,18 +346,23 @@ def reproducibility(qrels: object, orig: Sequence[str], reps: Sequence[Reproduct
         warnings.filterwarnings("ignore", category=InputWarning, message=".*file order and its score order.*")
         q1 = read_qrels_any(qrels)
         uniq = list(dict.fromkeys(paths))
-        idx = {p: i for i, p in enumerate(uniq)}
+        # each run under the name its user knows it by (its file's stem; the path when two files
+        # share a stem): it is what the collection's warnings say
+        from ..io.runs import run_name
+
+        stems = [run_name(p) for p in uniq]
+        shown = {p: (st if stems.count(st) == 1 else str(p)) for p, st in zip(uniq, stems)}
         first = uniq if not replicate else list(dict.fromkeys(paths[:2]))
         second = [] if not replicate else list(dict.fromkeys(paths[2:]))
 
         def scores(q: Any, ps: list[str]) -> tuple[dict[str, np.ndarray], list[str], list[str]]:
-            parsed = [(parsed_run(files[p], f"r{idx[p]:06d}", ordered[p][0]), "score") for p in ps]
+            parsed = [(parsed_run(files[p], shown[p], ordered[p][0]), "score") for p in ps]
             c = collection_from_parsed(q, parsed, depth=None)
             vals = compute_matrices(c, ms)
             names_ = list(vals)
             cube = np.stack([vals[n] for n in names_], axis=-1)        # (runs, topics, M)
             pos = {name: i for i, name in enumerate(c.runs)}
-            return {p: cube[pos[f"r{idx[p]:06d}"]] for p in ps}, list(c.topics), names_
+            return {p: cube[pos[shown[p]]] for p in ps}, list(c.topics), names_
 
         s1, topics1, mnames = scores(q1, first)
         if replicate:

@@ -69,8 +69,8 @@ def _plain_texts(col: pd.Series) -> list[str] | None:
     kind = col.dtype.kind
     if kind == "f":
         return _float_texts(col.to_numpy(dtype=float))
-    if kind in "iu":
-        return list(map(str, col.tolist()))
+    if kind in "iu":                    # a missing Int64 value: an empty cell (str would give "<NA>")
+        return ["" if v is pd.NA else str(v) for v in col.tolist()] if col.hasnans else list(map(str, col.tolist()))
     if ((kind in "OT" or isinstance(col.dtype, pd.StringDtype)) and not col.isna().any()
             and pd.api.types.infer_dtype(col, skipna=False) == "string"):                   # all str
         vals = col.tolist()
@@ -103,6 +103,10 @@ def _csv_block(df: pd.DataFrame, header: bool) -> str:
             out[c] = _float_texts(col.to_numpy(dtype=float))
         elif col.dtype == object:
             out[c] = [_float_text(v) if isinstance(v, (float, np.floating)) else v for v in col]
+        elif isinstance(col.dtype, pd.api.extensions.ExtensionDtype) and col.isna().any():
+            # a missing integer (Int64) or text: an empty cell, as every missing value (pandas
+            # would write "<NA>")
+            out[c] = ["" if v is pd.NA or v is None else str(v) for v in col.astype(object)]
     return out.to_csv(index=False, header=header, lineterminator="\n")
 
 

@@ -53,8 +53,11 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
     for name, df in result.tables.items():
         texts[name] = df
     folder = out / "judgments"
-    extra = {folder / "topic_agreement.csv": csv_text(result.topic_agreement),
-             folder / "coverage.csv": csv_text(result.coverage)}
+    omitted = set(getattr(result, "omitted", ()))          # nothing fills them: not written header-only
+    for name in omitted:
+        texts.pop(name, None)
+    extra = {folder / f"{name}.csv": csv_text(df) for name, df in
+             (("topic_agreement", result.topic_agreement), ("coverage", result.coverage)) if name not in omitted}
     for (a, b), df in result.confusion.items():
         extra[folder / confusion_name(a, b)] = csv_text(df)
     for name, text in result.qrels.items():
@@ -74,6 +77,8 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
 
         (out / "figures").mkdir(parents=True, exist_ok=True)
         for o in O.figures("judgments"):
+            if o.source in omitted:                        # nothing to draw
+                continue
             draw, kwargs = PLOTTERS[o.layout]
             if o.source == "run_ranks":
                 kwargs = {**kwargs, "reference": result.reference, "taus": result.tables["ranking_agreement"]}

@@ -19,41 +19,49 @@ if TYPE_CHECKING:
 __all__ = ["plot_ppi_coverage", "plot_ppi_intervals", "plot_ppi_width", "write_ppi"]
 
 
-def _budget_panels(table: pd.DataFrame, path_stem: str | os.PathLike, y: str, ylabel: str, nominal: float | None) -> list[Path]:
+def _budget_panels(table: pd.DataFrame, path_stem: str | os.PathLike, y: str, ylabel: str, nominal: float | None,
+                   saved: bool = False) -> list[Path]:
+    """One panel per metric of ``y`` against the labelled topics; ``saved``: a second row with the
+    human-only topics an equally narrow interval would need (the human line the diagonal)."""
     from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
-        fig = new_figure(4.2 * max(1, len(metrics)), 3.6)
+        saved = saved and "human_only_topics" in table.columns
+        rows = 2 if saved else 1
+        fig = new_figure(4.2 * max(1, len(metrics)), 3.6 * rows)
         if not metrics:
             _no_data(fig.add_subplot(), "ppi_budget")
             return save_figure(fig, path_stem)
-        axes = fig.subplots(1, len(metrics), squeeze=False)[0]
-        for ax, m in zip(axes, metrics):
-            g = table[table["metric"] == m]
-            for k, est in enumerate(_unique(g["estimator"])):
-                s = g[g["estimator"] == est].sort_values("labelled", kind="mergesort")
-                x, v = s["labelled"].to_numpy(float), s[y].to_numpy(float)
-                if y == "coverage":
-                    ax.errorbar(x, v, yerr=2 * np.nan_to_num(s["coverage_se"].to_numpy(float)), label=str(est),
-                                capsize=2, **_style(k))
-                else:
-                    ax.plot(x, v, label=str(est), **_style(k))
-            if nominal is not None:
-                ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
-                ax.set_ylim(0, 1.02)
-            ax.set_title(str(m))
-            ax.set_xlabel("human-labelled topics")
-            ax.set_ylabel(ylabel)
-            ax.grid(True, alpha=0.3)
-        _legend(axes[-1], len(_unique(table["estimator"])))
+        grid = fig.subplots(rows, len(metrics), squeeze=False)
+        for row, (col, label) in enumerate([(y, ylabel)] + ([("human_only_topics", "human-only topics, as narrow")]
+                                                             if saved else [])):
+            for ax, m in zip(grid[row], metrics):
+                g = table[table["metric"] == m]
+                for k, est in enumerate(_unique(g["estimator"])):
+                    s = g[g["estimator"] == est].sort_values("labelled", kind="mergesort")
+                    x, v = s["labelled"].to_numpy(float), s[col].to_numpy(float)
+                    if col == "coverage":
+                        ax.errorbar(x, v, yerr=2 * np.nan_to_num(s["coverage_se"].to_numpy(float)), label=str(est),
+                                    capsize=2, **_style(k))
+                    else:
+                        ax.plot(x, v, label=str(est), **_style(k))
+                if nominal is not None and row == 0:
+                    ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
+                    ax.set_ylim(0, 1.02)
+                ax.set_title(str(m))
+                ax.set_xlabel("human-labelled topics")
+                ax.set_ylabel(label)
+                ax.grid(True, alpha=0.3)
+        _legend(grid[0][-1], len(_unique(table["estimator"])))
         fig.tight_layout()
         return save_figure(fig, path_stem)
 
 
 def plot_ppi_width(table: pd.DataFrame, path_stem: str | os.PathLike) -> list[Path]:
-    """Mean interval width against the number of labelled topics, a line per estimator."""
-    return _budget_panels(table, path_stem, "mean_width", "mean interval width", None)
+    """Mean interval width against the number of labelled topics, a line per estimator; below, the
+    human-only topics an equally narrow interval would need (``human_only_topics``)."""
+    return _budget_panels(table, path_stem, "mean_width", "mean interval width", None, saved=True)
 
 
 def plot_ppi_coverage(table: pd.DataFrame, path_stem: str | os.PathLike, *, alpha: float = 0.05) -> list[Path]:

@@ -6,7 +6,7 @@ registry's canonical spelling where it parses."""
 
 from __future__ import annotations
 
-__all__ = ["registry_name"]
+__all__ = ["registry_name", "trec_measure_name"]
 
 _DOUBLE_PARAM = {"iprec_at_recall": "recall", "Rprec_mult": "mult"}
 
@@ -29,3 +29,14 @@ def registry_name(printed: str) -> str:
         return parse_measure(name).name
     except ValueError:
         return name
+
+
+def trec_measure_name(printed: str) -> str:
+    """:func:`registry_name` of a name trec_eval prints for one of its measures (``map``,
+    ``ndcg_cut_10``, ``iprec_at_recall_0.10``); any other name as given (a leaderboard's own
+    measure, ``coarse``)."""
+    from . import measures  # noqa: F401  (registers every measure's row)
+    from .table import MEASURES
+
+    base = printed if printed in MEASURES else printed.rpartition("_")[0]
+    return registry_name(printed) if base in MEASURES else printed

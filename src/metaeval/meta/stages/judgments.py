@@ -75,10 +75,11 @@ STAGE = StageInfo(
                "reference: Kendall's tau-a with its 95% BCa bootstrap interval (Efron 1987), tau-b, "
                "tau_AP (the reference as the truth), RBO, Kendall's tau among the reference's top k runs, "
                "the largest change of a run's rank, Pearson's r, Spearman's rho, tau_AP-b (Urbano & Marrero "
-               "2017) and tau_GAP (Gao & Oard 2015) of the run means", _JUDG_RANK_REGEN,
+               "2017) and tau_GAP (Gao & Oard 2015) of the run means; topics: the set's topics compared, "
+               "topics_reference the reference's", _JUDG_RANK_REGEN,
                columns=("metric", "qrels", "reference", "runs", "topics", "tau", "tau_b", "tau_ap", "rbo", "top_k",
                         "tau_top", "max_rank_change", "tau_ci_low", "tau_ci_high", "pearson", "spearman", "tau_ap_b",
-                        "tau_gap")),
+                        "tau_gap", "topics_reference")),
         Output("topic_ranking_agreement", "table", "judgments",
                "Per metric, qrels set and topic: the correlation of the runs' scores on that topic under the "
                "reference and under the set (Kendall's tau-a and tau-b, Pearson's r, Spearman's rho)",

@@ -36,13 +36,18 @@ OUTPUTS = (
     {"name": "ppi_budget", "kind": "table", "scope": "ppi",
          "caption": f"The judging budget: for each number of human-labelled topics, random labelled sets (trials, "
                  f"seeded); how often each estimator's interval covers the run's human mean over every human-judged "
-                 f"topic (coverage, its standard error over trials) and its mean width over trials and runs "
-                 f"({_ANGELOPOULOS}; {_PPIPP}; {_OOSTERHUIS})",
+                 f"topic (coverage, its standard error over trials) and its mean width over trials and runs; "
+                 f"human_only_topics: the human-labelled topics a human-only interval as narrow would need (size x "
+                 f"the squared ratio of the human and this estimator's mean widths), topics_saved: that minus the "
+                 f"size, the human topics the judge saves ({_ANGELOPOULOS}; {_PPIPP}; {_OOSTERHUIS})",
          "regenerates": f"the coverage and width experiments of {_OOSTERHUIS}",
-         "columns": ("metric", "estimator", "labelled", "trials", "coverage", "coverage_se", "mean_width")},
+         "columns": ("metric", "estimator", "labelled", "trials", "coverage", "coverage_se", "mean_width",
+                     "human_only_topics", "topics_saved")},
     {"name": "ppi_width", "kind": "figure", "scope": "ppi", "source": "ppi_budget",
          "caption": f"Mean interval width against the number of human-labelled topics, one line per estimator, one "
-                 f"panel per metric ({_ANGELOPOULOS}; {_PPIPP}; {_OOSTERHUIS})",
+                 f"panel per metric; below, the human-only topics an equally narrow interval would need (the "
+                 f"human line is the diagonal: above it, the topics the judge saves) ({_ANGELOPOULOS}; {_PPIPP}; "
+                 f"{_OOSTERHUIS})",
          "regenerates": f"the interval-width figures of {_OOSTERHUIS}"},
     {"name": "ppi_coverage", "kind": "figure", "scope": "ppi", "source": "ppi_budget",
          "caption": f"Coverage of the human mean against the number of human-labelled topics, one line per estimator "
