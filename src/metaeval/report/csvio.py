@@ -106,7 +106,8 @@ def _csv_block(df: pd.DataFrame, header: bool) -> str:
         elif isinstance(col.dtype, pd.api.extensions.ExtensionDtype) and col.isna().any():
             # a missing integer (Int64) or text: an empty cell, as every missing value (pandas
             # would write "<NA>")
-            out[c] = ["" if v is pd.NA or v is None else str(v) for v in col.astype(object)]
+            # (pandas 3's str dtype gives NaN for a missing text, not pd.NA)
+            out[c] = ["" if v is pd.NA or v is None or v != v else str(v) for v in col.astype(object)]
     return out.to_csv(index=False, header=header, lineterminator="\n")
 
 
