@@ -523,8 +523,8 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
         from .report.judgments import judgment_labels, write_judgments
 
         return write_judgments(r, folder, alpha=alpha, figures=figures,
-                               labels=judgment_labels(r, labels if isinstance(labels, str) else dict(labels))
-                               if labels else None)
+                               labels=judgment_labels(r, None if not labels else labels if isinstance(labels, str)
+                                                      else dict(labels)))
     return _attached(res, write, out, figures)
 
 
@@ -532,14 +532,15 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
 def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), labelled_topics=None,
         labelled: int | None = None, alpha: float = 0.05, seed: int = SEED, sizes: Iterable[int] | None = None,
         trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
-        on_conflict: str = "error", out=None, figures: bool = True):
+        on_conflict: str = "error", out=None, figures: bool = True, labels=None):
     """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
     "Prediction-powered intervals"): ``qrels`` the human qrels, ``judge`` the judge's (a file or a
     list of files: their union), ``runs`` run files, folders or globs.  ``labelled_topics``: a file
     of topic ids (or a list of ids), or ``labelled`` N drawn with ``seed``; default every human
     topic.  Returns a :class:`~metaeval.meta.ppi.PPIResult`: ``.means``, ``.pairs``, ``.budget``
     (the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``), ``.labelled``, ``.unlabelled``,
-    ``.notes``.  ``out``: also write the command line's files there."""
+    ``.notes``.  ``out``: also write the command line's files there, runs and measures shown by their
+    ``labels`` (a labels file or a {NAME: LABEL} mapping; default the runs' default labels)."""
     from .meta.ppi import run_ppi
 
     res = run_ppi(qrels, judge, runs, metrics=[str(m) for m in metrics] if not isinstance(metrics, str) else metrics,
@@ -547,9 +548,9 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
                   sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
                   depth=depth, on_conflict=on_conflict)
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.ppi import write_ppi
+        from .report.ppi import ppi_labels, write_ppi
 
-        return write_ppi(r, folder, figures=figures)
+        return write_ppi(r, folder, figures=figures, labels=ppi_labels(r, labels))
     return _attached(res, write, out, figures)
 
 

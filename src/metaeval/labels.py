@@ -35,20 +35,23 @@ _MIN_SHARE = 0.25
 
 
 def _affixes(name: str, suffix: bool) -> list[str]:
-    """The prefixes of ``name`` ending in a separator (or suffixes starting with one), long enough."""
+    """The prefixes of ``name`` ending in a separator (or suffixes starting with one), long enough;
+    a suffix that is a file extension (``.ndcgeval``: a dot, no other separator after it) at any
+    length."""
     out = []
     for i, ch in enumerate(name):
         if ch in _SEPARATORS:
             a = name[i:] if suffix else name[:i + 1]
-            if len(a) >= _MIN_AFFIX and len(a) < len(name):
+            ext = suffix and ch == "." and len(a) > 1 and not any(c in _SEPARATORS for c in a[1:])
+            if (len(a) >= _MIN_AFFIX or ext) and len(a) < len(name):
                 out.append(a)
     return out
 
 
-def _best_affix(names: list[str], suffix: bool) -> dict[str, str]:
-    """``{name: affix}``: for each name, of its affixes carried by at least a quarter of the runs
-    (and two), the one carried by most runs, then the longest."""
-    need = max(2, math.ceil(_MIN_SHARE * len(names)))
+def _best_affix(names: list[str], suffix: bool, share: float = _MIN_SHARE, strict: bool = False) -> dict[str, str]:
+    """``{name: affix}``: for each name, of its affixes carried by at least ``share`` of the runs
+    (more than that share when ``strict``; and two), the one carried by most runs, then the longest."""
+    need = max(2, math.floor(share * len(names)) + 1 if strict else math.ceil(share * len(names)))
     count: dict[str, int] = {}
     for n in names:
         for a in set(_affixes(n, suffix)):
@@ -61,24 +64,41 @@ def _best_affix(names: list[str], suffix: bool) -> dict[str, str]:
     return best
 
 
-def default_run_labels(names: Iterable[str]) -> dict[str, str]:
-    """``{run name: label}``: each name without the long prefix and suffix it shares with at least
-    a quarter of the runs (e.g. ``dl-20-official-input.`` and ``_msmarco-passage-trec-dl-2020-judged``
-    on TREC DL 2020); a name whose label would be empty or equal another's keeps its name, and a
-    label must keep what names the system: when stripping the prefix leaves no letter
-    (``Fast_ForwardP_2`` beside ``Fast_ForwardP_5`` -> ``2``) the prefix stays."""
-    names = [str(n) for n in names]
-    pre, suf = _best_affix(names, False), _best_affix(names, True)
-    labels = {}
+def _strip(names: list[str], share: float, strict: bool, keep_system: bool) -> dict[str, str]:
+    """``{name: name without its shared prefix and suffix}`` (:func:`_best_affix`); ``keep_system``:
+    when stripping the prefix leaves no letter, the prefix stays (it named the system)."""
+    pre, suf = _best_affix(names, False, share, strict), _best_affix(names, True, share, strict)
+    out = {}
     for n in names:
         lab = n
         if n in pre:
             lab = lab[len(pre[n]):]
         if n in suf and lab.endswith(suf[n]) and len(lab) > len(suf[n]):
             lab = lab[:-len(suf[n])]
-        if not any(ch.isalpha() for ch in lab):        # only digits left: the system's name went
+        if keep_system and not any(ch.isalpha() for ch in lab):     # only digits left: the system's name went
             lab = n[:-len(suf[n])] if n in suf and any(ch.isalpha() for ch in n[:-len(suf[n])]) else n
-        labels[n] = lab or n
+        out[n] = lab or n
+    return out
+
+
+def default_run_labels(names: Iterable[str]) -> dict[str, str]:
+    """``{run name: label}``, in two steps, one rule for every command, table and figure
+    (``compare``, the pipeline's tables and figures, ``judgments``, ``ppi``):
+
+    1. the decoration of the collection: the prefix and the suffix or file extension carried by
+       more than half of the runs (and two) are stripped, whatever is left
+       (``dl-20-official-input.1`` -> ``1``, ``p_bm25.ndcgeval`` -> ``p_bm25``);
+    2. then, on what is left, a long prefix and suffix shared with at least a quarter of the runs
+       (``_msmarco-passage-trec-dl-2020-judged`` on a mixed DL 2020 set), unless that leaves no
+       letter (``Fast_ForwardP_2`` beside ``Fast_ForwardP_5`` keeps its name: the prefix named the
+       system).
+
+    A name whose label would be empty or equal another's (label or name) keeps its name."""
+    names = [str(n) for n in names]
+    first = _strip(names, 0.5, True, False)
+    rest = list(dict.fromkeys(first.values()))
+    second = _strip(rest, _MIN_SHARE, False, True) if len(rest) == len(names) else {r: r for r in rest}
+    labels = {n: second[first[n]] for n in names}
     seen: dict[str, list[str]] = {}
     for n, lab in labels.items():
         seen.setdefault(lab, []).append(n)

@@ -1,7 +1,8 @@
 """Reruns do only what changed: after a run, a config change re-runs the jobs that read what
 changed, and no other (the default profile's rerun triggers: mtime, params, input, code): a metric
 added to `metrics:` leaves the test-errors job of its own metrics alone, the standardisation block
-its job alone, and `labels:` (an input) and `pair_top_runs:` the writers job alone.
+its job alone, `pair_top_runs:` the writers job alone and `labels:` (an input) the writers, judgments
+and ppi jobs, the jobs that lay out tables and draw figures.
 
 The run is a Snakemake ``--touch`` of the DAG's outputs (made empty first): it records every
 job's parameters, inputs and code as a real run does, in a few seconds; each change is then a dry
@@ -20,11 +21,14 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 PROFILE = str(ROOT / "workflow" / "profiles" / "default")
 
-# one tiny collection with the two opt-in stages that have jobs of their own
+# one tiny collection with the opt-in stages that have jobs of their own
 CONFIG = """\
 collections:
   tiny:
-    simulate: {preset: ntcir5-chinese, topics: 10, runs: 5, depth: 100, candidates: 400, pool_depth: 20}
+    qrels: qrels.txt
+    runs: runs
+    judgments: {reference: nist, qrels: {other: [other-qrels.txt]}}
+    ppi: {judge: [other-qrels.txt], labelled: 2, sizes: [2], trials: 4}
 metrics: [AP, RR]
 geometric: []
 bootstrap: {B: 50}
@@ -56,6 +60,10 @@ def _would_run(work: Path, config: str) -> set[str]:
 def ran(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("reruns")
     (work / "config.yaml").write_text(CONFIG)
+    # the collection's files and another assessor's qrels (never read: the run is touched)
+    for f in ("qrels.txt", "other-qrels.txt", "runs/a.run", "runs/b.run"):
+        (work / f).parent.mkdir(parents=True, exist_ok=True)
+        (work / f).write_text("1 0 d1 1\n")
     summary = _snakemake(work, "--configfile", "config.yaml", "-n", "--summary")
     for line in summary.splitlines()[1:]:
         if "\t" not in line:
@@ -84,5 +92,7 @@ def test_a_changed_standardisation_block_reruns_that_job_alone(ran):
 
 
 def test_changed_labels_rerun_the_writers_alone(ran):
-    # labels touch the Markdown, LaTeX and figures only: the meta job's numbers stay
-    assert _would_run(ran, CONFIG + "labels: {RUN01: first run, AP: MAP}\npair_top_runs: 3\n") == {"writers"}
+    # labels touch the Markdown, LaTeX and figures only: the meta job's numbers stay; the judgments
+    # and ppi jobs (one label step for every table and figure, issue 47) write theirs themselves
+    assert _would_run(ran, CONFIG + "labels: {a: first run, AP: MAP}\npair_top_runs: 3\n") == {
+        "writers", "judgments", "ppi"}

@@ -3,7 +3,8 @@
 # sets, fills and trec_eval -q results of the block -- into results/C/judgments/ (tables/, figures/,
 # judgments/). The stage (`judgments`, kind "other", metaeval/meta/stages/judgments.py) has its own
 # command; its block names files and sets rather than parameters, so the stage's plan hook reads it
-# (PLAN.judgments_args, PLAN.judgment_files; its targets are in PLAN.targets).
+# (PLAN.judgments_args, PLAN.judgment_files; its targets are in PLAN.targets). `labels:` is an
+# input (as the writers job's): a changed mapping re-runs this job, its tables and figures relabelled.
 
 rule judgments:
     conda:
@@ -11,6 +12,7 @@ rule judgments:
     input:
         qrels=lambda w: PLAN.judgment_files(w.collection),
         runs=lambda w: PLAN.run_files(w.collection),
+        labels=PLAN.labels_inputs(),
     output:
         folder_outputs("judgments", "Judgments"),
     params:
@@ -18,6 +20,7 @@ rule judgments:
         runs=runs_args,
         args=lambda w: PLAN.judgments_args(w.collection),
         out=lambda w: f"{RES}/{w.collection}/judgments",
+        labels=lambda w, input: f"--labels {_quote(input.labels[0])}" if input.labels else "",
     log:
         log_path("judgments"),
     benchmark:
@@ -28,4 +31,4 @@ rule judgments:
         mem_mb=3000,
         runtime=30,
     shell:
-        "{params.metaeval} judgments {params.args} {params.runs} --out {params.out:q} --quiet > {log:q} 2>&1"
+        "{params.metaeval} judgments {params.args} {params.runs} {params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"

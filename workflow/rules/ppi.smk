@@ -3,6 +3,7 @@
 # `metaeval ppi` -- the collection's qrels as the human labels, the block's judge files -- into
 # results/C/ppi/ (tables/, figures/). The stage (`ppi`, kind "other", metaeval/meta/stages/ppi.py)
 # declares its outputs (scope ppi) and its job's arguments (job_args, read through metaeval.dag.Plan).
+# `labels:` is an input (as the writers job's): a changed mapping re-runs this job.
 
 rule ppi:
     conda:
@@ -10,6 +11,7 @@ rule ppi:
     input:
         qrels=lambda w: PLAN.ppi_files(w.collection),
         runs=lambda w: PLAN.run_files(w.collection),
+        labels=PLAN.labels_inputs(),
     output:
         folder_outputs("ppi", "Prediction-powered intervals"),
     params:
@@ -17,6 +19,7 @@ rule ppi:
         runs=runs_args,
         args=lambda w: PLAN.ppi_args(w.collection),
         out=lambda w: f"{RES}/{w.collection}/ppi",
+        labels=lambda w, input: f"--labels {_quote(input.labels[0])}" if input.labels else "",
     log:
         log_path("ppi"),
     benchmark:
@@ -27,4 +30,4 @@ rule ppi:
         mem_mb=3000,
         runtime=30,
     shell:
-        "{params.metaeval} ppi {params.args} {params.runs} --out {params.out:q} --quiet > {log:q} 2>&1"
+        "{params.metaeval} ppi {params.args} {params.runs} {params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"

@@ -80,7 +80,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="map labels above the reference's highest level to that level (default: a warning)")
     p.add_argument("--labels", metavar="FILE", default=None,
                    help="display labels of runs, measures and sets for Markdown, LaTeX and figures (as metaeval "
-                        "compare's --labels; the CSV keep the names)")
+                        "compare's --labels; without it the runs' default labels, their shared prefix and "
+                        "extension stripped; the CSV keep the names)")
     add_order_args(p)
     p.add_argument("--no-figures", action="store_true", help="tables and files only")
     p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
@@ -135,7 +136,7 @@ def run(args) -> int:
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:
         parser.error(str(e))
-    labels = judgment_labels(res, args.labels) if args.labels else None
+    labels = judgment_labels(res, args.labels)            # the default run labels without --labels
     written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures, labels=labels)
     if not args.quiet:
         sys.stdout.write(headline(res, len(written), args.out_shown))

@@ -48,6 +48,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="a pair judged twice with different labels within the human or the judge's files: an error "
                         "(default), or keep the highest, lowest or first file's label")
     add_order_args(p)
+    p.add_argument("--labels", metavar="FILE", default=None,
+                   help="display labels of runs and measures for Markdown, LaTeX and figures (as metaeval compare's "
+                        "--labels; without it the runs' default labels, their shared prefix and extension "
+                        "stripped; the CSV keep the names)")
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
     p.set_defaults(func=run, out_kind="folder", _parser=p)
@@ -59,7 +63,7 @@ def run(args) -> int:
 
     from ..errors import ConfigError, InputError
     from ..meta.ppi import run_ppi
-    from ..report.ppi import write_ppi
+    from ..report.ppi import ppi_labels, write_ppi
 
     parser = args._parser
     if not 0.0 < args.alpha < 1.0:
@@ -73,7 +77,7 @@ def run(args) -> int:
         raise                                    # rejected input: exit 1
     except ValueError as e:
         parser.error(str(e))
-    written = write_ppi(res, args.out, figures=not args.no_figures)
+    written = write_ppi(res, args.out, figures=not args.no_figures, labels=ppi_labels(res, args.labels))
     if not args.quiet:
         sys.stdout.write(f"metaeval ppi: {len(res.runs)} runs x {len(res.metrics)} metrics, {len(res.labelled)} "
                          f"labelled and {len(res.unlabelled)} unlabelled topics; {len(written)} files under "

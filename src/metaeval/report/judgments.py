@@ -32,15 +32,19 @@ def _write_text(path: Path, text: str) -> Path:
     return path
 
 
-def judgment_labels(res: JudgmentsResult, labels_file: str | dict) -> dict:
-    """``{name: label}`` of the runs (default labels and those given), the metrics (by any alias)
-    and the sets named in ``labels_file`` (a path or a mapping), as ``metaeval compare --labels``."""
+def judgment_labels(res: JudgmentsResult, labels_file: str | dict | None = None) -> dict:
+    """``{name: label}`` of the runs (their default labels, :func:`metaeval.labels.default_run_labels`,
+    and those given), the metrics (by any alias) and the sets named in ``labels_file`` (a path, a
+    mapping or None: the default run labels alone), as ``metaeval compare --labels``."""
     from ..labels import labels_for, read_labels
 
-    given = dict(labels_file) if isinstance(labels_file, dict) else read_labels(labels_file)
-    runs = [str(r) for r in dict.fromkeys(res.tables["run_ranks"]["run"].tolist())]
+    given = (dict(labels_file) if isinstance(labels_file, dict)
+             else read_labels(labels_file) if labels_file else {})
+    rr = res.tables.get("run_ranks")
+    runs = [str(r) for r in dict.fromkeys(rr["run"].tolist())] if rr is not None and len(rr) else []
     out = labels_for(runs, list(res.metrics), given)
-    sets = set(res.scores) | set(res.tables["label_agreement"]["qrels_a"]) | set(res.tables["label_agreement"]["qrels_b"])
+    la = res.tables.get("label_agreement")
+    sets = set(res.scores) | (set(la["qrels_a"]) | set(la["qrels_b"]) if la is not None else set())
     out.update({s: given[s] for s in sets if s in given})
     return out
 

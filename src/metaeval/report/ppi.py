@@ -16,11 +16,27 @@ import pandas as pd
 if TYPE_CHECKING:
     from ..meta.ppi import PPIResult
 
-__all__ = ["plot_ppi_coverage", "plot_ppi_intervals", "plot_ppi_width", "write_ppi"]
+__all__ = ["plot_ppi_coverage", "plot_ppi_intervals", "plot_ppi_width", "ppi_labels", "write_ppi"]
+
+
+def ppi_labels(res: PPIResult, labels_file=None) -> dict:
+    """``{name: label}`` of the runs (their default labels, :func:`metaeval.labels.default_run_labels`,
+    and those given) and the metrics (by any alias) named in ``labels_file`` (a path, a mapping or
+    None: the default run labels alone), as ``metaeval compare --labels``."""
+    from ..labels import labels_for
+
+    return labels_for([str(r) for r in res.runs], [str(m) for m in res.metrics],
+                      dict(labels_file) if isinstance(labels_file, dict) else labels_file)
+
+
+def _lab(labels: dict | None, name: object) -> str:
+    from ..labels import relabel
+
+    return relabel(str(name), labels or {})
 
 
 def _budget_panels(table: pd.DataFrame, path_stem: str | os.PathLike, y: str, ylabel: str, nominal: float | None,
-                   saved: bool = False) -> list[Path]:
+                   saved: bool = False, labels: dict | None = None) -> list[Path]:
     """One panel per metric of ``y`` against the labelled topics; ``saved``: a second row with the
     human-only topics an equally narrow interval would need (the human line the diagonal)."""
     from .figure_layout import _legend, _no_data, _rc, _style, _unique, new_figure, save_figure
@@ -49,7 +65,7 @@ def _budget_panels(table: pd.DataFrame, path_stem: str | os.PathLike, y: str, yl
                 if nominal is not None and row == 0:
                     ax.axhline(nominal, color="grey", linestyle="--", linewidth=1)
                     ax.set_ylim(0, 1.02)
-                ax.set_title(str(m))
+                ax.set_title(_lab(labels, m))
                 ax.set_xlabel("human-labelled topics")
                 ax.set_ylabel(label)
                 ax.grid(True, alpha=0.3)
@@ -58,19 +74,23 @@ def _budget_panels(table: pd.DataFrame, path_stem: str | os.PathLike, y: str, yl
         return save_figure(fig, path_stem)
 
 
-def plot_ppi_width(table: pd.DataFrame, path_stem: str | os.PathLike) -> list[Path]:
+def plot_ppi_width(table: pd.DataFrame, path_stem: str | os.PathLike, *, labels: dict | None = None) -> list[Path]:
     """Mean interval width against the number of labelled topics, a line per estimator; below, the
-    human-only topics an equally narrow interval would need (``human_only_topics``)."""
-    return _budget_panels(table, path_stem, "mean_width", "mean interval width", None, saved=True)
+    human-only topics an equally narrow interval would need (``human_only_topics``); ``labels``
+    ``{name: label}`` of the metrics."""
+    return _budget_panels(table, path_stem, "mean_width", "mean interval width", None, saved=True, labels=labels)
 
 
-def plot_ppi_coverage(table: pd.DataFrame, path_stem: str | os.PathLike, *, alpha: float = 0.05) -> list[Path]:
+def plot_ppi_coverage(table: pd.DataFrame, path_stem: str | os.PathLike, *, alpha: float = 0.05,
+                      labels: dict | None = None) -> list[Path]:
     """Coverage against the number of labelled topics (+- 2 s.e.), the nominal 1 - alpha dashed."""
-    return _budget_panels(table, path_stem, "coverage", "coverage of the human mean", 1.0 - float(alpha))
+    return _budget_panels(table, path_stem, "coverage", "coverage of the human mean", 1.0 - float(alpha),
+                          labels=labels)
 
 
-def plot_ppi_intervals(table: pd.DataFrame, path_stem: str | os.PathLike) -> list[Path]:
-    """Every run's four intervals side by side (runs by their human mean), a panel per metric."""
+def plot_ppi_intervals(table: pd.DataFrame, path_stem: str | os.PathLike, *, labels: dict | None = None) -> list[Path]:
+    """Every run's four intervals side by side (runs by their human mean, shown by their ``labels``),
+    a panel per metric."""
     from .figure_layout import _no_data, _rc, _style, _unique, new_figure, save_figure
 
     with _rc():
@@ -96,8 +116,8 @@ def plot_ppi_intervals(table: pd.DataFrame, path_stem: str | os.PathLike) -> lis
                 ax.errorbar(x, mu, yerr=err, fmt=st["marker"], color=st["color"], markersize=3, capsize=1.5,
                             linewidth=0.8, label=str(est))
             ax.set_xticks(range(len(order)))
-            ax.set_xticklabels(order, rotation=90, fontsize=6)
-            ax.set_title(str(m))
+            ax.set_xticklabels([_lab(labels, r) for r in order], rotation=90, fontsize=6)
+            ax.set_title(_lab(labels, m))
             ax.set_ylabel("mean score")
             ax.grid(True, axis="y", alpha=0.3)
             ax.legend(loc="upper right", frameon=False, ncol=len(ests))
@@ -105,8 +125,10 @@ def plot_ppi_intervals(table: pd.DataFrame, path_stem: str | os.PathLike) -> lis
         return save_figure(fig, path_stem)
 
 
-def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = True) -> list[Path]:
-    """Write every table and figure of ``result`` under ``out_dir``; returns the paths."""
+def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = True,
+              labels: dict | None = None) -> list[Path]:
+    """Write every table and figure of ``result`` under ``out_dir``; returns the paths.  ``labels``
+    ``{name: label}`` of runs and metrics (:func:`ppi_labels`): shown in Markdown, LaTeX and figures."""
     from .. import outputs as O
     from ..util import atomic_dir_outputs
     from .tables import write_table
@@ -117,10 +139,11 @@ def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = 
     with atomic_dir_outputs(written):
         for o in O.tables("ppi"):
             written += write_table(tables[o.name], out / "tables" / o.name, kind="generic",
-                                   caption=O.caption(o, alpha=result.alpha))
+                                   caption=O.caption(o, alpha=result.alpha), labels=labels)
         if figures:
-            draw = {"ppi_width": plot_ppi_width, "ppi_intervals": plot_ppi_intervals,
-                    "ppi_coverage": lambda t, p: plot_ppi_coverage(t, p, alpha=result.alpha)}
+            draw = {"ppi_width": lambda t, p: plot_ppi_width(t, p, labels=labels),
+                    "ppi_intervals": lambda t, p: plot_ppi_intervals(t, p, labels=labels),
+                    "ppi_coverage": lambda t, p: plot_ppi_coverage(t, p, alpha=result.alpha, labels=labels)}
             for o in O.figures("ppi"):
                 written += draw[o.name](tables[o.source], out / "figures" / o.name)
     return written

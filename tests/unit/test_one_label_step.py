@@ -1,0 +1,125 @@
+"""One run-name rule and one label step (issue 47 item 5, issue 49 item 4): the runs' default labels
+-- the collection's shared prefix and extension stripped, as ``metaeval compare`` shows them -- and
+the ``labels:`` given reach the Markdown, LaTeX and figures of ``judgments`` and ``ppi`` as they reach
+the meta-evaluation's tables, the CSV keeping the canonical names; DL 2020's runs ``1`` and ``2``
+lose the prefix as every other run does.  (That a label change re-runs the judgments and ppi jobs:
+tests/pipeline/test_reruns.py.)"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import _published_boards as PB
+from metaeval.cli import main
+from metaeval.labels import default_run_labels
+
+SYSTEMS = ["bm25", "monot5", "splade", "colbert", "ance", "tct", "dpr", "unicoil"]
+
+
+def _run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main([str(a) for a in argv])
+        except SystemExit as e:
+            rc = e.code
+    return rc, out.getvalue(), err.getvalue()
+
+
+def _md_runs(path: Path) -> set[str]:
+    """The ``run`` column of a Markdown table."""
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("|")]
+    head = [c.strip() for c in lines[0].strip("|").split("|")]
+    col = head.index("run")
+    return {[c.strip() for c in ln.strip("|").split("|")][col] for ln in lines[2:]}
+
+
+def test_digits_left_after_the_collections_prefix_are_the_systems_name():
+    dl20 = [f"dl-20-official-input.{r}" for r in ("1", "2", "pash_f1", "bigIR-BERT-R", "Fast_ForwardP_2",
+                                                   "Fast_ForwardP_5", "p_bm25")]
+    got = default_run_labels(dl20)
+    assert got == {n: n.split(".", 1)[1] for n in dl20}
+    # a published leaderboard's files: the shared prefix and the extension stripped
+    boards = [f"input.{s}.ndcgeval" for s in SYSTEMS]
+    assert default_run_labels(boards) == {f"input.{s}.ndcgeval": s for s in SYSTEMS}
+    assert default_run_labels([f"{s}.ndcgeval" for s in SYSTEMS[:2]]) == {"bm25.ndcgeval": "bm25",
+                                                                           "monot5.ndcgeval": "monot5"}
+    # a prefix shared by a few runs only keeps the name it would leave without a letter
+    few = default_run_labels(["Fast_ForwardP_2", "Fast_ForwardP_5", "bm25", "pash_f1"])
+    assert few["Fast_ForwardP_2"] == "Fast_ForwardP_2"
+
+
+def test_judgments_results_show_the_runs_as_compare_does(tmp_path):
+    nist, syndl = PB.write_boards(tmp_path / "boards", empty=False)
+    for d in (nist, syndl):
+        for r, s in zip(PB.RUNS, SYSTEMS):
+            (d / r).rename(d / f"input.{s}.ndcgeval")
+    labels = tmp_path / "labels.txt"
+    labels.write_text("input.bm25.ndcgeval BM25 (Anserini)\ntrec.map MAP\n", encoding="utf-8")
+    out = tmp_path / "out"
+    rc, so, err = _run(["judgments", "--results", f"nist={nist}", f"syndl={syndl}", "--reference", "nist",
+                        "--out", out, "--B", "20", "--no-figures", "--labels", labels])
+    assert rc == 0, err
+    csv = pd.read_csv(out / "tables" / "run_ranks.csv")
+    assert set(csv["run"]) == {f"input.{s}.ndcgeval" for s in SYSTEMS}          # the CSV keeps the names
+    assert "trec.map" in set(csv["metric"])
+    # the default labels (prefix and extension stripped) and the labels given, in every text
+    assert _md_runs(out / "tables" / "run_ranks.md") == set(SYSTEMS[1:]) | {"BM25 (Anserini)"}
+    tex = (out / "tables" / "run_ranks.tex").read_text(encoding="utf-8")
+    assert "ndcgeval" not in tex and "input." not in tex and "monot5" in tex
+    for t in ("ranking_agreement", "decision_agreement", "run_ranks"):
+        md = (out / "tables" / f"{t}.md").read_text(encoding="utf-8")
+        assert "| MAP |" in md and "trec.map" not in md, t
+
+
+def _ppi_toy(tmp_path: Path) -> dict:
+    """6 topics, 3 runs named with a shared prefix; the human judges topics 1-4, the judge 1-6."""
+    rng = np.random.default_rng(7)
+    docs = [f"d{i}" for i in range(5)]
+    human, judge, runs = [], [], {f"dl-19-official-input.{s}": [] for s in SYSTEMS[:3]}
+    for t in range(1, 7):
+        lv = rng.integers(0, 3, len(docs))
+        lv[t % len(docs)] = 2
+        for d, a in zip(docs, lv):
+            if t <= 4:
+                human.append(f"{t} 0 {d} {a}")
+            judge.append(f"{t} 0 {d} {min(2, a + (d == 'd0'))}")
+        for name in runs:
+            order = rng.permutation(len(docs))[:4]
+            runs[name] += [f"{t} Q0 {docs[i]} {r + 1} {10 - r} x" for r, i in enumerate(order)]
+    rd = tmp_path / "runs"
+    rd.mkdir()
+    for name, lines in runs.items():
+        (rd / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "human.txt").write_text("\n".join(human) + "\n")
+    (tmp_path / "judge.txt").write_text("\n".join(judge) + "\n")
+    return {"qrels": tmp_path / "human.txt", "judge": tmp_path / "judge.txt", "runs": rd}
+
+
+def test_ppi_shows_the_runs_short_and_takes_labels(tmp_path, monkeypatch):
+    toy = _ppi_toy(tmp_path)
+    (tmp_path / "labels.txt").write_text("AP Average precision\n", encoding="utf-8")
+    drawn: dict = {}
+    import metaeval.report.ppi as rp
+
+    def spy(table, path_stem, *, labels=None, **kw):    # what the figures name their runs and panels
+        drawn.update(labels or {})
+        return []
+    for f in ("plot_ppi_intervals", "plot_ppi_width", "plot_ppi_coverage"):
+        monkeypatch.setattr(rp, f, spy)
+    out = tmp_path / "out"
+    rc, so, err = _run(["ppi", "--qrels", toy["qrels"], "--judge", toy["judge"], "--runs", toy["runs"],
+                        "--metrics", "AP", "--sizes", "2", "--trials", "5", "--order", "file", "--out", out,
+                        "--labels", tmp_path / "labels.txt"])
+    assert rc == 0, err
+    full = {f"dl-19-official-input.{s}" for s in SYSTEMS[:3]}
+    assert set(pd.read_csv(out / "tables" / "ppi_means.csv")["run"]) == full
+    assert _md_runs(out / "tables" / "ppi_means.md") == set(SYSTEMS[:3])
+    md = (out / "tables" / "ppi_means.md").read_text(encoding="utf-8")
+    assert "| Average precision |" in md and "dl-19-official-input" not in md
+    assert {drawn[r] for r in full} == set(SYSTEMS[:3]) and drawn["AP"] == "Average precision"
