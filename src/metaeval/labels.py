@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 
 from .errors import InputError
 
-__all__ = ["default_run_labels", "read_labels", "resolve_run", "run_labels", "relabel", "runid_of",
+__all__ = ["default_run_labels", "read_labels", "resolve_run", "run_labels", "relabel", "relabeller", "runid_of",
            "display_labels", "labels_for"]
 
 #: characters an affix must end (prefix) or start (suffix) with: a decoration, not a word
@@ -167,6 +167,30 @@ def relabel(text: str, labels: Mapping[str, str]) -> str:
         if text.startswith(p) and text[len(p):] in labels:
             return p + labels[text[len(p):]]
     return text
+
+
+def relabeller(labels: Mapping[str, str]):
+    """``f(text) -> text``: :func:`relabel` of a whole name, and in a text that names runs or
+    measures among other words (``(a) AP(rel=2)``, ``trec.ndcg_cut@10 (paired)``,
+    ``RR MR / PT``) every name standing as a word of its own -- between the text's ends, spaces
+    and parentheses, ``AG_`` / ``G_`` prefixes kept -- replaced by its label, in one pass (a
+    label is never relabelled again)."""
+    import re
+
+    labels = {str(k): str(v) for k, v in labels.items() if str(k) != str(v)}
+    if not labels:
+        return lambda text: text
+    keys = sorted(labels, key=len, reverse=True)            # the longest name first: AP(rel=2) before AP
+    pattern = re.compile(r"(?<![^\s(])((?:AG_|G_)?)(" + "|".join(map(re.escape, keys)) + r")(?![^\s)])")
+    numeric = re.compile(r"[-+0-9.,%*/()\s]*")
+
+    def one(text: str) -> str:
+        whole = relabel(text, labels)
+        if whole != text or numeric.fullmatch(text):
+            return whole
+        return pattern.sub(lambda m: m.group(1) + labels[m.group(2)], text)
+
+    return one
 
 
 def runid_of(path: str | os.PathLike) -> str | None:

@@ -123,3 +123,29 @@ def test_ppi_shows_the_runs_short_and_takes_labels(tmp_path, monkeypatch):
     md = (out / "tables" / "ppi_means.md").read_text(encoding="utf-8")
     assert "| Average precision |" in md and "dl-19-official-input" not in md
     assert {drawn[r] for r in full} == set(SYSTEMS[:3]) and drawn["AP"] == "Average precision"
+
+
+def test_a_measure_among_the_words_of_a_cell_is_shown_by_its_label():
+    """Kendall's ``(a) NAME`` rows, stability's ``NAME MR / PT`` and the ASL table's ``NAME (paired)``
+    headers: the measure's label in the Markdown and LaTeX, its name in the CSV."""
+    from metaeval.report.tables import table_texts
+
+    labels = {"AP(rel=2)": "AP (rel >= 2)", "trec.ndcg_cut@10": "nDCG@10", "RR": "MRR"}
+    names = ["AP(rel=2)", "RR", "trec.ndcg_cut@10"]
+    kendall = pd.DataFrame({"metric_a": ["AP(rel=2)", "AP(rel=2)", "RR"],
+                            "metric_b": ["RR", "trec.ndcg_cut@10", "trec.ndcg_cut@10"],
+                            "tau": [0.4667, 0.6, 0.8667], "z0": [1.3, 1.7, 2.4], "p_value": [0.19, 0.09, 0.02]})
+    stability = pd.DataFrame({"metric": names, "f": [0.05] * 3, "minority_rate": [0.1, 0.2, 0.3],
+                              "proportion_ties": [0.01, 0.02, 0.03]})
+    for name, df in (("kendall", kendall), ("stability", stability)):
+        texts = table_texts(df, name, kind=name, labels=labels)
+        for ext in (".md", ".tex"):
+            body = texts[ext].split("\n", 2)[2]                 # the table, not its caption
+            assert not any(n in body for n in ("AP(rel=2)", "trec.ndcg", "ndcg\\_cut")), (name, ext, body)
+        assert "(a) AP (rel >= 2)" in texts[".md"] or "AP (rel >= 2) MR / PT" in texts[".md"], texts[".md"]
+        assert "MRR" in texts[".md"] and "trec.ndcg_cut@10" in texts[".csv"]
+    from metaeval.labels import relabeller
+
+    shown = relabeller({"AP": "MAP", "AP(rel=2)": "AP2", "run-1": "one"})
+    assert [shown(t) for t in ("AP(rel=2) (paired)", "AG_AP (unpaired)", "APX", "tau-a", "0.50", "run-1")] == [
+        "AP2 (paired)", "AG_MAP (unpaired)", "APX", "tau-a", "0.50", "one"]

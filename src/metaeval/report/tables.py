@@ -31,17 +31,20 @@ def table_caption(kind: str, *, alpha: float = 0.05, swap_threshold: float = 0.0
 
 
 def relabel_layout(layout: Layout, labels) -> Layout:
-    """The layout with every cell that is a run or measure name shown by its label
-    (:mod:`metaeval.labels`); the CSV keeps the canonical names."""
+    """The layout with every run or measure name shown by its label (:mod:`metaeval.labels`), a
+    cell that is one name and a name among the words of a cell (``(a) AP(rel=2)``, ``RR (paired)``,
+    ``nDCG@10 MR / PT``: :func:`metaeval.labels.relabeller`); the CSV keeps the canonical names."""
     if not labels:
         return layout
-    from ..labels import relabel
+    from ..labels import relabeller
+
+    shown = relabeller(labels)
 
     def cell(c):
         text = c.text if isinstance(c, Cell) else c
         if not isinstance(text, str):
             return c
-        new = relabel(text, labels)
+        new = shown(text)
         if new == text:
             return c
         return Cell(new, c.bold, c.tex) if isinstance(c, Cell) else new
