@@ -287,7 +287,7 @@ def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None,
 
     paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
                          select_by=cfg.select_by,
-                         labels=labels, matrices=matrices)
+                         labels=labels, matrices=matrices, cfg=cfg)
     paths += write_texts(tables, cfg, out_dir)
     if figures:
         paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
@@ -520,11 +520,11 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
                         results_format=results_format, trec_eval_version=trec_eval_version, skip_bad=skip_bad)
 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.judgments import judgment_labels, write_judgments
+        from .report.judgments import judgment_labels, judgments_context, write_judgments
 
-        return write_judgments(r, folder, alpha=alpha, figures=figures,
-                               labels=judgment_labels(r, None if not labels else labels if isinstance(labels, str)
-                                                      else dict(labels)))
+        shown = judgment_labels(r, None if not labels else labels if isinstance(labels, str) else dict(labels))
+        return write_judgments(r, folder, alpha=alpha, figures=figures, labels=shown,
+                               context=judgments_context(r, test=test, correction=correction, B=B, labels=shown))
     return _attached(res, write, out, figures)
 
 

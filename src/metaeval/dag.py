@@ -191,6 +191,9 @@ class Plan:
         from .outputs import primary_measure
 
         self.primary_measure = primary_measure(self.metrics, self.select_by)
+        #: every collection reproduces the papers whose tables the outputs lay out (`reproduction:`):
+        #: the cross-collection captions and the report's say "Regenerates", else "After"
+        self.reproduction = all(bool(cc.get("reproduction", False)) for cc in config["collections"].values())
         self.geometric = self.measures(config["geometric"], "geometric")
         #: every matrix the metrics job computes per collection (the stages add theirs)
         self.matrix_metrics = unique(self.metrics + self.geometric + [self.select_by])
@@ -363,12 +366,14 @@ class Plan:
         """The options of collection ``c``'s writers job (``metaeval stage tables --views``), which lays
         out the meta job's tables and draws their figures: the parameters the ``tables`` stage reads
         (but the labels file: the job's input, see :meth:`labels_inputs`), the primary measure, alpha
-        and the swap threshold of the captions, and the tables (:meth:`report_view_names`)."""
+        and the swap threshold of the captions (with the collection's name, B and the randomised
+        Tukey HSD permutations they state), and the tables (:meth:`report_view_names`)."""
         from .outputs import CAPTION_PARAMS
 
         own = stage_arguments("tables", self.config, dict(self.values, labels=None), collection=c)
         captions = {p: self.config_value(_config_key(p)) for p in CAPTION_PARAMS}
-        return " ".join(x for x in (format_args(select_by=self.select_by, **captions), own,
+        return " ".join(x for x in (format_args(select_by=self.select_by, collection_name=c, B=self.config_value(
+            _config_key("B")), rthsd_B=self.config_value(_config_key("rthsd_B")), **captions), own,
                                     format_args(views=self.report_view_names())) if x)
 
     def labels_inputs(self) -> list[str]:

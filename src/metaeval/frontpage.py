@@ -20,15 +20,40 @@ def _join(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def measure_sources(metrics) -> list[tuple[str, list[str]]]:
-    """``[(source, [measures])]``: the measures grouped by the program or paper they are exact to
-    (the registry's families: trec_eval 10.0, NTCIREVAL, ...), in the order first met."""
+def _trec_eval_bases() -> set[str]:
+    """The canonical measures that ir_measures names for trec_eval's (pytrec_eval's) measures and
+    that NTCIREVAL computes the same on the same ranked list (AP, Prec, RR, R-prec, bpref, Hit)."""
+    from .metrics.vocabulary import IR_MEASURES
+
+    out = set()
+    for name, ir in IR_MEASURES.items():
+        if ir.provider.startswith("pytrec_eval"):
+            for cutoff in (None, "10"):
+                try:
+                    base = ir.convert(name, {}, cutoff)[0]
+                except (ValueError, KeyError, TypeError):
+                    continue
+                if not base.startswith("trec."):
+                    out.add(base)
+    return out
+
+
+def measure_sources(metrics, vocabulary: str = "ntcireval") -> list[tuple[str, list[str]]]:
+    """``[(source, [measures])]``: the measures grouped by the tool whose semantics they follow
+    (the registry's families: trec_eval 10.0 for ``trec.*``, NTCIREVAL for NTCIREVAL's, ...), in the
+    order first met.  Read in ``vocabulary`` ``ir_measures`` (a config of TREC input ranked by score),
+    a measure ir_measures names for trec_eval's (``MAP``, ``MRR``, ``P@10``: canonical ``AP``,
+    ``RR``, ``Prec@10``, equal to trec_eval's on that ranked list) follows trec_eval's semantics."""
     from .metrics import parse_measure
     from .metrics.registry import family_of
 
+    trec = _trec_eval_bases() if vocabulary == "ir_measures" else set()
     out: dict[str, list[str]] = {}
     for m in metrics:
-        _, source = family_of(parse_measure(m, "ntcireval").definition)
+        parsed = parse_measure(m, "ntcireval")
+        _, source = family_of(parsed.definition)
+        if parsed.base in trec:
+            source = family_of(parse_measure("trec.map", "ntcireval").definition)[1]
         out.setdefault(source or "metaeval", []).append(str(m))
     return list(out.items())
 
@@ -43,7 +68,7 @@ def front_page(config: dict, plan, effective_text: str = "") -> str:
     ``effective_text``: the record of the effective configuration, shown as a YAML block."""
     cols = list(plan.collections)
     boot, swap = config["bootstrap"], config["swap"]
-    srcs = measure_sources(plan.metrics)
+    srcs = measure_sources(plan.metrics, getattr(plan, "vocabulary", "ntcireval"))
     measures = "; ".join(f"{_join([_text(m) for m in ms])} ({src})" for src, ms in srcs)
     stages = plan.titles(list(plan.meta_stages) + list(plan.own_job_stages) + list(plan.other_jobs))
     lines = ["metaeval meta-evaluation report", "=" * 31, ""]
@@ -56,8 +81,13 @@ def front_page(config: dict, plan, effective_text: str = "") -> str:
         f"(``select_by``{'' if plan.primary_measure == plan.select_by else ' is not meta-evaluated: the first metric'}), "
         "best first.")
     lines.append("")
-    regen = ("Each table and figure names the table or figure of the papers it regenerates "
-             "(Sakai (2007a), Sakai (2007b) and the later works cited in its caption)")
+    if getattr(plan, "reproduction", False):
+        regen = ("Each table and figure names the table or figure of the papers it regenerates "
+                 "(Sakai (2007a), Sakai (2007b) and the later works cited in its caption)")
+    else:
+        regen = ("Each caption names the data (collection, runs, topics), the method with its paper and settings, "
+                 "and the table or figure of the papers whose method and layout it follows (\"After Table N "
+                 "of ...\"; a collection whose config sets ``reproduction: true`` regenerates them)")
     if plan.kishida:
         regen += "; the Kishida (2005) reproduction is listed separately"
     lines.append(regen + ".")

@@ -36,11 +36,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .meta import stages as _stages
-from .meta.stages import FIGURE_FORMATS, SCOPES, TABLE_FORMATS, Output
+from .meta.stages import FIGURE_FORMATS, REPRODUCTION_SCOPES, SCOPES, TABLE_FORMATS, Output
 
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
-           "SUMMARY_SOURCES", "primary_measure", "CAPTION_PARAMS", "CAPTION_DEFAULTS", "format_alpha",
+           "SUMMARY_SOURCES", "primary_measure", "CAPTION_PARAMS", "CAPTION_DEFAULTS", "data_sentence", "format_alpha",
            "format_threshold", "report_caption_name", "report_captions", "markdown_reference", "rst_text"]
 
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
@@ -155,7 +155,10 @@ CAPTION_PARAMS = ("alpha", "swap_threshold")
 
 #: what a caption says for a field the computed context does not give (a report caption is one
 #: text for every collection: no run count)
-CAPTION_DEFAULTS = {"measure": "the primary measure", "runs": "every run", "topics": "the topics"}
+CAPTION_DEFAULTS = {"measure": "the primary measure", "runs": "every run", "topics": "the topics",
+                    "bootstrap": "the configured number B of bootstrap samples",
+                    "permutations": "the configured number B of permutations",
+                    "test": "the configured test"}
 
 
 class _Context(dict):
@@ -166,29 +169,71 @@ class _Context(dict):
                        f"(known: alpha, swap_threshold, {', '.join(CAPTION_DEFAULTS)})")
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{int(n)} {word}{'' if int(n) == 1 else 's'}"
+
+
 def caption_context(*, measure: str | None = None, runs: int | None = None, topics: int | None = None,
-                    **extra) -> dict:
+                    collection: str | None = None, B: int | None = None, permutations: int | None = None,
+                    reproduction: bool | None = None, **extra) -> dict:
     """The caption fields of what was computed: ``measure`` (the primary measure,
-    :func:`primary_measure`), the number of ``runs`` and ``topics``, as phrases (``the 37 runs``);
-    a field not given keeps its wording of :data:`CAPTION_DEFAULTS`."""
+    :func:`primary_measure`, as labelled), the number of ``runs`` and ``topics``, as phrases (``the
+    37 runs``), the ``collection``'s name, the bootstrap samples ``B`` and the randomised Tukey
+    HSD test's ``permutations`` (``B = 1000 bootstrap samples``), and whether the collection is a
+    ``reproduction`` of the papers (:func:`caption`); a field not given keeps its wording of
+    :data:`CAPTION_DEFAULTS`."""
     ctx = {k: v for k, v in extra.items() if v is not None}
     if measure is not None:
         ctx["measure"] = str(measure)
     if runs is not None:
-        ctx["runs"] = f"the {int(runs)} run{'s' if int(runs) != 1 else ''}"
+        ctx["runs"] = f"the {_plural(runs, 'run')}"
+        ctx["n_runs"] = int(runs)
     if topics is not None:
-        ctx["topics"] = f"the {int(topics)} topic{'s' if int(topics) != 1 else ''}"
+        ctx["topics"] = f"the {_plural(topics, 'topic')}"
+        ctx["n_topics"] = int(topics)
+    if collection:
+        ctx["collection"] = str(collection)
+    if B is not None:
+        ctx["bootstrap"] = f"B = {int(B)} bootstrap samples"
+    if permutations is not None:
+        ctx["permutations"] = f"B = {int(permutations)} permutations"
+    if reproduction is not None:
+        ctx["reproduction"] = bool(reproduction)
     return ctx
 
 
+def data_sentence(context: dict | None) -> str:
+    """The caption's sentence about the data (``Data: trec-dl20, 59 runs, 54 topics.``; '' when
+    the context names none of them)."""
+    ctx = context or {}
+    parts = [str(ctx["collection"])] if ctx.get("collection") else []
+    if ctx.get("n_runs") is not None:
+        parts.append(_plural(ctx["n_runs"], "run"))
+    if ctx.get("n_topics") is not None:
+        parts.append(_plural(ctx["n_topics"], "topic"))
+    return f"Data: {', '.join(parts)}." if parts else ""
+
+
 def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-            context: dict | None = None) -> str:
+            context: dict | None = None, reproduction: bool | None = None) -> str:
     """The full caption of ``output``: its text (with the configured alpha and swap threshold and
-    the fields of the computed ``context``, :func:`caption_context`) and the paper table or figure
-    it regenerates."""
-    fields = _Context(context or {}, alpha=format_alpha(alpha), swap_threshold=format_threshold(swap_threshold))
-    text = output.caption.format_map(fields)
-    return f"{text}. Regenerates {output.regenerates}." if output.regenerates else text + "."
+    the fields of the computed ``context``, :func:`caption_context`), the data it was computed on
+    (:func:`data_sentence`) and the paper table or figure whose method and layout it follows:
+    "Regenerates Table 4 of Sakai (2007a)" when the collection is that paper's ``reproduction``
+    (default: the context's ``reproduction``; a scope that is a reproduction,
+    :data:`~metaeval.stages.REPRODUCTION_SCOPES`, always), else "After
+    Table 4 of Sakai (2007a)" -- a user's collection does not regenerate the papers' tables."""
+    ctx = context or {}
+    fields = _Context(ctx, alpha=format_alpha(alpha), swap_threshold=format_threshold(swap_threshold))
+    text = output.caption.format_map(fields) + "."
+    data = data_sentence(ctx)
+    if data:
+        text += " " + data
+    if not output.regenerates:
+        return text
+    if reproduction is None:
+        reproduction = bool(ctx.get("reproduction", False)) or output.scope in REPRODUCTION_SCOPES
+    return f"{text} {'Regenerates' if reproduction else 'After'} {output.regenerates}."
 
 
 def report_caption_name(output: Output) -> str:
@@ -212,7 +257,8 @@ def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05,
                     context: dict | None = None) -> dict[str, str]:
     """Caption key (:func:`report_caption_name`) -> RST text for every table and figure (text
     outputs are not in the report); ``context``: what the configuration computes
-    (:func:`caption_context`: the primary measure, escaped here for reStructuredText)."""
+    (:func:`caption_context`: the primary measure, escaped here for reStructuredText; B; whether
+    every collection is a ``reproduction``)."""
     if context and "measure" in context:
         context = {**context, "measure": rst_text(context["measure"])}
     return {report_caption_name(o): caption(o, alpha=alpha, swap_threshold=swap_threshold, context=context)

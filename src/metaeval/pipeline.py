@@ -133,7 +133,7 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
 def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
                  labels: Mapping | None = None, matrices: Mapping | None = None,
                  pair_top_runs: int | None = None, jobs: int = 1, select_by: str | None = "AP",
-                 formats: tuple[str, ...] | None = None) -> list[Path]:
+                 formats: tuple[str, ...] | None = None, cfg=None) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
@@ -145,12 +145,14 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
     files.  ``select_by``: the configured measure that ranks the runs; the primary measure of the
     captions and the run table's order is it when the run means hold it, else their first
     metric (:func:`table_context`).  ``formats``: those files of each table only (``("csv",)``: the
-    numbers, laid out later by :func:`write_table_views`)."""
+    numbers, laid out later by :func:`write_table_views`).  ``cfg``: the
+    :class:`~metaeval.meta.run.MetaConfig` whose settings the captions state (:func:`caption_fields`:
+    the collection's name, B, whether it reproduces the papers)."""
     from .report.per_pair import PAIR_TOP_RUNS, pair_runs_for
     from .report.tables import table_caption, write_table
 
     out = Path(out_dir)
-    context = table_context(tables, select_by, matrices, labels)
+    context = {**table_context(tables, select_by, matrices, labels), **caption_fields(cfg)}
     top = pair_runs_for(tables, PAIR_TOP_RUNS if pair_top_runs is None else pair_top_runs,
                         metric=context.get("measure_name"))
     notes = caption_notes()
@@ -189,6 +191,20 @@ def table_context(tables: Mapping, select_by: str | None = "AP", matrices: Mappi
     if name is not None:
         ctx["measure_name"] = name
     return ctx
+
+
+def caption_fields(cfg) -> dict:
+    """The caption fields a :class:`~metaeval.meta.run.MetaConfig` gives
+    (:func:`metaeval.outputs.caption_context`): the collection's name, the bootstrap samples B and
+    the randomised Tukey HSD permutations, and whether the collection is a ``reproduction`` of the
+    papers (its captions then say "Regenerates"); ``{}`` without one."""
+    if cfg is None:
+        return {}
+    from . import outputs as O
+
+    return O.caption_context(collection=getattr(cfg, "collection_name", None), B=cfg.B,
+                             permutations=getattr(cfg, "rthsd_B", None),
+                             reproduction=bool(getattr(cfg, "reproduction", False)))
 
 
 def caption_notes() -> dict[str, Callable]:
@@ -338,7 +354,7 @@ def write_labelled_stage(name: str, collection, out_dir, cfg, metrics: Sequence[
     frames = _run_labelled(name, inputs, cfg)
     out = Path(out_dir)
     written = write_tables({t: frames[t] for t in st.tables}, out / "tables",
-                           alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+                           alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, cfg=cfg)
     if st.folder:
         written += _write_own_folder(name, inputs, frames, cfg, out / st.folder)
     if figures:
@@ -376,7 +392,7 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     tables = combine(pieces)
     written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
                            matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
-                           formats=formats)
+                           formats=formats, cfg=cfg)
     if texts_dir is not None:
         written += write_texts(tables, cfg, folder=texts_dir)
     if runs_used is not None:
@@ -408,7 +424,7 @@ def write_table_views(tables_dir, names: Sequence[str], *, matrices_dir, runs_pa
                                read_runs(runs_path)) if mean_metrics else None
     written = write_tables(tables, tables_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
                            matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
-                           formats=("md", "tex"), jobs=jobs)
+                           formats=("md", "tex"), jobs=jobs, cfg=cfg)
     if figures_dir is not None:                  # drawn from these tables only (not others' in the folder)
         Path(figures_dir).mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix=".tables-", dir=figures_dir) as tmp:
@@ -559,12 +575,14 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
 
 
 def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float = 0.05,
-                  swap_threshold: float = 0.05, metric: str | None = None) -> list[Path]:
+                  swap_threshold: float = 0.05, metric: str | None = None, reproduction: bool = False) -> list[Path]:
     """The cross-collection tables and figures (:func:`metaeval.report.summary.write_summary`);
-    ``metric``: the primary measure (the run-means figure's; a collection without it: its first)."""
+    ``metric``: the primary measure (the run-means figure's; a collection without it: its first);
+    ``reproduction``: every collection reproduces the papers (captions: "Regenerates")."""
     from .report.summary import write_summary as _write_summary
 
-    return _write_summary({k: Path(v) for k, v in collection_dirs.items()}, out_dir, alpha=alpha, swap_threshold=swap_threshold, metric=metric)
+    return _write_summary({k: Path(v) for k, v in collection_dirs.items()}, out_dir, alpha=alpha,
+                          swap_threshold=swap_threshold, metric=metric, reproduction=reproduction)
 
 
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,
@@ -589,7 +607,7 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
     with replace_dir(out_dir) as out:
         written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
                                labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs, jobs=jobs,
-                               select_by=cfg.select_by)
+                               select_by=cfg.select_by, cfg=cfg)
         written += write_texts(tables, cfg, out)
         if figures:
             if progress:

@@ -187,6 +187,9 @@ def check_params(values: Any) -> None:
 TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
 SCOPES = ("collection", "summary", "kishida", "judgments", "ppi", "reproducibility")
+#: the scopes whose outputs always reproduce their paper (the Kishida (2005) tables, computed from
+#: that paper's own simulation): their captions say "Regenerates" whatever the collections are
+REPRODUCTION_SCOPES = ("kishida",)
 #: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
 _DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
          ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",

@@ -60,8 +60,8 @@ def test_toy_stage_from_one_module(tmp_path):
     assert default == 2.0 and args == "--toy-scale 3.5 --metrics AP RR"
     assert "toy" in tables and "toy" in figures and drawn == ["toy.pdf", "toy.png"]
     # the report: the captions of its table and figure
-    assert captions[0].startswith("Each run's mean, scaled. Regenerates nothing (a test).")
-    assert captions[1] == "Each run's scaled mean. Regenerates nothing (a test).\n"
+    assert captions[0].startswith("Each run's mean, scaled. After nothing (a test).")   # no reproduction
+    assert captions[1] == "Each run's scaled mean. After nothing (a test).\n"
 
     # the DAG: the collection's meta job passes the configured value and writes the toy table
     cfg = tmp_path / "c.yaml"

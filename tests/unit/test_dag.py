@@ -154,7 +154,8 @@ def test_writers_job_labels_and_pair_top_runs(tmp_path, monkeypatch):
     cfg["labels"], cfg["pair_top_runs"] = {"run01": "BM25", "AP": "MAP"}, 0
     plan = dag.Plan(cfg)
     args = plan.writers_args("ntcir3-chinese")
-    assert args.startswith("--select-by AP --alpha 0.05 --swap-threshold 0.05 --pair-top-runs 0 --views collection ")
+    assert args.startswith("--select-by AP --collection-name ntcir3-chinese --B 1000 --rthsd-B 5000 --alpha 0.05 "
+                           "--swap-threshold 0.05 --pair-top-runs 0 --reproduction --views collection ")
     meta = plan.group_args(plan.meta_stages + ["tables"], "ntcir3-chinese")
     assert "--labels" not in args and "--labels" not in meta and "--pair-top-runs" not in meta
     [path] = plan.labels_inputs()

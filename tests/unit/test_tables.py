@@ -261,7 +261,9 @@ def test_every_kind_is_dispatched_and_captioned():
         assert spec.layout is not None
         out = O.for_layout(name)
         assert out is not None and out.kind == "table", name     # every layout is a declared table
-        assert "Regenerates" in T.table_caption(name) and "(20" in T.table_caption(name), name
+        cap = T.table_caption(name)                              # no reproduction declared: "After" the paper
+        assert "After " in cap and "Regenerates" not in cap and "(20" in cap, name
+        assert "Regenerates" in T.table_caption(name, context={"reproduction": True}), name
 
 
 def test_stem_with_dots_keeps_full_name(tmp_path):

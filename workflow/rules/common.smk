@@ -241,7 +241,7 @@ def data_params(w):
 
 def summary_args(w=None):
     return _dag.format_args(collection_dirs=[f"{c}={RES}/{c}" for c in COLLECTIONS], alpha=ALPHA,
-                            select_by=PLAN.primary_measure)
+                            select_by=PLAN.primary_measure) + (" --reproduction" if PLAN.reproduction else "")
 
 
 def log_path(name):
@@ -272,7 +272,9 @@ def all_targets():
 # .snakemake/ of the working directory; `snakemake --report` reads them.
 _CAPTION_DIR = _os.path.abspath(_os.path.join(".snakemake", "metaeval", "report-captions"))
 _CAPTIONS = _outputs.report_captions(alpha=ALPHA, swap_threshold=SWAP_THRESHOLD,
-                                     context=_outputs.caption_context(measure=PLAN.primary_measure))
+                                     context=_outputs.caption_context(
+                                         measure=PLAN.primary_measure, B=config["bootstrap"]["B"],
+                                         permutations=config["discpower"]["B"], reproduction=PLAN.reproduction))
 
 
 # The report's front page: what this configuration computed (metaeval.frontpage) and the

@@ -112,7 +112,7 @@ def run(args) -> int:
 
     from ..errors import ConfigError, InputError
     from ..meta.judgments_run import run_judgments
-    from ..report.judgments import judgment_labels, write_judgments
+    from ..report.judgments import judgment_labels, judgments_context, write_judgments
 
     parser = args._parser
     qrels = {k: [f for f in v.split(",") if f] for k, v in _pairs(parser, args.qrels, "--qrels").items()}
@@ -137,7 +137,9 @@ def run(args) -> int:
     except ValueError as e:
         parser.error(str(e))
     labels = judgment_labels(res, args.labels)            # the default run labels without --labels
-    written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures, labels=labels)
+    context = judgments_context(res, test=args.test, correction=args.correction, B=args.B, labels=labels)
+    written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures, labels=labels,
+                              context=context)
     if not args.quiet:
         sys.stdout.write(headline(res, len(written), args.out_shown))
     return 0

@@ -49,10 +49,55 @@ def judgment_labels(res: JudgmentsResult, labels_file: str | dict | None = None)
     return out
 
 
-def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = True, labels=None) -> list[Path]:
+def _decision_test(test: str, correction: str | None) -> str:
+    """The test of the decisions as a caption names it (``paired t-test, Holm correction over the
+    run pairs``): ``correction`` None is ``metaeval compare``'s default (Holm, none for a test that
+    controls the family-wise error itself)."""
+    from ..meta.compare import CORRECTION_NAMES, FAMILY_TESTS, TEST_NAMES
+
+    corr = correction if correction is not None else ("none" if test in FAMILY_TESTS else "holm")
+    name = CORRECTION_NAMES.get(corr, corr)
+    return f"{TEST_NAMES.get(test, test)}, {name if corr == 'none' else name + ' correction'} over the run pairs"
+
+
+def judgments_context(result, *, test: str = "paired-t", correction: str | None = None, B: int | None = None,
+                      labels=None) -> dict:
+    """The caption fields of a judgments result (:func:`metaeval.outputs.caption_context`): the runs
+    compared, the reference's topics, the bootstrap samples of the intervals, the decisions' test."""
+    rr = result.tables.get("run_ranks")
+    runs = rr["run"].nunique() if rr is not None and len(rr) else None
+    ref = result.scores.get(result.reference) or {}
+    topics = len(next(iter(ref.values())).index) if ref else None
+    return O.caption_context(runs=runs, topics=topics, B=B, test=_decision_test(test, correction))
+
+
+def ranking_topics_note(table, labels=None) -> str:
+    """The ranking-agreement caption's sentence on the topics each ranking is over, when a set
+    ranks over other topics than the reference (``--topics own``): ``Topics ranked over: nist 54,
+    syndl 146.``; '' when every set is compared on the reference's topics."""
+    from ..labels import relabel
+
+    if table is None or not len(table) or "topics_reference" not in table.columns:
+        return ""
+    rows = table.drop_duplicates("qrels")
+    if all(str(a) == str(b) for a, b in zip(rows["topics"], rows["topics_reference"])):
+        return ""
+    ref = rows.iloc[0]
+    parts = [f"{relabel(str(ref['reference']), labels or {})} {int(ref['topics_reference'])}"]
+    parts += [f"{relabel(str(r['qrels']), labels or {})} {int(r['topics'])}" for _, r in rows.iterrows()
+              if str(r["topics"]) not in ("nan", "<NA>")]
+    return " Topics each ranking is over: " + ", ".join(parts) + "."
+
+
+def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = True, labels=None,
+                    context: dict | None = None) -> list[Path]:
     """Write every table, figure and file of ``result`` under ``out_dir``; returns the paths.
-    ``labels`` ``{name: label}`` of runs, metrics and sets: shown in Markdown, LaTeX and figures."""
+    ``labels`` ``{name: label}`` of runs, metrics and sets: shown in Markdown, LaTeX and figures;
+    ``context``: the captions' fields (:func:`judgments_context`; default: without the test's
+    settings)."""
     out = Path(out_dir)
+    if context is None:
+        context = judgments_context(result, labels=labels)
     texts = {}
     for name, df in result.tables.items():
         texts[name] = df
@@ -72,7 +117,11 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
         if o.name in texts and tuple(o.formats) == ("csv",):     # a long table: the CSV alone
             written.append(_write_text(out / "tables" / f"{o.name}.csv", csv_text(texts[o.name])))
         elif o.name in texts:
+            caption = O.caption(o, alpha=alpha, context=context)
+            if o.name == "ranking_agreement":
+                caption += ranking_topics_note(texts[o.name], labels)
             written += write_table(texts[o.name], out / "tables" / o.name, kind=o.layout, alpha=alpha,
+                                   caption=caption, context=context,
                                    labels=labels)
     for path, text in extra.items():
         written.append(_write_text(path, text))

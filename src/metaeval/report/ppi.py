@@ -135,11 +135,12 @@ def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = 
 
     out = Path(out_dir)
     tables = result.tables
+    context = O.caption_context(runs=len(result.runs), topics=len(result.human_topics))
     written: list = []                     # removed again if a later file fails
     with atomic_dir_outputs(written):
         for o in O.tables("ppi"):
             written += write_table(tables[o.name], out / "tables" / o.name, kind="generic",
-                                   caption=O.caption(o, alpha=result.alpha), labels=labels)
+                                   caption=O.caption(o, alpha=result.alpha, context=context), labels=labels)
         if figures:
             draw = {"ppi_width": lambda t, p: plot_ppi_width(t, p, labels=labels),
                     "ppi_intervals": lambda t, p: plot_ppi_intervals(t, p, labels=labels),

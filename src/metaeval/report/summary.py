@@ -210,12 +210,13 @@ FIGURE_PLOTTERS: dict[str, Callable] = {
 
 
 def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float = 0.05,
-                  swap_threshold: float = 0.05, metric: str | None = None) -> list[Path]:
+                  swap_threshold: float = 0.05, metric: str | None = None, reproduction: bool = False) -> list[Path]:
     """Write the cross-collection tables and figures; return every path written.
 
     ``collection_dirs``: collection name -> ``results/C`` (or directly its ``tables/`` folder).
     ``alpha`` and ``swap_threshold``: the configured values (captions, titles, dotted lines).
     ``metric`` selects the run-means figure's metric (default AP, else each collection's first).
+    ``reproduction``: every collection reproduces the papers (the captions say "Regenerates").
     """
     out = Path(out_dir)
     tdirs = {name: _tables_dir(p) for name, p in collection_dirs.items()}
@@ -232,7 +233,7 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float 
     written: list[Path] = []
     for o in O.tables("summary"):
         written += write_table(tables[o.name], out / o.name, kind=o.layout, alpha=alpha,
-                               swap_threshold=swap_threshold)
+                               swap_threshold=swap_threshold, context={"reproduction": reproduction})
     cfg = {"alpha": alpha, "swap_threshold": swap_threshold, "metric": metric}
     for o in O.figures("summary"):
         written += FIGURE_PLOTTERS[o.name](tables, read, out / o.name, cfg)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from ...stages import (FIGURE_FORMATS, KINDS, SCOPES, TABLE_FORMATS, Output, Param, StageInfo,  # noqa: F401
+from ...stages import (FIGURE_FORMATS, KINDS, REPRODUCTION_SCOPES, SCOPES, TABLE_FORMATS, Output, Param, StageInfo,  # noqa: F401
                        StageInputs, TextFiles, check_params, common_params, common_sections, file_stages, format_args,
                        get, method_stages, names, param, parameter, params, plug_in_stages, plug_ins_here, quote,
                        register, register_common, register_stage_module, selection_params, stage_names)
@@ -35,7 +35,7 @@ register(StageInfo("select_runs", "file"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
          rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
 plug_ins_here()
-register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
+register(StageInfo("tables", "file", reads=("labels", "pair_top_runs", "reproduction")), StageInfo("meta", "file"),
          StageInfo("figures", "file"), StageInfo("summary", "file"), kishida.STAGE,
          judgments.STAGE, standardisation.STAGE, error_rates.STAGE, ppi.STAGE,
          reproducibility.STAGE)

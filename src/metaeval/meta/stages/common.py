@@ -68,6 +68,14 @@ class CommonParams:
         config=("pair_top_runs",), schema={"type": "integer", "minimum": 0}, check=_check_pair_top_runs,
         doc="The Markdown and LaTeX of a per-pair table (asl) of more than 22 runs (over 231 pairs) list the pairs "
             "of the top K runs by mean AP (0 = every pair); the CSV keeps every pair.")
+    # the captions (the tables job): what the data are, and whether they reproduce the papers
+    collection_name: str | None = parameter(
+        None, "the collection's name in the captions (the pipeline: the collection's name in the config)",
+        metavar="NAME")
+    reproduction: bool = parameter(
+        False, "the collection reproduces the papers whose tables the outputs lay out (Sakai's NTCIR data): the "
+        "captions say 'Regenerates Table N of ...'; without it they cite the method ('After Table N of ...')",
+        action="store_true", config=("collections", "*", "reproduction"))
 
 
 #: read by the commands, no MetaConfig field: the metrics (config `metrics`, canonicalised by
@@ -87,7 +95,8 @@ LABELS = Param(
         "with a quarter of the runs (docs/outputs.md, Labels), measures by their canonical names.")
 
 #: every common parameter, in the order of the options and the config schema
-_ORDER = ("B", "alpha", "seed", "top_runs", "select_by", "metrics", "geometric", "batch", "labels", "pair_top_runs")
+_ORDER = ("B", "alpha", "seed", "top_runs", "select_by", "metrics", "geometric", "batch", "labels", "pair_top_runs",
+          "collection_name", "reproduction")
 PARAMS = tuple(sorted(params_of(CommonParams) + (METRICS, LABELS), key=lambda p: _ORDER.index(p.name)))
 
 #: the parameters `metaeval stage` takes from --runs instead

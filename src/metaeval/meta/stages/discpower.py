@@ -113,13 +113,17 @@ STAGE = StageInfo(
                columns=("metric", "topics", "systems", "S_A", "S_B", "S_E", "V_A", "V_B", "V_E", "F_A", "F_B",
                         "p_A", "p_B")),
         Output("pvalues", "table", "collection",
-               "p-values of every system pair under every test (randomised and parametric Tukey HSD, "
-               "paired t with Holm and Benjamini-Hochberg adjustment, Wilcoxon, sign, paired and "
-               "unpaired bootstrap ASL), with the difference and the effect size diff / sqrt(V_E)",
+               "p-values of every system pair under every test (randomised Tukey HSD with {permutations} and "
+               "parametric Tukey HSD, paired t with Holm and Benjamini-Hochberg adjustment, Wilcoxon, sign, "
+               "paired and unpaired bootstrap ASL with {bootstrap}), with the difference and the effect size "
+               "diff / sqrt(V_E)",
                f"the data of {_CARTERETTE} and of Sakai's Discpower tool, {SAKAI_14}",
                columns=("metric", "test", "system_x", "system_y", "diff", "effect_size", "p_value")),
         Output("discriminative_power", "table", "collection",
-               "Discriminative power: system pairs with p < alpha = {alpha} under every test",
+               "Discriminative power: system pairs with p < alpha = {alpha} under every test (randomised Tukey "
+               "HSD with {permutations}, Carterette (2012); parametric Tukey HSD; paired t, also with Holm "
+               "and Benjamini-Hochberg adjustment; Wilcoxon; sign; paired and unpaired bootstrap with "
+               "{bootstrap}, Sakai (2007b))",
                f"the discriminative power of {SAKAI_14} (randomised Tukey HSD, {_CARTERETTE}) beside "
                f"Table 4 of {SAKAI_A} / Tables 2-3 of {SAKAI_B}",
                columns=("metric", "test", "alpha", "pairs", "significant", "share")),

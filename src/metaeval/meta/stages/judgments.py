@@ -72,7 +72,8 @@ STAGE = StageInfo(
                         "alpha_interval", "precision", "recall", "f1", "jaccard", "ari")),
         Output("ranking_agreement", "table", "judgments",
                "Does the ranking of the runs survive another assessor? Per metric and qrels set against the "
-               "reference: Kendall's tau-a with its 95% BCa bootstrap interval (Efron 1987), tau-b, "
+               "reference: Kendall's tau-a with its 95% BCa bootstrap interval (Efron 1987: corrected for the "
+               "bootstrap distribution's bias and skew, so it need not contain the estimate), tau-b, "
                "tau_AP (the reference as the truth), RBO, Kendall's tau among the reference's top k runs, "
                "the largest change of a run's rank, Pearson's r, Spearman's rho, tau_AP-b (Urbano & Marrero "
                "2017) and tau_GAP (Gao & Oard 2015) of the run means; topics: the set's topics compared, "
@@ -94,7 +95,7 @@ STAGE = StageInfo(
                _JUDG_RANK_REGEN, columns=("metric", "run", "qrels", "mean", "rank", "rank_change")),
         Output("decision_agreement", "table", "judgments",
                "Do the significance decisions survive another assessor? Per metric and qrels set: run pairs "
-               "significant at alpha = {alpha} under the reference and under the set, pairs with the same "
+               "significant at alpha = {alpha} ({test}) under the reference and under the set, pairs with the same "
                "decision, pairs reversed (significant under both in opposite directions) and the share of "
                "pairs with the same decision",
                "the significance decisions of Voorhees (2000) under the tests of metaeval compare",

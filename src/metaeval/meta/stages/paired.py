@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...stages import Output, StageInfo, parameter
-from .cite import SAKAI_A, SAKAI_B
+from .cite import PAIRED_BOOTSTRAP, SAKAI_A, SAKAI_B, UNPAIRED_BOOTSTRAP
 
 
 def stage_paired(matrices: dict, metric: str, cfg, samples=None) -> dict:
@@ -52,23 +52,26 @@ STAGE = StageInfo(
     reads=("B", "alpha", "seed", "metrics", "geometric"),
     outputs=(
         Output("bootstrap_paired", "table", "collection",
-               "Paired bootstrap sensitivity: system pairs with ASL < alpha = {alpha}, and the "
-               "estimated overall difference required (two significant figures)",
+               f"Paired bootstrap sensitivity ({PAIRED_BOOTSTRAP}, {{bootstrap}}): system pairs with ASL "
+               "< alpha = {alpha}, and the estimated overall difference required (two significant figures)",
                f"Table 4 of {SAKAI_A} / Table 2 of {SAKAI_B}",
                columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff")),
-        Output("asl", "table", "collection", "Achieved significance level of every system pair",
+        Output("asl", "table", "collection", f"Achieved significance level of every system pair under {PAIRED_BOOTSTRAP} and "
+               f"{UNPAIRED_BOOTSTRAP} ({{bootstrap}})",
                f"the data of {SAKAI_B} Figs 10-13", stages=("paired", "unpaired"),
                columns=("metric", "test", "system_x", "system_y", "asl")),
         Output("tstar", "table", "collection",
-               "Bootstrap replicates t* of the paired test for the chosen system pair of each metric",
+               f"Bootstrap replicates t* ({{bootstrap}}) of {PAIRED_BOOTSTRAP} for the chosen system pair "
+               "of each metric",
                f"the data of {SAKAI_B} Figs 4-5",
                columns=("metric", "system_x", "system_y", "t_observed", "t_star")),
         Output("asl_paired", "figure", "collection",
-               "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "
-               "one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 10 and 12",
+               f"ASL curves of {PAIRED_BOOTSTRAP} ({{bootstrap}}): the ASL of every system pair, pairs "
+               "sorted by ASL, one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 10 and 12",
                stages=("figures",), source="asl", draw_seconds=0.7),
         Output("tstar", "figure", "collection",
-               "Histogram of the bootstrap replicates t* for the chosen system pair, observed t marked",
+               f"Histogram of the bootstrap replicates t* ({{bootstrap}}) of {PAIRED_BOOTSTRAP} for the "
+               "chosen system pair, observed t marked",
                f"{SAKAI_B} Figs 4-5", stages=("figures",), source="tstar", draw_seconds=3.0),
         Output("sensitivity_paired", "table", "summary",
                "Paired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...stages import Output, StageInfo, parameter
-from .cite import SAKAI_B
+from .cite import SAKAI_B, STABILITY_METHOD
 
 #: Sakai (2007b)'s fuzziness values 0.01, 0.02, ..., 0.20 (metaeval.meta.stability.DEFAULT_FUZZINESS)
 FUZZINESS = tuple(i / 100 for i in range(1, 21))
@@ -50,7 +50,8 @@ STAGE = StageInfo(
     sections=((("stability",), "Stability method (Sakai 2007b, Sec. 7.1)."),),
     outputs=(
         Output("stability", "table", "collection",
-               "Stability method: minority rate (MR) and proportion of ties (PT) per fuzziness f",
+               f"Stability method ({STABILITY_METHOD}, {{bootstrap}}): minority rate (MR) and proportion of "
+               "ties (PT) per fuzziness f",
                f"the data of {SAKAI_B} Figs 17-18", columns=("metric", "f", "minority_rate", "proportion_ties")),
         Output("mr_pt", "figure", "collection",
                "MR-PT curves of the stability method, one curve per metric as the fuzziness f varies",

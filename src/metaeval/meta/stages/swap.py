@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...stages import Output, StageInfo, parameter
-from .cite import SAKAI_A, SAKAI_B
+from .cite import SAKAI_A, SAKAI_B, SWAP_METHOD
 
 
 def stage_swap(matrices: dict, metric: str, cfg, samples=None, samples2=None) -> dict:
@@ -55,11 +55,13 @@ STAGE = StageInfo(
     sections=((("swap",), "Swap method (Sakai 2007a, Sec. 4.2, Sakai (2007b) Sec. 7.2)."),),
     outputs=(
         Output("swap", "table", "collection",
-               "Swap method (swap rate <= {swap_threshold}): (ii) absolute difference required, "
+               f"Swap method ({SWAP_METHOD}, {{bootstrap}}; swap rate <= {{swap_threshold}}): (ii) "
+               "absolute difference required, "
                "(iii) maximum observed, their ratio, and the percentage of comparisons satisfying (ii)",
                f"Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}",
                columns=("metric", "diff_required", "max_diff", "relative", "pct_satisfying")),
-        Output("swap_rates", "table", "collection", "Swap rate per performance-difference bin (bin = lower edge)",
+        Output("swap_rates", "table", "collection", f"Swap rate of {SWAP_METHOD} ({{bootstrap}}) per performance-difference "
+               "bin (bin = lower edge)",
                f"the curves behind Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}",
                columns=("metric", "bin", "comparisons", "swaps", "swap_rate")),
         Output("swap_rates", "figure", "collection",

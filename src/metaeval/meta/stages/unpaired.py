@@ -4,7 +4,7 @@ Sec. 6; ``G_X``: geometric means, Eq. 7)."""
 from __future__ import annotations
 
 from ...stages import Output, StageInfo
-from .cite import SAKAI_B
+from .cite import SAKAI_B, UNPAIRED_BOOTSTRAP
 
 
 def stage_unpaired(matrices: dict, metric: str, cfg, samples=None) -> dict:
@@ -28,12 +28,13 @@ STAGE = StageInfo(
     reads=("B", "alpha", "seed", "metrics", "geometric"),
     outputs=(
         Output("bootstrap_unpaired", "table", "collection",
-               "Unpaired bootstrap sensitivity: system pairs with ASL < alpha = {alpha}, and the "
-               "estimated overall difference required (two significant figures)", f"Table 3 of {SAKAI_B}",
+               f"Unpaired bootstrap sensitivity ({UNPAIRED_BOOTSTRAP}, {{bootstrap}}): system pairs with "
+               "ASL < alpha = {alpha}, and the estimated overall difference required (two significant figures)",
+               f"Table 3 of {SAKAI_B}",
                columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff")),
         Output("asl_unpaired", "figure", "collection",
-               "Unpaired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by "
-               "ASL, one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 11 and 13",
+               f"ASL curves of {UNPAIRED_BOOTSTRAP} ({{bootstrap}}): the ASL of every system pair, pairs "
+               "sorted by ASL, one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 11 and 13",
                stages=("figures",), source="asl", draw_seconds=0.7),
         Output("sensitivity_unpaired", "table", "summary",
                "Unpaired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
