@@ -92,7 +92,8 @@ def test_gain_sweep_off_drops_only_its_tables(tmp_path):
 def test_report_captions_come_from_the_declarations_with_the_config_values(dag):
     d, _ = dag
     folder = d / ".snakemake" / "metaeval" / "report-captions"
-    want = O.report_captions(alpha=0.01, swap_threshold=0.1, context=O.caption_context(measure="AP"))
+    want = O.report_captions(alpha=0.01, swap_threshold=0.1, context=O.caption_context(
+        measure="AP", B=200, permutations=5000, reproduction=False))        # simA, simB: no reproduction
     off = {O.report_caption_name(o) for o in O.OUTPUTS if o.condition in ("risk", "standardisation", "test_errors",
                                                                          "reproducibility")}   # not configured
     for name, text in want.items():
