@@ -575,14 +575,17 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
 
 
 def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float = 0.05,
-                  swap_threshold: float = 0.05, metric: str | None = None, reproduction: bool = False) -> list[Path]:
+                  swap_threshold: float = 0.05, metric: str | None = None, reproduction: bool = False,
+                  labels_file=None) -> list[Path]:
     """The cross-collection tables and figures (:func:`metaeval.report.summary.write_summary`);
     ``metric``: the primary measure (the run-means figure's; a collection without it: its first);
-    ``reproduction``: every collection reproduces the papers (captions: "Regenerates")."""
+    ``reproduction``: every collection reproduces the papers (captions: "Regenerates");
+    ``labels_file``: the measures' labels (``labels:``)."""
     from .report.summary import write_summary as _write_summary
 
     return _write_summary({k: Path(v) for k, v in collection_dirs.items()}, out_dir, alpha=alpha,
-                          swap_threshold=swap_threshold, metric=metric, reproduction=reproduction)
+                          swap_threshold=swap_threshold, metric=metric, reproduction=reproduction,
+                          labels_file=labels_file)
 
 
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,

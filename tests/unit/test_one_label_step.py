@@ -149,3 +149,34 @@ def test_a_measure_among_the_words_of_a_cell_is_shown_by_its_label():
     shown = relabeller({"AP": "MAP", "AP(rel=2)": "AP2", "run-1": "one"})
     assert [shown(t) for t in ("AP(rel=2) (paired)", "AG_AP (unpaired)", "APX", "tau-a", "0.50", "run-1")] == [
         "AP2 (paired)", "AG_MAP (unpaired)", "APX", "tau-a", "0.50", "one"]
+
+
+def test_summary_shows_the_measures_by_their_labels(tmp_path, monkeypatch):
+    """The cross-collection tables and figures: ``labels:`` reach them too (the summary job reads the
+    labels and re-runs when they change: tests/pipeline/test_reruns.py)."""
+    import metaeval.report.summary as S
+    from metaeval.pipeline import write_summary
+
+    runs = ["r1", "r2", "r3"]
+    for c in ("a", "b"):
+        (tmp_path / c / "tables").mkdir(parents=True)
+        pd.DataFrame({"metric": ["AP(rel=2)"] * 3 + ["RR"] * 3, "run": runs * 2,
+                      "mean": [0.3, 0.2, 0.1, 0.5, 0.4, 0.3]}).to_csv(tmp_path / c / "tables" / "run_means.csv",
+                                                                       index=False)
+        pd.DataFrame({"metric_a": ["AP(rel=2)"], "metric_b": ["RR"], "tau": [1.0], "z0": [1.0],
+                      "p_value": [0.3]}).to_csv(tmp_path / c / "tables" / "kendall.csv", index=False)
+    drawn: dict = {}
+
+    def spy(name):
+        def draw(t, read, stem, cfg):
+            drawn[name] = ({m for df in read("run_means").values() if df is not None for m in df["metric"]},
+                           cfg["metric"])
+            return []
+        return draw
+    monkeypatch.setattr(S, "FIGURE_PLOTTERS", {n: spy(n) for n in S.FIGURE_PLOTTERS})
+    write_summary({"a": tmp_path / "a", "b": tmp_path / "b"}, tmp_path / "sum", metric="AP(rel=2)",
+                  labels_file={"AP(rel=2)": "AP (rel >= 2)"})
+    md = (tmp_path / "sum" / "kendall.md").read_text(encoding="utf-8")
+    assert "| AP (rel >= 2) | RR |" in md and "AP(rel=2)" not in md
+    assert "AP(rel=2)" in (tmp_path / "sum" / "kendall.csv").read_text(encoding="utf-8")
+    assert drawn["run_means"] == ({"AP (rel >= 2)", "RR"}, "AP (rel >= 2)")

@@ -137,7 +137,8 @@ def run(args) -> int:
             _need(parser, args, "collection_dirs")
             pipeline.write_summary(_pairs(parser, args.collection_dirs), args.out, alpha=args.alpha,
                                    swap_threshold=args.swap_threshold, metric=args.select_by,
-                                   reproduction=bool(getattr(args, "reproduction", False)))
+                                   reproduction=bool(getattr(args, "reproduction", False)),
+                                   labels_file=getattr(args, "labels", None))
         else:
             from ..meta.matrices import list_matrices
             from ..meta.run import STAGES, default_metrics, with_matrix_names

@@ -210,13 +210,16 @@ FIGURE_PLOTTERS: dict[str, Callable] = {
 
 
 def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float = 0.05,
-                  swap_threshold: float = 0.05, metric: str | None = None, reproduction: bool = False) -> list[Path]:
+                  swap_threshold: float = 0.05, metric: str | None = None, reproduction: bool = False,
+                  labels_file=None) -> list[Path]:
     """Write the cross-collection tables and figures; return every path written.
 
     ``collection_dirs``: collection name -> ``results/C`` (or directly its ``tables/`` folder).
     ``alpha`` and ``swap_threshold``: the configured values (captions, titles, dotted lines).
     ``metric`` selects the run-means figure's metric (default AP, else each collection's first).
     ``reproduction``: every collection reproduces the papers (the captions say "Regenerates").
+    ``labels_file``: the labels (a file or a {NAME: LABEL} mapping, :mod:`metaeval.labels`) of the
+    measures, shown in the Markdown, LaTeX and figures (the CSV keep the names).
     """
     out = Path(out_dir)
     tdirs = {name: _tables_dir(p) for name, p in collection_dirs.items()}
@@ -230,11 +233,35 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float 
     setattr(read, "order", _unique(m for df in read("run_means").values() if df is not None  # noqa: B010
                                    for m in df["metric"]))                     # the builders read it
     tables = {o.name: TABLE_BUILDERS[o.name](read) for o in O.tables("summary")}
+    labels = _measure_labels(read.order, labels_file) if labels_file else {}       # type: ignore[attr-defined]
     written: list[Path] = []
     for o in O.tables("summary"):
         written += write_table(tables[o.name], out / o.name, kind=o.layout, alpha=alpha,
-                               swap_threshold=swap_threshold, context={"reproduction": reproduction})
-    cfg = {"alpha": alpha, "swap_threshold": swap_threshold, "metric": metric}
+                               swap_threshold=swap_threshold, context={"reproduction": reproduction},
+                               labels=labels)
+    cfg = {"alpha": alpha, "swap_threshold": swap_threshold, "metric": labels.get(metric, metric)}
+    if labels:                             # the figures name the measures by their labels
+        from .figures import relabel_frame
+
+        tables = {n: relabel_frame(df, labels) for n, df in tables.items()}
+        raw = read
+        shown = {}
+
+        def read(table: str) -> dict[str, pd.DataFrame | None]:
+            if table not in shown:
+                shown[table] = {n: None if df is None else relabel_frame(df, labels) for n, df in raw(table).items()}
+            return shown[table]
     for o in O.figures("summary"):
         written += FIGURE_PLOTTERS[o.name](tables, read, out / o.name, cfg)
     return written
+
+
+def _measure_labels(metrics, labels_file) -> dict:
+    """``{measure: label}`` of the measures of the run tables given a label in ``labels_file``
+    (by any alias)."""
+    from collections.abc import Mapping as _Mapping
+
+    from ..labels import labels_for
+
+    given = dict(labels_file) if isinstance(labels_file, _Mapping) else labels_file
+    return labels_for([], [str(m) for m in metrics], given)
