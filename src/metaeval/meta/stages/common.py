@@ -87,12 +87,14 @@ METRICS = Param("metrics", str, None, "metrics to meta-evaluate (default: every 
 LABELS = Param(
     "labels", str, None, "display labels: 'NAME LABEL' lines (NAME a run's file stem or runid, or a measure by any "
     "alias) shown in the Markdown/LaTeX tables and figures; CSVs keep the names (default: each run's file stem "
-    "without a long prefix/suffix shared with other runs)", metavar="FILE", config=("labels",), field=False,
+    "without the prefix and extension most runs share, then a long prefix/suffix shared with other runs)", metavar="FILE", config=("labels",), field=False,
     schema={"type": ["string", "object", "null"], "additionalProperties": {"type": "string"}},
     doc="Display labels of runs and measures in the Markdown/LaTeX tables and the figures (the CSVs keep the "
         "names) - a file of `NAME LABEL` lines or a mapping NAME - LABEL; NAME is a run's file stem or runid, "
-        "or a measure by any alias. null - each run's file stem without a long prefix or suffix it shares "
-        "with a quarter of the runs (docs/outputs.md, Labels), measures by their canonical names.")
+        "or a measure by any alias. null - each run's file stem without the prefix and suffix or extension "
+        "more than half of the runs share, then without a long prefix or suffix it shares with a quarter of "
+        "them (docs/outputs.md, Labels), measures by their canonical names; every job's tables and figures "
+        "(the meta-evaluation's, judgments, ppi, the summary) show them.")
 
 #: every common parameter, in the order of the options and the config schema
 _ORDER = ("B", "alpha", "seed", "top_runs", "select_by", "metrics", "geometric", "batch", "labels", "pair_top_runs",
