@@ -46,7 +46,7 @@ def test_toy_stage_from_one_module(tmp_path):
             "caps = outputs.report_captions()\n"
             "from metaeval.report.figures import make_all_figures\n"      # its figure, from its table
             "drawn = make_all_figures(sys.argv[1], sys.argv[2])\n"
-            "print(json.dumps([toy, MetaConfig().toy_scale, args, outputs.names('collection'),\n"
+            "print(json.dumps([toy, MetaConfig().plugin('toy').toy_scale, args, outputs.names('collection'),\n"
             "                  outputs.names('collection', 'figure'), [caps['table_toy'], caps['figure_toy']],\n"
             "                  sorted(p.name for p in drawn)]))\n")
     (tmp_path / "t").mkdir()

@@ -1,0 +1,65 @@
+"""A stage is typed (issue 46): the parameters a stage reads are fields mypy knows, so a misspelt one
+is refused before anything runs (``cfg.swap_treshold``), and a plug-in's parameters are read through
+:meth:`MetaConfig.plugin`, typed as the plug-in's own parameter class."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = Path(__file__).resolve().parents[1]
+
+SNIPPET = '''\
+from metaeval.meta.stages import MetaConfig
+from _toy_stage import ToyParams
+
+
+def threshold(cfg: MetaConfig) -> float:
+    return cfg.swap_treshold
+
+
+def scale(cfg: MetaConfig) -> float:
+    return cfg.plugin(ToyParams).toy_scale
+
+
+def scale_typo(cfg: MetaConfig) -> float:
+    return cfg.plugin(ToyParams).toy_scael
+'''
+
+
+def _mypy(path: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, MYPYPATH=os.pathsep.join([str(ROOT / "src"), str(TESTS)]))
+    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(path.parent / "mypy.ini"),
+                           "--no-incremental", "--follow-imports", "silent", str(path)],
+                          capture_output=True, text=True, env=env, timeout=120, cwd=path.parent)
+
+
+def test_mypy_refuses_a_misspelt_parameter(tmp_path):
+    (tmp_path / "mypy.ini").write_text("[mypy]\npython_version = 3.11\nignore_missing_imports = true\n"
+                                       "cache_dir = /dev/null\ncheck_untyped_defs = true\n")
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(SNIPPET)
+    r = _mypy(snippet)
+    errors = [ln for ln in r.stdout.splitlines() if ": error:" in ln]
+    # exactly the two typos, each on its line; the typed plug-in access passes
+    assert errors == [
+        'snippet.py:6: error: "MetaConfig" has no attribute "swap_treshold"; maybe "swap_threshold"?  [attr-defined]',
+        'snippet.py:14: error: "ToyParams" has no attribute "toy_scael"; maybe "toy_scale"?  [attr-defined]',
+    ], r.stdout + r.stderr
+
+
+def test_plugin_parameters_by_class_and_by_name():
+    code = ("from metaeval.meta.stages import MetaConfig\n"
+            "from _toy_stage import ToyParams\n"
+            "cfg = MetaConfig.of(toy_scale=3.0, swap_threshold=0.1)\n"
+            "assert cfg.plugin(ToyParams) is cfg.plugin('toy') and cfg.plugin(ToyParams).toy_scale == 3.0\n"
+            "assert not hasattr(cfg, 'toy_scale') and cfg.swap_threshold == 0.1\n"
+            "try:\n    cfg.plugin('kendall')\nexcept KeyError as e:\n    print(e)\n")
+    path = [str(ROOT / "src"), str(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = dict(os.environ, METAEVAL_STAGES="_toy_stage", PYTHONPATH=os.pathsep.join(path))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "\"no plug-in stage's parameters 'kendall'; known: toy\""
