@@ -51,11 +51,11 @@ import shlex
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any
-from collections.abc import Callable
+from typing import Any, Protocol
+from collections.abc import Callable, Mapping
 
 # REGISTRY: the module's __getattr__, composed on first use
-__all__ = ["Param", "StageInfo", "StageInputs", "TextFiles", "Output", "KINDS", "SCOPES",  # noqa: F822
+__all__ = ["Param", "StageInfo", "StageInputs", "TextFiles", "Output", "JobPlan", "PlanView", "KINDS", "SCOPES",  # noqa: F822
            "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "file_stages", "stage_names",
            "params", "param", "common_params", "common_sections", "selection_params", "register",
            "register_common", "plug_ins_here", "register_stage_module", "plug_in_stages", "REGISTRY", "parameter",
@@ -309,6 +309,60 @@ class TextFiles:
 
 
 @dataclass(frozen=True)
+class JobPlan:
+    """What a stage adds to the pipeline's plan of a config: its ``plan(view)`` hook returns one
+    (frozen, typed; :meth:`metaeval.dag.Plan.job` gives it back, nothing is attached to the plan).
+
+    ``on``: whether the stage is on for this config -- its output condition's value
+    (``plan.conditions[stage.condition]``) for a stage with a condition, else whether its own job
+    runs (None: its ``switch`` or ``applies`` decide); ``values``: the canonical values of the
+    parameters its job arguments read (``{"sweep_metrics": (...)}``); ``matrices``: the matrices
+    the metrics job computes for it; ``reads``: the matrices its job reads besides the config's
+    (the inputs of its rule: ``standardisation``, ``test_errors``; those of a method the ``meta``
+    job runs are that job's inputs); ``notes``: what the workflow prints about it (skipped for this
+    config); ``threads``: the processes of its job; ``collections``: the collections with a job of
+    its own (a ``judgments:`` block), ``inputs`` and ``args``: each one's input files and command
+    options (``{collection: ...}``; the key ``""`` for a job not per collection)."""
+
+    on: bool | None = None
+    values: Mapping[str, tuple] = dataclasses.field(default_factory=dict)
+    matrices: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    threads: int = 1
+    collections: tuple[str, ...] = ()
+    inputs: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    args: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+class PlanView(Protocol):
+    """What a stage's ``plan`` hook reads of the pipeline's plan of a config
+    (:class:`metaeval.dag.Plan`): the validated config, its collections, canonical measures and
+    results folder; it returns a :class:`JobPlan` and changes nothing."""
+
+    config: dict
+    collections: list[str]
+    metrics: list[str]
+    results: str
+
+    def measures(self, names: Any, where: str) -> list[str]: ...
+
+    def canonical(self, name: str, where: str, vocabulary: str | None = None) -> str: ...
+
+    def collection(self, c: str) -> dict: ...
+
+    def switched_on(self, st: StageInfo) -> bool: ...
+
+    def trec_eval_version(self) -> int | None: ...
+
+    def output_files(self, scope: str) -> list[str]: ...
+
+    def job(self, stage: str) -> JobPlan: ...
+
+    def is_on(self, stage: str) -> bool: ...
+
+
+@dataclass(frozen=True)
 class StageInfo:
     """One stage.  For a method (kinds ``matrices``/``labelled``): ``run(inputs, params)`` returns
     ``{table: DataFrame}``; ``tables`` the part files it writes; ``metrics`` the metric list of
@@ -341,11 +395,10 @@ class StageInfo:
     docs' words for when its conditional outputs are written (``gain sweep on``); ``notes(collection, params)``: for a
     stage on the labelled collection, the lines ``metaeval stage NAME`` prints before running it
     (what it will do with this collection; a bad parameter raises here, before anything is
-    written); ``plan(plan)``: what the stage adds to the pipeline's plan of a config
-    (:class:`metaeval.dag.Plan`, called in registry order): its condition
-    (``plan.conditions[NAME]``), the canonical values its job arguments read (``plan.values``),
-    the matrices the metrics job computes for it (``plan.matrix_metrics``), notes, and what its
-    workflow rules read (``plan.sweep_names``, ``plan.judgments_args``); ``targets(plan)``: the
+    written); ``plan(view)``: what the stage adds to the pipeline's plan of a config, a
+    :class:`JobPlan` from a :class:`PlanView` (called in registry order; its condition, the
+    canonical values its job arguments read, the matrices the metrics job computes for it, notes,
+    what its workflow rule reads: :meth:`metaeval.dag.Plan.job`); ``targets(plan)``: the
     files of its own job beside the collections' tables and figures (``results/kishida/...``);
     ``caption_notes``: ``((table name, note), ...)``, each ``note(table, matrices, labels) -> str``
     a sentence the table's Markdown/LaTeX caption adds for these matrices ('' for none: the
@@ -381,8 +434,8 @@ class StageInfo:
     plotters: tuple = ()
     layouts: tuple = ()
     notes: Callable | None = None
-    plan: Callable | None = None
-    targets: Callable | None = None
+    plan: Callable[[PlanView], JobPlan | None] | None = None
+    targets: Callable[[PlanView], list[str]] | None = None
     when: str = ""
     caption_notes: tuple = ()
     texts: tuple = ()

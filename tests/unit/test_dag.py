@@ -35,7 +35,9 @@ def test_default_config_jobs_and_arguments():
     assert plan.method_stages == ["kendall", "paired", "unpaired", "swap", "stability", "gain_sweep",
                                   "rank_correlation", "discpower", "incompleteness"]
     assert plan.own_job_stages == ["incompleteness"] and plan.meta_stages == plan.method_stages[:-1]
-    assert plan.sweep_names[:2] == ["P-plus(gains=10:20:30)", "P-plus(gains=0.1:0.2:0.3)"]
+    sweep = plan.job("gain_sweep")
+    assert sweep.on and sweep.matrices[:3] == ("P-plus", "P-measure", "O-measure")
+    assert sweep.matrices[3:5] == ("P-plus(gains=10:20:30)", "P-plus(gains=0.1:0.2:0.3)")
     assert plan.matrix_metrics[:10] == METRICS.split() and len(plan.matrix_metrics) == 22
     assert plan.group_args(plan.meta_stages + ["tables"], "ntcir5-chinese") == (
         f"--metrics {METRICS} --top-runs 30 --select-by AP --B 1000 --alpha 0.05 --seed 20070101 "
@@ -70,7 +72,7 @@ def test_canonical_names_warnings_notes_and_errors():
     plan = dag.Plan(_validated(base))
     assert plan.metrics == ["AP", "Q-measure"] and plan.geometric == ["AP"] and plan.select_by == "AP"
     assert len(plan.warnings) == 2 and "'MAP' is the same measure as 'AP'" in plan.warnings[0]
-    assert not plan.gain_sweep and "gain_sweep" not in plan.method_stages and plan.sweep_names == []
+    assert not plan.is_on("gain_sweep") and "gain_sweep" not in plan.method_stages and plan.job("gain_sweep").matrices == ()
     assert "--sweep-metrics" not in plan.group_args(plan.meta_stages, "x")
     intents = _validated(dict(base, collections={"x": {"qrels": "q", "runs": "r", "qrels_form": "intents"}}))
     plan = dag.Plan(intents)

@@ -63,3 +63,34 @@ def test_plugin_parameters_by_class_and_by_name():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "\"no plug-in stage's parameters 'kendall'; known: toy\""
+
+
+def test_nothing_is_attached_to_the_plan():
+    """The stages' plan hooks return a frozen JobPlan each; the plan of the shipped config has no
+    attribute its constructor does not set itself (none named by a stage)."""
+    import dataclasses
+
+    import yaml
+    from snakemake.utils import validate
+
+    from metaeval import dag
+    from metaeval.meta import stages
+    from metaeval.stages import JobPlan
+
+    cfg = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))
+    validate(cfg, str(ROOT / "workflow/schemas/config.schema.yaml"))      # the defaults filled in
+    plan = dag.Plan(cfg)
+    hooked = [s.name for s in stages.REGISTRY if s.plan is not None]
+    assert sorted(plan.jobs) == sorted(hooked) and all(isinstance(j, JobPlan) for j in plan.jobs.values())
+    assert set(vars(plan)) == {"_parse", "config", "warnings", "notes", "results", "sim_root", "collections",
+                               "vocabulary", "metrics", "select_by", "primary_measure", "geometric",
+                               "matrix_metrics", "eval_matrices", "values", "conditions", "jobs", "summary",
+                               "other_jobs", "method_stages", "own_job_stages", "meta_stages", "meta_matrices"}
+    job = plan.job("incompleteness")
+    try:
+        job.threads = 9       # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("a JobPlan is frozen")
+    assert job.threads == cfg["incompleteness"]["jobs"] and plan.is_on("incompleteness")

@@ -120,9 +120,9 @@ for _n in PLAN.notes:
 SIM_ROOT = PLAN.sim_root
 COLLECTIONS = PLAN.collections
 METRICS, SELECT_BY, GEOMETRIC = PLAN.metrics, PLAN.select_by, PLAN.geometric
-GAIN_SWEEP, SWEEP_METRICS, SWEEP_NAMES = PLAN.gain_sweep, PLAN.sweep_metrics, PLAN.sweep_names
 MATRIX_METRICS, EVAL_MATRICES = PLAN.matrix_metrics, PLAN.eval_matrices
-INCOMPLETENESS_JOBS = PLAN.incompleteness_jobs
+#: the matrices the collection's meta job reads (EVAL_MATRICES and those its stages' plans add)
+META_MATRICES = PLAN.meta_matrices
 #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
 CONDITIONS = PLAN.conditions
 # The methods run per collection: those on the matrices in the collection's one `meta` job
@@ -156,6 +156,28 @@ def stage_args(stage):
 def group_args(stages):
     """Params function: the options of one job running several stages of a collection."""
     return lambda w: PLAN.group_args(stages, w.collection)
+
+
+# What a stage's own job reads, as its plan hook gives it (metaeval.stages.JobPlan, through
+# metaeval.dag.Plan: typed, nothing attached to the plan).
+def job_args(stage):
+    """Params function: the command options of stage `stage`'s own job for a collection."""
+    return lambda w: PLAN.job_args(stage, w.collection)
+
+
+def job_inputs(stage):
+    """Input function: the files stage `stage`'s own job reads for a collection (its plan's inputs)."""
+    return lambda w: PLAN.job_inputs(stage, w.collection)
+
+
+def job_threads(stage):
+    """The processes of stage `stage`'s job (its plan's threads)."""
+    return PLAN.job(stage).threads
+
+
+def job_matrices(stage):
+    """The matrix names stage `stage`'s own job reads (its plan's reads)."""
+    return PLAN.job_reads(stage)
 
 
 # --------------------------------------------------------------------------- input functions

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
+from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .cite import SAKAI_A
 
 _GAINS = "^[0-9]+(\\.[0-9]+)?(:[0-9]+(\\.[0-9]+)?)*$"
@@ -25,20 +25,18 @@ def applies(matrices, params) -> bool:
     return sweep_available(matrices, params)
 
 
-def plan(p) -> None:
-    """The gain sweep of a config (:class:`metaeval.dag.Plan`): on when switched on with metrics and
-    variants; its measures canonical, every variant matrix computed by the metrics job
-    (``p.gain_sweep``, ``p.sweep_metrics``, ``p.sweep_names``: read by the workflow's rules)."""
+def plan(p: PlanView) -> JobPlan:
+    """The gain sweep of a config: on when switched on with metrics and variants; its measures
+    canonical, every variant matrix (``METRIC(gains=...)``) computed by the metrics job and read by
+    the meta job."""
     gs = p.config["sweeps"]["gains"]
-    p.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
-    p.sweep_metrics = list(dict.fromkeys(p.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"])) \
-        if p.gain_sweep else []
-    p.sweep_variants = list(gs["variants"]) if p.gain_sweep else []
-    p.sweep_names = [p.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
-                     for m in p.sweep_metrics for g in p.sweep_variants]
-    p.matrix_metrics = list(dict.fromkeys(p.matrix_metrics + p.sweep_metrics + p.sweep_names))
-    p.values.update(sweep_metrics=p.sweep_metrics, sweep_gains=p.sweep_variants)
-    p.conditions["gain_sweep"] = p.gain_sweep
+    on = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
+    metrics = tuple(dict.fromkeys(p.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"])) if on else ()
+    variants = tuple(gs["variants"]) if on else ()
+    names = tuple(p.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
+                  for m in metrics for g in variants)
+    return JobPlan(on=on, values={"sweep_metrics": metrics, "sweep_gains": variants},
+                   matrices=metrics + names, reads=metrics + names)
 
 
 def stage_gain_sweep(matrices: dict, cfg, samples=None) -> dict:
