@@ -494,6 +494,15 @@ class Plan:
         return [f"{self.results}/{c}/{f}" for o in outputs.outputs("collection", "text", **self.conditions)
                 for f in o.files()]
 
+    def text_folders(self) -> list[str]:
+        """The folders of the text outputs the stages derive from a collection's tables
+        (:attr:`metaeval.stages.StageInfo.texts`, written by the meta job: ``pvalues``)."""
+        from . import outputs
+
+        mine = {t.output for s in self.method_stages for t in _stages.get(s).texts}
+        return [f for o in outputs.outputs("collection", "text", **self.conditions) if o.name in mine
+                for f in o.files()]
+
     def summary_files(self) -> list[str]:
         from . import outputs
 

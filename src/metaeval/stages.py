@@ -211,7 +211,11 @@ class Output:
     ``source`` table; a cross-collection output: ``summary``).  ``draw_seconds``: a figure's rough
     drawing time on DL19 (30 runs, 13 metrics) when it is more than a fraction of a second (the t*
     histograms, the p-value curves, the rank-correlation heat maps), to deal a collection's tables
-    into balanced groups of figures drawn side by side."""
+    into balanced groups of figures drawn side by side.  ``paper_order``: a table's place among the
+    papers' tables (Sakai 2007a, 2007b), which a collection's combined results list first, in this
+    order (None: after them, in registry order); ``row_order``: the rows' order in the combined
+    table, ``((column, ascending), ...)``, stable, missing values last (a bootstrap table: sensitivity
+    descending, then metric)."""
 
     name: str
     kind: str
@@ -224,6 +228,8 @@ class Output:
     source: str | None = None
     condition: str | None = None
     draw_seconds: float = 0.0
+    paper_order: int | None = None
+    row_order: tuple[tuple[str, bool], ...] = ()
 
     def __post_init__(self):
         if self.kind not in ("table", "figure", "text"):
@@ -366,7 +372,10 @@ class PlanView(Protocol):
 class StageInfo:
     """One stage.  For a method (kinds ``matrices``/``labelled``): ``run(inputs, params)`` returns
     ``{table: DataFrame}``; ``tables`` the part files it writes; ``metrics`` the metric list of
-    :func:`metaeval.meta.run.stage_metric_lists` it runs over (``None``: the gain-sweep metrics);
+    :func:`metaeval.meta.run.stage_metric_lists` it runs over (``None``: a list of its own, which
+    ``metric_list(params)`` gives -- the gain sweep's ``sweep_metrics``); ``extra_matrices(params)``:
+    the matrices it reads besides its metrics' (the gain sweep's variant matrices), which are no
+    metric of the other stages;
     ``per_metric`` whether ``run`` is called once per metric; ``streams`` the bootstrap sample
     streams passed to it; ``needs`` the stages whose tables it reads; ``condition`` the output
     condition (:data:`metaeval.outputs.CONDITIONS`) that switches it on, ``switch`` its key in the
@@ -441,6 +450,8 @@ class StageInfo:
     texts: tuple = ()
     folder_files: Callable | None = None
     params_class: type | None = None
+    metric_list: Callable[[Any], tuple[str, ...]] | None = None
+    extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
 
     def __post_init__(self):
         if any(isinstance(o, dict) for o in self.outputs):      # keyword dicts of Output: declarations
@@ -456,6 +467,8 @@ class StageInfo:
             raise ValueError(f"stage {self.name}: unknown kind {self.kind!r}; known: {', '.join(KINDS)}")
         if (self.kind in ("matrices", "labelled")) != (self.run is not None):
             raise ValueError(f"stage {self.name}: a method (and only a method) has a run function")
+        if self.run is not None and self.metrics is None and self.metric_list is None:
+            raise ValueError(f"stage {self.name}: metrics=None declares a metric list of its own: give metric_list")
 
     @property
     def is_method(self) -> bool:

@@ -342,6 +342,16 @@ def report_views_command(stage=None):
     return lambda w: f"{METAEVAL}.report.views {PLAN.report_views_args(w.collection, stage)}"
 
 
+def meta_text_folder():
+    """The folder of the text output the meta job writes (`--texts`): the one the output contract
+    declares (kind text, per collection: the Discpower files METRIC.rthsd.B)."""
+    folders = PLAN.text_folders()
+    if len(folders) != 1:
+        raise WorkflowError(f"the meta job writes one text folder (--texts); the stages declare {len(folders)}: "
+                            f"{', '.join(folders)}")
+    return directory(f"{RES}/{{collection}}/{folders[0]}")
+
+
 def _figure_outputs(stages=None):
     out = []
     for o in _outputs.figures("collection", **CONDITIONS):

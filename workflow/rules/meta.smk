@@ -25,7 +25,7 @@ rule meta:
     output:
         _table_outputs(formats=["csv"]),
         runs=f"{RES}/{{collection}}/runs_used.csv",
-        texts=directory(f"{RES}/{{collection}}/pvalues"),
+        texts=meta_text_folder(),
     params:
         metaeval=METAEVAL,
         matrices=matrices_dir,

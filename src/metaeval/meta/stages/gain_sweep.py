@@ -20,6 +20,18 @@ def sweep_available(matrices, cfg) -> bool:
         for m in cfg.sweep_metrics)
 
 
+def metric_list(params) -> tuple[str, ...]:
+    """The metrics the sweep runs over: its own, ``sweep_metrics`` (not the config's metric list)."""
+    return tuple(params.sweep_metrics)
+
+
+def variant_matrices(params) -> tuple[str, ...]:
+    """The variant matrices it reads besides its metrics' (``METRIC(gains=G)``), no other stage's metric."""
+    from ..sweep import variant_name
+
+    return tuple(variant_name(m, g) for m in params.sweep_metrics for g in params.sweep_variants)
+
+
 def applies(matrices, params) -> bool:
     """True when the default and every variant matrix of every sweep metric is present."""
     return sweep_available(matrices, params)
@@ -77,6 +89,7 @@ class GainSweepParams:
 
 STAGE = StageInfo(
     "gain_sweep", "matrices", run, tables=("gain_kendall", "gain_bootstrap"), metrics=None,
+    metric_list=metric_list, extra_matrices=variant_matrices,
     streams=("paired",), condition="gain_sweep", cost=1.0, title="gain-value sweep", applies=applies,
     params=GainSweepParams,
     reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains", "default_gains"),
@@ -91,10 +104,10 @@ STAGE = StageInfo(
                "Kendall's rank correlations: default gain values versus others (above 0.8 in bold)",
                f"Table 5 of {SAKAI_A}",
                columns=("metric", "gains", "tau", "z0", "p_value", "paper_gains", "variant"),
-               condition="gain_sweep"),
+               condition="gain_sweep", paper_order=8),
         Output("gain_bootstrap", "table", "collection",
                "The effect of changing gain values on the paired bootstrap sensitivity", f"Table 6 of {SAKAI_A}",
                columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff", "gains", "default",
-                        "paper_gains"), condition="gain_sweep"),
+                        "paper_gains"), condition="gain_sweep", paper_order=9),
     ),
     when="gain sweep on")       # `sweeps` closes the stage sections of the config

@@ -58,10 +58,10 @@ STAGE = StageInfo(
                "Swap method (swap rate <= {swap_threshold}): (ii) absolute difference required, "
                "(iii) maximum observed, their ratio, and the percentage of comparisons satisfying (ii)",
                f"Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}",
-               columns=("metric", "diff_required", "max_diff", "relative", "pct_satisfying")),
+               columns=("metric", "diff_required", "max_diff", "relative", "pct_satisfying"), paper_order=5),
         Output("swap_rates", "table", "collection", "Swap rate per performance-difference bin (bin = lower edge)",
                f"the curves behind Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}",
-               columns=("metric", "bin", "comparisons", "swaps", "swap_rate")),
+               columns=("metric", "bin", "comparisons", "swaps", "swap_rate"), paper_order=6),
         Output("swap_rates", "figure", "collection",
                "Swap rate against performance-difference bin, one line per metric; the dotted line "
                "is the swap-rate threshold {swap_threshold}",
