@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .meta import stages as _stages
-from .meta.stages import FIGURE_FORMATS, SCOPES, TABLE_FORMATS, Output
+from .meta.stages import FIGURE_FORMATS, TABLE_FORMATS, Output, scopes
 
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
@@ -45,6 +45,8 @@ __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FOR
 
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
 STAGES = _stages.names()
+#: every scope of the outputs (a collection's, the summary's, those the stages open: :class:`metaeval.stages.Scope`)
+SCOPES = scopes()
 #: the switches of conditional outputs: the conditions of the registry's stages
 CONDITIONS = tuple(dict.fromkeys(s.condition for s in _stages.REGISTRY if s.condition))
 

@@ -55,10 +55,10 @@ from typing import Any, Protocol
 from collections.abc import Callable, Mapping
 
 # REGISTRY: the module's __getattr__, composed on first use
-__all__ = ["Param", "StageInfo", "StageInputs", "TextFiles", "Output", "JobPlan", "PlanView", "KINDS", "SCOPES",  # noqa: F822
-           "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "file_stages", "stage_names",
+__all__ = ["REGISTRY", "Param", "StageInfo", "StageInputs", "TextFiles", "Output", "JobPlan",  # noqa: F822
+           "PlanView", "KINDS", "Scope", "scope", "scopes", "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "file_stages", "stage_names",
            "params", "param", "common_params", "common_sections", "selection_params", "register",
-           "register_common", "plug_ins_here", "register_stage_module", "plug_in_stages", "REGISTRY", "parameter",
+           "register_common", "plug_ins_here", "register_stage_module", "plug_in_stages", "parameter",
            "params_of", "check_params", "quote", "format_args"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
@@ -186,21 +186,28 @@ def check_params(values: Any) -> None:
 #: the output contract's scopes, formats and folders (:mod:`metaeval.outputs`)
 TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
-SCOPES = ("collection", "summary", "kishida", "judgments", "ppi", "reproducibility")
-#: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
-_DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
-         ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
-         ("collection", "text"): "",
-         # judgments: DIR/tables, DIR/figures and the folder DIR/judgments
-         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): "",
-         # metaeval ppi (stage ppi): DIR/tables, DIR/figures
-         ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
-         # reproducibility (one job): RESULTS/reproducibility/tables, .../figures
-         ("reproducibility", "table"): "tables", ("reproducibility", "figure"): "figures"}
-#: the key of an output's caption in the Snakemake report, per scope (``{scope}``, ``{kind}``,
-#: ``{name}``; default ``SCOPE_KIND_NAME``): a collection's ``KIND_NAME``; the Kishida
-#: reproduction's (tables only) ``kishida_NAME``, as the report has always named them
-_CAPTION_KEYS = {"collection": "{kind}_{name}", "kishida": "{scope}_{name}"}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a scope's outputs go, declared by whoever opens it (the catalogue: a collection's,
+    ``collection``, and the cross-collection ``summary``; a stage with a folder of its own:
+    :attr:`StageInfo.scopes`, ``Scope("ppi")``).  ``folders``: ``((output kind, folder under the
+    scope's root), ...)`` (``results/C/tables``, ``results/C/figures``; '' the root itself);
+    ``caption_key``: the key of an output's caption in the Snakemake report (``{scope}``,
+    ``{kind}``, ``{name}``: a collection's ``KIND_NAME``, the Kishida reproduction's
+    ``kishida_NAME``, as the report has always named them)."""
+
+    name: str
+    folders: tuple[tuple[str, str], ...] = (("table", "tables"), ("figure", "figures"), ("text", ""))
+    caption_key: str = "{scope}_{kind}_{name}"
+
+    def folder(self, kind: str) -> str:
+        """The folder of the outputs of ``kind`` under the scope's root."""
+        for k, d in self.folders:
+            if k == kind:
+                return d
+        raise ValueError(f"scope {self.name}: no folder for outputs of kind {kind!r}")
 
 
 @dataclass(frozen=True)
@@ -236,8 +243,6 @@ class Output:
             raise ValueError(f"{self.name}: kind must be 'table', 'figure' or 'text', got {self.kind!r}")
         if self.kind == "text" and not self.formats:
             raise ValueError(f"{self.name}: a text output needs its file-name pattern in formats")
-        if self.scope not in SCOPES:
-            raise ValueError(f"{self.name}: unknown scope {self.scope!r}")
         if not self.formats:
             object.__setattr__(self, "formats",
                                TABLE_FORMATS if self.kind == "table" else FIGURE_FORMATS)
@@ -257,14 +262,14 @@ class Output:
     @property
     def caption_key(self) -> str:
         """The key of its caption in the Snakemake report (``table_NAME``, ``summary_figure_NAME``,
-        ...: the scope's style)."""
-        return _CAPTION_KEYS.get(self.scope, "{scope}_{kind}_{name}").format(scope=self.scope, kind=self.kind,
-                                                                              name=self.name)
+        ...: the style its :class:`Scope` declares)."""
+        return scope(self.scope).caption_key.format(scope=self.scope, kind=self.kind, name=self.name)
 
     @property
     def directory(self) -> str:
-        """The folder under the scope's root (``tables``/``figures`` per collection, else '')."""
-        return _DIRS[(self.scope, self.kind)]
+        """The folder under the scope's root, as its :class:`Scope` declares it (``tables``/``figures``
+        per collection, '' the root)."""
+        return scope(self.scope).folder(self.kind)
 
     def files(self) -> list[str]:
         """The file names relative to the scope's root, one per format (a text output: its
@@ -450,6 +455,7 @@ class StageInfo:
     texts: tuple = ()
     folder_files: Callable | None = None
     params_class: type | None = None
+    scopes: tuple[Scope, ...] = ()
     metric_list: Callable[[Any], tuple[str, ...]] | None = None
     extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
 
@@ -483,7 +489,7 @@ class StageInfo:
 #: the stages, in order, as the catalogue (:mod:`metaeval.meta.stages`) registers them; the
 #: parameters every method shares and their config sections (:func:`register_common`)
 _STAGES: list[StageInfo] = []
-_COMMON: dict = {"params": (), "sections": (), "selection": ()}
+_COMMON: dict = {"params": (), "sections": (), "selection": (), "scopes": ()}
 #: where a stage registered from outside the package goes: after the package's methods
 _PLUG_INS_AT: list[int] = []
 #: stage modules registered from outside the package (:func:`register_stage_module`, METAEVAL_STAGES)
@@ -501,10 +507,12 @@ def register(*infos: StageInfo) -> None:
     _CACHE.clear()
 
 
-def register_common(params: tuple, sections: tuple, selection: tuple = ()) -> None:
-    """The parameters every method shares, the config sections they open and those of them the
-    runs of ``metaeval stage --runs`` replace."""
-    _COMMON.update(params=tuple(params), sections=tuple(sections), selection=tuple(selection))
+def register_common(params: tuple, sections: tuple, selection: tuple = (), scopes: tuple = ()) -> None:
+    """The parameters every method shares, the config sections they open, those of them the
+    runs of ``metaeval stage --runs`` replace, and the scopes of every run (:class:`Scope`:
+    a collection's, the summary's)."""
+    _COMMON.update(params=tuple(params), sections=tuple(sections), selection=tuple(selection),
+                   scopes=tuple(scopes))
     _CACHE.clear()
 
 
@@ -558,9 +566,36 @@ def _registry() -> tuple:
             if s.name in seen:
                 raise ValueError(f"stage {s.name!r} is registered twice")
             seen.add(s.name)
+        scopes = {sc.name: sc for sc in _COMMON["scopes"]}
+        for s in out:
+            for sc in s.scopes:
+                if sc.name in scopes:
+                    raise ValueError(f"stage {s.name}: scope {sc.name!r} is declared twice")
+                scopes[sc.name] = sc
+        for s in out:
+            for o in s.outputs:
+                if o.scope not in scopes:
+                    raise ValueError(f"stage {s.name}: output {o.name}: unknown scope {o.scope!r}; "
+                                     f"known: {', '.join(scopes)} (a stage opens one with StageInfo.scopes)")
         _CACHE["registry"] = tuple(out)
         _CACHE["by_name"] = {s.name: s for s in out}
+        _CACHE["scopes"] = scopes
     return _CACHE["registry"]
+
+
+def scopes() -> tuple[str, ...]:
+    """Every scope's name: a collection's, the summary's, then those the stages open, in registry order."""
+    _registry()
+    return tuple(_CACHE["scopes"])
+
+
+def scope(name: str) -> Scope:
+    """The declaration of scope ``name`` (:class:`Scope`)."""
+    _registry()
+    try:
+        return _CACHE["scopes"][name]
+    except KeyError:
+        raise ValueError(f"unknown scope {name!r}; known: {', '.join(_CACHE['scopes'])}") from None
 
 
 def __getattr__(name):

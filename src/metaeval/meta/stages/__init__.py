@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from ...stages import (FIGURE_FORMATS, KINDS, SCOPES, TABLE_FORMATS, Output, Param, StageInfo,  # noqa: F401
+from ...stages import (FIGURE_FORMATS, KINDS, TABLE_FORMATS, Output, Param, Scope, StageInfo, scope, scopes,  # noqa: F401
                        StageInputs, TextFiles, check_params, common_params, common_sections, file_stages, format_args,
                        get, method_stages, names, param, parameter, params, plug_in_stages, plug_ins_here, quote,
                        register, register_common, register_stage_module, selection_params, stage_names)
@@ -32,7 +32,11 @@ if TYPE_CHECKING:
 
 P = TypeVar("P")
 
-register_common(common.PARAMS, common.SECTIONS, common.SELECTION)
+#: a collection's outputs (results/C/tables, figures; its caption keys KIND_NAME) and the
+#: cross-collection summary's (results/summary/)
+register_common(common.PARAMS, common.SECTIONS, common.SELECTION,
+                scopes=(Scope("collection", caption_key="{kind}_{name}"),
+                        Scope("summary", folders=(("table", ""), ("figure", "")))))
 register(StageInfo("select_runs", "file"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
          rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)

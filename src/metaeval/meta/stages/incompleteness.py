@@ -69,9 +69,9 @@ def plan(p: PlanView) -> JobPlan:
     forms = sorted({c.get("qrels_form") for c in p.config["collections"].values()} & {"intents", "ec"})
     if on and forms:
         on = False
-        notes = (f"the incompleteness stage is skipped: it needs plain graded qrels, and this "
-                 f"config has {'/'.join(forms)} qrels (set incompleteness: {{enabled: false}} to "
-                 "silence this)",)
+        notes = ((f"the incompleteness stage is skipped: it needs plain graded qrels, and this "
+                  f"config has {'/'.join(forms)} qrels (set incompleteness: {{enabled: false}} to "
+                  "silence this)"),)
     return JobPlan(on=on, notes=notes, threads=int(inc["jobs"]))
 
 

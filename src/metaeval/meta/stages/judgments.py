@@ -3,7 +3,7 @@ with a ``judgments:`` block): who judged, and what it changes."""
 
 from __future__ import annotations
 
-from ...stages import JobPlan, Output, PlanView, StageInfo, format_args, quote
+from ...stages import JobPlan, Output, PlanView, Scope, StageInfo, format_args, quote
 from .cite import SAKAI_14
 
 _JUDG_LABEL_REGEN = ("the inter-assessor agreement of Voorhees (2000) with Cohen (1960)'s kappa and "
@@ -58,7 +58,7 @@ def targets(p: PlanView) -> list[str]:
 
 
 STAGE = StageInfo(
-    "judgments", "other", plan=plan, targets=targets,
+    "judgments", "other", plan=plan, targets=targets, scopes=(Scope("judgments"),),
     outputs=(
         Output("label_agreement", "table", "judgments",
                "Label agreement between every two qrels sets on the (topic, document) pairs both judged: "

@@ -3,7 +3,7 @@ Tables 1-5 and the output patterns behind them."""
 
 from __future__ import annotations
 
-from ...stages import JobPlan, Output, PlanView, StageInfo
+from ...stages import JobPlan, Output, PlanView, Scope, StageInfo
 
 _KISHIDA = "Kishida (2005)"
 
@@ -19,6 +19,7 @@ def targets(p: PlanView) -> list[str]:
 
 STAGE = StageInfo(
     "kishida", "other", plan=plan, targets=targets,
+    scopes=(Scope("kishida", folders=(("table", ""),), caption_key="{scope}_{name}"),),
     outputs=(
         Output("table1", "table", "kishida",
                "Change of the average precision score after finding a new relevant document "

@@ -9,7 +9,7 @@ here (``outputs``), in the scope ``ppi``: ``DIR/tables``, ``DIR/figures``."""
 
 from __future__ import annotations
 
-from ...stages import JobPlan, PlanView, StageInfo
+from ...stages import JobPlan, PlanView, Scope, StageInfo
 from .common import SEED
 
 _ANGELOPOULOS = "Angelopoulos et al. (2023)"
@@ -119,5 +119,6 @@ def targets(p: PlanView) -> list[str]:
 
 
 STAGE = StageInfo("ppi", "other", plan=plan, targets=targets,
+                  scopes=(Scope("ppi", folders=(("table", "tables"), ("figure", "figures"))),),
                   title="prediction-powered intervals and the judging budget (Angelopoulos et al. 2023)",
                   outputs=OUTPUTS)

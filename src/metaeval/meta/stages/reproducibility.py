@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import JobPlan, PlanView, StageInfo, parameter
+from ...stages import JobPlan, PlanView, Scope, StageInfo, parameter
 
 #: the measures of the config's default (ir_measures' names: trec_eval's values)
 DEFAULT_METRICS = ("AP", "nDCG@10", "P@10", "RR")
@@ -88,7 +88,7 @@ class ReproducibilityParams:
 
 STAGE = StageInfo(
     "reproducibility", "other",        # its tables: `outputs` below (scope reproducibility, not per collection)
-    plan=plan, targets=targets,
+    plan=plan, targets=targets, scopes=(Scope(_R, folders=(("table", "tables"), ("figure", "figures"))),),
     condition=_R, switch=(_R, "enabled"), switch_default=False,
     switch_doc="Run the stage (one job: tables reproducibility, effects and reproducibility_topics).",
     title=f"was it reproduced? reproducibility and replicability measures ({_REF})",
