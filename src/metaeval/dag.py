@@ -419,12 +419,16 @@ class Plan:
         out the meta job's tables and draws their figures: the parameters the ``tables`` stage reads
         (but the labels file: the job's input, see :meth:`labels_inputs`), the primary measure, alpha
         and the swap threshold of the captions, and the tables (:meth:`report_view_names`)."""
+        own = stage_arguments("tables", self.config, dict(self.values, labels=None), collection=c)
+        return " ".join(x for x in (format_args(select_by=self.select_by, **self.caption_values()), own,
+                                    format_args(views=self.report_view_names())) if x)
+
+    def caption_values(self) -> dict:
+        """The configured values of the parameters captions and figures state
+        (:data:`metaeval.outputs.CAPTION_PARAMS`, declared by the stages: alpha, the swap threshold)."""
         from .outputs import CAPTION_PARAMS
 
-        own = stage_arguments("tables", self.config, dict(self.values, labels=None), collection=c)
-        captions = {p: self.config_value(_config_key(p)) for p in CAPTION_PARAMS}
-        return " ".join(x for x in (format_args(select_by=self.select_by, **captions), own,
-                                    format_args(views=self.report_view_names())) if x)
+        return {p: self.config_value(_config_key(p)) for p in CAPTION_PARAMS}
 
     def labels_inputs(self) -> list[str]:
         """``labels:`` as the writers job's input (a changed mapping or file re-runs that job alone)."""

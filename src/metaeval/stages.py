@@ -55,7 +55,7 @@ from typing import Any, Protocol
 from collections.abc import Callable, Mapping
 
 # REGISTRY: the module's __getattr__, composed on first use
-__all__ = ["REGISTRY", "Param", "StageInfo", "StageInputs", "TextFiles", "Output", "JobPlan",  # noqa: F822
+__all__ = ["REGISTRY", "Param", "StageInfo", "StageInputs", "TextFiles", "Output", "JobPlan", "CaptionParam",  # noqa: F822
            "PlanView", "KINDS", "Scope", "scope", "scopes", "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "file_stages", "stage_names",
            "params", "param", "common_params", "common_sections", "selection_params", "register",
            "register_common", "plug_ins_here", "register_stage_module", "plug_in_stages", "parameter",
@@ -211,6 +211,16 @@ class Scope:
 
 
 @dataclass(frozen=True)
+class CaptionParam:
+    """A parameter that captions and figures state (:attr:`StageInfo.caption_params`): ``name``,
+    the parameter (its value the configured one; the caption field ``{name}``); ``format``: its
+    words in a caption (the swap threshold 0.05: ``5%``)."""
+
+    name: str
+    format: Callable[[Any], str] = str
+
+
+@dataclass(frozen=True)
 class Output:
     """One published table or figure, declared by the stage that computes it
     (:attr:`StageInfo.outputs`; the fields: :mod:`metaeval.outputs`).  ``stages``: the pipeline
@@ -222,7 +232,9 @@ class Output:
     papers' tables (Sakai 2007a, 2007b), which a collection's combined results list first, in this
     order (None: after them, in registry order); ``row_order``: the rows' order in the combined
     table, ``((column, ascending), ...)``, stable, missing values last (a bootstrap table: sensitivity
-    descending, then metric)."""
+    descending, then metric).  ``plot_params``: a figure's plotter's keyword arguments from the
+    configured values, ``((keyword, value), ...)``: a caption parameter (:class:`CaptionParam`:
+    ``alpha``, ``swap_threshold``) or ``measure`` (the primary measure, which orders the runs)."""
 
     name: str
     kind: str
@@ -237,6 +249,7 @@ class Output:
     draw_seconds: float = 0.0
     paper_order: int | None = None
     row_order: tuple[tuple[str, bool], ...] = ()
+    plot_params: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
         if self.kind not in ("table", "figure", "text"):
@@ -421,7 +434,12 @@ class StageInfo:
     ``folder``, what goes in it, one ``(path relative to the folder, DataFrame or text)`` at a time
     (an iterator: there may be hundreds of files) from the :class:`StageInputs` of its run (the
     ``extra`` its run filled) and the frames it returned; the pipeline writes them (a DataFrame as
-    a CSV) and replaces the folder as a whole."""
+    a CSV) and replaces the folder as a whole.  ``scopes``: the scopes of outputs it opens
+    (:class:`Scope`: a folder of its own, ``ppi``); ``caption_params``: the parameters its
+    captions and figures state (:class:`CaptionParam`: the swap threshold), which the jobs laying
+    out tables and drawing figures pass; ``command``: for a job of ``metaeval stage`` that is not
+    a method (kind ``file``), the function running it, ``"pkg.module:function"`` called with
+    ``(args, parser, progress)`` (:mod:`metaeval.cli.stage_jobs`)."""
 
     name: str
     kind: str
@@ -456,6 +474,8 @@ class StageInfo:
     folder_files: Callable | None = None
     params_class: type | None = None
     scopes: tuple[Scope, ...] = ()
+    caption_params: tuple[CaptionParam, ...] = ()
+    command: str | None = None
     metric_list: Callable[[Any], tuple[str, ...]] | None = None
     extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
 

@@ -135,7 +135,9 @@ METHOD_STAGES = PLAN.method_stages
 OWN_JOB_STAGES = PLAN.own_job_stages
 META_STAGES = PLAN.meta_stages
 ALPHA = config["bootstrap"]["alpha"]
-SWAP_THRESHOLD = config["swap"]["threshold"]
+#: the configured values of the parameters captions and figures state (the stages declare them:
+#: metaeval.stages.StageInfo.caption_params; alpha, swap_threshold)
+CAPTION_VALUES = PLAN.caption_values()
 _quote, _unique = _dag.quote, _dag.unique
 
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
@@ -293,8 +295,8 @@ def all_targets():
 # (metaeval.outputs.report_captions), one RST file per output, written (only when changed) under
 # .snakemake/ of the working directory; `snakemake --report` reads them.
 _CAPTION_DIR = _os.path.abspath(_os.path.join(".snakemake", "metaeval", "report-captions"))
-_CAPTIONS = _outputs.report_captions(alpha=ALPHA, swap_threshold=SWAP_THRESHOLD,
-                                     context=_outputs.caption_context(measure=PLAN.primary_measure))
+_CAPTIONS = _outputs.report_captions(context=_outputs.caption_context(measure=PLAN.primary_measure),
+                                     **CAPTION_VALUES)
 
 
 # The report's front page: what this configuration computed (metaeval.frontpage) and the

@@ -187,7 +187,8 @@ def _asl_frames(read) -> dict:
 
 
 #: summary figure name (metaeval.outputs) -> plotter(tables, read, stem, cfg) where ``tables`` are
-#: the summary tables just built and ``cfg`` holds alpha, swap_threshold and metric
+#: the summary tables just built and ``cfg`` holds the caption parameters' values (alpha,
+#: swap_threshold: :data:`metaeval.outputs.CAPTION_PARAMS`) and metric
 FIGURE_PLOTTERS: dict[str, Callable] = {
     "sensitivity_paired": lambda t, read, stem, cfg: F.plot_metric_by_collection(
         t["sensitivity_paired"], stem, ylabel="% pairs with ASL < alpha",
@@ -209,12 +210,13 @@ FIGURE_PLOTTERS: dict[str, Callable] = {
 }
 
 
-def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float = 0.05,
-                  swap_threshold: float = 0.05, metric: str | None = None) -> list[Path]:
+def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, metric: str | None = None,
+                  **params: float) -> list[Path]:
     """Write the cross-collection tables and figures; return every path written.
 
     ``collection_dirs``: collection name -> ``results/C`` (or directly its ``tables/`` folder).
-    ``alpha`` and ``swap_threshold``: the configured values (captions, titles, dotted lines).
+    ``params``: the caption parameters' configured values (``alpha``, ``swap_threshold``:
+    captions, titles, dotted lines).
     ``metric`` selects the run-means figure's metric (default AP, else each collection's first).
     """
     out = Path(out_dir)
@@ -231,9 +233,8 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float 
     tables = {o.name: TABLE_BUILDERS[o.name](read) for o in O.tables("summary")}
     written: list[Path] = []
     for o in O.tables("summary"):
-        written += write_table(tables[o.name], out / o.name, kind=o.layout, alpha=alpha,
-                               swap_threshold=swap_threshold)
-    cfg = {"alpha": alpha, "swap_threshold": swap_threshold, "metric": metric}
+        written += write_table(tables[o.name], out / o.name, kind=o.layout, **dict[str, Any](params))
+    cfg = dict(O.caption_values(**params), metric=metric)
     for o in O.figures("summary"):
         written += FIGURE_PLOTTERS[o.name](tables, read, out / o.name, cfg)
     return written

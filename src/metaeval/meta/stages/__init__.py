@@ -37,12 +37,15 @@ P = TypeVar("P")
 register_common(common.PARAMS, common.SECTIONS, common.SELECTION,
                 scopes=(Scope("collection", caption_key="{kind}_{name}"),
                         Scope("summary", folders=(("table", ""), ("figure", "")))))
-register(StageInfo("select_runs", "file"), collection.STAGE, run_means.STAGE)
+#: the jobs of `metaeval stage` that are not a method: the function each runs (metaeval.cli.stage_jobs)
+_JOBS = "metaeval.cli.stage_jobs:"
+register(StageInfo("select_runs", "file", command=_JOBS + "select_runs"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
          rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
 plug_ins_here()
-register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
-         StageInfo("figures", "file"), StageInfo("summary", "file"), kishida.STAGE,
+register(StageInfo("tables", "file", reads=("labels", "pair_top_runs"), command=_JOBS + "tables"),
+         StageInfo("meta", "file", command=_JOBS + "meta"), StageInfo("figures", "file", command=_JOBS + "figures"),
+         StageInfo("summary", "file", command=_JOBS + "summary"), kishida.STAGE,
          judgments.STAGE, standardisation.STAGE, error_rates.STAGE, ppi.STAGE,
          reproducibility.STAGE)
 
@@ -89,6 +92,17 @@ class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.Ra
                 return p
         known = ", ".join(s.name for s in _registry.REGISTRY if s.params_class in {type(p) for p in self.plugins})
         raise KeyError(f"no plug-in stage's parameters {getattr(key, '__name__', key)!r}; known: {known or 'none'}")
+
+    def value(self, name: str) -> Any:
+        """The value of parameter ``name`` by name, for code that reads declared parameters
+        generically (the caption parameters): a field's, or a plug-in's (:meth:`plugin`);
+        ``KeyError`` names an unknown one."""
+        if name in {f.name for f in fields(self)} - {"plugins"}:
+            return getattr(self, name)
+        for p in self.plugins:
+            if name in {f.name for f in fields(p)}:
+                return getattr(p, name)
+        raise KeyError(f"no parameter {name!r}; known: {', '.join(sorted(known_fields()))}")
 
     @classmethod
     def of(cls, **values: Any) -> MetaConfig:

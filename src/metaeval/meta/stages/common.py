@@ -23,6 +23,11 @@ B_SCHEMA = {"type": "integer", "minimum": B_MIN}
 BY_SENSITIVITY = (("sensitivity", False), ("metric", True))
 
 
+def format_alpha(alpha: float) -> str:
+    """The significance level as captions print it: ``0.05`` (``CaptionParam`` of ``alpha``)."""
+    return f"{float(alpha):g}"
+
+
 def check_B(v):
     if isinstance(v, bool) or int(v) != v or int(v) < B_MIN:
         raise ValueError(f"B (number of bootstrap samples) must be an integer >= {B_MIN}, got {v!r}")

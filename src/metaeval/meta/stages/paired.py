@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
-from .common import BY_SENSITIVITY
+from ...stages import CaptionParam, Output, StageInfo, parameter
+from .common import BY_SENSITIVITY, format_alpha
 from .cite import SAKAI_A, SAKAI_B
 
 
@@ -67,7 +67,7 @@ STAGE = StageInfo(
         Output("asl_paired", "figure", "collection",
                "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "
                "one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 10 and 12",
-               stages=("figures",), source="asl", draw_seconds=0.7),
+               stages=("figures",), source="asl", draw_seconds=0.7, plot_params=(("alpha", "alpha"),)),
         Output("tstar", "figure", "collection",
                "Histogram of the bootstrap replicates t* for the chosen system pair, observed t marked",
                f"{SAKAI_B} Figs 4-5", stages=("figures",), source="tstar", draw_seconds=3.0),
@@ -86,4 +86,5 @@ STAGE = StageInfo(
         Output("asl_paired", "figure", "summary",
                "Paired test ASL curves, one panel per collection; the dotted line is alpha = {alpha}",
                f"{SAKAI_B} Figs 10 and 12 for every collection", stages=("summary",), source="asl"),
-    ))
+    ),
+    caption_params=(CaptionParam("alpha", format_alpha),))

@@ -35,7 +35,7 @@ STAGE = StageInfo(
         Output("asl_unpaired", "figure", "collection",
                "Unpaired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by "
                "ASL, one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 11 and 13",
-               stages=("figures",), source="asl", draw_seconds=0.7),
+               stages=("figures",), source="asl", draw_seconds=0.7, plot_params=(("alpha", "alpha"),)),
         Output("sensitivity_unpaired", "table", "summary",
                "Unpaired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
                "collection", f"{SAKAI_B} Fig. 15", stages=("summary",), columns=("metric", "COLLECTION..."),
