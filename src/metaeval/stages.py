@@ -439,7 +439,12 @@ class StageInfo:
     captions and figures state (:class:`CaptionParam`: the swap threshold), which the jobs laying
     out tables and drawing figures pass; ``command``: for a job of ``metaeval stage`` that is not
     a method (kind ``file``), the function running it, ``"pkg.module:function"`` called with
-    ``(args, parser, progress)`` (:mod:`metaeval.cli.stage_jobs`)."""
+    ``(args, parser, progress)`` (:mod:`metaeval.cli.stage_jobs`); ``summary_builders``: its
+    cross-collection tables, ``((summary table name, build(read) -> DataFrame), ...)`` as
+    :data:`metaeval.report.summary.TABLE_BUILDERS` has them (``read(TABLE)``: ``{collection:
+    DataFrame or None}``), and ``summary_plotters``: its cross-collection figures,
+    ``((figure name, draw(tables, read, path_stem, values) -> [paths]), ...)`` as
+    :data:`metaeval.report.summary.FIGURE_PLOTTERS`."""
 
     name: str
     kind: str
@@ -476,6 +481,8 @@ class StageInfo:
     scopes: tuple[Scope, ...] = ()
     caption_params: tuple[CaptionParam, ...] = ()
     command: str | None = None
+    summary_builders: tuple[tuple[str, Callable], ...] = ()
+    summary_plotters: tuple[tuple[str, Callable], ...] = ()
     metric_list: Callable[[Any], tuple[str, ...]] | None = None
     extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
 

@@ -94,3 +94,28 @@ def test_nothing_is_attached_to_the_plan():
     else:
         raise AssertionError("a JobPlan is frozen")
     assert job.threads == cfg["incompleteness"]["jobs"] and plan.is_on("incompleteness")
+
+
+def _plugin_env(modules: str) -> dict:
+    path = [str(ROOT / "src"), str(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return dict(os.environ, METAEVAL_STAGES=modules, PYTHONPATH=os.pathsep.join(path))
+
+
+def test_a_plugin_table_across_collections(tmp_path):
+    """The recipe across collections, out of the package (tests/_toy_summary.py): its summary table
+    is built by the builder the stage declares (StageInfo.summary_builders), one column per collection,
+    and the summary job reads its source table."""
+    code = ("import sys\nfrom pathlib import Path\nimport pandas as pd\n"
+            "from metaeval import outputs\nfrom metaeval.report.summary import summary_builder\n"
+            "from metaeval.report.tables import write_table\n"
+            "root = Path(sys.argv[1])\n"
+            "best = {c: pd.DataFrame({'metric': ['AP', 'RR'], 'best': [v, 2 * v]}) for c, v in (('a', 0.5), ('b', 0.25))}\n"
+            "o = outputs.get('toy_summary', 'summary')\n"
+            "table = summary_builder(o.name)(lambda t: best if t == o.source else {})\n"
+            "written = write_table(table, root / o.name, kind=o.layout)\n"
+            "print(sorted(p.name for p in written), 'toy_best' in outputs.SUMMARY_SOURCES)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                       env=_plugin_env("_toy_summary"), timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "['toy_summary.csv', 'toy_summary.md', 'toy_summary.tex'] True"
+    assert (tmp_path / "toy_summary.csv").read_text() == "metric,a,b\nAP,0.5,0.25\nRR,1.0,0.5\n"

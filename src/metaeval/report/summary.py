@@ -23,7 +23,8 @@ from . import summary_figures as F
 from .csvio import read_table
 from .tables import write_table
 
-__all__ = ["write_summary", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_outputs", "metric_table",
+__all__ = ["write_summary", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_builder", "summary_plotter",
+           "summary_outputs", "metric_table",
            "collection_table", "kendall_table", "rank_correlation_table", "discpower_table"]
 
 
@@ -210,6 +211,30 @@ FIGURE_PLOTTERS: dict[str, Callable] = {
 }
 
 
+def _declared(name: str, attr: str, central: Mapping[str, Callable]) -> Callable:
+    if name in central:
+        return central[name]
+    from ..meta import stages
+
+    for s in stages.REGISTRY:
+        found = dict(getattr(s, attr))
+        if name in found:
+            return found[name]
+    raise ValueError(f"summary output {name!r}: no {attr[8:-1]} (declare it in its stage's StageInfo.{attr})")
+
+
+def summary_builder(name: str) -> Callable:
+    """The builder of summary table ``name``: :data:`TABLE_BUILDERS`, or the one its stage declares
+    (:attr:`metaeval.stages.StageInfo.summary_builders`)."""
+    return _declared(name, "summary_builders", TABLE_BUILDERS)
+
+
+def summary_plotter(name: str) -> Callable:
+    """The plotter of summary figure ``name``: :data:`FIGURE_PLOTTERS`, or the one its stage declares
+    (:attr:`metaeval.stages.StageInfo.summary_plotters`)."""
+    return _declared(name, "summary_plotters", FIGURE_PLOTTERS)
+
+
 def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, metric: str | None = None,
                   **params: float) -> list[Path]:
     """Write the cross-collection tables and figures; return every path written.
@@ -230,11 +255,11 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, metric: str |
 
     setattr(read, "order", _unique(m for df in read("run_means").values() if df is not None  # noqa: B010
                                    for m in df["metric"]))                     # the builders read it
-    tables = {o.name: TABLE_BUILDERS[o.name](read) for o in O.tables("summary")}
+    tables = {o.name: summary_builder(o.name)(read) for o in O.tables("summary")}
     written: list[Path] = []
     for o in O.tables("summary"):
         written += write_table(tables[o.name], out / o.name, kind=o.layout, **dict[str, Any](params))
     cfg = dict(O.caption_values(**params), metric=metric)
     for o in O.figures("summary"):
-        written += FIGURE_PLOTTERS[o.name](tables, read, out / o.name, cfg)
+        written += summary_plotter(o.name)(tables, read, out / o.name, cfg)
     return written
