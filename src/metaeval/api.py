@@ -283,15 +283,15 @@ def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None,
     """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}``, ``OUT/figures/`` and the
     Discpower text files ``OUT/pvalues/METRIC.rthsd.B``; ``labels`` {name: label} shown in the
     Markdown/LaTeX tables and the figures."""
+    from .outputs import caption_values
     from .pipeline import write_figures, write_tables, write_texts
 
-    paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
-                         select_by=cfg.select_by,
-                         labels=labels, matrices=matrices)
+    paths = write_tables(tables, out_dir / "tables", select_by=cfg.select_by, labels=labels, matrices=matrices,
+                         **caption_values(cfg))
     paths += write_texts(tables, cfg, out_dir)
     if figures:
-        paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
-                               swap_threshold=cfg.swap_threshold, labels=labels, select_by=cfg.select_by)
+        paths += write_figures(out_dir / "tables", out_dir / "figures", labels=labels, select_by=cfg.select_by,
+                               **caption_values(cfg))
     return paths
 
 
