@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..detmath import fixed_sum
+from .display import Result
 
 __all__ = ["DEFAULT_DRAWS", "DEFAULT_CHAINS", "MU_SD", "RHAT_MAX", "ESS_MIN", "Posterior", "sufficient",
            "gibbs", "fit", "chain_seeds", "split_rhat", "ess_bulk", "run_summary", "pair_summary",
@@ -377,14 +379,15 @@ def pair_summary(post: Posterior) -> dict[str, np.ndarray]:
     return {"run": s_idx, "other": r_idx, **out}
 
 
-@dataclass
-class BayesResult:
-    """What :func:`bayes_tables` computed: the three tables, the posteriors, the paired t-test's
-    p-values of the pairs (the Markdown view's column) and the convergence warnings."""
+@dataclass(repr=False)
+class BayesResult(Result):
+    """What :func:`bayes_tables` computed: the three tables (``runs``, ``pairs``, ``fit``), the
+    posteriors, the paired t test's p-values of the pairs in ``pairs``' row order per metric (the
+    Markdown view's column) and the convergence warnings."""
 
-    runs: object
-    pairs: object
-    fit: object
+    runs: Any
+    pairs: Any
+    fit: Any
     posteriors: dict
     t_pvalues: dict
     warnings: list[str]
@@ -392,6 +395,16 @@ class BayesResult:
     @property
     def tables(self) -> dict:
         return {"bayes_runs": self.runs, "bayes_pairs": self.pairs, "bayes_fit": self.fit}
+
+    def __repr__(self) -> str:
+        from .display import short_repr
+
+        return short_repr("BayesResult", self.tables)
+
+    def _repr_html_(self) -> str:
+        from .display import html_view
+
+        return html_view("BayesResult", self.tables, "bayes_runs")
 
 
 def convergence_warning(metric: str, rhat: float, ess: float, draws: int) -> str | None:
@@ -414,6 +427,7 @@ def bayes_tables(matrices: dict, metrics=None, *, draws: int = DEFAULT_DRAWS, ch
     (``{metric: topic x run DataFrame}``)."""
     import pandas as pd
 
+    from ..errors import warn_input
     from .pairtests import paired_t
 
     names = list(matrices) if metrics is None else [str(m) for m in metrics]
@@ -439,6 +453,7 @@ def bayes_tables(matrices: dict, metrics=None, *, draws: int = DEFAULT_DRAWS, ch
         w = convergence_warning(m, dg["rhat_max"], dg["ess_min"], post.draws)
         if w:
             warns.append(w)
+            warn_input(w)
     runs = pd.concat(runs_rows, ignore_index=True) if runs_rows else pd.DataFrame(columns=RUN_COLUMNS)
     pairs = pd.concat(pair_frames, ignore_index=True) if pair_frames else pd.DataFrame(columns=PAIR_COLUMNS)
     fitf = pd.DataFrame(fit_rows, columns=list(FIT_COLUMNS))
