@@ -50,8 +50,6 @@ class BayesParams:
         schema={"type": "integer", "minimum": 0}, doc="Random seed of the chains.")
 
 
-_TABLE = {"kind": "table", "scope": "collection", "condition": _B}
-_FIGURE = {"kind": "figure", "scope": "collection", "condition": _B}
 
 STAGE = StageInfo(
     _B, "other", tables=("bayes_runs", "bayes_pairs", "bayes_fit"),
@@ -66,30 +64,35 @@ STAGE = StageInfo(
                 "every run's mean, P(best), every pair's difference, P(a[s] > a[r]) and effect size, split R-hat "
                 "and bulk ESS (Vehtari et al. 2021). See docs/meta.md.")),),
     outputs=(
-        Output("bayes_runs", caption=f"Bayesian inference on {_MODEL}: per metric and run the posterior mean of "
+        Output("bayes_runs", "table", "collection",
+               f"Bayesian inference on {_MODEL}: per metric and run the posterior mean of "
                "the run's mean mu + a[s], its 95% credible interval (2.5% and 97.5% posterior quantiles) and the "
                "posterior probability that it is the best run (p_best)",
-               regenerates=f"the credible intervals of {_REF}",
-               columns=("metric", "run", "mean", "ci_low", "ci_high", "p_best"), **_TABLE),
-        Output("bayes_pairs", caption="Bayesian comparison of every ordered pair of runs: the posterior mean of "
+               f"the credible intervals of {_REF}",
+               columns=("metric", "run", "mean", "ci_low", "ci_high", "p_best"), condition=_B),
+        Output("bayes_pairs", "table", "collection",
+               "Bayesian comparison of every ordered pair of runs: the posterior mean of "
                "a[s] - a[r] (diff) and its 95% credible interval, P(a[s] > a[r]) (p_greater) and the effect size "
                "(a[s] - a[r]) / se (posterior mean); the Markdown and LaTeX add the paired t test's two-sided "
                "p-value of the same pair, the comparison Sakai (2017) makes",
-               regenerates=f"the posterior probabilities and effect sizes of {_REF}",
-               columns=("metric", "run", "other", "diff", "ci_low", "ci_high", "p_greater", "effect"), **_TABLE),
-        Output("bayes_fit", caption="The fit of the crossed model per metric: the posterior means of the "
+               f"the posterior probabilities and effect sizes of {_REF}",
+               columns=("metric", "run", "other", "diff", "ci_low", "ci_high", "p_greater", "effect"), condition=_B),
+        Output("bayes_fit", "table", "collection",
+               "The fit of the crossed model per metric: the posterior means of the "
                "system, topic and residual scales, the largest rank-normalised split R-hat and the smallest "
                "bulk effective sample size over mu, the scales and every a[s] (Vehtari et al. 2021; R-hat above "
                "1.01 or an ESS under 400 is warned about), the divergent transitions (none: a Gibbs sampler has "
                "none), the chains and the kept draws per chain",
-               regenerates=f"the model fits of {_REF}",
+               f"the model fits of {_REF}",
                columns=("metric", "sigma_system", "sigma_topic", "sigma_residual", "rhat_max", "ess_min",
-                        "divergences", "chains", "draws"), **_TABLE),
-        Output("bayes_intervals", caption="Every run's posterior mean mu + a[s] with its 95% credible interval, "
-               "best first, one panel per metric", regenerates=f"the credible-interval plots of {_REF}",
-               source="bayes_runs", **_FIGURE),
-        Output("bayes_p_greater", caption="P(row > column): the posterior probability that the row's run is better "
+                        "divergences", "chains", "draws"), condition=_B),
+        Output("bayes_intervals", "figure", "collection",
+               "Every run's posterior mean mu + a[s] with its 95% credible interval, "
+               "best first, one panel per metric", f"the credible-interval plots of {_REF}",
+               source="bayes_runs", condition=_B),
+        Output("bayes_p_greater", "figure", "collection",
+               "P(row > column): the posterior probability that the row's run is better "
                "than the column's, runs ordered best first, one panel per metric",
-               regenerates=f"the pairwise posterior probabilities of {_REF}", source="bayes_pairs", **_FIGURE),
+               f"the pairwise posterior probabilities of {_REF}", source="bayes_pairs", condition=_B),
     ),
     when="bayes enabled")
