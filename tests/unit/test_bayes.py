@@ -245,3 +245,55 @@ def test_tables_equal_an_independent_sampler_on_dl19():
     close(pairs["p_greater"], (gd > 0) * 1.0, (rd > 0) * 1.0, mean, "p_greater", floor=5e-3)
     close(pairs["effect"], gd / gsc[:, 2:3], rd / sc[:, 2:3], mean, "effect")
     assert fit["rhat_max"] < B.RHAT_MAX and fit["ess_min"] > B.ESS_MIN and not res.warnings
+
+
+# ------------------------------------------------------------------------------ the command
+def _write_matrix(folder, M: pd.DataFrame, name: str = "AP") -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    M.rename_axis("topic").to_csv(folder / f"{name}.csv")
+
+
+def test_command_same_seed_same_bytes(tmp_path, capsys):
+    from metaeval.cli import main
+    from metaeval.report.formatting import fmt4
+
+    _write_matrix(tmp_path / "m", _matrix())
+    outs = []
+    for k, seed in enumerate((4, 4, 5)):
+        out = tmp_path / f"o{k}"
+        assert main(["bayes", "--matrices", str(tmp_path / "m"), "--out", str(out), "--draws", "100", "--chains", "2",
+                     "--seed", str(seed), "--no-figures"]) == 0
+        outs.append({f.name: f.read_bytes() for f in sorted((out / "tables").iterdir())})
+    assert outs[0] == outs[1] and outs[0]["bayes_pairs.csv"] != outs[2]["bayes_pairs.csv"]
+    assert set(outs[0]) == {f"bayes_{t}.{x}" for t in ("runs", "pairs", "fit") for x in ("csv", "md", "tex")}
+    head = outs[0]["bayes_pairs.csv"].decode().splitlines()[0]
+    assert head == "metric,run,other,diff,ci_low,ci_high,p_greater,effect"
+    md = outs[0]["bayes_pairs.md"].decode()
+    p = stats.ttest_rel(_matrix()["r0"], _matrix()["r1"]).pvalue
+    row = next(line for line in md.splitlines() if line.startswith("| AP | r0 | r1 |"))
+    assert "| t-test p |" in md and row.endswith(f"| {fmt4(p)} |")      # the paired t test beside P(r0 > r1)
+    assert "15 run pairs" in capsys.readouterr().err                      # the summary line per metric
+
+
+@pytest.mark.parametrize("case", ["missing", "one run", "one topic"])
+def test_command_bad_matrix_is_one_line_exit_1(tmp_path, capsys, case):
+    from metaeval.cli import main
+
+    M = _matrix()
+    folder = tmp_path / "m"
+    if case == "missing":
+        folder.mkdir()
+        text = M.rename_axis("topic").to_csv()
+        lines = text.splitlines()
+        cells = lines[3].split(",")
+        cells[2] = ""
+        lines[3] = ",".join(cells)
+        (folder / "AP.csv").write_text("\n".join(lines) + "\n")
+    else:
+        _write_matrix(folder, M[["r0"]] if case == "one run" else M.iloc[:1])
+    rc = main(["bayes", "--matrices", str(folder), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip()
+    assert rc == 1 and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert str(folder / "AP.csv") in err
+    assert {"missing": ":4, topic t2: run r1: '' is not a number", "one run": "1 run", "one topic": "1 topic"}[case] in err
+    assert not (tmp_path / "o").exists()

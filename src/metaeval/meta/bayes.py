@@ -44,7 +44,7 @@ DEFAULT_DRAWS, DEFAULT_CHAINS = 1000, 4
 MU_SD = 10.0
 #: convergence thresholds of Vehtari et al. (2021): R-hat above, or a bulk ESS under, is a warning
 RHAT_MAX, ESS_MIN = 1.01, 400.0
-#: the stream id of the sampler's seeds (metaeval.meta.samples.STREAMS keeps 1-9; 50: issue 50)
+#: the stream id of the sampler's seeds (apart from metaeval.meta.samples.STREAMS, which keeps 1-9)
 STREAM = 50
 
 

@@ -77,7 +77,8 @@ def plot_bayes_p_greater(table: pd.DataFrame, path_stem: str | os.PathLike) -> l
         runs = _unique(list(table["run"]) + list(table["other"])) if len(table) else []
         k = max(1, math.ceil(math.sqrt(max(len(metrics), 1))))
         rows = max(1, math.ceil(max(len(metrics), 1) / k))
-        side = _PER_RUN * len(runs) + 2.6
+        label = 5 * 0.62 / 72 * max((len(str(r)) for r in runs), default=1)     # inches of the longest label
+        side = _PER_RUN * len(runs) + label + 0.8
         fig = new_figure(k * (side + 0.8), rows * side)
         if not metrics:
             _no_data(fig.add_subplot(), "bayes_pairs")
@@ -90,7 +91,7 @@ def plot_bayes_p_greater(table: pd.DataFrame, path_stem: str | os.PathLike) -> l
             pos = {r: i for i, r in enumerate(order)}
             P = np.full((len(order), len(order)), np.nan)
             P[[pos[str(r)] for r in g["run"]], [pos[str(o)] for o in g["other"]]] = g["p_greater"].to_numpy(float)
-            im = ax.imshow(P, vmin=0, vmax=1, cmap="RdBu_r", interpolation="nearest", aspect="equal")
+            im = ax.imshow(P, vmin=0, vmax=1, cmap="RdBu_r", interpolation="nearest", aspect="auto")
             ax.set_xticks(range(len(order)))
             ax.set_xticklabels(order, rotation=90, fontsize=5)
             ax.set_yticks(range(len(order)))

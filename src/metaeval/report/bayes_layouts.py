@@ -33,6 +33,27 @@ def _layout_pairs(df: pd.DataFrame, context: dict | None = None) -> Layout:
     return Layout(header, rows, "lll" + "r" * 6)
 
 
+def _layout_runs(df: pd.DataFrame) -> Layout:
+    """One row per metric and run: the posterior mean of the run's mean, its 95% credible interval
+    and P(best)."""
+    header = ["Metric", "Run", "Mean", "CI low", "CI high", "P(best)"]
+    rows = [[str(r.metric), str(r.run), _num(r.mean), _num(r.ci_low), _num(r.ci_high), _num(r.p_best)]
+            for r in df.itertuples(index=False)]
+    return Layout(header, rows, "ll" + "r" * 4)
+
+
+def _layout_fit(df: pd.DataFrame) -> Layout:
+    """One row per metric: the scales, R-hat, the bulk ESS (whole), divergences, chains, draws."""
+    header = ["Metric", "sigma_system", "sigma_topic", "sigma_residual", "R-hat", "ESS", "Divergences", "Chains",
+              "Draws"]
+    rows = [[str(r.metric), _num(r.sigma_system), _num(r.sigma_topic), _num(r.sigma_residual), _num(r.rhat_max),
+             "" if is_missing(r.ess_min) else f"{float(r.ess_min):.0f}", str(int(r.divergences)), str(int(r.chains)),
+             str(int(r.draws))] for r in df.itertuples(index=False)]
+    return Layout(header, rows, "l" + "r" * 8)
+
+
 #: layout key -> layout function (each registered with metaeval.report.layouts.register_layout)
-LAYOUTS = {"bayes_pairs": _layout_pairs}
+LAYOUTS = {"bayes_runs": _layout_runs, "bayes_pairs": _layout_pairs, "bayes_fit": _layout_fit}
+register_layout("bayes_runs", _layout_runs)
 register_layout("bayes_pairs", _layout_pairs, context=True)
+register_layout("bayes_fit", _layout_fit)
