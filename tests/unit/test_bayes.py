@@ -297,3 +297,17 @@ def test_command_bad_matrix_is_one_line_exit_1(tmp_path, capsys, case):
     assert str(folder / "AP.csv") in err
     assert {"missing": ":4, topic t2: run r1: '' is not a number", "one run": "1 run", "one topic": "1 topic"}[case] in err
     assert not (tmp_path / "o").exists()
+
+
+def test_api_writes_and_warns_on_too_few_draws(tmp_path):
+    """``metaeval.bayes``: the command's files; a fit whose bulk ESS is under 400 (Vehtari et al. 2021)
+    is a warning naming the metric and what to raise."""
+    import metaeval
+    from metaeval.errors import InputWarning
+
+    with pytest.warns(InputWarning, match=r"bayes: AP: .*bulk ESS \d+ < 400 .*raise --draws \(now 100\)"):
+        res = metaeval.bayes({"AP": _matrix()}, draws=100, chains=2, seed=1, out=tmp_path / "o", figures=False)
+    assert res.warnings and res.fit["ess_min"].iloc[0] < 400
+    assert (tmp_path / "o" / "tables" / "bayes_runs.csv").is_file()
+    assert B.convergence_warning("AP", 1.0, 5000.0, 1000) is None
+    assert "R-hat 1.0200 > 1.01" in B.convergence_warning("AP", 1.02, 5000.0, 1000)
