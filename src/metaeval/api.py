@@ -26,7 +26,7 @@ from .meta.display import NamedTables, Result
 from .meta.stages.common import SEED
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "Result", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
+           "judgments", "standardisation", "test_errors", "ppi", "reproducibility", "bayes"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: F401  (re-exported; meta.compare uses them too)
 
@@ -612,6 +612,28 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
 
 
 setattr(test_errors, "__test__", False)              # noqa: B010 - a function named test_*, not a pytest test
+
+
+# ------------------------------------------------------------------------ bayes
+def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, chains: int = 4, seed: int = SEED,
+          out=None, figures: bool = True):
+    """Bayesian inference on the crossed topic x run model (``metaeval bayes``; docs/meta.md, "Bayesian
+    inference"; Sakai 2017; Benham et al. 2020) of every metric of ``matrices`` (a folder of
+    ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure, value``
+    frame; every run on every topic).  Returns a :class:`~metaeval.meta.bayes.BayesResult` (``.runs``,
+    ``.pairs``, ``.fit``, ``.posteriors``, ``.warnings``); with ``out`` also writes the command line's
+    files."""
+    from .meta.bayes import bayes_tables
+
+    mats = _matrices_of(matrices, metrics)
+    names = list(mats) if metrics is None else [str(m) for m in metrics]
+    res = bayes_tables(mats, names, draws=draws, chains=chains, seed=seed)
+
+    def write(r: Any, folder: Path, figures: bool) -> list[Path]:
+        from .report.bayes import write_bayes
+
+        return write_bayes(r, folder, figures=figures)
+    return _attached(res, write, out, figures)
 
 
 # ------------------------------------------------------------------------ reproducibility

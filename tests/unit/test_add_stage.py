@@ -115,7 +115,8 @@ def test_schema_block_is_generated_from_the_declarations():
     assert list(props)[8:8 + len(ranked)] == ranked
     it = iter(ranked)
     assert all(p in it for p in ["swap", "stability", "rank_correlation", "discpower", "incompleteness",
-                                 "standardisation", "test_errors", "reproducibility", "sweeps"])
+                                 "standardisation", "test_errors", "reproducibility",
+                                 "bayes", "sweeps"])
 
 
 def test_adding_a_stage_touches_these_files():

@@ -92,7 +92,7 @@ def test_canonical_names_warnings_notes_and_errors():
     intents = _validated(dict(base, collections={"x": {"qrels": "q", "runs": "r", "qrels_form": "intents"}}))
     plan = dag.Plan(intents)
     assert plan.conditions == {"gain_sweep": False, "incompleteness": False, "risk": False, "standardisation": False,
-                               "test_errors": False, "reproducibility": False} and plan.own_job_stages == []
+                               "test_errors": False, "reproducibility": False, "bayes": False} and plan.own_job_stages == []
     assert plan.notes and "incompleteness stage is skipped" in plan.notes[0]
     with pytest.raises(ValueError, match="^config: metrics: "):
         dag.Plan(_validated(dict(base, metrics=["nonsense("])))

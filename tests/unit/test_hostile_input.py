@@ -82,6 +82,9 @@ def _runs(i):
 
 
 ROWS: dict[str, Row] = {
+    "bayes": Row(lambda i, o: ["bayes", "--matrices", str(i / "mats"), "--metrics", "AP", "--draws", "100", "--chains",
+                               "2", "--no-figures", "--out", str(o), "--quiet"],
+                 [("--matrices", "mats/AP.csv", "matrix")]),
     "compare": Row(lambda i, o: ["compare", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i), "--metrics", "AP",
                                  "--out", str(o), "--quiet"],
                    [("--qrels", "qrels.txt", "qrels"), ("--runs", "runs/R1.run", "run")]),

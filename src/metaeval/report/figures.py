@@ -619,3 +619,10 @@ from .error_rates import plot_test_errors_power, plot_test_errors_type1, plot_te
 PLOTTERS.update({"test_errors_type1": (plot_test_errors_type1, {}),
                  "test_errors_power": (plot_test_errors_power, {}),
                  "test_errors_type3": (plot_test_errors_type3, {})})
+
+
+# Bayesian inference (Sakai 2017; Benham et al. 2020): the plotters live in report/bayes.py
+from .bayes import plot_bayes_intervals, plot_bayes_p_greater
+
+PLOTTERS.update({"bayes_intervals": (plot_bayes_intervals, {}),
+                 "bayes_p_greater": (plot_bayes_p_greater, {})})

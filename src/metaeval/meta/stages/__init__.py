@@ -23,9 +23,9 @@ from ...stages import (FIGURE_FORMATS, KINDS, TABLE_FORMATS, Output, Param, Scop
                        get, method_stages, names, param, parameter, params, plug_in_stages, plug_ins_here, quote,
                        register, register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
-from . import (collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall, kishida,
-               paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation, swap,
-               unpaired)
+from . import (bayes, collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall,
+               kishida, paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation,
+               swap, unpaired)
 
 if TYPE_CHECKING:
     from ..incompleteness import IncompletenessConfig
@@ -47,7 +47,7 @@ register(StageInfo("tables", "file", reads=("labels", "pair_top_runs"), command=
          StageInfo("meta", "file", command=_JOBS + "meta"), StageInfo("figures", "file", command=_JOBS + "figures"),
          StageInfo("summary", "file", command=_JOBS + "summary"), kishida.STAGE,
          judgments.STAGE, standardisation.STAGE, error_rates.STAGE, ppi.STAGE,
-         reproducibility.STAGE)
+         reproducibility.STAGE, bayes.STAGE)
 
 
 @dataclass(frozen=True)
