@@ -622,8 +622,8 @@ def _c6(cmd):
         monkeypatch.setattr(sys, "stdout", _ClosedStdout())
         rc, err = _call(argv, capsys)
         monkeypatch.undo()
+        assert out.is_dir() and len(list(out.rglob("*.csv"))) >= 1, err        # committed first
         assert rc == 0 and "standard output is closed" in err, err
-        assert (out / ".metaeval-manifest.json").is_file() and len(list(out.rglob("*.csv"))) >= 1
         assert _beside(out) == []
     return check
 
