@@ -34,7 +34,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import InputError, UsageError
+from .errors import ConfigError, InputError, UsageError
 from .util import _WRITING, _make_parents, _remove_made, check_out, clean_stale, public_mkdtemp, public_mkstemp
 
 #: the file of an output folder that lists which command wrote which of its files
@@ -108,7 +108,7 @@ def publishing(path: str | os.PathLike, owner: str, *, shown: str | None = None,
             commit(tmp, dest, owner, shown)
         except OSError as e:
             raise _mapped(e, tmp, dest, shown) from None
-        except InputError as e:
+        except (InputError, ConfigError) as e:
             if str(tmp) in str(e):
                 raise type(e)(_text(str(e), tmp, dest, shown)) from None
             raise
