@@ -174,18 +174,6 @@ def _manifest_text(owners: dict[str, list[str]]) -> str:
     return json.dumps(body, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def _write_manifest(folder: Path, text: str) -> None:
-    fd, tmp = public_mkstemp(prefix=f".{MANIFEST}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, folder / MANIFEST)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 # ------------------------------------------------------------------ the commit
 class _Interrupted(KeyboardInterrupt):
     """A signal arrived while committing: roll back, then let it take effect."""
@@ -242,7 +230,7 @@ def commit(tmp: Path, dest: Path, owner: str, shown: str | None = None) -> None:
     new = _files(tmp)
     with _deferred_signals() as got:
         if not dest.is_dir():
-            _write_manifest(tmp, _manifest_text({owner: new}))
+            os.rename(_stage_manifest(tmp, _manifest_text({owner: new})), tmp / MANIFEST)
             try:
                 os.rename(tmp, dest)
             except OSError as err:                  # made meanwhile by another command: merged below
@@ -303,15 +291,15 @@ def _merge(tmp: Path, dest: Path, owner: str, new: list[str], got: list[int], sh
     taken = set(new)
     after = {o: [f for f in files if f not in taken] for o, files in owners.items() if o != owner}
     after[owner] = new
-    old_manifest = (dest / MANIFEST).read_bytes() if (dest / MANIFEST).is_file() else None
+    staged = _stage_manifest(dest, _manifest_text(after))      # first: a full disk fails before any move
     backup = Path(public_mkdtemp(prefix=f".{dest.name}.old-{os.getpid()}-", dir=dest.parent))
     moved_out: list[str] = []
     moved_in: list[str] = []
     made: list[Path] = []
-    wrote = False
+    placed = False
     try:
-        for rel in replaced + stale:                    # the old files aside (kept until the end)
-            (backup / rel).parent.mkdir(parents=True, exist_ok=True)
+        for rel in ([MANIFEST] if (dest / MANIFEST).is_file() else []) + replaced + stale:
+            (backup / rel).parent.mkdir(parents=True, exist_ok=True)     # the old files aside, to the end
             os.rename(dest / rel, backup / rel)
             moved_out.append(rel)
             _check(got)
@@ -320,11 +308,14 @@ def _merge(tmp: Path, dest: Path, owner: str, new: list[str], got: list[int], sh
             os.rename(tmp / rel, dest / rel)
             moved_in.append(rel)
             _check(got)
-        wrote = True
-        _write_manifest(dest, _manifest_text(after))
+        os.rename(staged, dest / MANIFEST)
+        placed = True
         _check(got)
     except BaseException:
-        for rel in reversed(moved_in):                  # undone in reverse
+        if placed:                                      # undone in reverse
+            with contextlib.suppress(OSError):
+                os.unlink(dest / MANIFEST)
+        for rel in reversed(moved_in):
             with contextlib.suppress(OSError):
                 os.rename(dest / rel, tmp / rel)
         for d in reversed(made):
@@ -333,16 +324,26 @@ def _merge(tmp: Path, dest: Path, owner: str, new: list[str], got: list[int], sh
         for rel in reversed(moved_out):
             with contextlib.suppress(OSError):
                 os.rename(backup / rel, dest / rel)
-        if wrote:
-            with contextlib.suppress(OSError):
-                if old_manifest is None:
-                    os.unlink(dest / MANIFEST)
-                else:
-                    _write_manifest(dest, old_manifest.decode("utf-8"))
         raise
     finally:
+        with contextlib.suppress(OSError):
+            os.unlink(staged)
         shutil.rmtree(backup, ignore_errors=True)
     _prune(dest, stale)
+
+
+def _stage_manifest(folder: Path, text: str) -> Path:
+    """``text`` written to a temporary file in ``folder`` (renamed onto the manifest as the commit's
+    last move)."""
+    fd, tmp = public_mkstemp(prefix=f"{MANIFEST}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return Path(tmp)
 
 
 def _mkdirs(dest: Path, rel: Path) -> list[Path]:

@@ -171,3 +171,21 @@ def test_paths_that_are_not_folders_are_usage_errors(tmp_path):
     _publish(tmp_path / "to-dir", "ppi", {"x.csv": "1"})             # a link to a folder: written there
     assert (tmp_path / "to-dir").is_symlink() and (tmp_path / "real" / "x.csv").read_text() == "1"
     assert (tmp_path / "f").read_text() == "keep" and Path("/dev/null").is_char_device()
+
+
+def test_a_full_disk_fails_before_anything_moves(tmp_path, monkeypatch):
+    """The new manifest is written first (the one file a commit adds besides the output's)."""
+    import metaeval.publish as P
+
+    dest = tmp_path / "out"
+    _publish(dest, "ppi", {"a.csv": "old"})
+    before = _tree(dest)
+
+    def full(**kw):
+        raise OSError(errno.ENOSPC, "No space left on device", str(kw.get("dir")))
+    monkeypatch.setattr(P, "public_mkstemp", full)
+    with pytest.raises(OSError, match="No space"):
+        _publish(dest, "ppi", {"a.csv": "new", "b.csv": "new"})
+    monkeypatch.undo()
+    assert _tree(dest) == before
+    _nothing_beside(dest)
