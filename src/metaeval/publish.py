@@ -83,9 +83,11 @@ def _kind(mode: int) -> str:
 
 @contextlib.contextmanager
 def publishing(path: str | os.PathLike, owner: str, *, shown: str | None = None,
-               option: str = "output folder") -> Iterator[Path]:
+               option: str = "output folder", accumulate: bool = False) -> Iterator[Path]:
     """Yield a fresh folder beside ``path`` to write the output of command ``owner`` into; when the
-    block ends without an exception it is committed into ``path`` (:func:`commit`).  On an exception
+    block ends without an exception it is committed into ``path`` (:func:`commit`; ``accumulate``:
+    the files it wrote before and does not write now are kept, a folder of one file per measure
+    that grows run by run, as ``metaeval matrices`` writes).  On an exception
     the folder is removed and ``path`` is untouched; an error naming a path inside it names the
     final path (``shown``: how the user wrote ``path``) instead."""
     check_target(path, option)
@@ -105,7 +107,7 @@ def publishing(path: str | os.PathLike, owner: str, *, shown: str | None = None,
     try:
         try:
             yield tmp
-            commit(tmp, dest, owner, shown)
+            commit(tmp, dest, owner, shown, accumulate=accumulate)
         except OSError as e:
             raise _mapped(e, tmp, dest, shown) from None
         except (InputError, ConfigError) as e:
@@ -223,7 +225,7 @@ def _locked(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def commit(tmp: Path, dest: Path, owner: str, shown: str | None = None) -> None:
+def commit(tmp: Path, dest: Path, owner: str, shown: str | None = None, *, accumulate: bool = False) -> None:
     """Publish the files of the folder ``tmp`` as command ``owner``'s output in ``dest`` (see the
     module's docstring); ``tmp`` is left empty or holding only what it did not publish."""
     shown = str(dest) if shown is None else shown
@@ -243,7 +245,7 @@ def commit(tmp: Path, dest: Path, owner: str, shown: str | None = None) -> None:
                     raise _Interrupted
                 return
         with _locked(dest):
-            _merge(tmp, dest, owner, new, got, shown)
+            _merge(tmp, dest, owner, new, got, shown, accumulate)
 
 
 def _clash(path: str, why: str) -> InputError:
@@ -285,12 +287,16 @@ def _plan(dest: Path, owner: str, new: list[str], owners: dict[str, list[str]],
     return replaced, stale
 
 
-def _merge(tmp: Path, dest: Path, owner: str, new: list[str], got: list[int], shown: str) -> None:
+def _merge(tmp: Path, dest: Path, owner: str, new: list[str], got: list[int], shown: str,
+           accumulate: bool = False) -> None:
     owners = read_manifest(dest, shown)
     replaced, stale = _plan(dest, owner, new, owners, shown)
     taken = set(new)
     after = {o: [f for f in files if f not in taken] for o, files in owners.items() if o != owner}
     after[owner] = new
+    if accumulate:                                      # the earlier files stay, still its own
+        after[owner] = sorted(taken | set(stale))
+        stale = []
     staged = _stage_manifest(dest, _manifest_text(after))      # first: a full disk fails before any move
     backup = Path(public_mkdtemp(prefix=f".{dest.name}.old-{os.getpid()}-", dir=dest.parent))
     moved_out: list[str] = []

@@ -189,3 +189,19 @@ def test_a_full_disk_fails_before_anything_moves(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert _tree(dest) == before
     _nothing_beside(dest)
+
+
+def test_an_accumulating_folder_keeps_its_earlier_files(tmp_path):
+    """``metaeval matrices``: one matrix per measure, added run by run (still the command's own)."""
+    dest = tmp_path / "m"
+    with publishing(dest, "matrices", accumulate=True) as tmp:
+        (tmp / "AP.csv").write_text("1")
+        (tmp / "topics.csv").write_text("1")
+    with publishing(dest, "matrices", accumulate=True) as tmp:
+        (tmp / "RR.csv").write_text("2")
+        (tmp / "topics.csv").write_text("2")
+    assert {k: v.decode() for k, v in _tree(dest).items() if k != MANIFEST} == {"AP.csv": "1", "RR.csv": "2",
+                                                                                "topics.csv": "2"}
+    assert read_manifest(dest) == {"matrices": ["AP.csv", "RR.csv", "topics.csv"]}
+    _publish(dest, "matrices", {"RR.csv": "3"})                          # not accumulating: AP, topics stale
+    assert sorted(_tree(dest)) == [MANIFEST, "RR.csv"]

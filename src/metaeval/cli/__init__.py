@@ -12,8 +12,9 @@ Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2
 A command's output is declared with its parser: ``p.set_defaults(out_kind="folder")`` (``--out``
 is a folder: written beside itself under a temporary name and committed by the one publisher,
 :func:`metaeval.publish.publishing`, when the command ends well -- the command's own files,
-listed in the folder's manifest, replaced and its stale ones removed, all or nothing, no other file
-touched -- and removed on any error or signal: :func:`run_command`), ``"file"`` (the command writes
+listed in the folder's manifest, replaced and its stale ones removed (kept with
+``out_accumulates=True``: a folder of one matrix per measure, added to run by run), all or nothing,
+no other file touched -- and removed on any error or signal: :func:`run_command`), ``"file"`` (the command writes
 that file atomically) or ``"any"`` (a file or a folder, the command's own business); every kind is
 checked before any input is read (:func:`metaeval.publish.check_target`: exit 2;
 :func:`metaeval.util.check_out`: exit 1).  What a folder command prints on stdout is printed after
@@ -369,7 +370,8 @@ def run_command(args: argparse.Namespace) -> int | None:
     committed = False
     sys.stdout = printed
     try:
-        with publishing(out, command_owner(args.command), shown=out, option="--out") as tmp:
+        with publishing(out, command_owner(args.command), shown=out, option="--out",
+                        accumulate=_accumulates(args)) as tmp:
             args.out = str(tmp)
             rc = args.func(args)
             raise_if_signalled()              # a signal whose exception was swallowed: not published
@@ -383,6 +385,13 @@ def run_command(args: argparse.Namespace) -> int | None:
         args.out = out
         _print_after(printed.getvalue(), out if committed else None)
     return rc
+
+
+def _accumulates(args: argparse.Namespace) -> bool:
+    """Whether the command's folder keeps its earlier files it does not write now (its parser's
+    ``out_accumulates``: a bool, or a function of the parsed arguments)."""
+    acc = getattr(args, "out_accumulates", False)
+    return bool(acc(args) if callable(acc) else acc)
 
 
 def command_owner(command: str) -> str:
