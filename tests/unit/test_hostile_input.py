@@ -7,7 +7,9 @@ file options); the cases are derived from the rows and from the parsers themselv
 whose argparse type declares its accepted range gets an out-of-range value), so a command added
 later is covered by adding its row -- :func:`test_every_command_has_a_row` fails until it is there.
 Everything runs in-process (``metaeval.cli.main``) except the signal cases, which need a process of
-their own to kill.
+their own to kill.  :data:`PUBLISH_CAUSES` holds a row per cause of issue 48 that the one publisher
+(:mod:`metaeval.publish`) answers: the user's files kept, clashes refused, a failed commit undone,
+stale files removed, the API's writes atomic, a closed stdout, ``--out`` no folder, SIGHUP/SIGQUIT.
 """
 
 from __future__ import annotations

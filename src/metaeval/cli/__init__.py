@@ -126,8 +126,9 @@ def _flush_warnings() -> None:
     """Print the running command's warnings, one line per kind (runs, sets and files of a kind
     named together: :meth:`metaeval.logsummary.WarningTally.lines`), once, before its last word."""
     if _TALLY is not None:
-        for line in _TALLY.lines():
-            print(line, file=sys.stderr)
+        with _closed_ok():                 # a hung-up terminal: the lines are lost, the exit status kept
+            for line in _TALLY.lines():
+                print(line, file=sys.stderr)
         _TALLY.counts.clear()
 
 
