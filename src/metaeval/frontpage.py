@@ -88,7 +88,7 @@ def front_page(config: dict, plan, effective_text: str = "") -> str:
         regen = ("Each caption names the data (collection, runs, topics), the method with its paper and settings, "
                  "and the table or figure of the papers whose method and layout it follows (\"After Table N "
                  "of ...\"; a collection whose config sets ``reproduction: true`` regenerates them)")
-    if plan.kishida:
+    if plan.is_on("kishida"):
         regen += "; the Kishida (2005) reproduction is listed separately"
     lines.append(regen + ".")
     if plan.summary and len(cols) > 1:

@@ -3,14 +3,14 @@
 # sets, fills and trec_eval -q results of the block -- into results/C/judgments/ (tables/, figures/,
 # judgments/). The stage (`judgments`, kind "other", metaeval/meta/stages/judgments.py) has its own
 # command; its block names files and sets rather than parameters, so the stage's plan hook reads it
-# (PLAN.judgments_args, PLAN.judgment_files; its targets are in PLAN.targets). `labels:` is an
-# input (as the writers job's): a changed mapping re-runs this job, its tables and figures relabelled.
+# (job_inputs/job_args: its JobPlan; its targets are in PLAN.targets). `labels:` is an input (as the
+# writers job's): a changed mapping re-runs this job, its tables and figures relabelled.
 
 rule judgments:
     conda:
         CONDA_ENV
     input:
-        qrels=lambda w: PLAN.judgment_files(w.collection),
+        qrels=job_inputs("judgments"),
         runs=lambda w: PLAN.run_files(w.collection),
         labels=PLAN.labels_inputs(),
     output:
@@ -18,7 +18,7 @@ rule judgments:
     params:
         metaeval=METAEVAL,
         runs=runs_args,
-        args=lambda w: PLAN.judgments_args(w.collection),
+        args=job_args("judgments"),
         out=lambda w: f"{RES}/{w.collection}/judgments",
         labels=lambda w, input: f"--labels {_quote(input.labels[0])}" if input.labels else "",
     log:

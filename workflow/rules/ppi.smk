@@ -9,7 +9,7 @@ rule ppi:
     conda:
         CONDA_ENV
     input:
-        qrels=lambda w: PLAN.ppi_files(w.collection),
+        qrels=job_inputs("ppi"),
         runs=lambda w: PLAN.run_files(w.collection),
         labels=PLAN.labels_inputs(),
     output:
@@ -17,7 +17,7 @@ rule ppi:
     params:
         metaeval=METAEVAL,
         runs=runs_args,
-        args=lambda w: PLAN.ppi_args(w.collection),
+        args=job_args("ppi"),
         out=lambda w: f"{RES}/{w.collection}/ppi",
         labels=lambda w, input: f"--labels {_quote(input.labels[0])}" if input.labels else "",
     log:
