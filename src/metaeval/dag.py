@@ -192,9 +192,6 @@ class Plan:
         from .outputs import primary_measure
 
         self.primary_measure = primary_measure(self.metrics, self.select_by)
-        #: every collection reproduces the papers whose tables the outputs lay out (`reproduction:`):
-        #: the cross-collection captions and the report's say "Regenerates", else "After"
-        self.reproduction = all(bool(cc.get("reproduction", False)) for cc in config["collections"].values())
         self.geometric = self.measures(config["geometric"], "geometric")
         #: every matrix the metrics job computes per collection (the stages add theirs)
         self.matrix_metrics = unique(self.metrics + self.geometric + [self.select_by])
@@ -429,6 +426,12 @@ class Plan:
                                                 rthsd_B=self.config_value(_config_key("rthsd_B")),
                                                 **self.caption_values()), own,
                                     format_args(views=self.report_view_names())) if x)
+
+    @property
+    def reproduction(self) -> bool:
+        """Every collection reproduces the papers whose tables the outputs lay out (`reproduction:`):
+        the cross-collection captions and the report's say "Regenerates", else "After"."""
+        return all(bool(cc.get("reproduction", False)) for cc in self.config["collections"].values())
 
     def caption_values(self) -> dict:
         """The configured values of the parameters captions and figures state
