@@ -11,7 +11,7 @@ rule bayes:
     input:
         # what the job reads: its metrics' matrices (a metric added to `metrics:` only does not re-run
         # it) and the collection's data
-        matrices=own_matrix_inputs(PLAN.bayes_metrics),
+        matrices=own_matrix_inputs(job_matrices("bayes")),
         data=collection_data,
     output:
         _table_outputs(["bayes"]),
