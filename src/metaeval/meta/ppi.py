@@ -303,14 +303,22 @@ def _where(files: list[str]) -> str:
 
 def read_topic_list(path: str | os.PathLike) -> list[str]:
     """The labelled topics of ``--labelled-topics FILE``: the first word of every non-empty line
-    not starting with ``#`` (a topic id per line, or TREC qrels), each once in file order."""
-    from ..errors import InputError
+    not starting with ``#`` (a topic id per line, or TREC qrels), each once in file order; plain or
+    gzip, a leading byte-order mark dropped, as every reader (:func:`metaeval.util.open_text`)."""
+    import zlib
 
-    try:
-        with open(path, encoding="utf-8") as fh:
+    from ..errors import InputError
+    from ..util import open_text
+
+    try:                                   # the one text reader: read once, gzip, a BOM, CRLF
+        with open_text(path) as fh:
             text = fh.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read the labelled topics: {e}", path) from None
+    except (OSError, EOFError, zlib.error) as e:
+        raise InputError(f"cannot read the labelled topics: {e.strerror or e if isinstance(e, OSError) else e}",
+                         path) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"cannot read the labelled topics: not UTF-8 text (byte 0x{e.object[e.start]:02x})",
+                         path) from None
     seen: dict = {}
     for line in text.splitlines():
         w = line.split()
