@@ -181,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"metaeval: error: {e}", file=sys.stderr)
         return 2
     args = parser.parse_args(argv)
+    _refuse_empty_values(parser, args)
     from ..progress import set_quiet
 
     set_quiet(bool(getattr(args, "quiet", False)))      # no progress bar under --quiet
@@ -230,6 +231,20 @@ def main(argv: list[str] | None = None) -> int:
             print(_library_note(), file=sys.stderr)
         _LIBRARY.clear()
     return 0 if rc is None else int(rc)
+
+
+def _refuse_empty_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """An empty word given to an option that takes a list (``--metrics ''``: no metric, a path, a
+    name) is a usage error naming the option (exit 2), before any input is read."""
+    sub = next((a for a in parser._actions if a.dest == "command"), None)
+    cmd = getattr(args, "command", None)
+    p = sub.choices.get(cmd) if sub is not None and cmd is not None else None
+    if p is None:
+        return
+    for a in p._actions:
+        v = getattr(args, a.dest, None) if a.option_strings and a.nargs in ("+", "*") else None
+        if isinstance(v, list) and any(isinstance(x, str) and not x.strip() for x in v):
+            p.error(f"{a.option_strings[-1]}: an empty value ('') names nothing; leave it out")
 
 
 class Terminated(BaseException):
