@@ -157,7 +157,7 @@ def duplicate_key(path) -> str | None:
     _Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct)
     try:
         with open(path, encoding="utf-8") as fh:
-            yaml.load(fh, Loader=_Strict)  # noqa: S506 - a safe loader with one constructor more
+            yaml.load(fh, Loader=_Strict)      # a safe loader with one constructor more
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     return found[0] if found else None

@@ -114,6 +114,68 @@ def check_input_link(path: str | os.PathLike, what: str = "input") -> None:
         raise InputError(f"{what} is {why}", path)
 
 
+# ------------------------------------------------------------------ sizes against memory
+def _meminfo_available() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def available_memory() -> int | None:
+    """Bytes this process may still allocate: the machine's available memory, lowered by an
+    address-space limit (``ulimit -v``) less what the process already maps; None if unknown."""
+    avail = _meminfo_available()
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        soft = -1
+    if soft not in (-1, getattr(resource, "RLIM_INFINITY", -1)) and soft > 0:
+        used = 0
+        try:
+            with open("/proc/self/status", encoding="ascii") as fh:
+                for line in fh:
+                    if line.startswith("VmSize:"):
+                        used = int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            pass
+        left = max(0, soft - used)
+        avail = left if avail is None else min(avail, left)
+    return avail
+
+
+def human_bytes(n: float) -> str:
+    """``n`` bytes in binary units, three significant digits (``1.5 GiB``)."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if abs(n) < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g} EiB"
+
+
+def check_memory(n_bytes: float, what: str, option: str) -> None:
+    """Refuse, before allocating them, ``n_bytes`` that this process cannot have
+    (:func:`available_memory`): an :class:`~metaeval.errors.InputError` in one line saying how
+    much ``what`` would need, how much there is, and the option to lower -- not numpy's
+    ``_ArrayMemoryError`` traceback."""
+    avail = available_memory()
+    if avail is None or n_bytes <= avail:
+        return
+    from .errors import InputError
+
+    raise InputError(f"{what} would need {human_bytes(n_bytes)} of memory, {human_bytes(avail)} available: "
+                     f"lower {option}")
+
+
 def gunzip(raw: bytes) -> bytes:
     """gzip data decompressed: ISA-L's gzip (2-3x faster than zlib's) when installed (imported
     here, not with the module: most files read are plain).  ``OSError``/``EOFError`` when corrupt."""

@@ -216,6 +216,11 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(f"metaeval: error: {where}{e.strerror or e}", file=sys.stderr)
         return 1
+    except MemoryError as e:               # a size no check foresaw: one line, not numpy's traceback
+        _flush_warnings()
+        print(f"metaeval: error: out of memory ({e}); lower the sizes given (--B, --trials, topics); nothing "
+              f"written", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         _flush_warnings()
         print("metaeval: interrupted; nothing written", file=sys.stderr)
@@ -236,10 +241,13 @@ def main(argv: list[str] | None = None) -> int:
 def _refuse_empty_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """An empty word given to an option that takes a list (``--metrics ''``: no metric, a path, a
     name) is a usage error naming the option (exit 2), before any input is read."""
+    import argparse
+
     sub = next((a for a in parser._actions if a.dest == "command"), None)
     cmd = getattr(args, "command", None)
-    p = sub.choices.get(cmd) if sub is not None and cmd is not None else None
-    if p is None:
+    choices = getattr(sub, "choices", None)
+    p = choices.get(cmd) if isinstance(choices, dict) and cmd is not None else None
+    if not isinstance(p, argparse.ArgumentParser):
         return
     for a in p._actions:
         v = getattr(args, a.dest, None) if a.option_strings and a.nargs in ("+", "*") else None

@@ -434,6 +434,10 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
         ok = [min(len(drawable), len(judge_t) - 1)]
     if ok != sizes and not sizes_given:
         note(f"budget sizes {', '.join(map(str, ok))} (the defaults that fit {len(drawable)} drawable topics)")
+    if ok:                                 # the budget's labelled sets: (trials, topics) floats, then positions
+        from ..util import check_memory
+
+        check_memory(16 * int(trials) * len(drawable), f"the budget's {int(trials)} labelled sets per size", "--trials")
     jc = set_collection(js, 1, lr, Hmax)
     hv = compute_matrices(hc, ms, g)
     jv = compute_matrices(jc, ms, g)
