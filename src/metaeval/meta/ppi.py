@@ -332,7 +332,8 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
             labelled_topics: str | os.PathLike | Iterable[str] | None = None, labelled: int | None = None,
             alpha: float = 0.05, seed: int = 0, sizes: Iterable[int] | None = None, trials: int = DEFAULT_TRIALS,
             gains: str | None = None,
-            order: str | None = None, depth: int | None = 1000, on_conflict: str = "error") -> PPIResult:
+            order: str | None = None, depth: int | None = 1000, on_conflict: str = "error",
+            trec_eval_version: int = 10) -> PPIResult:
     """Every table of ``metaeval ppi``; see :func:`metaeval.ppi`."""
     import warnings
 
@@ -341,6 +342,9 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
     from ..metrics import compute_matrices, parse_gains
     from ..metrics.registry import check_vocabulary, unique_measures
 
+    from ..io.ingest import check_trec_eval_version
+
+    trec_eval_version = check_trec_eval_version(trec_eval_version)
     hfiles, jfiles = _files(qrels), _files(judge)
     hwhere, jwhere = _where(hfiles), _where(jfiles)
     z_quantile(alpha)
@@ -364,7 +368,7 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
     if not len(both):
         raise InputError(f"the judge's qrels ({jwhere}) and the human qrels ({hwhere}) judged no topic in common: "
                          f"no labelled topic to calibrate the judge on", jwhere)
-    lr = label_sets(js, runs, order=order or "file", depth=depth)
+    lr = label_sets(js, runs, order=order or "file", depth=depth, trec_eval_version=trec_eval_version)
     Hmax = js.max_level
     g = None if gains is None else parse_gains(gains)
     if g is not None and len(g) < Hmax:
