@@ -630,13 +630,16 @@ def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP
     from .meta.reproducibility import Reproduction
     from .meta.reproducibility import reproducibility as compute
 
+    from .util import file_args
+
     if isinstance(reproductions, Mapping):
-        reps = [Reproduction(str(k), str(v[0]), str(v[1])) for k, v in reproductions.items()]
+        reps = [Reproduction(str(k), *file_args(list(v), f"reproduction {k}")) for k, v in reproductions.items()]
     else:
-        reps = [r if isinstance(r, Reproduction) else Reproduction(*map(str, r)) for r in reproductions]
+        reps = [r if isinstance(r, Reproduction) else Reproduction(str(r[0]), *file_args(list(r[1:]), f"reproduction {r[0]}"))
+                for r in reproductions]
     if isinstance(metrics, str):
         metrics = [metrics]
-    res = compute(qrels, [str(p) for p in orig], reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
+    res = compute(qrels, file_args(orig, "orig"), reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
                   depth=int(depth), rbo_p=float(rbo_p))
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.reproducibility import write_reproducibility

@@ -176,6 +176,23 @@ def check_memory(n_bytes: float, what: str, option: str) -> None:
                      f"lower {option}")
 
 
+def file_args(value, what: str) -> list[str]:
+    """``value`` -- a path, or a list of paths -- as the list of paths an API function that reads
+    files takes; a DataFrame (or anything else that is no path) is a ``TypeError`` in one line
+    naming ``what``, not its columns or its printout taken for file names."""
+    items = [value] if isinstance(value, (str, os.PathLike)) or hasattr(value, "columns") else value
+    try:
+        items = list(items)
+    except TypeError:
+        items = [items]
+    for v in items:
+        if not isinstance(v, (str, os.PathLike)):
+            kind = "a DataFrame" if hasattr(v, "columns") else f"a {type(v).__name__}"
+            raise TypeError(f"{what}: {kind} where a file path is expected; this function reads files (write "
+                            f"the frame with DataFrame.to_csv(path, sep=' ', header=False, index=False))")
+    return [os.fspath(v) for v in items]
+
+
 def gunzip(raw: bytes) -> bytes:
     """gzip data decompressed: ISA-L's gzip (2-3x faster than zlib's) when installed (imported
     here, not with the module: most files read are plain).  ``OSError``/``EOFError`` when corrupt."""

@@ -228,7 +228,13 @@ def _parse(path: Path, fmt: str | None):
             try:
                 o = json.loads(ln)
                 if not _not_measure(str(o["measure"])):
-                    out.append((i, str(o["run_id"]), str(o["topic_id"]), str(o["measure"]), str(o["value"])))
+                    v = o["value"]
+                    if isinstance(v, bool) or not (isinstance(v, (int, float)) or (isinstance(v, str)
+                                                                                  and _is_number(v))):
+                        raise InputError(f"value {json.dumps(v)[:40]} is not a number", path, i)
+                    out.append((i, str(o["run_id"]), str(o["topic_id"]), str(o["measure"]), str(v)))
+            except InputError:
+                raise
             except (ValueError, KeyError, TypeError) as e:
                 raise InputError(f"not a leaderboard JSON line (run_id, topic_id, measure, value): {e}", path,
                                  i) from None

@@ -288,10 +288,10 @@ class PPIResult(Result):
 
 
 # ------------------------------------------------------------------------- from files to tables
-def _files(spec: str | os.PathLike | Iterable[str | os.PathLike]) -> list[str]:
-    if isinstance(spec, (str, bytes)) or not hasattr(spec, "__iter__"):
-        spec = [spec]
-    out = [str(f) for s in spec for f in str(s).split(",") if f]
+def _files(spec: str | os.PathLike | Iterable[str | os.PathLike], what: str = "qrels") -> list[str]:
+    from ..util import file_args
+
+    out = [f for s in file_args(spec, what) for f in s.split(",") if f]
     if not out:
         raise ValueError("no qrels file given")
     return out
@@ -345,7 +345,7 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
     from ..io.ingest import check_trec_eval_version
 
     trec_eval_version = check_trec_eval_version(trec_eval_version)
-    hfiles, jfiles = _files(qrels), _files(judge)
+    hfiles, jfiles = _files(qrels), _files(judge, "judge")
     hwhere, jwhere = _where(hfiles), _where(jfiles)
     z_quantile(alpha)
     if labelled_topics is not None and labelled is not None:

@@ -300,7 +300,10 @@ def reproducibility(qrels: object, orig: Sequence[str], reps: Sequence[Reproduct
     replicate = rep_qrels is not None
 
     # every distinct file read once
-    paths = [str(orig[0]), str(orig[1])] + [str(p) for r in reps for p in (r.baseline, r.advanced)]
+    from ..util import file_args
+
+    paths = (file_args(list(orig), "orig")
+             + [p for r in reps for p in file_args([r.baseline, r.advanced], f"reproduction {r.name}")])
     files = {p: read_run_lines(p) for p in dict.fromkeys(paths)}
     fl = list(files.values())
     allt: np.ndarray = (np.unique(np.concatenate([f.topic_list.astype(object) for f in fl]).astype(bytes)) if fl
