@@ -598,8 +598,11 @@ def _c9_api_and_dag(inp, tmp, pipes, capsys):
     from metaeval.meta.stages import ppi as ppi_stage
 
     d = _tie_inputs(tmp)
-    res = metaeval.ppi(str(d / "q.txt"), str(d / "q.txt"), str(d / "runs"), metrics=["AP"], trials=3, sizes=[2],
-                       trec_eval_version=9)
+    from metaeval.errors import InputWarning
+
+    with pytest.warns(InputWarning, match="every topic the judge"):
+        res = metaeval.ppi(str(d / "q.txt"), str(d / "q.txt"), str(d / "runs"), metrics=["AP"], trials=3, sizes=[2],
+                           trec_eval_version=9)
     m = res.means
     assert float(m[(m.run == "R0") & (m.estimator == "human")]["mean"].iloc[0]) == (1 / 1 + 2 / 3) / 2
     cc = {"qrels": "q.txt", "ppi": {"judge": "j.txt"}}
