@@ -44,7 +44,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="gain values of L1..LH (default 1:2:...:H)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--no-figures", action="store_true", help="tables and trials only")
-    add_config_args(p)
+    add_config_args(p, reads="incompleteness")        # the options its computation reads, no other
     add_incompleteness_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, out_kind="folder", _parser=p)

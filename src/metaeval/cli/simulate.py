@@ -20,7 +20,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("presets", nargs="*", metavar="PRESET",
                    help="preset names (default: all four: ntcir3-chinese ntcir3-japanese "
                         "ntcir5-chinese ntcir5-japanese)")
-    p.add_argument("--out-root", default="data/simulated",
+    p.add_argument("--out-root", default=None,
                    help="write each preset to OUT_ROOT/PRESET (default: data/simulated)")
     p.add_argument("--out", help="output directory (exactly one preset, or --params without a preset)")
     p.add_argument("--params", metavar="JSON", type=_json_object,
@@ -29,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="override the preset's seed")
     p.add_argument("--list", action="store_true", help="print the presets' parameters and exit")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=run, out_kind="folder", out_keep_old=False)
+    p.set_defaults(func=run, out_kind="folder", out_keep_old=False, _parser=p)
     return p
 
 
@@ -52,6 +52,10 @@ def run(args) -> int:
         json.dump({k: v.to_dict() for k, v in PRESETS.items()}, sys.stdout, indent=1, sort_keys=True)
         print()
         return 0
+    if args.out and args.out_root is not None:   # one output: --out or OUT_ROOT/PRESET, not both ignored
+        args._parser.error("--out-root names the folder of every preset's output; with --out (one folder) give "
+                           "one of them")
+    args.out_root = "data/simulated" if args.out_root is None else args.out_root
     overrides = dict(args.params or {})           # a JSON object: checked as it is parsed (_json_object)
     base_name = overrides.pop("preset", None)
     if args.seed is not None:
