@@ -69,6 +69,12 @@ def run(args) -> int:
     if args.pool_runs and not {"depth", "leave-one-group-out"} & methods:
         parser.error("--pool-runs names the runs that formed the pool of --method depth or leave-one-group-out; "
                      f"--method {' '.join(sorted(methods))} does not pool")
+    if args.depths is not None and "depth" not in methods:
+        parser.error(f"--depths gives the pool depths of --method depth; --method {' '.join(sorted(methods))} "
+                     f"does not pool by depth")
+    if args.fractions is not None and not {"judged", "stratified"} & methods:
+        parser.error(f"--fractions gives the judgments kept by --method judged or stratified; --method "
+                     f"{' '.join(sorted(methods))} keeps no fraction")
     resolve_order(args, args.runs)
     try:
         gains = parse_gains(args.gains) if args.gains else None
