@@ -582,6 +582,135 @@ def _fail_first_write(monkeypatch, exc):
 
 
 def _c5_api_write_interrupted(inp, tmp, capsys, monkeypatch):
+    import pandas as pd
+
+    import metaeval
+
+    mats = {m: pd.read_csv(inp / "mats" / f"{m}.csv", index_col=0) for m in ("AP", "RR")}
+    res = metaeval.meta_evaluate(mats, B=20, rthsd_B=20)
+    out = tmp / "sub" / "out"
+    fired = _fail_first_write(monkeypatch, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        res.write(out, figures=False)
+    monkeypatch.undo()
+    assert fired and not (tmp / "sub").exists()
+    paths = res.write(out, figures=False)                     # then written, the paths the published ones
+    assert paths and all(Path(p).is_file() and Path(p).is_relative_to(out) for p in paths)
+
+
+def _c5_api_out_disk_full(inp, tmp, capsys, monkeypatch):
+    import metaeval
+
+    out = tmp / "sub" / "out"
+    fired = _fail_first_write(monkeypatch, OSError(28, "No space left on device"))
+    with pytest.raises(OSError, match="No space left"):
+        metaeval.ppi(str(inp / "qrels.txt"), str(inp / "qrels2.txt"), _runs(inp), metrics=["AP"], labelled=3,
+                     trials=5, sizes=[2, 3], out=out, figures=False)
+    monkeypatch.undo()
+    assert fired and not (tmp / "sub").exists()
+
+
+class _ClosedStdout:
+    """A standard output whose reader is gone (``| true``)."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def _c6(cmd):
+    def check(inp, tmp, capsys, monkeypatch):
+        out = tmp / "out"
+        argv = [a for a in ROWS[cmd].argv(inp, out) if a != "--quiet"]
+        monkeypatch.setattr(sys, "stdout", _ClosedStdout())
+        rc, err = _call(argv, capsys)
+        monkeypatch.undo()
+        assert out.is_dir() and len(list(out.rglob("*.csv"))) >= 1, err        # committed first
+        assert rc == 0 and "standard output is closed" in err, err
+        assert _beside(out) == []
+    return check
+
+
+def _c7_out_not_a_folder(inp, tmp, capsys, monkeypatch):
+    """``--out`` empty, a FIFO, a device, a link to a file or to nothing: exit 2 for every command with
+    ``--out``, before any input is read, the path untouched."""
+    monkeypatch.chdir(tmp)
+    (tmp / "f").write_text("keep")
+    os.mkfifo(tmp / "fifo")
+    (tmp / "to-file").symlink_to(tmp / "f")
+    (tmp / "to-dev").symlink_to("/dev/null")
+    (tmp / "dangling").symlink_to(tmp / "nothing")
+    targets = ["", "fifo", "to-file", "to-dev", "dangling"]
+    try:
+        os.mknod(tmp / "dev", 0o600 | __import__("stat").S_IFCHR, os.makedev(1, 3))
+        targets.append("dev")
+    except OSError:                        # not permitted here: the link to /dev/null stands for it
+        pass
+    before = sorted(p.name for p in tmp.iterdir())
+    missing = tmp / "no-input"
+    for cmd in OUT_CMDS:
+        for t in targets:
+            rc, err = _call(ROWS[cmd].argv(missing, t if t == "" else tmp / t), capsys)
+            assert rc == 2 and "--out" in err and "no-input" not in err and "Traceback" not in err, (cmd, t, err)
+    assert sorted(p.name for p in tmp.iterdir()) == before and (tmp / "f").read_text() == "keep"
+    assert (tmp / "fifo").is_fifo() and (tmp / "to-dev").is_symlink()
+
+
+def _c15(signame, code, cmd):
+    def check(inp, tmp, capsys, monkeypatch):
+        sig = getattr(signal, signame)
+        old = signal.signal(sig, lambda *a: None)        # the suite's own process survives either way
+        try:
+            out = tmp / "sub" / "out"
+            real = {"replace": os.replace, "rename": os.rename}
+            sent = []
+
+            def fire(name):
+                def f(*a, **k):
+                    if not sent:
+                        sent.append(1)
+                        os.kill(os.getpid(), sig)
+                        time.sleep(0.01)
+                    return real[name](*a, **k)
+                return f
+            monkeypatch.setattr(os, "replace", fire("replace"))
+            monkeypatch.setattr(os, "rename", fire("rename"))
+            rc, err = _call(ROWS[cmd].argv(inp, out), capsys)
+            monkeypatch.undo()
+        finally:
+            signal.signal(sig, old)
+        assert sent and rc == code, (rc, err)
+        assert err.strip().splitlines()[-1] == f"metaeval: {'hung up' if code == 129 else 'quit'} ({signame}); " \
+                                               "nothing written", err
+        assert not (tmp / "sub").exists()                 # no hidden .out.new-PID-* folder either
+    return check
+
+
+#: one row per cause of issue 48 that the publisher answers: (cause, case, check)
+PUBLISH_CAUSES = [
+    (1, "simulate-out-keeps-other-files", _c1_simulate_out),
+    (1, "simulate-out-root-keeps-other-files", _c1_simulate_out_root),
+    (2, "users-file-where-tables-go", _c2_users_file_where_a_folder_goes),
+    (3, "failed-publish-undone", _c3_failed_publish_is_undone),
+    (4, "rerun-removes-stale", _c4_rerun_removes_its_stale_files),
+    (5, "api-write-ctrl-c", _c5_api_write_interrupted),
+    (5, "api-out-disk-full", _c5_api_out_disk_full),
+    (6, "compare-closed-stdout", _c6("compare")),
+    (6, "ppi-closed-stdout", _c6("ppi")),
+    (7, "out-not-a-folder", _c7_out_not_a_folder),
+    (15, "sighup", _c15("SIGHUP", 129, "ppi")),
+    (15, "sigquit", _c15("SIGQUIT", 131, "simulate")),
+]
+
+
+@pytest.mark.parametrize("cause, case, check", PUBLISH_CAUSES, ids=[f"{c}-{n}" for c, n, _ in PUBLISH_CAUSES])
+def test_publish_cause(cause, case, check, inp, tmp_path, capsys, monkeypatch):
+    check(inp, tmp_path, capsys, monkeypatch)
+
+
+
 # ------------------------------------------------------------------ issue 48: a row per cause
 # Each row runs one command in-process on the small inputs and asserts the value, file or line the
 # promise asks for (each fails on the commit before the fix).  A stream (``<(cat FILE)``) is an
@@ -815,128 +944,6 @@ def _c17_frames(inp, tmp, pipes, capsys):
 
     import metaeval
 
-    mats = {m: pd.read_csv(inp / "mats" / f"{m}.csv", index_col=0) for m in ("AP", "RR")}
-    res = metaeval.meta_evaluate(mats, B=20, rthsd_B=20)
-    out = tmp / "sub" / "out"
-    fired = _fail_first_write(monkeypatch, KeyboardInterrupt())
-    with pytest.raises(KeyboardInterrupt):
-        res.write(out, figures=False)
-    monkeypatch.undo()
-    assert fired and not (tmp / "sub").exists()
-    paths = res.write(out, figures=False)                     # then written, the paths the published ones
-    assert paths and all(Path(p).is_file() and Path(p).is_relative_to(out) for p in paths)
-
-
-def _c5_api_out_disk_full(inp, tmp, capsys, monkeypatch):
-    import metaeval
-
-    out = tmp / "sub" / "out"
-    fired = _fail_first_write(monkeypatch, OSError(28, "No space left on device"))
-    with pytest.raises(OSError, match="No space left"):
-        metaeval.ppi(str(inp / "qrels.txt"), str(inp / "qrels2.txt"), _runs(inp), metrics=["AP"], labelled=3,
-                     trials=5, sizes=[2, 3], out=out, figures=False)
-    monkeypatch.undo()
-    assert fired and not (tmp / "sub").exists()
-
-
-class _ClosedStdout:
-    """A standard output whose reader is gone (``| true``)."""
-
-    def write(self, text):
-        raise BrokenPipeError(32, "Broken pipe")
-
-    def flush(self):
-        raise BrokenPipeError(32, "Broken pipe")
-
-
-def _c6(cmd):
-    def check(inp, tmp, capsys, monkeypatch):
-        out = tmp / "out"
-        argv = [a for a in ROWS[cmd].argv(inp, out) if a != "--quiet"]
-        monkeypatch.setattr(sys, "stdout", _ClosedStdout())
-        rc, err = _call(argv, capsys)
-        monkeypatch.undo()
-        assert out.is_dir() and len(list(out.rglob("*.csv"))) >= 1, err        # committed first
-        assert rc == 0 and "standard output is closed" in err, err
-        assert _beside(out) == []
-    return check
-
-
-def _c7_out_not_a_folder(inp, tmp, capsys, monkeypatch):
-    """``--out`` empty, a FIFO, a device, a link to a file or to nothing: exit 2 for every command with
-    ``--out``, before any input is read, the path untouched."""
-    monkeypatch.chdir(tmp)
-    (tmp / "f").write_text("keep")
-    os.mkfifo(tmp / "fifo")
-    (tmp / "to-file").symlink_to(tmp / "f")
-    (tmp / "to-dev").symlink_to("/dev/null")
-    (tmp / "dangling").symlink_to(tmp / "nothing")
-    targets = ["", "fifo", "to-file", "to-dev", "dangling"]
-    try:
-        os.mknod(tmp / "dev", 0o600 | __import__("stat").S_IFCHR, os.makedev(1, 3))
-        targets.append("dev")
-    except OSError:                        # not permitted here: the link to /dev/null stands for it
-        pass
-    before = sorted(p.name for p in tmp.iterdir())
-    missing = tmp / "no-input"
-    for cmd in OUT_CMDS:
-        for t in targets:
-            rc, err = _call(ROWS[cmd].argv(missing, t if t == "" else tmp / t), capsys)
-            assert rc == 2 and "--out" in err and "no-input" not in err and "Traceback" not in err, (cmd, t, err)
-    assert sorted(p.name for p in tmp.iterdir()) == before and (tmp / "f").read_text() == "keep"
-    assert (tmp / "fifo").is_fifo() and (tmp / "to-dev").is_symlink()
-
-
-def _c15(signame, code, cmd):
-    def check(inp, tmp, capsys, monkeypatch):
-        sig = getattr(signal, signame)
-        old = signal.signal(sig, lambda *a: None)        # the suite's own process survives either way
-        try:
-            out = tmp / "sub" / "out"
-            real = {"replace": os.replace, "rename": os.rename}
-            sent = []
-
-            def fire(name):
-                def f(*a, **k):
-                    if not sent:
-                        sent.append(1)
-                        os.kill(os.getpid(), sig)
-                        time.sleep(0.01)
-                    return real[name](*a, **k)
-                return f
-            monkeypatch.setattr(os, "replace", fire("replace"))
-            monkeypatch.setattr(os, "rename", fire("rename"))
-            rc, err = _call(ROWS[cmd].argv(inp, out), capsys)
-            monkeypatch.undo()
-        finally:
-            signal.signal(sig, old)
-        assert sent and rc == code, (rc, err)
-        assert err.strip().splitlines()[-1] == f"metaeval: {'hung up' if code == 129 else 'quit'} ({signame}); " \
-                                               "nothing written", err
-        assert not (tmp / "sub").exists()                 # no hidden .out.new-PID-* folder either
-    return check
-
-
-#: one row per cause of issue 48 that the publisher answers: (cause, case, check)
-PUBLISH_CAUSES = [
-    (1, "simulate-out-keeps-other-files", _c1_simulate_out),
-    (1, "simulate-out-root-keeps-other-files", _c1_simulate_out_root),
-    (2, "users-file-where-tables-go", _c2_users_file_where_a_folder_goes),
-    (3, "failed-publish-undone", _c3_failed_publish_is_undone),
-    (4, "rerun-removes-stale", _c4_rerun_removes_its_stale_files),
-    (5, "api-write-ctrl-c", _c5_api_write_interrupted),
-    (5, "api-out-disk-full", _c5_api_out_disk_full),
-    (6, "compare-closed-stdout", _c6("compare")),
-    (6, "ppi-closed-stdout", _c6("ppi")),
-    (7, "out-not-a-folder", _c7_out_not_a_folder),
-    (15, "sighup", _c15("SIGHUP", 129, "ppi")),
-    (15, "sigquit", _c15("SIGQUIT", 131, "simulate")),
-]
-
-
-@pytest.mark.parametrize("cause, case, check", PUBLISH_CAUSES, ids=[f"{c}-{n}" for c, n, _ in PUBLISH_CAUSES])
-def test_publish_cause(cause, case, check, inp, tmp_path, capsys, monkeypatch):
-    check(inp, tmp_path, capsys, monkeypatch)
     q = pd.read_csv(inp / "qrels.txt", sep=" ", names=["query_id", "iter", "doc_id", "relevance"])
     calls = [(lambda: metaeval.ppi(q, str(inp / "qrels2.txt"), _runs(inp), metrics=["AP"]), "qrels: a DataFrame"),
              (lambda: metaeval.ppi(str(inp / "qrels.txt"), q, _runs(inp), metrics=["AP"]), "judge: a DataFrame"),
