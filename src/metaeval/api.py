@@ -653,7 +653,7 @@ def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, 
         from .report.bayes import write_bayes
 
         return write_bayes(r, folder, figures=figures)
-    return _attached(res, write, out, figures)
+    return _attached(res, write, out, figures, "bayes")
 
 
 # ------------------------------------------------------------------------ reproducibility
