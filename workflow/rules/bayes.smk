@@ -21,7 +21,7 @@ rule bayes:
         metaeval=METAEVAL,
         matrices=matrices_dir,
         out=lambda w: f"{RES}/{w.collection}",
-        args=lambda w: PLAN.own_job_args("bayes", w.collection),
+        args=job_args("bayes"),
         views=report_views_command("bayes"),
         data=data_params,
     log:
