@@ -439,7 +439,7 @@ class StageInfo:
     captions and figures state (:class:`CaptionParam`: the swap threshold), which the jobs laying
     out tables and drawing figures pass; ``command``: for a job of ``metaeval stage`` that is not
     a method (kind ``file``), the function running it, ``"pkg.module:function"`` called with
-    ``(args, parser, progress)`` (:mod:`metaeval.cli.stage_jobs`); ``summary_builders``: its
+    ``(args, parser, progress)`` (:mod:`metaeval.cli._stage_jobs`); ``summary_builders``: its
     cross-collection tables, ``((summary table name, build(read) -> DataFrame), ...)`` as
     :data:`metaeval.report.summary.TABLE_BUILDERS` has them (``read(TABLE)``: ``{collection:
     DataFrame or None}``), and ``summary_plotters``: its cross-collection figures,

@@ -37,8 +37,8 @@ P = TypeVar("P")
 register_common(common.PARAMS, common.SECTIONS, common.SELECTION,
                 scopes=(Scope("collection", caption_key="{kind}_{name}"),
                         Scope("summary", folders=(("table", ""), ("figure", "")))))
-#: the jobs of `metaeval stage` that are not a method: the function each runs (metaeval.cli.stage_jobs)
-_JOBS = "metaeval.cli.stage_jobs:"
+#: the jobs of `metaeval stage` that are not a method: the function each runs (metaeval.cli._stage_jobs)
+_JOBS = "metaeval.cli._stage_jobs:"
 register(StageInfo("select_runs", "file", command=_JOBS + "select_runs"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
          rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
