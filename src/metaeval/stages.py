@@ -444,7 +444,9 @@ class StageInfo:
     :data:`metaeval.report.summary.TABLE_BUILDERS` has them (``read(TABLE)``: ``{collection:
     DataFrame or None}``), and ``summary_plotters``: its cross-collection figures,
     ``((figure name, draw(tables, read, path_stem, values) -> [paths]), ...)`` as
-    :data:`metaeval.report.summary.FIGURE_PLOTTERS`."""
+    :data:`metaeval.report.summary.FIGURE_PLOTTERS`; ``measure_params``: its parameters whose values
+    are measure names, spelt as the matrices they read when a run starts
+    (:func:`metaeval.meta.run.with_matrix_names`: the gain sweep's ``sweep_metrics``)."""
 
     name: str
     kind: str
@@ -483,6 +485,7 @@ class StageInfo:
     command: str | None = None
     summary_builders: tuple[tuple[str, Callable], ...] = ()
     summary_plotters: tuple[tuple[str, Callable], ...] = ()
+    measure_params: tuple[str, ...] = ()
     metric_list: Callable[[Any], tuple[str, ...]] | None = None
     extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
 

@@ -15,7 +15,7 @@ that the Snakefile and the option parsers read the declarations cheaply.  docs/a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ...stages import (FIGURE_FORMATS, KINDS, TABLE_FORMATS, Output, Param, Scope, StageInfo, scope, scopes,  # noqa: F401
@@ -104,6 +104,17 @@ class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.Ra
                 return getattr(p, name)
         raise KeyError(f"no parameter {name!r}; known: {', '.join(sorted(known_fields()))}")
 
+    def replaced(self, **values: Any) -> MetaConfig:
+        """A copy with parameters replaced by name: fields, or a plug-in's (:meth:`value`)."""
+        own = {f.name for f in fields(self)} - {"plugins"}
+        plugins = tuple(replace(p, **{k: v for k, v in values.items() if k in {f.name for f in fields(p)}})
+                        for p in self.plugins)
+        known = own | {f.name for p in self.plugins for f in fields(p)}
+        bad = sorted(set(values) - known)
+        if bad:
+            raise TypeError(f"unknown parameter(s) {', '.join(bad)}")
+        return replace(self, plugins=plugins, **{k: v for k, v in values.items() if k in own})
+
     @classmethod
     def of(cls, **values: Any) -> MetaConfig:
         """The MetaConfig of parameter values of any stage (a plug-in's too); ``TypeError`` names an
@@ -117,15 +128,6 @@ class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.Ra
         if bad:
             raise TypeError(f"unknown parameter(s) {', '.join(bad)}; known: {', '.join(sorted(known_fields()))}")
         return cls(**values, plugins=tuple(plugins))
-
-    @property
-    def sweep_variants(self) -> tuple:
-        """The gain-sweep variants: ``sweep_gains``, or the paper's (Sakai 2007a)."""
-        if self.sweep_gains is not None:
-            return tuple(self.sweep_gains)
-        from ..sweep import PAPER_GAIN_VARIANTS, paper_to_gains
-
-        return tuple(paper_to_gains(p) for p in PAPER_GAIN_VARIANTS)
 
 
 def _plugin_classes() -> tuple:
