@@ -7,7 +7,9 @@ file options); the cases are derived from the rows and from the parsers themselv
 whose argparse type declares its accepted range gets an out-of-range value), so a command added
 later is covered by adding its row -- :func:`test_every_command_has_a_row` fails until it is there.
 Everything runs in-process (``metaeval.cli.main``) except the signal cases, which need a process of
-their own to kill.
+their own to kill.  :data:`PUBLISH_CAUSES` holds a row per cause of issue 48 that the one publisher
+(:mod:`metaeval.publish`) answers: the user's files kept, clashes refused, a failed commit undone,
+stale files removed, the API's writes atomic, a closed stdout, ``--out`` no folder, SIGHUP/SIGQUIT.
 """
 
 from __future__ import annotations
@@ -82,6 +84,9 @@ def _runs(i):
 
 
 ROWS: dict[str, Row] = {
+    "bayes": Row(lambda i, o: ["bayes", "--matrices", str(i / "mats"), "--metrics", "AP", "--draws", "100", "--chains",
+                               "2", "--no-figures", "--out", str(o), "--quiet"],
+                 [("--matrices", "mats/AP.csv", "matrix")]),
     "compare": Row(lambda i, o: ["compare", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i), "--metrics", "AP",
                                  "--out", str(o), "--quiet"],
                    [("--qrels", "qrels.txt", "qrels"), ("--runs", "runs/R1.run", "run")]),
@@ -473,6 +478,237 @@ def test_signal_mid_run_ends_workers_and_output(cmd, sig, code, big, tmp_path):
     while any(_alive(k) for k in kids) and time.monotonic() - t0 < 10:
         time.sleep(0.05)
     assert not any(_alive(k) for k in kids)
+
+
+# ------------------------------------------------------------------ the publisher (issue 48, causes 1-7, 15)
+def _tree(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``folder``: its bytes and inode (a file replaced by equal bytes differs)."""
+    return {p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_ino)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _beside(out: Path) -> list[str]:
+    return [p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.")]
+
+
+def _judgments_argv(inp: Path, out: Path, *extra: str) -> list[str]:
+    return ["judgments", "--qrels", f"a={inp / 'qrels.txt'}", f"b={inp / 'qrels2.txt'}", *extra, "--reference", "a",
+            "--runs", _runs(inp), "--B", "20", "--no-figures", "--out", str(out), "--quiet"]
+
+
+def _c1_simulate_out(inp, tmp, capsys, monkeypatch):
+    out = tmp / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    for runs in (3, 2):                       # a rerun with fewer runs: its stale run removed, the notes kept
+        rc, err = _call(["simulate", "--params", f'{{"topics": 3, "runs": {runs}}}', "--out", str(out), "--quiet"],
+                        capsys)
+        assert rc == 0, err
+    assert (out / "notes.txt").read_text() == "mine" and (out / "qrels.txt").is_file()
+    assert sorted(p.name for p in (out / "runs").iterdir()) == ["RUN01.run", "RUN02.run"]
+
+
+def _c1_simulate_out_root(inp, tmp, capsys, monkeypatch):
+    (tmp / "sim" / "ntcir3-chinese").mkdir(parents=True)
+    (tmp / "sim" / "ntcir3-chinese" / "notes.txt").write_text("mine")
+    rc, err = _call(["simulate", "ntcir3-chinese", "--params", '{"topics": 3, "runs": 3}', "--out-root",
+                     str(tmp / "sim"), "--quiet"], capsys)
+    assert rc == 0 and (tmp / "sim" / "ntcir3-chinese" / "notes.txt").read_text() == "mine", err
+    assert (tmp / "sim" / "ntcir3-chinese" / "qrels.txt").is_file()
+
+
+def _c2_users_file_where_a_folder_goes(inp, tmp, capsys, monkeypatch):
+    out = tmp / "out"
+    out.mkdir()
+    (out / "tables").write_text("mine")
+    rc, err = _call(ROWS["ppi"].argv(inp, out), capsys)
+    _promise(rc, err, None, rejected_file=f"{out}/tables")
+    assert rc == 1 and "exists and is not a folder" in err, err
+    assert (out / "tables").read_text() == "mine" and [p.name for p in out.iterdir()] == ["tables"]
+    assert _beside(out) == []
+
+
+def _c3_failed_publish_is_undone(inp, tmp, capsys, monkeypatch):
+    """The second run's move into ``out/tables`` fails (a read-only folder; this suite may run as root,
+    so the failure is made): its ``judgments/`` files, moved first, are moved back out."""
+    out = tmp / "out"
+    rc, err = _call(_judgments_argv(inp, out), capsys)
+    assert rc == 0, err
+    before = _tree(out)
+    real = {"replace": os.replace, "rename": os.rename}
+
+    def failing(name):
+        def f(src, dst, *a, **k):
+            if str(dst).startswith(str(out / "tables")) and f"{os.sep}.out.new-" in str(src):
+                raise PermissionError(13, "Permission denied", str(dst))
+            return real[name](src, dst, *a, **k)
+        return f
+    monkeypatch.setattr(os, "replace", failing("replace"))
+    monkeypatch.setattr(os, "rename", failing("rename"))
+    rc, err = _call(_judgments_argv(inp, out), capsys)
+    monkeypatch.undo()
+    _promise(rc, err, None, rejected_file=f"{out}/tables/")
+    assert rc == 1 and "Permission denied" in err and ".new-" not in err, err
+    assert _tree(out) == before and _beside(out) == []
+
+
+def _c4_rerun_removes_its_stale_files(inp, tmp, capsys, monkeypatch):
+    out = tmp / "out"
+    rc, err = _call(_judgments_argv(inp, out, f"d={inp / 'qrels2.txt'}"), capsys)
+    assert rc == 0 and (out / "judgments" / "confusion" / "a__d.csv").is_file(), err
+    (out / "notes.txt").write_text("mine")
+    rc, err = _call(_judgments_argv(inp, out), capsys)          # set d dropped
+    assert rc == 0, err
+    assert sorted(p.name for p in (out / "judgments" / "confusion").iterdir()) == ["a__b.csv"]
+    assert (out / "notes.txt").read_text() == "mine"
+    assert "a__d" not in (out / ".metaeval-manifest.json").read_text()
+
+
+def _fail_first_write(monkeypatch, exc):
+    """The first file renamed into place raises ``exc``."""
+    real = {"replace": os.replace, "rename": os.rename}
+    fired = []
+
+    def fire(name):
+        def f(*a, **k):
+            if not fired:
+                fired.append(name)
+                raise exc
+            return real[name](*a, **k)
+        return f
+    monkeypatch.setattr(os, "replace", fire("replace"))
+    monkeypatch.setattr(os, "rename", fire("rename"))
+    return fired
+
+
+def _c5_api_write_interrupted(inp, tmp, capsys, monkeypatch):
+    import pandas as pd
+
+    import metaeval
+
+    mats = {m: pd.read_csv(inp / "mats" / f"{m}.csv", index_col=0) for m in ("AP", "RR")}
+    res = metaeval.meta_evaluate(mats, B=20, rthsd_B=20)
+    out = tmp / "sub" / "out"
+    fired = _fail_first_write(monkeypatch, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        res.write(out, figures=False)
+    monkeypatch.undo()
+    assert fired and not (tmp / "sub").exists()
+    paths = res.write(out, figures=False)                     # then written, the paths the published ones
+    assert paths and all(Path(p).is_file() and Path(p).is_relative_to(out) for p in paths)
+
+
+def _c5_api_out_disk_full(inp, tmp, capsys, monkeypatch):
+    import metaeval
+
+    out = tmp / "sub" / "out"
+    fired = _fail_first_write(monkeypatch, OSError(28, "No space left on device"))
+    with pytest.raises(OSError, match="No space left"):
+        metaeval.ppi(str(inp / "qrels.txt"), str(inp / "qrels2.txt"), _runs(inp), metrics=["AP"], labelled=3,
+                     trials=5, sizes=[2, 3], out=out, figures=False)
+    monkeypatch.undo()
+    assert fired and not (tmp / "sub").exists()
+
+
+class _ClosedStdout:
+    """A standard output whose reader is gone (``| true``)."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def _c6(cmd):
+    def check(inp, tmp, capsys, monkeypatch):
+        out = tmp / "out"
+        argv = [a for a in ROWS[cmd].argv(inp, out) if a != "--quiet"]
+        monkeypatch.setattr(sys, "stdout", _ClosedStdout())
+        rc, err = _call(argv, capsys)
+        monkeypatch.undo()
+        assert out.is_dir() and len(list(out.rglob("*.csv"))) >= 1, err        # committed first
+        assert rc == 0 and "standard output is closed" in err, err
+        assert _beside(out) == []
+    return check
+
+
+def _c7_out_not_a_folder(inp, tmp, capsys, monkeypatch):
+    """``--out`` empty, a FIFO, a device, a link to a file or to nothing: exit 2 for every command with
+    ``--out``, before any input is read, the path untouched."""
+    monkeypatch.chdir(tmp)
+    (tmp / "f").write_text("keep")
+    os.mkfifo(tmp / "fifo")
+    (tmp / "to-file").symlink_to(tmp / "f")
+    (tmp / "to-dev").symlink_to("/dev/null")
+    (tmp / "dangling").symlink_to(tmp / "nothing")
+    targets = ["", "fifo", "to-file", "to-dev", "dangling"]
+    try:
+        os.mknod(tmp / "dev", 0o600 | __import__("stat").S_IFCHR, os.makedev(1, 3))
+        targets.append("dev")
+    except OSError:                        # not permitted here: the link to /dev/null stands for it
+        pass
+    before = sorted(p.name for p in tmp.iterdir())
+    missing = tmp / "no-input"
+    for cmd in OUT_CMDS:
+        for t in targets:
+            rc, err = _call(ROWS[cmd].argv(missing, t if t == "" else tmp / t), capsys)
+            assert rc == 2 and "--out" in err and "no-input" not in err and "Traceback" not in err, (cmd, t, err)
+    assert sorted(p.name for p in tmp.iterdir()) == before and (tmp / "f").read_text() == "keep"
+    assert (tmp / "fifo").is_fifo() and (tmp / "to-dev").is_symlink()
+
+
+def _c15(signame, code, cmd):
+    def check(inp, tmp, capsys, monkeypatch):
+        sig = getattr(signal, signame)
+        old = signal.signal(sig, lambda *a: None)        # the suite's own process survives either way
+        try:
+            out = tmp / "sub" / "out"
+            real = {"replace": os.replace, "rename": os.rename}
+            sent = []
+
+            def fire(name):
+                def f(*a, **k):
+                    if not sent:
+                        sent.append(1)
+                        os.kill(os.getpid(), sig)
+                        time.sleep(0.01)
+                    return real[name](*a, **k)
+                return f
+            monkeypatch.setattr(os, "replace", fire("replace"))
+            monkeypatch.setattr(os, "rename", fire("rename"))
+            rc, err = _call(ROWS[cmd].argv(inp, out), capsys)
+            monkeypatch.undo()
+        finally:
+            signal.signal(sig, old)
+        assert sent and rc == code, (rc, err)
+        assert err.strip().splitlines()[-1] == f"metaeval: {'hung up' if code == 129 else 'quit'} ({signame}); " \
+                                               "nothing written", err
+        assert not (tmp / "sub").exists()                 # no hidden .out.new-PID-* folder either
+    return check
+
+
+#: one row per cause of issue 48 that the publisher answers: (cause, case, check)
+PUBLISH_CAUSES = [
+    (1, "simulate-out-keeps-other-files", _c1_simulate_out),
+    (1, "simulate-out-root-keeps-other-files", _c1_simulate_out_root),
+    (2, "users-file-where-tables-go", _c2_users_file_where_a_folder_goes),
+    (3, "failed-publish-undone", _c3_failed_publish_is_undone),
+    (4, "rerun-removes-stale", _c4_rerun_removes_its_stale_files),
+    (5, "api-write-ctrl-c", _c5_api_write_interrupted),
+    (5, "api-out-disk-full", _c5_api_out_disk_full),
+    (6, "compare-closed-stdout", _c6("compare")),
+    (6, "ppi-closed-stdout", _c6("ppi")),
+    (7, "out-not-a-folder", _c7_out_not_a_folder),
+    (15, "sighup", _c15("SIGHUP", 129, "ppi")),
+    (15, "sigquit", _c15("SIGQUIT", 131, "simulate")),
+]
+
+
+@pytest.mark.parametrize("cause, case, check", PUBLISH_CAUSES, ids=[f"{c}-{n}" for c, n, _ in PUBLISH_CAUSES])
+def test_publish_cause(cause, case, check, inp, tmp_path, capsys, monkeypatch):
+    check(inp, tmp_path, capsys, monkeypatch)
+
 
 
 # ------------------------------------------------------------------ issue 48: a row per cause

@@ -15,7 +15,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         description="Write simulated test collections shaped like the NTCIR CLIR data of papers "
                     "000/001 (Table 1): OUT/qrels.txt (NTCIR form TOPIC DOCID Lk), OUT/runs/RUN.run "
                     "(TREC 6-column form) and OUT/params.json. Written atomically (temporary "
-                    "directory renamed into place). The model is described in docs/simulation.md.",
+                    "directory beside OUT, committed when complete: the simulation's files of an "
+                    "earlier run replaced, the other files in OUT left as they are). The model is described in docs/simulation.md.",
     )
     p.add_argument("presets", nargs="*", metavar="PRESET",
                    help="preset names (default: all four: ntcir3-chinese ntcir3-japanese "
@@ -29,7 +30,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="override the preset's seed")
     p.add_argument("--list", action="store_true", help="print the presets' parameters and exit")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=run, out_kind="folder", out_keep_old=False, _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p)
     return p
 
 

@@ -9,7 +9,7 @@ here (``outputs``), in the scope ``ppi``: ``DIR/tables``, ``DIR/figures``."""
 
 from __future__ import annotations
 
-from ...stages import StageInfo
+from ...stages import JobPlan, PlanView, Scope, StageInfo
 from .common import SEED
 
 _ANGELOPOULOS = "Angelopoulos et al. (2023)"
@@ -101,26 +101,27 @@ def job_args(cc: dict, metrics: list[str], trec_eval_version: int | None = None)
     return " ".join(words)
 
 
-def plan(p) -> None:
-    """The collections with a ``ppi:`` block in the plan of a config (:class:`metaeval.dag.Plan`),
-    one job each; its rule (``workflow/rules/ppi.smk``) reads ``p.ppi_files(C)`` and ``p.ppi_args(C)``
-    (the block's metrics canonical, or the config's)."""
-    p.ppi_collections = [c for c in p.collections if p.collection(c).get("ppi")]
+def plan(p: PlanView) -> JobPlan:
+    """The collections with a ``ppi:`` block in the plan of a config, one job each
+    (``workflow/rules/ppi.smk``): each one's files and command options (the block's metrics
+    canonical, or the config's)."""
+    cs = tuple(c for c in p.collections if p.collection(c).get("ppi"))
 
     def args(c: str) -> str:
         block = p.collection(c)["ppi"]
         metrics = p.measures(block["metrics"], f"collections.{c}.ppi.metrics") if block.get("metrics") else p.metrics
         return job_args(p.collection(c), metrics, p.trec_eval_version())
 
-    p.ppi_files = lambda c: job_files(p.collection(c))
-    p.ppi_args = args
+    return JobPlan(collections=cs, inputs={c: tuple(job_files(p.collection(c))) for c in cs},
+                   args={c: args(c) for c in cs})
 
 
-def targets(p) -> list[str]:
+def targets(p: PlanView) -> list[str]:
     """Its files, ``results/C/ppi/...``, for every collection with a ``ppi:`` block."""
-    return [f"{p.results}/{c}/ppi/{f}" for c in p.ppi_collections for f in p.output_files("ppi")]
+    return [f"{p.results}/{c}/ppi/{f}" for c in p.job("ppi").collections for f in p.output_files("ppi")]
 
 
 STAGE = StageInfo("ppi", "other", plan=plan, targets=targets,
+                  scopes=(Scope("ppi", folders=(("table", "tables"), ("figure", "figures"))),),
                   title="prediction-powered intervals and the judging budget (Angelopoulos et al. 2023)",
                   outputs=OUTPUTS)
