@@ -117,6 +117,8 @@ BASE = {
                                     "--B", "20", "--no-condensed", "--no-figures", "--out", str(o), "--quiet"],
     "stage": lambda i, o: ["stage", "kendall", "--matrices", str(i / "mats"), "--out", str(o), "--quiet"],
 }
+BASE["bayes"] = lambda i, o: ["bayes", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i), "--metrics", *GRADED,
+                              "--draws", "100", "--chains", "2", "--no-figures", "--out", str(o), "--quiet"]
 BASE["meta"] = lambda i, o: ["meta", "--matrices", str(i / "mats"), "--out", str(o), "--no-figures", "--quiet"]
 BASE["reproduce"] = BASE["paper-tables"]
 
@@ -243,6 +245,11 @@ ALT: dict[str, dict[str, object]] = {
     "meta": {"--matrices": ["MATS2"], "--out": OUT, "--collection": Refused(["RUN0"]), "--no-figures": [],
              "--quiet": []},
 }
+ALT["bayes"] = {
+    "--matrices": Refused(["MATS"]), "--qrels": ["QRELS2"], "--runs": ["RUN0", "RUN1", "RUN2"], "--gains": ["1:9"],
+    "--cutoffs": Refused(["3"]), "--condensed": [], "--metrics": ["RR"], "--max-level": ["3"],
+    "--vocabulary": ["ntcireval"], "--order": ["file"], "--trec-eval-version": ["9"], "--depth": ["2"], "--out": OUT,
+    "--draws": ["120"], "--chains": ["3"], "--seed": ["5"], "--no-figures": [], "--quiet": []}
 ALT["reproduce"] = ALT["paper-tables"]
 
 

@@ -841,10 +841,17 @@ def _c9_api_and_dag(inp, tmp, pipes, capsys):
                            trec_eval_version=9)
     m = res.means
     assert float(m[(m.run == "R0") & (m.estimator == "human")]["mean"].iloc[0]) == (1 / 1 + 2 / 3) / 2
-    cc = {"qrels": "q.txt", "ppi": {"judge": "j.txt"}}
-    assert "--trec-eval-version 9" in ppi_stage.job_args(cc, ["AP"], 9)
-    assert "--trec-eval-version" not in ppi_stage.job_args(cc, ["AP"], None)
-    assert dag.Plan.trec_eval_version(type("P", (), {"config": {"trec_eval_version": 9}})()) == 9
+    import yaml
+    from snakemake.utils import validate
+
+    cfg = yaml.safe_load((ROOT / "config" / "examples" / "trec-dl19-ppi.yaml").read_text())
+    for version, words in ((9, " --trec-eval-version 9"), (10, "")):
+        c = dict(cfg, trec_eval_version=version)
+        validate(c, str(ROOT / "workflow" / "schemas" / "config.schema.yaml"))
+        plan = dag.Plan(c)
+        args = plan.job_args("ppi", plan.job("ppi").collections[0])
+        assert args.endswith("--depth 1000" + words) and args.count("--trec-eval-version") == (version == 9), args
+    assert "--trec-eval-version 9" in ppi_stage.job_args({"qrels": "q", "ppi": {"judge": "j"}}, ["AP"], 9)
 
 
 def _c11(inp, tmp, pipes, capsys):

@@ -119,6 +119,9 @@ def load_or_build(qrels, runs, cache_path: str | os.PathLike, order: str | None 
                     and (max_level is None or info.get("max_level") == max_level)
                     and info.get("fingerprints") == prints)
             if same:
+                from ..util import release_sources
+
+                release_sources()              # what sniffing kept for a parser that does not come
                 return c
     if form == "auto":
         c = load_collection(qrels, sources, order=order, depth=depth, max_level=max_level, progress=progress,
