@@ -18,7 +18,7 @@ from .csvio import csv_blocks as _csv_blocks, csv_text
 from .layout_catalogue import kind_for
 from .render import Cell, Layout, render_latex, render_markdown
 
-__all__ = ["write_table", "table_caption", "table_texts", "relabel_layout", "first_rows", "TABLE_MAX_ROWS"]
+__all__ = ["write_table", "table_caption", "table_texts", "relabel_layout", "first_rows", "TABLE_MAX_ROWS", "table_label"]
 
 
 def table_caption(kind: str, *, alpha: float = 0.05, swap_threshold: float = 0.05,
@@ -53,14 +53,16 @@ def relabel_layout(layout: Layout, labels) -> Layout:
 def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
                 swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None,
-                csv_blocks: bool = False, context: dict | None = None) -> dict[str, Any]:
+                csv_blocks: bool = False, context: dict | None = None,
+                label: str | None = None) -> dict[str, Any]:
     """``{".csv": ..., ".md": ..., ".tex": ...}`` of :func:`write_table`, without writing;
     ``labels`` ({name: label}) relabels runs and measures in the Markdown and LaTeX texts.
     ``pair_runs`` (:func:`metaeval.report.per_pair.pair_runs_for`): a per-pair table's Markdown
     and LaTeX show the pairs of those runs only, the CSV every pair.  ``csv_blocks``: the CSV as an
     iterable of its blocks of text, produced as they are consumed (:func:`write_table` of a long
     table).  ``context``: what was computed (:func:`metaeval.outputs.caption_context`: the primary
-    measure, the number of runs), for the caption and the layouts that read it."""
+    measure, the number of runs), for the caption and the layouts that read it.  ``label``: the
+    LaTeX ``\\label``'s name (``COLLECTION:TABLE`` -> ``tab:COLLECTION:TABLE``; default the stem)."""
     from .per_pair import PER_PAIR_TABLES, pair_note, restrict_pairs
 
     spec = kind_for(kind, stem_name)
@@ -74,11 +76,15 @@ def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
         layout = relabel_layout(spec.lay_out(restrict_pairs(data, pair_runs["runs"]), context), labels)
     else:
         layout = relabel_layout(spec.lay_out(data, context), labels)
+    total = len(layout.rows)
+    md_caption = caption
     if spec.name not in PER_PAIR_TABLES:        # a per-pair table: the pairs of the top runs (or every pair asked)
         layout, note = first_rows(layout, stem_name)
-        caption = (caption or "") + note
-    return {".csv": _Blocks(data) if csv_blocks else csv_text(data), ".md": render_markdown(layout, caption),
-            ".tex": render_latex(layout, caption, label=stem_name)}
+        md_caption = (caption or "") + note
+    # the LaTeX: the rows that fit a page (metaeval.report.texfit), its caption saying so
+    return {".csv": _Blocks(data) if csv_blocks else csv_text(data), ".md": render_markdown(layout, md_caption),
+            ".tex": render_latex(layout, caption, label=label or stem_name, csv=f"{stem_name}.csv",
+                                 total_rows=total)}
 
 
 #: the most body rows a Markdown/LaTeX table shows (with its caption and header, some 250 lines: a
@@ -119,7 +125,8 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
     stem = Path(path_stem)
     stream = isinstance(df, pd.DataFrame) and len(df) > STREAM_ROWS
     texts = table_texts(df, stem.name, kind=kind, caption=caption, alpha=alpha, swap_threshold=swap_threshold,
-                        labels=labels, pair_runs=pair_runs, csv_blocks=stream, context=context)
+                        labels=labels, pair_runs=pair_runs, csv_blocks=stream, context=context,
+                        label=table_label(stem))
     paths: list[Path] = []
     with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
         for suffix, text in texts.items():
@@ -131,6 +138,19 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
                     fh.write(part)
             paths.append(path)
     return paths
+
+
+def table_label(stem: Path) -> str:
+    """``SCOPE:TABLE`` of a table written at ``stem``: the collection (``results/NAME/tables/TABLE``),
+    ``summary``, or whatever folder holds the tables -- the LaTeX ``\\label`` is ``tab:SCOPE:TABLE``,
+    the same for every run of the same config."""
+    from ..util import published_name
+
+    folder = stem.parent
+    scope = published_name(folder)
+    if scope == "tables":
+        scope = published_name(folder.parent)
+    return f"{scope}:{stem.name}" if scope else stem.name
 
 
 class _Blocks:

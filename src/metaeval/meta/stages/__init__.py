@@ -24,8 +24,8 @@ from ...stages import (FIGURE_FORMATS, KINDS, SCOPES, TABLE_FORMATS, Output, Par
                        register, register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
 from . import (collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall, kishida,
-               paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation, swap,
-               unpaired)
+               paired, ppi, rank_correlation, reproducibility, results_table, risk, run_means, stability,
+               standardisation, swap, unpaired)
 
 if TYPE_CHECKING:
     from ..incompleteness import IncompletenessConfig
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 register_common(common.PARAMS, common.SECTIONS, common.SELECTION)
 register(StageInfo("select_runs", "file"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
-         rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
+         rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE, results_table.STAGE)
 plug_ins_here()
 register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
          StageInfo("figures", "file"), StageInfo("summary", "file"), kishida.STAGE,
@@ -42,7 +42,8 @@ register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageIn
 
 
 @dataclass(frozen=True)
-class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.RankCorrelationParams,
+class MetaConfig(results_table.ResultsTableParams, risk.RiskParams, discpower.DiscpowerParams,
+                 rank_correlation.RankCorrelationParams,
                  gain_sweep.GainSweepParams, stability.StabilityParams, swap.SwapParams, paired.PairedParams,
                  kendall.KendallParams, common.CommonParams):
     """The parameters of every meta-evaluation method (defaults = the papers): the fields of the
