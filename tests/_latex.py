@@ -76,11 +76,16 @@ def document(kind: str, tables: list[Path]) -> str:
             + "\n\\clearpage\n\\end{document}\n")
 
 
-def compile_document(kind: str, tables: list[Path], work: Path, timeout: int = 300) -> tuple[Path, str]:
+def compile_document(kind: str, tables: list[Path], work: Path, timeout: int = 300,
+                     preamble_input: Path | None = None) -> tuple[Path, str]:
     """Compile :func:`document` in ``work`` (as ``KIND.tex``); return the PDF and the log's text.
-    Raises ``AssertionError`` with the log's end when pdflatex stops with an error."""
+    ``preamble_input``: a file ``\\input`` after ``\\begin{document}`` (measurements).  Raises
+    ``AssertionError`` with the log's end when pdflatex stops with an error."""
     work.mkdir(parents=True, exist_ok=True)
-    (work / f"{kind}.tex").write_text(document(kind, tables), encoding="utf-8")
+    text = document(kind, tables)
+    if preamble_input is not None:
+        text = text.replace("\\begin{document}\n", f"\\begin{{document}}\n\\input{{{preamble_input.as_posix()}}}\n", 1)
+    (work / f"{kind}.tex").write_text(text, encoding="utf-8")
     env = {**os.environ, "max_print_line": "100000"}      # the log's lines unwrapped
     r = subprocess.run([pdflatex() or "pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"{kind}.tex"],
                        cwd=work, capture_output=True, text=True, timeout=timeout, env=env)
@@ -120,6 +125,19 @@ def first_page_png(pdf: Path, dest: Path) -> Path | None:
     subprocess.run([exe, "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(dest.with_suffix(""))],
                    check=True, capture_output=True, timeout=120)
     return dest
+
+
+def compile_problems(results: Path, work: Path, png: Path | None = None) -> dict[str, list[str]]:
+    """``{document class: [problem, ...]}`` of every table under ``results`` compiled in each
+    document of :data:`DOCUMENTS` (in ``work/KIND``); ``png``: page 1 of each saved there."""
+    tables = [t.resolve() for t in tables_of(results)]
+    out = {}
+    for kind in DOCUMENTS:
+        pdf, log = compile_document(kind, tables, Path(work) / kind)
+        out[kind] = problems(log)
+        if png is not None:
+            first_page_png(pdf, Path(png) / f"{Path(results).parent.name or 'results'}-{kind}.png")
+    return out
 
 
 def main(argv: list[str]) -> int:

@@ -78,14 +78,16 @@ class _Size:
     command: str          # "" (normal), "\small", "\footnotesize"
     widths: tuple         # the normal-weight widths of '!'..'~'
     space: float          # the interword space
-    bold: float           # a bold character over the normal-size bold one
+    bold: float           # a bold character over the normal-size bold one (the largest ratio, Computer Modern)
     row: float            # a row's height (pt): the size's \baselineskip in the article
 
 
 #: the sizes a table may be set in, largest first (the article's sizes: 10, 9 and 8 pt; acmart's
 #: are a point smaller)
-SIZES = (_Size("", _N, 3.34, 1.0, 12.0), _Size(r"\small", _S, 3.09, 0.925, 11.0),
-         _Size(r"\footnotesize", _F, 2.84, 0.85, 9.5))
+SIZES = (_Size("", _N, 3.34, 1.0, 12.0), _Size(r"\small", _S, 3.09, 0.928, 11.0),
+         _Size(r"\footnotesize", _F, 2.84, 0.856, 9.5))
+#: the bold interword space at normal size (Computer Modern bold: 3.83 pt)
+_BOLD_SPACE = 3.84
 #: a character outside ASCII (a Greek letter, a dagger): as wide as an 'M'
 _WIDE = 9.17
 #: a table's rules and their gaps (pt), a caption's skip above the table (pt)
@@ -99,7 +101,7 @@ def text_width(text: str, size: _Size = SIZES[0], bold: bool = False) -> float:
     for ch in text:
         o = ord(ch)
         if o == 32:
-            w += size.space
+            w += _BOLD_SPACE * size.bold if bold else size.space
         elif 33 <= o <= 126:
             w += (_B[o - 33] * size.bold) if bold else size.widths[o - 33]
         else:
