@@ -100,7 +100,7 @@ def test_schema_block_is_generated_from_the_declarations():
     # the common parameters' sections (bootstrap; labels and pair_top_runs of the tables job), the
     # methods', those of the stages with a job of their own, then sweeps
     assert list(props)[5:18] == ["bootstrap", "labels", "pair_top_runs", "swap", "stability", "rank_correlation",
-                                 "discpower", "incompleteness", "results_table", "standardisation", "test_errors",
+                                 "discpower", "results_table", "incompleteness", "standardisation", "test_errors",
                                  "reproducibility", "sweeps"]
 
 

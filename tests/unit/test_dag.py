@@ -33,7 +33,7 @@ def test_default_config_jobs_and_arguments():
     plan = dag.Plan(_shipped("config.yaml"))
     assert plan.metrics == METRICS.split() and plan.select_by == "AP" and plan.geometric == ["AP", "Q-measure"]
     assert plan.method_stages == ["kendall", "paired", "unpaired", "swap", "stability", "gain_sweep",
-                                  "rank_correlation", "discpower", "incompleteness"]
+                                  "rank_correlation", "discpower", "results_table", "incompleteness"]
     assert plan.own_job_stages == ["incompleteness"] and plan.meta_stages == plan.method_stages[:-1]
     assert plan.sweep_names[:2] == ["P-plus(gains=10:20:30)", "P-plus(gains=0.1:0.2:0.3)"]
     assert plan.matrix_metrics[:10] == METRICS.split() and len(plan.matrix_metrics) == 22
@@ -42,7 +42,9 @@ def test_default_config_jobs_and_arguments():
         f"--geometric AP Q-measure --swap-threshold 0.05 --fuzziness {FUZZ} --sweep-metrics P-plus "
         "P-measure O-measure --sweep-gains 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10 --default-gains 1:2:3 "
         "--rbo-p 0.9 --rthsd-B 5000 --tss-beta 0.2 --tss-min-diff 0.05 0.1 --tss-systems 2 10 runs "
-        "--stages kendall paired unpaired swap stability gain_sweep rank_correlation discpower incompleteness")
+        "--results-test paired-t --results-correction holm "
+        "--stages kendall paired unpaired swap stability gain_sweep rank_correlation discpower results_table "
+        "incompleteness")
     assert plan.stage_args("incompleteness", "ntcir3-japanese") == (
         f"--B 1000 --alpha 0.05 --seed 20070101 --metrics {METRICS} --method judged --fractions 0.3,0.5,0.7 "
         "--depths 10,20,50,100 --trials 5 --groups auto --pool-depth 100 --top-runs 30 --select-by AP")

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 register_common(common.PARAMS, common.SECTIONS, common.SELECTION)
 register(StageInfo("select_runs", "file"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
-         rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE, results_table.STAGE)
+         rank_correlation.STAGE, discpower.STAGE, results_table.STAGE, incompleteness.STAGE, risk.STAGE)
 plug_ins_here()
 register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
          StageInfo("figures", "file"), StageInfo("summary", "file"), kishida.STAGE,
