@@ -54,8 +54,10 @@ def require_pdflatex() -> str:
 
 
 def tables_of(results: Path) -> list[Path]:
-    """Every ``.tex`` table under ``results`` (collections' ``tables/`` and ``summary/``), sorted."""
-    return sorted(p for p in Path(results).rglob("*.tex") if "report" not in p.parts)
+    """Every ``.tex`` table under ``results`` (collections' ``tables/`` and ``summary/``): the results
+    tables first (what a paper prints first), then by path."""
+    found = [p for p in Path(results).rglob("*.tex") if "report" not in p.parts]
+    return sorted(found, key=lambda p: (p.name != "results.tex", p.as_posix()))
 
 
 #: a paragraph of a paper's text before the tables
@@ -116,14 +118,14 @@ def overflow_by_table(log: str) -> dict[str, float]:
     return out
 
 
-def first_page_png(pdf: Path, dest: Path) -> Path | None:
-    """Page 1 of ``pdf`` as ``dest`` (pdftoppm, 80 dpi); None without pdftoppm."""
+def first_page_png(pdf: Path, dest: Path, page: int = 1) -> Path | None:
+    """Page ``page`` (default the first) of ``pdf`` as ``dest`` (pdftoppm, 80 dpi); None without pdftoppm."""
     exe = shutil.which("pdftoppm")
     if exe is None:
         return None
     dest.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([exe, "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(dest.with_suffix(""))],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run([exe, "-png", "-r", "80", "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
+                    str(dest.with_suffix(""))], check=True, capture_output=True, timeout=120)
     return dest
 
 
@@ -135,25 +137,33 @@ def compile_problems(results: Path, work: Path, png: Path | None = None) -> dict
     for kind in DOCUMENTS:
         pdf, log = compile_document(kind, tables, Path(work) / kind)
         out[kind] = problems(log)
-        if png is not None:
-            first_page_png(pdf, Path(png) / f"{Path(results).parent.name or 'results'}-{kind}.png")
+        if png is not None:          # page 1, and page 2: the first page a table* can go to
+            for page in (1, 2):
+                first_page_png(pdf, Path(png) / f"{Path(results).parent.name or 'results'}-{kind}-p{page}.png", page)
     return out
 
 
 def main(argv: list[str]) -> int:
-    results = Path(argv[0])
+    """``python tests/_latex.py RESULTS [PNG_DIR]``: print the problems of each document (exit 1 if
+    any); with ``PNG_DIR``, pages 1 and 2 of each as ``NAME-CLASS-pN.png`` (NAME: the folder above
+    RESULTS)."""
+    import tempfile
+
+    results = Path(argv[0]).resolve()
     png = Path(argv[1]) if len(argv) > 1 else None
-    tables = [t.resolve() for t in tables_of(results)]
+    tables = tables_of(results)
     bad = 0
-    for kind in DOCUMENTS:
-        pdf, log = compile_document(kind, tables, Path("/tmp") / f"metaeval-latex-{results.name}" / kind)
-        found = problems(log)
-        bad += len(found)
-        print(f"{kind}: {len(tables)} tables, {len(found)} problems")
-        for line in found:
-            print("  " + line)
-        if png is not None:
-            first_page_png(pdf, png / f"{results.name}-{kind}.png")
+    with tempfile.TemporaryDirectory(prefix="metaeval-latex-") as work:
+        for kind in DOCUMENTS:
+            pdf, log = compile_document(kind, tables, Path(work) / kind)
+            found = problems(log)
+            bad += len(found)
+            print(f"{kind}: {len(tables)} tables, {len(found)} problems")
+            for line in found:
+                print("  " + line)
+            if png is not None:
+                for page in (1, 2):
+                    first_page_png(pdf, png / f"{results.parent.name}-{kind}-p{page}.png", page)
     return 1 if bad else 0
 
 
