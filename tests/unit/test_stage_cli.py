@@ -43,15 +43,13 @@ def test_every_stage_run_alone_equals_metaeval_meta(tmp_path):
                      *metrics, *OPTS]) == 0
         assert sorted(p.stem for p in (parts / name).glob("*.csv")) == sorted(STAGES[name].tables)
     runs_used = tmp_path / "runs_used.csv"
-    # in a folder of the same name as meta's (the LaTeX labels name it: tab:meta:TABLE)
-    alone = tmp_path / "alone" / "meta" / "tables"
     assert main(["stage", "tables", "--matrices", str(mats), "--parts", str(parts), "--out",
-                 str(alone), "--runs-used", str(runs_used), *metrics, *OPTS]) == 0
+                 str(tmp_path / "tables"), "--runs-used", str(runs_used), *metrics, *OPTS]) == 0
     meta = sorted(p.name for p in (tmp_path / "meta" / "tables").iterdir())
-    assert meta == sorted(p.name for p in alone.iterdir())
+    assert meta == sorted(p.name for p in (tmp_path / "tables").iterdir())
     assert "gain_bootstrap.tex" in meta and "tstar.md" in meta
     for name in meta:
-        assert (tmp_path / "meta" / "tables" / name).read_bytes() == (alone / name).read_bytes(), name
+        assert (tmp_path / "meta" / "tables" / name).read_bytes() == (tmp_path / "tables" / name).read_bytes(), name
     used = pd.read_csv(runs_used, dtype={"run": str})
     assert list(used.columns) == ["run", "mean"] and len(used) == 6
     # the runs_used file written by select_runs is the same, and --runs gives the same parts again
@@ -86,7 +84,7 @@ def test_stage_collection_equals_stages_run_alone(tmp_path):
     assert len(groups) == 2 and ["paired", "unpaired", "discpower"] in groups
     assert sorted(sum(groups, [])) == sorted(stages)
     for jobs in ("1", "2"):
-        out = tmp_path / f"j{jobs}" / "meta"         # named as meta's folder: the LaTeX labels name it
+        out = tmp_path / f"j{jobs}"
         assert main(["stage", "meta", "--matrices", str(mats), "--stages", *stages, "--parts",
                      str(out / "parts"), "--write-parts", "--out", str(out / "tables"), "--jobs", jobs, *metrics, *OPTS]) == 0
         for name in stages:
@@ -98,7 +96,7 @@ def test_stage_collection_equals_stages_run_alone(tmp_path):
         for name in meta:
             assert (tmp_path / "meta" / "tables" / name).read_bytes() == (out / "tables" / name).read_bytes(), name
     # without --parts: the same tables, no part file
-    out = tmp_path / "noparts" / "meta"
+    out = tmp_path / "noparts"
     assert main(["stage", "meta", "--matrices", str(mats), "--stages", *stages, "--out", str(out / "tables"),
                  "--jobs", "2", *metrics, *OPTS]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["tables"]

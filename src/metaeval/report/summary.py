@@ -232,7 +232,7 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float 
     written: list[Path] = []
     for o in O.tables("summary"):
         written += write_table(tables[o.name], out / o.name, kind=o.layout, alpha=alpha,
-                               swap_threshold=swap_threshold)
+                               swap_threshold=swap_threshold, label_scope="summary")
     cfg = {"alpha": alpha, "swap_threshold": swap_threshold, "metric": metric}
     for o in O.figures("summary"):
         written += FIGURE_PLOTTERS[o.name](tables, read, out / o.name, cfg)

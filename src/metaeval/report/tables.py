@@ -18,7 +18,7 @@ from .csvio import csv_blocks as _csv_blocks, csv_text
 from .layout_catalogue import kind_for
 from .render import Cell, Layout, render_latex, render_markdown
 
-__all__ = ["write_table", "table_caption", "table_texts", "relabel_layout", "first_rows", "TABLE_MAX_ROWS", "table_label"]
+__all__ = ["write_table", "table_caption", "table_texts", "relabel_layout", "first_rows", "TABLE_MAX_ROWS"]
 
 
 def table_caption(kind: str, *, alpha: float = 0.05, swap_threshold: float = 0.05,
@@ -111,9 +111,11 @@ STREAM_ROWS = 1_000_000
 def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
                 caption: str | None = None, alpha: float = 0.05,
                 swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None,
-                context: dict | None = None, formats: tuple[str, ...] | None = None) -> list[Path]:
+                context: dict | None = None, formats: tuple[str, ...] | None = None,
+                label_scope: str | None = None) -> list[Path]:
     """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex`` (``formats``: those of them only, e.g.
-    ``("csv",)``); return their paths.
+    ``("csv",)``); return their paths.  ``label_scope``: the LaTeX label is
+    ``tab:SCOPE:NAME`` (a collection's name, ``summary``), else ``tab:NAME``.
 
     ``kind`` selects the layout (a key of :data:`metaeval.report.layout_catalogue.KINDS`); by default the
     stem's file name (``.../tables/kendall`` -> ``kendall``), else the generic layout.
@@ -126,7 +128,7 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
     stream = isinstance(df, pd.DataFrame) and len(df) > STREAM_ROWS
     texts = table_texts(df, stem.name, kind=kind, caption=caption, alpha=alpha, swap_threshold=swap_threshold,
                         labels=labels, pair_runs=pair_runs, csv_blocks=stream, context=context,
-                        label=table_label(stem))
+                        label=f"{label_scope}:{stem.name}" if label_scope else stem.name)
     paths: list[Path] = []
     with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
         for suffix, text in texts.items():
@@ -138,19 +140,6 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
                     fh.write(part)
             paths.append(path)
     return paths
-
-
-def table_label(stem: Path) -> str:
-    """``SCOPE:TABLE`` of a table written at ``stem``: the collection (``results/NAME/tables/TABLE``),
-    ``summary``, or whatever folder holds the tables -- the LaTeX ``\\label`` is ``tab:SCOPE:TABLE``,
-    the same for every run of the same config."""
-    from ..util import published_name
-
-    folder = stem.parent
-    scope = published_name(folder)
-    if scope == "tables":
-        scope = published_name(folder.parent)
-    return f"{scope}:{stem.name}" if scope else stem.name
 
 
 class _Blocks:
