@@ -66,3 +66,23 @@ def test_bold_cells_are_measured_bold():
     plain = Layout(["a"], [[Cell("W" * 5)]])
     bold = Layout(["a"], [[Cell("W" * 5, bold=True)]])
     assert texfit.fit_table(bold)[0].width > texfit.fit_table(plain)[0].width
+
+
+def test_labels_name_the_collection_where_the_pipeline_writes(tmp_path):
+    """tab:COLLECTION:TABLE for results/NAME/tables beside results/NAME/matrices (also while written
+    under replace_dir's temporary name), else tab:TABLE: bytes independent of the folder."""
+    import pandas as pd
+
+    from metaeval.pipeline import collection_scope
+    from metaeval.report.tables import write_table
+
+    res = tmp_path / "results" / "trec-dl19"
+    assert collection_scope(res / "tables", res / "matrices") == "trec-dl19"
+    assert collection_scope(res / ".tables.new-12-ab3", res / "matrices") == "trec-dl19"
+    assert collection_scope(tmp_path / "out" / "tables", res / "matrices") is None
+    assert collection_scope(tmp_path / "m", res / "matrices") is None
+    df = pd.DataFrame({"metric": ["AP"], "mean": [0.5]})
+    write_table(df, tmp_path / "a" / "t", label_scope="trec-dl19")
+    write_table(df, tmp_path / "b" / "t")
+    assert r"\label{tab:trec-dl19:t}" in (tmp_path / "a" / "t.tex").read_text()
+    assert r"\label{tab:t}" in (tmp_path / "b" / "t.tex").read_text()
