@@ -118,11 +118,16 @@ def _cell_width(c, size: _Size) -> float:
     return text_width(str(text), size, bool(getattr(c, "bold", False)))
 
 
+#: the most body rows a page can show (at the smallest size, without a caption): only these are
+#: measured, whatever the length of the table
+_MAX_ROWS = int(TEXT_HEIGHT * MARGIN // SIZES[-1].row) + 1
+
+
 def _column_widths(layout, size: _Size) -> list[float]:
-    """Each column's widest cell (pt), the header's included."""
+    """Each column's widest cell (pt) among the header and the rows a page can show."""
     n = len(layout.header)
     widths = [_cell_width(h, size) for h in layout.header]
-    for row in layout.rows:
+    for row in layout.rows[:_MAX_ROWS]:
         for j in range(min(n, len(row))):
             widths[j] = max(widths[j], _cell_width(row[j], size))
     return widths
