@@ -116,3 +116,9 @@ def test_a_bad_primary_or_test_correction_pair_is_one_message():
         results_table(_mats(), METRICS, MetaConfig.of(results_primary="P@5"))
     with pytest.raises(ValueError, match="rthsd controls the family-wise error rate itself"):
         results_table(_mats(), METRICS, MetaConfig.of(results_test="rthsd", results_correction="holm"))
+
+
+def test_no_plain_measure_gives_an_empty_table():
+    t = results_table(_mats(), [], MetaConfig.of())
+    assert list(t.columns) == list(RESULTS_COLUMNS) and len(t) == 0 and legend_note(t) == ""
+    assert table_texts(t, "results", kind="results")[".md"].splitlines()[2] == "| Run |"

@@ -56,6 +56,8 @@ def results_table(matrices: dict, metrics, params):
 
     metrics = [str(m) for m in metrics]
     _check(params.results_test, params.results_correction)
+    if not metrics:                  # only geometric measures asked: no plain one to tabulate
+        return pd.DataFrame({c: [] for c in RESULTS_COLUMNS})
     primary = primary_of(metrics, params)
     baselines = list(params.results_baselines or ())
     B = params.B if params.results_test in ("bootstrap", "permutation", "rthsd") else None
