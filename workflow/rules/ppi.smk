@@ -8,14 +8,14 @@ rule ppi:
     conda:
         CONDA_ENV
     input:
-        qrels=lambda w: PLAN.ppi_files(w.collection),
+        qrels=job_inputs("ppi"),
         runs=lambda w: PLAN.run_files(w.collection),
     output:
         folder_outputs("ppi", "Prediction-powered intervals"),
     params:
         metaeval=METAEVAL,
         runs=runs_args,
-        args=lambda w: PLAN.ppi_args(w.collection),
+        args=job_args("ppi"),
         out=lambda w: f"{RES}/{w.collection}/ppi",
     log:
         log_path("ppi"),
