@@ -405,6 +405,18 @@ def _signals_deferred() -> Iterator[None]:
             signal.raise_signal(signum)
 
 
+def published_name(folder) -> str:
+    """The name ``folder`` has once published: a folder :func:`replace_dir` writes under its
+    temporary name ``.NAME.new-PID-XXXX`` (or within another's, ``..NAME.new-PID-X.new-PID-Y``) is
+    ``NAME``; any other folder its own name."""
+    import re
+
+    name = Path(folder).name
+    while (m := re.match(r"^\.(.+)\.new-\d+-[^/.]*$", name)):     # nested: ..NAME.new-1-x.new-1-y
+        name = m.group(1)
+    return name
+
+
 @contextlib.contextmanager
 def replace_dir(path: str | os.PathLike, *, keep_old: bool = True) -> Iterator[Path]:
     """Write an output folder at once: yields a fresh sibling folder ``.NAME.new-PID-XXXX`` to write

@@ -156,6 +156,10 @@ SHARED: dict[str, tuple[str, list[str]]] = {
     "--tss-systems": ("discpower", ["3"]),
     "--risk-baseline": ("risk", ["R0"]),
     "--risk-alpha": ("risk", ["2"]),
+    "--results-primary": ("results_table", ["RR"]),
+    "--results-test": ("results_table", ["sign"]),
+    "--results-correction": ("results_table", ["none"]),
+    "--results-baselines": ("results_table", ["R0"]),
 }
 
 class Writes(str):

@@ -258,7 +258,8 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, metric: str |
     tables = {o.name: summary_builder(o.name)(read) for o in O.tables("summary")}
     written: list[Path] = []
     for o in O.tables("summary"):
-        written += write_table(tables[o.name], out / o.name, kind=o.layout, **dict[str, Any](params))
+        written += write_table(tables[o.name], out / o.name, kind=o.layout, label_scope="summary",
+                               **dict[str, Any](params))
     cfg = dict(O.caption_values(**params), metric=metric)
     for o in O.figures("summary"):
         written += summary_plotter(o.name)(tables, read, out / o.name, cfg)

@@ -24,8 +24,8 @@ from ...stages import (FIGURE_FORMATS, KINDS, TABLE_FORMATS, Output, Param, Scop
                        register, register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
 from . import (bayes, collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall,
-               kishida, paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation,
-               swap, unpaired)
+               kishida, paired, ppi, rank_correlation, reproducibility, results_table, risk, run_means, stability,
+               standardisation, swap, unpaired)
 
 if TYPE_CHECKING:
     from ..incompleteness import IncompletenessConfig
@@ -41,7 +41,7 @@ register_common(common.PARAMS, common.SECTIONS, common.SELECTION,
 _JOBS = "metaeval.cli._stage_jobs:"
 register(StageInfo("select_runs", "file", command=_JOBS + "select_runs"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
-         rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
+         rank_correlation.STAGE, discpower.STAGE, results_table.STAGE, incompleteness.STAGE, risk.STAGE)
 plug_ins_here()
 register(StageInfo("tables", "file", reads=("labels", "pair_top_runs"), command=_JOBS + "tables"),
          StageInfo("meta", "file", command=_JOBS + "meta"), StageInfo("figures", "file", command=_JOBS + "figures"),
@@ -51,7 +51,8 @@ register(StageInfo("tables", "file", reads=("labels", "pair_top_runs"), command=
 
 
 @dataclass(frozen=True)
-class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.RankCorrelationParams,
+class MetaConfig(results_table.ResultsTableParams, risk.RiskParams, discpower.DiscpowerParams,
+                 rank_correlation.RankCorrelationParams,
                  gain_sweep.GainSweepParams, stability.StabilityParams, swap.SwapParams, paired.PairedParams,
                  kendall.KendallParams, common.CommonParams):
     """The parameters of every meta-evaluation method (defaults = the papers): the fields of the
