@@ -59,7 +59,20 @@ onsuccess:
     print_log_summary(f"{RES}/logs", since=_RUN_START)
 
 
+# The run ends with one short line per failed job (its rule, its log and the error the log ends
+# with; metaeval.dagrun), after Snakemake's own report of each.
 onerror:
+    from metaeval.dagrun import print_failed_jobs
     from metaeval.logsummary import print_log_summary
 
     print_log_summary(f"{RES}/logs", since=_RUN_START)
+    print_failed_jobs(log)
+
+
+# On the SLURM executor (workflow/profiles/slurm), a cluster that keeps no accounting is asked for
+# its job states with squeue, not sacct (which would never answer), said in one line
+# (metaeval.dagrun; `python -m metaeval.dagrun --profile workflow/profiles/slurm` passes the option).
+onstart:
+    from metaeval.dagrun import use_squeue_without_accounting
+
+    use_squeue_without_accounting(workflow)
