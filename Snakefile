@@ -67,12 +67,3 @@ onerror:
 
     print_log_summary(f"{RES}/logs", since=_RUN_START)
     print_failed_jobs(log)
-
-
-# On the SLURM executor (workflow/profiles/slurm), a cluster that keeps no accounting is asked for
-# its job states with squeue, not sacct (which would never answer), said in one line
-# (metaeval.dagrun; `python -m metaeval.dagrun --profile workflow/profiles/slurm` passes the option).
-onstart:
-    from metaeval.dagrun import use_squeue_without_accounting
-
-    use_squeue_without_accounting(workflow)

@@ -6,6 +6,7 @@ and PYTHONPATH; the real cluster is .ci/run's SLURM step (.ci/slurm_up.sh)."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -214,3 +215,18 @@ def test_one_short_line_per_failed_job(tmp_path, monkeypatch, capsys):
     assert lines[1].endswith("...") and len(lines[1]) == dagrun.MAX_LINE
     assert lines[2] == "metaeval: failed: summary (results/summary/a.csv): see Snakemake's report above"
     assert dagrun.failed_job_lines([str(tmp_path / "missing.log")]) == []
+
+
+def test_the_workflow_has_one_handler_of_each_kind_calling_dagrun():
+    """Snakemake keeps the last ``onstart:`` (``onerror:``, ``onsuccess:``) it reads and drops the
+    others silently: one of each, and they call metaeval.dagrun."""
+    sources = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+    texts = {p: p.read_text() for p in sources}
+    for kind in ("onstart", "onerror", "onsuccess"):
+        where = [p.name for p, t in texts.items() for _ in re.finditer(rf"^{kind}:", t, re.M)]
+        assert len(where) == 1, f"{kind}: {where}"
+    handler = {kind: re.search(rf"^{kind}:\n((?:[ \t]+.*\n|\n)+)", "\n".join(texts.values()), re.M)[1]
+               for kind in ("onstart", "onerror")}
+    assert "use_squeue_without_accounting(workflow)" in handler["onstart"]
+    assert "_record_effective_config()" in handler["onstart"]
+    assert "print_failed_jobs(log)" in handler["onerror"]
