@@ -199,18 +199,21 @@ def main(argv: list[str] | None = None) -> int:
         extra, notes, prefix = slurm_arguments(argv, profile)
         for note in notes:
             print(note, file=sys.stderr, flush=True)
-    # its own session: Ctrl-C in a terminal reaches the launcher only, which passes it on once
-    proc = subprocess.Popen([sys.executable, "-m", "snakemake", *argv, *extra], start_new_session=True)
     received: list[int] = []
+    procs: list[subprocess.Popen] = []
 
     def stop(signum: int, frame: object) -> None:
         received.append(signum)
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)   # Snakemake's Ctrl-C: cancel the jobs, release the lock
+        if procs and procs[0].poll() is None:
+            procs[0].send_signal(signal.SIGINT)   # Snakemake's Ctrl-C: cancel the jobs, release the lock
 
     old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        rc = proc.wait()
+        # its own session: Ctrl-C in a terminal reaches the launcher only, which passes it on once
+        procs.append(subprocess.Popen([sys.executable, "-m", "snakemake", *argv, *extra], start_new_session=True))
+        if received:                              # a signal before Snakemake was there to take it
+            procs[0].send_signal(signal.SIGINT)
+        rc = procs[0].wait()
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
