@@ -90,8 +90,15 @@ def _record_effective_config():
     logger.info("\n".join(lines))
 
 
+# (Snakemake keeps one onstart handler: this one.) On the SLURM executor, a cluster that keeps no
+# accounting is asked for its job states with squeue, not sacct (which would never answer), said in
+# one line (metaeval.dagrun; `python -m metaeval.dagrun --profile workflow/profiles/slurm` passes
+# the option itself).
 onstart:
+    from metaeval.dagrun import use_squeue_without_accounting
+
     _record_effective_config()
+    use_squeue_without_accounting(workflow)
 
 
 # Input errors (empty run directory, gains that do not fit the qrels) are found here, before any job.
