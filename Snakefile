@@ -61,7 +61,11 @@ onsuccess:
     print_log_summary(f"{RES}/logs", since=_RUN_START)
 
 
+# The run ends with one short line per failed job (its rule, its log and the error the log ends
+# with; metaeval.dagrun), after Snakemake's own report of each.
 onerror:
+    from metaeval.dagrun import print_failed_jobs
     from metaeval.logsummary import print_log_summary
 
     print_log_summary(f"{RES}/logs", since=_RUN_START)
+    print_failed_jobs(log)

@@ -551,21 +551,24 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
 def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), labelled_topics=None,
         labelled: int | None = None, alpha: float = 0.05, seed: int = SEED, sizes: Iterable[int] | None = None,
         trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
-        on_conflict: str = "error", out=None, figures: bool = True, labels=None):
+        on_conflict: str = "error", trec_eval_version: int = 10, out=None, figures: bool = True,
+        labels=None):
     """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
     "Prediction-powered intervals"): ``qrels`` the human qrels, ``judge`` the judge's (a file or a
     list of files: their union), ``runs`` run files, folders or globs.  ``labelled_topics``: a file
     of topic ids (or a list of ids), or ``labelled`` N drawn with ``seed``; default every human
     topic.  Returns a :class:`~metaeval.meta.ppi.PPIResult`: ``.means``, ``.pairs``, ``.budget``
     (the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``), ``.labelled``, ``.unlabelled``,
-    ``.notes``.  ``out``: also write the command line's files there, runs and measures shown by their
-    ``labels`` (a labels file or a {NAME: LABEL} mapping; default the runs' default labels)."""
+    ``.notes``.  ``trec_eval_version``: 10 (default) ranks by score in double precision, as
+    trec_eval 10.0; 9 in single precision, as trec_eval 9.0.x.  ``out``: also write the command
+    line's files there, runs and measures shown by their ``labels`` (a labels file or a {NAME: LABEL}
+    mapping; default the runs' default labels)."""
     from .meta.ppi import run_ppi
 
     res = run_ppi(qrels, judge, runs, metrics=[str(m) for m in metrics] if not isinstance(metrics, str) else metrics,
                   labelled_topics=labelled_topics, labelled=labelled, alpha=alpha, seed=seed,
                   sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
-                  depth=depth, on_conflict=on_conflict)
+                  depth=depth, on_conflict=on_conflict, trec_eval_version=trec_eval_version)
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.ppi import ppi_labels, write_ppi
 
@@ -671,13 +674,16 @@ def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP
     from .meta.reproducibility import Reproduction
     from .meta.reproducibility import reproducibility as compute
 
+    from .util import file_args
+
     if isinstance(reproductions, Mapping):
-        reps = [Reproduction(str(k), str(v[0]), str(v[1])) for k, v in reproductions.items()]
+        reps = [Reproduction(str(k), *file_args(list(v), f"reproduction {k}")) for k, v in reproductions.items()]
     else:
-        reps = [r if isinstance(r, Reproduction) else Reproduction(*map(str, r)) for r in reproductions]
+        reps = [r if isinstance(r, Reproduction) else Reproduction(str(r[0]), *file_args(list(r[1:]), f"reproduction {r[0]}"))
+                for r in reproductions]
     if isinstance(metrics, str):
         metrics = [metrics]
-    res = compute(qrels, [str(p) for p in orig], reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
+    res = compute(qrels, file_args(orig, "orig"), reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
                   depth=int(depth), rbo_p=float(rbo_p))
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.reproducibility import write_reproducibility

@@ -140,7 +140,8 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
 
 def write_tables(tables: Mapping, out_dir, *, labels: Mapping | None = None, matrices: Mapping | None = None,
                  pair_top_runs: int | None = None, jobs: int = 1, select_by: str | None = "AP",
-                 formats: tuple[str, ...] | None = None, cfg=None, **params: float) -> list[Path]:
+                 formats: tuple[str, ...] | None = None, label_scope: str | None = None, cfg=None,
+                 **params: float) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured caption parameters ``params`` (``alpha``, ``swap_threshold``:
     :data:`metaeval.outputs.CAPTION_PARAMS`); ``labels`` ({name: label},
@@ -172,7 +173,7 @@ def write_tables(tables: Mapping, out_dir, *, labels: Mapping | None = None, mat
         if note:
             caption = f"{table_caption(name, context=context, **params)} {note}"
         return write_table(df, out / name, kind=name, labels=labels, caption=caption, pair_runs=top,
-                           context=context, formats=formats, **params)
+                           context=context, formats=formats, label_scope=label_scope, **params)
 
     groups = deal({n: float(df.size) for n, df in tables.items()}, jobs) if jobs > 1 else [list(tables)]
     written: dict = {}
@@ -370,6 +371,21 @@ def write_labelled_stage(name: str, collection, out_dir, cfg, metrics: Sequence[
     return written
 
 
+def collection_scope(tables_dir, matrices_dir) -> str | None:
+    """The collection's name when its tables and matrices are in one collection folder, as the
+    pipeline writes them (``results/NAME/tables``, ``results/NAME/matrices``): the LaTeX labels'
+    scope (``tab:NAME:TABLE``, the same in every run of a config); else None (``tab:TABLE``: the
+    tables' bytes do not depend on where they are written)."""
+    from .util import published_name
+
+    tables, matrices = Path(tables_dir).absolute(), Path(matrices_dir).absolute()
+    if published_name(tables) != "tables" or matrices.name != "matrices":
+        return None
+    if tables.parent != matrices.parent:
+        return None
+    return published_name(matrices.parent)
+
+
 def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], out_dir, cfg,
                             metrics: Sequence[str], runs_path=None, collection=None,
                             runs_used=None, texts_dir=None, computed: Mapping | None = None,
@@ -399,7 +415,7 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     tables = combine(pieces)
     written = write_tables(tables, out_dir, **caption_values(cfg), labels=labels,
                            matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
-                           formats=formats, cfg=cfg)
+                           formats=formats, label_scope=collection_scope(out_dir, matrices_dir), cfg=cfg)
     if texts_dir is not None:
         written += write_texts(tables, cfg, folder=texts_dir)
     if runs_used is not None:
@@ -431,7 +447,8 @@ def write_table_views(tables_dir, names: Sequence[str], *, matrices_dir, runs_pa
                                read_runs(runs_path)) if mean_metrics else None
     written = write_tables(tables, tables_dir, **caption_values(cfg), labels=labels,
                            matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
-                           formats=("md", "tex"), jobs=jobs, cfg=cfg)
+                           formats=("md", "tex"), jobs=jobs, label_scope=collection_scope(tables_dir, matrices_dir),
+                           cfg=cfg)
     if figures_dir is not None:                  # drawn from these tables only (not others' in the folder)
         Path(figures_dir).mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix=".tables-", dir=figures_dir) as tmp:

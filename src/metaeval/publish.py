@@ -303,8 +303,11 @@ def _merge(tmp: Path, dest: Path, owner: str, new: list[str], got: list[int], sh
     moved_in: list[str] = []
     made: list[Path] = []
     placed = False
+    had = (dest / MANIFEST).is_file()
     try:
-        for rel in ([MANIFEST] if (dest / MANIFEST).is_file() else []) + replaced + stale:
+        if had:                                         # kept in place (a kill mid-way leaves it), linked aside
+            os.link(dest / MANIFEST, backup / MANIFEST)
+        for rel in replaced + stale:
             (backup / rel).parent.mkdir(parents=True, exist_ok=True)     # the old files aside, to the end
             os.rename(dest / rel, backup / rel)
             moved_out.append(rel)
@@ -320,7 +323,10 @@ def _merge(tmp: Path, dest: Path, owner: str, new: list[str], got: list[int], sh
     except BaseException:
         if placed:                                      # undone in reverse
             with contextlib.suppress(OSError):
-                os.unlink(dest / MANIFEST)
+                if had:
+                    os.replace(backup / MANIFEST, dest / MANIFEST)
+                else:
+                    os.unlink(dest / MANIFEST)
         for rel in reversed(moved_in):
             with contextlib.suppress(OSError):
                 os.rename(dest / rel, tmp / rel)

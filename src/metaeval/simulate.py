@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from . import detmath
+from .util import check_memory
 
 __all__ = ["SimParams", "PRESETS", "SimulatedCollection", "simulate", "write_collection",
            "preset", "to_collection", "qrels_text", "run_text"]
@@ -176,6 +177,9 @@ def simulate(params: SimParams) -> SimulatedCollection:
     p = params
     rng = np.random.default_rng(p.seed)
     T, R, C, D, H = p.topics, p.runs, p.candidates, p.depth, len(p.rel_means)
+    # the (runs, topics, candidates) noise and scores, the (topics, candidates) document ids
+    check_memory(T * C * (16 * R + 100), f"a collection of {T} topics x {C} candidates x {R} runs",
+                 "topics, runs or candidates of --params")
 
     # ---- per-topic numbers of relevant documents per level
     size = rng.normal(0.0, p.topic_size_sd, T)

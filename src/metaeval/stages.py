@@ -442,12 +442,14 @@ class StageInfo:
     captions and figures state (:class:`CaptionParam`: the swap threshold), which the jobs laying
     out tables and drawing figures pass; ``command``: for a job of ``metaeval stage`` that is not
     a method (kind ``file``), the function running it, ``"pkg.module:function"`` called with
-    ``(args, parser, progress)`` (:mod:`metaeval.cli.stage_jobs`); ``summary_builders``: its
+    ``(args, parser, progress)`` (:mod:`metaeval.cli._stage_jobs`); ``summary_builders``: its
     cross-collection tables, ``((summary table name, build(read) -> DataFrame), ...)`` as
     :data:`metaeval.report.summary.TABLE_BUILDERS` has them (``read(TABLE)``: ``{collection:
     DataFrame or None}``), and ``summary_plotters``: its cross-collection figures,
     ``((figure name, draw(tables, read, path_stem, values) -> [paths]), ...)`` as
-    :data:`metaeval.report.summary.FIGURE_PLOTTERS`."""
+    :data:`metaeval.report.summary.FIGURE_PLOTTERS`; ``measure_params``: its parameters whose values
+    are measure names, spelt as the matrices they read when a run starts
+    (:func:`metaeval.meta.run.with_matrix_names`: the gain sweep's ``sweep_metrics``)."""
 
     name: str
     kind: str
@@ -486,6 +488,7 @@ class StageInfo:
     command: str | None = None
     summary_builders: tuple[tuple[str, Callable], ...] = ()
     summary_plotters: tuple[tuple[str, Callable], ...] = ()
+    measure_params: tuple[str, ...] = ()
     metric_list: Callable[[Any], tuple[str, ...]] | None = None
     extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
 

@@ -134,7 +134,7 @@ def test_report_intro_counts_collections_in_words(names, words):
 
     plan = SimpleNamespace(collections=names, metrics=["AP"], meta_stages=["paired"], own_job_stages=[],
                            other_jobs=[], titles=lambda s: list(s), primary_measure="AP", select_by="AP",
-                           kishida=False, summary=True, is_on=lambda stage: False)
+                           kishida=False, summary=True, is_on=lambda s: False)
     cfg = {"collections": {n: {} for n in names}, "bootstrap": {"B": 20, "alpha": 0.05, "seed": 1},
            "swap": {"threshold": 0.05}}
     text = jinja2.Template(front_page(cfg, plan, "x: {a: 1}\n")).render(snakemake=SimpleNamespace(config=cfg))
@@ -154,7 +154,7 @@ def test_report_front_page_prints_measure_names_as_text():
     plan = SimpleNamespace(collections=["c_1"], metrics=["AP", "nDCG@100"], meta_stages=["paired"],
                            own_job_stages=[], other_jobs=[], titles=lambda s: list(s), primary_measure="nDCG@100",
                            select_by="nDCG@100", kishida=False, summary=False,
-                           is_on=lambda stage: False)
+                           is_on=lambda s: False)
     cfg = {"collections": {"c_1": {}}, "bootstrap": {"B": 20, "alpha": 0.05, "seed": 1}, "swap": {"threshold": 0.05}}
     text = jinja2.Template(front_page(cfg, plan)).render(snakemake=SimpleNamespace(config=cfg))
     html = publish_parts(text, writer="html")["body"]

@@ -83,8 +83,11 @@ def _matrix(S=6, T=8, seed=0) -> pd.DataFrame:
 
 
 def test_tables_columns_and_pairs_by_literal_loop():
+    from metaeval.errors import InputWarning
+
     M = _matrix()
-    res = B.bayes_tables({"AP": M}, draws=200, chains=2, seed=5)
+    with pytest.warns(InputWarning, match="bulk ESS"):                # 2 x 200 draws: too few, said so
+        res = B.bayes_tables({"AP": M}, draws=200, chains=2, seed=5)
     assert tuple(res.runs.columns) == B.RUN_COLUMNS and tuple(res.pairs.columns) == B.PAIR_COLUMNS
     assert tuple(res.fit.columns) == B.FIT_COLUMNS
     post = res.posteriors["AP"]

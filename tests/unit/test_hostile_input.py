@@ -708,3 +708,324 @@ PUBLISH_CAUSES = [
 @pytest.mark.parametrize("cause, case, check", PUBLISH_CAUSES, ids=[f"{c}-{n}" for c, n, _ in PUBLISH_CAUSES])
 def test_publish_cause(cause, case, check, inp, tmp_path, capsys, monkeypatch):
     check(inp, tmp_path, capsys, monkeypatch)
+
+
+
+# ------------------------------------------------------------------ issue 48: a row per cause
+# Each row runs one command in-process on the small inputs and asserts the value, file or line the
+# promise asks for (each fails on the commit before the fix).  A stream (``<(cat FILE)``) is an
+# ``os.pipe`` read through ``/dev/fd/N``: it can be read once, as a FIFO or process substitution.
+def _pipe(text: str | bytes) -> str:
+    r, w = os.pipe()
+    os.write(w, text.encode() if isinstance(text, str) else text)       # < 64 KiB: the pipe holds it
+    os.close(w)
+    _PIPES.append(r)
+    return f"/dev/fd/{r}"
+
+
+_PIPES: list[int] = []
+
+
+@pytest.fixture
+def pipes():
+    yield _pipe
+    while _PIPES:
+        os.close(_PIPES.pop())
+
+
+def _compare_csv(i, o, qrels, runs) -> list[str]:
+    return ["compare", "--qrels", qrels, "--runs", *runs, "--metrics", "AP", "RR", "--format", "csv", "--out", str(o),
+            "--quiet"]
+
+
+def _tie_inputs(tmp: Path) -> Path:
+    """Three runs whose two top scores differ only beyond single precision: trec_eval 9 ties them
+    (docno descending puts the relevant z first), trec_eval 10 does not (the non-relevant b first)."""
+    d = tmp / "tie"
+    (d / "runs").mkdir(parents=True)
+    (d / "q.txt").write_text("".join(f"{t} 0 z{t} 1\n{t} 0 b{t} 0\n{t} 0 c{t} 1\n" for t in range(1, 5)))
+    for r in range(3):
+        (d / "runs" / f"R{r}.run").write_text("".join(f"{t} Q0 b{t} 1 1.00000002{r} R{r}\n{t} Q0 z{t} 2 1.00000001 R{r}\n"
+                                                      f"{t} Q0 c{t} 3 0.5 R{r}\n" for t in range(1, 5)))
+    return d
+
+
+def _ppi_tie(tmp: Path, version: str, out: Path, *extra: str) -> list[str]:
+    d = _tie_inputs(tmp)
+    return ["ppi", "--qrels", str(d / "q.txt"), "--judge", str(d / "q.txt"), "--runs", str(d / "runs"), "--metrics", "AP",
+            "--trials", "3", "--sizes", "2", "--no-figures", "--quiet", "--out", str(out), "--trec-eval-version", version,
+            *extra]
+
+
+def _means(out: Path, run: str = "R0", estimator: str = "human") -> float:
+    import pandas as pd
+
+    df = pd.read_csv(out / "tables" / "ppi_means.csv")
+    return float(df[(df.run == run) & (df.estimator == estimator)]["mean"].iloc[0])
+
+
+def _one_error(err: str, *words: str) -> None:
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert "Traceback" not in err and len([ln for ln in lines if "error" in ln]) == 1, err
+    for w in words:
+        assert w in lines[-1], (w, err)
+
+
+def _c8_qrels(inp, tmp, pipes, capsys):
+    ref = tmp / "ref"
+    assert _call(_compare_csv(inp, ref, str(inp / "qrels.txt"), [_runs(inp)]), capsys)[0] == 0
+    out = tmp / "out"
+    rc, err = _call(_compare_csv(inp, out, pipes((inp / "qrels.txt").read_text()), [_runs(inp)]), capsys)
+    assert rc == 0, err
+    assert (out / "compare.csv").read_bytes() == (ref / "compare.csv").read_bytes()
+
+
+def _c8_runs(inp, tmp, pipes, capsys):
+    rc, err = _call(["evaluate", "--qrels", pipes((inp / "qrels.txt").read_text()), "--runs",
+                     pipes(gzip.compress((inp / "runs" / "R0.run").read_bytes())), "--metrics", "AP", "--out",
+                     str(tmp / "p.csv")], capsys)
+    assert rc == 0, err
+    rc, err = _call(["evaluate", "--qrels", str(inp / "qrels.txt"), "--runs", str(inp / "runs" / "R0.run"),
+                     "--metrics", "AP", "--out", str(tmp / "f.csv")], capsys)
+    got, want = (tmp / "p.csv").read_text().splitlines(), (tmp / "f.csv").read_text().splitlines()
+    assert [ln.split(",")[1:] for ln in got] == [ln.split(",")[1:] for ln in want] and len(got) > 1
+
+
+def _c8_trec_eval(inp, tmp, pipes, capsys):
+    q, r = inp / "qrels.txt", inp / "runs" / "R0.run"
+    assert main(["trec_eval", "-m", "map", str(q), str(r)]) == 0
+    want = capsys.readouterr().out
+    assert main(["trec_eval", "-m", "map", pipes(q.read_text()), pipes(r.read_text())]) == 0
+    cap = capsys.readouterr()
+    assert cap.out == want and want.startswith("map"), cap.err
+
+
+def _c8_results(inp, tmp, pipes, capsys):
+    import json
+
+    rows = [{"run_id": f"R{r}", "topic_id": str(t + 1), "measure": "AP", "value": 0.1 * r + 0.01 * t}
+            for r in range(R) for t in range(T)]
+    text = "".join(json.dumps(x) + "\n" for x in rows)
+    (tmp / "board.jsonl").write_text(text)
+    got = []
+    for board in (str(tmp / "board.jsonl"), pipes(text)):
+        out = tmp / f"out{len(got)}"
+        rc, err = _call(["judgments", "--qrels", f"a={inp / 'qrels.txt'}", f"b={inp / 'qrels2.txt'}", "--results",
+                         f"c={board}", "--results-format", "jsonl", "--metrics", "AP", "--reference", "a", "--runs",
+                         _runs(inp), "--B", "20", "--no-figures", "--out", str(out), "--quiet"], capsys)
+        assert rc == 0, err
+        got.append(sorted((p.name, p.read_bytes()) for p in (out / "tables").glob("*.csv")))
+    assert got[0] == got[1] and got[0]
+
+
+def _c9_cli(inp, tmp, pipes, capsys):
+    v = {}
+    for version in ("9", "10"):
+        rc, err = _call(_ppi_tie(tmp / version, version, tmp / f"o{version}"), capsys)
+        assert rc == 0, err
+        v[version] = _means(tmp / f"o{version}")
+    # a literal: the two relevant documents at ranks 1 and 3 (ties kept by docno, trec_eval 9) or 2 and 3
+    assert v["9"] == (1 / 1 + 2 / 3) / 2 and v["10"] == (1 / 2 + 2 / 3) / 2, v
+
+
+def _c9_api_and_dag(inp, tmp, pipes, capsys):
+    import metaeval
+    from metaeval import dag
+    from metaeval.meta.stages import ppi as ppi_stage
+
+    d = _tie_inputs(tmp)
+    from metaeval.errors import InputWarning
+
+    with pytest.warns(InputWarning, match="every topic the judge"):
+        res = metaeval.ppi(str(d / "q.txt"), str(d / "q.txt"), str(d / "runs"), metrics=["AP"], trials=3, sizes=[2],
+                           trec_eval_version=9)
+    m = res.means
+    assert float(m[(m.run == "R0") & (m.estimator == "human")]["mean"].iloc[0]) == (1 / 1 + 2 / 3) / 2
+    import yaml
+    from snakemake.utils import validate
+
+    cfg = yaml.safe_load((ROOT / "config" / "examples" / "trec-dl19-ppi.yaml").read_text())
+    for version, words in ((9, " --trec-eval-version 9"), (10, "")):
+        c = dict(cfg, trec_eval_version=version)
+        validate(c, str(ROOT / "workflow" / "schemas" / "config.schema.yaml"))
+        plan = dag.Plan(c)
+        args = plan.job_args("ppi", plan.job("ppi").collections[0])
+        assert args.endswith("--depth 1000" + words) and args.count("--trec-eval-version") == (version == 9), args
+    assert "--trec-eval-version 9" in ppi_stage.job_args({"qrels": "q", "ppi": {"judge": "j"}}, ["AP"], 9)
+
+
+def _c11(inp, tmp, pipes, capsys):
+    import pandas as pd
+
+    same = tmp / "R0-again.run"
+    same.write_text((inp / "runs" / "R0.run").read_text())
+    out = tmp / "out"
+    rc, err = _call(["reproducibility", "--qrels", str(inp / "qrels.txt"), "--orig", str(inp / "runs" / "R0.run"),
+                     str(same), "--rep", f"x={inp / 'runs' / 'R2.run'},{inp / 'runs' / 'R3.run'}", "--metrics", "AP",
+                     "--no-figures", "--out", str(out), "--quiet"], capsys)
+    assert rc == 0, err
+    eff = pd.read_csv(out / "tables" / "effects.csv")
+    assert eff["er"].isna().all() and "inf" not in (out / "tables" / "effects.csv").read_text()
+    assert "Effect Ratio" in err and "undefined" in err and "AP" in err, err
+
+
+def _c12(kind):
+    def case(inp, tmp, pipes, capsys):
+        import shutil
+
+        runs = tmp / "runs"
+        shutil.copytree(inp / "runs", runs)
+        bad = runs / "R9.run"
+        if kind == "dangling":
+            bad.symlink_to(tmp / "gone.run")
+        else:
+            bad.symlink_to(bad)
+        for spec in (str(runs), str(runs / "*.run")):
+            rc, err = _call(_compare_csv(inp, tmp / "out", str(inp / "qrels.txt"), [spec]), capsys)
+            assert rc == 1, err
+            _one_error(err, "R9.run", "symbolic link")
+            assert not (tmp / "out").exists()
+    return case
+
+
+def _c13(argv, option):
+    def case(inp, tmp, pipes, capsys):
+        rc, err = _call(argv(inp, tmp / "out"), capsys)
+        assert rc == 1, err
+        _one_error(err, "would need", "of memory", f"lower {option}")
+        assert not (tmp / "out").exists()
+    return case
+
+
+def _c14_metrics(inp, tmp, pipes, capsys):
+    rc, err = _call(["compare", "--qrels", str(inp / "qrels.txt"), "--runs", _runs(inp), "--metrics", "",
+                     "--out", str(tmp / "out")], capsys)
+    assert rc == 2 and "--metrics" in err.splitlines()[-1] and "Traceback" not in err, err
+
+
+def _c14_results_through_a_file(inp, tmp, pipes, capsys):
+    from metaeval.runconfig import results_problem
+
+    (tmp / "afile").write_text("x")
+    assert results_problem(tmp / "afile" / "res") == (f"config: results: {tmp / 'afile' / 'res'} lies under "
+                                                      f"{tmp / 'afile'}, which is a file, not a folder")
+    assert results_problem(tmp / "afile").endswith("is a file, not a folder")
+    assert results_problem(tmp / "new" / "res") is None and results_problem(tmp) is None
+    assert "results_problem(RES)" in (ROOT / "workflow" / "rules" / "common.smk").read_text()
+
+
+def _c16(inp, tmp, pipes, capsys):
+    plain = tmp / "lt.txt"
+    plain.write_text("1\n2\n3\n")
+    bom = tmp / "lt-bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf1\r\n2\r\n3\r\n")
+    gz = tmp / "lt.gz"
+    gz.write_bytes(gzip.compress(bom.read_bytes()))
+    got = []
+    for f in (str(plain), str(bom), str(gz), pipes(gz.read_bytes())):
+        out = tmp / f"o{len(got)}"
+        argv = ROWS["ppi"].argv(inp, out)
+        k = argv.index("--labelled")
+        rc, err = _call(argv[:k] + argv[k + 2:] + ["--labelled-topics", f], capsys)
+        assert rc == 0, err
+        got.append((out / "tables" / "ppi_means.csv").read_bytes())
+    assert got[1:] == got[:1] * 3
+
+
+def _c17_jsonl_true(inp, tmp, pipes, capsys):
+    import json
+
+    rows = [{"run_id": f"R{r}", "topic_id": str(t + 1), "measure": "map", "value": 0.5} for r in range(R) for t in range(T)]
+    rows[3]["value"] = True
+    board = tmp / "board.jsonl"
+    board.write_text("".join(json.dumps(x) + "\n" for x in rows))
+    rc, err = _call(["judgments", "--qrels", f"a={inp / 'qrels.txt'}", f"b={inp / 'qrels2.txt'}", "--results",
+                     f"c={board}", "--metrics", "trec.map", "--reference", "a", "--runs", _runs(inp), "--B", "20",
+                     "--no-figures", "--out", str(tmp / "out"), "--quiet"], capsys)
+    assert rc == 1, err
+    _one_error(err, f"{board}:4: value true is not a number")
+
+
+def _c17_frames(inp, tmp, pipes, capsys):
+    import pandas as pd
+
+    import metaeval
+
+    q = pd.read_csv(inp / "qrels.txt", sep=" ", names=["query_id", "iter", "doc_id", "relevance"])
+    calls = [(lambda: metaeval.ppi(q, str(inp / "qrels2.txt"), _runs(inp), metrics=["AP"]), "qrels: a DataFrame"),
+             (lambda: metaeval.ppi(str(inp / "qrels.txt"), q, _runs(inp), metrics=["AP"]), "judge: a DataFrame"),
+             (lambda: metaeval.judgments({"a": q, "b": str(inp / "qrels2.txt")}, _runs(inp), reference="a"),
+              "qrels set a: a DataFrame"),
+             (lambda: metaeval.reproducibility(str(inp / "qrels.txt"), [q, q], {"x": ("a", "b")}, metrics=["AP"]),
+              "orig: a DataFrame")]
+    for call, words in calls:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert str(e.value).startswith(words) and "\n" not in str(e.value), str(e.value)
+
+
+def _c17_params(inp, tmp, pipes, capsys):
+    for bad in ("{bad", "[1, 2]"):
+        rc, err = _call(["simulate", "--params", bad, "--out", str(tmp / "out")], capsys)
+        assert rc == 2 and "--params" in err.splitlines()[-1] and not (tmp / "out").exists(), err
+
+
+def _c17_pipe_in_run_name(inp, tmp, pipes, capsys):
+    import shutil
+
+    runs = tmp / "runs"
+    shutil.copytree(inp / "runs", runs)
+    (runs / "R0.run").rename(runs / "a|b.run")
+    out = tmp / "out"
+    rc, err = _call(["compare", "--qrels", str(inp / "qrels.txt"), "--runs", str(runs), "--metrics", "AP",
+                     "--out", str(out), "--quiet"], capsys)
+    assert rc == 0, err
+    rows = [ln for ln in (out / "compare.md").read_text().splitlines() if ln.startswith("|")]
+    assert any("a\\|b" in ln for ln in rows)
+    assert {len(ln.replace("\\|", "").split("|")) for ln in rows} == {4}     # | run | AP |: no shifted cell
+
+
+def _c17_duplicate_yaml_keys(inp, tmp, pipes, capsys):
+    from metaeval.runconfig import duplicate_key
+
+    cfg = tmp / "c.yaml"
+    cfg.write_text("results: r\nbootstrap:\n  B: 10\n  alpha: 0.05\n  B: 20\n")
+    assert duplicate_key(cfg) == (f"{cfg}:5: config key 'B' given twice in one mapping (first on line 3); YAML would "
+                                  f"keep the last silently -- give it once")
+    cfg.write_text("results: r\nbootstrap: {B: 10}\ncollections: {a: {B: 10}}\n")
+    assert duplicate_key(cfg) is None
+    assert duplicate_key(ROOT / "config.yaml") is None
+    assert "duplicate_key(" in (ROOT / "workflow" / "rules" / "common.smk").read_text()
+
+
+CAUSES = {
+    "8-qrels-from-a-stream": _c8_qrels,
+    "8-runs-from-streams-gzip": _c8_runs,
+    "8-trec_eval-streams": _c8_trec_eval,
+    "8-results-from-a-stream": _c8_results,
+    "9-ppi-trec-eval-version-cli": _c9_cli,
+    "9-ppi-trec-eval-version-api-dag": _c9_api_and_dag,
+    "11-effect-ratio-zero-effect": _c11,
+    "12-dangling-symlink": _c12("dangling"),
+    "12-symlink-loop": _c12("loop"),
+    "13-ppi-trials": _c13(lambda i, o: ROWS["ppi"].argv(i, o)[:-4] + ["--trials", "10000000000000000", "--out", str(o),
+                                                                       "--quiet"], "--trials"),
+    "13-compare-bootstrap-B": _c13(lambda i, o: ["compare", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i),
+                                                 "--metrics", "AP", "--test", "bootstrap", "--B", "1000000000000000",
+                                                 "--out", str(o), "--quiet"], "--B"),
+    "13-simulate-topics": _c13(lambda i, o: ["simulate", "--params", '{"topics": 1000000000000, "runs": 3}',
+                                             "--out", str(o), "--quiet"], "topics"),
+    "14-metrics-empty": _c14_metrics,
+    "14-results-through-a-file": _c14_results_through_a_file,
+    "16-labelled-topics-bom-crlf-gzip": _c16,
+    "17-jsonl-value-true": _c17_jsonl_true,
+    "17-api-dataframes": _c17_frames,
+    "17-simulate-params-json": _c17_params,
+    "17-pipe-in-run-name": _c17_pipe_in_run_name,
+    "17-duplicate-yaml-keys": _c17_duplicate_yaml_keys,
+}
+
+
+@pytest.mark.parametrize("cause", list(CAUSES))
+def test_issue48_cause(cause, inp, tmp_path, pipes, capsys):
+    CAUSES[cause](inp, tmp_path, pipes, capsys)

@@ -119,7 +119,8 @@ def test_a_failed_move_rolls_everything_back(tmp_path, monkeypatch):
     _nothing_beside(dest)
 
 
-def test_a_signal_while_committing_rolls_back_then_takes_effect(tmp_path, monkeypatch):
+@pytest.mark.parametrize("at", [".new-", ".tmp"])         # a file moved in; the manifest, the last move
+def test_a_signal_while_committing_rolls_back_then_takes_effect(tmp_path, monkeypatch, at):
     dest = tmp_path / "out"
     _publish(dest, "ppi", {"a.csv": "old", "b.csv": "old"})
     before = _tree(dest)
@@ -128,7 +129,7 @@ def test_a_signal_while_committing_rolls_back_then_takes_effect(tmp_path, monkey
 
     def interrupting(src, dst, *a, **k):
         r = real(src, dst, *a, **k)
-        if not sent and ".new-" in str(src):
+        if not sent and at in str(src):
             sent.append(1)
             os.kill(os.getpid(), signal.SIGINT)           # deferred: the commit is undone first
         return r

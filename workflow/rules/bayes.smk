@@ -11,7 +11,7 @@ rule bayes:
     input:
         # what the job reads: its metrics' matrices (a metric added to `metrics:` only does not re-run
         # it) and the collection's data
-        matrices=own_matrix_inputs(PLAN.bayes_metrics),
+        matrices=own_matrix_inputs(job_matrices("bayes")),
         data=collection_data,
     output:
         _table_outputs(["bayes"]),
@@ -21,7 +21,7 @@ rule bayes:
         metaeval=METAEVAL,
         matrices=matrices_dir,
         out=lambda w: f"{RES}/{w.collection}",
-        args=lambda w: PLAN.own_job_args("bayes", w.collection),
+        args=job_args("bayes"),
         views=report_views_command("bayes"),
         data=data_params,
     log:

@@ -33,6 +33,9 @@ with open(SCHEMA_PATH) as _fh:
 # defaults are filled in (config/README.md).
 from metaeval import runconfig as _runconfig
 
+for _cf in workflow.overwrite_configfiles or ["config.yaml"]:      # a key given twice: refused, not the last kept
+    if _runconfig.duplicate_key(str(_cf)):
+        raise WorkflowError(_runconfig.duplicate_key(str(_cf)))
 _GIVEN = _runconfig.leaf_paths(config)      # what the config files (and --config) give
 try:
     validate(config, SCHEMA_PATH)
@@ -50,6 +53,8 @@ _CONDA = "conda" in {str(getattr(m, "value", m)).lower() for m in workflow.deplo
 METAEVAL = "python -m metaeval" if _CONDA else f"{_dag.quote(_sys.executable)} -m metaeval"
 
 RES = config["results"].rstrip("/")
+if _runconfig.results_problem(RES):
+    raise WorkflowError(_runconfig.results_problem(RES))
 
 # One results folder, one configuration (metaeval.runconfig): RES/effective-config.yaml records the
 # effective config of the last run; other collections into RES are refused, and so is a --report
@@ -85,8 +90,15 @@ def _record_effective_config():
     logger.info("\n".join(lines))
 
 
+# (Snakemake keeps one onstart handler: this one.) On the SLURM executor, a cluster that keeps no
+# accounting is asked for its job states with squeue, not sacct (which would never answer), said in
+# one line (metaeval.dagrun; `python -m metaeval.dagrun --profile workflow/profiles/slurm` passes
+# the option itself).
 onstart:
+    from metaeval.dagrun import use_squeue_without_accounting
+
     _record_effective_config()
+    use_squeue_without_accounting(workflow)
 
 
 # Input errors (empty run directory, gains that do not fit the qrels) are found here, before any job.

@@ -188,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"metaeval: error: {e}", file=sys.stderr)
         return 2
     args = parser.parse_args(argv)
+    _refuse_empty_values(parser, args)
     from ..progress import set_quiet
 
     set_quiet(bool(getattr(args, "quiet", False)))      # no progress bar under --quiet
@@ -226,6 +227,11 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(f"metaeval: error: {where}{e.strerror or e}", file=sys.stderr)
         return 1
+    except MemoryError as e:               # a size no check foresaw: one line, not numpy's traceback
+        _flush_warnings()
+        print(f"metaeval: error: out of memory ({e}); lower the sizes given (--B, --trials, topics); nothing "
+              f"written", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         _flush_warnings()
         print("metaeval: interrupted; nothing written", file=sys.stderr)
@@ -242,6 +248,23 @@ def main(argv: list[str] | None = None) -> int:
             print(_library_note(), file=sys.stderr)
         _LIBRARY.clear()
     return 0 if rc is None else int(rc)
+
+
+def _refuse_empty_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """An empty word given to an option that takes a list (``--metrics ''``: no metric, a path, a
+    name) is a usage error naming the option (exit 2), before any input is read."""
+    import argparse
+
+    sub = next((a for a in parser._actions if a.dest == "command"), None)
+    cmd = getattr(args, "command", None)
+    choices = getattr(sub, "choices", None)
+    p = choices.get(cmd) if isinstance(choices, dict) and cmd is not None else None
+    if not isinstance(p, argparse.ArgumentParser):
+        return
+    for a in p._actions:
+        v = getattr(args, a.dest, None) if a.option_strings and a.nargs in ("+", "*") else None
+        if isinstance(v, list) and any(isinstance(x, str) and not x.strip() for x in v):
+            p.error(f"{a.option_strings[-1]}: an empty value ('') names nothing; leave it out")
 
 
 class Terminated(BaseException):

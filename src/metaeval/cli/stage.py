@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from ._meta_options import add_config_args, add_labelled_args, config_from_args
-from .stage_jobs import need
+from ._stage_jobs import need
 
 from ..meta.stages import file_stages, method_stages
 
@@ -111,7 +111,7 @@ def run(args) -> int:
             _command(st.command)(args, parser, progress)
         else:
             from ..metrics.registry import parse_gains
-            from .stage_jobs import _metrics_and_config
+            from ._stage_jobs import _metrics_and_config
 
             metrics, cfg = _metrics_and_config(parser, args)
             collection = args.collection

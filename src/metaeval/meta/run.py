@@ -63,13 +63,15 @@ ROW_ORDER: dict[str, tuple[tuple[str, bool], ...]] = {t: o.row_order for t, o in
 
 
 def with_matrix_names(available, metrics, cfg: MetaConfig):
-    """``(metrics, cfg)`` with every measure name (``metrics``, ``select_by``, ``geometric``,
+    """``(metrics, cfg)`` with every measure name (``metrics``, ``select_by``, ``geometric`` and the
+    parameters the stages declare as measure names, :attr:`metaeval.stages.StageInfo.measure_params`:
     ``sweep_metrics``) spelt as the matrix of ``available`` it reads
     (:func:`metaeval.meta.matrices.matrix_for`: aliases such as ``PDoc@1000`` find ``Prec@1000``)."""
     available = set(available)
     cfg = replace(cfg, select_by=matrix_for(cfg.select_by, available),
-                  geometric=tuple(matrices_for(cfg.geometric, available) or ()),
-                  sweep_metrics=tuple(matrices_for(cfg.sweep_metrics, available) or ()))
+                  geometric=tuple(matrices_for(cfg.geometric, available) or ()))
+    for name in dict.fromkeys(p for st in _stages.REGISTRY for p in st.measure_params):
+        cfg = cfg.replaced(**{name: tuple(matrices_for(cfg.value(name), available) or ())})
     return matrices_for(metrics, available), cfg
 
 

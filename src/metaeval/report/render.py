@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Cell", "Layout", "escape_latex", "escape_markdown", "render_markdown", "render_latex"]
+__all__ = ["Cell", "Layout", "escape_latex", "escape_markdown", "render_markdown", "render_latex", "label_key"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,19 @@ def render_markdown(layout: Layout, caption: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_latex(layout: Layout, caption: str | None = None, label: str | None = None) -> str:
+def label_key(label: str) -> str:
+    """A ``\\label`` key from a table's name (``COLLECTION:TABLE``): ``tab:`` and the name with every
+    character outside ``A-Za-z0-9:_-`` as ``-``."""
+    return "tab:" + re.sub(r"[^A-Za-z0-9:_-]", "-", label)
+
+
+def render_latex(layout: Layout, caption: str | None = None, label: str | None = None, *,
+                 csv: str | None = None, total_rows: int | None = None) -> str:
+    """The booktabs table(s) of ``layout``, placed by :func:`metaeval.report.texfit.fit_table`: one
+    ``table`` or ``table*`` float, or one per part of a split table; a table cut to its first rows
+    says so in its caption (``total_rows``: the rows of the whole table, ``csv``: where they are)."""
+    from .texfit import fit_table
+
     memo: dict = {}
 
     def tex(c) -> str:
@@ -86,14 +98,33 @@ def render_latex(layout: Layout, caption: str | None = None, label: str | None =
             t = memo[c] = rf"\textbf{{{t}}}" if c.bold and t else t
         return t
 
-    lines = [r"\begin{table}[htbp]", r"\centering"]
-    if caption:
-        lines.append(rf"\caption{{{escape_latex(caption)}}}")
-    if label:
-        lines.append(rf"\label{{tab:{re.sub(r'[^A-Za-z0-9:_-]', '-', label)}}}")
-    lines += [rf"\begin{{tabular}}{{{layout.alignment()}}}", r"\toprule",
-              " & ".join(tex(h) for h in layout.header) + r" \\", r"\midrule"]
-    for row in layout.rows:
-        lines.append(" & ".join(tex(c) for c in row) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    total = len(layout.rows) if total_rows is None else total_rows
+    key = label_key(label) if label else None
+    align = layout.alignment()
+    lines: list[str] = []
+    for place in fit_table(layout, caption or ""):
+        if place.part > 1:
+            lines.append("")
+        lines += [rf"\begin{{{place.env}}}[tbp]", r"\centering"]
+        if place.size:
+            lines.append(place.size)
+        if place.part == 1:
+            text = escape_latex(caption) if caption else ""
+        else:
+            text = rf"Table~\ref{{{key}}} continued." if key else "Continued."
+        if place.parts > 1:
+            text += f" Part {place.part} of {place.parts}."
+        if place.rows < total:
+            text += escape_latex(f" Shown: the first {place.rows} of {total} rows"
+                                 + (f"; every row is in {csv}." if csv else "."))
+        if text:
+            lines.append(rf"\caption{{{text.strip()}}}")
+        if key:
+            lines.append(rf"\label{{{key}}}" if place.part == 1 else rf"\label{{{key}:{place.part}}}")
+        cols = place.columns
+        lines += [rf"\begin{{tabular}}{{{''.join(align[j] for j in cols)}}}", r"\toprule",
+                  " & ".join(tex(layout.header[j]) for j in cols) + r" \\", r"\midrule"]
+        for row in layout.rows[:place.rows]:
+            lines.append(" & ".join(tex(row[j]) if j < len(row) else "" for j in cols) + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}", rf"\end{{{place.env}}}"]
     return "\n".join(lines) + "\n"

@@ -263,7 +263,7 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, metric: str |
     written: list[Path] = []
     for o in O.tables("summary"):
         written += write_table(tables[o.name], out / o.name, kind=o.layout, context={"reproduction": reproduction},
-                               labels=labels, **dict[str, Any](params))
+                               labels=labels, label_scope="summary", **dict[str, Any](params))
     cfg = dict(O.caption_values(**params), metric=labels.get(metric, metric))
     if labels:                             # the figures name the measures by their labels
         from .figures import relabel_frame

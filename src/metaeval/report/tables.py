@@ -55,7 +55,8 @@ def relabel_layout(layout: Layout, labels) -> Layout:
 
 def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
                 caption: str | None = None, labels=None, pair_runs: dict | None = None,
-                csv_blocks: bool = False, context: dict | None = None, **params: float) -> dict[str, Any]:
+                csv_blocks: bool = False, context: dict | None = None, label: str | None = None,
+                **params: float) -> dict[str, Any]:
     """``{".csv": ..., ".md": ..., ".tex": ...}`` of :func:`write_table`, without writing;
     ``labels`` ({name: label}) relabels runs and measures in the Markdown and LaTeX texts.
     ``pair_runs`` (:func:`metaeval.report.per_pair.pair_runs_for`): a per-pair table's Markdown
@@ -63,7 +64,8 @@ def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
     iterable of its blocks of text, produced as they are consumed (:func:`write_table` of a long
     table).  ``context``: what was computed (:func:`metaeval.outputs.caption_context`: the primary
     measure, the number of runs), for the caption and the layouts that read it; ``params``: the
-    caption parameters' values (``alpha``, ``swap_threshold``)."""
+    caption parameters' values (``alpha``, ``swap_threshold``).  ``label``: the LaTeX ``\\label``'s
+    name (``COLLECTION:TABLE`` -> ``tab:COLLECTION:TABLE``; default the stem)."""
     from .per_pair import PER_PAIR_TABLES, pair_note, restrict_pairs
 
     spec = kind_for(kind, stem_name)
@@ -77,11 +79,15 @@ def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
         layout = relabel_layout(spec.lay_out(restrict_pairs(data, pair_runs["runs"]), context), labels)
     else:
         layout = relabel_layout(spec.lay_out(data, context), labels)
+    total = len(layout.rows)
+    md_caption = caption
     if spec.name not in PER_PAIR_TABLES:        # a per-pair table: the pairs of the top runs (or every pair asked)
         layout, note = first_rows(layout, stem_name)
-        caption = (caption or "") + note
-    return {".csv": _Blocks(data) if csv_blocks else csv_text(data), ".md": render_markdown(layout, caption),
-            ".tex": render_latex(layout, caption, label=stem_name)}
+        md_caption = (caption or "") + note
+    # the LaTeX: the rows that fit a page (metaeval.report.texfit), its caption saying so
+    return {".csv": _Blocks(data) if csv_blocks else csv_text(data), ".md": render_markdown(layout, md_caption),
+            ".tex": render_latex(layout, caption, label=label or stem_name, csv=f"{stem_name}.csv",
+                                 total_rows=total)}
 
 
 #: the most body rows a Markdown/LaTeX table shows (with its caption and header, some 250 lines: a
@@ -108,9 +114,10 @@ STREAM_ROWS = 1_000_000
 def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
                 caption: str | None = None, labels=None, pair_runs: dict | None = None,
                 context: dict | None = None, formats: tuple[str, ...] | None = None,
-                **params: float) -> list[Path]:
+                label_scope: str | None = None, **params: float) -> list[Path]:
     """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex`` (``formats``: those of them only, e.g.
-    ``("csv",)``); return their paths.
+    ``("csv",)``); return their paths.  ``label_scope``: the LaTeX label is
+    ``tab:SCOPE:NAME`` (a collection's name, ``summary``), else ``tab:NAME``.
 
     ``kind`` selects the layout (a key of :data:`metaeval.report.layout_catalogue.KINDS`); by default the
     stem's file name (``.../tables/kendall`` -> ``kendall``), else the generic layout.
@@ -122,7 +129,8 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
     stem = Path(path_stem)
     stream = isinstance(df, pd.DataFrame) and len(df) > STREAM_ROWS
     texts = table_texts(df, stem.name, kind=kind, caption=caption, labels=labels, pair_runs=pair_runs,
-                        csv_blocks=stream, context=context, **params)
+                        csv_blocks=stream, context=context,
+                        label=f"{label_scope}:{stem.name}" if label_scope else stem.name, **params)
     paths: list[Path] = []
     with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
         for suffix, text in texts.items():

@@ -15,7 +15,7 @@ that the Snakefile and the option parsers read the declarations cheaply.  docs/a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ...stages import (FIGURE_FORMATS, KINDS, TABLE_FORMATS, Output, Param, Scope, StageInfo, scope, scopes,  # noqa: F401
@@ -24,8 +24,8 @@ from ...stages import (FIGURE_FORMATS, KINDS, TABLE_FORMATS, Output, Param, Scop
                        register, register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
 from . import (bayes, collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall,
-               kishida, paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation,
-               swap, unpaired)
+               kishida, paired, ppi, rank_correlation, reproducibility, results_table, risk, run_means, stability,
+               standardisation, swap, unpaired)
 
 if TYPE_CHECKING:
     from ..incompleteness import IncompletenessConfig
@@ -37,11 +37,11 @@ P = TypeVar("P")
 register_common(common.PARAMS, common.SECTIONS, common.SELECTION,
                 scopes=(Scope("collection", caption_key="{kind}_{name}"),
                         Scope("summary", folders=(("table", ""), ("figure", "")))))
-#: the jobs of `metaeval stage` that are not a method: the function each runs (metaeval.cli.stage_jobs)
-_JOBS = "metaeval.cli.stage_jobs:"
+#: the jobs of `metaeval stage` that are not a method: the function each runs (metaeval.cli._stage_jobs)
+_JOBS = "metaeval.cli._stage_jobs:"
 register(StageInfo("select_runs", "file", command=_JOBS + "select_runs"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
-         rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
+         rank_correlation.STAGE, discpower.STAGE, results_table.STAGE, incompleteness.STAGE, risk.STAGE)
 plug_ins_here()
 register(StageInfo("tables", "file", reads=("labels", "pair_top_runs", "reproduction"), command=_JOBS + "tables"),
          StageInfo("meta", "file", command=_JOBS + "meta"), StageInfo("figures", "file", command=_JOBS + "figures"),
@@ -51,7 +51,8 @@ register(StageInfo("tables", "file", reads=("labels", "pair_top_runs", "reproduc
 
 
 @dataclass(frozen=True)
-class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.RankCorrelationParams,
+class MetaConfig(results_table.ResultsTableParams, risk.RiskParams, discpower.DiscpowerParams,
+                 rank_correlation.RankCorrelationParams,
                  gain_sweep.GainSweepParams, stability.StabilityParams, swap.SwapParams, paired.PairedParams,
                  kendall.KendallParams, common.CommonParams):
     """The parameters of every meta-evaluation method (defaults = the papers): the fields of the
@@ -104,6 +105,17 @@ class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.Ra
                 return getattr(p, name)
         raise KeyError(f"no parameter {name!r}; known: {', '.join(sorted(known_fields()))}")
 
+    def replaced(self, **values: Any) -> MetaConfig:
+        """A copy with parameters replaced by name: fields, or a plug-in's (:meth:`value`)."""
+        own = {f.name for f in fields(self)} - {"plugins"}
+        plugins = tuple(replace(p, **{k: v for k, v in values.items() if k in {f.name for f in fields(p)}})
+                        for p in self.plugins)
+        known = own | {f.name for p in self.plugins for f in fields(p)}
+        bad = sorted(set(values) - known)
+        if bad:
+            raise TypeError(f"unknown parameter(s) {', '.join(bad)}")
+        return replace(self, plugins=plugins, **{k: v for k, v in values.items() if k in own})
+
     @classmethod
     def of(cls, **values: Any) -> MetaConfig:
         """The MetaConfig of parameter values of any stage (a plug-in's too); ``TypeError`` names an
@@ -117,15 +129,6 @@ class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.Ra
         if bad:
             raise TypeError(f"unknown parameter(s) {', '.join(bad)}; known: {', '.join(sorted(known_fields()))}")
         return cls(**values, plugins=tuple(plugins))
-
-    @property
-    def sweep_variants(self) -> tuple:
-        """The gain-sweep variants: ``sweep_gains``, or the paper's (Sakai 2007a)."""
-        if self.sweep_gains is not None:
-            return tuple(self.sweep_gains)
-        from ..sweep import PAPER_GAIN_VARIANTS, paper_to_gains
-
-        return tuple(paper_to_gains(p) for p in PAPER_GAIN_VARIANTS)
 
 
 def _plugin_classes() -> tuple:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
+from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .common import SEED
 
 _B = "bayes"
@@ -22,15 +22,13 @@ _MODEL = ("the crossed model y[s,t] = mu + a[s] + b[t] + e[s,t] (a ~ N(0, sa^2),
 DEFAULT_DRAWS, DEFAULT_CHAINS = 1000, 4
 
 
-def plan(p) -> None:
-    """The metrics of the stage's job in the plan of a config (:class:`metaeval.dag.Plan`): its own
-    ``metrics`` or the config's (``p.bayes_metrics``, read by its rule), their matrices computed by
-    the metrics job when the stage is on."""
+def plan(p: PlanView) -> JobPlan:
+    """The metrics of the stage's job in the plan of a config: its own ``metrics`` or the config's
+    (``reads``: its rule's matrices), computed by the metrics job when the stage is on."""
     cfg = p.config.get(_B) or {}
-    p.bayes_metrics = p.measures(cfg["metrics"], "bayes.metrics") if cfg.get("metrics") else list(p.metrics)
-    p.values["bayes_metrics"] = p.bayes_metrics
-    if p.switched_on(STAGE):
-        p.matrix_metrics = list(dict.fromkeys(p.matrix_metrics + p.bayes_metrics))
+    metrics = tuple(p.measures(cfg["metrics"], "bayes.metrics") if cfg.get("metrics") else p.metrics)
+    return JobPlan(values={"bayes_metrics": metrics}, reads=metrics,
+                   matrices=metrics if p.switched_on(STAGE) else ())
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,21 @@ from .cite import SAKAI_A
 _GAINS = "^[0-9]+(\\.[0-9]+)?(:[0-9]+(\\.[0-9]+)?)*$"
 
 
+def sweep_variants(params) -> tuple[str, ...]:
+    """The gain-sweep variants of the parameters: ``sweep_gains``, or the paper's (Sakai 2007a)."""
+    if params.sweep_gains is not None:
+        return tuple(params.sweep_gains)
+    from ..sweep import PAPER_GAIN_VARIANTS, paper_to_gains
+
+    return tuple(paper_to_gains(p) for p in PAPER_GAIN_VARIANTS)
+
+
 def sweep_available(matrices, cfg) -> bool:
     """True when the default and every variant matrix of every sweep metric is present."""
     from ..sweep import variant_name
 
     return bool(cfg.sweep_metrics) and all(
-        m in matrices and all(variant_name(m, g) in matrices for g in cfg.sweep_variants)
+        m in matrices and all(variant_name(m, g) in matrices for g in sweep_variants(cfg))
         for m in cfg.sweep_metrics)
 
 
@@ -29,7 +38,7 @@ def variant_matrices(params) -> tuple[str, ...]:
     """The variant matrices it reads besides its metrics' (``METRIC(gains=G)``), no other stage's metric."""
     from ..sweep import variant_name
 
-    return tuple(variant_name(m, g) for m in params.sweep_metrics for g in params.sweep_variants)
+    return tuple(variant_name(m, g) for m in params.sweep_metrics for g in sweep_variants(params))
 
 
 def applies(matrices, params) -> bool:
@@ -58,7 +67,7 @@ def stage_gain_sweep(matrices: dict, cfg, samples=None) -> dict:
 
     first = next(iter(matrices.values()))
     smp = samples if samples is not None else samples_for(first, cfg)
-    k, b = gain_sweep(matrices, cfg.sweep_metrics, cfg.sweep_variants, default_gains=cfg.default_gains,
+    k, b = gain_sweep(matrices, cfg.sweep_metrics, sweep_variants(cfg), default_gains=cfg.default_gains,
                       samples=smp, alpha=cfg.alpha, variant=cfg.kendall_variant, batch=cfg.batch)
     return {"gain_kendall": k, "gain_bootstrap": b}
 
@@ -89,7 +98,7 @@ class GainSweepParams:
 
 STAGE = StageInfo(
     "gain_sweep", "matrices", run, tables=("gain_kendall", "gain_bootstrap"), metrics=None,
-    metric_list=metric_list, extra_matrices=variant_matrices,
+    metric_list=metric_list, extra_matrices=variant_matrices, measure_params=("sweep_metrics",),
     streams=("paired",), condition="gain_sweep", cost=1.0, title="gain-value sweep", applies=applies,
     params=GainSweepParams,
     reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains", "default_gains"),

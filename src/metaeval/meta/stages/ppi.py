@@ -71,10 +71,11 @@ def job_files(cc: dict) -> list[str]:
     return [cc["qrels"]] + _listed(p["judge"]) + ([p["labelled_topics"]] if p.get("labelled_topics") else [])
 
 
-def job_args(cc: dict, metrics: list[str]) -> str:
+def job_args(cc: dict, metrics: list[str], trec_eval_version: int | None = None) -> str:
     """The ``metaeval ppi`` options of a collection (``cc``: its config entry) from its ``ppi:`` block,
     its qrels (the human labels), gains, order and depth; ``metrics``: the block's (canonical) or the
-    config's.  Standard library only (the Snakefile reads it)."""
+    config's; ``trec_eval_version`` the config's when not the default (10).  Standard library only
+    (the Snakefile reads it)."""
     import shlex
 
     p = cc["ppi"]
@@ -95,6 +96,8 @@ def job_args(cc: dict, metrics: list[str]) -> str:
     if cc.get("gains"):
         words.append(opt("--gains", cc["gains"]))
     words += [opt("--order", cc.get("order", "file")), opt("--depth", cc.get("depth", 1000) or 0)]
+    if trec_eval_version is not None:
+        words.append(opt("--trec-eval-version", trec_eval_version))
     return " ".join(words)
 
 
@@ -107,7 +110,7 @@ def plan(p: PlanView) -> JobPlan:
     def args(c: str) -> str:
         block = p.collection(c)["ppi"]
         metrics = p.measures(block["metrics"], f"collections.{c}.ppi.metrics") if block.get("metrics") else p.metrics
-        return job_args(p.collection(c), metrics)
+        return job_args(p.collection(c), metrics, p.trec_eval_version())
 
     return JobPlan(collections=cs, inputs={c: tuple(job_files(p.collection(c))) for c in cs},
                    args={c: args(c) for c in cs})

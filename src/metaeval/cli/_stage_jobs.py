@@ -1,6 +1,6 @@
 """The jobs of ``metaeval stage NAME`` that are not a method (stages of kind ``file``): one function
 per job, ``job(args, parser, progress)``, named by its stage's declaration
-(:attr:`metaeval.stages.StageInfo.command`: ``"metaeval.cli.stage_jobs:figures"``), so that
+(:attr:`metaeval.stages.StageInfo.command`: ``"metaeval.cli._stage_jobs:figures"``), so that
 ``metaeval stage`` (:mod:`metaeval.cli.stage`) dispatches on no stage name.  Each checks the
 options it needs (``need``) and calls :mod:`metaeval.pipeline`."""
 
