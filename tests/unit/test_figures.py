@@ -147,7 +147,8 @@ def test_save_figure_draws_each_format_once_with_the_same_bytes(tmp_path, monkey
 
     from matplotlib.figure import Figure
 
-    from metaeval.report.figure_layout import _PDF_META, _PNG_META, DPI, new_figure, palette_png, save_figure
+    from metaeval.report.figure_layout import (_PDF_META, _PNG_META, DPI, fit_to_width, new_figure, palette_png,
+                                               save_figure)
 
     def figure():
         fig = new_figure(4, 3)
@@ -159,6 +160,7 @@ def test_save_figure_draws_each_format_once_with_the_same_bytes(tmp_path, monkey
         return fig
 
     ref = figure()
+    fit_to_width(ref)                                          # what save_figure lays out first: a column wide
     assert ref.get_layout_engine() is not None                 # what tight_layout leaves
     want = []
     for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):

@@ -136,6 +136,16 @@ OWN_JOB_STAGES = PLAN.own_job_stages
 META_STAGES = PLAN.meta_stages
 ALPHA = config["bootstrap"]["alpha"]
 SWAP_THRESHOLD = config["swap"]["threshold"]
+# figures: {width, formats}: the options of every job that draws (docs/outputs.md, Figures for print);
+# a job's params, so a changed width or format list re-runs exactly the jobs that draw
+FIGURE_ARGS = _dag.figure_args(config.get("figures"))
+FIGURE_FORMATS = FIGURE_ARGS.rsplit(" ", 1)[-1].split(",")
+
+
+def _drawn(o, fmt):
+    """Whether the file of format `fmt` of output `o` is written: a table's always, a figure's in
+    the configured formats."""
+    return o.kind != "figure" or fmt in FIGURE_FORMATS
 _quote, _unique = _dag.quote, _dag.unique
 
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
@@ -326,6 +336,8 @@ def _figure_outputs(stages=None):
         if not _own(o, stages):
             continue
         for x, f in zip(o.formats, o.files()):
+            if not _drawn(o, x):
+                continue
             path = f"{RES}/{{collection}}/{f}"
             if x == "png":
                 path = report(path, caption=caption(_outputs.report_caption_name(o)),
@@ -340,7 +352,9 @@ def folder_outputs(scope, subcategory):
     declared outputs of that scope, a text output as a folder, the CSVs and PNGs in the report."""
     out = []
     for o in _outputs.outputs(scope):
-        for f in o.files():
+        for x, f in zip(o.formats, o.files()):
+            if not _drawn(o, x):
+                continue
             path = f"{RES}/{{collection}}/{scope}/{f}"
             if o.kind == "text":
                 path = directory(path)
@@ -356,6 +370,8 @@ def _summary_outputs():
     out = []
     for o in _outputs.outputs("summary"):
         for x, f in zip(o.formats, o.files()):
+            if not _drawn(o, x):
+                continue
             path = f"{RES}/summary/{f}"
             if x == ("csv" if o.kind == "table" else "png"):
                 path = report(path, caption=caption(_outputs.report_caption_name(o)),

@@ -13,6 +13,7 @@ if PLAN.conditions.get("reproducibility"):
             PLAN.reproducibility_files(),
         params:
             metaeval=METAEVAL,
+            figure_args=FIGURE_ARGS,
             out=f"{RES}/reproducibility",
             args=PLAN.own_job_args("reproducibility", None),
         log:
@@ -26,4 +27,4 @@ if PLAN.conditions.get("reproducibility"):
             mem_mb=3000,
             runtime=60,
         shell:
-            "{params.metaeval} reproducibility {params.args} --out {params.out:q} --quiet > {log:q} 2>&1"
+            "{params.metaeval} reproducibility {params.args} {params.figure_args} --out {params.out:q} --quiet > {log:q} 2>&1"

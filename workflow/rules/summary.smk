@@ -11,6 +11,7 @@ rule summary:
         _summary_outputs(),
     params:
         metaeval=METAEVAL,
+        figure_args=FIGURE_ARGS,
         out=lambda w: f"{RES}/summary",
         args=summary_args,
     log:
@@ -24,4 +25,4 @@ rule summary:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{params.metaeval} stage summary --out {params.out:q} {params.args} > {log:q} 2>&1"
+        "{params.metaeval} stage summary --out {params.out:q} {params.args} {params.figure_args} > {log:q} 2>&1"

@@ -315,7 +315,16 @@ def run_command(args: argparse.Namespace) -> int | None:
     see the module's docstring): ``--out`` checked first; a folder written under a temporary name
     beside it (``args.out`` is that name while the command runs, ``args.out_shown`` the user's) and
     published when the command returns 0: renamed into place, or its files committed one by one into
-    the existing folder, whose other files stay (:func:`metaeval.util.replace_dir`)."""
+    the existing folder, whose other files stay (:func:`metaeval.util.replace_dir`); the figures
+    at ``--figure-width`` in ``--figure-formats`` (:mod:`metaeval.cli._figure_options`)."""
+    from ..report.figure_size import figure_settings
+    from ._figure_options import figure_options
+
+    with figure_settings(*figure_options(args)):       # --figure-width / --figure-formats: the figures drawn
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int | None:
     from ..util import check_out, replace_dir
 
     kind = getattr(args, "out_kind", None)
