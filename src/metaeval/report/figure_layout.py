@@ -97,8 +97,8 @@ def _style(i: int, marker: bool = True, n: int = 0) -> dict:
     """Line style of series ``i``: an Okabe-Ito colour, beyond eight series a second line style
     (``n``, the number of series, kept for the callers)."""
     st = {"color": _COLORS[i % len(_COLORS)], "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)]}
-    if marker:
-        st["marker"] = _MARKERS[i % len(_MARKERS)]
+    if marker:                      # each colour's k-th repeat a marker further on: 96 series, a style each
+        st["marker"] = _MARKERS[(i + i // len(_COLORS)) % len(_MARKERS)]
     return st
 
 
@@ -214,7 +214,8 @@ def _legend_below(fig: Figure, width: float) -> float:
     ncol = max(1, min(len(labels), 8))
     while True:
         leg = fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
-                         frameon=False, borderaxespad=0.2, columnspacing=1.0, handlelength=1.8)
+                         frameon=False, borderaxespad=0.2, columnspacing=0.8, handlelength=1.5,
+                         handletextpad=0.4)
         box = leg.get_window_extent(r)
         if box.width <= width * fig.dpi - 4 or ncol == 1:
             break
@@ -255,14 +256,24 @@ def fit_to_width(fig: Figure, width: float | None = None) -> None:
             text = t.get_text()
             if text:
                 t.set_fontsize(min(t.get_fontsize(), title_pt))
-                t.set_text("\n".join(panel_title(line, pw - 0.1, t.get_fontsize()) for line in text.split("\n")))
+                t.set_text("\n".join(panel_title(line, max(1.0, pw - 0.5), t.get_fontsize()) for line in text.split("\n")))
+    lines = max((ax.get_title().count("\n") for ax in panels), default=0)
+    ph += lines * title_pt * 1.25 / 72                     # a panel's title of several lines: above its height
     fig.set_size_inches(width, rows * ph)
     below = _legend_below(fig, width)
+    if rows * ph + below > MAX_ASPECT * width:            # many rows: lower panels, down to 1 in, not a taller figure
+        ph = max(1.0, (MAX_ASPECT * width - below) / rows)
+    for ax in panels:                                      # axis labels within their panel's side
+        for label, room in ((ax.xaxis.label, max(1.0, pw - 0.6)), (ax.yaxis.label, 0.75 * ph)):
+            text = label.get_text()
+            if text and "\n" not in text and len(text) * float(label.get_fontsize()) * 0.6 / 72 > room:
+                label.set_text(panel_title(text, room, float(label.get_fontsize())))
     height = rows * ph + below
     fig.set_size_inches(width, height)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")                    # "not compatible with tight_layout": left as drawn
-        fig.tight_layout(rect=(0, below / height, 1, 1), pad=0.3)
+        for _ in range(2):                                 # the second pass: with the ticks the first one made
+            fig.tight_layout(rect=(0, below / height, 1, 1), pad=0.3)
 
 
 def save_figure(fig: Figure, path_stem) -> list[Path]:
@@ -312,7 +323,9 @@ _LEGEND_INSIDE = 6
 
 
 def _legend(ax, n: int) -> None:
-    if n and n <= _LEGEND_INSIDE:
+    """Few series on one panel: the legend inside it (placed where it covers least); else below the
+    panels (:func:`side_legend`), where it covers no panel's data at a column's width."""
+    if n and n <= _LEGEND_INSIDE and len(ax.figure.axes) == 1:
         ax.legend(loc="best", ncol=1, frameon=False)
         ax.figure.tight_layout()
     elif n:
