@@ -316,10 +316,10 @@ def _table_outputs(stages=None, formats=None):
             for x, f in zip(o.formats, o.files()) if formats is None or x in formats]
 
 
-# The report embeds each table's report view, C/report/NAME.csv (metaeval.report.views): the table
+# The report embeds each table's report view, C/report/NAME.html (metaeval.report.views), shown inline: the table
 # when at most report_max_table_mb, else its first rows; the whole table stays C/tables/NAME.csv.
 def _report_view_outputs(stage=None):
-    return [report(f"{RES}/{{collection}}/report/{o.name}.csv", caption=caption(_outputs.report_caption_name(o)),
+    return [report(f"{RES}/{{collection}}/report/{o.name}.html", caption=caption(_outputs.report_caption_name(o)),
                    category="{collection}", subcategory="Tables",
                    labels={"collection": "{collection}", "table": o.name})
             for o in _outputs.tables("collection", **CONDITIONS) if o.name in PLAN.report_view_names(stage)]

@@ -261,8 +261,6 @@ def fit_to_width(fig: Figure, width: float | None = None) -> None:
     ph += lines * title_pt * 1.25 / 72                     # a panel's title of several lines: above its height
     fig.set_size_inches(width, rows * ph)
     below = _legend_below(fig, width)
-    if rows * ph + below > MAX_ASPECT * width:            # many rows: lower panels, down to 1 in, not a taller figure
-        ph = max(1.0, (MAX_ASPECT * width - below) / rows)
     for ax in panels:                                      # axis labels within their panel's side
         for label, room in ((ax.xaxis.label, max(1.0, pw - 0.6)), (ax.yaxis.label, 0.75 * ph)):
             text = label.get_text()
@@ -273,7 +271,7 @@ def fit_to_width(fig: Figure, width: float | None = None) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")                    # "not compatible with tight_layout": left as drawn
         for _ in range(2):                                 # the second pass: with the ticks the first one made
-            fig.tight_layout(rect=(0, below / height, 1, 1), pad=0.3)
+            fig.tight_layout(rect=(0, below / height, 1, 1), pad=0.5)
 
 
 def save_figure(fig: Figure, path_stem) -> list[Path]:

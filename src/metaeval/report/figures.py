@@ -246,13 +246,13 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
                 ax.stairs(np.histogram(ts, bins=edges)[0], edges, fill=True, color=_COLORS[0], alpha=0.8)
             else:                                             # no finite t* and t undefined: no bar, as hist draws
                 ax.hist(ts, bins=edges, color=_COLORS[0], alpha=0.8)
-            ax.axvline(t0, color=_COLORS[3], linewidth=1.2, label=f"observed t = {t0:.3f}")
+            ax.axvline(t0, color=_COLORS[1], linewidth=1.2, label=f"observed t = {t0:.3f}")
             asl = tstar_asl(ts, t0)
-            ax.set_title(panel_title(f"{m}: {sub['system_x'].iloc[0]} vs {sub['system_y'].iloc[0]}", 3.2)
-                         + f"\nB = {len(ts)}, ASL = {asl:.3f}", fontsize=_RC["axes.titlesize"] - 1)
+            x, y = (short_name(str(sub[c].iloc[0]), 16) for c in ("system_x", "system_y"))
+            ax.set_title(f"{m}: {x} vs {y}\nt = {t0:.3f} (line), B = {len(ts)}, ASL = {asl:.3f}",
+                         fontsize=_RC["axes.titlesize"])
             ax.set_xlabel("t*")
             ax.set_ylabel("frequency")
-            ax.legend(loc="upper left", frameon=False)
         for j in range(len(metrics), nrows * ncols):
             axes[j // ncols][j % ncols].set_axis_off()
         fig.tight_layout()
