@@ -173,3 +173,55 @@ def test_save_figure_draws_each_format_once_with_the_same_bytes(tmp_path, monkey
     paths = save_figure(figure(), tmp_path / "f")
     assert len(draws) == 2
     assert [p.read_bytes() for p in paths] == want
+
+
+def test_figure_width_and_formats_configured(tmp_path):
+    """figures: {width, formats}: column (3.33 in) by default, text (7.0 in) or inches; the PDF's
+    page that wide, every text at least 7 pt (a 5 pt text raised); formats without pdf write the
+    PNG alone; bad values refused naming what is accepted."""
+    from metaeval.dag import figure_args
+    from metaeval.report.figure_layout import figure_settings, new_figure, save_figure
+    from metaeval.report.figure_size import parse_formats, parse_width
+
+    def draw(stem):
+        fig = new_figure(9.0, 4.0)
+        ax = fig.add_subplot()
+        ax.plot([0, 1], [0, 1])
+        ax.set_title("tiny", fontsize=5)
+        return fig, save_figure(fig, tmp_path / stem)
+
+    fig, paths = draw("col")
+    assert [p.suffix for p in paths] == [".png", ".pdf"]
+    assert fig.get_size_inches()[0] == pytest.approx(3.33) and fig.axes[0].title.get_fontsize() == 7.0
+    assert b"/MediaBox [ 0 0 239.76 " in (tmp_path / "col.pdf").read_bytes()      # 3.33 in, in points
+    with figure_settings("text", ["png"]):
+        fig, paths = draw("text")
+    assert [p.name for p in paths] == ["text.png"] and fig.get_size_inches()[0] == pytest.approx(7.0)
+    with figure_settings(5):
+        assert draw("five")[0].get_size_inches()[0] == 5.0
+    assert parse_width("column") == 3.33 and parse_formats("pdf,png") == ("png", "pdf")
+    for bad in ("wide", "1", "nan"):
+        with pytest.raises(ValueError, match="expected column, text or inches"):
+            parse_width(bad)
+    with pytest.raises(ValueError, match="png is required"):
+        parse_formats(["pdf"])
+    assert figure_args(None) == "--figure-width 3.33 --figure-formats png,pdf"
+    assert figure_args({"width": "text", "formats": ["pdf", "png"]}) == "--figure-width 7 --figure-formats png,pdf"
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["--figure-width", "text"], 0, ""),
+    (["--figure-width", "1.5"], 2, "figure width '1.5': expected column, text or inches between 2 and 20"),
+    (["--figure-formats", "pdf"], 2, "png is required"),
+])
+def test_figure_options_of_a_drawing_command(argv, code, message, capsys):
+    from metaeval.cli import build_parser
+
+    parser = build_parser("meta")
+    if code:
+        with pytest.raises(SystemExit) as e:
+            parser.parse_args(["meta", "--matrices", "m", "--out", "o", *argv])
+        assert e.value.code == code and message in capsys.readouterr().err
+    else:
+        args = parser.parse_args(["meta", "--matrices", "m", "--out", "o", *argv])
+        assert args.figure_width == 7.0
