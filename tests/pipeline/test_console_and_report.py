@@ -45,7 +45,10 @@ def test_views_command_notes_a_shortened_table(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "first 2499 of 100000 rows of big.csv" in err and "small.csv" not in err
     assert not any(err.startswith(p) for p in L.PREFIXES)        # the log's, not the console summary's
-    assert (tmp_path / "report" / "small.csv").read_text() == "a,b\n1,2\n"
+    assert V.html_rows(tmp_path / "report" / "small.html") == [["a", "b"], ["1", "2"]]   # shown inline
+    big = (tmp_path / "report" / "big.html").read_text()
+    assert V.html_rows(tmp_path / "report" / "big.html")[-1] == ["1", "2"] and len(V.html_rows(tmp_path / "report" / "big.html")) == 2500
+    assert "<p>The first 2499 of 100000 rows; every row is in big.csv.</p>" in big
 
 
 # --------------------------------------------------------------------------- log summary

@@ -262,7 +262,7 @@ def fit_to_width(fig: Figure, width: float | None = None) -> None:
     fig.set_size_inches(width, rows * ph)
     below = _legend_below(fig, width)
     for ax in panels:                                      # axis labels within their panel's side
-        for label, room in ((ax.xaxis.label, max(1.0, pw - 0.6)), (ax.yaxis.label, 0.75 * ph)):
+        for label, room in ((ax.xaxis.label, max(1.0, pw - 0.45)), (ax.yaxis.label, 0.75 * ph)):
             text = label.get_text()
             if text and "\n" not in text and len(text) * float(label.get_fontsize()) * 0.6 / 72 > room:
                 label.set_text(panel_title(text, room, float(label.get_fontsize())))

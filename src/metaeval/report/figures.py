@@ -401,8 +401,10 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         chars = max(_CELL_CHARS, math.ceil(cell * 72.0 / (_VALUE_PT_MAX * _MONO_ADVANCE)))
         chars += 1 - chars % 2                  # odd, as 5: a 3-character value sits exactly centred
         mono = cell * 72.0 / (chars * _MONO_ADVANCE)
-        if mono < MIN_PT:                       # too small a cell for 7 pt values: the colours alone
-            chars = 0
+        single = False
+        if mono < MIN_PT:                       # too small a cell for 5 characters at 7 pt: a text per value
+            chars = 0                           # when 3 characters and a gap fit, else the colours alone
+            single = cell * 72.0 >= 3 * _MONO_ADVANCE * MIN_PT + 2.0
         image = None
         for k, c in enumerate(coefs):
             r, q = divmod(k, ncols)
@@ -424,6 +426,12 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
                     _print_undefined(ax, undefined, mono, chars)
             if chars:                           # else the colours alone (the values: the table)
                 _print_values(ax, mat, mono, chars)
+            elif single:
+                for i, j in zip(*np.nonzero(np.isfinite(mat) | undefined)):
+                    v = mat[i, j]
+                    ax.text(j, i, "n/a" if undefined[i, j] else _tau_text(v), ha="center", va="center",
+                            fontsize=MIN_PT, family="DejaVu Sans Mono", parse_math=False,
+                            color="0.35" if undefined[i, j] else ("white" if v < _DARK_BELOW else "black"))
             # metric names on the outer panels only (every panel has the same rows and columns)
             bottom_row = r == nrows - 1 or k + ncols >= len(coefs)
             if bottom_row:
