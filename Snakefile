@@ -25,6 +25,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/incompleteness.smk"
+include: "workflow/rules/labelled.smk"         # a labelled stage without a rule of its own
 include: "workflow/rules/standardisation.smk"
 include: "workflow/rules/meta.smk"
 include: "workflow/rules/summary.smk"
@@ -34,6 +35,7 @@ include: "workflow/rules/judgments.smk"        # judgments as a dimension
 include: "workflow/rules/test_errors.smk"      # which significance test to trust
 include: "workflow/rules/ppi.smk"              # prediction-powered intervals of a judge's scores
 include: "workflow/rules/reproducibility.smk"  # was it reproduced? (Breuer et al. 2020)
+include: "workflow/rules/bayes.smk"            # Bayesian inference (Sakai 2017; Benham et al. 2020)
 
 
 rule all:

@@ -55,7 +55,28 @@ def frames(seed: int = 0, runs: int = 6, topics: int = 8, B: int = 50,
     out.update(standardisation_frames(rng, metrics))
     if test_errors:                    # an opt-in stage (issue 29), usually on a few metrics
         out.update(test_errors_frames(rng, metrics[:2]))
+        out.update(bayes_frames(rng, metrics[:2], run_ids))       # opt-in too (issue 50)
     return out
+
+
+def bayes_frames(rng, metrics, run_ids) -> dict[str, pd.DataFrame]:
+    """``bayes_runs``, ``bayes_pairs`` and ``bayes_fit`` (random posteriors, the declared columns)."""
+    runs, pairs, fit = [], [], []
+    for m in metrics:
+        mean = rng.uniform(0.2, 0.8, len(run_ids))
+        p_best = rng.dirichlet(np.ones(len(run_ids)))
+        runs += [(m, r, float(v), float(v) - 0.05, float(v) + 0.05, float(b)) for r, v, b in zip(run_ids, mean, p_best)]
+        for i, r in enumerate(run_ids):
+            for j, o in enumerate(run_ids):
+                if i != j:
+                    d = float(mean[i] - mean[j])
+                    pairs.append((m, r, o, d, d - 0.07, d + 0.07, float(1 / (1 + np.exp(-40 * d))), d / 0.15))
+        fit.append((m, 0.1, 0.2, 0.15, 1.002, 2500.0, 0, 4, 1000))
+    return {"bayes_runs": pd.DataFrame(runs, columns=["metric", "run", "mean", "ci_low", "ci_high", "p_best"]),
+            "bayes_pairs": pd.DataFrame(pairs, columns=["metric", "run", "other", "diff", "ci_low", "ci_high",
+                                                        "p_greater", "effect"]),
+            "bayes_fit": pd.DataFrame(fit, columns=["metric", "sigma_system", "sigma_topic", "sigma_residual",
+                                                    "rhat_max", "ess_min", "divergences", "chains", "draws"])}
 
 
 def test_errors_frames(rng, metrics) -> dict[str, pd.DataFrame]:

@@ -15,7 +15,7 @@ def run(inputs, params):
 
     df = inputs.matrices[inputs.metric]
     return {"toy": pd.DataFrame({"metric": inputs.metric, "run": [str(r) for r in df.columns],
-                                 "scaled_mean": df.mean(axis=0).to_numpy() * params.toy_scale})}
+                                 "scaled_mean": df.mean(axis=0).to_numpy() * params.plugin(ToyParams).toy_scale})}
 
 
 def plot_toy(table, path_stem, **_):

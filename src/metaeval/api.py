@@ -26,7 +26,7 @@ from .meta.display import NamedTables, Result
 from .meta.stages.common import SEED
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "Result", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors", "ppi", "reproducibility"]
+           "judgments", "standardisation", "test_errors", "ppi", "reproducibility", "bayes"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: F401  (re-exported; meta.compare uses them too)
 
@@ -44,14 +44,31 @@ def _sized(writer: Any) -> Any:
     return write
 
 
-def _attached(res: Any, writer: Any, out: str | os.PathLike | None, figures: bool,
+def _attached(res: Any, writer: Any, out: str | os.PathLike | None, figures: bool, owner: str,
               figure_width: str | float | None = None, figure_formats: str | Sequence[str] | None = None) -> Any:
-    """``res`` (a :class:`~metaeval.meta.display.Result`) with its writer, written into ``out`` first
-    when given (its figures ``figure_width`` wide, in ``figure_formats``: as ``res.write``)."""
-    res._writer = _sized(writer)
+    """``res`` (a :class:`~metaeval.meta.display.Result`) with its writer, published as command
+    ``owner``'s output (:func:`_published`), written into ``out`` first when given (its figures
+    ``figure_width`` wide, in ``figure_formats``: as ``res.write``)."""
+    res._writer = _sized(_published(writer, owner))
     if out is not None:
         res.write(out, figures=figures, figure_width=figure_width, figure_formats=figure_formats)
     return res
+
+
+def _published(writer: Any, owner: str) -> Any:
+    """``writer(res, folder, figures)`` run through the one publisher
+    (:func:`metaeval.publish.publishing`): written beside ``folder`` and committed as command
+    ``owner``'s files (the command line's manifest name: a rerun of the API or of the command
+    replaces them), all or nothing -- an error or Ctrl-C leaves ``folder`` as it was.  The paths
+    returned are the published ones."""
+    def write(res: Any, folder: Path, figures: bool) -> list[Path]:
+        from .publish import publishing
+
+        folder = Path(folder)
+        with publishing(folder, owner) as tmp:
+            paths = list(writer(res, tmp, figures) or [])
+        return [folder / Path(p).relative_to(tmp) if Path(p).is_relative_to(tmp) else Path(p) for p in paths]
+    return write
 
 
 # ----------------------------------------------------------------------------------- evaluate
@@ -296,15 +313,15 @@ def _write_outputs(tables: dict, out_dir: Path, cfg, figures: bool, labels=None,
     """The one call into the writers: ``OUT/tables/NAME.{csv,md,tex}``, ``OUT/figures/`` and the
     Discpower text files ``OUT/pvalues/METRIC.rthsd.B``; ``labels`` {name: label} shown in the
     Markdown/LaTeX tables and the figures."""
+    from .outputs import caption_values
     from .pipeline import write_figures, write_tables, write_texts
 
-    paths = write_tables(tables, out_dir / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
-                         select_by=cfg.select_by,
-                         labels=labels, matrices=matrices)
+    paths = write_tables(tables, out_dir / "tables", select_by=cfg.select_by, labels=labels, matrices=matrices,
+                         **caption_values(cfg))
     paths += write_texts(tables, cfg, out_dir)
     if figures:
-        paths += write_figures(out_dir / "tables", out_dir / "figures", alpha=cfg.alpha,
-                               swap_threshold=cfg.swap_threshold, labels=labels, select_by=cfg.select_by)
+        paths += write_figures(out_dir / "tables", out_dir / "figures", labels=labels, select_by=cfg.select_by,
+                               **caption_values(cfg))
     return paths
 
 
@@ -396,8 +413,11 @@ class MetaResult(Mapping, Result):
         from .report.figure_size import figure_settings
 
         shown = labels_for(*self._names, labels)
+
+        def writer(res: MetaResult, folder: Path, figures: bool) -> list[Path]:
+            return _write_outputs(res.raw, folder, res.config, figures, shown, res._matrices)
         with figure_settings(figure_width, figure_formats):   # the figures' width and formats (docs/outputs.md)
-            return _write_outputs(self.raw, Path(out_dir), self.config, figures, shown, self._matrices)
+            return _published(writer, "meta")(self, Path(out_dir), figures)
 
 
 def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=None,
@@ -473,13 +493,14 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
     from .pipeline import collection_runs
 
     use = collection_runs(c, cfg, g)
+
+    def files(_res: Any, folder: Path, figures: bool) -> list[Path]:
+        from .pipeline import write_labelled_stage          # computes the trials' files again
+
+        return write_labelled_stage("incompleteness", c, folder, cfg, names, gains=g, runs=use, figures=figures)
+    write = _sized(_published(files, "incompleteness"))
     if out is not None:
-        from .pipeline import write_labelled_stage
-
-        from .report.figure_size import figure_settings
-
-        with figure_settings(figure_width, figure_formats):
-            write_labelled_stage("incompleteness", c, out, cfg, names, gains=g, runs=use, figures=figures)
+        write(None, Path(out), figures, figure_width=figure_width, figure_formats=figure_formats)
         from .report.csvio import read_table
 
         res = NamedTables({"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
@@ -490,11 +511,7 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         res = NamedTables(inc.stage_incompleteness(c, names, cfg, gains=g, runs=use), "incompleteness",
                           "incompleteness")
 
-    def write(_res: Result, folder: Path, figures: bool) -> list[Path]:
-        from .pipeline import write_labelled_stage          # computes the trials' files again
-
-        return write_labelled_stage("incompleteness", c, folder, cfg, names, gains=g, runs=use, figures=figures)
-    res._writer = _sized(write)
+    res._writer = write
     return res
 
 
@@ -549,33 +566,35 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
         return write_judgments(r, folder, alpha=alpha, figures=figures,
                                labels=judgment_labels(r, labels if isinstance(labels, str) else dict(labels))
                                if labels else None)
-    return _attached(res, write, out, figures, figure_width, figure_formats)
+    return _attached(res, write, out, figures, "judgments", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------- prediction-powered intervals (stage ppi)
 def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), labelled_topics=None,
         labelled: int | None = None, alpha: float = 0.05, seed: int = SEED, sizes: Iterable[int] | None = None,
         trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
-        on_conflict: str = "error", out=None, figures: bool = True, figure_width: str | float | None = None,
-        figure_formats: str | Sequence[str] | None = None):
+        on_conflict: str = "error", trec_eval_version: int = 10, out=None, figures: bool = True,
+        figure_width: str | float | None = None, figure_formats: str | Sequence[str] | None = None):
     """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
     "Prediction-powered intervals"): ``qrels`` the human qrels, ``judge`` the judge's (a file or a
     list of files: their union), ``runs`` run files, folders or globs.  ``labelled_topics``: a file
     of topic ids (or a list of ids), or ``labelled`` N drawn with ``seed``; default every human
     topic.  Returns a :class:`~metaeval.meta.ppi.PPIResult`: ``.means``, ``.pairs``, ``.budget``
     (the tables ``ppi_means``, ``ppi_pairs``, ``ppi_budget``), ``.labelled``, ``.unlabelled``,
-    ``.notes``.  ``out``: also write the command line's files there."""
+    ``.notes``.  ``trec_eval_version``: 10 (default) ranks by score in double precision, as
+    trec_eval 10.0; 9 in single precision, as trec_eval 9.0.x.  ``out``: also write the command
+    line's files there."""
     from .meta.ppi import run_ppi
 
     res = run_ppi(qrels, judge, runs, metrics=[str(m) for m in metrics] if not isinstance(metrics, str) else metrics,
                   labelled_topics=labelled_topics, labelled=labelled, alpha=alpha, seed=seed,
                   sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
-                  depth=depth, on_conflict=on_conflict)
+                  depth=depth, on_conflict=on_conflict, trec_eval_version=trec_eval_version)
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.ppi import write_ppi
 
         return write_ppi(r, folder, figures=figures)
-    return _attached(res, write, out, figures, figure_width, figure_formats)
+    return _attached(res, write, out, figures, "ppi", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------------------ standardisation
@@ -611,7 +630,8 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
         from .report.standardisation import write_standardisation
 
         return write_standardisation(frames, folder, figures=figures)
-    return _attached(NamedTables(frames, "standardisation", "standardisation_within"), write, out, figures, figure_width, figure_formats)
+    return _attached(NamedTables(frames, "standardisation", "standardisation_within"), write, out, figures,
+                     "standardise", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------------------ test errors
@@ -635,10 +655,33 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
         from .report.error_rates import write_test_errors
 
         return write_test_errors(r, folder, figures=figures)
-    return _attached(res, write, out, figures, figure_width, figure_formats)
+    return _attached(res, write, out, figures, "error_rates", figure_width, figure_formats)
 
 
 setattr(test_errors, "__test__", False)              # noqa: B010 - a function named test_*, not a pytest test
+
+
+# ------------------------------------------------------------------------ bayes
+def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, chains: int = 4, seed: int = SEED,
+          out=None, figures: bool = True, figure_width: str | float | None = None,
+          figure_formats: str | Sequence[str] | None = None):
+    """Bayesian inference on the crossed topic x run model (``metaeval bayes``; docs/meta.md, "Bayesian
+    inference"; Sakai 2017; Benham et al. 2020) of every metric of ``matrices`` (a folder of
+    ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure, value``
+    frame; every run on every topic).  Returns a :class:`~metaeval.meta.bayes.BayesResult` (``.runs``,
+    ``.pairs``, ``.fit``, ``.posteriors``, ``.warnings``); with ``out`` also writes the command line's
+    files."""
+    from .meta.bayes import bayes_tables
+
+    mats = _matrices_of(matrices, metrics)
+    names = list(mats) if metrics is None else [str(m) for m in metrics]
+    res = bayes_tables(mats, names, draws=draws, chains=chains, seed=seed)
+
+    def write(r: Any, folder: Path, figures: bool) -> list[Path]:
+        from .report.bayes import write_bayes
+
+        return write_bayes(r, folder, figures=figures)
+    return _attached(res, write, out, figures, "bayes", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------------------ reproducibility
@@ -656,16 +699,19 @@ def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP
     from .meta.reproducibility import Reproduction
     from .meta.reproducibility import reproducibility as compute
 
+    from .util import file_args
+
     if isinstance(reproductions, Mapping):
-        reps = [Reproduction(str(k), str(v[0]), str(v[1])) for k, v in reproductions.items()]
+        reps = [Reproduction(str(k), *file_args(list(v), f"reproduction {k}")) for k, v in reproductions.items()]
     else:
-        reps = [r if isinstance(r, Reproduction) else Reproduction(*map(str, r)) for r in reproductions]
+        reps = [r if isinstance(r, Reproduction) else Reproduction(str(r[0]), *file_args(list(r[1:]), f"reproduction {r[0]}"))
+                for r in reproductions]
     if isinstance(metrics, str):
         metrics = [metrics]
-    res = compute(qrels, [str(p) for p in orig], reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
+    res = compute(qrels, file_args(orig, "orig"), reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
                   depth=int(depth), rbo_p=float(rbo_p))
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.reproducibility import write_reproducibility
 
         return write_reproducibility(r, folder, figures=figures)
-    return _attached(res, write, out, figures, figure_width, figure_formats)
+    return _attached(res, write, out, figures, "reproducibility", figure_width, figure_formats)

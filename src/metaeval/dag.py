@@ -21,6 +21,7 @@ import re
 
 from .meta import stages as _stages
 from .meta.stages import format_args, quote
+from .stages import JobPlan
 
 __all__ = ["config_value", "figure_args", "quote", "unique", "format_args", "stage_arguments", "parameter_arguments",
            "job_arguments", "coerce", "Plan",
@@ -213,9 +214,20 @@ class Plan:
         self.values = {"metrics": self.metrics, "geometric": self.geometric}
         #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
         self.conditions: dict = {}
-        for st in _stages.REGISTRY:         # what each stage adds to the plan (StageInfo.plan)
-            if st.plan is not None:
-                st.plan(self)
+        #: what each stage's plan hook gives for this config (StageInfo.plan: a JobPlan), by stage
+        self.jobs: dict[str, JobPlan] = {}
+        for st in _stages.REGISTRY:         # what each stage adds to the plan, in registry order
+            if st.plan is None:
+                continue
+            job = st.plan(self)
+            if job is None:     # a hook of the old contract, which set what it adds on the plan itself
+                job = JobPlan(on=self.conditions.get(st.condition) if st.condition else None)
+            self.jobs[st.name] = job
+            self.matrix_metrics = unique(self.matrix_metrics + list(job.matrices))
+            self.values.update({k: list(v) for k, v in job.values.items()})
+            self.notes += job.notes
+            if st.condition and job.on is not None:
+                self.conditions[st.condition] = job.on
         for st in _stages.REGISTRY:         # the condition of every other stage, by its config key
             if st.condition and st.condition not in self.conditions:
                 if st.switch:
@@ -236,9 +248,52 @@ class Plan:
         self.own_job_stages = [s for s in self.method_stages if _stages.get(s).kind != "matrices"]
         #: those the meta job runs
         self.meta_stages = [s for s in self.method_stages if s not in self.own_job_stages]
+        #: the matrices the meta job reads: the stages' and those its methods' plans add (the gain
+        #: sweep's variants)
+        self.meta_matrices = unique(self.eval_matrices + [m for s in _stages.stage_names("matrices")
+                                                          for m in self.job(s).reads])
         for c in self.collections:                # every value is checked before any job runs
             for s in _stages.stage_names("matrices", "labelled"):
                 self.stage_options(s, c)
+
+    # ---- what the stages' plan hooks gave (StageInfo.plan)
+    def job(self, stage: str) -> JobPlan:
+        """What stage ``stage`` adds to this plan (its plan hook's :class:`metaeval.stages.JobPlan`;
+        an empty one for a stage without a hook)."""
+        _stages.get(stage)                    # an unknown name is refused, with the known ones
+        return self.jobs.get(stage) or JobPlan()
+
+    def is_on(self, stage: str) -> bool:
+        """Whether stage ``stage`` is on for this config: its output condition's value, else what its
+        plan says (on without either)."""
+        st = _stages.get(stage)
+        if st.condition:
+            return bool(self.conditions.get(st.condition))
+        on = self.job(stage).on
+        return True if on is None else bool(on)
+
+    def job_collections(self, stage: str) -> list[str]:
+        """The collections with a job of stage ``stage``'s own (``judgments``, ``ppi``)."""
+        return list(self.job(stage).collections)
+
+    def job_inputs(self, stage: str, c: str | None = None) -> list[str]:
+        """The input files of stage ``stage``'s own job for collection ``c`` (None: its one job)."""
+        return list(self.job(stage).inputs.get(c or "", ()))
+
+    def job_args(self, stage: str, c: str | None = None) -> str:
+        """The command options of stage ``stage``'s own job for collection ``c``: those its plan
+        gives, else those of its declared parameters (:meth:`own_job_args`)."""
+        args = self.job(stage).args
+        return args[c or ""] if (c or "") in args else self.own_job_args(stage, c)
+
+    def job_reads(self, stage: str) -> list[str]:
+        """The matrices stage ``stage``'s own job reads (its rule's inputs: ``JobPlan.reads``)."""
+        return list(self.job(stage).reads)
+
+    def stage_targets(self, stage: str) -> list[str]:
+        """The files of stage ``stage``'s own job beside the collections' tables and figures."""
+        st = _stages.get(stage)
+        return list(st.targets(self)) if st.targets is not None else []
 
     def configured(self, stage: str, c: str):
         """Stage ``stage``'s parameters as collection ``c``'s config gives them (a parameter
@@ -376,12 +431,16 @@ class Plan:
         out the meta job's tables and draws their figures: the parameters the ``tables`` stage reads
         (but the labels file: the job's input, see :meth:`labels_inputs`), the primary measure, alpha
         and the swap threshold of the captions, and the tables (:meth:`report_view_names`)."""
+        own = stage_arguments("tables", self.config, dict(self.values, labels=None), collection=c)
+        return " ".join(x for x in (format_args(select_by=self.select_by, **self.caption_values()), own,
+                                    format_args(views=self.report_view_names())) if x)
+
+    def caption_values(self) -> dict:
+        """The configured values of the parameters captions and figures state
+        (:data:`metaeval.outputs.CAPTION_PARAMS`, declared by the stages: alpha, the swap threshold)."""
         from .outputs import CAPTION_PARAMS
 
-        own = stage_arguments("tables", self.config, dict(self.values, labels=None), collection=c)
-        captions = {p: self.config_value(_config_key(p)) for p in CAPTION_PARAMS}
-        return " ".join(x for x in (format_args(select_by=self.select_by, **captions), own,
-                                    format_args(views=self.report_view_names())) if x)
+        return {p: self.config_value(_config_key(p)) for p in CAPTION_PARAMS}
 
     def labels_inputs(self) -> list[str]:
         """``labels:`` as the writers job's input (a changed mapping or file re-runs that job alone)."""
@@ -405,7 +464,7 @@ class Plan:
                                  text)
 
     # ---- the jobs of stages with their own command (kind "other")
-    def own_job_args(self, stage: str, c: str) -> str:
+    def own_job_args(self, stage: str, c: str | None) -> str:
         """The options of stage ``stage``'s own job for collection ``c`` (standardisation,
         test_errors), from its declared parameters."""
         return stage_arguments(stage, self.config, self.values, collection=c)
@@ -449,6 +508,15 @@ class Plan:
         from . import outputs
 
         return [f"{self.results}/{c}/{f}" for o in outputs.outputs("collection", "text", **self.conditions)
+                for f in o.files()]
+
+    def text_folders(self) -> list[str]:
+        """The folders of the text outputs the stages derive from a collection's tables
+        (:attr:`metaeval.stages.StageInfo.texts`, written by the meta job: ``pvalues``)."""
+        from . import outputs
+
+        mine = {t.output for s in self.method_stages for t in _stages.get(s).texts}
+        return [f for o in outputs.outputs("collection", "text", **self.conditions) if o.name in mine
                 for f in o.files()]
 
     def summary_files(self) -> list[str]:

@@ -44,6 +44,11 @@ class ConfigError(ValueError):
     """A configuration that does not validate against the schema."""
 
 
+class UsageError(ValueError):
+    """Bad usage found after the options were parsed (an ``--out`` that names no place to write):
+    the CLI exits 2, before any input is read."""
+
+
 def warn_input(message: str) -> None:
     """Issue an :class:`InputWarning` attributed to the first caller outside metaeval (else a
     warning from the Python API would name the library's own source line): Python prints the user's

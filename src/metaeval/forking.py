@@ -81,13 +81,14 @@ def sharded_stage_runner(jobs: int):
 
         import numpy as np
 
-        from .meta.run import STAGES, run_stages, sort_by_sensitivity, stage_metric_lists, stage_metrics
+        from .meta.run import STAGES, run_stages, sort_table, stage_metric_lists, stage_metrics
 
         plain = stage_metric_lists(list(metrics), cfg.geometric)["plain"]
         k = max(1, min(jobs, len(plain)))
         if k <= 1:
             return run_stages(names, mats, metrics, cfg, samples, progress)
-        whole = [n for n in names if STAGES[n].metrics in ("plain", None) and not STAGES[n].needs]
+        whole = [n for n in names if (STAGES[n].metrics == "plain" or STAGES[n].metric_list is not None)
+                 and not STAGES[n].needs]
         split = [n for n in names if n not in whole]
         shards = _metric_shards(plain, k, _whole_share(whole, len(plain), next(iter(mats.values())).shape[0]))
 
@@ -113,9 +114,7 @@ def sharded_stage_runner(jobs: int):
                 if "metric" in df.columns:
                     pos = df["metric"].map(order).to_numpy()
                     df = df.iloc[np.argsort(pos, kind="stable")].reset_index(drop=True)
-                if t in ("bootstrap_paired", "bootstrap_unpaired"):
-                    df = sort_by_sensitivity(df)
-                tables[t] = df
+                tables[t] = sort_table(t, df)
             done[n] = tables
         return done
     return runner

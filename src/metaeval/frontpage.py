@@ -71,7 +71,7 @@ def front_page(config: dict, plan, effective_text: str = "") -> str:
     lines.append("")
     regen = ("Each table and figure names the table or figure of the papers it regenerates "
              "(Sakai (2007a), Sakai (2007b) and the later works cited in its caption)")
-    if plan.kishida:
+    if plan.is_on("kishida"):
         regen += "; the Kishida (2005) reproduction is listed separately"
     lines.append(regen + ".")
     if plan.summary and len(cols) > 1:

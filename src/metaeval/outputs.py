@@ -18,9 +18,10 @@ Each :class:`Output` gives:
 * ``formats`` -- the file extensions written;
 * ``columns`` -- the CSV columns of a table (``...`` marks a repeated group, e.g. one column per
   collection or relevance level); of a text output, the space-separated fields of a line;
-* ``caption`` -- the caption text, a template with the fields ``{alpha}`` (the bootstrap
-  significance level) and ``{swap_threshold}`` (the swap method's threshold, as a percentage),
-  filled from the configuration by :func:`caption`;
+* ``caption`` -- the caption text, a template with the fields of the caption parameters the
+  stages declare (:attr:`metaeval.stages.StageInfo.caption_params`: ``{alpha}``, the bootstrap
+  significance level; ``{swap_threshold}``, the swap method's threshold as a percentage) and of
+  the computed context, filled from the configuration by :func:`caption`;
 * ``regenerates`` -- the table or figure of the papers it regenerates, cited by author and year;
 * ``stages`` -- the pipeline stage(s) that compute it; ``source`` -- for a figure, the table it
   is drawn from; ``condition`` -- ``None`` or the name of the option that switches it on
@@ -36,15 +37,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .meta import stages as _stages
-from .meta.stages import FIGURE_FORMATS, SCOPES, TABLE_FORMATS, Output
+from .meta.stages import FIGURE_FORMATS, TABLE_FORMATS, Output, scopes
 
 __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FORMATS", "outputs",
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
-           "SUMMARY_SOURCES", "primary_measure", "CAPTION_PARAMS", "CAPTION_DEFAULTS", "format_alpha",
+           "SUMMARY_SOURCES", "primary_measure", "CAPTION_PARAMS", "CAPTION_DEFAULTS", "CAPTION_FORMATS",
+           "CAPTION_VALUES", "caption_values", "format_alpha",
            "format_threshold", "report_caption_name", "report_captions", "markdown_reference", "rst_text"]
 
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
 STAGES = _stages.names()
+#: every scope of the outputs (a collection's, the summary's, those the stages open: :class:`metaeval.stages.Scope`)
+SCOPES = scopes()
 #: the switches of conditional outputs: the conditions of the registry's stages
 CONDITIONS = tuple(dict.fromkeys(s.condition for s in _stages.REGISTRY if s.condition))
 
@@ -130,14 +134,38 @@ def files(scope: str = "collection", **conditions) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- captions
+#: the parameters captions and figures state, as the stages declare them
+#: (:attr:`metaeval.stages.StageInfo.caption_params`): name -> its words in a caption
+CAPTION_FORMATS = {c.name: c.format for s in _stages.REGISTRY for c in s.caption_params}
+#: their names (the fields ``{alpha}``, ``{swap_threshold}`` of :func:`caption`), which the job laying
+#: out the tables passes (:meth:`metaeval.dag.Plan.writers_args`)
+CAPTION_PARAMS = tuple(CAPTION_FORMATS)
+#: their defaults (their parameters' declarations)
+CAPTION_VALUES = {name: _stages.param(name).default for name in CAPTION_PARAMS}
+
+
 def format_alpha(alpha: float) -> str:
     """The significance level as captions print it: ``0.05``."""
-    return f"{float(alpha):g}"
+    return CAPTION_FORMATS["alpha"](alpha)
 
 
 def format_threshold(threshold: float) -> str:
     """A swap-rate threshold (a share) as captions and figure titles print it: ``5%``."""
-    return f"{100.0 * float(threshold):g}%"
+    return CAPTION_FORMATS["swap_threshold"](threshold)
+
+
+def caption_values(cfg=None, **given) -> dict:
+    """The value of every caption parameter: ``given``, else ``cfg``'s (a
+    :class:`~metaeval.meta.run.MetaConfig`: its field, or a plug-in's parameter), else its default.
+    An unknown name raises ``TypeError``."""
+    bad = sorted(set(given) - set(CAPTION_PARAMS))
+    if bad:
+        raise TypeError(f"unknown caption parameter(s) {', '.join(bad)}; known: {', '.join(CAPTION_PARAMS)}")
+    out = dict(CAPTION_VALUES)
+    if cfg is not None:
+        out.update({n: cfg.value(n) for n in CAPTION_PARAMS})
+    out.update({k: v for k, v in given.items() if v is not None})
+    return out
 
 
 def primary_measure(metrics, select_by: str | None = None) -> str | None:
@@ -149,10 +177,6 @@ def primary_measure(metrics, select_by: str | None = None) -> str | None:
     return metrics[0] if metrics else None
 
 
-#: the parameters a caption states (the fields ``{alpha}`` and ``{swap_threshold}`` of :func:`caption`),
-#: which the job laying out the tables passes (:meth:`metaeval.dag.Plan.writers_args`)
-CAPTION_PARAMS = ("alpha", "swap_threshold")
-
 #: what a caption says for a field the computed context does not give (a report caption is one
 #: text for every collection: no run count)
 CAPTION_DEFAULTS = {"measure": "the primary measure", "runs": "every run", "topics": "the topics"}
@@ -163,7 +187,7 @@ class _Context(dict):
         if key in CAPTION_DEFAULTS:
             return CAPTION_DEFAULTS[key]
         raise KeyError(f"caption field {{{key}}}: not in the computed context "
-                       f"(known: alpha, swap_threshold, {', '.join(CAPTION_DEFAULTS)})")
+                       f"(known: {', '.join(CAPTION_PARAMS + tuple(CAPTION_DEFAULTS))})")
 
 
 def caption_context(*, measure: str | None = None, runs: int | None = None, topics: int | None = None,
@@ -181,12 +205,13 @@ def caption_context(*, measure: str | None = None, runs: int | None = None, topi
     return ctx
 
 
-def caption(output: Output, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-            context: dict | None = None) -> str:
-    """The full caption of ``output``: its text (with the configured alpha and swap threshold and
-    the fields of the computed ``context``, :func:`caption_context`) and the paper table or figure
-    it regenerates."""
-    fields = _Context(context or {}, alpha=format_alpha(alpha), swap_threshold=format_threshold(swap_threshold))
+def caption(output: Output, *, context: dict | None = None, **params: float) -> str:
+    """The full caption of ``output``: its text (with the configured caption parameters,
+    ``params`` by name -- ``alpha=0.01, swap_threshold=0.1``, a parameter not given its default --
+    and the fields of the computed ``context``, :func:`caption_context`) and the paper table or
+    figure it regenerates."""
+    values = caption_values(**params)
+    fields = _Context(context or {}, **{n: CAPTION_FORMATS[n](v) for n, v in values.items()})
     text = output.caption.format_map(fields)
     return f"{text}. Regenerates {output.regenerates}." if output.regenerates else text + "."
 
@@ -208,14 +233,13 @@ def rst_text(name: object) -> str:
     return str(name).translate(_RST_ESCAPES)
 
 
-def report_captions(*, alpha: float = 0.05, swap_threshold: float = 0.05,
-                    context: dict | None = None) -> dict[str, str]:
+def report_captions(*, context: dict | None = None, **params: float) -> dict[str, str]:
     """Caption key (:func:`report_caption_name`) -> RST text for every table and figure (text
     outputs are not in the report); ``context``: what the configuration computes
     (:func:`caption_context`: the primary measure, escaped here for reStructuredText)."""
     if context and "measure" in context:
         context = {**context, "measure": rst_text(context["measure"])}
-    return {report_caption_name(o): caption(o, alpha=alpha, swap_threshold=swap_threshold, context=context)
+    return {report_caption_name(o): caption(o, context=context, **params)
             + _whole_table_link(o) + "\n" for o in OUTPUTS if o.kind != "text"}
 
 

@@ -40,6 +40,14 @@ __all__ = ["read_runs", "load_stage_matrices", "write_part", "write_parts", "rea
            "stderr_progress"]
 
 
+def caption_values(cfg) -> dict:
+    """The configured values of the caption parameters (:func:`metaeval.outputs.caption_values`;
+    imported on first use: importing the pipeline loads no stage)."""
+    from .outputs import caption_values as values
+
+    return values(cfg)
+
+
 # --------------------------------------------------------------------------- reading and writing
 def read_runs(path: str | os.PathLike) -> list[str]:
     """The runs in use (``runs_used.csv``: ``run, mean``), in the order every stage uses them."""
@@ -130,12 +138,12 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
     return out
 
 
-def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-                 labels: Mapping | None = None, matrices: Mapping | None = None,
+def write_tables(tables: Mapping, out_dir, *, labels: Mapping | None = None, matrices: Mapping | None = None,
                  pair_top_runs: int | None = None, jobs: int = 1, select_by: str | None = "AP",
-                 formats: tuple[str, ...] | None = None) -> list[Path]:
+                 formats: tuple[str, ...] | None = None, **params: float) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
-    captions stating the configured ``alpha`` and swap threshold; ``labels`` ({name: label},
+    captions stating the configured caption parameters ``params`` (``alpha``, ``swap_threshold``:
+    :data:`metaeval.outputs.CAPTION_PARAMS`); ``labels`` ({name: label},
     :mod:`metaeval.labels`) shown in the Markdown and LaTeX texts; ``matrices`` (the topic x run
     matrices): what the caption notes the stages declare read (:func:`caption_notes`: the Kendall
     table's notes two measures that are the same measure).  With more
@@ -160,9 +168,9 @@ def write_tables(tables: Mapping, out_dir, *, alpha: float = 0.05, swap_threshol
         caption = None
         note = notes[name](df, matrices, labels) if name in notes else ""
         if note:
-            caption = f"{table_caption(name, alpha=alpha, swap_threshold=swap_threshold, context=context)} {note}"
-        return write_table(df, out / name, kind=name, alpha=alpha, swap_threshold=swap_threshold,
-                           labels=labels, caption=caption, pair_runs=top, context=context, formats=formats)
+            caption = f"{table_caption(name, context=context, **params)} {note}"
+        return write_table(df, out / name, kind=name, labels=labels, caption=caption, pair_runs=top,
+                           context=context, formats=formats, **params)
 
     groups = deal({n: float(df.size) for n, df in tables.items()}, jobs) if jobs > 1 else [list(tables)]
     written: dict = {}
@@ -338,12 +346,11 @@ def write_labelled_stage(name: str, collection, out_dir, cfg, metrics: Sequence[
     frames = _run_labelled(name, inputs, cfg)
     out = Path(out_dir)
     written = write_tables({t: frames[t] for t in st.tables}, out / "tables",
-                           alpha=cfg.alpha, swap_threshold=cfg.swap_threshold)
+                           **caption_values(cfg))
     if st.folder:
         written += _write_own_folder(name, inputs, frames, cfg, out / st.folder)
     if figures:
-        written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
-                                 swap_threshold=cfg.swap_threshold)
+        written += write_figures(out / "tables", out / "figures", **caption_values(cfg))
     return written
 
 
@@ -374,7 +381,7 @@ def write_collection_tables(*, matrices_dir, parts_dir, stages: Sequence[str], o
     on_disk = iter(read_parts(parts_dir, rest) if rest else [])
     pieces += [computed[s] if s in computed else next(on_disk) for s in stages]
     tables = combine(pieces)
-    written = write_tables(tables, out_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
+    written = write_tables(tables, out_dir, **caption_values(cfg), labels=labels,
                            matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
                            formats=formats)
     if texts_dir is not None:
@@ -406,7 +413,7 @@ def write_table_views(tables_dir, names: Sequence[str], *, matrices_dir, runs_pa
     mean_metrics = list(dict.fromkeys(rm["metric"])) if rm is not None and len(rm) else []
     mats = load_stage_matrices(matrices_dir, list(dict.fromkeys(matrix_name(m) for m in mean_metrics)),
                                read_runs(runs_path)) if mean_metrics else None
-    written = write_tables(tables, tables_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold, labels=labels,
+    written = write_tables(tables, tables_dir, **caption_values(cfg), labels=labels,
                            matrices=mats, pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by,
                            formats=("md", "tex"), jobs=jobs)
     if figures_dir is not None:                  # drawn from these tables only (not others' in the folder)
@@ -414,7 +421,7 @@ def write_table_views(tables_dir, names: Sequence[str], *, matrices_dir, runs_pa
         with tempfile.TemporaryDirectory(prefix=".tables-", dir=figures_dir) as tmp:
             for n in tables:
                 os.symlink((tables_dir / f"{n}.csv").resolve(), Path(tmp) / f"{n}.csv")
-            written += write_figures(tmp, figures_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+            written += write_figures(tmp, figures_dir, **caption_values(cfg),
                                      jobs=jobs, labels=labels, select_by=cfg.select_by)
     return written
 
@@ -494,7 +501,7 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
     if figures_dir is not None:
         if progress:
             progress("figures", "")
-        written += write_figures(out_dir, figures_dir, alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+        written += write_figures(out_dir, figures_dir, **caption_values(cfg),
                                  jobs=jobs, labels=labels, select_by=cfg.select_by)
     return written
 
@@ -509,10 +516,11 @@ def _draw_cost(path: Path) -> float:
     return declared or (0.3 if path.stat().st_size > 4096 else 0.05)
 
 
-def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-                  jobs: int = 1, labels: Mapping | None = None, select_by: str | None = None) -> list[Path]:
+def write_figures(tables_dir, figures_dir, *, jobs: int = 1, labels: Mapping | None = None,
+                  select_by: str | None = None, **params: float) -> list[Path]:
     """Every figure of one collection, drawn from its table CSVs (PNG + PDF)
-    (:func:`metaeval.report.figures.make_all_figures`).
+    (:func:`metaeval.report.figures.make_all_figures`; ``params``: the caption parameters'
+    configured values, ``alpha``, ``swap_threshold``).
 
     ``jobs > 1`` draws in that many processes (forked once matplotlib is imported): the table CSVs
     are dealt into ``jobs`` groups, largest first, and each process draws the figures of its group
@@ -523,7 +531,7 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
 
     from .report.figures import make_all_figures as _draw
 
-    make_all_figures = partial(_draw, alpha=alpha, swap_threshold=swap_threshold, labels=labels, select_by=select_by)
+    make_all_figures: Callable[..., list[Path]] = partial(_draw, labels=labels, select_by=select_by, **params)
 
     tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
     csvs = sorted(tables_dir.glob("*.csv"), key=lambda p: (-_draw_cost(p), p.name))
@@ -558,13 +566,14 @@ def write_figures(tables_dir, figures_dir, *, alpha: float = 0.05, swap_threshol
     return written
 
 
-def write_summary(collection_dirs: Mapping[str, str], out_dir, *, alpha: float = 0.05,
-                  swap_threshold: float = 0.05, metric: str | None = None) -> list[Path]:
+def write_summary(collection_dirs: Mapping[str, str], out_dir, *, metric: str | None = None,
+                  **params: float) -> list[Path]:
     """The cross-collection tables and figures (:func:`metaeval.report.summary.write_summary`);
-    ``metric``: the primary measure (the run-means figure's; a collection without it: its first)."""
+    ``metric``: the primary measure (the run-means figure's; a collection without it: its first);
+    ``params``: the caption parameters' configured values (``alpha``, ``swap_threshold``)."""
     from .report.summary import write_summary as _write_summary
 
-    return _write_summary({k: Path(v) for k, v in collection_dirs.items()}, out_dir, alpha=alpha, swap_threshold=swap_threshold, metric=metric)
+    return _write_summary({k: Path(v) for k, v in collection_dirs.items()}, out_dir, metric=metric, **params)
 
 
 def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | None = None, collection=None,
@@ -587,15 +596,14 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                       collection=collection, progress=progress,
                       stage_runner=sharded_stage_runner(jobs) if jobs > 1 else None)
     with replace_dir(out_dir) as out:
-        written = write_tables(tables, out / "tables", alpha=cfg.alpha, swap_threshold=cfg.swap_threshold,
+        written = write_tables(tables, out / "tables", **caption_values(cfg),
                                labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs, jobs=jobs,
                                select_by=cfg.select_by)
         written += write_texts(tables, cfg, out)
         if figures:
             if progress:
                 progress("figures", "")
-            written += write_figures(out / "tables", out / "figures", alpha=cfg.alpha,
-                                     swap_threshold=cfg.swap_threshold, labels=labels, jobs=jobs,
+            written += write_figures(out / "tables", out / "figures", **caption_values(cfg), labels=labels, jobs=jobs,
                                      select_by=cfg.select_by)
     return written
 

@@ -113,6 +113,56 @@ def effective_config_text(effective: dict, given_paths: set[tuple], sources: lis
     return "\n".join(head) + "\n" + body
 
 
+def results_problem(results) -> str | None:
+    """One line refusing the ``results`` folder of a config before any job runs -- a path through
+    a file (``results: afile/res``) or naming a file -- or None when it is a folder or can be made."""
+    p = Path(str(results))
+    if str(results).strip() == "":
+        return "config: results: an empty path; name the results folder"
+    for q in [p, *p.parents]:
+        if q.exists() or q.is_symlink():
+            if q.is_dir():
+                return None
+            what = "is a file" if q.exists() else "is a symbolic link that leads nowhere"
+            if q == p:
+                return f"config: results: {results} {what}, not a folder"
+            return f"config: results: {results} lies under {q}, which {what}, not a folder"
+    return None
+
+
+def duplicate_key(path) -> str | None:
+    """One line naming the file and line of a key given twice in one mapping of the YAML config
+    ``path`` (YAML loaders keep the last silently), or None (no such key, or a file that does not
+    parse: Snakemake words that)."""
+    import yaml
+
+    class _Strict(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
+
+    found: list[str] = []
+
+    def construct(loader, node):
+        seen: dict = {}
+        for k, _v in node.value:
+            key = loader.construct_object(k, deep=True)
+            try:
+                first = seen.setdefault(key, k.start_mark.line + 1)
+            except TypeError:                   # an unhashable key: the default constructor refuses it
+                continue
+            if first != k.start_mark.line + 1 and not found:
+                found.append(f"{path}:{k.start_mark.line + 1}: config key {key!r} given twice in one mapping "
+                             f"(first on line {first}); YAML would keep the last silently -- give it once")
+        return loader.construct_mapping(node, deep=True)
+
+    _Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            yaml.load(fh, Loader=_Strict)      # a safe loader with one constructor more
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    return found[0] if found else None
+
+
 def read_record(results_dir) -> dict | None:
     """The recorded effective config of ``results_dir`` (``None``: no record, or unreadable)."""
     import yaml

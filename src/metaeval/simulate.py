@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from . import detmath
+from .util import check_memory
 
 __all__ = ["SimParams", "PRESETS", "SimulatedCollection", "simulate", "write_collection",
            "preset", "to_collection", "qrels_text", "run_text"]
@@ -176,6 +177,9 @@ def simulate(params: SimParams) -> SimulatedCollection:
     p = params
     rng = np.random.default_rng(p.seed)
     T, R, C, D, H = p.topics, p.runs, p.candidates, p.depth, len(p.rel_means)
+    # the (runs, topics, candidates) noise and scores, the (topics, candidates) document ids
+    check_memory(T * C * (16 * R + 100), f"a collection of {T} topics x {C} candidates x {R} runs",
+                 "topics, runs or candidates of --params")
 
     # ---- per-topic numbers of relevant documents per level
     size = rng.normal(0.0, p.topic_size_sd, T)
@@ -304,10 +308,13 @@ def run_text(sim: SimulatedCollection, r: int, docids: np.ndarray | None = None)
 def write_collection(params: SimParams, out_dir: str | os.PathLike, *, force: bool = True) -> Path:
     """Simulate and write ``OUT/qrels.txt``, ``OUT/runs/RUN.run`` and ``OUT/params.json``.
 
-    The files are written into a temporary sibling directory that is renamed into place, so
-    ``out_dir`` is either the previous complete collection or the new complete one.
+    The files are written into a temporary sibling directory and committed by the one publisher
+    (:func:`metaeval.publish.publishing`), so ``out_dir`` holds either the previous complete
+    collection or the new complete one; its other files stay (a run of an earlier simulation no
+    longer simulated is removed).
     """
-    from .util import file_name, replace_dir
+    from .publish import publishing
+    from .util import file_name
 
     out = Path(out_dir)
     file_name(f"{params.run_prefix}01", "run_prefix")        # the run names are file names
@@ -315,7 +322,7 @@ def write_collection(params: SimParams, out_dir: str | os.PathLike, *, force: bo
         raise FileExistsError(f"{out} exists (use force=True to replace it)")
     sim = simulate(params)
     docids = _docids(sim)
-    with replace_dir(out, keep_old=False) as tmp:    # written aside, renamed into place as a whole
+    with publishing(out, "simulate") as tmp:          # written aside, committed as the simulation's files
         (tmp / "runs").mkdir()
         (tmp / "qrels.txt").write_text(qrels_text(sim, docids), encoding="utf-8")
         for r, name in enumerate(sim.run_ids):

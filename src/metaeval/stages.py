@@ -51,14 +51,14 @@ import shlex
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any
-from collections.abc import Callable
+from typing import Any, Protocol
+from collections.abc import Callable, Mapping
 
 # REGISTRY: the module's __getattr__, composed on first use
-__all__ = ["Param", "StageInfo", "StageInputs", "TextFiles", "Output", "KINDS", "SCOPES",  # noqa: F822
-           "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "file_stages", "stage_names",
+__all__ = ["REGISTRY", "Param", "StageInfo", "StageInputs", "TextFiles", "Output", "JobPlan", "CaptionParam",  # noqa: F822
+           "PlanView", "KINDS", "Scope", "scope", "scopes", "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "file_stages", "stage_names",
            "params", "param", "common_params", "common_sections", "selection_params", "register",
-           "register_common", "plug_ins_here", "register_stage_module", "plug_in_stages", "REGISTRY", "parameter",
+           "register_common", "plug_ins_here", "register_stage_module", "plug_in_stages", "parameter",
            "params_of", "check_params", "quote", "format_args"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
@@ -186,21 +186,38 @@ def check_params(values: Any) -> None:
 #: the output contract's scopes, formats and folders (:mod:`metaeval.outputs`)
 TABLE_FORMATS = ("csv", "md", "tex")
 FIGURE_FORMATS = ("png", "pdf")
-SCOPES = ("collection", "summary", "kishida", "judgments", "ppi", "reproducibility")
-#: where a scope's files go: ``results/C/tables``, ``results/C/figures``, ``results/summary``, ...
-_DIRS = {("collection", "table"): "tables", ("collection", "figure"): "figures",
-         ("summary", "table"): "", ("summary", "figure"): "", ("kishida", "table"): "",
-         ("collection", "text"): "",
-         # judgments: DIR/tables, DIR/figures and the folder DIR/judgments
-         ("judgments", "table"): "tables", ("judgments", "figure"): "figures", ("judgments", "text"): "",
-         # metaeval ppi (stage ppi): DIR/tables, DIR/figures
-         ("ppi", "table"): "tables", ("ppi", "figure"): "figures",
-         # reproducibility (one job): RESULTS/reproducibility/tables, .../figures
-         ("reproducibility", "table"): "tables", ("reproducibility", "figure"): "figures"}
-#: the key of an output's caption in the Snakemake report, per scope (``{scope}``, ``{kind}``,
-#: ``{name}``; default ``SCOPE_KIND_NAME``): a collection's ``KIND_NAME``; the Kishida
-#: reproduction's (tables only) ``kishida_NAME``, as the report has always named them
-_CAPTION_KEYS = {"collection": "{kind}_{name}", "kishida": "{scope}_{name}"}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a scope's outputs go, declared by whoever opens it (the catalogue: a collection's,
+    ``collection``, and the cross-collection ``summary``; a stage with a folder of its own:
+    :attr:`StageInfo.scopes`, ``Scope("ppi")``).  ``folders``: ``((output kind, folder under the
+    scope's root), ...)`` (``results/C/tables``, ``results/C/figures``; '' the root itself);
+    ``caption_key``: the key of an output's caption in the Snakemake report (``{scope}``,
+    ``{kind}``, ``{name}``: a collection's ``KIND_NAME``, the Kishida reproduction's
+    ``kishida_NAME``, as the report has always named them)."""
+
+    name: str
+    folders: tuple[tuple[str, str], ...] = (("table", "tables"), ("figure", "figures"), ("text", ""))
+    caption_key: str = "{scope}_{kind}_{name}"
+
+    def folder(self, kind: str) -> str:
+        """The folder of the outputs of ``kind`` under the scope's root."""
+        for k, d in self.folders:
+            if k == kind:
+                return d
+        raise ValueError(f"scope {self.name}: no folder for outputs of kind {kind!r}")
+
+
+@dataclass(frozen=True)
+class CaptionParam:
+    """A parameter that captions and figures state (:attr:`StageInfo.caption_params`): ``name``,
+    the parameter (its value the configured one; the caption field ``{name}``); ``format``: its
+    words in a caption (the swap threshold 0.05: ``5%``)."""
+
+    name: str
+    format: Callable[[Any], str] = str
 
 
 @dataclass(frozen=True)
@@ -211,7 +228,13 @@ class Output:
     ``source`` table; a cross-collection output: ``summary``).  ``draw_seconds``: a figure's rough
     drawing time on DL19 (30 runs, 13 metrics) when it is more than a fraction of a second (the t*
     histograms, the p-value curves, the rank-correlation heat maps), to deal a collection's tables
-    into balanced groups of figures drawn side by side."""
+    into balanced groups of figures drawn side by side.  ``paper_order``: a table's place among the
+    papers' tables (Sakai 2007a, 2007b), which a collection's combined results list first, in this
+    order (None: after them, in registry order); ``row_order``: the rows' order in the combined
+    table, ``((column, ascending), ...)``, stable, missing values last (a bootstrap table: sensitivity
+    descending, then metric).  ``plot_params``: a figure's plotter's keyword arguments from the
+    configured values, ``((keyword, value), ...)``: a caption parameter (:class:`CaptionParam`:
+    ``alpha``, ``swap_threshold``) or ``measure`` (the primary measure, which orders the runs)."""
 
     name: str
     kind: str
@@ -224,14 +247,15 @@ class Output:
     source: str | None = None
     condition: str | None = None
     draw_seconds: float = 0.0
+    paper_order: int | None = None
+    row_order: tuple[tuple[str, bool], ...] = ()
+    plot_params: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
         if self.kind not in ("table", "figure", "text"):
             raise ValueError(f"{self.name}: kind must be 'table', 'figure' or 'text', got {self.kind!r}")
         if self.kind == "text" and not self.formats:
             raise ValueError(f"{self.name}: a text output needs its file-name pattern in formats")
-        if self.scope not in SCOPES:
-            raise ValueError(f"{self.name}: unknown scope {self.scope!r}")
         if not self.formats:
             object.__setattr__(self, "formats",
                                TABLE_FORMATS if self.kind == "table" else FIGURE_FORMATS)
@@ -251,14 +275,14 @@ class Output:
     @property
     def caption_key(self) -> str:
         """The key of its caption in the Snakemake report (``table_NAME``, ``summary_figure_NAME``,
-        ...: the scope's style)."""
-        return _CAPTION_KEYS.get(self.scope, "{scope}_{kind}_{name}").format(scope=self.scope, kind=self.kind,
-                                                                              name=self.name)
+        ...: the style its :class:`Scope` declares)."""
+        return scope(self.scope).caption_key.format(scope=self.scope, kind=self.kind, name=self.name)
 
     @property
     def directory(self) -> str:
-        """The folder under the scope's root (``tables``/``figures`` per collection, else '')."""
-        return _DIRS[(self.scope, self.kind)]
+        """The folder under the scope's root, as its :class:`Scope` declares it (``tables``/``figures``
+        per collection, '' the root)."""
+        return scope(self.scope).folder(self.kind)
 
     def files(self) -> list[str]:
         """The file names relative to the scope's root, one per format (a text output: its
@@ -309,10 +333,67 @@ class TextFiles:
 
 
 @dataclass(frozen=True)
+class JobPlan:
+    """What a stage adds to the pipeline's plan of a config: its ``plan(view)`` hook returns one
+    (frozen, typed; :meth:`metaeval.dag.Plan.job` gives it back, nothing is attached to the plan).
+
+    ``on``: whether the stage is on for this config -- its output condition's value
+    (``plan.conditions[stage.condition]``) for a stage with a condition, else whether its own job
+    runs (None: its ``switch`` or ``applies`` decide); ``values``: the canonical values of the
+    parameters its job arguments read (``{"sweep_metrics": (...)}``); ``matrices``: the matrices
+    the metrics job computes for it; ``reads``: the matrices its job reads besides the config's
+    (the inputs of its rule: ``standardisation``, ``test_errors``; those of a method the ``meta``
+    job runs are that job's inputs); ``notes``: what the workflow prints about it (skipped for this
+    config); ``threads``: the processes of its job; ``collections``: the collections with a job of
+    its own (a ``judgments:`` block), ``inputs`` and ``args``: each one's input files and command
+    options (``{collection: ...}``; the key ``""`` for a job not per collection)."""
+
+    on: bool | None = None
+    values: Mapping[str, tuple] = dataclasses.field(default_factory=dict)
+    matrices: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    threads: int = 1
+    collections: tuple[str, ...] = ()
+    inputs: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    args: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+class PlanView(Protocol):
+    """What a stage's ``plan`` hook reads of the pipeline's plan of a config
+    (:class:`metaeval.dag.Plan`): the validated config, its collections, canonical measures and
+    results folder; it returns a :class:`JobPlan` and changes nothing."""
+
+    config: dict
+    collections: list[str]
+    metrics: list[str]
+    results: str
+
+    def measures(self, names: Any, where: str) -> list[str]: ...
+
+    def canonical(self, name: str, where: str, vocabulary: str | None = None) -> str: ...
+
+    def collection(self, c: str) -> dict: ...
+
+    def switched_on(self, st: StageInfo) -> bool: ...
+
+    def trec_eval_version(self) -> int | None: ...
+
+    def output_files(self, scope: str) -> list[str]: ...
+
+    def job(self, stage: str) -> JobPlan: ...
+
+    def is_on(self, stage: str) -> bool: ...
+
+
+@dataclass(frozen=True)
 class StageInfo:
     """One stage.  For a method (kinds ``matrices``/``labelled``): ``run(inputs, params)`` returns
     ``{table: DataFrame}``; ``tables`` the part files it writes; ``metrics`` the metric list of
-    :func:`metaeval.meta.run.stage_metric_lists` it runs over (``None``: the gain-sweep metrics);
+    :func:`metaeval.meta.run.stage_metric_lists` it runs over (``None``: a list of its own, which
+    ``metric_list(params)`` gives -- the gain sweep's ``sweep_metrics``); ``extra_matrices(params)``:
+    the matrices it reads besides its metrics' (the gain sweep's variant matrices), which are no
+    metric of the other stages;
     ``per_metric`` whether ``run`` is called once per metric; ``streams`` the bootstrap sample
     streams passed to it; ``needs`` the stages whose tables it reads; ``condition`` the output
     condition (:data:`metaeval.outputs.CONDITIONS`) that switches it on, ``switch`` its key in the
@@ -341,11 +422,10 @@ class StageInfo:
     docs' words for when its conditional outputs are written (``gain sweep on``); ``notes(collection, params)``: for a
     stage on the labelled collection, the lines ``metaeval stage NAME`` prints before running it
     (what it will do with this collection; a bad parameter raises here, before anything is
-    written); ``plan(plan)``: what the stage adds to the pipeline's plan of a config
-    (:class:`metaeval.dag.Plan`, called in registry order): its condition
-    (``plan.conditions[NAME]``), the canonical values its job arguments read (``plan.values``),
-    the matrices the metrics job computes for it (``plan.matrix_metrics``), notes, and what its
-    workflow rules read (``plan.sweep_names``, ``plan.judgments_args``); ``targets(plan)``: the
+    written); ``plan(view)``: what the stage adds to the pipeline's plan of a config, a
+    :class:`JobPlan` from a :class:`PlanView` (called in registry order; its condition, the
+    canonical values its job arguments read, the matrices the metrics job computes for it, notes,
+    what its workflow rule reads: :meth:`metaeval.dag.Plan.job`); ``targets(plan)``: the
     files of its own job beside the collections' tables and figures (``results/kishida/...``);
     ``caption_notes``: ``((table name, note), ...)``, each ``note(table, matrices, labels) -> str``
     a sentence the table's Markdown/LaTeX caption adds for these matrices ('' for none: the
@@ -354,7 +434,17 @@ class StageInfo:
     ``folder``, what goes in it, one ``(path relative to the folder, DataFrame or text)`` at a time
     (an iterator: there may be hundreds of files) from the :class:`StageInputs` of its run (the
     ``extra`` its run filled) and the frames it returned; the pipeline writes them (a DataFrame as
-    a CSV) and replaces the folder as a whole."""
+    a CSV) and replaces the folder as a whole.  ``scopes``: the scopes of outputs it opens
+    (:class:`Scope`: a folder of its own, ``ppi``); ``caption_params``: the parameters its
+    captions and figures state (:class:`CaptionParam`: the swap threshold), which the jobs laying
+    out tables and drawing figures pass; ``command``: for a job of ``metaeval stage`` that is not
+    a method (kind ``file``), the function running it, ``"pkg.module:function"`` called with
+    ``(args, parser, progress)`` (:mod:`metaeval.cli._stage_jobs`); ``summary_builders``: its
+    cross-collection tables, ``((summary table name, build(read) -> DataFrame), ...)`` as
+    :data:`metaeval.report.summary.TABLE_BUILDERS` has them (``read(TABLE)``: ``{collection:
+    DataFrame or None}``), and ``summary_plotters``: its cross-collection figures,
+    ``((figure name, draw(tables, read, path_stem, values) -> [paths]), ...)`` as
+    :data:`metaeval.report.summary.FIGURE_PLOTTERS`."""
 
     name: str
     kind: str
@@ -381,13 +471,20 @@ class StageInfo:
     plotters: tuple = ()
     layouts: tuple = ()
     notes: Callable | None = None
-    plan: Callable | None = None
-    targets: Callable | None = None
+    plan: Callable[[PlanView], JobPlan | None] | None = None
+    targets: Callable[[PlanView], list[str]] | None = None
     when: str = ""
     caption_notes: tuple = ()
     texts: tuple = ()
     folder_files: Callable | None = None
     params_class: type | None = None
+    scopes: tuple[Scope, ...] = ()
+    caption_params: tuple[CaptionParam, ...] = ()
+    command: str | None = None
+    summary_builders: tuple[tuple[str, Callable], ...] = ()
+    summary_plotters: tuple[tuple[str, Callable], ...] = ()
+    metric_list: Callable[[Any], tuple[str, ...]] | None = None
+    extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
 
     def __post_init__(self):
         if any(isinstance(o, dict) for o in self.outputs):      # keyword dicts of Output: declarations
@@ -403,6 +500,8 @@ class StageInfo:
             raise ValueError(f"stage {self.name}: unknown kind {self.kind!r}; known: {', '.join(KINDS)}")
         if (self.kind in ("matrices", "labelled")) != (self.run is not None):
             raise ValueError(f"stage {self.name}: a method (and only a method) has a run function")
+        if self.run is not None and self.metrics is None and self.metric_list is None:
+            raise ValueError(f"stage {self.name}: metrics=None declares a metric list of its own: give metric_list")
 
     @property
     def is_method(self) -> bool:
@@ -417,7 +516,7 @@ class StageInfo:
 #: the stages, in order, as the catalogue (:mod:`metaeval.meta.stages`) registers them; the
 #: parameters every method shares and their config sections (:func:`register_common`)
 _STAGES: list[StageInfo] = []
-_COMMON: dict = {"params": (), "sections": (), "selection": ()}
+_COMMON: dict = {"params": (), "sections": (), "selection": (), "scopes": ()}
 #: where a stage registered from outside the package goes: after the package's methods
 _PLUG_INS_AT: list[int] = []
 #: stage modules registered from outside the package (:func:`register_stage_module`, METAEVAL_STAGES)
@@ -435,10 +534,12 @@ def register(*infos: StageInfo) -> None:
     _CACHE.clear()
 
 
-def register_common(params: tuple, sections: tuple, selection: tuple = ()) -> None:
-    """The parameters every method shares, the config sections they open and those of them the
-    runs of ``metaeval stage --runs`` replace."""
-    _COMMON.update(params=tuple(params), sections=tuple(sections), selection=tuple(selection))
+def register_common(params: tuple, sections: tuple, selection: tuple = (), scopes: tuple = ()) -> None:
+    """The parameters every method shares, the config sections they open, those of them the
+    runs of ``metaeval stage --runs`` replace, and the scopes of every run (:class:`Scope`:
+    a collection's, the summary's)."""
+    _COMMON.update(params=tuple(params), sections=tuple(sections), selection=tuple(selection),
+                   scopes=tuple(scopes))
     _CACHE.clear()
 
 
@@ -492,9 +593,36 @@ def _registry() -> tuple:
             if s.name in seen:
                 raise ValueError(f"stage {s.name!r} is registered twice")
             seen.add(s.name)
+        scopes = {sc.name: sc for sc in _COMMON["scopes"]}
+        for s in out:
+            for sc in s.scopes:
+                if sc.name in scopes:
+                    raise ValueError(f"stage {s.name}: scope {sc.name!r} is declared twice")
+                scopes[sc.name] = sc
+        for s in out:
+            for o in s.outputs:
+                if o.scope not in scopes:
+                    raise ValueError(f"stage {s.name}: output {o.name}: unknown scope {o.scope!r}; "
+                                     f"known: {', '.join(scopes)} (a stage opens one with StageInfo.scopes)")
         _CACHE["registry"] = tuple(out)
         _CACHE["by_name"] = {s.name: s for s in out}
+        _CACHE["scopes"] = scopes
     return _CACHE["registry"]
+
+
+def scopes() -> tuple[str, ...]:
+    """Every scope's name: a collection's, the summary's, then those the stages open, in registry order."""
+    _registry()
+    return tuple(_CACHE["scopes"])
+
+
+def scope(name: str) -> Scope:
+    """The declaration of scope ``name`` (:class:`Scope`)."""
+    _registry()
+    try:
+        return _CACHE["scopes"][name]
+    except KeyError:
+        raise ValueError(f"unknown scope {name!r}; known: {', '.join(_CACHE['scopes'])}") from None
 
 
 def __getattr__(name):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import io
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import IO
@@ -13,16 +15,198 @@ from collections.abc import Iterator, Sequence
 
 
 def open_text(path: str | os.PathLike) -> IO[str]:
-    """Open a UTF-8 text file for reading; ``.gz`` (or gzip magic bytes) is decompressed
-    transparently and a leading byte-order mark is dropped (``utf-8-sig``)."""
+    """A UTF-8 text file opened for reading, the one text reader of every input: its bytes read once
+    (:func:`source_bytes`: a FIFO or process substitution too), gzip (by magic number, any suffix)
+    decompressed, a leading byte-order mark dropped (``utf-8-sig``) and CRLF read as LF."""
     global _LAST_OPENED
     path = Path(path)
     _LAST_OPENED = path
-    with open(path, "rb") as fh:
-        magic = fh.read(2)
-    if magic == b"\x1f\x8b":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", errors="strict")
-    return open(path, "r", encoding="utf-8-sig", errors="strict")
+    return io.TextIOWrapper(io.BytesIO(text_bytes(path)), encoding="utf-8-sig", errors="strict")
+
+
+# ------------------------------------------------------------------ every input read once
+#: bytes read by a sniffing step, kept for the parser: ``{path: (identity, bytes)}``
+_SOURCES: dict[str, tuple[tuple, bytes]] = {}
+
+
+def _identity(st: os.stat_result) -> tuple:
+    """What tells a kept read from a changed file: a regular file's inode, size and time; a stream
+    (FIFO, process substitution, device) can be read once only, so its kept bytes are the input."""
+    if stat.S_ISREG(st.st_mode):
+        return ("file", st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    return ("stream", st.st_dev, st.st_ino)
+
+
+def source_bytes(path: str | os.PathLike, keep: bool = False) -> bytes:
+    """The raw bytes of the input ``path`` (a regular file, a FIFO, ``<(cmd)``'s ``/dev/fd/N``),
+    read once: a sniffing step asks with ``keep=True`` and the parser gets the same bytes, without
+    opening the path again (a stream could not be read twice; a file could change in between).  A
+    regular file's kept bytes are handed over once (the parser's call drops them); a stream's stay,
+    since no second read could give them.  ``OSError`` as ``open`` raises it."""
+    key = os.path.abspath(os.fspath(path))
+    st = os.stat(key)
+    ident = _identity(st)
+    held = _SOURCES.get(key)
+    if held is not None and held[0] == ident:
+        if not keep and ident[0] == "file":
+            del _SOURCES[key]
+        return held[1]
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+    with open(key, "rb") as fh:
+        data = fh.read()
+    if keep or ident[0] == "stream":
+        _SOURCES[key] = (ident, data)
+    return data
+
+
+def release_sources() -> None:
+    """Drop the bytes kept by sniffing steps whose parser never came (a cache hit, an error)."""
+    _SOURCES.clear()
+
+
+def is_input_file(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is readable as one input: a regular file, or a stream (a FIFO, ``<(cmd)``'s
+    ``/dev/fd/N``, a device) -- anything that exists and is not a folder."""
+    try:
+        return not stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def broken_link(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be followed -- ``"a dangling symbolic link"``, ``"a symbolic link loop"``
+    -- or None (a path that is no link, or one that resolves)."""
+    if not os.path.islink(path):
+        return None
+    try:
+        os.stat(path)
+    except OSError as e:
+        return "a symbolic link loop" if e.errno == errno.ELOOP else "a dangling symbolic link"
+    return None
+
+
+def folder_files(folder: str | os.PathLike, what: str = "input") -> list[Path]:
+    """The input files of ``folder`` in name order (hidden names left out): regular files and
+    streams; a symbolic link that cannot be followed is an
+    :class:`~metaeval.errors.InputError` naming it, not a file silently left out."""
+    from .errors import InputError
+
+    out = []
+    for p in sorted(Path(folder).iterdir()):
+        if p.name.startswith("."):
+            continue
+        why = broken_link(p)
+        if why is not None:
+            raise InputError(f"{why} in the {what} folder (remove it or point it at a file)", p)
+        if is_input_file(p):
+            out.append(p)
+    return out
+
+
+def check_input_link(path: str | os.PathLike, what: str = "input") -> None:
+    """A named ``path`` that is a symbolic link that cannot be followed: an
+    :class:`~metaeval.errors.InputError` saying so."""
+    from .errors import InputError
+
+    why = broken_link(path)
+    if why is not None:
+        raise InputError(f"{what} is {why}", path)
+
+
+# ------------------------------------------------------------------ sizes against memory
+def _meminfo_available() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def available_memory() -> int | None:
+    """Bytes this process may still allocate: the machine's available memory, lowered by an
+    address-space limit (``ulimit -v``) less what the process already maps; None if unknown."""
+    avail = _meminfo_available()
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        soft = -1
+    if soft not in (-1, getattr(resource, "RLIM_INFINITY", -1)) and soft > 0:
+        used = 0
+        try:
+            with open("/proc/self/status", encoding="ascii") as fh:
+                for line in fh:
+                    if line.startswith("VmSize:"):
+                        used = int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            pass
+        left = max(0, soft - used)
+        avail = left if avail is None else min(avail, left)
+    return avail
+
+
+def human_bytes(n: float) -> str:
+    """``n`` bytes in binary units, three significant digits (``1.5 GiB``)."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if abs(n) < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g} EiB"
+
+
+def check_memory(n_bytes: float, what: str, option: str) -> None:
+    """Refuse, before allocating them, ``n_bytes`` that this process cannot have
+    (:func:`available_memory`): an :class:`~metaeval.errors.InputError` in one line saying how
+    much ``what`` would need, how much there is, and the option to lower -- not numpy's
+    ``_ArrayMemoryError`` traceback."""
+    avail = available_memory()
+    if avail is None or n_bytes <= avail:
+        return
+    from .errors import InputError
+
+    raise InputError(f"{what} would need {human_bytes(n_bytes)} of memory, {human_bytes(avail)} available: "
+                     f"lower {option}")
+
+
+def file_args(value, what: str) -> list[str]:
+    """``value`` -- a path, or a list of paths -- as the list of paths an API function that reads
+    files takes; a DataFrame (or anything else that is no path) is a ``TypeError`` in one line
+    naming ``what``, not its columns or its printout taken for file names."""
+    items = [value] if isinstance(value, (str, os.PathLike)) or hasattr(value, "columns") else value
+    try:
+        items = list(items)
+    except TypeError:
+        items = [items]
+    for v in items:
+        if not isinstance(v, (str, os.PathLike)):
+            kind = "a DataFrame" if hasattr(v, "columns") else f"a {type(v).__name__}"
+            raise TypeError(f"{what}: {kind} where a file path is expected; this function reads files (write "
+                            f"the frame with DataFrame.to_csv(path, sep=' ', header=False, index=False))")
+    return [os.fspath(v) for v in items]
+
+
+def gunzip(raw: bytes) -> bytes:
+    """gzip data decompressed: ISA-L's gzip (2-3x faster than zlib's) when installed (imported
+    here, not with the module: most files read are plain).  ``OSError``/``EOFError`` when corrupt."""
+    try:
+        from isal import igzip
+    except ImportError:  # pragma: no cover - depends on the environment
+        return gzip.decompress(raw)
+    return igzip.decompress(raw)
+
+
+def text_bytes(path: str | os.PathLike, keep: bool = False) -> bytes:
+    """:func:`source_bytes` with gzip (by magic number) decompressed."""
+    raw = source_bytes(path, keep)
+    return gunzip(raw) if raw[:2] == b"\x1f\x8b" else raw
 
 
 #: the file :func:`open_text` opened last (named by the command line when reading it fails midway)

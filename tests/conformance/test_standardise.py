@@ -112,7 +112,8 @@ def test_cli_standardise_and_factors_round_trip(tmp_path):
     (d / "topics.csv").write_text("topic,status,reason\n")
     assert main(["standardise", "--matrices", str(d), "--out", str(tmp_path / "o"), "--quiet"]) == 0
     names = sorted(p.name for p in (tmp_path / "o").iterdir())
-    assert names == ["AP(std=E).csv", "AP(std=N).csv", "AP(std=U).csv", "AP(std=z).csv", "std_factors.csv"]
+    assert names == [".metaeval-manifest.json", "AP(std=E).csv", "AP(std=N).csv", "AP(std=U).csv", "AP(std=z).csv",
+                     "std_factors.csv"]
     with open(tmp_path / "o" / "std_factors.csv", newline="") as fh:
         rows = list(csv.reader(fh))
     assert rows[0] == ["metric", "topic", "mu", "sigma", "support"] and len(rows) == 44
@@ -130,8 +131,8 @@ def test_cli_standardise_and_factors_round_trip(tmp_path):
     # OUT may be the input folder; the standardised matrices are not standardised again
     assert main(["standardise", "--matrices", str(d), "--out", str(d), "--quiet", "--std", "z"]) == 0
     assert main(["standardise", "--matrices", str(d), "--out", str(d), "--quiet", "--std", "E"]) == 0
-    assert sorted(p.name for p in d.iterdir()) == ["AP(std=E).csv", "AP(std=z).csv", "AP.csv", "std_factors.csv",
-                                                   "topics.csv"]
+    assert sorted(p.name for p in d.iterdir()) == [".metaeval-manifest.json", "AP(std=E).csv", "AP(std=z).csv",
+                                                   "AP.csv", "std_factors.csv", "topics.csv"]   # accumulated
 
 
 def test_cli_leave_one_out_and_std_runs(tmp_path):

@@ -46,11 +46,12 @@ def dag(tmp_path_factory):
     return d, _dag_outputs(d, _reduced_config(d))
 
 
-def _expected(collections, *, gain_sweep=True, risk=False, standardisation=False, test_errors=False) -> set[str]:
+def _expected(collections, *, gain_sweep=True, risk=False, standardisation=False, test_errors=False,
+              bayes=False) -> set[str]:
     # risk: on only when a collection names a baseline run (tests/unit/test_risk_stage.py)
     want = {f"results/{c}/{f}" for c in collections
             for f in O.files("collection", gain_sweep=gain_sweep, risk=risk, standardisation=standardisation,
-                             test_errors=test_errors)}
+                             test_errors=test_errors, bayes=bayes)}
     want |= {f"results/summary/{f}" for f in O.files("summary")}
     want |= {f"results/kishida/{f}" for f in O.files("kishida")}
     return want
@@ -94,7 +95,7 @@ def test_report_captions_come_from_the_declarations_with_the_config_values(dag):
     folder = d / ".snakemake" / "metaeval" / "report-captions"
     want = O.report_captions(alpha=0.01, swap_threshold=0.1, context=O.caption_context(measure="AP"))
     off = {O.report_caption_name(o) for o in O.OUTPUTS if o.condition in ("risk", "standardisation", "test_errors",
-                                                                         "reproducibility")}   # not configured
+                                                                         "reproducibility", "bayes")}   # not configured
     for name, text in want.items():
         if name in off:
             continue

@@ -21,13 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 TESTS = Path(__file__).resolve().parents[1]
 
 
-def _env():
+def _env(stages="_toy_stage"):
     path = [str(ROOT / "src"), str(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    return dict(os.environ, METAEVAL_STAGES="_toy_stage", PYTHONPATH=os.pathsep.join(path))
+    return dict(os.environ, METAEVAL_STAGES=stages, PYTHONPATH=os.pathsep.join(path))
 
 
-def _run(args, **kw):
-    return subprocess.run(args, capture_output=True, text=True, env=_env(), timeout=300, **kw)
+def _run(args, stages="_toy_stage", **kw):
+    return subprocess.run(args, capture_output=True, text=True, env=_env(stages), timeout=300, **kw)
 
 
 def test_toy_stage_from_one_module(tmp_path):
@@ -46,7 +46,7 @@ def test_toy_stage_from_one_module(tmp_path):
             "caps = outputs.report_captions()\n"
             "from metaeval.report.figures import make_all_figures\n"      # its figure, from its table
             "drawn = make_all_figures(sys.argv[1], sys.argv[2])\n"
-            "print(json.dumps([toy, MetaConfig().toy_scale, args, outputs.names('collection'),\n"
+            "print(json.dumps([toy, MetaConfig().plugin('toy').toy_scale, args, outputs.names('collection'),\n"
             "                  outputs.names('collection', 'figure'), [caps['table_toy'], caps['figure_toy']],\n"
             "                  sorted(p.name for p in drawn)]))\n")
     (tmp_path / "t").mkdir()
@@ -68,12 +68,19 @@ def test_toy_stage_from_one_module(tmp_path):
     cfg.write_text("collections:\n  sim: {simulate: {preset: ntcir5-chinese, topics: 8, runs: 5}}\n"
                    "metrics: [AP, RR]\nkishida: {enabled: false}\nincompleteness: {enabled: false}\n"
                    "toy: {scale: 4.5}\n")
+    # (with a stage on the labelled collection from outside the package too, tests/_toy_labelled.py:
+    # its own job per collection writes its part, which the meta job reads -- the same dry run)
     r = _run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-n", "-p",
-              "--configfile", str(cfg), "--directory", str(tmp_path)], cwd=tmp_path)
+              "--configfile", str(cfg), "--directory", str(tmp_path)], stages="_toy_stage,_toy_labelled",
+             cwd=tmp_path)
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
     meta = [ln for ln in r.stdout.splitlines() if " stage meta " in ln]
     assert len(meta) == 1 and " --toy-scale 4.5 " in meta[0], meta
     assert "results/sim/tables/toy.csv" in r.stdout and "results/sim/figures/toy.png" in r.stdout
+    labelled = [ln for ln in r.stdout.splitlines() if " stage toy_labelled --matrices " in ln]
+    assert len(labelled) == 1 and "--collection results/sim/collection.npz" in labelled[0], labelled
+    assert "--out results/sim/parts/toy_labelled " in labelled[0] and " --parts results/sim/parts " in meta[0]
+    assert "results/sim/tables/toy_relevant.csv" in r.stdout
 
     # the outputs: metaeval meta runs it and writes its table (CSV, Markdown, LaTeX)
     mats = write_matrices(tmp_path / "m")
@@ -99,9 +106,17 @@ def test_schema_block_is_generated_from_the_declarations():
     props = yaml.safe_load(text)["properties"]
     # the common parameters' sections (bootstrap; labels and pair_top_runs of the tables job), the
     # methods', those of the stages with a job of their own, then sweeps
-    assert list(props)[5:17] == ["bootstrap", "labels", "pair_top_runs", "swap", "stability", "rank_correlation",
-                                 "discpower", "incompleteness", "standardisation", "test_errors", "reproducibility",
-                                 "sweeps"]
+    from metaeval.meta import stages
+
+    # (the stages' sections read from the registry: in registry order within a rank)
+    rank = {path[0]: s.schema_rank for s in stages.REGISTRY for path, _ in s.sections if len(path) == 1}
+    ranked = sorted(rank, key=lambda p: rank[p])
+    assert list(props)[5:8] == ["bootstrap", "labels", "pair_top_runs"]
+    assert list(props)[8:8 + len(ranked)] == ranked
+    it = iter(ranked)
+    assert all(p in it for p in ["swap", "stability", "rank_correlation", "discpower", "incompleteness",
+                                 "standardisation", "test_errors", "reproducibility",
+                                 "bayes", "sweeps"])
 
 
 def test_adding_a_stage_touches_these_files():

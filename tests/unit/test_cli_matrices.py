@@ -43,8 +43,8 @@ def test_matrices_layout_and_exact_values(tmp_path, data):
     rc = main(["matrices", "--qrels", str(q), "--runs", str(d), "--out", str(out), "--metrics", "AP",
                "nDCG@10", "Q-measure(beta=0.5)", "--quiet"])
     assert rc == 0
-    assert sorted(p.name for p in out.iterdir()) == ["AP.csv", "Q-measure(beta=0.5).csv", "nDCG@10.csv",
-                                                   "topics.csv"]
+    assert sorted(p.name for p in out.iterdir()) == [".metaeval-manifest.json", "AP.csv", "Q-measure(beta=0.5).csv",
+                                                   "nDCG@10.csv", "topics.csv"]
     c = load_collection(q, d)
     v = evaluate(c, ["AP", "nDCG@10", "Q-measure(beta=0.5)"])
     for name, mat in v.items():

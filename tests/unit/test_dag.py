@@ -29,20 +29,37 @@ def _shipped(name: str) -> dict:
     return _validated(yaml.safe_load((ROOT / name).read_text(encoding="utf-8")))
 
 
+def _in_order(part, whole) -> bool:
+    """Whether ``part`` is a subsequence of ``whole`` (a stage added to the registry adds its own)."""
+    it = iter(whole)
+    return all(x in it for x in part)
+
+
 def test_default_config_jobs_and_arguments():
+    from metaeval.meta import stages
+
     plan = dag.Plan(_shipped("config.yaml"))
     assert plan.metrics == METRICS.split() and plan.select_by == "AP" and plan.geometric == ["AP", "Q-measure"]
-    assert plan.method_stages == ["kendall", "paired", "unpaired", "swap", "stability", "gain_sweep",
-                                  "rank_correlation", "discpower", "incompleteness"]
-    assert plan.own_job_stages == ["incompleteness"] and plan.meta_stages == plan.method_stages[:-1]
-    assert plan.sweep_names[:2] == ["P-plus(gains=10:20:30)", "P-plus(gains=0.1:0.2:0.3)"]
+    # the stage lists from the registry: every method whose condition this config switches on, in order;
+    # those on the labelled collection in a job of their own
+    assert plan.method_stages == stages.method_stages(**plan.conditions)
+    assert _in_order(["kendall", "paired", "unpaired", "swap", "stability", "gain_sweep", "rank_correlation",
+                      "discpower", "incompleteness"], plan.method_stages) and "risk" not in plan.method_stages
+    assert plan.own_job_stages == [s for s in plan.method_stages if stages.get(s).labelled]
+    assert plan.meta_stages == [s for s in plan.method_stages if s not in plan.own_job_stages]
+    sweep = plan.job("gain_sweep")
+    assert sweep.on and sweep.matrices[:3] == ("P-plus", "P-measure", "O-measure")
+    assert sweep.matrices[3:5] == ("P-plus(gains=10:20:30)", "P-plus(gains=0.1:0.2:0.3)")
     assert plan.matrix_metrics[:10] == METRICS.split() and len(plan.matrix_metrics) == 22
-    assert plan.group_args(plan.meta_stages + ["tables"], "ntcir5-chinese") == (
-        f"--metrics {METRICS} --top-runs 30 --select-by AP --B 1000 --alpha 0.05 --seed 20070101 "
-        f"--geometric AP Q-measure --swap-threshold 0.05 --fuzziness {FUZZ} --sweep-metrics P-plus "
-        "P-measure O-measure --sweep-gains 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10 --default-gains 1:2:3 "
-        "--rbo-p 0.9 --rthsd-B 5000 --tss-beta 0.2 --tss-min-diff 0.05 0.1 --tss-systems 2 10 runs "
-        "--stages kendall paired unpaired swap stability gain_sweep rank_correlation discpower incompleteness")
+    # the meta job's options: the package's stages' in order (a stage added adds its own between them)
+    args = plan.group_args(plan.meta_stages + ["tables"], "ntcir5-chinese")
+    papers = (f"--metrics {METRICS} --top-runs 30 --select-by AP --B 1000 --alpha 0.05 --seed 20070101 "
+              f"--geometric AP Q-measure --swap-threshold 0.05 --fuzziness {FUZZ} --sweep-metrics P-plus "
+              "P-measure O-measure --sweep-gains 10:20:30 0.1:0.2:0.3 1:1:1 1:5:10 --default-gains 1:2:3 "
+              "--rbo-p 0.9 --rthsd-B 5000 --tss-beta 0.2 --tss-min-diff 0.05 0.1 --tss-systems 2 10 runs")
+    chunks = args.split(" --")
+    assert _in_order(papers.split(" --"), chunks[:-1]), args
+    assert chunks[-1] == "stages " + " ".join(plan.method_stages)
     assert plan.stage_args("incompleteness", "ntcir3-japanese") == (
         f"--B 1000 --alpha 0.05 --seed 20070101 --metrics {METRICS} --method judged --fractions 0.3,0.5,0.7 "
         "--depths 10,20,50,100 --trials 5 --groups auto --pool-depth 100 --top-runs 30 --select-by AP")
@@ -70,12 +87,12 @@ def test_canonical_names_warnings_notes_and_errors():
     plan = dag.Plan(_validated(base))
     assert plan.metrics == ["AP", "Q-measure"] and plan.geometric == ["AP"] and plan.select_by == "AP"
     assert len(plan.warnings) == 2 and "'MAP' is the same measure as 'AP'" in plan.warnings[0]
-    assert not plan.gain_sweep and "gain_sweep" not in plan.method_stages and plan.sweep_names == []
+    assert not plan.is_on("gain_sweep") and "gain_sweep" not in plan.method_stages and plan.job("gain_sweep").matrices == ()
     assert "--sweep-metrics" not in plan.group_args(plan.meta_stages, "x")
     intents = _validated(dict(base, collections={"x": {"qrels": "q", "runs": "r", "qrels_form": "intents"}}))
     plan = dag.Plan(intents)
     assert plan.conditions == {"gain_sweep": False, "incompleteness": False, "risk": False, "standardisation": False,
-                               "test_errors": False, "reproducibility": False} and plan.own_job_stages == []
+                               "test_errors": False, "reproducibility": False, "bayes": False} and plan.own_job_stages == []
     assert plan.notes and "incompleteness stage is skipped" in plan.notes[0]
     with pytest.raises(ValueError, match="^config: metrics: "):
         dag.Plan(_validated(dict(base, metrics=["nonsense("])))

@@ -7,7 +7,9 @@ file options); the cases are derived from the rows and from the parsers themselv
 whose argparse type declares its accepted range gets an out-of-range value), so a command added
 later is covered by adding its row -- :func:`test_every_command_has_a_row` fails until it is there.
 Everything runs in-process (``metaeval.cli.main``) except the signal cases, which need a process of
-their own to kill.
+their own to kill.  :data:`PUBLISH_CAUSES` holds a row per cause of issue 48 that the one publisher
+(:mod:`metaeval.publish`) answers: the user's files kept, clashes refused, a failed commit undone,
+stale files removed, the API's writes atomic, a closed stdout, ``--out`` no folder, SIGHUP/SIGQUIT.
 """
 
 from __future__ import annotations
@@ -82,6 +84,9 @@ def _runs(i):
 
 
 ROWS: dict[str, Row] = {
+    "bayes": Row(lambda i, o: ["bayes", "--matrices", str(i / "mats"), "--metrics", "AP", "--draws", "100", "--chains",
+                               "2", "--no-figures", "--out", str(o), "--quiet"],
+                 [("--matrices", "mats/AP.csv", "matrix")]),
     "compare": Row(lambda i, o: ["compare", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i), "--metrics", "AP",
                                  "--out", str(o), "--quiet"],
                    [("--qrels", "qrels.txt", "qrels"), ("--runs", "runs/R1.run", "run")]),
@@ -473,3 +478,547 @@ def test_signal_mid_run_ends_workers_and_output(cmd, sig, code, big, tmp_path):
     while any(_alive(k) for k in kids) and time.monotonic() - t0 < 10:
         time.sleep(0.05)
     assert not any(_alive(k) for k in kids)
+
+
+# ------------------------------------------------------------------ the publisher (issue 48, causes 1-7, 15)
+def _tree(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``folder``: its bytes and inode (a file replaced by equal bytes differs)."""
+    return {p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_ino)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _beside(out: Path) -> list[str]:
+    return [p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.")]
+
+
+def _judgments_argv(inp: Path, out: Path, *extra: str) -> list[str]:
+    return ["judgments", "--qrels", f"a={inp / 'qrels.txt'}", f"b={inp / 'qrels2.txt'}", *extra, "--reference", "a",
+            "--runs", _runs(inp), "--B", "20", "--no-figures", "--out", str(out), "--quiet"]
+
+
+def _c1_simulate_out(inp, tmp, capsys, monkeypatch):
+    out = tmp / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    for runs in (3, 2):                       # a rerun with fewer runs: its stale run removed, the notes kept
+        rc, err = _call(["simulate", "--params", f'{{"topics": 3, "runs": {runs}}}', "--out", str(out), "--quiet"],
+                        capsys)
+        assert rc == 0, err
+    assert (out / "notes.txt").read_text() == "mine" and (out / "qrels.txt").is_file()
+    assert sorted(p.name for p in (out / "runs").iterdir()) == ["RUN01.run", "RUN02.run"]
+
+
+def _c1_simulate_out_root(inp, tmp, capsys, monkeypatch):
+    (tmp / "sim" / "ntcir3-chinese").mkdir(parents=True)
+    (tmp / "sim" / "ntcir3-chinese" / "notes.txt").write_text("mine")
+    rc, err = _call(["simulate", "ntcir3-chinese", "--params", '{"topics": 3, "runs": 3}', "--out-root",
+                     str(tmp / "sim"), "--quiet"], capsys)
+    assert rc == 0 and (tmp / "sim" / "ntcir3-chinese" / "notes.txt").read_text() == "mine", err
+    assert (tmp / "sim" / "ntcir3-chinese" / "qrels.txt").is_file()
+
+
+def _c2_users_file_where_a_folder_goes(inp, tmp, capsys, monkeypatch):
+    out = tmp / "out"
+    out.mkdir()
+    (out / "tables").write_text("mine")
+    rc, err = _call(ROWS["ppi"].argv(inp, out), capsys)
+    _promise(rc, err, None, rejected_file=f"{out}/tables")
+    assert rc == 1 and "exists and is not a folder" in err, err
+    assert (out / "tables").read_text() == "mine" and [p.name for p in out.iterdir()] == ["tables"]
+    assert _beside(out) == []
+
+
+def _c3_failed_publish_is_undone(inp, tmp, capsys, monkeypatch):
+    """The second run's move into ``out/tables`` fails (a read-only folder; this suite may run as root,
+    so the failure is made): its ``judgments/`` files, moved first, are moved back out."""
+    out = tmp / "out"
+    rc, err = _call(_judgments_argv(inp, out), capsys)
+    assert rc == 0, err
+    before = _tree(out)
+    real = {"replace": os.replace, "rename": os.rename}
+
+    def failing(name):
+        def f(src, dst, *a, **k):
+            if str(dst).startswith(str(out / "tables")) and f"{os.sep}.out.new-" in str(src):
+                raise PermissionError(13, "Permission denied", str(dst))
+            return real[name](src, dst, *a, **k)
+        return f
+    monkeypatch.setattr(os, "replace", failing("replace"))
+    monkeypatch.setattr(os, "rename", failing("rename"))
+    rc, err = _call(_judgments_argv(inp, out), capsys)
+    monkeypatch.undo()
+    _promise(rc, err, None, rejected_file=f"{out}/tables/")
+    assert rc == 1 and "Permission denied" in err and ".new-" not in err, err
+    assert _tree(out) == before and _beside(out) == []
+
+
+def _c4_rerun_removes_its_stale_files(inp, tmp, capsys, monkeypatch):
+    out = tmp / "out"
+    rc, err = _call(_judgments_argv(inp, out, f"d={inp / 'qrels2.txt'}"), capsys)
+    assert rc == 0 and (out / "judgments" / "confusion" / "a__d.csv").is_file(), err
+    (out / "notes.txt").write_text("mine")
+    rc, err = _call(_judgments_argv(inp, out), capsys)          # set d dropped
+    assert rc == 0, err
+    assert sorted(p.name for p in (out / "judgments" / "confusion").iterdir()) == ["a__b.csv"]
+    assert (out / "notes.txt").read_text() == "mine"
+    assert "a__d" not in (out / ".metaeval-manifest.json").read_text()
+
+
+def _fail_first_write(monkeypatch, exc):
+    """The first file renamed into place raises ``exc``."""
+    real = {"replace": os.replace, "rename": os.rename}
+    fired = []
+
+    def fire(name):
+        def f(*a, **k):
+            if not fired:
+                fired.append(name)
+                raise exc
+            return real[name](*a, **k)
+        return f
+    monkeypatch.setattr(os, "replace", fire("replace"))
+    monkeypatch.setattr(os, "rename", fire("rename"))
+    return fired
+
+
+def _c5_api_write_interrupted(inp, tmp, capsys, monkeypatch):
+    import pandas as pd
+
+    import metaeval
+
+    mats = {m: pd.read_csv(inp / "mats" / f"{m}.csv", index_col=0) for m in ("AP", "RR")}
+    res = metaeval.meta_evaluate(mats, B=20, rthsd_B=20)
+    out = tmp / "sub" / "out"
+    fired = _fail_first_write(monkeypatch, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        res.write(out, figures=False)
+    monkeypatch.undo()
+    assert fired and not (tmp / "sub").exists()
+    paths = res.write(out, figures=False)                     # then written, the paths the published ones
+    assert paths and all(Path(p).is_file() and Path(p).is_relative_to(out) for p in paths)
+
+
+def _c5_api_out_disk_full(inp, tmp, capsys, monkeypatch):
+    import metaeval
+
+    out = tmp / "sub" / "out"
+    fired = _fail_first_write(monkeypatch, OSError(28, "No space left on device"))
+    with pytest.raises(OSError, match="No space left"):
+        metaeval.ppi(str(inp / "qrels.txt"), str(inp / "qrels2.txt"), _runs(inp), metrics=["AP"], labelled=3,
+                     trials=5, sizes=[2, 3], out=out, figures=False)
+    monkeypatch.undo()
+    assert fired and not (tmp / "sub").exists()
+
+
+class _ClosedStdout:
+    """A standard output whose reader is gone (``| true``)."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def _c6(cmd):
+    def check(inp, tmp, capsys, monkeypatch):
+        out = tmp / "out"
+        argv = [a for a in ROWS[cmd].argv(inp, out) if a != "--quiet"]
+        monkeypatch.setattr(sys, "stdout", _ClosedStdout())
+        rc, err = _call(argv, capsys)
+        monkeypatch.undo()
+        assert out.is_dir() and len(list(out.rglob("*.csv"))) >= 1, err        # committed first
+        assert rc == 0 and "standard output is closed" in err, err
+        assert _beside(out) == []
+    return check
+
+
+def _c7_out_not_a_folder(inp, tmp, capsys, monkeypatch):
+    """``--out`` empty, a FIFO, a device, a link to a file or to nothing: exit 2 for every command with
+    ``--out``, before any input is read, the path untouched."""
+    monkeypatch.chdir(tmp)
+    (tmp / "f").write_text("keep")
+    os.mkfifo(tmp / "fifo")
+    (tmp / "to-file").symlink_to(tmp / "f")
+    (tmp / "to-dev").symlink_to("/dev/null")
+    (tmp / "dangling").symlink_to(tmp / "nothing")
+    targets = ["", "fifo", "to-file", "to-dev", "dangling"]
+    try:
+        os.mknod(tmp / "dev", 0o600 | __import__("stat").S_IFCHR, os.makedev(1, 3))
+        targets.append("dev")
+    except OSError:                        # not permitted here: the link to /dev/null stands for it
+        pass
+    before = sorted(p.name for p in tmp.iterdir())
+    missing = tmp / "no-input"
+    for cmd in OUT_CMDS:
+        for t in targets:
+            rc, err = _call(ROWS[cmd].argv(missing, t if t == "" else tmp / t), capsys)
+            assert rc == 2 and "--out" in err and "no-input" not in err and "Traceback" not in err, (cmd, t, err)
+    assert sorted(p.name for p in tmp.iterdir()) == before and (tmp / "f").read_text() == "keep"
+    assert (tmp / "fifo").is_fifo() and (tmp / "to-dev").is_symlink()
+
+
+def _c15(signame, code, cmd):
+    def check(inp, tmp, capsys, monkeypatch):
+        sig = getattr(signal, signame)
+        old = signal.signal(sig, lambda *a: None)        # the suite's own process survives either way
+        try:
+            out = tmp / "sub" / "out"
+            real = {"replace": os.replace, "rename": os.rename}
+            sent = []
+
+            def fire(name):
+                def f(*a, **k):
+                    if not sent:
+                        sent.append(1)
+                        os.kill(os.getpid(), sig)
+                        time.sleep(0.01)
+                    return real[name](*a, **k)
+                return f
+            monkeypatch.setattr(os, "replace", fire("replace"))
+            monkeypatch.setattr(os, "rename", fire("rename"))
+            rc, err = _call(ROWS[cmd].argv(inp, out), capsys)
+            monkeypatch.undo()
+        finally:
+            signal.signal(sig, old)
+        assert sent and rc == code, (rc, err)
+        assert err.strip().splitlines()[-1] == f"metaeval: {'hung up' if code == 129 else 'quit'} ({signame}); " \
+                                               "nothing written", err
+        assert not (tmp / "sub").exists()                 # no hidden .out.new-PID-* folder either
+    return check
+
+
+#: one row per cause of issue 48 that the publisher answers: (cause, case, check)
+PUBLISH_CAUSES = [
+    (1, "simulate-out-keeps-other-files", _c1_simulate_out),
+    (1, "simulate-out-root-keeps-other-files", _c1_simulate_out_root),
+    (2, "users-file-where-tables-go", _c2_users_file_where_a_folder_goes),
+    (3, "failed-publish-undone", _c3_failed_publish_is_undone),
+    (4, "rerun-removes-stale", _c4_rerun_removes_its_stale_files),
+    (5, "api-write-ctrl-c", _c5_api_write_interrupted),
+    (5, "api-out-disk-full", _c5_api_out_disk_full),
+    (6, "compare-closed-stdout", _c6("compare")),
+    (6, "ppi-closed-stdout", _c6("ppi")),
+    (7, "out-not-a-folder", _c7_out_not_a_folder),
+    (15, "sighup", _c15("SIGHUP", 129, "ppi")),
+    (15, "sigquit", _c15("SIGQUIT", 131, "simulate")),
+]
+
+
+@pytest.mark.parametrize("cause, case, check", PUBLISH_CAUSES, ids=[f"{c}-{n}" for c, n, _ in PUBLISH_CAUSES])
+def test_publish_cause(cause, case, check, inp, tmp_path, capsys, monkeypatch):
+    check(inp, tmp_path, capsys, monkeypatch)
+
+
+
+# ------------------------------------------------------------------ issue 48: a row per cause
+# Each row runs one command in-process on the small inputs and asserts the value, file or line the
+# promise asks for (each fails on the commit before the fix).  A stream (``<(cat FILE)``) is an
+# ``os.pipe`` read through ``/dev/fd/N``: it can be read once, as a FIFO or process substitution.
+def _pipe(text: str | bytes) -> str:
+    r, w = os.pipe()
+    os.write(w, text.encode() if isinstance(text, str) else text)       # < 64 KiB: the pipe holds it
+    os.close(w)
+    _PIPES.append(r)
+    return f"/dev/fd/{r}"
+
+
+_PIPES: list[int] = []
+
+
+@pytest.fixture
+def pipes():
+    yield _pipe
+    while _PIPES:
+        os.close(_PIPES.pop())
+
+
+def _compare_csv(i, o, qrels, runs) -> list[str]:
+    return ["compare", "--qrels", qrels, "--runs", *runs, "--metrics", "AP", "RR", "--format", "csv", "--out", str(o),
+            "--quiet"]
+
+
+def _tie_inputs(tmp: Path) -> Path:
+    """Three runs whose two top scores differ only beyond single precision: trec_eval 9 ties them
+    (docno descending puts the relevant z first), trec_eval 10 does not (the non-relevant b first)."""
+    d = tmp / "tie"
+    (d / "runs").mkdir(parents=True)
+    (d / "q.txt").write_text("".join(f"{t} 0 z{t} 1\n{t} 0 b{t} 0\n{t} 0 c{t} 1\n" for t in range(1, 5)))
+    for r in range(3):
+        (d / "runs" / f"R{r}.run").write_text("".join(f"{t} Q0 b{t} 1 1.00000002{r} R{r}\n{t} Q0 z{t} 2 1.00000001 R{r}\n"
+                                                      f"{t} Q0 c{t} 3 0.5 R{r}\n" for t in range(1, 5)))
+    return d
+
+
+def _ppi_tie(tmp: Path, version: str, out: Path, *extra: str) -> list[str]:
+    d = _tie_inputs(tmp)
+    return ["ppi", "--qrels", str(d / "q.txt"), "--judge", str(d / "q.txt"), "--runs", str(d / "runs"), "--metrics", "AP",
+            "--trials", "3", "--sizes", "2", "--no-figures", "--quiet", "--out", str(out), "--trec-eval-version", version,
+            *extra]
+
+
+def _means(out: Path, run: str = "R0", estimator: str = "human") -> float:
+    import pandas as pd
+
+    df = pd.read_csv(out / "tables" / "ppi_means.csv")
+    return float(df[(df.run == run) & (df.estimator == estimator)]["mean"].iloc[0])
+
+
+def _one_error(err: str, *words: str) -> None:
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert "Traceback" not in err and len([ln for ln in lines if "error" in ln]) == 1, err
+    for w in words:
+        assert w in lines[-1], (w, err)
+
+
+def _c8_qrels(inp, tmp, pipes, capsys):
+    ref = tmp / "ref"
+    assert _call(_compare_csv(inp, ref, str(inp / "qrels.txt"), [_runs(inp)]), capsys)[0] == 0
+    out = tmp / "out"
+    rc, err = _call(_compare_csv(inp, out, pipes((inp / "qrels.txt").read_text()), [_runs(inp)]), capsys)
+    assert rc == 0, err
+    assert (out / "compare.csv").read_bytes() == (ref / "compare.csv").read_bytes()
+
+
+def _c8_runs(inp, tmp, pipes, capsys):
+    rc, err = _call(["evaluate", "--qrels", pipes((inp / "qrels.txt").read_text()), "--runs",
+                     pipes(gzip.compress((inp / "runs" / "R0.run").read_bytes())), "--metrics", "AP", "--out",
+                     str(tmp / "p.csv")], capsys)
+    assert rc == 0, err
+    rc, err = _call(["evaluate", "--qrels", str(inp / "qrels.txt"), "--runs", str(inp / "runs" / "R0.run"),
+                     "--metrics", "AP", "--out", str(tmp / "f.csv")], capsys)
+    got, want = (tmp / "p.csv").read_text().splitlines(), (tmp / "f.csv").read_text().splitlines()
+    assert [ln.split(",")[1:] for ln in got] == [ln.split(",")[1:] for ln in want] and len(got) > 1
+
+
+def _c8_trec_eval(inp, tmp, pipes, capsys):
+    q, r = inp / "qrels.txt", inp / "runs" / "R0.run"
+    assert main(["trec_eval", "-m", "map", str(q), str(r)]) == 0
+    want = capsys.readouterr().out
+    assert main(["trec_eval", "-m", "map", pipes(q.read_text()), pipes(r.read_text())]) == 0
+    cap = capsys.readouterr()
+    assert cap.out == want and want.startswith("map"), cap.err
+
+
+def _c8_results(inp, tmp, pipes, capsys):
+    import json
+
+    rows = [{"run_id": f"R{r}", "topic_id": str(t + 1), "measure": "AP", "value": 0.1 * r + 0.01 * t}
+            for r in range(R) for t in range(T)]
+    text = "".join(json.dumps(x) + "\n" for x in rows)
+    (tmp / "board.jsonl").write_text(text)
+    got = []
+    for board in (str(tmp / "board.jsonl"), pipes(text)):
+        out = tmp / f"out{len(got)}"
+        rc, err = _call(["judgments", "--qrels", f"a={inp / 'qrels.txt'}", f"b={inp / 'qrels2.txt'}", "--results",
+                         f"c={board}", "--results-format", "jsonl", "--metrics", "AP", "--reference", "a", "--runs",
+                         _runs(inp), "--B", "20", "--no-figures", "--out", str(out), "--quiet"], capsys)
+        assert rc == 0, err
+        got.append(sorted((p.name, p.read_bytes()) for p in (out / "tables").glob("*.csv")))
+    assert got[0] == got[1] and got[0]
+
+
+def _c9_cli(inp, tmp, pipes, capsys):
+    v = {}
+    for version in ("9", "10"):
+        rc, err = _call(_ppi_tie(tmp / version, version, tmp / f"o{version}"), capsys)
+        assert rc == 0, err
+        v[version] = _means(tmp / f"o{version}")
+    # a literal: the two relevant documents at ranks 1 and 3 (ties kept by docno, trec_eval 9) or 2 and 3
+    assert v["9"] == (1 / 1 + 2 / 3) / 2 and v["10"] == (1 / 2 + 2 / 3) / 2, v
+
+
+def _c9_api_and_dag(inp, tmp, pipes, capsys):
+    import metaeval
+    from metaeval import dag
+    from metaeval.meta.stages import ppi as ppi_stage
+
+    d = _tie_inputs(tmp)
+    from metaeval.errors import InputWarning
+
+    with pytest.warns(InputWarning, match="every topic the judge"):
+        res = metaeval.ppi(str(d / "q.txt"), str(d / "q.txt"), str(d / "runs"), metrics=["AP"], trials=3, sizes=[2],
+                           trec_eval_version=9)
+    m = res.means
+    assert float(m[(m.run == "R0") & (m.estimator == "human")]["mean"].iloc[0]) == (1 / 1 + 2 / 3) / 2
+    cc = {"qrels": "q.txt", "ppi": {"judge": "j.txt"}}
+    assert "--trec-eval-version 9" in ppi_stage.job_args(cc, ["AP"], 9)
+    assert "--trec-eval-version" not in ppi_stage.job_args(cc, ["AP"], None)
+    assert dag.Plan.trec_eval_version(type("P", (), {"config": {"trec_eval_version": 9}})()) == 9
+
+
+def _c11(inp, tmp, pipes, capsys):
+    import pandas as pd
+
+    same = tmp / "R0-again.run"
+    same.write_text((inp / "runs" / "R0.run").read_text())
+    out = tmp / "out"
+    rc, err = _call(["reproducibility", "--qrels", str(inp / "qrels.txt"), "--orig", str(inp / "runs" / "R0.run"),
+                     str(same), "--rep", f"x={inp / 'runs' / 'R2.run'},{inp / 'runs' / 'R3.run'}", "--metrics", "AP",
+                     "--no-figures", "--out", str(out), "--quiet"], capsys)
+    assert rc == 0, err
+    eff = pd.read_csv(out / "tables" / "effects.csv")
+    assert eff["er"].isna().all() and "inf" not in (out / "tables" / "effects.csv").read_text()
+    assert "Effect Ratio" in err and "undefined" in err and "AP" in err, err
+
+
+def _c12(kind):
+    def case(inp, tmp, pipes, capsys):
+        import shutil
+
+        runs = tmp / "runs"
+        shutil.copytree(inp / "runs", runs)
+        bad = runs / "R9.run"
+        if kind == "dangling":
+            bad.symlink_to(tmp / "gone.run")
+        else:
+            bad.symlink_to(bad)
+        for spec in (str(runs), str(runs / "*.run")):
+            rc, err = _call(_compare_csv(inp, tmp / "out", str(inp / "qrels.txt"), [spec]), capsys)
+            assert rc == 1, err
+            _one_error(err, "R9.run", "symbolic link")
+            assert not (tmp / "out").exists()
+    return case
+
+
+def _c13(argv, option):
+    def case(inp, tmp, pipes, capsys):
+        rc, err = _call(argv(inp, tmp / "out"), capsys)
+        assert rc == 1, err
+        _one_error(err, "would need", "of memory", f"lower {option}")
+        assert not (tmp / "out").exists()
+    return case
+
+
+def _c14_metrics(inp, tmp, pipes, capsys):
+    rc, err = _call(["compare", "--qrels", str(inp / "qrels.txt"), "--runs", _runs(inp), "--metrics", "",
+                     "--out", str(tmp / "out")], capsys)
+    assert rc == 2 and "--metrics" in err.splitlines()[-1] and "Traceback" not in err, err
+
+
+def _c14_results_through_a_file(inp, tmp, pipes, capsys):
+    from metaeval.runconfig import results_problem
+
+    (tmp / "afile").write_text("x")
+    assert results_problem(tmp / "afile" / "res") == (f"config: results: {tmp / 'afile' / 'res'} lies under "
+                                                      f"{tmp / 'afile'}, which is a file, not a folder")
+    assert results_problem(tmp / "afile").endswith("is a file, not a folder")
+    assert results_problem(tmp / "new" / "res") is None and results_problem(tmp) is None
+    assert "results_problem(RES)" in (ROOT / "workflow" / "rules" / "common.smk").read_text()
+
+
+def _c16(inp, tmp, pipes, capsys):
+    plain = tmp / "lt.txt"
+    plain.write_text("1\n2\n3\n")
+    bom = tmp / "lt-bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf1\r\n2\r\n3\r\n")
+    gz = tmp / "lt.gz"
+    gz.write_bytes(gzip.compress(bom.read_bytes()))
+    got = []
+    for f in (str(plain), str(bom), str(gz), pipes(gz.read_bytes())):
+        out = tmp / f"o{len(got)}"
+        argv = ROWS["ppi"].argv(inp, out)
+        k = argv.index("--labelled")
+        rc, err = _call(argv[:k] + argv[k + 2:] + ["--labelled-topics", f], capsys)
+        assert rc == 0, err
+        got.append((out / "tables" / "ppi_means.csv").read_bytes())
+    assert got[1:] == got[:1] * 3
+
+
+def _c17_jsonl_true(inp, tmp, pipes, capsys):
+    import json
+
+    rows = [{"run_id": f"R{r}", "topic_id": str(t + 1), "measure": "map", "value": 0.5} for r in range(R) for t in range(T)]
+    rows[3]["value"] = True
+    board = tmp / "board.jsonl"
+    board.write_text("".join(json.dumps(x) + "\n" for x in rows))
+    rc, err = _call(["judgments", "--qrels", f"a={inp / 'qrels.txt'}", f"b={inp / 'qrels2.txt'}", "--results",
+                     f"c={board}", "--metrics", "trec.map", "--reference", "a", "--runs", _runs(inp), "--B", "20",
+                     "--no-figures", "--out", str(tmp / "out"), "--quiet"], capsys)
+    assert rc == 1, err
+    _one_error(err, f"{board}:4: value true is not a number")
+
+
+def _c17_frames(inp, tmp, pipes, capsys):
+    import pandas as pd
+
+    import metaeval
+
+    q = pd.read_csv(inp / "qrels.txt", sep=" ", names=["query_id", "iter", "doc_id", "relevance"])
+    calls = [(lambda: metaeval.ppi(q, str(inp / "qrels2.txt"), _runs(inp), metrics=["AP"]), "qrels: a DataFrame"),
+             (lambda: metaeval.ppi(str(inp / "qrels.txt"), q, _runs(inp), metrics=["AP"]), "judge: a DataFrame"),
+             (lambda: metaeval.judgments({"a": q, "b": str(inp / "qrels2.txt")}, _runs(inp), reference="a"),
+              "qrels set a: a DataFrame"),
+             (lambda: metaeval.reproducibility(str(inp / "qrels.txt"), [q, q], {"x": ("a", "b")}, metrics=["AP"]),
+              "orig: a DataFrame")]
+    for call, words in calls:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert str(e.value).startswith(words) and "\n" not in str(e.value), str(e.value)
+
+
+def _c17_params(inp, tmp, pipes, capsys):
+    for bad in ("{bad", "[1, 2]"):
+        rc, err = _call(["simulate", "--params", bad, "--out", str(tmp / "out")], capsys)
+        assert rc == 2 and "--params" in err.splitlines()[-1] and not (tmp / "out").exists(), err
+
+
+def _c17_pipe_in_run_name(inp, tmp, pipes, capsys):
+    import shutil
+
+    runs = tmp / "runs"
+    shutil.copytree(inp / "runs", runs)
+    (runs / "R0.run").rename(runs / "a|b.run")
+    out = tmp / "out"
+    rc, err = _call(["compare", "--qrels", str(inp / "qrels.txt"), "--runs", str(runs), "--metrics", "AP",
+                     "--out", str(out), "--quiet"], capsys)
+    assert rc == 0, err
+    rows = [ln for ln in (out / "compare.md").read_text().splitlines() if ln.startswith("|")]
+    assert any("a\\|b" in ln for ln in rows)
+    assert {len(ln.replace("\\|", "").split("|")) for ln in rows} == {4}     # | run | AP |: no shifted cell
+
+
+def _c17_duplicate_yaml_keys(inp, tmp, pipes, capsys):
+    from metaeval.runconfig import duplicate_key
+
+    cfg = tmp / "c.yaml"
+    cfg.write_text("results: r\nbootstrap:\n  B: 10\n  alpha: 0.05\n  B: 20\n")
+    assert duplicate_key(cfg) == (f"{cfg}:5: config key 'B' given twice in one mapping (first on line 3); YAML would "
+                                  f"keep the last silently -- give it once")
+    cfg.write_text("results: r\nbootstrap: {B: 10}\ncollections: {a: {B: 10}}\n")
+    assert duplicate_key(cfg) is None
+    assert duplicate_key(ROOT / "config.yaml") is None
+    assert "duplicate_key(" in (ROOT / "workflow" / "rules" / "common.smk").read_text()
+
+
+CAUSES = {
+    "8-qrels-from-a-stream": _c8_qrels,
+    "8-runs-from-streams-gzip": _c8_runs,
+    "8-trec_eval-streams": _c8_trec_eval,
+    "8-results-from-a-stream": _c8_results,
+    "9-ppi-trec-eval-version-cli": _c9_cli,
+    "9-ppi-trec-eval-version-api-dag": _c9_api_and_dag,
+    "11-effect-ratio-zero-effect": _c11,
+    "12-dangling-symlink": _c12("dangling"),
+    "12-symlink-loop": _c12("loop"),
+    "13-ppi-trials": _c13(lambda i, o: ROWS["ppi"].argv(i, o)[:-4] + ["--trials", "10000000000000000", "--out", str(o),
+                                                                       "--quiet"], "--trials"),
+    "13-compare-bootstrap-B": _c13(lambda i, o: ["compare", "--qrels", str(i / "qrels.txt"), "--runs", _runs(i),
+                                                 "--metrics", "AP", "--test", "bootstrap", "--B", "1000000000000000",
+                                                 "--out", str(o), "--quiet"], "--B"),
+    "13-simulate-topics": _c13(lambda i, o: ["simulate", "--params", '{"topics": 1000000000000, "runs": 3}',
+                                             "--out", str(o), "--quiet"], "topics"),
+    "14-metrics-empty": _c14_metrics,
+    "14-results-through-a-file": _c14_results_through_a_file,
+    "16-labelled-topics-bom-crlf-gzip": _c16,
+    "17-jsonl-value-true": _c17_jsonl_true,
+    "17-api-dataframes": _c17_frames,
+    "17-simulate-params-json": _c17_params,
+    "17-pipe-in-run-name": _c17_pipe_in_run_name,
+    "17-duplicate-yaml-keys": _c17_duplicate_yaml_keys,
+}
+
+
+@pytest.mark.parametrize("cause", list(CAUSES))
+def test_issue48_cause(cause, inp, tmp_path, pipes, capsys):
+    CAUSES[cause](inp, tmp_path, pipes, capsys)

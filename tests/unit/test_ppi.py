@@ -265,14 +265,14 @@ def test_pipeline_example_config_plans_one_ppi_job():
     cfg = yaml.safe_load((root / "config" / "examples" / "trec-dl19-ppi.yaml").read_text(encoding="utf-8"))
     validate(cfg, str(root / "workflow" / "schemas" / "config.schema.yaml"))
     plan = dag.Plan(cfg)
-    assert plan.ppi_collections == ["trec-dl19-ppi"]
+    assert plan.job_collections("ppi") == ["trec-dl19-ppi"]
     want = {f"results/trec-dl19-ppi/ppi/{f}" for f in O.files("ppi")}
     assert want <= set(plan.targets())
-    args = shlex.split(plan.ppi_args("trec-dl19-ppi"))
+    args = shlex.split(plan.job_args("ppi", "trec-dl19-ppi"))
     ns = build_parser().parse_args(["ppi", *args, "--runs", "R", "--out", "O"])
     assert ns.labelled == 10 and ns.seed == 20190701 and ns.sizes == [5, 10, 20, 30, 40] and len(ns.judge) == 4
     assert ns.metrics == ["nDCG@10", "AP(rel=2)"] and ns.order == "file" and ns.gains == "1:2:3"
-    assert plan.ppi_files("trec-dl19-ppi")[0].endswith("qrels.txt")
+    assert plan.job_inputs("ppi", "trec-dl19-ppi")[0].endswith("qrels.txt")
 
 
 def test_no_unlabelled_topic_leaves_the_ppi_rows_empty_and_labelled_n_is_seeded(toy):

@@ -250,10 +250,10 @@ def test_the_config_block_is_one_job_whose_command_writes_the_declared_files(dl1
                                "metrics": ["P@5", "P@10", "AP"], "depth": DEPTH}}
     validate(cfg, str(P(__file__).resolve().parents[2] / "workflow/schemas/config.schema.yaml"))
     plan = dag.Plan(cfg)
-    files = plan.reproducibility_files()
+    files = plan.stage_targets("reproducibility")
     assert files == [f"results/reproducibility/{f}" for f in outputs.files("reproducibility")]
     assert set(files) <= set(plan.targets())
-    assert set(plan.reproducibility_inputs()) == {dl19["qrels"], *[r[n] for n in ("bm25base_p", "bm25base_rm3_p",
+    assert set(plan.job_inputs("reproducibility")) == {dl19["qrels"], *[r[n] for n in ("bm25base_p", "bm25base_rm3_p",
                                                   "bm25tuned_p", "bm25tuned_rm3_p", "p_bert", "runid2")]}
     args = shlex.split(plan.own_job_args("reproducibility", None))
     out = tmp_path / "out"
@@ -267,4 +267,4 @@ def test_the_config_block_is_one_job_whose_command_writes_the_declared_files(dl1
     assert len(rep) == 2 * 2 * 3 and list(rep.reproduction.unique()) == ["a", "b"]
     assert "Breuer et al. (2020)" in (out / "tables/effects.md").read_text()
     cfg["reproducibility"]["enabled"] = False
-    assert dag.Plan(cfg).reproducibility_files() == []
+    assert dag.Plan(cfg).stage_targets("reproducibility") == []

@@ -52,7 +52,8 @@ def test_a_command_writing_into_a_collection_folder_keeps_the_meta_jobs_files(tm
     assert {rel: after.get(rel) for rel in kept} == kept
     own = set(after) - set(before)
     assert own == {f"tables/standardisation_{k}.{e}" for k in ("within", "between") for e in ("csv", "md", "tex")} \
-        - {"tables/standardisation_within.csv"} | {"standardisation/power.csv", "standardisation/trials.csv"}
+        - {"tables/standardisation_within.csv"} | {"standardisation/power.csv", "standardisation/trials.csv",
+                                                  ".metaeval-manifest.json"}   # the files it owns, listed
     assert after["tables/standardisation_within.csv"][1].startswith(b"metric,")     # its namesake replaced
     assert sorted(p.name for p in tmp_path.iterdir()) == ["C"]                       # no temporary folder left
 

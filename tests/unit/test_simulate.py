@@ -60,11 +60,17 @@ def test_files_are_deterministic_and_in_the_real_forms(tmp_path):
 
 
 def test_rewrite_is_atomic_and_replaces(tmp_path):
+    """A rerun replaces the simulation's own files and removes those it no longer writes (the runs of
+    a larger simulation); the user's other files stay (README; issue 48, cause 1)."""
     p = preset("ntcir5-chinese", **SMALL)
     out = write_collection(p, tmp_path / "x")
-    (out / "stale.txt").write_text("old")
-    write_collection(p, tmp_path / "x")
-    assert not (out / "stale.txt").exists()
+    (out / "notes.txt").write_text("mine")
+    runs = sorted(q.name for q in (out / "runs").iterdir())
+    fewer = preset("ntcir5-chinese", **{**SMALL, "runs": len(runs) - 1})
+    write_collection(fewer, tmp_path / "x")
+    assert (out / "notes.txt").read_text() == "mine"
+    assert sorted(q.name for q in (out / "runs").iterdir()) == runs[:-1]
+    assert json.loads((out / "params.json").read_text())["runs"] == len(runs) - 1
     assert sorted(q.name for q in tmp_path.iterdir()) == ["x"]  # no temporary folders left
 
 

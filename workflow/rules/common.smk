@@ -33,6 +33,9 @@ with open(SCHEMA_PATH) as _fh:
 # defaults are filled in (config/README.md).
 from metaeval import runconfig as _runconfig
 
+for _cf in workflow.overwrite_configfiles or ["config.yaml"]:      # a key given twice: refused, not the last kept
+    if _runconfig.duplicate_key(str(_cf)):
+        raise WorkflowError(_runconfig.duplicate_key(str(_cf)))
 _GIVEN = _runconfig.leaf_paths(config)      # what the config files (and --config) give
 try:
     validate(config, SCHEMA_PATH)
@@ -50,6 +53,8 @@ _CONDA = "conda" in {str(getattr(m, "value", m)).lower() for m in workflow.deplo
 METAEVAL = "python -m metaeval" if _CONDA else f"{_dag.quote(_sys.executable)} -m metaeval"
 
 RES = config["results"].rstrip("/")
+if _runconfig.results_problem(RES):
+    raise WorkflowError(_runconfig.results_problem(RES))
 
 # One results folder, one configuration (metaeval.runconfig): RES/effective-config.yaml records the
 # effective config of the last run; other collections into RES are refused, and so is a --report
@@ -120,9 +125,9 @@ for _n in PLAN.notes:
 SIM_ROOT = PLAN.sim_root
 COLLECTIONS = PLAN.collections
 METRICS, SELECT_BY, GEOMETRIC = PLAN.metrics, PLAN.select_by, PLAN.geometric
-GAIN_SWEEP, SWEEP_METRICS, SWEEP_NAMES = PLAN.gain_sweep, PLAN.sweep_metrics, PLAN.sweep_names
 MATRIX_METRICS, EVAL_MATRICES = PLAN.matrix_metrics, PLAN.eval_matrices
-INCOMPLETENESS_JOBS = PLAN.incompleteness_jobs
+#: the matrices the collection's meta job reads (EVAL_MATRICES and those its stages' plans add)
+META_MATRICES = PLAN.meta_matrices
 #: the output conditions (metaeval.outputs.CONDITIONS) of this configuration
 CONDITIONS = PLAN.conditions
 # The methods run per collection: those on the matrices in the collection's one `meta` job
@@ -135,7 +140,9 @@ METHOD_STAGES = PLAN.method_stages
 OWN_JOB_STAGES = PLAN.own_job_stages
 META_STAGES = PLAN.meta_stages
 ALPHA = config["bootstrap"]["alpha"]
-SWAP_THRESHOLD = config["swap"]["threshold"]
+#: the configured values of the parameters captions and figures state (the stages declare them:
+#: metaeval.stages.StageInfo.caption_params; alpha, swap_threshold)
+CAPTION_VALUES = PLAN.caption_values()
 # figures: {width, formats}: the options of every job that draws (docs/outputs.md, Figures for print);
 # a job's params, so a changed width or format list re-runs exactly the jobs that draw
 FIGURE_ARGS = _dag.figure_args(config.get("figures"))
@@ -166,6 +173,28 @@ def stage_args(stage):
 def group_args(stages):
     """Params function: the options of one job running several stages of a collection."""
     return lambda w: PLAN.group_args(stages, w.collection)
+
+
+# What a stage's own job reads, as its plan hook gives it (metaeval.stages.JobPlan, through
+# metaeval.dag.Plan: typed, nothing attached to the plan).
+def job_args(stage):
+    """Params function: the command options of stage `stage`'s own job for a collection."""
+    return lambda w: PLAN.job_args(stage, w.collection)
+
+
+def job_inputs(stage):
+    """Input function: the files stage `stage`'s own job reads for a collection (its plan's inputs)."""
+    return lambda w: PLAN.job_inputs(stage, w.collection)
+
+
+def job_threads(stage):
+    """The processes of stage `stage`'s job (its plan's threads)."""
+    return PLAN.job(stage).threads
+
+
+def job_matrices(stage):
+    """The matrix names stage `stage`'s own job reads (its plan's reads)."""
+    return PLAN.job_reads(stage)
 
 
 # --------------------------------------------------------------------------- input functions
@@ -281,8 +310,8 @@ def all_targets():
 # (metaeval.outputs.report_captions), one RST file per output, written (only when changed) under
 # .snakemake/ of the working directory; `snakemake --report` reads them.
 _CAPTION_DIR = _os.path.abspath(_os.path.join(".snakemake", "metaeval", "report-captions"))
-_CAPTIONS = _outputs.report_captions(alpha=ALPHA, swap_threshold=SWAP_THRESHOLD,
-                                     context=_outputs.caption_context(measure=PLAN.primary_measure))
+_CAPTIONS = _outputs.report_captions(context=_outputs.caption_context(measure=PLAN.primary_measure),
+                                     **CAPTION_VALUES)
 
 
 # The report's front page: what this configuration computed (metaeval.frontpage) and the
@@ -328,6 +357,16 @@ def _report_view_outputs(stage=None):
 def report_views_command(stage=None):
     """Params function: the command writing the report views of a job's tables (appended to its shell)."""
     return lambda w: f"{METAEVAL}.report.views {PLAN.report_views_args(w.collection, stage)}"
+
+
+def meta_text_folder():
+    """The folder of the text output the meta job writes (`--texts`): the one the output contract
+    declares (kind text, per collection: the Discpower files METRIC.rthsd.B)."""
+    folders = PLAN.text_folders()
+    if len(folders) != 1:
+        raise WorkflowError(f"the meta job writes one text folder (--texts); the stages declare {len(folders)}: "
+                            f"{', '.join(folders)}")
+    return directory(f"{RES}/{{collection}}/{folders[0]}")
 
 
 def _figure_outputs(stages=None):

@@ -26,7 +26,7 @@ rule incompleteness:
     message:
         "{wildcards.collection}: every metric on reduced qrels (incomplete judgments, pool depth, pool reuse;"
         " its pool and groups: {log})"
-    threads: INCOMPLETENESS_JOBS
+    threads: job_threads("incompleteness")
     resources:
         mem_mb=3000,
         runtime=30,

@@ -3,13 +3,13 @@
 # sets, fills and trec_eval -q results of the block -- into results/C/judgments/ (tables/, figures/,
 # judgments/). The stage (`judgments`, kind "other", metaeval/meta/stages/judgments.py) has its own
 # command; its block names files and sets rather than parameters, so the stage's plan hook reads it
-# (PLAN.judgments_args, PLAN.judgment_files; its targets are in PLAN.targets).
+# (job_inputs/job_args: its JobPlan; its targets are in PLAN.targets).
 
 rule judgments:
     conda:
         CONDA_ENV
     input:
-        qrels=lambda w: PLAN.judgment_files(w.collection),
+        qrels=job_inputs("judgments"),
         runs=lambda w: PLAN.run_files(w.collection),
     output:
         folder_outputs("judgments", "Judgments"),
@@ -17,7 +17,7 @@ rule judgments:
         metaeval=METAEVAL,
         figure_args=FIGURE_ARGS,
         runs=runs_args,
-        args=lambda w: PLAN.judgments_args(w.collection),
+        args=job_args("judgments"),
         out=lambda w: f"{RES}/{w.collection}/judgments",
     log:
         log_path("judgments"),

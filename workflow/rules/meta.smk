@@ -20,12 +20,12 @@ rule meta:
         CONDA_ENV
     input:
         cache=f"{RES}/{{collection}}/collection.npz",
-        matrices=matrix_files(_unique(EVAL_MATRICES + SWEEP_METRICS + SWEEP_NAMES)),
+        matrices=matrix_files(META_MATRICES),
         parts=lambda w: [f"{RES}/{w.collection}/parts/{s}" for s in OWN_JOB_STAGES],
     output:
         _table_outputs(formats=["csv"]),
         runs=f"{RES}/{{collection}}/runs_used.csv",
-        texts=directory(f"{RES}/{{collection}}/pvalues"),
+        texts=meta_text_folder(),
     params:
         metaeval=METAEVAL,
         matrices=matrices_dir,

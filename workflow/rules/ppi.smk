@@ -8,7 +8,7 @@ rule ppi:
     conda:
         CONDA_ENV
     input:
-        qrels=lambda w: PLAN.ppi_files(w.collection),
+        qrels=job_inputs("ppi"),
         runs=lambda w: PLAN.run_files(w.collection),
     output:
         folder_outputs("ppi", "Prediction-powered intervals"),
@@ -16,7 +16,7 @@ rule ppi:
         metaeval=METAEVAL,
         figure_args=FIGURE_ARGS,
         runs=runs_args,
-        args=lambda w: PLAN.ppi_args(w.collection),
+        args=job_args("ppi"),
         out=lambda w: f"{RES}/{w.collection}/ppi",
     log:
         log_path("ppi"),

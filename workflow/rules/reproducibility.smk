@@ -4,18 +4,18 @@
 # metaeval/meta/stages/reproducibility.py: its arguments come from metaeval.dag.Plan.
 
 
-if PLAN.conditions.get("reproducibility"):
+if PLAN.is_on("reproducibility"):
 
     rule reproducibility:
         input:
-            PLAN.reproducibility_inputs(),
+            PLAN.job_inputs("reproducibility"),
         output:
-            PLAN.reproducibility_files(),
+            PLAN.stage_targets("reproducibility"),
         params:
             metaeval=METAEVAL,
             figure_args=FIGURE_ARGS,
             out=f"{RES}/reproducibility",
-            args=PLAN.own_job_args("reproducibility", None),
+            args=PLAN.job_args("reproducibility"),
         log:
             f"{RES}/logs/reproducibility.log",
         benchmark:

@@ -11,7 +11,7 @@ rule standardisation:
     conda:
         CONDA_ENV
     input:
-        matrices=matrix_files(PLAN.std_metrics),
+        matrices=matrix_files(job_matrices("standardisation")),
     output:
         _table_outputs(["standardisation"]),
         _figure_outputs(["standardisation"]),
@@ -22,7 +22,7 @@ rule standardisation:
         figure_args=FIGURE_ARGS,
         matrices=matrices_dir,
         out=lambda w: f"{RES}/{w.collection}",
-        args=lambda w: PLAN.own_job_args("standardisation", w.collection),
+        args=job_args("standardisation"),
         views=report_views_command("standardisation"),
     log:
         log_path("standardisation"),

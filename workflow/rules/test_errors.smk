@@ -12,7 +12,7 @@ rule test_errors:
     input:
         # what the job reads: its metrics' matrices (a metric added to `metrics:` only does not re-run
         # it), the collection's data and how they are read (data_params)
-        matrices=own_matrix_inputs(PLAN.test_errors_metrics),
+        matrices=own_matrix_inputs(job_matrices("test_errors")),
         data=collection_data,
     output:
         _table_outputs(["test_errors"]),
@@ -24,7 +24,7 @@ rule test_errors:
         figure_args=FIGURE_ARGS,
         matrices=matrices_dir,
         out=lambda w: f"{RES}/{w.collection}",
-        args=lambda w: PLAN.own_job_args("test_errors", w.collection),
+        args=job_args("test_errors"),
         views=report_views_command("test_errors"),
         data=data_params,
     log:

@@ -6,24 +6,30 @@ discovered, so adding a command touches only its own file.  Heavy imports belong
 The drop-ins' commands live in their packages (:data:`DROPINS`).
 
 Exit status: 0 success, 1 rejected input (message on stderr, nothing written), 2 bad usage,
-130 interrupted (Ctrl-C), 143 terminated (``SIGTERM``): one line on stderr, nothing left behind.
+130 interrupted (Ctrl-C), 143 terminated (``SIGTERM``), 129 hung up (``SIGHUP``), 131 quit
+(``SIGQUIT``): one line on stderr, nothing left behind.
 
 A command's output is declared with its parser: ``p.set_defaults(out_kind="folder")`` (``--out``
-is a folder: made beside itself under a temporary name, published when the command ends well,
-removed on any error or signal -- :func:`run_command`; into an existing folder, which other
-commands may share, only the command's own files are committed, file by file, and nothing else is
-touched, unless ``out_keep_old=False`` replaces it as a whole), ``"file"`` (the command writes that file
-atomically) or ``"any"`` (a file or a folder, the command's own business); every kind is checked
-before any input is read (:func:`metaeval.util.check_out`).
+is a folder: written beside itself under a temporary name and committed by the one publisher,
+:func:`metaeval.publish.publishing`, when the command ends well -- the command's own files,
+listed in the folder's manifest, replaced and its stale ones removed (kept with
+``out_accumulates=True``: a folder of one matrix per measure, added to run by run), all or nothing,
+no other file touched -- and removed on any error or signal: :func:`run_command`), ``"file"`` (the command writes
+that file atomically) or ``"any"`` (a file or a folder, the command's own business); every kind is
+checked before any input is read (:func:`metaeval.publish.check_target`: exit 2;
+:func:`metaeval.util.check_out`: exit 1).  What a folder command prints on stdout is printed after
+its output is committed: a closed stdout (``| head``) loses the printout, not the folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterator
 
 # argparse, importlib, pkgutil and warnings are imported where used: the drop-ins (trec_eval above
 # all) start in a fraction of a second and need none of them
@@ -120,8 +126,9 @@ def _flush_warnings() -> None:
     """Print the running command's warnings, one line per kind (runs, sets and files of a kind
     named together: :meth:`metaeval.logsummary.WarningTally.lines`), once, before its last word."""
     if _TALLY is not None:
-        for line in _TALLY.lines():
-            print(line, file=sys.stderr)
+        with _closed_ok():                 # a hung-up terminal: the lines are lost, the exit status kept
+            for line in _TALLY.lines():
+                print(line, file=sys.stderr)
         _TALLY.counts.clear()
 
 
@@ -173,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     import warnings
     import zlib
 
-    from ..errors import ConfigError, InputError, InputWarning
+    from ..errors import ConfigError, InputError, InputWarning, UsageError
 
     try:
         parser = build_parser(only)
@@ -181,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"metaeval: error: {e}", file=sys.stderr)
         return 2
     args = parser.parse_args(argv)
+    _refuse_empty_values(parser, args)
     from ..progress import set_quiet
 
     set_quiet(bool(getattr(args, "quiet", False)))      # no progress bar under --quiet
@@ -195,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with _signals_as_exceptions():
             rc = run_command(args)
+    except UsageError as e:
+        _flush_warnings()
+        print(f"metaeval: error: {e}", file=sys.stderr)
+        return 2
     except (InputError, ConfigError) as e:
         _flush_warnings()
         print(f"metaeval: error: {e}", file=sys.stderr)
@@ -215,14 +227,20 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(f"metaeval: error: {where}{e.strerror or e}", file=sys.stderr)
         return 1
+    except MemoryError as e:               # a size no check foresaw: one line, not numpy's traceback
+        _flush_warnings()
+        print(f"metaeval: error: out of memory ({e}); lower the sizes given (--B, --trials, topics); nothing "
+              f"written", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         _flush_warnings()
         print("metaeval: interrupted; nothing written", file=sys.stderr)
         return 130
-    except Terminated:
+    except Terminated as e:
         _flush_warnings()
-        print("metaeval: terminated; nothing written", file=sys.stderr)
-        return 143
+        with _closed_ok():                 # SIGHUP: the terminal may be gone
+            print(f"metaeval: {_SIGNAL_WORDS.get(e.signum, 'terminated')}; nothing written", file=sys.stderr)
+        return 128 + e.signum
     finally:
         _flush_warnings()
         _TALLY = None
@@ -232,9 +250,44 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if rc is None else int(rc)
 
 
+def _refuse_empty_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """An empty word given to an option that takes a list (``--metrics ''``: no metric, a path, a
+    name) is a usage error naming the option (exit 2), before any input is read."""
+    import argparse
+
+    sub = next((a for a in parser._actions if a.dest == "command"), None)
+    cmd = getattr(args, "command", None)
+    choices = getattr(sub, "choices", None)
+    p = choices.get(cmd) if isinstance(choices, dict) and cmd is not None else None
+    if not isinstance(p, argparse.ArgumentParser):
+        return
+    for a in p._actions:
+        v = getattr(args, a.dest, None) if a.option_strings and a.nargs in ("+", "*") else None
+        if isinstance(v, list) and any(isinstance(x, str) and not x.strip() for x in v):
+            p.error(f"{a.option_strings[-1]}: an empty value ('') names nothing; leave it out")
+
+
 class Terminated(BaseException):
-    """``SIGTERM`` received: raised where the command is, so that its output folder is removed
-    as on any error (a ``BaseException``, as ``KeyboardInterrupt``: no ``except Exception`` stops it)."""
+    """``SIGTERM`` (or ``SIGHUP``, ``SIGQUIT``: :attr:`signum`) received: raised where the command
+    is, so that its output folder is removed as on any error (a ``BaseException``, as
+    ``KeyboardInterrupt``: no ``except Exception`` stops it)."""
+
+    def __init__(self, signum: int = 15):
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: the last word of a command ended by a signal (exit 128 + the signal's number)
+_SIGNAL_WORDS = {15: "terminated", 1: "hung up (SIGHUP)", 3: "quit (SIGQUIT)"}
+
+
+@contextlib.contextmanager
+def _closed_ok() -> Iterator[None]:
+    """A message to a closed stream (a hung-up terminal, a closed pipe) is dropped."""
+    try:
+        yield
+    except (BrokenPipeError, OSError, ValueError):
+        pass
 
 
 class _Refused(Exception):
@@ -259,7 +312,7 @@ def _on_signal(signum: int, frame: object) -> None:
     _SIGNALLED.append(signum)
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
-    raise Terminated()
+    raise Terminated(signum)
 
 
 def raise_if_signalled() -> None:
@@ -269,13 +322,13 @@ def raise_if_signalled() -> None:
     if _SIGNALLED:
         if _SIGNALLED[-1] == signal.SIGINT:
             raise KeyboardInterrupt
-        raise Terminated()
+        raise Terminated(_SIGNALLED[-1])
 
 
 class _signals_as_exceptions:
-    """``SIGTERM`` raises :class:`Terminated` and Ctrl-C ``KeyboardInterrupt`` in the main thread while
-    the command runs (a SIGINT ignored by the caller stays ignored); the previous handlers are restored
-    afterwards."""
+    """``SIGTERM``, ``SIGHUP`` and ``SIGQUIT`` raise :class:`Terminated` and Ctrl-C
+    ``KeyboardInterrupt`` in the main thread while the command runs (a SIGINT or SIGHUP ignored by the
+    caller, ``nohup``, stays ignored); the previous handlers are restored afterwards."""
 
     def __enter__(self) -> Self:
         import os
@@ -289,8 +342,10 @@ class _signals_as_exceptions:
         sys.unraisablehook = _quiet_unraisable
         if threading.current_thread() is threading.main_thread():
             self.old[signal.SIGTERM] = signal.signal(signal.SIGTERM, _on_signal)
-            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-                self.old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_signal)
+            for name in ("SIGINT", "SIGHUP", "SIGQUIT"):
+                sig = getattr(signal, name, None)
+                if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
+                    self.old[sig] = signal.signal(sig, _on_signal)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -312,11 +367,12 @@ def _quiet_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
 
 def run_command(args: argparse.Namespace) -> int | None:
     """Run the parsed command ``args.func(args)`` with its output as it declares it (``out_kind``,
-    see the module's docstring): ``--out`` checked first; a folder written under a temporary name
-    beside it (``args.out`` is that name while the command runs, ``args.out_shown`` the user's) and
-    published when the command returns 0: renamed into place, or its files committed one by one into
-    the existing folder, whose other files stay (:func:`metaeval.util.replace_dir`); the figures
-    at ``--figure-width`` in ``--figure-formats`` (:mod:`metaeval.cli._figure_options`)."""
+    see the module's docstring): ``--out`` checked first (:func:`metaeval.publish.check_target`, then
+    :func:`metaeval.util.check_out`); a folder written under a temporary name beside it (``args.out``
+    is that name while the command runs, ``args.out_shown`` the user's) and committed by
+    :func:`metaeval.publish.publishing` as the command's own files when it returns 0; what it prints
+    on stdout printed after the commit; the figures at ``--figure-width`` in ``--figure-formats``
+    (:mod:`metaeval.cli._figure_options`)."""
     from ..report.figure_size import figure_settings
     from ._figure_options import figure_options
 
@@ -325,7 +381,8 @@ def run_command(args: argparse.Namespace) -> int | None:
 
 
 def _run_command(args: argparse.Namespace) -> int | None:
-    from ..util import check_out, replace_dir
+    from ..publish import check_target, publishing
+    from ..util import check_out
 
     kind = getattr(args, "out_kind", None)
     out = getattr(args, "out", None)
@@ -334,23 +391,68 @@ def _run_command(args: argparse.Namespace) -> int | None:
         rc = args.func(args)
         raise_if_signalled()
         return rc
+    check_target(out)
     check_out(out, kind)
     if kind != "folder":
         rc = args.func(args)
         raise_if_signalled()
         return rc
+    import io
+
+    printed, stdout = io.StringIO(), sys.stdout
+    committed = False
+    sys.stdout = printed
     try:
-        with replace_dir(out, keep_old=getattr(args, "out_keep_old", True)) as tmp:
+        with publishing(out, command_owner(args.command), shown=out, option="--out",
+                        accumulate=_accumulates(args)) as tmp:
             args.out = str(tmp)
             rc = args.func(args)
             raise_if_signalled()              # a signal whose exception was swallowed: not published
             if rc:
                 raise _Refused(int(rc))
+        committed = True
     except _Refused as e:
         return e.rc
     finally:
+        sys.stdout = stdout
         args.out = out
+        _print_after(printed.getvalue(), out if committed else None)
     return rc
+
+
+def _accumulates(args: argparse.Namespace) -> bool:
+    """Whether the command's folder keeps its earlier files it does not write now (its parser's
+    ``out_accumulates``: a bool, or a function of the parsed arguments)."""
+    acc = getattr(args, "out_accumulates", False)
+    return bool(acc(args) if callable(acc) else acc)
+
+
+def command_owner(command: str) -> str:
+    """The name a command's files are listed under in an output folder's manifest: its module's
+    (a deprecated name and its replacement are one owner; the API's functions use the same)."""
+    return {"reproduce": "paper_tables", "standardisation": "standardise"}.get(
+        command, COMMAND_MODULES.get(command, command))
+
+
+def _print_after(text: str, out: str | None) -> None:
+    """Print what the command printed on stdout; a closed stdout (``BrokenPipeError``) drops it with
+    a note on stderr -- the output folder ``out`` is committed already."""
+    import os
+
+    if not text:
+        return
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        try:                                  # no second BrokenPipeError when Python flushes at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        if out is not None:
+            with _closed_ok():
+                print(f"metaeval: note: standard output is closed; the printout is lost, {out} is written",
+                      file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

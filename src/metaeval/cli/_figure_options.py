@@ -1,6 +1,6 @@
 """``--figure-width`` and ``--figure-formats``: the options of every command that draws figures
 (``meta``, ``stage``, ``judgments``, ``ppi``, ``standardise``, ``test-errors``,
-``reproducibility``, ``incompleteness``), the config's ``figures: {width, formats}``; checked as
+``reproducibility``, ``incompleteness``, ``bayes``), the config's ``figures: {width, formats}``; checked as
 they are parsed (a bad value: a usage error, exit 2), applied around the command by
 :func:`metaeval.cli.run_command` (:func:`metaeval.report.figure_size.figure_settings`)."""
 

@@ -29,14 +29,19 @@ def _add(p, prm) -> None:
     p.add_argument(prm.option, **kw)
 
 
-def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True) -> None:
+def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True, reads: str | None = None) -> None:
     """Options for the common parameters and those of every method on the matrices
     (``selection``: also ``--top-runs``/``--select-by``, which the per-stage commands take from
-    ``--runs`` instead)."""
+    ``--runs`` instead).  ``reads``: a stage whose command runs it alone (``metaeval
+    incompleteness``): only the common parameters it reads and the run selection -- an option no
+    computation of the command reads is not offered, so it cannot be given and ignored."""
     skip = () if selection else _stages.selection_params()
+    keep = None if reads is None else set(_stages.get(reads).reads) | set(_stages.selection_params())
     for prm in _stages.common_params():
-        if prm.option and prm.name not in skip:
+        if prm.option and prm.name not in skip and (keep is None or prm.name in keep):
             _add(p, prm)
+    if reads is not None:
+        return
     for s in _stages.REGISTRY:
         if s.kind == "matrices":
             for prm in s.params:

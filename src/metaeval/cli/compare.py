@@ -20,6 +20,16 @@ from .ingest import add_order_args
 DEFAULT_METRICS = ["AP", "nDCG@10"]
 #: ``metaeval.meta.compare.COMPARE_TESTS`` (spelled out: building the parser must not import pandas)
 TESTS = ("paired-t", "wilcoxon", "sign", "permutation", "bootstrap", "rthsd", "tukey-hsd")
+#: the tests that draw samples (--B, --seed)
+RESAMPLING = ("permutation", "bootstrap", "rthsd")
+
+
+class _Given(argparse.Action):
+    """Store the value and note that it was given (``_given_DEST``): a default cannot tell."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"_given_{self.dest}", True)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -63,7 +73,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--B", type=declared("B"), default=None,
                    help="replicates of the resampling tests (default: permutation 10000, bootstrap 1000, "
                         "rthsd 5000)")
-    p.add_argument("--seed", type=declared("seed"), default=SEED, help=f"seed of the resampling tests (default {SEED})")
+    p.add_argument("--seed", type=declared("seed"), default=SEED, action=_Given,
+                   help=f"seed of the resampling tests (default {SEED})")
     p.add_argument("--conventions", choices=("metaeval", "urbano2019"), default="metaeval",
                    help="the tests' conventions: metaeval's (default) or those of Urbano, Lima & Hanjalic "
                         "(2019): R's Wilcoxon and sign tests (ties within 0.01), the bootstrap's shift "
@@ -144,6 +155,11 @@ def run(args) -> int:
         parser.error("--show needs one baseline (with several, the p-values are in compare.csv)")
     if several and args.risk_alpha is not None:
         parser.error("--risk-alpha needs one baseline")
+    if args.test not in RESAMPLING:           # an option no computation of the test reads: refused, not ignored
+        given = [o for o, v in (("--B", args.B), ("--seed", getattr(args, "_given_seed", None))) if v is not None]
+        if given:
+            parser.error(f"{given[0]} sets the resampling of --test {'/'.join(RESAMPLING)}; --test {args.test} "
+                         f"draws no sample")
     if args.show and not args.baseline:
         parser.error("--show needs --baseline (the p-values of all pairs are in compare.csv)")
     if args.conventions == "urbano2019" and args.test in ("rthsd", "tukey-hsd"):

@@ -46,7 +46,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="gain values of L1..LH (default 1:2:...:H)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--no-figures", action="store_true", help="tables and trials only")
-    add_config_args(p)
+    add_config_args(p, reads="incompleteness")        # the options its computation reads, no other
     add_incompleteness_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, out_kind="folder", _parser=p)
@@ -72,6 +72,12 @@ def run(args) -> int:
     if args.pool_runs and not {"depth", "leave-one-group-out"} & methods:
         parser.error("--pool-runs names the runs that formed the pool of --method depth or leave-one-group-out; "
                      f"--method {' '.join(sorted(methods))} does not pool")
+    if args.depths is not None and "depth" not in methods:
+        parser.error(f"--depths gives the pool depths of --method depth; --method {' '.join(sorted(methods))} "
+                     f"does not pool by depth")
+    if args.fractions is not None and not {"judged", "stratified"} & methods:
+        parser.error(f"--fractions gives the judgments kept by --method judged or stratified; --method "
+                     f"{' '.join(sorted(methods))} keeps no fraction")
     resolve_order(args, args.runs)
     try:
         gains = parse_gains(args.gains) if args.gains else None

@@ -45,7 +45,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_form_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
     add_std_args(p)                                  # standardised measures
-    p.set_defaults(func=run, out_kind="folder", _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p, out_accumulates=True)
     return p
 
 

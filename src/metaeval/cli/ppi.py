@@ -71,7 +71,7 @@ def run(args) -> int:
         res = run_ppi(args.qrels, args.judge, args.runs, metrics=args.metrics or ["AP", "nDCG@10"],
                       labelled_topics=args.labelled_topics, labelled=args.labelled, alpha=args.alpha, seed=args.seed,
                       sizes=args.sizes, trials=args.trials, gains=args.gains, order=args.order, depth=args.depth,
-                      on_conflict=args.on_conflict)
+                      on_conflict=args.on_conflict, trec_eval_version=args.trec_eval_version)
     except (InputError, ConfigError):
         raise                                    # rejected input: exit 1
     except ValueError as e:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._meta_options import add_config_args, add_labelled_args, config_from_args, labels_from_args
+from ._meta_options import add_config_args, add_labelled_args, config_from_args
+from ._stage_jobs import need
 
 from ..meta.stages import file_stages, method_stages
 
@@ -91,31 +92,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def _formats(args) -> tuple[str, ...] | None:
-    return None if args.formats is None else tuple(args.formats)
-
-
-def _need(parser, args, *names: str) -> None:
-    missing = [n for n in names if getattr(args, n) is None]
-    if missing:
-        parser.error(f"stage {args.name}: give " + ", ".join("--" + n.replace("_", "-") for n in missing))
-
-
-def _pairs(parser, items) -> dict[str, str]:
-    out = {}
-    for item in items:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            parser.error(f"--collection-dirs: expected NAME=DIR, got {item!r}")
-        out[name] = path
-    return out
-
-
 def run(args) -> int:
-    from pathlib import Path
-
     from .. import pipeline
     from ..errors import InputError
+    from ..meta import stages
 
     parser = args._parser
     if len(args.names) > 1:
@@ -125,80 +105,40 @@ def run(args) -> int:
         lambda stage, metric: print(f"metaeval stage: {stage}" + (f" {metric}" if metric else ""),
                                     file=sys.stderr, flush=True))
     try:
-        if name == "select_runs":
-            _need(parser, args, "matrices")
-            from ..meta.matrices import list_matrices
-            from ..meta.run import with_matrix_names
+        from ..meta.run import STAGES
 
-            _, cfg = with_matrix_names(list_matrices(args.matrices), None, config_from_args(args))
-            pipeline.write_runs_used(args.matrices, args.out, cfg)
-        elif name == "figures":
-            _need(parser, args, "tables")
-            pipeline.write_figures(args.tables, args.out, alpha=args.alpha, swap_threshold=args.swap_threshold,
-                                   jobs=args.jobs)
-        elif name == "summary":
-            _need(parser, args, "collection_dirs")
-            pipeline.write_summary(_pairs(parser, args.collection_dirs), args.out, alpha=args.alpha,
-                                   swap_threshold=args.swap_threshold, metric=args.select_by)
+        if name not in FILE_STAGES and name not in STAGES:
+            parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
+        st = stages.get(name)
+        if st.command is not None:           # a job that is not a method: the function it names
+            _command(st.command)(args, parser, progress)
         else:
-            from ..meta.matrices import list_matrices
-            from ..meta.run import STAGES, default_metrics, with_matrix_names
+            from ..metrics.registry import parse_gains
+            from ._stage_jobs import _metrics_and_config
 
-            if name not in ("tables", "meta") and name not in STAGES:
-                parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
-            _need(parser, args, "matrices")
-            metrics, cfg = with_matrix_names(list_matrices(args.matrices), args.metrics,
-                                             config_from_args(args))
-            if metrics is None:      # as metaeval meta: every matrix but the gain-sweep variants
-                metrics = default_metrics(dict.fromkeys(list_matrices(args.matrices)), cfg)
-            if name == "meta":
-                _need(parser, args, "stages")
-                bad = [s for s in args.stages if s not in STAGES]
-                if bad:
-                    parser.error(f"--stages: unknown stage {bad[0]!r}; known: {', '.join(STAGES)}")
-                pipeline.write_collection(
-                    matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts,
-                    write_parts_dir=args.parts if args.write_parts else None, stages=args.stages,
-                    out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
-                    runs_used=args.runs_used, texts_dir=args.texts, figures_dir=args.figures,
-                    jobs=args.jobs, progress=progress, formats=_formats(args),
-                    labels=labels_from_args(args, args.matrices, args.collection))
-            elif name == "tables" and args.views is not None:
-                _need(parser, args, "runs")
-                pipeline.write_table_views(args.out, args.views, matrices_dir=args.matrices, runs_path=args.runs,
-                                           cfg=cfg, labels=labels_from_args(args, args.matrices, args.collection),
-                                           figures_dir=args.figures, jobs=args.jobs)
-            elif name == "tables":
-                _need(parser, args, "parts")
-                stages = args.stages
-                if stages is None:
-                    stages = [s for s in STAGES if (Path(args.parts) / s).is_dir()]
-                labels = labels_from_args(args, args.matrices, args.collection)
-                pipeline.write_collection_tables(
-                    matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=stages,
-                    out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
-                    runs_used=args.runs_used, texts_dir=args.texts, labels=labels, formats=_formats(args))
-                if args.figures is not None:         # drawn in this process: no second start-up
-                    pipeline.write_figures(args.out, args.figures, alpha=cfg.alpha,
-                                           swap_threshold=cfg.swap_threshold, jobs=args.jobs, labels=labels,
-                                           select_by=cfg.select_by)
-            else:
-                from ..metrics.registry import parse_gains
-
-                collection, st = args.collection, STAGES[name]
-                if st.labelled and collection is not None:
-                    collection = pipeline.collection_cache(collection)
-                    for line in [] if args.quiet or st.notes is None else st.notes(collection, cfg):
-                        print(f"metaeval stage: {name}: {line}", file=sys.stderr, flush=True)
-                pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
-                                           progress=progress, parts_dir=args.parts, collection=collection,
-                                           gains=parse_gains(args.gains) if args.gains else None,
-                                           folder=args.folder)
+            metrics, cfg = _metrics_and_config(parser, args)
+            collection = args.collection
+            if st.labelled and collection is not None:
+                collection = pipeline.collection_cache(collection)
+                for line in [] if args.quiet or st.notes is None else st.notes(collection, cfg):
+                    print(f"metaeval stage: {name}: {line}", file=sys.stderr, flush=True)
+            pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
+                                       progress=progress, parts_dir=args.parts, collection=collection,
+                                       gains=parse_gains(args.gains) if args.gains else None,
+                                       folder=args.folder)
     except ValueError as e:
         if isinstance(e, InputError):
             raise
         raise InputError(f"stage {name}: {e}") from None
     return 0
+
+
+def _command(entry: str):
+    """The function a stage's ``command`` names (``"pkg.module:function"``)."""
+    import importlib
+
+    module, _, attr = entry.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 def _run_several(args, parser) -> int:
@@ -216,7 +156,7 @@ def _run_several(args, parser) -> int:
     if len(set(args.names)) != len(args.names):
         parser.error("a stage is named twice")
     args.name = "+".join(args.names)
-    _need(parser, args, "matrices")
+    need(parser, args, "matrices")
     progress = None if args.quiet else (
         lambda stage, metric: print(f"metaeval stage: {stage}" + (f" {metric}" if metric else ""),
                                     file=sys.stderr, flush=True))

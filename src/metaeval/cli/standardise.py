@@ -45,9 +45,15 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "standardised copies (docs/meta.md, 'Score standardisation')")
     add_experiment_args(p)
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
-    p.set_defaults(func=run, out_kind="folder", _parser=p)
+    p.set_defaults(func=run, out_kind="folder", _parser=p, out_accumulates=_matrices_mode)
     add_figure_args(p)
     return p
+
+
+def _matrices_mode(args) -> bool:
+    """Standardised matrices accumulate in their folder, one per measure and method, run by run (the
+    experiments' tables do not: a rerun removes the ones it no longer writes)."""
+    return not getattr(args, "experiment", False)
 
 
 def run(args) -> int:

@@ -40,30 +40,20 @@ def read_text(path: str | os.PathLike) -> str:
 
 
 def read_raw_bytes(path: str | os.PathLike) -> bytes:
-    """:func:`read_bytes` without the text check (a caller that checks chunk by chunk)."""
+    """:func:`read_bytes` without the text check (a caller that checks chunk by chunk): the input
+    read once (:func:`metaeval.util.source_bytes`; a FIFO or ``<(cmd)`` too), gzip decompressed."""
+    from ..util import gunzip, source_bytes
+
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
+        raw = source_bytes(path)
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", path) from None
     if raw[:2] == b"\x1f\x8b":
         try:
-            raw = _gunzip(raw)
+            raw = gunzip(raw)
         except (OSError, EOFError, ValueError) as e:
             raise InputError(f"corrupt gzip data: {e}", path) from None
     return raw
-
-
-def _gunzip(raw: bytes) -> bytes:
-    """gzip data decompressed: ISA-L's gzip (2-3x faster than zlib's) when installed (imported
-    here, not with the module: most files read are plain)."""
-    try:
-        from isal import igzip
-    except ImportError:  # pragma: no cover - depends on the environment
-        import gzip
-
-        return gzip.decompress(raw)
-    return igzip.decompress(raw)
 
 
 def _line_of(data: bytes, pos: int) -> int:

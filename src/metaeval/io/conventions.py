@@ -19,6 +19,7 @@ kind of each run source; :func:`default_order` applies the rule.
 from __future__ import annotations
 
 import os
+import zlib
 from pathlib import Path
 
 __all__ = ["input_form", "default_order", "qrels_form_of", "config_order", "conventional", "is_conventional"]
@@ -29,18 +30,15 @@ _PEEK = 1 << 16
 def _first_line_fields(path) -> int | None:
     """Number of fields of the first non-blank line of a (possibly gzip) text file; None when the
     file cannot be read or holds no such line (the reader words that error later)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(2)
-            fh.seek(0)
-            if head == b"\x1f\x8b":
-                import gzip
+    from ..util import source_bytes
 
-                with gzip.open(fh) as gz:
-                    data = gz.read(_PEEK)
-            else:
-                data = fh.read(_PEEK)
-    except (OSError, EOFError, ValueError):
+    try:                                   # read once: the parser gets these bytes (a FIFO too)
+        data = source_bytes(path, keep=True)
+        if data[:2] == b"\x1f\x8b":
+            data = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data, _PEEK)
+        else:
+            data = data[:_PEEK]
+    except (OSError, EOFError, ValueError, zlib.error):
         return None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]

@@ -59,7 +59,13 @@ def load_form(qrels, runs, qrels_form: str | None = None, intent_probs=None, ord
 def fingerprint(path: str | os.PathLike) -> str:
     """Content key of one input file: its size and a BLAKE2b hash of its bytes (not its mtime: a
     file replaced by another with an older or equal mtime must not keep the old values)."""
+    from ..util import is_input_file, source_bytes
+
     h = hashlib.blake2b(digest_size=16)
+    if is_input_file(path) and not os.path.isfile(path):     # a FIFO, <(cmd): read once, kept for the reader
+        data = source_bytes(path, keep=True)
+        h.update(data)
+        return f"{len(data)}:{h.hexdigest()}"
     size = 0
     with open(path, "rb") as fh:
         while chunk := fh.read(1 << 22):

@@ -81,8 +81,9 @@ def read_sets(sets: dict, on_conflict: str = "error", fill: dict | None = None) 
     names = [str(n) for n in sets]
     if not names:
         raise InputError("no qrels set given")
-    files = [tuple(str(f) for f in ([v] if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__") else v))
-             for v in sets.values()]
+    from ..util import file_args
+
+    files = [tuple(file_args(v, f"qrels set {n}")) for n, v in zip(names, sets.values())]
     tb: list[Any] = []
     docs: list[Any] = []
     lev: list[Any] = []

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from ..util import folder_files, is_input_file
 from ._text import tokenize
 from .runs import run_name
 
@@ -72,7 +73,7 @@ def read_results(folder, runs, names=None) -> dict:
     if not folder.is_dir():
         raise InputError("results folder not found (expected one trec_eval -q output per run)", folder)
     files: dict[Any, Any] = {}
-    for f in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
+    for f in folder_files(folder, "results"):
         files.setdefault(run_name(f), f)
     missing = [r for r in runs if r not in files]
     extra = sorted(set(files) - set(runs))
@@ -227,7 +228,13 @@ def _parse(path: Path, fmt: str | None):
             try:
                 o = json.loads(ln)
                 if not _not_measure(str(o["measure"])):
-                    out.append((i, str(o["run_id"]), str(o["topic_id"]), str(o["measure"]), str(o["value"])))
+                    v = o["value"]
+                    if isinstance(v, bool) or not (isinstance(v, (int, float)) or (isinstance(v, str)
+                                                                                  and _is_number(v))):
+                        raise InputError(f"value {json.dumps(v)[:40]} is not a number", path, i)
+                    out.append((i, str(o["run_id"]), str(o["topic_id"]), str(o["measure"]), str(v)))
+            except InputError:
+                raise
             except (ValueError, KeyError, TypeError) as e:
                 raise InputError(f"not a leaderboard JSON line (run_id, topic_id, measure, value): {e}", path,
                                  i) from None
@@ -271,12 +278,15 @@ def read_leaderboard(path, fmt: str | None = "auto", names=None, trec_names=None
 
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+        files = folder_files(path, "results")
         if not files:
             raise InputError("results folder holds no file", path)
-    elif path.is_file():
+    elif is_input_file(path):              # a file, a FIFO or <(cmd): read once
         files = [path]
     else:
+        from ..util import check_input_link
+
+        check_input_link(path, "the results")
         raise InputError("results not found (a leaderboard file or folder)", path)
     rows: list = []
     fmts = set()

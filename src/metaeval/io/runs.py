@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from ..util import broken_link, check_input_link, folder_files, is_input_file
 from ._text import check_numeric, parse_float64, tokenize
 from .qrels import _concat
 
@@ -74,14 +75,19 @@ def expand_runs(specs) -> list[RunSource]:
             if _is_per_topic_root(p):
                 sources.extend(_per_topic_sources(p))
             else:
-                files = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+                files = folder_files(p, "run")
                 if not files:
                     raise InputError("run directory holds no files", p)
                 sources.extend(RunSource(run_name(f), str(f)) for f in files)
-        elif p.is_file():
+        elif is_input_file(p):                     # a file, a FIFO or <(cmd): read once
             sources.append(RunSource(run_name(p), str(p)))
+        elif broken_link(p) is not None:
+            check_input_link(p, "the run file")
         elif _glob.has_magic(spec):
-            matched = sorted(f for f in _glob.glob(spec) if Path(f).is_file())
+            matched = sorted(_glob.glob(spec))
+            for f in matched:
+                check_input_link(f, "a file the pattern matches")
+            matched = [f for f in matched if is_input_file(f)]
             if not matched:
                 raise InputError("no run file matches this pattern", spec)
             sources.extend(RunSource(run_name(f), f) for f in matched)

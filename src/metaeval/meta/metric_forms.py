@@ -13,7 +13,6 @@ import pandas as pd
 
 from .samples import BootstrapSamples
 from .statistics import GMEAN, MEAN, Statistic, _identity, log_transform
-from .sweep import variant_name
 
 __all__ = ["AG_LOG", "resolve_metric", "matrix_name", "stage_metric_lists", "default_metrics", "samples_for",
            "boot_row", "asl_frame"]
@@ -60,9 +59,12 @@ def stage_metric_lists(metrics: list[str], geometric=()) -> dict[str, list[str]]
 
 
 def default_metrics(matrices, cfg) -> list[str]:
-    """Every matrix except the gain-sweep variants, in the given order (``cfg``: a MetaConfig)."""
-    variants = {variant_name(m, g) for m in cfg.sweep_metrics for g in cfg.sweep_variants}
-    return [m for m in matrices if m not in variants]
+    """Every matrix except those a stage reads besides its metrics' (the gain-sweep variants:
+    :attr:`metaeval.stages.StageInfo.extra_matrices`), in the given order (``cfg``: a MetaConfig)."""
+    from .. import stages
+
+    extra = {m for s in stages.REGISTRY if s.extra_matrices is not None for m in s.extra_matrices(cfg)}
+    return [m for m in matrices if m not in extra]
 
 
 def samples_for(df, cfg, stream: str = "paired") -> BootstrapSamples:

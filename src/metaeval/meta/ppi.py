@@ -288,10 +288,10 @@ class PPIResult(Result):
 
 
 # ------------------------------------------------------------------------- from files to tables
-def _files(spec: str | os.PathLike | Iterable[str | os.PathLike]) -> list[str]:
-    if isinstance(spec, (str, bytes)) or not hasattr(spec, "__iter__"):
-        spec = [spec]
-    out = [str(f) for s in spec for f in str(s).split(",") if f]
+def _files(spec: str | os.PathLike | Iterable[str | os.PathLike], what: str = "qrels") -> list[str]:
+    from ..util import file_args
+
+    out = [f for s in file_args(spec, what) for f in s.split(",") if f]
     if not out:
         raise ValueError("no qrels file given")
     return out
@@ -303,14 +303,22 @@ def _where(files: list[str]) -> str:
 
 def read_topic_list(path: str | os.PathLike) -> list[str]:
     """The labelled topics of ``--labelled-topics FILE``: the first word of every non-empty line
-    not starting with ``#`` (a topic id per line, or TREC qrels), each once in file order."""
-    from ..errors import InputError
+    not starting with ``#`` (a topic id per line, or TREC qrels), each once in file order; plain or
+    gzip, a leading byte-order mark dropped, as every reader (:func:`metaeval.util.open_text`)."""
+    import zlib
 
-    try:
-        with open(path, encoding="utf-8") as fh:
+    from ..errors import InputError
+    from ..util import open_text
+
+    try:                                   # the one text reader: read once, gzip, a BOM, CRLF
+        with open_text(path) as fh:
             text = fh.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read the labelled topics: {e}", path) from None
+    except (OSError, EOFError, zlib.error) as e:
+        raise InputError(f"cannot read the labelled topics: {e.strerror or e if isinstance(e, OSError) else e}",
+                         path) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"cannot read the labelled topics: not UTF-8 text (byte 0x{e.object[e.start]:02x})",
+                         path) from None
     seen: dict = {}
     for line in text.splitlines():
         w = line.split()
@@ -324,7 +332,8 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
             labelled_topics: str | os.PathLike | Iterable[str] | None = None, labelled: int | None = None,
             alpha: float = 0.05, seed: int = 0, sizes: Iterable[int] | None = None, trials: int = DEFAULT_TRIALS,
             gains: str | None = None,
-            order: str | None = None, depth: int | None = 1000, on_conflict: str = "error") -> PPIResult:
+            order: str | None = None, depth: int | None = 1000, on_conflict: str = "error",
+            trec_eval_version: int = 10) -> PPIResult:
     """Every table of ``metaeval ppi``; see :func:`metaeval.ppi`."""
     import warnings
 
@@ -333,7 +342,10 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
     from ..metrics import compute_matrices, parse_gains
     from ..metrics.registry import check_vocabulary, unique_measures
 
-    hfiles, jfiles = _files(qrels), _files(judge)
+    from ..io.ingest import check_trec_eval_version
+
+    trec_eval_version = check_trec_eval_version(trec_eval_version)
+    hfiles, jfiles = _files(qrels), _files(judge, "judge")
     hwhere, jwhere = _where(hfiles), _where(jfiles)
     z_quantile(alpha)
     if labelled_topics is not None and labelled is not None:
@@ -356,7 +368,7 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
     if not len(both):
         raise InputError(f"the judge's qrels ({jwhere}) and the human qrels ({hwhere}) judged no topic in common: "
                          f"no labelled topic to calibrate the judge on", jwhere)
-    lr = label_sets(js, runs, order=order or "file", depth=depth)
+    lr = label_sets(js, runs, order=order or "file", depth=depth, trec_eval_version=trec_eval_version)
     Hmax = js.max_level
     g = None if gains is None else parse_gains(gains)
     if g is not None and len(g) < Hmax:
@@ -426,6 +438,10 @@ def run_ppi(qrels: str | os.PathLike | Iterable[str | os.PathLike], judge: str |
         ok = [min(len(drawable), len(judge_t) - 1)]
     if ok != sizes and not sizes_given:
         note(f"budget sizes {', '.join(map(str, ok))} (the defaults that fit {len(drawable)} drawable topics)")
+    if ok:                                 # the budget's labelled sets: (trials, topics) floats, then positions
+        from ..util import check_memory
+
+        check_memory(16 * int(trials) * len(drawable), f"the budget's {int(trials)} labelled sets per size", "--trials")
     jc = set_collection(js, 1, lr, Hmax)
     hv = compute_matrices(hc, ms, g)
     jv = compute_matrices(jc, ms, g)

@@ -231,6 +231,8 @@ def effects(orig_b: np.ndarray, orig_a: np.ndarray, rep_b: np.ndarray, rep_a: np
     with np.errstate(invalid="ignore", divide="ignore"):
         er = mi_r / mi_o[None]
         dri = ((ma_o - mb_o) / mb_o)[None] - (ma_r - mb_r) / mb_r
+    er[:, mi_o == 0] = np.nan              # no original effect: a ratio to it is undefined, not +-inf
+    dri[~np.isfinite(dri)] = np.nan         # a baseline mean of 0: RI undefined
     return er, dri
 
 
@@ -298,7 +300,10 @@ def reproducibility(qrels: object, orig: Sequence[str], reps: Sequence[Reproduct
     replicate = rep_qrels is not None
 
     # every distinct file read once
-    paths = [str(orig[0]), str(orig[1])] + [str(p) for r in reps for p in (r.baseline, r.advanced)]
+    from ..util import file_args
+
+    paths = (file_args(list(orig), "orig")
+             + [p for r in reps for p in file_args([r.baseline, r.advanced], f"reproduction {r.name}")])
     files = {p: read_run_lines(p) for p in dict.fromkeys(paths)}
     fl = list(files.values())
     allt: np.ndarray = (np.unique(np.concatenate([f.topic_list.astype(object) for f in fl]).astype(bytes)) if fl
@@ -432,6 +437,13 @@ def reproducibility(qrels: object, orig: Sequence[str], reps: Sequence[Reproduct
                           "run": np.tile(np.repeat(np.array(RUNS, dtype=object), M), R),
                           "metric": np.tile(np.array(mnames, dtype=object), 2 * R),
                           **{c: v.astype(np.float64) for c, v in zip(REPRO_COLUMNS[3:], stacked)}})
+    flat = np.mean(oa - ob, axis=0) == 0                      # (M,): the original effect per metric
+    if flat.any():
+        from ..errors import warn_input
+
+        warn_input(f"the original runs' effect ({paths[1]} over {paths[0]}) is 0 on "
+                   f"{', '.join(m for m, f in zip(mnames, flat) if f)}: the Effect Ratio (Breuer et al. 2020) is "
+                   f"undefined there and written NaN")
     eff = pd.DataFrame({"reproduction": np.repeat(rep_names, M), "metric": np.tile(np.array(mnames, dtype=object), R),
                         "er": er.reshape(-1).astype(np.float64), "dri": dri.reshape(-1).astype(np.float64)})
     if not replicate:

@@ -33,32 +33,32 @@ from .metric_forms import (AG_LOG, default_metrics, matrix_name, resolve_metric,
                            stage_metric_lists)
 from .samples import BootstrapSamples
 from .stages import MetaConfig, StageInfo as _StageInfo, StageInputs
+from .stages.common import BY_SENSITIVITY
 from .stages.gain_sweep import stage_gain_sweep, sweep_available
 from .stages.kendall import stage_kendall
 from .stages.paired import stage_paired
 from .stages.stability import stage_stability
 from .stages.swap import stage_swap
 from .stages.unpaired import stage_unpaired
-from .sweep import variant_name
 
 __all__ = ["MetaConfig", "resolve_metric", "select_runs", "prepare_matrices", "stage_kendall",
            "stage_run_means", "stage_paired", "stage_unpaired", "stage_swap", "stage_stability",
            "stage_gain_sweep", "stage_collection", "sweep_available", "combine", "sort_by_sensitivity",
            "matrix_name", "stage_metric_lists", "SampleSet", "Stage", "STAGES", "stage_metrics",
-           "stage_matrix_names", "run_stage", "run_meta", "run_means_metrics", "TABLE_ORDER",
+           "stage_matrix_names", "run_stage", "run_meta", "run_means_metrics", "TABLE_ORDER", "ROW_ORDER", "sort_rows",
+           "sort_table",
            "default_metrics", "with_matrix_names"]
 
-TABLE_ORDER: tuple[str, ...] = ("collection", "kendall", "bootstrap_paired", "bootstrap_unpaired", "swap", "swap_rates",
-               "stability", "gain_kendall", "gain_bootstrap", "preferred_rank", "asl", "run_means", "tstar",
-               "rank_correlation")
-# discriminative power (stage discpower)
-TABLE_ORDER += ("anova", "pvalues", "discriminative_power", "topic_set_size")
-# robustness to incomplete judgments and pool reuse (stage incompleteness)
-TABLE_ORDER += ("incompleteness", "pool_reuse")
-# the tables of any other stage (a method, or a stage with its own command: standardisation,
-# test_errors), in registry order (a new stage need not list its tables here)
-TABLE_ORDER += tuple(dict.fromkeys(t for st in _stages.REGISTRY if st.is_method or st.kind == "other"
-                                   for t in st.tables if t not in TABLE_ORDER))
+#: a collection's tables as the stages declare them (the first declaration of a name)
+_TABLES = {o.name: o for st in reversed(_stages.REGISTRY) for o in reversed(st.outputs)
+           if o.kind == "table" and o.scope == "collection"}
+_TABLES = dict(reversed(_TABLES.items()))
+#: the order of a collection's tables: the papers' (``Output.paper_order``), then every other
+#: table in registry order (each stage declares it: nothing is listed here)
+TABLE_ORDER: tuple[str, ...] = tuple(sorted(
+    _TABLES, key=lambda t: (_TABLES[t].paper_order is None, _TABLES[t].paper_order or 0, list(_TABLES).index(t))))
+#: each table's row order in a combined result (``Output.row_order``: the bootstrap tables')
+ROW_ORDER: dict[str, tuple[tuple[str, bool], ...]] = {t: o.row_order for t, o in _TABLES.items() if o.row_order}
 
 
 
@@ -121,28 +121,36 @@ def _concat(frames, columns):
     return pd.concat(frames, ignore_index=True)
 
 
-def sort_by_sensitivity(df: pd.DataFrame) -> pd.DataFrame:
-    """A bootstrap table's row order, as the papers list it: sensitivity descending, ties by metric
-    name (stable; missing values last).  Frames without these columns are returned as they are."""
-    if "sensitivity" not in df.columns or "metric" not in df.columns:
+def sort_rows(df: pd.DataFrame, order: tuple[tuple[str, bool], ...]) -> pd.DataFrame:
+    """``df`` in the declared row order (``((column, ascending), ...)``: stable, missing values
+    last); a frame without these columns, or no order, as it is."""
+    if not order or any(c not in df.columns for c, _ in order):
         return df
-    return df.sort_values(["sensitivity", "metric"], ascending=[False, True], kind="mergesort",
+    return df.sort_values([c for c, _ in order], ascending=[a for _, a in order], kind="mergesort",
                           na_position="last").reset_index(drop=True)
 
 
+def sort_table(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    """Table ``name`` in the row order its output declares (:data:`ROW_ORDER`)."""
+    return sort_rows(df, ROW_ORDER.get(name, ()))
+
+
+def sort_by_sensitivity(df: pd.DataFrame) -> pd.DataFrame:
+    """A bootstrap table's row order, as the papers list it: sensitivity descending, ties by metric
+    name (stable; missing values last).  Frames without these columns are returned as they are."""
+    return sort_rows(df, BY_SENSITIVITY)
+
+
 def combine(parts: list[dict]) -> dict[str, pd.DataFrame]:
-    """Concatenate stage outputs per table (in the order given), the tables in :data:`TABLE_ORDER`;
-    the bootstrap tables sorted by :func:`sort_by_sensitivity`, as the papers do."""
+    """Concatenate stage outputs per table (in the order given), the tables in :data:`TABLE_ORDER`,
+    each in the row order its output declares (the bootstrap tables by sensitivity, as the papers)."""
     names: dict[str, list] = {}
     for p in parts:
         for k, v in p.items():
             names.setdefault(k, []).append(v)
     out = {}
     for k in sorted(names, key=lambda n: (TABLE_ORDER.index(n) if n in TABLE_ORDER else len(TABLE_ORDER), n)):
-        df = _concat(names[k], list(names[k][0].columns))
-        if k in ("bootstrap_paired", "bootstrap_unpaired"):
-            df = sort_by_sensitivity(df)
-        out[k] = df
+        out[k] = sort_table(k, _concat(names[k], list(names[k][0].columns)))
     return out
 
 
@@ -180,18 +188,17 @@ def _stage(name: str) -> Stage:
 def stage_metrics(name: str, metrics: list[str], cfg: MetaConfig) -> list[str]:
     """The metrics stage ``name`` runs over (``AG_``/``G_`` names included), in table order."""
     st = _stage(name)
-    if st.metrics is None:
-        return list(cfg.sweep_metrics)
-    return stage_metric_lists(metrics, cfg.geometric)[st.metrics]
+    if st.metrics is None and st.metric_list is not None:        # a list of its own (the gain sweep's)
+        return list(st.metric_list(cfg))
+    return stage_metric_lists(metrics, cfg.geometric)[st.metrics or "plain"]
 
 
 def stage_matrix_names(name: str, metrics: list[str], cfg: MetaConfig) -> list[str]:
-    """The matrices stage ``name`` reads (``AG_X``/``G_X`` read ``X``; the sweep also reads every
-    variant matrix)."""
-    if _stage(name).metrics is None:
-        return list(dict.fromkeys([m for m in cfg.sweep_metrics] +
-                                  [variant_name(m, g) for m in cfg.sweep_metrics for g in cfg.sweep_variants]))
-    return list(dict.fromkeys(matrix_name(m) for m in stage_metrics(name, metrics, cfg)))
+    """The matrices stage ``name`` reads (``AG_X``/``G_X`` read ``X``; and those it declares besides,
+    :attr:`metaeval.stages.StageInfo.extra_matrices`: the sweep's variant matrices)."""
+    st = _stage(name)
+    extra = list(st.extra_matrices(cfg)) if st.extra_matrices is not None else []
+    return list(dict.fromkeys([matrix_name(m) for m in stage_metrics(name, metrics, cfg)] + extra))
 
 
 def run_stage(name: str, matrices: dict, metrics: list[str], cfg: MetaConfig, samples: SampleSet | None = None,

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..detmath import int_product, sliced_products, split_rows
+from ..util import check_memory
 from ._validate import check_B
 
 __all__ = ["BLOCK", "STREAMS", "single_threaded_blas", "sample_rng", "trial_rng", "bootstrap_indices", "bootstrap_counts",
@@ -95,6 +96,7 @@ def bootstrap_indices(n_topics: int, B: int, rng: np.random.Generator, size: int
     if n_topics < 1:
         raise ValueError(f"n_topics must be >= 1, got {n_topics}")
     size = n_topics if size is None else int(size)
+    check_memory(12 * B * size, f"{B} bootstrap samples of {size} topics", "--B")   # int64 drawn, int32 kept
     idx = rng.integers(0, n_topics, size=(B, size), dtype=np.int64).astype(np.int32)
     idx.setflags(write=False)
     return idx

@@ -50,6 +50,13 @@ def _tex_escape(text: str) -> str:
     return "".join(rep.get(c, c) for c in str(text))
 
 
+def _md_escape(text: str) -> str:
+    """A run or measure name as one Markdown table cell: ``|`` (and emphasis marks) escaped."""
+    from .render import escape_markdown
+
+    return escape_markdown(text)
+
+
 def _legend(df: pd.DataFrame, alpha: float, baseline: str | None, n_topics: int | None, tex: bool) -> str:
     tests = list(dict.fromkeys(df["test"]))
     corrs = list(dict.fromkeys(df["correction"]))
@@ -173,7 +180,7 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
 
     def label(run):
         shown = relabel(run, labels)
-        name = _tex_escape(shown) if tex else shown
+        name = _tex_escape(shown) if tex else _md_escape(shown)
         if baseline is not None:
             return name + (" (baseline)" if run == baseline else "")
         return f"({letters[run]}) {name}"
@@ -200,7 +207,7 @@ def render_compare(df: pd.DataFrame, *, alpha: float = 0.05, baseline: str | Non
 
     heads = []
     for m in metrics:
-        heads.append(_tex_escape(relabel(m, labels)) if tex else relabel(m, labels))
+        heads.append(_tex_escape(relabel(m, labels)) if tex else _md_escape(relabel(m, labels)))
         heads += [_tex_escape(SHOW_COLUMNS[w][0]) if tex else SHOW_COLUMNS[w][0] for w in show]
     extra_legend = _show_legend(show, df, tex)
     if conventions == "urbano2019":
@@ -258,10 +265,10 @@ def _render_baselines(df: pd.DataFrame, baselines: list, *, alpha: float, tex: b
 
     def label(run):
         shown = relabel(run, labels)
-        name = _tex_escape(shown) if tex else shown
+        name = _tex_escape(shown) if tex else _md_escape(shown)
         return f"({letters[run]}) {name} (baseline)" if run in letters else name
 
-    heads = [_tex_escape(relabel(m, labels)) if tex else relabel(m, labels) for m in metrics]
+    heads = [_tex_escape(relabel(m, labels)) if tex else _md_escape(relabel(m, labels)) for m in metrics]
     tests = list(dict.fromkeys(df["test"]))
     corrs = list(dict.fromkeys(df["correction"]))
     test = ", ".join(TEST_NAMES.get(t, t) for t in tests)

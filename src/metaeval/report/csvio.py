@@ -107,7 +107,7 @@ def _csv_block(df: pd.DataFrame, header: bool) -> str:
             # a missing integer (Int64) or text: an empty cell, as every missing value (pandas
             # would write "<NA>")
             # (pandas 3's str dtype gives NaN for a missing text, not pd.NA)
-            out[c] = ["" if v is pd.NA or v is None or v != v else str(v) for v in col.astype(object)]
+            out[c] = ["" if v is pd.NA or v is None or (isinstance(v, float) and math.isnan(v)) else str(v) for v in col.astype(object)]
     return out.to_csv(index=False, header=header, lineterminator="\n")
 
 

@@ -615,18 +615,18 @@ def plotter(name: str) -> tuple[Callable[..., list[Path]], dict]:
     raise KeyError(f"no plotter for figure {name!r}")
 
 
-def figure_kwargs(name: str, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-                  measure: str | None = None) -> dict:
-    """The keyword arguments of figure ``name``'s plotter, with the configured values
-    (``measure``: the primary measure, which orders the runs)."""
-    draw, kwargs = plotter(name)
-    kwargs = dict(kwargs)
-    if draw is plot_run_means and measure is not None:
-        kwargs["metric"] = measure
-    if draw in (plot_asl_curves, plot_pvalue_curves):
-        kwargs["alpha"] = alpha
-    if draw is plot_swap_rates:
-        kwargs["threshold"] = swap_threshold
+def figure_kwargs(name: str, *, measure: str | None = None, **params: float) -> dict:
+    """The keyword arguments of figure ``name``'s plotter: its fixed ones and those its output
+    declares (:attr:`metaeval.stages.Output.plot_params`) from the configured values -- the
+    caption parameters ``params`` (``alpha``, ``swap_threshold``; a parameter not given its
+    default) and ``measure`` (the primary measure, which orders the runs; None: not passed)."""
+    _, fixed = plotter(name)
+    kwargs = dict(fixed)
+    out = O.for_layout(name, "figure")
+    values: dict = dict(O.caption_values(**params), measure=measure)
+    for keyword, value in (out.plot_params if out is not None else ()):
+        if values[value] is not None:
+            kwargs[keyword] = values[value]
     return kwargs
 
 
@@ -644,11 +644,11 @@ def relabel_frame(df: pd.DataFrame, labels) -> pd.DataFrame:
     return out
 
 
-def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
-                     swap_threshold: float = 0.05, labels=None, select_by: str | None = None) -> list[Path]:
+def make_all_figures(tables_dir, figures_dir, *, labels=None, select_by: str | None = None,
+                     **params: float) -> list[Path]:
     """Draw every declared per-collection figure (:func:`metaeval.outputs.figures`) whose input
-    ``TABLE.csv`` exists in ``tables_dir``; ``alpha`` and ``swap_threshold`` are the configured
-    values (the dotted lines and titles); ``labels`` ({name: label}) name the runs and measures;
+    ``TABLE.csv`` exists in ``tables_dir``; ``params``: the caption parameters' configured values
+    (``alpha``, ``swap_threshold``: the dotted lines and titles); ``labels`` ({name: label}) name the runs and measures;
     ``select_by``: the configured measure ranking the runs (the run means' order when they hold it,
     else their first metric)."""
     tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
@@ -664,7 +664,7 @@ def make_all_figures(tables_dir, figures_dir, *, alpha: float = 0.05,
             cache[source] = relabel_frame(read_table(csv), labels)
         draw, _ = plotter(out.layout)
         written += draw(cache[source], figures_dir / out.name,
-                        **figure_kwargs(out.layout, alpha=alpha, swap_threshold=swap_threshold, measure=measure))
+                        **figure_kwargs(out.layout, measure=measure, **params))
     return written
 
 
@@ -681,3 +681,10 @@ from .error_rates import plot_test_errors_power, plot_test_errors_type1, plot_te
 PLOTTERS.update({"test_errors_type1": (plot_test_errors_type1, {}),
                  "test_errors_power": (plot_test_errors_power, {}),
                  "test_errors_type3": (plot_test_errors_type3, {})})
+
+
+# Bayesian inference (Sakai 2017; Benham et al. 2020): the plotters live in report/bayes.py
+from .bayes import plot_bayes_intervals, plot_bayes_p_greater
+
+PLOTTERS.update({"bayes_intervals": (plot_bayes_intervals, {}),
+                 "bayes_p_greater": (plot_bayes_p_greater, {})})

@@ -11,8 +11,8 @@ table's layout goes."""
 
 from __future__ import annotations
 
-from . import (discpower_layouts, incompleteness_layouts, judgments_layouts, rankcorr_layouts,  # noqa: F401
-               sakai_layouts, standardisation_layouts, summary_layouts, wide_layouts)
+from . import (bayes_layouts, discpower_layouts, incompleteness_layouts, judgments_layouts,  # noqa: F401
+               rankcorr_layouts, sakai_layouts, standardisation_layouts, summary_layouts, wide_layouts)
 from .layouts import GENERIC, KINDS, TableKind, kind_for, layout_table, register_layout
 
 __all__ = ["KINDS", "TableKind", "GENERIC", "kind_for", "layout_table", "register_layout"]

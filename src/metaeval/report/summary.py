@@ -23,7 +23,8 @@ from . import summary_figures as F
 from .csvio import read_table
 from .tables import write_table
 
-__all__ = ["write_summary", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_outputs", "metric_table",
+__all__ = ["write_summary", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_builder", "summary_plotter",
+           "summary_outputs", "metric_table",
            "collection_table", "kendall_table", "rank_correlation_table", "discpower_table"]
 
 
@@ -187,7 +188,8 @@ def _asl_frames(read) -> dict:
 
 
 #: summary figure name (metaeval.outputs) -> plotter(tables, read, stem, cfg) where ``tables`` are
-#: the summary tables just built and ``cfg`` holds alpha, swap_threshold and metric
+#: the summary tables just built and ``cfg`` holds the caption parameters' values (alpha,
+#: swap_threshold: :data:`metaeval.outputs.CAPTION_PARAMS`) and metric
 FIGURE_PLOTTERS: dict[str, Callable] = {
     "sensitivity_paired": lambda t, read, stem, cfg: F.plot_metric_by_collection(
         t["sensitivity_paired"], stem, ylabel="% pairs with ASL < alpha",
@@ -209,12 +211,37 @@ FIGURE_PLOTTERS: dict[str, Callable] = {
 }
 
 
-def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float = 0.05,
-                  swap_threshold: float = 0.05, metric: str | None = None) -> list[Path]:
+def _declared(name: str, attr: str, central: Mapping[str, Callable]) -> Callable:
+    if name in central:
+        return central[name]
+    from ..meta import stages
+
+    for s in stages.REGISTRY:
+        found = dict(getattr(s, attr))
+        if name in found:
+            return found[name]
+    raise ValueError(f"summary output {name!r}: no {attr[8:-1]} (declare it in its stage's StageInfo.{attr})")
+
+
+def summary_builder(name: str) -> Callable:
+    """The builder of summary table ``name``: :data:`TABLE_BUILDERS`, or the one its stage declares
+    (:attr:`metaeval.stages.StageInfo.summary_builders`)."""
+    return _declared(name, "summary_builders", TABLE_BUILDERS)
+
+
+def summary_plotter(name: str) -> Callable:
+    """The plotter of summary figure ``name``: :data:`FIGURE_PLOTTERS`, or the one its stage declares
+    (:attr:`metaeval.stages.StageInfo.summary_plotters`)."""
+    return _declared(name, "summary_plotters", FIGURE_PLOTTERS)
+
+
+def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, metric: str | None = None,
+                  **params: float) -> list[Path]:
     """Write the cross-collection tables and figures; return every path written.
 
     ``collection_dirs``: collection name -> ``results/C`` (or directly its ``tables/`` folder).
-    ``alpha`` and ``swap_threshold``: the configured values (captions, titles, dotted lines).
+    ``params``: the caption parameters' configured values (``alpha``, ``swap_threshold``:
+    captions, titles, dotted lines).
     ``metric`` selects the run-means figure's metric (default AP, else each collection's first).
     """
     out = Path(out_dir)
@@ -228,12 +255,11 @@ def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, alpha: float 
 
     setattr(read, "order", _unique(m for df in read("run_means").values() if df is not None  # noqa: B010
                                    for m in df["metric"]))                     # the builders read it
-    tables = {o.name: TABLE_BUILDERS[o.name](read) for o in O.tables("summary")}
+    tables = {o.name: summary_builder(o.name)(read) for o in O.tables("summary")}
     written: list[Path] = []
     for o in O.tables("summary"):
-        written += write_table(tables[o.name], out / o.name, kind=o.layout, alpha=alpha,
-                               swap_threshold=swap_threshold)
-    cfg = {"alpha": alpha, "swap_threshold": swap_threshold, "metric": metric}
+        written += write_table(tables[o.name], out / o.name, kind=o.layout, **dict[str, Any](params))
+    cfg = dict(O.caption_values(**params), metric=metric)
     for o in O.figures("summary"):
-        written += FIGURE_PLOTTERS[o.name](tables, read, out / o.name, cfg)
+        written += summary_plotter(o.name)(tables, read, out / o.name, cfg)
     return written

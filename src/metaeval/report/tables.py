@@ -21,13 +21,13 @@ from .render import Cell, Layout, render_latex, render_markdown
 __all__ = ["write_table", "table_caption", "table_texts", "relabel_layout", "first_rows", "TABLE_MAX_ROWS"]
 
 
-def table_caption(kind: str, *, alpha: float = 0.05, swap_threshold: float = 0.05,
-                  context: dict | None = None) -> str:
+def table_caption(kind: str, *, context: dict | None = None, **params: float) -> str:
     """The caption of a table layout key (``bootstrap_paired``, ``summary_kendall``); '' for a
     kind no output declares (e.g. ``generic``); ``context``: what was computed
-    (:func:`metaeval.outputs.caption_context`)."""
+    (:func:`metaeval.outputs.caption_context`); ``params``: the caption parameters' values
+    (:data:`metaeval.outputs.CAPTION_PARAMS`: ``alpha``, ``swap_threshold``)."""
     out = O.for_layout(kind)
-    return O.caption(out, alpha=alpha, swap_threshold=swap_threshold, context=context) if out is not None else ""
+    return O.caption(out, context=context, **params) if out is not None else ""
 
 
 def relabel_layout(layout: Layout, labels) -> Layout:
@@ -51,16 +51,16 @@ def relabel_layout(layout: Layout, labels) -> Layout:
 
 
 def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
-                caption: str | None = None, alpha: float = 0.05,
-                swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None,
-                csv_blocks: bool = False, context: dict | None = None) -> dict[str, Any]:
+                caption: str | None = None, labels=None, pair_runs: dict | None = None,
+                csv_blocks: bool = False, context: dict | None = None, **params: float) -> dict[str, Any]:
     """``{".csv": ..., ".md": ..., ".tex": ...}`` of :func:`write_table`, without writing;
     ``labels`` ({name: label}) relabels runs and measures in the Markdown and LaTeX texts.
     ``pair_runs`` (:func:`metaeval.report.per_pair.pair_runs_for`): a per-pair table's Markdown
     and LaTeX show the pairs of those runs only, the CSV every pair.  ``csv_blocks``: the CSV as an
     iterable of its blocks of text, produced as they are consumed (:func:`write_table` of a long
     table).  ``context``: what was computed (:func:`metaeval.outputs.caption_context`: the primary
-    measure, the number of runs), for the caption and the layouts that read it."""
+    measure, the number of runs), for the caption and the layouts that read it; ``params``: the
+    caption parameters' values (``alpha``, ``swap_threshold``)."""
     from .per_pair import PER_PAIR_TABLES, pair_note, restrict_pairs
 
     spec = kind_for(kind, stem_name)
@@ -68,7 +68,7 @@ def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
         raise TypeError(f"write_table: expected a pandas DataFrame, got {type(df).__name__}")
     data = spec.sort(df) if spec.sort is not None else df
     if caption is None:
-        caption = table_caption(spec.name, alpha=alpha, swap_threshold=swap_threshold, context=context)
+        caption = table_caption(spec.name, context=context, **params)
     if pair_runs is not None and spec.name in PER_PAIR_TABLES:
         caption = (caption or "") + pair_note(stem_name, pair_runs)
         layout = relabel_layout(spec.lay_out(restrict_pairs(data, pair_runs["runs"]), context), labels)
@@ -103,23 +103,23 @@ STREAM_ROWS = 1_000_000
 
 
 def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
-                caption: str | None = None, alpha: float = 0.05,
-                swap_threshold: float = 0.05, labels=None, pair_runs: dict | None = None,
-                context: dict | None = None, formats: tuple[str, ...] | None = None) -> list[Path]:
+                caption: str | None = None, labels=None, pair_runs: dict | None = None,
+                context: dict | None = None, formats: tuple[str, ...] | None = None,
+                **params: float) -> list[Path]:
     """Write ``STEM.csv``, ``STEM.md`` and ``STEM.tex`` (``formats``: those of them only, e.g.
     ``("csv",)``); return their paths.
 
     ``kind`` selects the layout (a key of :data:`metaeval.report.layout_catalogue.KINDS`); by default the
     stem's file name (``.../tables/kendall`` -> ``kendall``), else the generic layout.
-    ``caption`` defaults to the declared caption (:func:`metaeval.outputs.caption`) with
-    ``alpha`` and ``swap_threshold``.  All three texts are rendered before any file is touched
+    ``caption`` defaults to the declared caption (:func:`metaeval.outputs.caption`) with the
+    caption parameters' values ``params`` (``alpha``, ``swap_threshold``).  All three texts are rendered before any file is touched
     (the CSV of a table over :data:`STREAM_ROWS` rows: while written), and each file is written
     atomically, so a failure leaves no partial output.  ``df`` is not modified.
     """
     stem = Path(path_stem)
     stream = isinstance(df, pd.DataFrame) and len(df) > STREAM_ROWS
-    texts = table_texts(df, stem.name, kind=kind, caption=caption, alpha=alpha, swap_threshold=swap_threshold,
-                        labels=labels, pair_runs=pair_runs, csv_blocks=stream, context=context)
+    texts = table_texts(df, stem.name, kind=kind, caption=caption, labels=labels, pair_runs=pair_runs,
+                        csv_blocks=stream, context=context, **params)
     paths: list[Path] = []
     with atomic_dir_outputs(paths):              # a failure on file 2 or 3 removes file 1 too
         for suffix, text in texts.items():

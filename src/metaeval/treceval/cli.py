@@ -74,14 +74,10 @@ def _starts_with_bom(path: str) -> bool:
     """Whether the file (plain or gzip) starts with a UTF-8 byte-order mark."""
     if path == "-":
         return False
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(3)
-            if head[:2] == b"\x1f\x8b":
-                import gzip
+    from ..util import text_bytes
 
-                fh.seek(0)
-                head = gzip.open(fh).read(3)  # noqa: SIM115 - fh, the file below it, is closed by its with
+    try:                                    # read once: the reader gets these bytes (a FIFO too)
+        head = text_bytes(path, keep=True)[:3]
     except (OSError, EOFError, ValueError):
         return False
     return head == b"\xef\xbb\xbf"

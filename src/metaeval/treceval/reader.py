@@ -321,28 +321,48 @@ def _raw_bytes(path: str) -> bytes:
     return read_raw_bytes(path)
 
 
+def _pieces(raw: bytes):
+    """``raw`` in pieces of whole lines (about :data:`_CHUNK` bytes each), a leading UTF-8
+    byte-order mark dropped."""
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    pos = 0
+    while pos < len(raw):
+        end = raw.find(b"\n", min(pos + _CHUNK, len(raw)))
+        end = len(raw) if end < 0 else end + 1
+        yield raw[pos:end]
+        pos = end
+
+
 def _chunks(path: str):
     """The file's bytes in pieces of whole lines (about :data:`_CHUNK` bytes each), read as they are
-    needed; gzip input and stdin are read whole first.  A leading UTF-8 byte-order mark is dropped."""
-    first = True
-    if path == "-" or _is_gzip(path):
-        raw = _raw_bytes(path)
-        pos = 0
-        while pos < len(raw):
-            end = raw.find(b"\n", min(pos + _CHUNK, len(raw)))
-            end = len(raw) if end < 0 else end + 1
-            piece = raw[pos:end]
-            if first and piece.startswith(b"\xef\xbb\xbf"):
-                piece = piece[3:]
-            first = False
-            yield piece
-            pos = end
+    needed from the one open file; gzip input, stdin and streams (a FIFO, ``<(cmd)``: read once,
+    :func:`metaeval.util.source_bytes`) are read whole first.  A leading UTF-8 byte-order mark is
+    dropped."""
+    import stat
+
+    from ..util import gunzip
+    try:
+        regular = path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", path) from None
+    if not regular:
+        yield from _pieces(_raw_bytes(path))
         return
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed by the with below (open's error named first)
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", path) from None
     with fh:
+        if fh.read(2) == b"\x1f\x8b":     # gzip: the same open file read whole
+            fh.seek(0)
+            try:
+                raw = gunzip(fh.read())
+            except (OSError, EOFError, ValueError) as e:
+                raise InputError(f"corrupt gzip data: {e}", path) from None
+            yield from _pieces(raw)
+            return
+        fh.seek(0)
+        first = True
         rest = b""
         while True:
             block = fh.read(_CHUNK)
@@ -362,14 +382,6 @@ def _chunks(path: str):
             if first and rest.startswith(b"\xef\xbb\xbf"):
                 rest = rest[3:]
             yield rest
-
-
-def _is_gzip(path: str) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(2) == b"\x1f\x8b"
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", path) from None
 
 
 def _run_chunk(path, data: bytes, line0: int, topics):

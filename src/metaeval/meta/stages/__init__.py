@@ -16,29 +16,38 @@ that the Snakefile and the option parsers read the declarations cheaply.  docs/a
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from ...stages import (FIGURE_FORMATS, KINDS, SCOPES, TABLE_FORMATS, Output, Param, StageInfo,  # noqa: F401
+from ...stages import (FIGURE_FORMATS, KINDS, TABLE_FORMATS, Output, Param, Scope, StageInfo, scope, scopes,  # noqa: F401
                        StageInputs, TextFiles, check_params, common_params, common_sections, file_stages, format_args,
                        get, method_stages, names, param, parameter, params, plug_in_stages, plug_ins_here, quote,
                        register, register_common, register_stage_module, selection_params, stage_names)
 from ... import stages as _registry
-from . import (collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall, kishida,
-               paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation, swap,
-               unpaired)
+from . import (bayes, collection, common, discpower, error_rates, gain_sweep, incompleteness, judgments, kendall,
+               kishida, paired, ppi, rank_correlation, reproducibility, risk, run_means, stability, standardisation,
+               swap, unpaired)
 
 if TYPE_CHECKING:
     from ..incompleteness import IncompletenessConfig
 
-register_common(common.PARAMS, common.SECTIONS, common.SELECTION)
-register(StageInfo("select_runs", "file"), collection.STAGE, run_means.STAGE)
+P = TypeVar("P")
+
+#: a collection's outputs (results/C/tables, figures; its caption keys KIND_NAME) and the
+#: cross-collection summary's (results/summary/)
+register_common(common.PARAMS, common.SECTIONS, common.SELECTION,
+                scopes=(Scope("collection", caption_key="{kind}_{name}"),
+                        Scope("summary", folders=(("table", ""), ("figure", "")))))
+#: the jobs of `metaeval stage` that are not a method: the function each runs (metaeval.cli._stage_jobs)
+_JOBS = "metaeval.cli._stage_jobs:"
+register(StageInfo("select_runs", "file", command=_JOBS + "select_runs"), collection.STAGE, run_means.STAGE)
 register(kendall.STAGE, paired.STAGE, unpaired.STAGE, swap.STAGE, stability.STAGE, gain_sweep.STAGE,
          rank_correlation.STAGE, discpower.STAGE, incompleteness.STAGE, risk.STAGE)
 plug_ins_here()
-register(StageInfo("tables", "file", reads=("labels", "pair_top_runs")), StageInfo("meta", "file"),
-         StageInfo("figures", "file"), StageInfo("summary", "file"), kishida.STAGE,
+register(StageInfo("tables", "file", reads=("labels", "pair_top_runs"), command=_JOBS + "tables"),
+         StageInfo("meta", "file", command=_JOBS + "meta"), StageInfo("figures", "file", command=_JOBS + "figures"),
+         StageInfo("summary", "file", command=_JOBS + "summary"), kishida.STAGE,
          judgments.STAGE, standardisation.STAGE, error_rates.STAGE, ppi.STAGE,
-         reproducibility.STAGE)
+         reproducibility.STAGE, bayes.STAGE)
 
 
 @dataclass(frozen=True)
@@ -48,9 +57,10 @@ class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.Ra
     """The parameters of every meta-evaluation method (defaults = the papers): the fields of the
     stages' parameter classes (the common ones first, then each method's in registry order), the
     ``incompleteness`` stage's options (None = its defaults) and ``plugins``, the parameter objects
-    of the stages registered from outside the package (their fields read as attributes of the
-    MetaConfig: ``cfg.toy_scale``).  Constructing it runs every parameter's ``check``; build one
-    from values of any stage with :meth:`of`."""
+    of the stages registered from outside the package, read typed through :meth:`plugin`
+    (``cfg.plugin(ToyParams).toy_scale``).  Every attribute is a declared field, so mypy refuses a
+    misspelt one (``cfg.swap_treshold``).  Constructing it runs every parameter's ``check``; build
+    one from values of any stage with :meth:`of`."""
 
     incompleteness: IncompletenessConfig | None = None
     plugins: tuple = ()
@@ -63,11 +73,36 @@ class MetaConfig(risk.RiskParams, discpower.DiscpowerParams, rank_correlation.Ra
             check_params(p)
         object.__setattr__(self, "plugins", filled)
 
-    def __getattr__(self, name: str) -> Any:
-        for p in self.__dict__.get("plugins", ()):
+    @overload
+    def plugin(self, key: type[P]) -> P: ...
+
+    @overload
+    def plugin(self, key: str) -> Any: ...
+
+    def plugin(self, key: Any) -> Any:
+        """The parameter object of a stage registered from outside the package: by its parameter
+        class (``cfg.plugin(ToyParams)``, typed as that class) or by its stage name
+        (``cfg.plugin("toy")``); ``KeyError`` names an unknown one."""
+        if isinstance(key, str):
+            cls = _registry.get(key).params_class if key in _registry.names() else None
+        else:
+            cls = key
+        for p in self.plugins:
+            if type(p) is cls:
+                return p
+        known = ", ".join(s.name for s in _registry.REGISTRY if s.params_class in {type(p) for p in self.plugins})
+        raise KeyError(f"no plug-in stage's parameters {getattr(key, '__name__', key)!r}; known: {known or 'none'}")
+
+    def value(self, name: str) -> Any:
+        """The value of parameter ``name`` by name, for code that reads declared parameters
+        generically (the caption parameters): a field's, or a plug-in's (:meth:`plugin`);
+        ``KeyError`` names an unknown one."""
+        if name in {f.name for f in fields(self)} - {"plugins"}:
+            return getattr(self, name)
+        for p in self.plugins:
             if name in {f.name for f in fields(p)}:
                 return getattr(p, name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise KeyError(f"no parameter {name!r}; known: {', '.join(sorted(known_fields()))}")
 
     @classmethod
     def of(cls, **values: Any) -> MetaConfig:

@@ -12,11 +12,11 @@ STAGE = StageInfo(
         Output("collection", "table", "collection",
                "Statistics of the collection: topics, mean number of relevant documents per topic "
                "(in total and per relevance level) and runs used", f"Table 1 of {SAKAI_A} / Table 1 of {SAKAI_B}",
-               columns=("topic", "R", "R(L1)...", "runs")),
+               columns=("topic", "R", "R(L1)...", "runs"), paper_order=1),
         Output("preferred_rank", "table", "collection",
                "The maximum preferred rank among the runs and the number of relevant documents at "
                "or above it per relevance level (total in parentheses)", f"Tables 7-9 of {SAKAI_A}",
-               columns=("topic", "run", "max_rp", "level", "count", "total")),
+               columns=("topic", "run", "max_rp", "level", "count", "total"), paper_order=10),
         Output("collection", "table", "summary", "Statistics of the collections",
                f"Table 1 of {SAKAI_A} / Table 1 of {SAKAI_B}", stages=("summary",),
                columns=("collection", "topics", "R", "R(L1)...", "runs"), source="collection"),

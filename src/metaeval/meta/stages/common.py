@@ -18,6 +18,15 @@ B_MIN = 10
 #: the JSON-schema of every ``B``
 B_SCHEMA = {"type": "integer", "minimum": B_MIN}
 
+#: the row order of a bootstrap sensitivity table, as the papers list it (Sakai 2007a, 2007b):
+#: sensitivity descending, ties by metric name (``Output.row_order`` of the paired and unpaired tables)
+BY_SENSITIVITY = (("sensitivity", False), ("metric", True))
+
+
+def format_alpha(alpha: float) -> str:
+    """The significance level as captions print it: ``0.05`` (``CaptionParam`` of ``alpha``)."""
+    return f"{float(alpha):g}"
+
 
 def check_B(v):
     if isinstance(v, bool) or int(v) != v or int(v) < B_MIN:

@@ -137,7 +137,7 @@ STAGE = StageInfo(
                "p-value curves: the p-value of every system pair, pairs sorted by p-value, one line "
                "per metric, one panel per test; the dotted line is alpha = {alpha}",
                f"the p-value curves of {SAKAI_14} (ASL curves of {SAKAI_B} Figs 10-13)", stages=("figures",),
-               source="pvalues", draw_seconds=2.7),
+               source="pvalues", draw_seconds=2.7, plot_params=(("alpha", "alpha"),)),
         Output("discriminative_power", "table", "summary",
                "Discriminative power (% of system pairs with p < alpha = {alpha}) per metric and test "
                "in every collection", f"the discriminative power of {SAKAI_14} across collections",

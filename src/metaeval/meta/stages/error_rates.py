@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
+from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .cite import URBANO_19
 from .common import B_SCHEMA, SEED, check_B
 
@@ -29,16 +29,13 @@ def _commas(values):
     return ",".join(str(v) for v in values)
 
 
-def plan(p) -> None:
-    """The metrics of the stage's job in the plan of a config (:class:`metaeval.dag.Plan`): its own
-    ``metrics`` or the config's (``p.test_errors_metrics``, read by its rule), their matrices
-    computed by the metrics job when the stage is on."""
+def plan(p: PlanView) -> JobPlan:
+    """The metrics of the stage's job in the plan of a config: its own ``metrics`` or the config's
+    (``reads``: its rule's matrices), computed by the metrics job when the stage is on."""
     te = p.config.get("test_errors") or {}
-    p.test_errors_metrics = (p.measures(te["metrics"], "test_errors.metrics") if te.get("metrics")
-                             else list(p.metrics))
-    p.values["te_metrics"] = p.test_errors_metrics
-    if p.switched_on(STAGE):
-        p.matrix_metrics = list(dict.fromkeys(p.matrix_metrics + p.test_errors_metrics))
+    metrics = tuple(p.measures(te["metrics"], "test_errors.metrics") if te.get("metrics") else p.metrics)
+    return JobPlan(values={"te_metrics": metrics}, reads=metrics,
+                   matrices=metrics if p.switched_on(STAGE) else ())
 
 
 _E = "test_errors"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
+from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .cite import SAKAI_A
 
 _GAINS = "^[0-9]+(\\.[0-9]+)?(:[0-9]+(\\.[0-9]+)?)*$"
@@ -20,25 +20,35 @@ def sweep_available(matrices, cfg) -> bool:
         for m in cfg.sweep_metrics)
 
 
+def metric_list(params) -> tuple[str, ...]:
+    """The metrics the sweep runs over: its own, ``sweep_metrics`` (not the config's metric list)."""
+    return tuple(params.sweep_metrics)
+
+
+def variant_matrices(params) -> tuple[str, ...]:
+    """The variant matrices it reads besides its metrics' (``METRIC(gains=G)``), no other stage's metric."""
+    from ..sweep import variant_name
+
+    return tuple(variant_name(m, g) for m in params.sweep_metrics for g in params.sweep_variants)
+
+
 def applies(matrices, params) -> bool:
     """True when the default and every variant matrix of every sweep metric is present."""
     return sweep_available(matrices, params)
 
 
-def plan(p) -> None:
-    """The gain sweep of a config (:class:`metaeval.dag.Plan`): on when switched on with metrics and
-    variants; its measures canonical, every variant matrix computed by the metrics job
-    (``p.gain_sweep``, ``p.sweep_metrics``, ``p.sweep_names``: read by the workflow's rules)."""
+def plan(p: PlanView) -> JobPlan:
+    """The gain sweep of a config: on when switched on with metrics and variants; its measures
+    canonical, every variant matrix (``METRIC(gains=...)``) computed by the metrics job and read by
+    the meta job."""
     gs = p.config["sweeps"]["gains"]
-    p.gain_sweep = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
-    p.sweep_metrics = list(dict.fromkeys(p.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"])) \
-        if p.gain_sweep else []
-    p.sweep_variants = list(gs["variants"]) if p.gain_sweep else []
-    p.sweep_names = [p.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
-                     for m in p.sweep_metrics for g in p.sweep_variants]
-    p.matrix_metrics = list(dict.fromkeys(p.matrix_metrics + p.sweep_metrics + p.sweep_names))
-    p.values.update(sweep_metrics=p.sweep_metrics, sweep_gains=p.sweep_variants)
-    p.conditions["gain_sweep"] = p.gain_sweep
+    on = bool(gs["enabled"]) and bool(gs["metrics"]) and bool(gs["variants"])
+    metrics = tuple(dict.fromkeys(p.canonical(m, "sweeps.gains.metrics") for m in gs["metrics"])) if on else ()
+    variants = tuple(gs["variants"]) if on else ()
+    names = tuple(p.canonical(f"{m}(gains={g})", "sweeps.gains.variants", "ntcireval")
+                  for m in metrics for g in variants)
+    return JobPlan(on=on, values={"sweep_metrics": metrics, "sweep_gains": variants},
+                   matrices=metrics + names, reads=metrics + names)
 
 
 def stage_gain_sweep(matrices: dict, cfg, samples=None) -> dict:
@@ -79,6 +89,7 @@ class GainSweepParams:
 
 STAGE = StageInfo(
     "gain_sweep", "matrices", run, tables=("gain_kendall", "gain_bootstrap"), metrics=None,
+    metric_list=metric_list, extra_matrices=variant_matrices,
     streams=("paired",), condition="gain_sweep", cost=1.0, title="gain-value sweep", applies=applies,
     params=GainSweepParams,
     reads=("B", "alpha", "seed", "sweep_metrics", "sweep_gains", "default_gains"),
@@ -93,10 +104,10 @@ STAGE = StageInfo(
                "Kendall's rank correlations: default gain values versus others (above 0.8 in bold)",
                f"Table 5 of {SAKAI_A}",
                columns=("metric", "gains", "tau", "z0", "p_value", "paper_gains", "variant"),
-               condition="gain_sweep"),
+               condition="gain_sweep", paper_order=8),
         Output("gain_bootstrap", "table", "collection",
                "The effect of changing gain values on the paired bootstrap sensitivity", f"Table 6 of {SAKAI_A}",
                columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff", "gains", "default",
-                        "paper_gains"), condition="gain_sweep"),
+                        "paper_gains"), condition="gain_sweep", paper_order=9),
     ),
     when="gain sweep on")       # `sweeps` closes the stage sections of the config

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
+from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 
 #: metaeval.meta.incompleteness's methods and defaults, declared here so that building the option
 #: parsers and the config schema imports no numpy (tests/unit/test_incompleteness.py checks they agree)
@@ -59,21 +59,20 @@ def notes(collection, params) -> list[str]:
     return out
 
 
-def plan(p) -> None:
-    """The stage in the plan of a config (:class:`metaeval.dag.Plan`): on when switched on, unless
-    a collection's qrels are per intent or equivalence classes (the stage resamples a collection's
-    judged documents, a single list those forms do not have: a note says it is skipped); the
-    processes of its job (``p.incompleteness_jobs``)."""
+def plan(p: PlanView) -> JobPlan:
+    """The stage in the plan of a config: on when switched on, unless a collection's qrels are per
+    intent or equivalence classes (the stage resamples a collection's judged documents, a single
+    list those forms do not have: a note says it is skipped); the processes of its job."""
     inc = p.config["incompleteness"]
     on = bool(inc["enabled"])
+    notes: tuple[str, ...] = ()
     forms = sorted({c.get("qrels_form") for c in p.config["collections"].values()} & {"intents", "ec"})
     if on and forms:
         on = False
-        p.notes.append(f"the incompleteness stage is skipped: it needs plain graded qrels, and this "
-                       f"config has {'/'.join(forms)} qrels (set incompleteness: {{enabled: false}} to "
-                       "silence this)")
-    p.incompleteness_jobs = int(inc["jobs"])
-    p.conditions["incompleteness"] = on
+        notes = ((f"the incompleteness stage is skipped: it needs plain graded qrels, and this "
+                  f"config has {'/'.join(forms)} qrels (set incompleteness: {{enabled: false}} to "
+                  "silence this)"),)
+    return JobPlan(on=on, notes=notes, threads=int(inc["jobs"]))
 
 
 def _write_qrels(params) -> bool:

@@ -3,7 +3,7 @@ with a ``judgments:`` block): who judged, and what it changes."""
 
 from __future__ import annotations
 
-from ...stages import Output, StageInfo, format_args, quote
+from ...stages import JobPlan, Output, PlanView, Scope, StageInfo, format_args, quote
 from .cite import SAKAI_14
 
 _JUDG_LABEL_REGEN = ("the inter-assessor agreement of Voorhees (2000) with Cohen (1960)'s kappa and "
@@ -11,15 +11,15 @@ _JUDG_LABEL_REGEN = ("the inter-assessor agreement of Voorhees (2000) with Cohen
 _JUDG_RANK_REGEN = ("the ranking correlations of Voorhees (2000) with tau_AP (Yilmaz et al. (2008)), "
                     "RBO (Webber et al. (2010)) and the top-k tau of Clarke & Dietz (2024)")
 
-def plan(p) -> None:
-    """The collections with a ``judgments:`` block, one job each (``workflow/rules/judgments.smk``,
-    which reads ``p.judgment_collections``, ``p.judgment_files(C)`` and ``p.judgments_args(C)``)."""
-    p.judgment_collections = [c for c in p.collections if p.collection(c).get("judgments")]
-    p.judgment_files = lambda c: judgment_files(p, c)
-    p.judgments_args = lambda c: judgments_args(p, c)
+def plan(p: PlanView) -> JobPlan:
+    """The collections with a ``judgments:`` block, one job each (``workflow/rules/judgments.smk``):
+    each one's qrels files and command options."""
+    cs = tuple(c for c in p.collections if p.collection(c).get("judgments"))
+    return JobPlan(collections=cs, inputs={c: tuple(judgment_files(p, c)) for c in cs},
+                   args={c: judgments_args(p, c) for c in cs})
 
 
-def judgment_files(p, c: str) -> list[str]:
+def judgment_files(p: PlanView, c: str) -> list[str]:
     """Every qrels file of collection ``c``'s judgments job (its inputs: a changed file re-runs it)."""
     j = p.collection(c)["judgments"]
     out = [p.collection(c)["qrels"]]
@@ -28,7 +28,7 @@ def judgment_files(p, c: str) -> list[str]:
     return out
 
 
-def judgments_args(p, c: str) -> str:
+def judgments_args(p: PlanView, c: str) -> str:
     """The ``metaeval judgments`` options of collection ``c``, from its ``judgments:`` block (its
     sets are named files and fills, which no stage parameter declares: the block is read here), the
     bootstrap settings and the collection's gains, order and depth."""
@@ -51,14 +51,14 @@ def judgments_args(p, c: str) -> str:
         " ".join(f"--results {quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items())] if x)
 
 
-def targets(p) -> list[str]:
+def targets(p: PlanView) -> list[str]:
     """Its files, ``results/C/judgments/...``, for every collection with a ``judgments:`` block."""
-    return [f"{p.results}/{c}/judgments/{f}" for c in p.judgment_collections
+    return [f"{p.results}/{c}/judgments/{f}" for c in p.job("judgments").collections
             for f in p.output_files("judgments")]
 
 
 STAGE = StageInfo(
-    "judgments", "other", plan=plan, targets=targets,
+    "judgments", "other", plan=plan, targets=targets, scopes=(Scope("judgments"),),
     outputs=(
         Output("label_agreement", "table", "judgments",
                "Label agreement between every two qrels sets on the (topic, document) pairs both judged: "

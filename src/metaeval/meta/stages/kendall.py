@@ -67,7 +67,7 @@ STAGE = StageInfo(
         Output("kendall", "table", "collection",
                "Kendall's rank correlations between the system rankings of every two metrics "
                "(values above 0.8 in bold)", f"Table 2 of {SAKAI_A} / Table 5 of {SAKAI_B}",
-               columns=("metric_a", "metric_b", "tau", "z0", "p_value")),
+               columns=("metric_a", "metric_b", "tau", "z0", "p_value"), paper_order=2),
         Output("kendall", "table", "summary",
                "Kendall's tau of every metric pair per collection (above 0.8 in bold)",
                f"Table 2 of {SAKAI_A} / Table 5 of {SAKAI_B} across collections", stages=("summary",),

@@ -3,22 +3,23 @@ Tables 1-5 and the output patterns behind them."""
 
 from __future__ import annotations
 
-from ...stages import Output, StageInfo
+from ...stages import JobPlan, Output, PlanView, Scope, StageInfo
 
 _KISHIDA = "Kishida (2005)"
 
-def plan(p) -> None:
-    """The reproduction in the plan of a config: on when ``kishida: {enabled: true}`` (``p.kishida``)."""
-    p.kishida = bool(p.config["kishida"]["enabled"])
+def plan(p: PlanView) -> JobPlan:
+    """The reproduction in the plan of a config: on when ``kishida: {enabled: true}``."""
+    return JobPlan(on=bool(p.config["kishida"]["enabled"]))
 
 
-def targets(p) -> list[str]:
+def targets(p: PlanView) -> list[str]:
     """Its files, ``results/kishida/...``, when it is on."""
-    return [f"{p.results}/kishida/{f}" for f in p.output_files("kishida")] if p.kishida else []
+    return [f"{p.results}/kishida/{f}" for f in p.output_files("kishida")] if p.is_on("kishida") else []
 
 
 STAGE = StageInfo(
     "kishida", "other", plan=plan, targets=targets,
+    scopes=(Scope("kishida", folders=(("table", ""),), caption_key="{scope}_{name}"),),
     outputs=(
         Output("table1", "table", "kishida",
                "Change of the average precision score after finding a new relevant document "

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
+from ...stages import CaptionParam, Output, StageInfo, parameter
+from .common import BY_SENSITIVITY, format_alpha
 from .cite import SAKAI_A, SAKAI_B
 
 
@@ -55,18 +56,18 @@ STAGE = StageInfo(
                "Paired bootstrap sensitivity: system pairs with ASL < alpha = {alpha}, and the "
                "estimated overall difference required (two significant figures)",
                f"Table 4 of {SAKAI_A} / Table 2 of {SAKAI_B}",
-               columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff")),
+               columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff"), paper_order=3, row_order=BY_SENSITIVITY),
         Output("asl", "table", "collection", "Achieved significance level of every system pair",
                f"the data of {SAKAI_B} Figs 10-13", stages=("paired", "unpaired"),
-               columns=("metric", "test", "system_x", "system_y", "asl")),
+               columns=("metric", "test", "system_x", "system_y", "asl"), paper_order=11),
         Output("tstar", "table", "collection",
                "Bootstrap replicates t* of the paired test for the chosen system pair of each metric",
                f"the data of {SAKAI_B} Figs 4-5",
-               columns=("metric", "system_x", "system_y", "t_observed", "t_star")),
+               columns=("metric", "system_x", "system_y", "t_observed", "t_star"), paper_order=13),
         Output("asl_paired", "figure", "collection",
                "Paired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by ASL, "
                "one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 10 and 12",
-               stages=("figures",), source="asl", draw_seconds=0.7),
+               stages=("figures",), source="asl", draw_seconds=0.7, plot_params=(("alpha", "alpha"),)),
         Output("tstar", "figure", "collection",
                "Histogram of the bootstrap replicates t* for the chosen system pair, observed t marked",
                f"{SAKAI_B} Figs 4-5", stages=("figures",), source="tstar", draw_seconds=3.0),
@@ -85,4 +86,5 @@ STAGE = StageInfo(
         Output("asl_paired", "figure", "summary",
                "Paired test ASL curves, one panel per collection; the dotted line is alpha = {alpha}",
                f"{SAKAI_B} Figs 10 and 12 for every collection", stages=("summary",), source="asl"),
-    ))
+    ),
+    caption_params=(CaptionParam("alpha", format_alpha),))

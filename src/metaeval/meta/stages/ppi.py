@@ -9,7 +9,7 @@ here (``outputs``), in the scope ``ppi``: ``DIR/tables``, ``DIR/figures``."""
 
 from __future__ import annotations
 
-from ...stages import StageInfo
+from ...stages import JobPlan, PlanView, Scope, StageInfo
 from .common import SEED
 
 _ANGELOPOULOS = "Angelopoulos et al. (2023)"
@@ -71,10 +71,11 @@ def job_files(cc: dict) -> list[str]:
     return [cc["qrels"]] + _listed(p["judge"]) + ([p["labelled_topics"]] if p.get("labelled_topics") else [])
 
 
-def job_args(cc: dict, metrics: list[str]) -> str:
+def job_args(cc: dict, metrics: list[str], trec_eval_version: int | None = None) -> str:
     """The ``metaeval ppi`` options of a collection (``cc``: its config entry) from its ``ppi:`` block,
     its qrels (the human labels), gains, order and depth; ``metrics``: the block's (canonical) or the
-    config's.  Standard library only (the Snakefile reads it)."""
+    config's; ``trec_eval_version`` the config's when not the default (10).  Standard library only
+    (the Snakefile reads it)."""
     import shlex
 
     p = cc["ppi"]
@@ -95,29 +96,32 @@ def job_args(cc: dict, metrics: list[str]) -> str:
     if cc.get("gains"):
         words.append(opt("--gains", cc["gains"]))
     words += [opt("--order", cc.get("order", "file")), opt("--depth", cc.get("depth", 1000) or 0)]
+    if trec_eval_version is not None:
+        words.append(opt("--trec-eval-version", trec_eval_version))
     return " ".join(words)
 
 
-def plan(p) -> None:
-    """The collections with a ``ppi:`` block in the plan of a config (:class:`metaeval.dag.Plan`),
-    one job each; its rule (``workflow/rules/ppi.smk``) reads ``p.ppi_files(C)`` and ``p.ppi_args(C)``
-    (the block's metrics canonical, or the config's)."""
-    p.ppi_collections = [c for c in p.collections if p.collection(c).get("ppi")]
+def plan(p: PlanView) -> JobPlan:
+    """The collections with a ``ppi:`` block in the plan of a config, one job each
+    (``workflow/rules/ppi.smk``): each one's files and command options (the block's metrics
+    canonical, or the config's)."""
+    cs = tuple(c for c in p.collections if p.collection(c).get("ppi"))
 
     def args(c: str) -> str:
         block = p.collection(c)["ppi"]
         metrics = p.measures(block["metrics"], f"collections.{c}.ppi.metrics") if block.get("metrics") else p.metrics
-        return job_args(p.collection(c), metrics)
+        return job_args(p.collection(c), metrics, p.trec_eval_version())
 
-    p.ppi_files = lambda c: job_files(p.collection(c))
-    p.ppi_args = args
+    return JobPlan(collections=cs, inputs={c: tuple(job_files(p.collection(c))) for c in cs},
+                   args={c: args(c) for c in cs})
 
 
-def targets(p) -> list[str]:
+def targets(p: PlanView) -> list[str]:
     """Its files, ``results/C/ppi/...``, for every collection with a ``ppi:`` block."""
-    return [f"{p.results}/{c}/ppi/{f}" for c in p.ppi_collections for f in p.output_files("ppi")]
+    return [f"{p.results}/{c}/ppi/{f}" for c in p.job("ppi").collections for f in p.output_files("ppi")]
 
 
 STAGE = StageInfo("ppi", "other", plan=plan, targets=targets,
+                  scopes=(Scope("ppi", folders=(("table", "tables"), ("figure", "figures"))),),
                   title="prediction-powered intervals and the judging budget (Angelopoulos et al. 2023)",
                   outputs=OUTPUTS)

@@ -61,7 +61,7 @@ STAGE = StageInfo(
                "in bold; '-' = undefined (or the diagonal); the CSV adds each coefficient's bootstrap "
                "interval (2.5th and 97.5th percentiles over the paired bootstrap samples)", _RANKCORR_REGEN,
                columns=("metric_a", "metric_b", *_RANKCORR_COEFS,
-                        *(f"{c}_{s}" for c in _RANKCORR_COEFS for s in ("low", "high")))),
+                        *(f"{c}_{s}" for c in _RANKCORR_COEFS for s in ("low", "high"))), paper_order=14),
         Output("rank_correlation", "figure", "collection",
                "Rank correlations between the system rankings of every two metrics: one heat map per "
                "coefficient (Kendall's tau-a and tau-b, " + _RANKCORR_REFS + "), row = reference "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import StageInfo, parameter
+from ...stages import JobPlan, PlanView, Scope, StageInfo, parameter
 
 #: the measures of the config's default (ir_measures' names: trec_eval's values)
 DEFAULT_METRICS = ("AP", "nDCG@10", "P@10", "RR")
@@ -39,18 +39,17 @@ def inputs(config: dict) -> list[str]:
     return [f for f in dict.fromkeys(files) if f]
 
 
-def targets(p) -> list[str]:
+def targets(p: PlanView) -> list[str]:
     """Its files, ``results/reproducibility/...``, when it is switched on."""
-    if not p.conditions.get("reproducibility"):
+    if not p.is_on("reproducibility"):
         return []
     return [f"{p.results}/reproducibility/{f}" for f in p.output_files("reproducibility")]
 
 
-def plan(p) -> None:
-    """What its rule (``workflow/rules/reproducibility.smk``) reads from the plan of a config:
-    ``p.reproducibility_inputs()`` and ``p.reproducibility_files()``."""
-    p.reproducibility_inputs = lambda: inputs(p.config)
-    p.reproducibility_files = lambda: targets(p)
+def plan(p: PlanView) -> JobPlan:
+    """What its rule (``workflow/rules/reproducibility.smk``, one job, not per collection) reads
+    from the plan of a config: its input files (its outputs are its ``targets``)."""
+    return JobPlan(inputs={"": tuple(inputs(p.config))})
 
 
 @dataclass(frozen=True)
@@ -89,7 +88,7 @@ class ReproducibilityParams:
 
 STAGE = StageInfo(
     "reproducibility", "other",        # its tables: `outputs` below (scope reproducibility, not per collection)
-    plan=plan, targets=targets,
+    plan=plan, targets=targets, scopes=(Scope(_R, folders=(("table", "tables"), ("figure", "figures"))),),
     condition=_R, switch=(_R, "enabled"), switch_default=False,
     switch_doc="Run the stage (one job: tables reproducibility, effects and reproducibility_topics).",
     title=f"was it reproduced? reproducibility and replicability measures ({_REF})",

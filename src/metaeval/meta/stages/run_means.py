@@ -11,10 +11,10 @@ STAGE = StageInfo(
     outputs=(
         Output("run_means", "table", "collection",
                "Mean performance of {runs} over {topics}, best first by mean {measure}",
-               f"the data of {SAKAI_A} Fig. 8 / {SAKAI_B} Fig. 1", columns=("metric", "run", "mean")),
+               f"the data of {SAKAI_A} Fig. 8 / {SAKAI_B} Fig. 1", columns=("metric", "run", "mean"), paper_order=12),
         Output("run_means", "figure", "collection",
                "Mean score of {runs} under every metric, runs named and sorted by mean {measure}",
-               f"{SAKAI_A} Fig. 8 / {SAKAI_B} Fig. 1", stages=("figures",), source="run_means"),
+               f"{SAKAI_A} Fig. 8 / {SAKAI_B} Fig. 1", stages=("figures",), source="run_means", plot_params=(("metric", "measure"),)),
         Output("run_means", "figure", "summary",
                "Distribution of the mean {measure} over the runs of every collection",
                f"{SAKAI_A} Fig. 8 / {SAKAI_B} Fig. 1", stages=("summary",), source="run_means"),

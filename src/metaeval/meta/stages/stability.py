@@ -51,7 +51,7 @@ STAGE = StageInfo(
     outputs=(
         Output("stability", "table", "collection",
                "Stability method: minority rate (MR) and proportion of ties (PT) per fuzziness f",
-               f"the data of {SAKAI_B} Figs 17-18", columns=("metric", "f", "minority_rate", "proportion_ties")),
+               f"the data of {SAKAI_B} Figs 17-18", columns=("metric", "f", "minority_rate", "proportion_ties"), paper_order=7),
         Output("mr_pt", "figure", "collection",
                "MR-PT curves of the stability method, one curve per metric as the fuzziness f varies",
                f"{SAKAI_B} Figs 17-18", stages=("figures",), source="stability"),

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
+from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .cite import URBANO_19
 from .common import SEED
 
-def plan(p) -> None:
-    """The metrics of the stage's job in the plan of a config (:class:`metaeval.dag.Plan`): the
-    config's ``metrics`` without std= (``p.std_metrics``, read by its rule)."""
-    p.std_metrics = [m for m in p.metrics if "std=" not in m]
-    p.values["std_metrics"] = p.std_metrics
+def plan(p: PlanView) -> JobPlan:
+    """The metrics of the stage's job in the plan of a config: the config's ``metrics`` without
+    std= (``reads``: its rule's matrices)."""
+    metrics = tuple(m for m in p.metrics if "std=" not in m)
+    return JobPlan(values={"std_metrics": metrics}, reads=metrics)
 
 
 _S = "standardisation"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...stages import Output, StageInfo, parameter
+from ...stages import CaptionParam, Output, StageInfo, parameter
 from .cite import SAKAI_A, SAKAI_B
 
 
@@ -47,6 +47,11 @@ class SwapParams:
         choices=("monotone", "first"))
 
 
+def format_threshold(threshold: float) -> str:
+    """A swap-rate threshold (a share) as captions and figure titles print it: ``5%``."""
+    return f"{100.0 * float(threshold):g}%"
+
+
 STAGE = StageInfo(
     "swap", "matrices", run, tables=("swap", "swap_rates"), metrics="other", per_metric=True,
     streams=("paired", "swap"), cost=1.5, title="swap method",
@@ -58,15 +63,15 @@ STAGE = StageInfo(
                "Swap method (swap rate <= {swap_threshold}): (ii) absolute difference required, "
                "(iii) maximum observed, their ratio, and the percentage of comparisons satisfying (ii)",
                f"Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}",
-               columns=("metric", "diff_required", "max_diff", "relative", "pct_satisfying")),
+               columns=("metric", "diff_required", "max_diff", "relative", "pct_satisfying"), paper_order=5),
         Output("swap_rates", "table", "collection", "Swap rate per performance-difference bin (bin = lower edge)",
                f"the curves behind Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}",
-               columns=("metric", "bin", "comparisons", "swaps", "swap_rate")),
+               columns=("metric", "bin", "comparisons", "swaps", "swap_rate"), paper_order=6),
         Output("swap_rates", "figure", "collection",
                "Swap rate against performance-difference bin, one line per metric; the dotted line "
                "is the swap-rate threshold {swap_threshold}",
                f"the curves behind Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}", stages=("figures",),
-               source="swap_rates"),
+               source="swap_rates", plot_params=(("threshold", "swap_threshold"),)),
         Output("swap_diff_required", "table", "summary",
                "Swap method: absolute difference required for a swap rate <= {swap_threshold} per "
                "collection", f"column (ii) of Table 3 of {SAKAI_A} / Table 4 of {SAKAI_B}", stages=("summary",),
@@ -83,4 +88,5 @@ STAGE = StageInfo(
                "Swap method: % of comparisons satisfying the difference required for a swap rate "
                "<= {swap_threshold}, per metric across the collections", f"{SAKAI_A} Fig. 9 / {SAKAI_B} Fig. 20",
                stages=("summary",), source="swap_pct_satisfying"),
-    ))
+    ),
+    caption_params=(CaptionParam("swap_threshold", format_threshold),))

@@ -4,6 +4,7 @@ Sec. 6; ``G_X``: geometric means, Eq. 7)."""
 from __future__ import annotations
 
 from ...stages import Output, StageInfo
+from .common import BY_SENSITIVITY
 from .cite import SAKAI_B
 
 
@@ -30,11 +31,11 @@ STAGE = StageInfo(
         Output("bootstrap_unpaired", "table", "collection",
                "Unpaired bootstrap sensitivity: system pairs with ASL < alpha = {alpha}, and the "
                "estimated overall difference required (two significant figures)", f"Table 3 of {SAKAI_B}",
-               columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff")),
+               columns=("metric", "pairs", "significant", "sensitivity", "estimated_diff"), paper_order=4, row_order=BY_SENSITIVITY),
         Output("asl_unpaired", "figure", "collection",
                "Unpaired bootstrap test ASL curves: the ASL of every system pair, pairs sorted by "
                "ASL, one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 11 and 13",
-               stages=("figures",), source="asl", draw_seconds=0.7),
+               stages=("figures",), source="asl", draw_seconds=0.7, plot_params=(("alpha", "alpha"),)),
         Output("sensitivity_unpaired", "table", "summary",
                "Unpaired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
                "collection", f"{SAKAI_B} Fig. 15", stages=("summary",), columns=("metric", "COLLECTION..."),
