@@ -225,3 +225,31 @@ def test_figure_options_of_a_drawing_command(argv, code, message, capsys):
     else:
         args = parser.parse_args(["meta", "--matrices", "m", "--out", "o", *argv])
         assert args.figure_width == 7.0
+
+
+def test_api_write_takes_the_figure_width(tmp_path):
+    """A result of the API written with figure_width= / figure_formats= (Result.write, through the
+    writer every metaeval.* function attaches): its figures a text width wide, PNG alone; without
+    them a column wide with the PDF beside."""
+    import re
+
+    from metaeval.api import _sized
+    from metaeval.meta.display import NamedTables
+    from metaeval.report.figure_layout import new_figure, save_figure
+
+    def writer(res, folder, figures):
+        fig = new_figure(8.0, 3.0)
+        fig.add_subplot().plot([0, 1], [1, 0])
+        return save_figure(fig, folder / "f")
+
+    res = NamedTables({}, "t")
+    res._writer = _sized(writer)
+    (tmp_path / "text").mkdir()
+    assert [p.name for p in res.write(tmp_path / "text", figure_width="text", figure_formats=["png"])] == ["f.png"]
+    from PIL import Image
+
+    with Image.open(tmp_path / "text" / "f.png") as im:
+        assert im.size[0] == round(7.0 * 150)
+    (tmp_path / "col").mkdir()
+    assert [p.name for p in res.write(tmp_path / "col")] == ["f.png", "f.pdf"]
+    assert re.search(rb"/MediaBox \[ 0 0 239\.76 ", (tmp_path / "col" / "f.pdf").read_bytes())
