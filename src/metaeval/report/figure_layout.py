@@ -224,6 +224,21 @@ def _legend_below(fig: Figure, width: float) -> float:
     return box.height / fig.dpi + 0.05
 
 
+def shorten_names(names: list[str], chars: int) -> list[str]:
+    """Run names in at most ``chars`` characters: without the prefix and suffix they share
+    (:func:`metaeval.labels.default_run_labels`), then a longer one's start and end around an
+    ellipsis (names differ at either end: a team's prefix, a variant's suffix)."""
+    from ..labels import default_run_labels
+
+    short = default_run_labels([n for n in names if n])
+    out = []
+    for n in names:
+        n = short.get(n, n)
+        head = (chars - 1) // 2
+        out.append(n if len(n) <= chars else n[:head] + "\u2026" + n[len(n) - (chars - 1 - head):])
+    return out
+
+
 def fit_to_width(fig: Figure, width: float | None = None) -> None:
     """Lay ``fig`` out again at ``width`` inches (default: the configured one): every text at
     least :data:`MIN_PT` points (points at the final size), the panels of a grid wrapped into the
@@ -257,6 +272,19 @@ def fit_to_width(fig: Figure, width: float | None = None) -> None:
             if text:
                 t.set_fontsize(min(t.get_fontsize(), title_pt))
                 t.set_text("\n".join(panel_title(line, max(1.0, pw - 0.5), t.get_fontsize()) for line in text.split("\n")))
+    chars = max(12, int(0.45 * width * 72 / (MIN_PT * 0.6)))
+    for ax in panels:                                      # names longer than half the width: shortened
+        for axis in (ax.yaxis, ax.xaxis):
+            texts = [t.get_text() for t in axis.get_ticklabels()]
+            if max(map(len, texts), default=0) > chars:
+                axis.set_ticks(axis.get_ticklocs(), shorten_names(texts, chars))
+    named = max((sum(1 for t in ax.get_yticklabels() if t.get_text()) for ax in panels), default=0)
+    ph = max(ph, named * MIN_PT * 1.25 / 72 + 0.9)         # a panel naming its rows (runs): a 7 pt line each
+    for ax in panels:                                      # columns named beyond the panel's width: every k-th
+        labels = ax.get_xticklabels()
+        if sum(1 for t in labels if t.get_text()) * MIN_PT * 1.25 / 72 > 0.8 * pw and labels[0].get_rotation() == 90:
+            k = math.ceil(len(labels) * MIN_PT * 1.25 / 72 / (0.8 * pw))
+            ax.set_xticks(ax.get_xticks()[::k], [t.get_text() for t in labels][::k])
     lines = max((ax.get_title().count("\n") for ax in panels), default=0)
     ph += lines * title_pt * 1.25 / 72                     # a panel's title of several lines: above its height
     fig.set_size_inches(width, rows * ph)
