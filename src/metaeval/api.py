@@ -16,7 +16,7 @@ import io
 import os
 from pathlib import Path
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,12 +32,26 @@ from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: F401  (re-exp
 
 
 # ------------------------------------------------------------------------------- the results
-def _attached(res: Any, writer: Any, out: str | os.PathLike | None, figures: bool, owner: str) -> Any:
+def _sized(writer: Any) -> Any:
+    """``writer`` taking ``figure_width`` and ``figure_formats`` besides: its figures drawn at that
+    width in those formats (:func:`metaeval.report.figure_size.figure_settings`)."""
+    def write(res: Any, folder: Path, figures: bool, *, figure_width: str | float | None = None,
+              figure_formats: str | Sequence[str] | None = None) -> Any:
+        from .report.figure_size import figure_settings
+
+        with figure_settings(figure_width, figure_formats):
+            return writer(res, folder, figures)
+    return write
+
+
+def _attached(res: Any, writer: Any, out: str | os.PathLike | None, figures: bool, owner: str,
+              figure_width: str | float | None = None, figure_formats: str | Sequence[str] | None = None) -> Any:
     """``res`` (a :class:`~metaeval.meta.display.Result`) with its writer, published as command
-    ``owner``'s output (:func:`_published`), written into ``out`` first when given."""
-    res._writer = _published(writer, owner)
+    ``owner``'s output (:func:`_published`), written into ``out`` first when given (its figures
+    ``figure_width`` wide, in ``figure_formats``: as ``res.write``)."""
+    res._writer = _sized(_published(writer, owner))
     if out is not None:
-        res.write(out, figures=figures)
+        res.write(out, figures=figures, figure_width=figure_width, figure_formats=figure_formats)
     return res
 
 
@@ -386,18 +400,24 @@ class MetaResult(Mapping, Result):
         return html_view("MetaResult", parts, main, self._head())
 
     def write(self, out_dir: str | Path, *, figures: bool = True,  # type: ignore[override]
-              labels: str | Mapping[str, str] | None = None) -> list[Path]:
+              labels: str | Mapping[str, str] | None = None, figure_width: str | float | None = None,
+              figure_formats: str | Sequence[str] | None = None) -> list[Path]:
         """Write ``OUT/tables/NAME.{csv,md,tex}`` and (``figures``) ``OUT/figures/*.png``, as
         ``metaeval meta --out OUT`` does; returns the paths.  ``labels``: a labels file or a dict
         ``{run or measure: label}`` shown in the Markdown/LaTeX tables and figures (default: each
-        run's short name, :mod:`metaeval.labels`); the CSVs keep the names."""
+        run's short name, :mod:`metaeval.labels`); the CSVs keep the names.  ``figure_width``:
+        ``"column"`` (3.33 in, the default), ``"text"`` (7.0 in) or inches; ``figure_formats``: of
+        ``("png", "pdf")`` (``--figure-width`` / ``--figure-formats``)."""
         from .labels import labels_for
+
+        from .report.figure_size import figure_settings
 
         shown = labels_for(*self._names, labels)
 
         def writer(res: MetaResult, folder: Path, figures: bool) -> list[Path]:
             return _write_outputs(res.raw, folder, res.config, figures, shown, res._matrices)
-        return _published(writer, "meta")(self, Path(out_dir), figures)
+        with figure_settings(figure_width, figure_formats):   # the figures' width and formats (docs/outputs.md)
+            return _published(writer, "meta")(self, Path(out_dir), figures)
 
 
 def meta_evaluate(scores, *, metrics: Iterable[str] | None = None, collection=None,
@@ -437,7 +457,8 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
                    groups=None, pool_depth: int | None = None, condensed: bool = True,
                    top_runs: int | None = None, select_by: str = "AP", B: int = 1000,
                    alpha: float = 0.05, seed: int = SEED, jobs: int = 1, out=None,
-                   write_qrels: bool = False, figures: bool = True,
+                   write_qrels: bool = False, figures: bool = True, figure_width: str | float | None = None,
+                   figure_formats: str | Sequence[str] | None = None,
                    pool_runs=None, trec_eval_version: int = 10) -> dict[str, pd.DataFrame]:
     """Robustness of ``metrics`` to incomplete judgments and pool reuse (``metaeval
     incompleteness``; docs/meta.md): ``{"incompleteness", "pool_reuse", "incompleteness_trials":
@@ -477,9 +498,9 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
         from .pipeline import write_labelled_stage          # computes the trials' files again
 
         return write_labelled_stage("incompleteness", c, folder, cfg, names, gains=g, runs=use, figures=figures)
-    write = _published(files, "incompleteness")
+    write = _sized(_published(files, "incompleteness"))
     if out is not None:
-        write(None, Path(out), figures)
+        write(None, Path(out), figures, figure_width=figure_width, figure_formats=figure_formats)
         from .report.csvio import read_table
 
         res = NamedTables({"incompleteness": read_table(Path(out) / "tables" / "incompleteness.csv"),
@@ -501,7 +522,8 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
               fill: Mapping[str, str] | None = None, on_conflict: str = "error", topics: str = "common",
               correction: str | None = None, order: str | None = None, results: Mapping[str, Any] | None = None,
               depth: int | None = 1000, rbo_p: float = 0.9, out: str | os.PathLike | None = None,
-              figures: bool = True, clip: bool = False, results_format: str = "auto",
+              figures: bool = True, figure_width: str | float | None = None,
+        figure_formats: str | Sequence[str] | None = None, clip: bool = False, results_format: str = "auto",
               labels: str | Mapping[str, str] | None = None, trec_eval_version: int = 10,
               skip_bad: bool = False) -> Any:
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
@@ -544,7 +566,7 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
         shown = judgment_labels(r, None if not labels else labels if isinstance(labels, str) else dict(labels))
         return write_judgments(r, folder, alpha=alpha, figures=figures, labels=shown,
                                context=judgments_context(r, test=test, correction=correction, B=B, labels=shown))
-    return _attached(res, write, out, figures, "judgments")
+    return _attached(res, write, out, figures, "judgments", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------- prediction-powered intervals (stage ppi)
@@ -552,7 +574,8 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
         labelled: int | None = None, alpha: float = 0.05, seed: int = SEED, sizes: Iterable[int] | None = None,
         trials: int = 1000, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
         on_conflict: str = "error", trec_eval_version: int = 10, out=None, figures: bool = True,
-        labels=None):
+        labels=None, figure_width: str | float | None = None,
+        figure_formats: str | Sequence[str] | None = None):
     """Prediction-powered intervals of every run's mean score (``metaeval ppi``; docs/meta.md
     "Prediction-powered intervals"): ``qrels`` the human qrels, ``judge`` the judge's (a file or a
     list of files: their union), ``runs`` run files, folders or globs.  ``labelled_topics``: a file
@@ -573,7 +596,7 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
         from .report.ppi import ppi_labels, write_ppi
 
         return write_ppi(r, folder, figures=figures, labels=ppi_labels(r, labels))
-    return _attached(res, write, out, figures, "ppi")
+    return _attached(res, write, out, figures, "ppi", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------------------ standardisation
@@ -592,7 +615,8 @@ def _matrices_of(matrices, metrics):
 
 def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iterable[str] = ("z", "N", "U", "E"),
                     topics: int = 50, trials: int = 1000, seed: int = SEED, out=None,
-                    figures: bool = True) -> dict[str, pd.DataFrame]:
+                    figures: bool = True, figure_width: str | float | None = None,
+        figure_formats: str | Sequence[str] | None = None) -> dict[str, pd.DataFrame]:
     """The standardisation experiments of Urbano, Lima & Hanjalic (2019) (``metaeval
     standardisation``; docs/meta.md): ``matrices`` a folder of ``METRIC.csv``, a dict ``{metric:
     topic x run DataFrame}`` or a tidy ``run, topic, measure, value`` frame.  Returns
@@ -609,13 +633,14 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
 
         return write_standardisation(frames, folder, figures=figures)
     return _attached(NamedTables(frames, "standardisation", "standardisation_within"), write, out, figures,
-                     "standardise")
+                     "standardise", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------------------ test errors
 def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 20, topics=(25, 50, 100),
                 trials: int = 1000, deltas=None, alphas=None, tests=None, B: int = 1000, seed: int = SEED,
-                out=None, figures: bool = True):
+                out=None, figures: bool = True, figure_width: str | float | None = None,
+        figure_formats: str | Sequence[str] | None = None):
     """Which significance test to trust (``metaeval test-errors``; docs/meta.md): simulated type I,
     II and III error rates of the paired tests on the collection of ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure,
@@ -632,7 +657,7 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
         from .report.error_rates import write_test_errors
 
         return write_test_errors(r, folder, figures=figures)
-    return _attached(res, write, out, figures, "error_rates")
+    return _attached(res, write, out, figures, "error_rates", figure_width, figure_formats)
 
 
 setattr(test_errors, "__test__", False)              # noqa: B010 - a function named test_*, not a pytest test
@@ -640,7 +665,8 @@ setattr(test_errors, "__test__", False)              # noqa: B010 - a function n
 
 # ------------------------------------------------------------------------ bayes
 def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, chains: int = 4, seed: int = SEED,
-          out=None, figures: bool = True):
+          out=None, figures: bool = True, figure_width: str | float | None = None,
+          figure_formats: str | Sequence[str] | None = None):
     """Bayesian inference on the crossed topic x run model (``metaeval bayes``; docs/meta.md, "Bayesian
     inference"; Sakai 2017; Benham et al. 2020) of every metric of ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure, value``
@@ -657,12 +683,13 @@ def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, 
         from .report.bayes import write_bayes
 
         return write_bayes(r, folder, figures=figures)
-    return _attached(res, write, out, figures, "bayes")
+    return _attached(res, write, out, figures, "bayes", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------------------ reproducibility
 def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP", "nDCG@10", "P@10", "RR"),
-                    rep_qrels=None, depth: int = 1000, rbo_p: float = 0.95, out=None, figures: bool = True):
+                    rep_qrels=None, depth: int = 1000, rbo_p: float = 0.95, out=None, figures: bool = True, figure_width: str | float | None = None,
+        figure_formats: str | Sequence[str] | None = None):
     """Was it reproduced? (``metaeval reproducibility``; docs/meta.md): the measures of Breuer et
     al. (2020), exact to repro_eval 0.5.0, of every reproduction of the original pair ``orig`` =
     (baseline run file, advanced run file) on ``qrels``.  ``reproductions``: ``{name: (baseline,
@@ -689,4 +716,4 @@ def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP
         from .report.reproducibility import write_reproducibility
 
         return write_reproducibility(r, folder, figures=figures)
-    return _attached(res, write, out, figures, "reproducibility")
+    return _attached(res, write, out, figures, "reproducibility", figure_width, figure_formats)

@@ -23,7 +23,7 @@ from .meta import stages as _stages
 from .meta.stages import format_args, quote
 from .stages import JobPlan
 
-__all__ = ["config_value", "quote", "unique", "format_args", "stage_arguments", "parameter_arguments",
+__all__ = ["config_value", "figure_args", "quote", "unique", "format_args", "stage_arguments", "parameter_arguments",
            "job_arguments", "coerce", "Plan",
            "write_caption",
            "schema_sections", "schema_block", "replace_schema_block", "schema_file", "SCHEMA_BEGIN",
@@ -56,6 +56,18 @@ def _param_words(prm, value) -> str:
         value = prm.render(value)
     vals = value if isinstance(value, (list, tuple)) else [value]
     return " ".join([prm.option] + [quote(x) for x in vals])
+
+
+def figure_args(figures: dict | None) -> str:
+    """``--figure-width W --figure-formats F,..`` of the config's ``figures:`` section (None or a
+    key left out: the default, column width, PNG and PDF), for every job that draws."""
+    from .report.figure_size import current_settings, parse_formats, parse_width
+
+    figures = figures or {}
+    default = current_settings()
+    width = parse_width(figures.get("width", default.width))
+    formats = parse_formats(figures.get("formats", default.formats))
+    return f"--figure-width {width:g} --figure-formats {','.join(formats)}"
 
 
 def stage_arguments(name: str, config: dict, values: dict | None = None, collection: str | None = None) -> str:

@@ -58,6 +58,19 @@ def measure_sources(metrics, vocabulary: str = "ntcireval") -> list[tuple[str, l
     return list(out.items())
 
 
+#: the report's page opens at this page's title and shows all of it: Snakemake 9 centres the front
+#: page vertically in a box that scrolls (its top, title and introduction, above the first screen
+#: and out of reach of scrolling when the page is taller than the window) -- aligned at the top
+#: here; the effective configuration's long lines wrap instead of running out of the text column
+#: (clipped), which is widened from 32 to 48 em
+_PAGE_STYLE = [".. raw:: html", "",
+               "    <style>",
+               "    div.items-center.justify-center.h-screen { align-items: flex-start !important; }",
+               "    div.prose.max-w-lg { max-width: 48rem !important; }",
+               "    div.prose pre { white-space: pre-wrap !important; overflow-wrap: anywhere; }",
+               "    </style>"]
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -71,7 +84,7 @@ def front_page(config: dict, plan, effective_text: str = "") -> str:
     srcs = measure_sources(plan.metrics, getattr(plan, "vocabulary", "ntcireval"))
     measures = "; ".join(f"{_join([_text(m) for m in ms])} ({src})" for src, ms in srcs)
     stages = plan.titles(list(plan.meta_stages) + list(plan.own_job_stages) + list(plan.other_jobs))
-    lines = ["metaeval meta-evaluation report", "=" * 31, ""]
+    lines = ["metaeval meta-evaluation report", "=" * 31, "", *_PAGE_STYLE, ""]
     lines.append(
         f"Per-topic scores of {_plural(len(plan.metrics), 'measure')} -- {measures} -- on "
         f"{_plural(len(cols), 'collection')} ({_join([_text(c) for c in cols])}), meta-evaluated by the metaeval "

@@ -6,6 +6,8 @@ end of a DAG run and of a command; an API warning points at the caller."""
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import sys
 import warnings
@@ -43,7 +45,10 @@ def test_views_command_notes_a_shortened_table(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "first 2499 of 100000 rows of big.csv" in err and "small.csv" not in err
     assert not any(err.startswith(p) for p in L.PREFIXES)        # the log's, not the console summary's
-    assert (tmp_path / "report" / "small.csv").read_text() == "a,b\n1,2\n"
+    assert V.html_rows(tmp_path / "report" / "small.html") == [["a", "b"], ["1", "2"]]   # shown inline
+    big = (tmp_path / "report" / "big.html").read_text()
+    assert V.html_rows(tmp_path / "report" / "big.html")[-1] == ["1", "2"] and len(V.html_rows(tmp_path / "report" / "big.html")) == 2500
+    assert "<p>The first 2499 of 100000 rows; every row is in big.csv.</p>" in big
 
 
 # --------------------------------------------------------------------------- log summary
@@ -145,8 +150,9 @@ summary: {{enabled: false}}
     assert tail.count("run r3: 2 topics") == 1
     assert "every table and figure of tiny" in err
     assert "localrule all:\n    input:" not in err
-    view = tmp_path / "results" / "tiny" / "report" / "run_means.csv"        # the Markdown view, as CSV
-    assert view.read_bytes() == V.paper_view_csv(tmp_path / "results" / "tiny" / "tables" / "run_means.md")
+    view = tmp_path / "results" / "tiny" / "report" / "run_means.html"      # the Markdown view, as an HTML table
+    md = tmp_path / "results" / "tiny" / "tables" / "run_means.md"
+    assert V.html_rows(view) == list(csv.reader(io.StringIO(V.paper_view_csv(md).decode())))
 
 
 def test_per_pair_tables_list_the_top_runs_pairs(tmp_path):
@@ -254,9 +260,10 @@ def test_paper_tables_of_an_80_run_collection(tmp_path):
     text = (tmp_path / "v" / "incompleteness.md").read_text()
     assert f"Shown: the first 240 of {len(many)} rows; every row is in incompleteness.csv." in text
     assert len(text.splitlines()) == 244 and len(pd.read_csv(tmp_path / "v" / "incompleteness.csv")) == len(many)
-    # the report's view: the Markdown table as CSV (4 decimals, labels)
+    # the report's view: the Markdown table as an HTML table (4 decimals, labels), shown inline
     info = V.write_report_views(tmp_path / "t", tmp_path / "report", list(fr))
-    view = pd.read_csv(tmp_path / "report" / "run_means.csv", dtype=str)
+    cells = V.html_rows(tmp_path / "report" / "run_means.html")
+    view = pd.DataFrame(cells[1:], columns=cells[0])
     assert list(view.columns) == ["run", "AP", "Q-measure", "nDCG-10", "RR"] and info["run_means"]["whole"]
     assert view["run"].tolist() == [labels.get(r, r) for r in best]
     assert view["AP"].str.fullmatch(r"\d\.\d{4}").all()

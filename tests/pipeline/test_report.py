@@ -90,3 +90,28 @@ def test_report_screenshot_is_not_blank(report, tmp_path):
     im = Image.open(shot).convert("L")
     lo, hi = im.getextrema()
     assert hi - lo > 50                                       # something was drawn
+
+
+@pytest.mark.browser
+def test_report_opens_at_its_title_and_shows_tables_inline(report, tmp_path):
+    """Issue 47 item 6, in headless Chromium: the front page's title is in the first screen with its
+    box scrolled to the top (Snakemake centres the page: a tall one used to open mid-configuration,
+    its title out of reach), no block of it is wider than its box (long configuration lines wrap),
+    and a table's eye button shows the table inline (its report view, an HTML page) instead of
+    downloading a CSV."""
+    probe = (HERE / "report_front_probe.js").read_text()
+    src = report.read_text(encoding="utf-8")
+    i = src.rfind("</body>")
+    page = tmp_path / "front_probe.html"
+    page.write_text(src[:i] + '<script>window.METAEVAL_CATEGORY = "simA";</script>'
+                    f"<script>{probe}</script>" + src[i:], encoding="utf-8")
+    dom = render(page, "--dump-dom", "--window-size=1280,900", budget_ms=20000)
+    found = re.findall(r'<pre id="metaeval-front-probe">(.*?)</pre>', dom, re.S)
+    assert found, "the report did not finish rendering (no probe output)"
+    got = json.loads(html.unescape(found[-1]))
+    assert got["errors"] == []
+    assert 0 <= got["title_top"] < got["window_height"] / 4            # the title at the top of the first screen
+    assert got["title_top_scrolled_up"] == got["title_top"]           # ... and nothing above it
+    assert got["clipped"] == []
+    assert got["tables"] >= 10 and got["downloads"] == 0
+    assert got["inline"] and got["inline"][0].startswith("data:text/html")

@@ -372,6 +372,13 @@ def _cases():
 
 CASES = _cases()
 
+#: the figures' width and formats (issue 47), on every command that draws: the walk's base lines
+#: draw no figure (--no-figures), so the values it tries are the ones refused as they are parsed
+#: (tests/unit/test_figures.py and tests/pipeline/test_figures_print.py check what they draw)
+for _c, _o in CASES:
+    if _o in ("--figure-width", "--figure-formats"):
+        ALT.setdefault(_c, {})[_o] = Refused(["1"] if _o == "--figure-width" else ["pdf"])
+
 #: the stages ``metaeval stage NAME`` cannot run alone on a folder of matrices (the gain sweep reads
 #: its variant matrices, discpower the parts of paired and unpaired): their options are walked
 #: through ``metaeval meta``, which reads the same declared parameter

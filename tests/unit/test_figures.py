@@ -147,7 +147,8 @@ def test_save_figure_draws_each_format_once_with_the_same_bytes(tmp_path, monkey
 
     from matplotlib.figure import Figure
 
-    from metaeval.report.figure_layout import _PDF_META, _PNG_META, DPI, new_figure, palette_png, save_figure
+    from metaeval.report.figure_layout import (_PDF_META, _PNG_META, DPI, fit_to_width, new_figure, palette_png,
+                                               save_figure)
 
     def figure():
         fig = new_figure(4, 3)
@@ -159,6 +160,7 @@ def test_save_figure_draws_each_format_once_with_the_same_bytes(tmp_path, monkey
         return fig
 
     ref = figure()
+    fit_to_width(ref)                                          # what save_figure lays out first: a column wide
     assert ref.get_layout_engine() is not None                 # what tight_layout leaves
     want = []
     for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
@@ -171,3 +173,83 @@ def test_save_figure_draws_each_format_once_with_the_same_bytes(tmp_path, monkey
     paths = save_figure(figure(), tmp_path / "f")
     assert len(draws) == 2
     assert [p.read_bytes() for p in paths] == want
+
+
+def test_figure_width_and_formats_configured(tmp_path):
+    """figures: {width, formats}: column (3.33 in) by default, text (7.0 in) or inches; the PDF's
+    page that wide, every text at least 7 pt (a 5 pt text raised); formats without pdf write the
+    PNG alone; bad values refused naming what is accepted."""
+    from metaeval.dag import figure_args
+    from metaeval.report.figure_layout import figure_settings, new_figure, save_figure
+    from metaeval.report.figure_size import parse_formats, parse_width
+
+    def draw(stem):
+        fig = new_figure(9.0, 4.0)
+        ax = fig.add_subplot()
+        ax.plot([0, 1], [0, 1])
+        ax.set_title("tiny", fontsize=5)
+        return fig, save_figure(fig, tmp_path / stem)
+
+    fig, paths = draw("col")
+    assert [p.suffix for p in paths] == [".png", ".pdf"]
+    assert fig.get_size_inches()[0] == pytest.approx(3.33) and fig.axes[0].title.get_fontsize() == 7.0
+    assert b"/MediaBox [ 0 0 239.76 " in (tmp_path / "col.pdf").read_bytes()      # 3.33 in, in points
+    with figure_settings("text", ["png"]):
+        fig, paths = draw("text")
+    assert [p.name for p in paths] == ["text.png"] and fig.get_size_inches()[0] == pytest.approx(7.0)
+    with figure_settings(5):
+        assert draw("five")[0].get_size_inches()[0] == 5.0
+    assert parse_width("column") == 3.33 and parse_formats("pdf,png") == ("png", "pdf")
+    for bad in ("wide", "1", "nan"):
+        with pytest.raises(ValueError, match="expected column, text or inches"):
+            parse_width(bad)
+    with pytest.raises(ValueError, match="png is required"):
+        parse_formats(["pdf"])
+    assert figure_args(None) == "--figure-width 3.33 --figure-formats png,pdf"
+    assert figure_args({"width": "text", "formats": ["pdf", "png"]}) == "--figure-width 7 --figure-formats png,pdf"
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["--figure-width", "text"], 0, ""),
+    (["--figure-width", "1.5"], 2, "figure width '1.5': expected column, text or inches between 2 and 20"),
+    (["--figure-formats", "pdf"], 2, "png is required"),
+])
+def test_figure_options_of_a_drawing_command(argv, code, message, capsys):
+    from metaeval.cli import build_parser
+
+    parser = build_parser("meta")
+    if code:
+        with pytest.raises(SystemExit) as e:
+            parser.parse_args(["meta", "--matrices", "m", "--out", "o", *argv])
+        assert e.value.code == code and message in capsys.readouterr().err
+    else:
+        args = parser.parse_args(["meta", "--matrices", "m", "--out", "o", *argv])
+        assert args.figure_width == 7.0
+
+
+def test_api_write_takes_the_figure_width(tmp_path):
+    """A result of the API written with figure_width= / figure_formats= (Result.write, through the
+    writer every metaeval.* function attaches): its figures a text width wide, PNG alone; without
+    them a column wide with the PDF beside."""
+    import re
+
+    from metaeval.api import _sized
+    from metaeval.meta.display import NamedTables
+    from metaeval.report.figure_layout import new_figure, save_figure
+
+    def writer(res, folder, figures):
+        fig = new_figure(8.0, 3.0)
+        fig.add_subplot().plot([0, 1], [1, 0])
+        return save_figure(fig, folder / "f")
+
+    res = NamedTables({}, "t")
+    res._writer = _sized(writer)
+    (tmp_path / "text").mkdir()
+    assert [p.name for p in res.write(tmp_path / "text", figure_width="text", figure_formats=["png"])] == ["f.png"]
+    from PIL import Image
+
+    with Image.open(tmp_path / "text" / "f.png") as im:
+        assert im.size[0] == round(7.0 * 150)
+    (tmp_path / "col").mkdir()
+    assert [p.name for p in res.write(tmp_path / "col")] == ["f.png", "f.pdf"]
+    assert re.search(rb"/MediaBox \[ 0 0 239\.76 ", (tmp_path / "col" / "f.pdf").read_bytes())

@@ -19,6 +19,7 @@ rule bayes:
         _report_view_outputs("bayes"),
     params:
         metaeval=METAEVAL,
+        figure_args=FIGURE_ARGS,
         matrices=matrices_dir,
         out=lambda w: f"{RES}/{w.collection}",
         args=job_args("bayes"),
@@ -36,4 +37,4 @@ rule bayes:
         runtime=30,
     shell:
         "{params.metaeval} bayes --matrices {params.matrices:q} --out {params.out:q}"
-        " {params.args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"
+        " {params.args} {params.figure_args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"

@@ -150,6 +150,16 @@ ALPHA = config["bootstrap"]["alpha"]
 #: the configured values of the parameters captions and figures state (the stages declare them:
 #: metaeval.stages.StageInfo.caption_params; alpha, swap_threshold)
 CAPTION_VALUES = PLAN.caption_values()
+# figures: {width, formats}: the options of every job that draws (docs/outputs.md, Figures for print);
+# a job's params, so a changed width or format list re-runs exactly the jobs that draw
+FIGURE_ARGS = _dag.figure_args(config.get("figures"))
+FIGURE_FORMATS = FIGURE_ARGS.rsplit(" ", 1)[-1].split(",")
+
+
+def _drawn(o, fmt):
+    """Whether the file of format `fmt` of output `o` is written: a table's always, a figure's in
+    the configured formats."""
+    return o.kind != "figure" or fmt in FIGURE_FORMATS
 _quote, _unique = _dag.quote, _dag.unique
 
 # Metric names contain @ , ( ) : = - so wildcards are constrained and shell arguments quoted.
@@ -343,10 +353,10 @@ def _table_outputs(stages=None, formats=None):
             for x, f in zip(o.formats, o.files()) if formats is None or x in formats]
 
 
-# The report embeds each table's report view, C/report/NAME.csv (metaeval.report.views): the table
+# The report embeds each table's report view, C/report/NAME.html (metaeval.report.views), shown inline: the table
 # when at most report_max_table_mb, else its first rows; the whole table stays C/tables/NAME.csv.
 def _report_view_outputs(stage=None):
-    return [report(f"{RES}/{{collection}}/report/{o.name}.csv", caption=caption(_outputs.report_caption_name(o)),
+    return [report(f"{RES}/{{collection}}/report/{o.name}.html", caption=caption(_outputs.report_caption_name(o)),
                    category="{collection}", subcategory="Tables",
                    labels={"collection": "{collection}", "table": o.name})
             for o in _outputs.tables("collection", **CONDITIONS) if o.name in PLAN.report_view_names(stage)]
@@ -373,6 +383,8 @@ def _figure_outputs(stages=None):
         if not _own(o, stages):
             continue
         for x, f in zip(o.formats, o.files()):
+            if not _drawn(o, x):
+                continue
             path = f"{RES}/{{collection}}/{f}"
             if x == "png":
                 path = report(path, caption=caption(_outputs.report_caption_name(o)),
@@ -387,7 +399,9 @@ def folder_outputs(scope, subcategory):
     declared outputs of that scope, a text output as a folder, the CSVs and PNGs in the report."""
     out = []
     for o in _outputs.outputs(scope):
-        for f in o.files():
+        for x, f in zip(o.formats, o.files()):
+            if not _drawn(o, x):
+                continue
             path = f"{RES}/{{collection}}/{scope}/{f}"
             if o.kind == "text":
                 path = directory(path)
@@ -403,6 +417,8 @@ def _summary_outputs():
     out = []
     for o in _outputs.outputs("summary"):
         for x, f in zip(o.formats, o.files()):
+            if not _drawn(o, x):
+                continue
             path = f"{RES}/summary/{f}"
             if x == ("csv" if o.kind == "table" else "png"):
                 path = report(path, caption=caption(_outputs.report_caption_name(o)),

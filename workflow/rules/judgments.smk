@@ -17,6 +17,7 @@ rule judgments:
         folder_outputs("judgments", "Judgments"),
     params:
         metaeval=METAEVAL,
+        figure_args=FIGURE_ARGS,
         runs=runs_args,
         args=job_args("judgments"),
         out=lambda w: f"{RES}/{w.collection}/judgments",
@@ -31,4 +32,4 @@ rule judgments:
         mem_mb=3000,
         runtime=30,
     shell:
-        "{params.metaeval} judgments {params.args} {params.runs} {params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"
+        "{params.metaeval} judgments {params.args} {params.figure_args} {params.runs} {params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"

@@ -69,6 +69,7 @@ rule writers:
         _report_view_outputs(),
     params:
         metaeval=METAEVAL,
+        figure_args=FIGURE_ARGS,
         matrices=matrices_dir,
         out=tables_dir,
         figures=figures_dir,
@@ -87,5 +88,5 @@ rule writers:
         runtime=20,
     shell:
         "{params.metaeval} stage tables --out {params.out:q} --matrices {params.matrices:q} --runs {input.runs:q}"
-        " --collection {input.cache:q} --figures {params.figures:q} --jobs {threads} {params.args} {params.labels}"
+        " --collection {input.cache:q} --figures {params.figures:q} {params.figure_args} --jobs {threads} {params.args} {params.labels}"
         " --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"

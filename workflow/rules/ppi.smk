@@ -16,6 +16,7 @@ rule ppi:
         folder_outputs("ppi", "Prediction-powered intervals"),
     params:
         metaeval=METAEVAL,
+        figure_args=FIGURE_ARGS,
         runs=runs_args,
         args=job_args("ppi"),
         out=lambda w: f"{RES}/{w.collection}/ppi",
@@ -30,4 +31,4 @@ rule ppi:
         mem_mb=3000,
         runtime=30,
     shell:
-        "{params.metaeval} ppi {params.args} {params.runs} {params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"
+        "{params.metaeval} ppi {params.args} {params.figure_args} {params.runs} {params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"

@@ -13,6 +13,7 @@ if PLAN.is_on("reproducibility"):
             PLAN.stage_targets("reproducibility"),
         params:
             metaeval=METAEVAL,
+            figure_args=FIGURE_ARGS,
             out=f"{RES}/reproducibility",
             args=PLAN.job_args("reproducibility"),
         log:
@@ -26,4 +27,4 @@ if PLAN.is_on("reproducibility"):
             mem_mb=3000,
             runtime=60,
         shell:
-            "{params.metaeval} reproducibility {params.args} --out {params.out:q} --quiet > {log:q} 2>&1"
+            "{params.metaeval} reproducibility {params.args} {params.figure_args} --out {params.out:q} --quiet > {log:q} 2>&1"

@@ -19,6 +19,7 @@ rule standardisation:
         folder=directory(f"{RES}/{{collection}}/standardisation"),
     params:
         metaeval=METAEVAL,
+        figure_args=FIGURE_ARGS,
         matrices=matrices_dir,
         out=lambda w: f"{RES}/{w.collection}",
         args=job_args("standardisation"),
@@ -35,4 +36,4 @@ rule standardisation:
         runtime=30,
     shell:
         "{params.metaeval} standardise --experiment --matrices {params.matrices:q} --out {params.out:q}"
-        " {params.args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"
+        " {params.args} {params.figure_args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"

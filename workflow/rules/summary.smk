@@ -13,6 +13,7 @@ rule summary:
         _summary_outputs(),
     params:
         metaeval=METAEVAL,
+        figure_args=FIGURE_ARGS,
         out=lambda w: f"{RES}/summary",
         args=summary_args,
         labels=lambda w, input: f"--labels {_quote(input.labels[0])}" if input.labels else "",
@@ -27,4 +28,4 @@ rule summary:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{params.metaeval} stage summary --out {params.out:q} {params.args} {params.labels} > {log:q} 2>&1"
+        "{params.metaeval} stage summary --out {params.out:q} {params.args} {params.labels} {params.figure_args} > {log:q} 2>&1"

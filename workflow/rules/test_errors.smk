@@ -21,6 +21,7 @@ rule test_errors:
         folder=directory(f"{RES}/{{collection}}/test_errors"),
     params:
         metaeval=METAEVAL,
+        figure_args=FIGURE_ARGS,
         matrices=matrices_dir,
         out=lambda w: f"{RES}/{w.collection}",
         args=job_args("test_errors"),
@@ -38,4 +39,4 @@ rule test_errors:
         runtime=120,
     shell:
         "{params.metaeval} test-errors --matrices {params.matrices:q} --out {params.out:q}"
-        " {params.args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"
+        " {params.args} {params.figure_args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"

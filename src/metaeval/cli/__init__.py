@@ -371,7 +371,16 @@ def run_command(args: argparse.Namespace) -> int | None:
     :func:`metaeval.util.check_out`); a folder written under a temporary name beside it (``args.out``
     is that name while the command runs, ``args.out_shown`` the user's) and committed by
     :func:`metaeval.publish.publishing` as the command's own files when it returns 0; what it prints
-    on stdout printed after the commit."""
+    on stdout printed after the commit; the figures at ``--figure-width`` in ``--figure-formats``
+    (:mod:`metaeval.cli._figure_options`)."""
+    from ..report.figure_size import figure_settings
+    from ._figure_options import figure_options
+
+    with figure_settings(*figure_options(args)):       # --figure-width / --figure-formats: the figures drawn
+        return _run_command(args)
+
+
+def _run_command(args: argparse.Namespace) -> int | None:
     from ..publish import check_target, publishing
     from ..util import check_out
 

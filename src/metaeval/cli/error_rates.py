@@ -7,6 +7,8 @@ import argparse
 import sys
 
 
+from ._figure_options import add_figure_args
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
     # the defaults, standard library only: `metaeval --help` loads no numpy
     from ..meta import stages
@@ -51,6 +53,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=run, out_kind="folder", _parser=p)
+    add_figure_args(p)
     return p
 
 

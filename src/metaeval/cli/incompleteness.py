@@ -18,6 +18,8 @@ from ._meta_options import add_config_args, add_incompleteness_args, config_from
 DEFAULT_METRICS = ("AP", "Q-measure", "nDCG@1000", "RR")
 
 
+from ._figure_options import add_figure_args
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "incompleteness", help="robustness of the metrics to incomplete judgments and pool reuse",
@@ -48,6 +50,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_incompleteness_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, out_kind="folder", _parser=p)
+    add_figure_args(p)
     return p
 
 

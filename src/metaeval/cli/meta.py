@@ -7,6 +7,8 @@ import argparse
 from ._meta_options import add_config_args, config_from_args
 
 
+from ._figure_options import add_figure_args
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "meta",
@@ -26,6 +28,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--no-figures", action="store_true", help="do not draw figures")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, out_kind="folder")
+    add_figure_args(p)
     return p
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 
 
+from ._figure_options import add_figure_args
+
 def add_parser(sub) -> argparse.ArgumentParser:
     from ..meta.stages.common import SEED
     from ._types import declared, int_at_least, ints_at_least
@@ -55,6 +57,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="print nothing on stdout")
     p.set_defaults(func=run, out_kind="folder", _parser=p)
+    add_figure_args(p)
     return p
 
 

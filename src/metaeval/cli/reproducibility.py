@@ -27,6 +27,8 @@ _UNIT_OPEN = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
 setattr(_unit_open, "schema", _UNIT_OPEN)  # noqa: B010 - what the option's help describes
 
 
+from ._figure_options import add_figure_args
+
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     from ..meta.stages.reproducibility import DEFAULT_METRICS
     from ._types import int_at_least
@@ -55,6 +57,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stdout")
     p.set_defaults(func=run, out_kind="folder", _parser=p)
+    add_figure_args(p)
     return p
 
 

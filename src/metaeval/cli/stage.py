@@ -21,6 +21,8 @@ from ..meta.stages import file_stages, method_stages
 FILE_STAGES = file_stages()
 
 
+from ._figure_options import add_figure_args
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "stage", help="run one pipeline stage (what each Snakemake job does)",
@@ -86,6 +88,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_labelled_args(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, out_kind="any", _parser=p)
+    add_figure_args(p)
     return p
 
 

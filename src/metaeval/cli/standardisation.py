@@ -39,6 +39,8 @@ def add_experiment_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-figures", action="store_true", default=None, help="tables only")
 
 
+from ._figure_options import add_figure_args
+
 def add_parser(sub) -> argparse.ArgumentParser:
     """The deprecated name ``metaeval standardisation`` (no help line: hidden from ``metaeval --help``)."""
     p = sub.add_parser("standardisation", description="Deprecated: use 'metaeval standardise --experiment'. "
@@ -52,6 +54,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_experiment_args(p)
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=_deprecated_run, out_kind="folder", _parser=p)
+    add_figure_args(p)
     return p
 
 

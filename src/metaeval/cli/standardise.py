@@ -22,6 +22,8 @@ from .standardisation import DESCRIPTION, EXPERIMENT_OPTIONS, add_experiment_arg
 from .standardisation import run as run_experiment
 
 
+from ._figure_options import add_figure_args
+
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "standardise", help="standardised copies of topic x run matrices (z, N, U, E); --experiment: how "
@@ -44,6 +46,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     add_experiment_args(p)
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=run, out_kind="folder", _parser=p, out_accumulates=_matrices_mode)
+    add_figure_args(p)
     return p
 
 

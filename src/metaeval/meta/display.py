@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,15 +79,21 @@ class Result:
     and returns their paths.  The writers belong to the output layer, above this one: the API
     attaches each result's writer (``_writer``); a result made without the API has none."""
 
-    _writer: Callable[[Any, Path, bool], Any] | None = None
+    _writer: Callable[..., Any] | None = None        # (result, folder, figures, *, figure_width=, figure_formats=)
 
-    def write(self, out: str | Path, *, figures: bool = True) -> list[Path]:
+    def write(self, out: str | Path, *, figures: bool = True, figure_width: str | float | None = None,
+              figure_formats: str | Sequence[str] | None = None) -> list[Path]:
         """Write the command's files into the folder ``out`` (figures too unless ``figures`` is
-        false); the paths written."""
+        false; ``figure_width``: ``"column"`` (3.33 in, the default), ``"text"`` (7.0 in) or inches,
+        ``figure_formats``: of ``("png", "pdf")``, as ``--figure-width`` / ``--figure-formats``);
+        the paths written."""
         if self._writer is None:
             raise TypeError(f"{type(self).__name__}.write: made outside the metaeval API, no writer attached "
                             "(the metaeval.* functions return results that write themselves)")
-        return list(self._writer(self, Path(out), figures) or [])
+        if figure_width is None and figure_formats is None:
+            return list(self._writer(self, Path(out), figures) or [])
+        return list(self._writer(self, Path(out), figures, figure_width=figure_width,
+                                 figure_formats=figure_formats) or [])
 
 
 class NamedTables(dict, Result):

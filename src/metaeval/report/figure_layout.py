@@ -1,13 +1,20 @@
-"""Layout helpers of the figures that stay readable with 80+ runs and 25 measures:
-a colour per series beyond ten, a legend beside the panels, panel titles wrapped to the panel
-width, and the PNG stored with a 256-colour palette (the HTML report embeds every figure).
-Used by :mod:`metaeval.report.figures`; tests/unit/test_figures_readable.py checks the result."""
+"""Layout helpers of the figures, sized for print and readable with 80+ runs and 25 measures:
+every figure saved at the configured width (``figures: {width: column | text | INCHES}``: a column
+of a two-column paper, 3.33 in, by default), every text at least :data:`MIN_PT` points at that
+size (set in points at the final size: a figure is laid out again at its width, never shrunk),
+panels wrapped into the columns the width holds, legends below the panels, the Okabe & Ito (2008)
+colours (a line style and marker each besides, readable in grey), the configured formats (vector
+PDF beside the PNG), and the PNG stored with a 256-colour palette (the HTML report embeds every
+figure).  Used by :mod:`metaeval.report.figures`; tests/unit/test_figures_readable.py and
+tests/pipeline/test_figures_print.py check the result."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import contextlib
+import math
+import warnings
 import io
 from pathlib import Path
 from collections.abc import Iterator
@@ -19,12 +26,20 @@ from matplotlib.figure import Figure
 
 from ..util import atomic_dir_outputs, atomic_write
 
-__all__ = ["MANY_COLORS", "palette_png", "side_legend", "panel_title", "DPI", "new_figure", "save_figure"]
+__all__ = ["MANY_COLORS", "palette_png", "side_legend", "panel_title", "DPI", "new_figure", "save_figure",
+           "FigureSettings", "WIDTHS", "FORMATS", "MIN_PT", "parse_width", "parse_formats", "figure_settings",
+           "current_settings", "fit_to_width", "SEQUENTIAL"]
 
-#: more series than figures._COLORS (23 series on DL20): a colour each from tab20, tab20b and
-#: tab20c (60), line style and marker still varying with the index
-MANY_COLORS = [matplotlib.colors.to_hex(c) for name in ("tab20", "tab20b", "tab20c")
-               for c in matplotlib.colormaps[name].colors]  # type: ignore[attr-defined]  # ListedColormap
+from .figure_size import (FORMATS, MIN_PT, WIDTH_RANGE, WIDTHS, FigureSettings, current_settings,  # noqa: F401
+                          figure_settings, parse_formats, parse_width)
+
+#: the categorical colours of Okabe & Ito (2008), distinguishable by colour-blind readers; beyond
+#: eight series the line style and marker tell them apart (in grey too)
+OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"]
+#: sequential colour map, uniform in lightness (readable in grey) and for colour-blind readers
+SEQUENTIAL = "cividis"
+#: kept for the plug-in modules: as many colours as series, the Okabe-Ito ones repeated
+MANY_COLORS = OKABE_ITO
 
 
 def palette_png(png: bytes) -> bytes:
@@ -47,23 +62,10 @@ def palette_png(png: bytes) -> bytes:
 
 
 def side_legend(fig, handles, labels) -> None:
-    """A figure legend right of the panels, in as many columns as its height needs, the figure
-    widened by its width so that nothing covers the data, then the panels laid out (tight) in
-    what is left: readable with 25 series and long names."""
-    w, h = fig.get_size_inches()
-    r = fig.canvas.get_renderer()
-    ncol = 1
-    while True:
-        leg = fig.legend(handles, labels, loc="upper right", bbox_to_anchor=(1.0, 1.0), ncol=ncol,
-                         frameon=False, borderaxespad=0.3)
-        box = leg.get_window_extent(r)
-        if box.height <= fig.bbox.height - 4 or ncol >= len(labels):
-            break
-        leg.remove()
-        ncol += 1
-    lw = box.width / fig.dpi + 0.1
-    fig.set_size_inches(w + lw, h)
-    fig.tight_layout(rect=(0, 0, w / (w + lw), 1))
+    """A figure legend for many series (25, long names): drawn below the panels by
+    :func:`save_figure` (:func:`fit_to_width`), in as many columns as the width holds, the figure
+    made taller by its height so that nothing covers the data."""
+    fig.legend(handles, labels, loc="lower center", frameon=False)
 
 
 def panel_title(text: str, width_in: float, pt: float = 8.0) -> str:
@@ -78,23 +80,25 @@ def panel_title(text: str, width_in: float, pt: float = 8.0) -> str:
 
 # ------------------------------------------------------------------ the drawing basics
 DPI = 150
-_RC: dict[Any, Any] = {"svg.hashsalt": "metaeval", "font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7,
-       "pdf.compression": 6, "figure.dpi": DPI}
+_RC: dict[Any, Any] = {"svg.hashsalt": "metaeval", "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8,
+       "xtick.labelsize": 7, "ytick.labelsize": 7, "legend.fontsize": 7, "figure.titlesize": 8,
+       "legend.title_fontsize": 7, "lines.linewidth": 1.0, "lines.markersize": 3,
+       "pdf.compression": 6, "pdf.fonttype": 42, "figure.dpi": DPI}
 _PNG_META = {"Software": None}
 _PDF_META = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
 
-_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf"]
+#: the series colours: Okabe-Ito, blue and vermillion first, yellow last (faint on white)
+_COLORS = [OKABE_ITO[i] for i in (4, 5, 2, 0, 6, 1, 7, 3)]
 _MARKERS = ["o", "s", "^", "v", "D", "x", "+", "*", "<", ">", "p", "h"]
 _LINES = ["-", "--", "-.", ":"]
 
 
 def _style(i: int, marker: bool = True, n: int = 0) -> dict:
-    """Line style of series ``i``; ``n`` (the number of series) above len(_COLORS): a colour each."""
-    colors = MANY_COLORS if n > len(_COLORS) else _COLORS
-    st = {"color": colors[i % len(colors)], "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)]}
-    if marker:
-        st["marker"] = _MARKERS[i % len(_MARKERS)]
+    """Line style of series ``i``: an Okabe-Ito colour, beyond eight series a second line style
+    (``n``, the number of series, kept for the callers)."""
+    st = {"color": _COLORS[i % len(_COLORS)], "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)]}
+    if marker:                      # each colour's k-th repeat a marker further on: 96 series, a style each
+        st["marker"] = _MARKERS[(i + i // len(_COLORS)) % len(_MARKERS)]
     return st
 
 
@@ -151,22 +155,162 @@ def block_axes(fig: Figure, n_blocks: int, block_cols: int, k: int) -> list[list
 
 
 def _within_aspect(fig: Figure) -> None:
-    """Stretch the shorter side of a figure beyond :data:`MAX_ASPECT` (the axes keep their
-    fractions of the figure)."""
+    """Make a figure wider than :data:`MAX_ASPECT` times its height taller (the axes keep their
+    fractions of the figure; the width is the configured one)."""
     w, h = fig.get_size_inches()
     if w > MAX_ASPECT * h:
         fig.set_size_inches(w, w / MAX_ASPECT)
-    elif h > MAX_ASPECT * w:
-        fig.set_size_inches(h / MAX_ASPECT, h)
+
+
+#: the narrowest panel of a grid (inches): an axis with 7 pt tick labels and its label; a grid of
+#: more columns than the width holds of these is wrapped into fewer
+PANEL_MIN_WIDTH = 1.6
+#: the lowest panel (inches)
+PANEL_MIN_HEIGHT = 1.4
+
+
+def _raise_fonts(fig: Figure) -> None:
+    """Every text of ``fig`` at least :data:`MIN_PT` points."""
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):
+        if float(t.get_fontsize()) < MIN_PT:
+            t.set_fontsize(MIN_PT)
+
+
+def _grid_panels(fig: Figure):
+    """``(rows, columns, panels in reading order)`` of a figure whose axes are the cells of one
+    grid (``fig.subplots``); None for one placed by hand (``add_axes``) or spanning cells."""
+    axes = fig.axes
+    specs = [ax.get_subplotspec() for ax in axes]
+    if not axes or any(s is None for s in specs):
+        return None
+    grids = {id(s.get_gridspec()) for s in specs if s is not None}
+    if len(grids) != 1:
+        return None
+    cells = []
+    for ax, s in zip(axes, specs):
+        assert s is not None
+        if len(s.rowspan) != 1 or len(s.colspan) != 1:
+            return None
+        cells.append((s.rowspan.start, s.colspan.start, ax))
+    nrows, ncols = specs[0].get_gridspec().get_geometry()      # type: ignore[union-attr]
+    return nrows, ncols, [ax for _, _, ax in sorted(cells, key=lambda c: (c[0], c[1]))]
+
+
+def _legend_below(fig: Figure, width: float) -> float:
+    """The figure's legends (:func:`side_legend`, a legend beside the panels) moved below them, in
+    as many columns as ``width`` holds: their height in inches (0: none)."""
+    legends = list(fig.legends)
+    if not legends:
+        return 0.0
+    handles: list[Any] = []
+    labels: list[str] = []
+    for leg in legends:
+        handles += list(leg.legend_handles)
+        labels += [t.get_text() for t in leg.get_texts()]
+        leg.remove()
+    r = fig.canvas.get_renderer()                     # type: ignore[attr-defined]  # the Agg canvas
+    ncol = max(1, min(len(labels), 8))
+    while True:
+        leg = fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
+                         frameon=False, borderaxespad=0.2, columnspacing=0.8, handlelength=1.5,
+                         handletextpad=0.4)
+        box = leg.get_window_extent(r)
+        if box.width <= width * fig.dpi - 4 or ncol == 1:
+            break
+        leg.remove()
+        ncol -= 1
+    return box.height / fig.dpi + 0.05
+
+
+def shorten_names(names: list[str], chars: int) -> list[str]:
+    """Run names in at most ``chars`` characters: without the prefix and suffix they share
+    (:func:`metaeval.labels.default_run_labels`), then a longer one's start and end around an
+    ellipsis (names differ at either end: a team's prefix, a variant's suffix)."""
+    from ..labels import default_run_labels
+
+    short = default_run_labels([n for n in names if n])
+    out = []
+    for n in names:
+        n = short.get(n, n)
+        head = (chars - 1) // 2
+        out.append(n if len(n) <= chars else n[:head] + "\u2026" + n[len(n) - (chars - 1 - head):])
+    return out
+
+
+def fit_to_width(fig: Figure, width: float | None = None) -> None:
+    """Lay ``fig`` out again at ``width`` inches (default: the configured one): every text at
+    least :data:`MIN_PT` points (points at the final size), the panels of a grid wrapped into the
+    columns the width holds (each at least :data:`PANEL_MIN_WIDTH` wide, its aspect kept down to
+    :data:`PANEL_MIN_HEIGHT`), the figure legends below the panels, then a tight layout.  A figure
+    placed by hand keeps its panels' fractions (its plotter draws at :func:`current_settings`)."""
+    width = current_settings().width if width is None else width
+    w, h = fig.get_size_inches()
+    _raise_fonts(fig)
+    grid = _grid_panels(fig)
+    if grid is None:
+        if abs(w - width) > 1e-9:
+            fig.set_size_inches(width, h)
+        return
+    nrows, ncols, axes = grid
+    for ax in [ax for ax in axes if not ax.axison]:       # a grid's unused cells
+        ax.remove()
+    panels = [ax for ax in axes if ax.axison] or axes[:1]
+    cols = max(1, min(ncols, len(panels), int(width // PANEL_MIN_WIDTH)))
+    rows = math.ceil(len(panels) / cols)
+    pw, w0, h0 = width / cols, w / ncols, h / nrows
+    ph = max(PANEL_MIN_HEIGHT, min(h0, h0 * pw / w0) if pw < w0 else h0)
+    if (rows, cols) != (nrows, ncols):
+        gs = fig.add_gridspec(rows, cols)
+        for i, ax in enumerate(panels):
+            ax.set_subplotspec(gs[i // cols, i % cols])
+    title_pt = float(_RC["axes.titlesize"])
+    for ax in panels:                                      # titles within their panel, at most 8 pt
+        for t in (ax.title, ax._left_title, ax._right_title):       # type: ignore[attr-defined]
+            text = t.get_text()
+            if text:
+                t.set_fontsize(min(t.get_fontsize(), title_pt))
+                t.set_text("\n".join(panel_title(line, max(1.0, pw - 0.5), t.get_fontsize()) for line in text.split("\n")))
+    chars = max(12, int(0.45 * width * 72 / (MIN_PT * 0.6)))
+    for ax in panels:                                      # names longer than half the width: shortened
+        for axis in (ax.yaxis, ax.xaxis):
+            texts = [t.get_text() for t in axis.get_ticklabels()]
+            if max(map(len, texts), default=0) > chars:
+                axis.set_ticks(axis.get_ticklocs(), shorten_names(texts, chars))
+    named = max((sum(1 for t in ax.get_yticklabels() if t.get_text()) for ax in panels), default=0)
+    ph = max(ph, named * MIN_PT * 1.25 / 72 + 0.9)         # a panel naming its rows (runs): a 7 pt line each
+    for ax in panels:                                      # columns named beyond the panel's width: every k-th
+        labels = ax.get_xticklabels()
+        if sum(1 for t in labels if t.get_text()) * MIN_PT * 1.25 / 72 > 0.8 * pw and labels[0].get_rotation() == 90:
+            k = math.ceil(len(labels) * MIN_PT * 1.25 / 72 / (0.8 * pw))
+            ax.set_xticks(ax.get_xticks()[::k], [t.get_text() for t in labels][::k])
+    lines = max((ax.get_title().count("\n") for ax in panels), default=0)
+    ph += lines * title_pt * 1.25 / 72                     # a panel's title of several lines: above its height
+    fig.set_size_inches(width, rows * ph)
+    below = _legend_below(fig, width)
+    for ax in panels:                                      # axis labels within their panel's side
+        for label, room in ((ax.xaxis.label, max(1.0, pw - 0.45)), (ax.yaxis.label, 0.75 * ph)):
+            text = label.get_text()
+            if text and "\n" not in text and len(text) * float(label.get_fontsize()) * 0.6 / 72 > room:
+                label.set_text(panel_title(text, room, float(label.get_fontsize())))
+    height = rows * ph + below
+    fig.set_size_inches(width, height)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                    # "not compatible with tight_layout": left as drawn
+        for _ in range(2):                                 # the second pass: with the ticks the first one made
+            fig.tight_layout(rect=(0, below / height, 1, 1), pad=0.5)
 
 
 def save_figure(fig: Figure, path_stem) -> list[Path]:
-    """Render ``fig`` to PNG and PDF in memory, then write ``STEM.png`` and ``STEM.pdf`` atomically
-    (a figure beyond :data:`MAX_ASPECT` first made less elongated).  The figure is laid out
-    already (``tight_layout``, :func:`side_legend`): a layout engine is not run again."""
+    """Lay ``fig`` out at the configured width (:func:`fit_to_width`), render it to the configured
+    formats in memory (:func:`figure_settings`: PNG and PDF by default), then write ``STEM.png``,
+    ``STEM.pdf`` atomically (a figure beyond :data:`MAX_ASPECT` first made less elongated)."""
     from matplotlib.layout_engine import PlaceHolderLayoutEngine
 
     stem = Path(path_stem)
+    settings = current_settings()
+    fit_to_width(fig, settings.width)
     _within_aspect(fig)
     # fig.tight_layout() leaves a placeholder layout engine, for which every savefig draws the
     # figure once more before printing it (the layout it would run does nothing): laid out already,
@@ -175,6 +319,8 @@ def save_figure(fig: Figure, path_stem) -> list[Path]:
         fig.set_layout_engine(None)
     blobs = {}
     for fmt, meta in (("png", _PNG_META), ("pdf", _PDF_META)):
+        if fmt not in settings.formats:
+            continue
         buf = io.BytesIO()
         fig.savefig(buf, format=fmt, dpi=DPI, metadata=meta)
         blobs[fmt] = palette_png(buf.getvalue()) if fmt == "png" else buf.getvalue()
@@ -203,7 +349,9 @@ _LEGEND_INSIDE = 6
 
 
 def _legend(ax, n: int) -> None:
-    if n and n <= _LEGEND_INSIDE:
+    """Few series on one panel: the legend inside it (placed where it covers least); else below the
+    panels (:func:`side_legend`), where it covers no panel's data at a column's width."""
+    if n and n <= _LEGEND_INSIDE and len(ax.figure.axes) == 1:
         ax.legend(loc="best", ncol=1, frameon=False)
         ax.figure.tight_layout()
     elif n:

@@ -27,7 +27,7 @@ import matplotlib.colors
 from .. import outputs as O
 from ..meta.bootstrap import tstar_asl
 from .csvio import read_table
-from .figure_layout import (DPI, MANY_COLORS, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401
+from .figure_layout import (DPI, MANY_COLORS, MIN_PT, SEQUENTIAL, current_settings, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401
                             new_figure, palette_png, panel_title, save_figure, side_legend)
 
 __all__ = [
@@ -60,11 +60,40 @@ def _draw_run_means(ax, df: pd.DataFrame, metric: str, style: dict, label: str |
     ax.plot(np.arange(1, len(vals) + 1), vals, label=label, markersize=3, **style)
 
 
+def short_name(name: str, chars: int) -> str:
+    """``name`` in at most ``chars`` characters: its start and end around an ellipsis (run names
+    differ at either end: a team's prefix, a variant's suffix)."""
+    if len(name) <= chars:
+        return name
+    head = (chars - 1) // 2
+    return name[:head] + "\u2026" + name[len(name) - (chars - 1 - head):]
+
+
+#: height of a run's row in the run-means figure (inches): a 7 pt name and its gap
+RUN_ROW = 0.12
+#: runs up to which every run is named; beyond, every k-th (the rest ticked, unnamed)
+RUNS_NAMED = 90
+
+
+def _run_names(names: list[str]) -> list[str]:
+    """Run names for a y axis: under half the figure's width at 7 pt (long names: their shared
+    prefix and suffix off, then :func:`short_name`)."""
+    chars = max(12, int(0.45 * current_settings().width * 72 / (MIN_PT * 0.6)))
+    if max(map(len, names), default=0) <= chars:
+        return names
+    from ..labels import default_run_labels
+
+    short = default_run_labels(names)
+    return [short_name(short.get(r, r), chars) for r in names]
+
+
 def plot_run_means(run_means: pd.DataFrame, path_stem, *, metric: str | None = None,
                    metrics: list[str] | None = None) -> list[Path]:
     """Mean score of every run under every metric of the table (or ``metrics``), one line per
-    metric, the runs named on the x axis and sorted by their mean ``metric`` (default AP, else the
-    first metric) (Sakai (2007a) Fig. 8 / Sakai (2007b) Fig. 1, which plot AP alone)."""
+    metric, the runs named on the y axis (horizontal names, 7 pt, one row each: readable at the
+    column width with 60 runs, every k-th named beyond :data:`RUNS_NAMED`) and sorted by their
+    mean ``metric`` (default AP, else the first metric), best at the top (Sakai (2007a) Fig. 8 /
+    Sakai (2007b) Fig. 1, which plot AP alone)."""
     with _rc():
         order_by = _pick_metric(run_means, metric)
         shown = [m for m in (metrics if metrics is not None else _unique(run_means["metric"]))
@@ -78,23 +107,22 @@ def plot_run_means(run_means: pd.DataFrame, path_stem, *, metric: str | None = N
         wide = run_means.pivot_table(index="run", columns="metric", values="mean", sort=False)
         runs = wide[order_by].sort_values(ascending=False, kind="stable").index.tolist()
         n = len(runs)
-        label_h = max(len(str(r)) for r in runs) * 6.0 * 0.6 / 72 + 0.3      # rotated run names
-        width = min(16.0, max(5.5, 0.18 * n + 2.8))
-        fig = new_figure(width, 3.2 + label_h)
+        fig = new_figure(current_settings().width, max(2.0, RUN_ROW * n + 1.0))
         ax = fig.add_subplot()
-        x = np.arange(n)
+        y = np.arange(n)
         for i, m in enumerate(shown):
-            ax.plot(x, wide.loc[runs, m].to_numpy(dtype=float), label=m, markersize=3,
-                    linewidth=2.0 if m == order_by else 1.0, **_style(i, n=len(shown)))
-        ax.set_xticks(x, [str(r) for r in runs], rotation=90, fontsize=6)
-        ax.set_xlim(-0.5, n - 0.5)
-        ax.set_xlabel(f"runs, sorted by mean {order_by}")
-        ax.set_ylabel("mean over the topics")
+            ax.plot(wide.loc[runs, m].to_numpy(dtype=float), y, label=m,
+                    linewidth=1.6 if m == order_by else 0.8, **_style(i, n=len(shown)))
+        step = max(1, math.ceil(n / RUNS_NAMED))
+        ax.set_yticks(y[::step], _run_names([str(r) for r in runs])[::step])
+        ax.set_yticks(y, minor=True)
+        ax.set_ylim(n - 0.5, -0.5)                           # the best run at the top
+        ax.set_ylabel(f"runs, by mean {order_by}")
+        ax.set_xlabel("mean over the topics")
+        ax.grid(True, axis="x", alpha=0.3)
         ax.set_title(f"Mean score of every run ({len(shown)} metric{'s' if len(shown) != 1 else ''})")
-        ax.grid(True, alpha=0.3)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
-                  ncol=1 if len(shown) <= 16 else 2)
-        fig.tight_layout()
+        if len(shown) > 1:
+            fig.legend(*ax.get_legend_handles_labels(), loc="lower center", frameon=False)
         return save_figure(fig, path_stem)
 
 
@@ -218,13 +246,13 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
                 ax.stairs(np.histogram(ts, bins=edges)[0], edges, fill=True, color=_COLORS[0], alpha=0.8)
             else:                                             # no finite t* and t undefined: no bar, as hist draws
                 ax.hist(ts, bins=edges, color=_COLORS[0], alpha=0.8)
-            ax.axvline(t0, color=_COLORS[3], linewidth=1.2, label=f"observed t = {t0:.3f}")
+            ax.axvline(t0, color=_COLORS[1], linewidth=1.2, label=f"observed t = {t0:.3f}")
             asl = tstar_asl(ts, t0)
-            ax.set_title(panel_title(f"{m}: {sub['system_x'].iloc[0]} vs {sub['system_y'].iloc[0]}", 3.2)
-                         + f"\nB = {len(ts)}, ASL = {asl:.3f}", fontsize=_RC["axes.titlesize"] - 1)
+            x, y = (short_name(str(sub[c].iloc[0]), 16) for c in ("system_x", "system_y"))
+            ax.set_title(f"{m}: {x} vs {y}\nt = {t0:.3f} (line), B = {len(ts)}, ASL = {asl:.3f}",
+                         fontsize=_RC["axes.titlesize"])
             ax.set_xlabel("t*")
             ax.set_ylabel("frequency")
-            ax.legend(loc="upper left", frameon=False)
         for j in range(len(metrics), nrows * ncols):
             axes[j // ncols][j % ncols].set_axis_off()
         fig.tight_layout()
@@ -246,13 +274,16 @@ def _tau_text(v: float) -> str:
     return s[1:] if s.startswith("0.") else ("-" + s[2:] if s.startswith("-0.") else s)
 
 
+#: the values below which a cell of the cividis scale (-1 .. 1) is dark: printed white
+_DARK_BELOW = -0.1
 _CELL_CHARS = 5            # characters per heat-map cell (".86" centred in 5)
 _MONO_ADVANCE = 0.6021     # advance of every DejaVu Sans Mono glyph, in em (1233 / 2048)
 _VALUE_PT_MAX = 10.0       # wide cells (few metrics) keep this size, with more characters per cell
 
 
 def _print_values(ax, mat: np.ndarray, fontsize: float, chars: int = _CELL_CHARS) -> None:
-    """Print ``mat``'s finite values in their cells, white on dark cells (|v| > 0.6), black
+    """Print ``mat``'s finite values in their cells, white on dark cells (cividis below
+    :data:`_DARK_BELOW`), black
     elsewhere.  One text per run of adjacent cells of a row with the same colour, in a monospaced
     font whose pitch puts exactly ``chars`` characters in a cell, so each value sits
     centred in its cell; a few hundred texts instead of one per cell (drawing a text costs about
@@ -265,9 +296,9 @@ def _print_values(ax, mat: np.ndarray, fontsize: float, chars: int = _CELL_CHARS
             if not np.isfinite(row[j]):
                 j += 1
                 continue
-            dark = abs(row[j]) > 0.6
+            dark = row[j] < _DARK_BELOW
             start = j
-            while j < n and np.isfinite(row[j]) and (abs(row[j]) > 0.6) == dark:
+            while j < n and np.isfinite(row[j]) and (row[j] < _DARK_BELOW) == dark:
                 j += 1
             text = "".join(_tau_text(v).center(chars) for v in row[start:j])
             lead = len(text) - len(text.lstrip())
@@ -322,38 +353,63 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
             fig = new_figure(5.0, 3.5)
             _no_data(fig.add_subplot(), "rank correlations")
             return save_figure(fig, path_stem)
-        ncols = min(4, len(coefs))
+        width = current_settings().width
+        size, title_pt = MIN_PT, _RC["axes.titlesize"]        # metric names, titles (points)
+        row = size * 1.25 / 72                                # a name's row (inches)
+        right, gap = 0.75, 0.12
+
+        def panels(names: list[str], ncols: int) -> tuple[float, float]:
+            label = max(len(v) for v in names) * size * 0.6 / 72 + 0.1      # inches
+            return label, (width - label - 0.3 - right - (ncols - 1) * gap) / ncols
+
+        most = max(1, min(4, len(coefs), int(width // 1.6)))  # panels at least 1.6 in: 2 a column, 4 a text width
+        names, key, step = [str(m) for m in metrics], "", 1
+        for ncols in range(most, 0, -1):                      # the names on the axes, a cell a 7 pt line
+            label, side = panels(names, ncols)
+            if side >= 0.6 and side / n >= row:
+                break
+        else:                                                 # too many or too long: numbered, with a key
+            ncols = most
+            names = [str(i + 1) for i in range(n)]
+            label, side = panels(names, ncols)
+            step = max(1, math.ceil(row / (side / n)))
+            key = "; ".join(f"{i + 1} {m}" for i, m in enumerate(metrics))
+        left = label + 0.3
         nrows = math.ceil(len(coefs) / ncols)
-        size = max(3.0, min(7.0, 60.0 / n))                 # value font size (points)
-        label = max(len(str(m)) for m in metrics) * (size + 1) * 0.6 / 72 + 0.15   # inches
-        titles = {c: RANKCORR_TITLES[c].replace(" (", "\n(", 1) for c in coefs}
-        title_pt = _RC["axes.titlesize"]
-        # widest title line in inches (DejaVu Sans averages ~0.6 em per character; a margin)
-        title_w = max(len(ln) for t in titles.values() for ln in t.split("\n")) * title_pt * 0.6 / 72 + 0.1
-        cell = max(0.24, size * 2.6 / 72, title_w / n)        # a value fits its cell, a title its panel
-        side = n * cell                                       # one panel (inches)
+        titles = {c: "\n(".join(panel_title(part, side + gap, title_pt) for part in RANKCORR_TITLES[c].split(" (", 1))
+                  for c in coefs}
+        title_h = max(t.count("\n") + 1 for t in titles.values()) * title_pt * 1.25 / 72 + 0.08
+        cell = side / n
         undefined_any = any(pd.to_numeric(table[c], errors="coerce").isna().any() for c in coefs)
-        note_h = 0.3 if undefined_any else 0.0
-        left, top, bottom, right, gap = label + 0.35, 0.5, label + 0.35 + note_h, 0.75, 0.2
-        width = left + ncols * side + (ncols - 1) * gap + right
-        height = top + nrows * side + (nrows - 1) * top + bottom
+        note = ""
+        if undefined_any:
+            why = [_UNDEFINED_WHY[c] for c in coefs if c in _UNDEFINED_WHY
+                   and pd.to_numeric(table[c], errors="coerce").isna().any()]
+            note = "n/a (grey): undefined" + (f" ({'; '.join(why)})" if why else "")
+        foot = "\n".join(panel_title(t, width - 0.2, size) for t in (note, key) if t)
+        note_h = (foot.count("\n") + 1) * size * 1.3 / 72 + 0.1 if foot else 0.0
+        top, bottom = title_h + 0.05, label + 0.35 + note_h
+        height = top + nrows * side + (nrows - 1) * title_h + bottom
         fig = new_figure(width, height)
         index = {m: i for i, m in enumerate(metrics)}
         ia = table["metric_a"].map(index).to_numpy(dtype=int)
         ib = table["metric_b"].map(index).to_numpy(dtype=int)
-        cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="white")
+        cmap = matplotlib.colormaps[SEQUENTIAL].with_extremes(bad="white")   # uniform lightness: readable in grey
         grey = matplotlib.colors.ListedColormap(["0.88"]).with_extremes(bad=(0, 0, 0, 0))
         # the values in a monospaced font, `chars` characters per cell (see _print_values): at most
         # _VALUE_PT_MAX points, so wide cells (few metrics) get more characters, not bigger ones
         chars = max(_CELL_CHARS, math.ceil(cell * 72.0 / (_VALUE_PT_MAX * _MONO_ADVANCE)))
         chars += 1 - chars % 2                  # odd, as 5: a 3-character value sits exactly centred
         mono = cell * 72.0 / (chars * _MONO_ADVANCE)
-        names = [str(m) for m in metrics]
+        single = False
+        if mono < MIN_PT:                       # too small a cell for 5 characters at 7 pt: a text per value
+            chars = 0                           # when 3 characters and a gap fit, else the colours alone
+            single = cell * 72.0 >= 3 * _MONO_ADVANCE * MIN_PT + 2.0
         image = None
         for k, c in enumerate(coefs):
             r, q = divmod(k, ncols)
             x0 = left + q * (side + gap)
-            y0 = height - top - (r + 1) * side - r * top
+            y0 = height - top - (r + 1) * side - r * title_h
             ax = fig.add_axes((x0 / width, y0 / height, side / width, side / height))
             mat = np.full((n, n), np.nan)
             mat[ia, ib] = pd.to_numeric(table[c], errors="coerce").to_numpy(dtype=float)
@@ -366,16 +422,24 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
             if undefined.any():
                 ax.imshow(np.ma.masked_where(~undefined, np.ones((n, n))), cmap=grey, vmin=0.0, vmax=1.0,
                           interpolation="nearest", aspect="auto")
-                _print_undefined(ax, undefined, mono, chars)
-            _print_values(ax, mat, mono, chars)
+                if chars:
+                    _print_undefined(ax, undefined, mono, chars)
+            if chars:                           # else the colours alone (the values: the table)
+                _print_values(ax, mat, mono, chars)
+            elif single:
+                for i, j in zip(*np.nonzero(np.isfinite(mat) | undefined)):
+                    v = mat[i, j]
+                    ax.text(j, i, "n/a" if undefined[i, j] else _tau_text(v), ha="center", va="center",
+                            fontsize=MIN_PT, family="DejaVu Sans Mono", parse_math=False,
+                            color="0.35" if undefined[i, j] else ("white" if v < _DARK_BELOW else "black"))
             # metric names on the outer panels only (every panel has the same rows and columns)
             bottom_row = r == nrows - 1 or k + ncols >= len(coefs)
             if bottom_row:
-                ax.set_xticks(np.arange(n), names, rotation=90, fontsize=size + 1)
+                ax.set_xticks(np.arange(n)[::step], names[::step], rotation=90 if not key else 0, fontsize=size)
             else:
                 ax.set_xticks([])
             if q == 0:
-                ax.set_yticks(np.arange(n), names, fontsize=size + 1)
+                ax.set_yticks(np.arange(n)[::step], names[::step], fontsize=size)
             else:
                 ax.set_yticks([])
             ax.set_title(titles[c], fontsize=title_pt, linespacing=1.1)
@@ -386,12 +450,9 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
         cax = fig.add_axes(((width - right + 0.15) / width, bottom / height, 0.12 / width,
                             (height - top - bottom) / height))
         assert image is not None                              # a panel was drawn
-        fig.colorbar(image, cax=cax)
-        if undefined_any:
-            why = [_UNDEFINED_WHY[c] for c in coefs if c in _UNDEFINED_WHY
-                   and pd.to_numeric(table[c], errors="coerce").isna().any()]
-            fig.text(left / width, 0.12 / height, "n/a (grey): undefined" + (f" ({'; '.join(why)})" if why else ""),
-                     ha="left", va="bottom", fontsize=title_pt - 1)
+        fig.colorbar(image, cax=cax, ticks=[-1.0, -0.5, 0.0, 0.5, 1.0])
+        if foot:
+            fig.text(0.1 / width, 0.08 / height, foot, ha="left", va="bottom", fontsize=size, linespacing=1.1)
         return save_figure(fig, path_stem)
 
 
@@ -433,7 +494,7 @@ def plot_pvalue_curves(pvalues: pd.DataFrame, path_stem, *, alpha: float = 0.05)
             ax.axhline(alpha, color="black", linewidth=0.6, linestyle=":")
             ax.set_ylim(0, 1)
             ax.set_title(f"{t} (alpha = {alpha:g})")
-            ax.set_xlabel("system pairs sorted by p-value")
+            ax.set_xlabel("pairs by p-value")
             ax.set_ylabel("p-value")
             ax.grid(True, alpha=0.3)
         for j in range(len(tests), nrows * ncols):
@@ -483,32 +544,33 @@ def plot_incompleteness(table: pd.DataFrame, path_stem) -> list[Path]:
 
 
 def plot_pool_reuse(table: pd.DataFrame, path_stem) -> list[Path]:
-    """Pool reuse: delta (reduced - full mean) of every left-out run, one line per metric
-    (Zobel 1998; Büttcher et al. 2007)."""
+    """Pool reuse: delta (reduced - full mean) of every left-out run, one line per metric, the runs
+    named on the y axis as in :func:`plot_run_means` (Zobel 1998; Büttcher et al. 2007)."""
     with _rc():
         runs_df = table[table["group"] != "all"] if len(table) else table
-        n = len(_unique(runs_df["run"])) if len(runs_df) else 0
-        label_h = (max(len(str(r)) for r in runs_df["run"]) * 6.0 * 0.6 / 72 + 0.3) if n else 0.0
-        fig = new_figure(min(16.0, max(7.0, 0.13 * n + 2.5)), 4.0 + label_h)     # a run name 0.13 in
-        ax = fig.add_subplot()
         if not len(runs_df):
-            _no_data(ax, "pool reuse")
+            fig = new_figure(5.0, 3.5)
+            _no_data(fig.add_subplot(), "pool reuse")
             return save_figure(fig, path_stem)
         metrics = _unique(runs_df["metric"])
         runs = _unique(runs_df["run"])
+        n = len(runs)
+        fig = new_figure(current_settings().width, max(2.0, RUN_ROW * n + 1.0))
+        ax = fig.add_subplot()
         pos = {r: i for i, r in enumerate(runs)}
         for i, m in enumerate(metrics):
             d = runs_df[runs_df["metric"] == m]
-            ax.plot([pos[r] for r in d["run"]], d["delta"].to_numpy(float), label=str(m), markersize=3,
-                    **_style(i, n=len(metrics)))
-        ax.axhline(0.0, color="0.5", linewidth=0.8, linestyle=":")
-        ax.set_xticks(range(len(runs)))
-        ax.set_xticklabels(runs, rotation=90, fontsize=6 if len(runs) <= 90 else 4)
-        ax.set_xlim(-0.5, len(runs) - 0.5)
-        ax.set_ylabel("reduced - full mean")
+            ax.plot(d["delta"].to_numpy(float), [pos[r] for r in d["run"]], label=str(m), **_style(i, n=len(metrics)))
+        ax.axvline(0.0, color="0.5", linewidth=0.8, linestyle=":")
+        step = max(1, math.ceil(n / RUNS_NAMED))
+        ax.set_yticks(np.arange(n)[::step], _run_names([str(r) for r in runs])[::step])
+        ax.set_yticks(np.arange(n), minor=True)
+        ax.set_ylim(n - 0.5, -0.5)
+        ax.set_xlabel("reduced - full mean")
         ax.set_title("pool reuse (leave one group out)")
-        ax.grid(True, alpha=0.3)
-        _legend(ax, len(metrics))
+        ax.grid(True, axis="x", alpha=0.3)
+        if len(metrics) > 1:
+            fig.legend(*ax.get_legend_handles_labels(), loc="lower center", frameon=False)
         return save_figure(fig, path_stem)
 
 

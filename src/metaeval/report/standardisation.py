@@ -24,15 +24,18 @@ def _stds(df) -> list:
 
 
 def _legend_no_layout(ax, n: int) -> None:
-    """The legend :func:`metaeval.report.figure_layout._legend` draws, without its ``tight_layout``
-    when the legend goes inside the axes: the plotters below lay the figure out once at the end
+    """The legend: inside a figure's one panel; of several panels (the same standardisations in
+    each), one figure legend below them, drawn for the first; no ``tight_layout`` here: the plotters below lay the figure out once at the end
     (a layout per panel made one 80-run, 25-metric figure take 45 s instead of 3 s)."""
-    from .figure_layout import _LEGEND_INSIDE, _legend
+    from .figure_layout import _LEGEND_INSIDE, side_legend
 
-    if n and n <= _LEGEND_INSIDE:
+    if len(ax.figure.axes) > 1:                       # panels of every metric: the one legend below them
+        if ax is ax.figure.axes[0] and n:
+            side_legend(ax.figure, *ax.get_legend_handles_labels())
+    elif n and n <= _LEGEND_INSIDE:
         ax.legend(loc="best", ncol=1, frameon=False)
-    else:
-        _legend(ax, n)
+    elif n:
+        side_legend(ax.figure, *ax.get_legend_handles_labels())
 
 
 #: the ticks of the alpha axis of the power curves (log scale): the levels a reader looks for
@@ -41,7 +44,7 @@ ALPHA_TICKS = (0.001, 0.005, 0.01, 0.05, 0.1)
 
 def _alpha_axis(ax) -> None:
     """A log-scale alpha axis ticked at :data:`ALPHA_TICKS`, labelled as decimals (``0.05``, not
-    ``5 x 10^-2``), without minor ticks (at 25 metrics, 50 panels: a thousand tick marks fewer to lay
+    ``5 x 10^-2``) turned upright (a panel of a column is narrower than five of them), without minor ticks (at 25 metrics, 50 panels: a thousand tick marks fewer to lay
     out and draw)."""
     from matplotlib.ticker import FixedLocator, NullLocator, StrMethodFormatter
 
@@ -49,6 +52,7 @@ def _alpha_axis(ax) -> None:
     ax.xaxis.set_major_locator(FixedLocator(ALPHA_TICKS))
     ax.xaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
     ax.xaxis.set_minor_locator(NullLocator())
+    ax.tick_params(axis="x", labelrotation=90)          # five decimals side by side need 1.4 in at 7 pt
 
 
 def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:

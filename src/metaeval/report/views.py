@@ -2,9 +2,9 @@
 ``pvalues.csv``).
 
 ``snakemake --report`` embeds every flagged file in the one HTML page.  The pipeline flags, for
-every table ``C/tables/NAME.csv``, its *report view* ``C/report/NAME.csv``: the table as the paper
+every table ``C/tables/NAME.csv``, its *report view* ``C/report/NAME.html``: the table as the paper
 prints it -- its Markdown view ``C/tables/NAME.md`` (4 decimals, the labels, a long table's first
-rows) as CSV -- whole when at most :data:`REPORT_TABLE_MAX_BYTES` (config ``report_max_table_mb``),
+rows) as an HTML table, which the report shows inline (a CSV it offers as a download) -- whole when at most :data:`REPORT_TABLE_MAX_BYTES` (config ``report_max_table_mb``),
 else its first rows; its caption links the whole table ``C/tables/NAME.csv`` beside the report
 (docs/pipeline.md).  Figures are embedded as they are.
 
@@ -22,8 +22,8 @@ from pathlib import Path
 
 from ..util import atomic_write
 
-__all__ = ["REPORT_TABLE_MAX_BYTES", "markdown_cells", "paper_view_csv", "report_view", "write_report_views",
-           "report_size", "main"]
+__all__ = ["REPORT_TABLE_MAX_BYTES", "markdown_cells", "paper_view_csv", "report_view", "report_view_html",
+           "html_rows", "write_report_views", "report_size", "main"]
 
 #: the largest table embedded whole in the report (0.25 MB, some 3,000 rows; base64 makes it a third
 #: more of HTML): an 80-run, 25-measure collection's report stays under 10 MB (tests/pipeline/test_console_and_report.py)
@@ -61,11 +61,8 @@ def paper_view_csv(md_path) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def report_view(src, dst, max_bytes: int = REPORT_TABLE_MAX_BYTES) -> dict:
-    """Write the report view of table ``src`` to ``dst``: the paper view of ``src``'s Markdown
-    (:func:`paper_view_csv`) when ``NAME.md`` is beside it, else ``src``'s bytes; whole when at most
-    ``max_bytes``, else its header and first whole rows within ``max_bytes``.  Returns ``{"rows":
-    rows written, "of": rows of the view, "whole": bool}``."""
+def _view(src, max_bytes: int) -> tuple[bytes, dict]:
+    """The view's CSV bytes of table ``src`` and ``{"rows", "of", "whole"}`` (see :func:`report_view`)."""
     md = Path(src).with_name(Path(src).name[:-len(".csv")] + ".md") if str(src).endswith(".csv") else None
     data = paper_view_csv(md) if md is not None and md.is_file() else Path(src).read_bytes()
     lines = data.splitlines(keepends=True)
@@ -80,16 +77,73 @@ def report_view(src, dst, max_bytes: int = REPORT_TABLE_MAX_BYTES) -> dict:
 
         k = max(2, bisect.bisect_right(ends, max_bytes) - 1)      # header + at least one row
         out, shown = b"".join(lines[:k]), k - 1
+    return out, {"rows": shown, "of": rows, "whole": shown == rows}
+
+
+def report_view(src, dst, max_bytes: int = REPORT_TABLE_MAX_BYTES) -> dict:
+    """Write the report view of table ``src`` to ``dst`` as CSV: the paper view of ``src``'s Markdown
+    (:func:`paper_view_csv`) when ``NAME.md`` is beside it, else ``src``'s bytes; whole when at most
+    ``max_bytes``, else its header and first whole rows within ``max_bytes``.  Returns ``{"rows":
+    rows written, "of": rows of the view, "whole": bool}``."""
+    out, info = _view(src, max_bytes)
     with atomic_write(Path(dst), "wb") as fh:
         fh.write(out)
-    return {"rows": shown, "of": rows, "whole": shown == rows}
+    return info
+
+
+#: the report view's page: compact rows, the header kept in sight, numbers right-aligned, long
+#: texts wrapped (nothing clipped in the report's frame)
+_HTML_STYLE = ("body{font:13px/1.35 system-ui,-apple-system,'Segoe UI',sans-serif;margin:8px;color:#111}"
+               "table{border-collapse:collapse}"
+               "th,td{padding:2px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top;"
+               "max-width:40em;overflow-wrap:anywhere}"
+               "th{position:sticky;top:0;background:#f3f4f6}td.n{text-align:right;font-variant-numeric:tabular-nums;"
+               "white-space:nowrap}p{color:#444}")
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[*\u2020\u2021]*|n/a|nan|-")
+
+
+def report_view_html(src, dst, max_bytes: int = REPORT_TABLE_MAX_BYTES) -> dict:
+    """Write the report view of table ``src`` to ``dst`` as an HTML page holding its table (the
+    rows :func:`report_view` writes as CSV; a view of the first rows says so, naming the whole
+    table): what the report shows inline.  Returns :func:`report_view`'s ``{"rows", "of", "whole"}``."""
+    import html
+
+    data, info = _view(src, max_bytes)
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8"))))
+    name = Path(src).name
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           f"<title>{html.escape(name)}</title><style>{_HTML_STYLE}</style></head><body>", "<table>"]
+    if rows:
+        out.append("<thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in rows[0]) + "</tr></thead><tbody>")
+        for r in rows[1:]:
+            out.append("<tr>" + "".join(f'<td class="n">{html.escape(c)}</td>' if _NUMBER.fullmatch(c.strip())
+                                        else f"<td>{html.escape(c)}</td>" for c in r) + "</tr>")
+        out.append("</tbody>")
+    out.append("</table>")
+    if not info["whole"]:
+        out.append(f"<p>The first {info['rows']} of {info['of']} rows; every row is in {html.escape(name)}.</p>")
+    out.append("</body></html>")
+    with atomic_write(Path(dst), "w") as fh:
+        fh.write("\n".join(out) + "\n")
+    return info
+
+
+def html_rows(path) -> list[list[str]]:
+    """The cells of a report view written by :func:`report_view_html`, header row first (its text
+    unescaped): the rows its CSV view holds."""
+    import html
+
+    text = Path(path).read_text(encoding="utf-8")
+    return [[html.unescape(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr)]
+            for tr in re.findall(r"<tr>(.*?)</tr>", text)]
 
 
 def write_report_views(tables_dir, out_dir, names, max_bytes: int = REPORT_TABLE_MAX_BYTES) -> dict:
-    """The report view of every ``TABLES_DIR/NAME.csv`` in ``OUT_DIR/NAME.csv``: ``{name: info}``."""
+    """The report view of every ``TABLES_DIR/NAME.csv`` in ``OUT_DIR/NAME.html``
+    (:func:`report_view_html`): ``{name: info}``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    return {n: report_view(Path(tables_dir) / f"{n}.csv", out / f"{n}.csv", max_bytes) for n in names}
+    return {n: report_view_html(Path(tables_dir) / f"{n}.csv", out / f"{n}.html", max_bytes) for n in names}
 
 
 def report_size(paths) -> int:
