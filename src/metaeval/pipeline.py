@@ -141,7 +141,7 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
 def write_tables(tables: Mapping, out_dir, *, labels: Mapping | None = None, matrices: Mapping | None = None,
                  pair_top_runs: int | None = None, jobs: int = 1, select_by: str | None = "AP",
                  formats: tuple[str, ...] | None = None, label_scope: str | None = None, cfg=None,
-                 **params: float) -> list[Path]:
+                 data: Mapping | None = None, **params: float) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured caption parameters ``params`` (``alpha``, ``swap_threshold``:
     :data:`metaeval.outputs.CAPTION_PARAMS`); ``labels`` ({name: label},
@@ -156,12 +156,15 @@ def write_tables(tables: Mapping, out_dir, *, labels: Mapping | None = None, mat
     metric (:func:`table_context`).  ``formats``: those files of each table only (``("csv",)``: the
     numbers, laid out later by :func:`write_table_views`).  ``cfg``: the
     :class:`~metaeval.meta.run.MetaConfig` whose settings the captions state (:func:`caption_fields`:
-    the collection's name, B, whether it reproduces the papers)."""
+    the collection's name, B, whether it reproduces the papers); ``data``: caption fields of the
+    data when neither the run means nor the matrices are at hand (a labelled stage run alone:
+    :func:`metaeval.outputs.caption_context` of its runs and topics)."""
     from .report.per_pair import PAIR_TOP_RUNS, pair_runs_for
     from .report.tables import table_caption, write_table
 
     out = Path(out_dir)
-    context = {**table_context(tables, select_by, matrices, labels), **caption_fields(cfg)}
+    context = {**(data or {}), **table_context(tables, select_by, matrices, labels), **caption_fields(cfg)}
+    context.update({k: v for k, v in (data or {}).items() if context.get(k) is None})
     top = pair_runs_for(tables, PAIR_TOP_RUNS if pair_top_runs is None else pair_top_runs,
                         metric=context.get("measure_name"))
     notes = caption_notes()
@@ -362,8 +365,12 @@ def write_labelled_stage(name: str, collection, out_dir, cfg, metrics: Sequence[
                          extra={} if st.folder else None, runs=None if runs is None else tuple(runs))
     frames = _run_labelled(name, inputs, cfg)
     out = Path(out_dir)
+    from . import outputs as O
+
+    c = inputs.collection
+    data = O.caption_context(runs=len(runs) if runs is not None else len(c.runs), topics=len(c.topics))
     written = write_tables({t: frames[t] for t in st.tables}, out / "tables",
-                           **caption_values(cfg), cfg=cfg)
+                           **caption_values(cfg), cfg=cfg, data=data)
     if st.folder:
         written += _write_own_folder(name, inputs, frames, cfg, out / st.folder)
     if figures:

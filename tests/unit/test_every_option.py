@@ -160,6 +160,8 @@ SHARED: dict[str, tuple[str, list[str]]] = {
     "--results-test": ("results_table", ["sign"]),
     "--results-correction": ("results_table", ["none"]),
     "--results-baselines": ("results_table", ["R0"]),
+    "--collection-name": ("kendall", ["X"]),                 # the captions' data sentence
+    "--reproduction": ("kendall", []),                       # the captions' "Regenerates"
 }
 
 class Writes(str):
@@ -404,6 +406,8 @@ KNOWN: dict[tuple[str, str], str] = {
     **{("stage", o): "the gain sweep runs only when its variant matrices are present: to be refused otherwise"
        for o in ("--sweep-metrics", "--sweep-gains", "--default-gains")},
     ("stage", "--labels"): "labels reach Markdown, LaTeX and figures; `stage kendall` writes a CSV part only",
+    ("stage", "--collection-name"): "captions only: `stage kendall` writes a CSV part only",
+    ("stage", "--reproduction"): "captions only: `stage kendall` writes a CSV part only",
     ("incompleteness", "--gains"): "the walk's incompleteness line scores AP only, which no gain changes",
     ("incompleteness", "--groups"): "leave-one-group-out only; its default cannot tell given from not given",
     ("incompleteness", "--pool-depth"): "leave-one-group-out only; its default cannot tell given from not given",
