@@ -130,36 +130,30 @@ def test_a_plugin_with_a_job_of_its_own(tmp_path):
     m.mkdir()
     (m / "AP.csv").write_text("topic,r1,r2\nt1,0.1,0.5\nt2,0.3,0.2\nt3,0.9,0.4\n")
     (m / "RR.csv").write_text("topic,r1,r2\nt1,1,0.5\nt2,0.25,1\nt3,0.5,0.2\n")
-    env = _plugin_env("_toy_ownjob")
-    r = subprocess.run([sys.executable, "-m", "metaeval", "stage", "toy_ownjob", "--matrices", str(m),
-                        "--out", str(tmp_path / "cli"), "--toy-quantile", "0.25", "--quiet"],
-                       capture_output=True, text=True, env=env, timeout=120)
-    assert r.returncode == 0, r.stderr[-2000:]
-    # the 0.25 quantile (linear): AP r1 (0.1, 0.3, 0.9) -> 0.1 + 0.5 * 0.2; r2 (0.2, 0.4, 0.5) -> 0.3; RR ...
-    want = "metric,run,quantile\nAP,r1,0.2\nAP,r2,0.30000000000000004\nRR,r1,0.375\nRR,r2,0.35\n"
-    assert (tmp_path / "cli" / "tables" / "toy_quantiles.csv").read_text() == want
-    assert sorted(p.relative_to(tmp_path / "cli").as_posix() for p in (tmp_path / "cli").rglob("toy_*")) == [
-        "figures/toy_quantiles.pdf", "figures/toy_quantiles.png", "tables/toy_quantiles.csv",
-        "tables/toy_quantiles.md", "tables/toy_quantiles.tex"]
-    bad = subprocess.run([sys.executable, "-m", "metaeval", "stage", "toy_ownjob", "--matrices", str(m),
-                          "--out", str(tmp_path / "bad"), "--toy-quantile", "2"],
-                         capture_output=True, text=True, env=env, timeout=120)
-    assert bad.returncode == 2 and bad.stderr.splitlines()[-1] == (
-        "metaeval stage: error: argument --toy-quantile: must be a number in [0, 1], got '2'")
-    code = ("import json, sys, yaml\nimport metaeval\nfrom metaeval import dag, outputs\n"
-            "t = metaeval.run_stage('toy_ownjob', sys.argv[1], toy_quantile=0.25, out=sys.argv[2], figures=False)\n"
+    code = ("import json, sys, yaml\nimport metaeval\nfrom metaeval import dag, outputs\nfrom metaeval.cli import main\n"
+            "rc = main(['stage', 'toy_ownjob', '--matrices', sys.argv[1], '--out', sys.argv[2] + '/cli',"
+            " '--toy-quantile', '0.25', '--quiet'])\n"
+            "try:\n    main(['stage', 'toy_ownjob', '--matrices', sys.argv[1], '--out', sys.argv[2] + '/bad',"
+            " '--toy-quantile', '2'])\nexcept SystemExit as e:\n    bad = e.code\n"
+            "t = metaeval.run_stage('toy_ownjob', sys.argv[1], toy_quantile=0.25, out=sys.argv[2] + '/api', figures=False)\n"
             "try:\n    metaeval.run_stage('toy_ownjob', sys.argv[1], toy_quantil=0.25)\n"
             "except TypeError as e:\n    err = str(e)\n"
             "schema = yaml.safe_load(dag.replace_schema_block(open(sys.argv[3]).read()))['properties']['toy_ownjob']\n"
-            "print(json.dumps([t['toy_quantiles']['quantile'].tolist(), err, schema['properties']['quantile'],\n"
+            "print(json.dumps([rc, bad, t['toy_quantiles']['quantile'].tolist(), err, schema['properties']['quantile'],\n"
             "                  outputs.report_captions()['toy_ownjob_table_toy_quantiles']]))\n")
-    r = subprocess.run([sys.executable, "-c", code, str(m), str(tmp_path / "api"),
-                        str(ROOT / "workflow/schemas/config.schema.yaml")],
-                       capture_output=True, text=True, env=env, timeout=120)
+    r = subprocess.run([sys.executable, "-c", code, str(m), str(tmp_path), str(ROOT / "workflow/schemas/config.schema.yaml")],
+                       capture_output=True, text=True, env=_plugin_env("_toy_ownjob"), timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     import json
 
-    values, err, schema, caption = json.loads(r.stdout)
+    rc, bad, values, err, schema, caption = json.loads(r.stdout.splitlines()[-1])
+    # the 0.25 quantile (linear): AP r1 (0.1, 0.3, 0.9) -> 0.1 + 0.5 * 0.2; r2 (0.2, 0.4, 0.5) -> 0.3; RR ...
+    want = "metric,run,quantile\nAP,r1,0.2\nAP,r2,0.30000000000000004\nRR,r1,0.375\nRR,r2,0.35\n"
+    assert rc == 0 and (tmp_path / "cli" / "tables" / "toy_quantiles.csv").read_text() == want
+    assert sorted(p.relative_to(tmp_path / "cli").as_posix() for p in (tmp_path / "cli").rglob("toy_*")) == [
+        "figures/toy_quantiles.pdf", "figures/toy_quantiles.png", "tables/toy_quantiles.csv",
+        "tables/toy_quantiles.md", "tables/toy_quantiles.tex"]
+    assert bad == 2 and "metaeval stage: error: argument --toy-quantile: must be a number in [0, 1], got '2'" in r.stderr
     assert values == [0.2, 0.30000000000000004, 0.375, 0.35]
     assert err == "run_stage('toy_ownjob'): unknown parameter 'toy_quantil'; known: toy_quantile"
     assert schema == {"description": "The toy own job's quantile.", "type": "number", "minimum": 0, "maximum": 1,
