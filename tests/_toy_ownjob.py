@@ -15,7 +15,7 @@ from metaeval.stages import JobPlan, Output, PlanView, Scope, StageInfo, paramet
 @dataclass(frozen=True)
 class ToyOwnParams:
     toy_quantile: float = parameter(0.5, "toy own job: the quantile of each run's topic scores (default 0.5)",
-                                    metavar="Q", config=("toy_ownjob", "quantile"), field=False,
+                                    metavar="Q", config=("toy_ownjob", "quantile"),
                                     schema={"type": "number", "minimum": 0, "maximum": 1},
                                     doc="The toy own job's quantile.")
 
