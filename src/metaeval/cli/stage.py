@@ -90,7 +90,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="summary: every collection's results folder (holding tables/), in column order")
     add_labelled_args(p)
     for own in OWN_JOBS:            # each own job's options, generated from its parameter class
-        add_stage_args(p, own)
+        try:
+            add_stage_args(p, own)
+        except argparse.ArgumentError as e:
+            raise ValueError(f"stage {own}: {e} (an own job's options are options of 'metaeval stage'; "
+                             "name it with parameter(..., flag=...))") from None
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, out_kind="any", _parser=p)
     add_figure_args(p)
