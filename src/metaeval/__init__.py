@@ -46,7 +46,8 @@ _API = {"evaluate": "api", "meta_evaluate": "api", "MetaResult": "api", "Result"
         "test_errors": "api",               # simulated error rates of the tests (Urbano et al. 2019)
         "ppi": "api",                       # prediction-powered intervals of a judge's scores
         "reproducibility": "api",           # was it reproduced? (Breuer et al. 2020)
-        "bayes": "api"}                     # Bayesian inference (Sakai 2017; Benham et al. 2020)
+        "bayes": "api",                     # Bayesian inference (Sakai 2017; Benham et al. 2020)
+        "run_stage": "api"}                 # a stage with a job of its own (a plug-in's own job)
 __all__ = ["__version__", *_API]  # noqa: PLE0604 - the names of the lazy table
 
 __getattr__, __dir__ = lazy_attributes(__name__, _API)

@@ -26,7 +26,7 @@ from .meta.display import NamedTables, Result
 from .meta.stages.common import SEED
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "Result", "collection", "tidy_to_matrices", "incompleteness", "compare",
-           "judgments", "standardisation", "test_errors", "ppi", "reproducibility", "bayes"]
+           "judgments", "standardisation", "test_errors", "ppi", "reproducibility", "bayes", "run_stage"]
 
 from .meta.matrices import TIDY_COLUMNS, tidy_to_matrices  # noqa: F401  (re-exported; meta.compare uses them too)
 
@@ -597,6 +597,39 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
 
         return write_ppi(r, folder, figures=figures, labels=ppi_labels(r, labels))
     return _attached(res, write, out, figures, "ppi", figure_width, figure_formats)
+
+
+# ------------------------------------------------------------------------ a stage with a job of its own
+def run_stage(name: str, matrices, *, metrics: Iterable[str] | None = None, out=None, figures: bool = True,
+              figure_width: str | float | None = None, figure_formats: str | Sequence[str] | None = None,
+              **params: Any) -> dict[str, pd.DataFrame]:
+    """Stage ``name`` with a job of its own that the package runs (kind ``other`` with a ``run``,
+    a plug-in's own job: :attr:`metaeval.stages.StageInfo.own_job`) on ``matrices`` (a folder of
+    ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy frame; ``metrics``: those
+    only).  ``params``: its parameters by name, the keywords of its parameter class (defaults
+    its declared ones; an unknown one is refused).  Returns ``{table: DataFrame}``; with ``out``
+    also writes its scope's tables and figures there (as ``metaeval stage NAME``)."""
+    import dataclasses
+
+    from .meta.stages import get
+    from .pipeline import run_own_job, write_own_outputs
+
+    st = get(name)
+    if not st.own_job:
+        raise ValueError(f"stage {name} is no stage with a job of its own (kind other with a run function)")
+    known = [f.name for f in dataclasses.fields(st.params_class)] if st.params_class is not None else []
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise TypeError(f"run_stage({name!r}): unknown parameter {unknown[0]!r}; known: {', '.join(known) or 'none'}")
+    values = st.params_class(**params) if st.params_class is not None else None
+    mats = _matrices_of(matrices, metrics)
+    if metrics is not None:
+        mats = {str(m): mats[str(m)] for m in metrics}
+    frames = run_own_job(name, mats, values)
+
+    def write(r: Any, folder: Path, figures: bool) -> list[Path]:
+        return write_own_outputs(name, frames, folder, figures=figures)
+    return _attached(NamedTables(frames, name), write, out, figures, f"stage {name}", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------------------ standardisation

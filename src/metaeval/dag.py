@@ -242,6 +242,9 @@ class Plan:
         #: not the meta job's): standardisation, test_errors
         self.other_jobs = [s.name for s in _stages.REGISTRY if s.kind == "other" and s.condition
                            and self.conditions[s.condition]]
+        #: the stages with a job of their own that the package runs (StageInfo.own_job) switched on:
+        #: one job per collection of their own (workflow/rules/own_job.smk)
+        self.own_jobs = [s for s in _stages.own_job_stages() if self.is_on(s)]
         #: the methods whose tables a collection's meta job combines, in order
         self.method_stages = _stages.method_stages(**self.conditions)
         #: those with a job of their own (on the labelled collection; their parts read by the meta job)
@@ -544,6 +547,9 @@ class Plan:
         for st in _stages.REGISTRY:         # the files of the stages with a job of their own
             if st.targets is not None:
                 out += st.targets(self)
+            elif st.name in self.own_jobs:  # its scope's files, per collection (its plan's, else every one)
+                out += [f"{self.results}/{c}/{sc.name}/{f}" for c in (self.job_collections(st.name) or self.collections)
+                        for sc in st.scopes for f in self.output_files(sc.name)]
         return out
 
 

@@ -29,6 +29,7 @@ import os
 import sys
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, reuse_freed_memory,
                       sharded_stage_runner, stage_groups)
@@ -329,6 +330,66 @@ def write_stage_folder(items: Iterable, folder) -> list[Path]:
                 write_part(content, path)
             written.append(path)
     return [Path(folder) / p.relative_to(out) for p in written]
+
+
+def run_own_job(name: str, matrices: Mapping, params: Any = None) -> dict:
+    """Own job ``name`` (a stage of kind ``other`` with a ``run``: :attr:`metaeval.stages.StageInfo.own_job`)
+    on ``matrices`` (``{metric: topic x run DataFrame}``): ``{table: DataFrame}``.  ``params``: an
+    instance of its parameter class (None: its defaults), its declared checks run first."""
+    from .meta.stages import StageInputs, check_params, get
+
+    st = get(name)
+    if not st.own_job:
+        raise ValueError(f"stage {name} is no own job (kind other with a run function)")
+    if params is None and st.params_class is not None:
+        params = st.params_class()
+    if params is not None:
+        check_params(params)
+    assert st.run is not None
+    return dict(st.run(StageInputs(dict(matrices), tuple(matrices)), params))
+
+
+def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = True,
+                      labels: Mapping | None = None) -> list[Path]:
+    """Write the tables and figures own job ``name`` declares in its scope (``Scope(NAME)``) under
+    ``out_dir``, the scope's root (``results/C/NAME``): ``tables/TABLE.{csv,md,tex}`` with its
+    layout (:attr:`~metaeval.stages.StageInfo.layouts`, else the generic one), ``figures/FIGURE.*``
+    by its plotter (:attr:`~metaeval.stages.StageInfo.plotters`); all or nothing."""
+    from . import outputs as O
+    from .meta.stages import get
+    from .report.figures import plotter
+    from .report.tables import write_table
+    from .util import atomic_dir_outputs
+
+    st = get(name)
+    out = Path(out_dir)
+    own_plotters = dict(st.plotters)
+    written: list[Path] = []
+    with atomic_dir_outputs(written):
+        for sc in st.scopes:
+            for o in O.tables(sc.name):
+                if o.name not in frames:
+                    raise ValueError(f"stage {name}: its run gave no table {o.name!r}")
+                written += write_table(frames[o.name], out / o.directory / o.name, kind=o.layout,
+                                       caption=O.caption(o), labels=labels, label_scope=sc.name)
+            for o in O.figures(sc.name) if figures else ():
+                draw = own_plotters.get(o.name) or plotter(o.layout)[0]
+                written += draw(frames[o.source or o.name], out / o.directory / o.name)
+    return written
+
+
+def write_own_job(name: str, matrices_dir, out_dir, params: Any = None, *, metrics: Sequence[str] | None = None,
+                  figures: bool = True, labels: Mapping | None = None) -> list[Path]:
+    """Own job ``name`` on the matrices of ``matrices_dir`` (``metrics``: those only; default every
+    one), its outputs written under ``out_dir`` (:func:`write_own_outputs`): what ``metaeval stage
+    NAME`` and the rule ``own_job_NAME`` (``workflow/rules/own_job.smk``) do."""
+    from .meta.matrices import list_matrices
+
+    names = list(metrics) if metrics else list_matrices(matrices_dir)
+    if not names:
+        raise ValueError(f"no matrices (METRIC.csv) in {matrices_dir}")
+    frames = run_own_job(name, load_stage_matrices(matrices_dir, names), params)
+    return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels)
 
 
 def collection_runs(collection, cfg, gains=None) -> list[str]:

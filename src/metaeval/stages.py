@@ -35,7 +35,10 @@ Kinds:
 ``"tables"``    a table computed with the tables themselves (Table 1, run means);
 ``"file"``      a job of ``metaeval stage`` that is not a method (select runs, tables, meta,
                 figures, summary);
-``"other"``     a job with its own command (the Kishida (2005) reproduction).
+``"other"``     a job with its own command (the Kishida (2005) reproduction); one with a ``run``
+                and no rule of its own is an *own job* the package runs generically
+                (:attr:`StageInfo.own_job`: ``metaeval stage NAME``, :func:`metaeval.api.run_stage`,
+                ``workflow/rules/own_job.smk``) -- the one kind ``other`` a plug-in may have.
 
 This module imports nothing but the standard library, so that :mod:`metaeval.outputs` and the
 Snakefile (parsed once per job on a cluster) can read it without numpy or pandas; a stage module
@@ -56,7 +59,7 @@ from collections.abc import Callable, Mapping
 
 # REGISTRY: the module's __getattr__, composed on first use
 __all__ = ["REGISTRY", "Param", "StageInfo", "StageInputs", "TextFiles", "Output", "JobPlan", "CaptionParam",  # noqa: F822
-           "PlanView", "KINDS", "Scope", "scope", "scopes", "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "file_stages", "stage_names",
+           "PlanView", "KINDS", "Scope", "scope", "scopes", "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "own_job_stages", "file_stages", "stage_names",
            "params", "param", "common_params", "common_sections", "selection_params", "register",
            "register_common", "plug_ins_here", "register_stage_module", "plug_in_stages", "parameter",
            "params_of", "check_params", "quote", "format_args"]
@@ -504,14 +507,26 @@ class StageInfo:
             object.__setattr__(self, "params", declared)
         if self.kind not in KINDS:
             raise ValueError(f"stage {self.name}: unknown kind {self.kind!r}; known: {', '.join(KINDS)}")
-        if (self.kind in ("matrices", "labelled")) != (self.run is not None):
-            raise ValueError(f"stage {self.name}: a method (and only a method) has a run function")
+        if self.kind in ("matrices", "labelled") and self.run is None:
+            raise ValueError(f"stage {self.name}: a method has a run function")
+        if self.run is not None and self.kind not in ("matrices", "labelled", "other"):
+            raise ValueError(f"stage {self.name}: only a method or an own job (kind other) has a run function")
+        if self.kind == "other" and self.run is not None and (self.params and self.params_class is None):
+            raise ValueError(f"stage {self.name}: an own job declares its parameters as a frozen dataclass")
         if self.run is not None and self.metrics is None and self.metric_list is None:
             raise ValueError(f"stage {self.name}: metrics=None declares a metric list of its own: give metric_list")
 
     @property
     def is_method(self) -> bool:
         return self.kind in ("matrices", "labelled")
+
+    @property
+    def own_job(self) -> bool:
+        """True for a stage of kind ``other`` that the package runs itself: ``run(inputs, params)``
+        on a collection's matrices (``inputs``: :class:`StageInputs`; ``params``: an instance of its
+        parameter class), writing the outputs of its scope (``metaeval stage NAME``,
+        ``workflow/rules/own_job.smk`` unless a rule of its own has its name)."""
+        return self.kind == "other" and self.run is not None
 
     @property
     def labelled(self) -> bool:
@@ -562,8 +577,9 @@ def _load(entry: str) -> StageInfo:
         info = getattr(importlib.import_module(module), attr or "STAGE")
     except (ImportError, AttributeError) as e:
         raise ValueError(f"stage module {entry!r} (METAEVAL_STAGES, register_stage_module): {e}") from None
-    if not isinstance(info, StageInfo) or not info.is_method:
-        raise ValueError(f"stage module {entry}: STAGE must be a StageInfo of kind matrices or labelled")
+    if not isinstance(info, StageInfo) or not (info.is_method or info.own_job):
+        raise ValueError(f"stage module {entry}: STAGE must be a StageInfo of kind matrices or labelled, "
+                         "or of kind other with a run function (an own job)")
     if info.params_class is None and any(p.field for p in info.params):
         raise ValueError(f"stage module {entry}: declare the parameters as a frozen dataclass of "
                          "metaeval.stages.parameter(...) fields (StageInfo(params=TheClass))")
@@ -660,6 +676,11 @@ def method_stages(**conditions) -> list[str]:
     its condition is on (``method_stages(gain_sweep=False, incompleteness=True)``; default on)."""
     return [s.name for s in _registry() if s.is_method
             and (s.condition is None or bool(conditions.get(s.condition, True)))]
+
+
+def own_job_stages() -> tuple[str, ...]:
+    """The stages of kind ``other`` the package runs itself (:attr:`StageInfo.own_job`), in order."""
+    return tuple(s.name for s in _registry() if s.own_job)
 
 
 def file_stages() -> tuple[str, ...]:

@@ -67,12 +67,14 @@ def test_toy_stage_from_one_module(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("collections:\n  sim: {simulate: {preset: ntcir5-chinese, topics: 8, runs: 5}}\n"
                    "metrics: [AP, RR]\nkishida: {enabled: false}\nincompleteness: {enabled: false}\n"
-                   "toy: {scale: 4.5}\n")
+                   "toy: {scale: 4.5}\ntoy_ownjob: {quantile: 0.25}\n")
     # (with a stage on the labelled collection from outside the package too, tests/_toy_labelled.py:
-    # its own job per collection writes its part, which the meta job reads -- the same dry run)
+    # its own job per collection writes its part, which the meta job reads -- and a stage with a job
+    # of its own, tests/_toy_ownjob.py: the generic rule own_job_NAME of workflow/rules/own_job.smk
+    # writes its scope's files -- the same dry run)
     r = _run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-n", "-p",
-              "--configfile", str(cfg), "--directory", str(tmp_path)], stages="_toy_stage,_toy_labelled",
-             cwd=tmp_path)
+              "--configfile", str(cfg), "--directory", str(tmp_path)],
+             stages="_toy_stage,_toy_labelled,_toy_ownjob", cwd=tmp_path)
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
     meta = [ln for ln in r.stdout.splitlines() if " stage meta " in ln]
     assert len(meta) == 1 and " --toy-scale 4.5 " in meta[0], meta
@@ -81,6 +83,12 @@ def test_toy_stage_from_one_module(tmp_path):
     assert len(labelled) == 1 and "--collection results/sim/collection.npz" in labelled[0], labelled
     assert "--out results/sim/parts/toy_labelled " in labelled[0] and " --parts results/sim/parts " in meta[0]
     assert "results/sim/tables/toy_relevant.csv" in r.stdout
+    own = [ln for ln in r.stdout.splitlines() if " stage toy_ownjob --" in ln]
+    assert own == [f"Shell command: {sys.executable} -m metaeval stage toy_ownjob --matrices results/sim/matrices --metrics AP RR"
+                   " --toy-quantile 0.25 --figure-width 3.33 --figure-formats png,pdf --out results/sim/toy_ownjob"
+                   " --quiet > results/logs/sim/toy_ownjob.log 2>&1"], own
+    assert all(f"results/sim/toy_ownjob/{f}" in r.stdout for f in
+               ("tables/toy_quantiles.csv", "tables/toy_quantiles.tex", "figures/toy_quantiles.png"))
 
     # the outputs: metaeval meta runs it and writes its table (CSV, Markdown, LaTeX)
     mats = write_matrices(tmp_path / "m")

@@ -91,6 +91,22 @@ def _options_from_args(args, s):
     return s.options({prm.name: _value(args, prm) for prm in ps})
 
 
+def stage_params_from_args(args, name: str):
+    """Stage ``name``'s parameter object (an instance of its parameter class) from the parsed
+    options (:func:`add_stage_args`; a bad value is an :class:`~metaeval.errors.InputError`)."""
+    from ..errors import InputError
+
+    s = _stages.get(name)
+    if s.params_class is None:
+        return None
+    try:
+        values = s.params_class(**{prm.name: _value(args, prm) for prm in s.params})
+        _stages.check_params(values)
+    except ValueError as e:
+        raise InputError(f"stage {name}: {e}") from None
+    return values
+
+
 def config_from_args(args):
     """The :class:`~metaeval.meta.run.MetaConfig` of the parsed options (a bad value is an
     :class:`~metaeval.errors.InputError`: one line, exit status 1)."""

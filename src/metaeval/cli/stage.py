@@ -11,14 +11,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._meta_options import add_config_args, add_labelled_args, config_from_args
+from ._meta_options import add_config_args, add_labelled_args, add_stage_args, config_from_args, stage_params_from_args
 from ._stage_jobs import need
 
-from ..meta.stages import file_stages, method_stages
+from ..meta.stages import file_stages, method_stages, own_job_stages
 
 #: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES); both lists
 #: derive from the one registry, metaeval.stages
 FILE_STAGES = file_stages()
+#: the stages of kind other the package runs itself (a plug-in's own job: StageInfo.own_job)
+OWN_JOBS = own_job_stages()
 
 
 from ._figure_options import add_figure_args
@@ -37,7 +39,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "PARTS and, with --figures, the figures: a collection's meta-evaluation in one "
                     "process; --write-parts: also each stage's part folder PARTS/STAGE/), "
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
-                    "cross-collection tables and figures). Options mean what they mean for "
+                    "cross-collection tables and figures)" + (", or a stage with a job of its own (" + ", ".join(OWN_JOBS)
+                    + ": MATRICES -> OUT/tables, OUT/figures, its scope's files)" if OWN_JOBS else "") + ". Options mean what they mean for "
                     "'metaeval meta'; docs/pipeline.md lists the files.")
     p.add_argument("names", nargs="+", metavar="STAGE",
                    help="stage to run (see above); several method stages run one after the other in "
@@ -86,6 +89,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--collection-dirs", nargs="+", metavar="NAME=DIR",
                    help="summary: every collection's results folder (holding tables/), in column order")
     add_labelled_args(p)
+    for own in OWN_JOBS:            # each own job's options, generated from its parameter class
+        try:
+            add_stage_args(p, own)
+        except argparse.ArgumentError as e:
+            raise ValueError(f"stage {own}: {e} (an own job's options are options of 'metaeval stage'; "
+                             "name it with parameter(..., flag=...))") from None
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, out_kind="any", _parser=p)
     add_figure_args(p)
@@ -107,11 +116,15 @@ def run(args) -> int:
     try:
         from ..meta.run import STAGES
 
-        if name not in FILE_STAGES and name not in STAGES:
-            parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES))}")
+        if name not in FILE_STAGES and name not in STAGES and name not in OWN_JOBS:
+            parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES) + OWN_JOBS)}")
         st = stages.get(name)
         if st.command is not None:           # a job that is not a method: the function it names
             _command(st.command)(args, parser, progress)
+        elif st.own_job:                     # a job of its own the package runs: its scope's files under OUT
+            need(parser, args, "matrices")
+            pipeline.write_own_job(name, args.matrices, args.out, stage_params_from_args(args, name),
+                                   metrics=getattr(args, "metrics", None))
         else:
             from ..metrics.registry import parse_gains
             from ._stage_jobs import _metrics_and_config

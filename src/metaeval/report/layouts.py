@@ -116,7 +116,7 @@ def kind_for(kind: str | None, default_name: str | None = None) -> TableKind:
     except KeyError:
         from ..meta import stages
 
-        for s in stages.plug_in_stages():        # a table of a stage registered from outside the package:
+        for s in stages.REGISTRY:                # a table whose stage declares its layout (a plug-in, an own job):
             if kind in dict(s.layouts):          # the layout it declares, else the generic one
                 return TableKind(kind, dict(s.layouts)[kind])
             if any(kind == o.layout for o in s.outputs if o.kind == "table"):
