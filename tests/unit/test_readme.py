@@ -41,6 +41,20 @@ def test_readme_commands_and_test_requirements():
         assert needed in text, needed
 
 
+def test_readme_command_table_names_every_command():
+    """Every command of ``metaeval`` (its parser's subcommands) has a row in the README's command
+    table, but the deprecated aliases (their help says so)."""
+    import argparse
+
+    from metaeval.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    table = [ln for ln in README.read_text(encoding="utf-8").splitlines() if ln.startswith("| `metaeval ")]
+    named = {ln.split()[2].rstrip("`") for ln in table}
+    deprecated = {n for n, p in sub.choices.items() if (p.description or "").startswith("Deprecated")}
+    assert sorted(set(sub.choices) - deprecated - named) == []
+
+
 #: user-facing files cleared of the papers' file numbers in this change (the lead's final sweep
 #: covers the rest: docs/meta.md, docs/metrics.md, ..., tables, figures, workflow/)
 #: every file a user reads: the README, the docs, the configs and their schema, the workflow's rules
