@@ -239,9 +239,9 @@ def first_figure_page(pdf: Path) -> int | None:
 
 
 def page_images(pdf: Path, png: Path, name: str) -> list[Path]:
-    """The first page of ``pdf`` and the first with a figure as ``png/NAME-p1.png`` and
-    ``png/NAME-figures-pN.png``."""
-    out = [first_page_png(pdf, Path(png) / f"{name}-p1.png")]
+    """The first two pages of ``pdf`` (page 2: the first a ``table*`` can go to) and the first with
+    a figure as ``png/NAME-p1.png``, ``png/NAME-p2.png`` and ``png/NAME-figures-pN.png``."""
+    out = [first_page_png(pdf, Path(png) / f"{name}-p{page}.png", page) for page in (1, 2)]
     page = first_figure_page(pdf)
     if page is not None:
         out.append(first_page_png(pdf, Path(png) / f"{name}-figures-p{page}.png", page))
