@@ -1,12 +1,17 @@
-"""Compile a pipeline's LaTeX tables where papers are written: every ``.tex`` table ``\\input`` into
-an ACM ``acmart`` sigconf document and into a 10 pt two-column ``article``, compiled with pdflatex;
-the problems a reader of the paper would see -- an overfull box, a float too large for the page --
-are returned, one line each, naming the table.
+"""Compile a pipeline's LaTeX tables and figures where papers are written: every ``.tex`` table
+``\\input`` and every figure PDF ``\\includegraphics``'d at its own size (in a ``figure`` when it fits
+the column, a ``figure*`` otherwise, with its caption of the outputs, ``.snakemake/metaeval/report-captions/``
+beside the results folder) into an ACM ``acmart`` sigconf document and into a 10 pt two-column
+``article``, compiled with pdflatex; the problems a reader of the paper would see -- an overfull box,
+a float too large for the page, a figure wider than the column (at the default ``figures: {width:
+column}``), a figure without its caption -- are returned, one line each, naming the table or figure.
 
 Used by tests/pipeline/test_latex_compile.py (on the reduced DAG's tables and on the DL19 example's)
 and runnable alone on a results folder, saving the first page of each document as a PNG::
 
     python tests/_latex.py results [PNG_DIR]
+
+(``PNG_DIR``: the first page of each document and the first page with a figure.)
 
 pdflatex (TeX Live: texlive-latex-extra, texlive-publishers for acmart, texlive-fonts-recommended,
 texlive-fonts-extra for Libertine) is required: :func:`require_pdflatex` skips a test without it,
@@ -27,11 +32,23 @@ DOCUMENTS = {
               "\\renewcommand\\footnotetextcopyrightpermission[1]{}\n\\usepackage{booktabs}\n",
     "article": "\\documentclass[10pt,twocolumn]{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n",
 }
+#: the figures still taller than a page at column width (issue 47, item 3, open: a panel per test,
+#: metric or method stacked in a 3.17 in column): their "Float too large" is an open problem, listed
+#: by :func:`main` without failing; any other figure too tall, and any other problem, fails.  The
+#: tests assert that exactly these are (tests/pipeline/test_latex_compile.py), so one laid out
+#: anew is taken off this list
+TALL_FIGURES = frozenset({"incompleteness", "pool_reuse", "pvalues", "rank_correlation", "tstar"})
+
+#: what the figures need (acmart loads graphicx itself)
+_FIGURE_PREAMBLE = "\\usepackage{graphicx}\n\\newsavebox\\metaevalfig\n"
 
 #: what the log says of a box or float that does not fit the page
 _PROBLEM = re.compile(r"^(Overfull \\[hv]box \(([\d.]+)pt too (?:wide|high)\).*|"
                       r"LaTeX Warning: Float too large for page by ([\d.]+)pt.*)$", re.M)
-_MARK = re.compile(r"^METAEVAL-TABLE (\S+)$", re.M)
+_MARK = re.compile(r"^METAEVAL-(?:TABLE|FIGURE) (\S+)$", re.M)
+#: what the document says of a figure wider than the column (its width, the column's) or without caption
+_WIDE = re.compile(r"^METAEVAL-WIDE ([\d.]+)pt ([\d.]+)pt$", re.M)
+_NO_CAPTION = re.compile(r"^METAEVAL-NO-CAPTION$", re.M)
 
 
 def pdflatex() -> str | None:
@@ -60,31 +77,85 @@ def tables_of(results: Path) -> list[Path]:
     return sorted(found, key=lambda p: (p.name != "results.tex", p.as_posix()))
 
 
+def figures_of(results: Path) -> list[Path]:
+    """Every figure PDF under ``results`` (collections' ``figures/``, ``summary/``, the judgments'
+    and ppi's), by path."""
+    return sorted(p for p in Path(results).rglob("*.pdf") if "report" not in p.parts)
+
+
+def caption_file(figure: Path) -> Path:
+    """The figure's caption of the outputs (docs/outputs.md, "Report captions"): the RST file the
+    workflow writes under ``.snakemake/metaeval/report-captions/`` of the working directory (the
+    folder above ``results``): ``figure_NAME`` of a collection's ``figures/``, ``summary_figure_NAME``
+    of ``summary/``, ``SCOPE_figure_NAME`` of a stage's folder (``judgments``, ``ppi``)."""
+    figure = Path(figure)
+    parts = figure.parts
+    i = max(j for j, part in enumerate(parts) if part == "results") if "results" in parts else len(parts) - 3
+    captions = Path(*parts[:i]) / ".snakemake" / "metaeval" / "report-captions"
+    scope = figure.parent.name
+    key = {"figures": "figure", "summary": "summary_figure"}.get(scope, f"{scope}_figure")
+    return captions / f"{key}_{figure.stem}.rst"
+
+
+def figure_caption(figure: Path) -> str | None:
+    """The caption of :func:`caption_file` as one paragraph of LaTeX (special characters escaped),
+    None when there is none."""
+    from metaeval.report.render import escape_latex
+
+    f = caption_file(figure)
+    if not f.is_file():
+        return None
+    text = " ".join(f.read_text(encoding="utf-8").split())
+    return escape_latex(text) or None
+
+
+def _figure_float(figure: Path) -> list[str]:
+    """The lines placing ``figure`` at its own size: in a ``figure`` when no wider than the column,
+    else in a ``figure*`` (and the log told its width); its caption and a stable label
+    ``fig:SCOPE:NAME``."""
+    caption = figure_caption(figure)
+    scope = figure.parent.parent.name if figure.parent.name == "figures" else figure.parent.name
+    label = f"fig:{scope}:{figure.stem}"
+    cap = (f"\\caption{{{caption}}}" if caption is not None else "\\typeout{METAEVAL-NO-CAPTION}\\caption{(none)}") \
+        + f"\\label{{{label}}}"
+    body = f"\\centering\\usebox\\metaevalfig{cap}"
+    return [f"\\sbox\\metaevalfig{{\\includegraphics{{{figure.as_posix()}}}}}",
+            "\\ifdim\\wd\\metaevalfig>\\columnwidth",
+            "\\typeout{METAEVAL-WIDE \\the\\wd\\metaevalfig\\space\\the\\columnwidth}",
+            f"\\begin{{figure*}}[tbp]{body}\\end{{figure*}}",
+            "\\else",
+            f"\\begin{{figure}}[tbp]{body}\\end{{figure}}",
+            "\\fi"]
+
+
 #: a paragraph of a paper's text before the tables
 _TEXT = "\\section{Results}\n" + "The tables of the pipeline, each \\verb|\\input| as written. " * 6 + "\n\n"
 
 
-def document(kind: str, tables: list[Path]) -> str:
-    """A document of class ``kind`` that ``\\input``s every table as a paper does (its floats placed
-    by LaTeX), each table's name typed into the log before it (:func:`problems` names the table of a
-    problem)."""
+def document(kind: str, tables: list[Path], figures: list[Path] = ()) -> str:  # type: ignore[assignment]
+    """A document of class ``kind`` that ``\\input``s every table and places every figure as a paper
+    does (its floats placed by LaTeX), each one's name typed into the log before it (:func:`problems`
+    names the table or figure of a problem)."""
     body = []
-    for i, t in enumerate(tables, 1):
-        body += [f"\\typeout{{METAEVAL-TABLE {t.as_posix()}}}", f"\\input{{{t.as_posix()}}}"]
+    floats = [("TABLE", t) for t in tables] + [("FIGURE", f) for f in figures]
+    for i, (what, t) in enumerate(floats, 1):
+        body.append(f"\\typeout{{METAEVAL-{what} {t.as_posix()}}}")
+        body += [f"\\input{{{t.as_posix()}}}"] if what == "TABLE" else _figure_float(t)
         if i % 4 == 0:                 # the floats placed before more come (LaTeX's float queue is finite)
             body.append("\\clearpage")
     title = "\\title{Tables}\n\\maketitle\n" if kind == "acmart" else ""
-    return (DOCUMENTS[kind] + "\\extrafloats{500}\n\\begin{document}\n" + title + _TEXT + "\n".join(body)
-            + "\n\\clearpage\n\\end{document}\n")
+    return (DOCUMENTS[kind] + _FIGURE_PREAMBLE + "\\extrafloats{500}\n\\begin{document}\n" + title + _TEXT
+            + "\n".join(body) + "\n\\clearpage\n\\end{document}\n")
 
 
 def compile_document(kind: str, tables: list[Path], work: Path, timeout: int = 300,
-                     preamble_input: Path | None = None) -> tuple[Path, str]:
-    """Compile :func:`document` in ``work`` (as ``KIND.tex``); return the PDF and the log's text.
+                     preamble_input: Path | None = None, figures: list[Path] = ()) -> tuple[Path, str]:  # type: ignore[assignment]
+    """Compile :func:`document` of ``tables`` and ``figures`` in ``work`` (as ``KIND.tex``); return the
+    PDF and the log's text.
     ``preamble_input``: a file ``\\input`` after ``\\begin{document}`` (measurements).  Raises
     ``AssertionError`` with the log's end when pdflatex stops with an error."""
     work.mkdir(parents=True, exist_ok=True)
-    text = document(kind, tables)
+    text = document(kind, tables, figures)
     if preamble_input is not None:
         text = text.replace("\\begin{document}\n", f"\\begin{{document}}\n\\input{{{preamble_input.as_posix()}}}\n", 1)
     (work / f"{kind}.tex").write_text(text, encoding="utf-8")
@@ -97,15 +168,44 @@ def compile_document(kind: str, tables: list[Path], work: Path, timeout: int = 3
     return work / f"{kind}.pdf", log
 
 
-def problems(log: str) -> list[str]:
+def problems(log: str, wide_figures: bool = False) -> list[str]:
     """``TABLE: Overfull \\hbox (Xpt too wide) ...`` for every overfull box or float too large in
-    ``log``, naming the table it occurred in."""
+    ``log``, naming the table or figure it occurred in; ``FIGURE: wider than the column ...`` for a
+    figure wider than the column (unless ``wide_figures``: a config of ``figures: {width: text}``),
+    ``FIGURE: no caption ...`` for one without its caption file."""
     marks = [(m.start(), m.group(1)) for m in _MARK.finditer(log)]
-    out = []
-    for m in _PROBLEM.finditer(log):
-        table = next((name for pos, name in reversed(marks) if pos < m.start()), "(preamble)")
-        out.append(f"{'/'.join(Path(table).parts[-3:])}: {m.group(1).strip()}")
-    return out
+    found = [(m.start(), m.group(1).strip()) for m in _PROBLEM.finditer(log)]
+    found += [(m.start(), f"no caption ({caption_file(Path(_owner(marks, m.start()))).name} missing)")
+              for m in _NO_CAPTION.finditer(log)]
+    if not wide_figures:
+        found += [(m.start(), (f"wider than the column ({m.group(1)}pt in a {m.group(2)}pt column: "
+                               f"{float(m.group(1)) - float(m.group(2)):.2f}pt too wide)"))
+                  for m in _WIDE.finditer(log)]
+    return [f"{'/'.join(Path(_owner(marks, pos)).parts[-3:])}: {text}" for pos, text in sorted(found)]
+
+
+def open_problem(line: str) -> bool:
+    """Whether a line of :func:`problems` is a figure of :data:`TALL_FIGURES` too tall for the page."""
+    name, _, text = line.partition(": ")
+    return (name.endswith(".pdf") and Path(name).stem in TALL_FIGURES
+            and text.startswith("LaTeX Warning: Float too large for page"))
+
+
+def too_tall(found: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The figures of :data:`TALL_FIGURES` too tall for the page in each document of
+    :func:`compile_problems`' answer (``COLLECTION/figures/NAME.pdf``), sorted."""
+    return {kind: sorted({line.partition(": ")[0] for line in lines if open_problem(line)})
+            for kind, lines in found.items()}
+
+
+def failing(found: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The problems of each document but those of :data:`TALL_FIGURES` too tall (open)."""
+    return {kind: [line for line in lines if not open_problem(line)] for kind, lines in found.items()}
+
+
+def _owner(marks: list[tuple[int, str]], pos: int) -> str:
+    """The table or figure whose mark is the last before ``pos`` in the log."""
+    return next((name for p, name in reversed(marks) if p < pos), "(preamble)")
 
 
 def overflow_by_table(log: str) -> dict[str, float]:
@@ -129,41 +229,67 @@ def first_page_png(pdf: Path, dest: Path, page: int = 1) -> Path | None:
     return dest
 
 
-def compile_problems(results: Path, work: Path, png: Path | None = None) -> dict[str, list[str]]:
-    """``{document class: [problem, ...]}`` of every table under ``results`` compiled in each
-    document of :data:`DOCUMENTS` (in ``work/KIND``); ``png``: page 1 of each saved there."""
+def first_figure_page(pdf: Path) -> int | None:
+    """The page of the first figure of a compiled :func:`document` (its label's, in the ``.aux``
+    beside ``pdf``); None without figures."""
+    aux = Path(pdf).with_suffix(".aux")
+    m = re.search(r"\\newlabel\{fig:[^}]*\}\{\{[^}]*\}\{(\d+)\}", aux.read_text(encoding="latin-1")) \
+        if aux.exists() else None
+    return int(m.group(1)) if m else None
+
+
+def page_images(pdf: Path, png: Path, name: str) -> list[Path]:
+    """The first two pages of ``pdf`` (page 2: the first a ``table*`` can go to) and the first with
+    a figure as ``png/NAME-p1.png``, ``png/NAME-p2.png`` and ``png/NAME-figures-pN.png``."""
+    out = [first_page_png(pdf, Path(png) / f"{name}-p{page}.png", page) for page in (1, 2)]
+    page = first_figure_page(pdf)
+    if page is not None:
+        out.append(first_page_png(pdf, Path(png) / f"{name}-figures-p{page}.png", page))
+    return [p for p in out if p is not None]
+
+
+def compile_problems(results: Path, work: Path, png: Path | None = None, name: str | None = None,
+                     wide_figures: bool = False) -> dict[str, list[str]]:
+    """``{document class: [problem, ...]}`` of every table and figure under ``results`` compiled in
+    each document of :data:`DOCUMENTS` (in ``work/KIND``); ``png``: the first page of each and its
+    first page with a figure saved there as ``NAME-KIND-...png`` (NAME: the folder above ``results``)."""
     tables = [t.resolve() for t in tables_of(results)]
+    figures = [f.resolve() for f in figures_of(results)]
+    name = name or Path(results).resolve().parent.name or "results"
     out = {}
     for kind in DOCUMENTS:
-        pdf, log = compile_document(kind, tables, Path(work) / kind)
-        out[kind] = problems(log)
-        if png is not None:          # page 1, and page 2: the first page a table* can go to
-            for page in (1, 2):
-                first_page_png(pdf, Path(png) / f"{Path(results).parent.name or 'results'}-{kind}-p{page}.png", page)
+        pdf, log = compile_document(kind, tables, Path(work) / kind, figures=figures)
+        out[kind] = problems(log, wide_figures)
+        if png is not None:
+            page_images(pdf, Path(png), f"{name}-{kind}")
     return out
 
 
 def main(argv: list[str]) -> int:
-    """``python tests/_latex.py RESULTS [PNG_DIR]``: print the problems of each document (exit 1 if
-    any); with ``PNG_DIR``, pages 1 and 2 of each as ``NAME-CLASS-pN.png`` (NAME: the folder above
-    RESULTS)."""
+    """``python tests/_latex.py RESULTS [PNG_DIR [NAME]]``: print the tables and figures compiled and
+    the problems of each document (exit 1 if any); with ``PNG_DIR``, the first page of each and its
+    first page with a figure as ``NAME-CLASS-p1.png``, ``NAME-CLASS-figures-pN.png`` (NAME: default
+    the folder above RESULTS)."""
     import tempfile
 
     results = Path(argv[0]).resolve()
     png = Path(argv[1]) if len(argv) > 1 else None
+    name = argv[2] if len(argv) > 2 else (results.parent.name or "results")
     tables = tables_of(results)
+    figures = figures_of(results)
     bad = 0
     with tempfile.TemporaryDirectory(prefix="metaeval-latex-") as work:
         for kind in DOCUMENTS:
-            pdf, log = compile_document(kind, tables, Path(work) / kind)
+            pdf, log = compile_document(kind, tables, Path(work) / kind, figures=figures)
             found = problems(log)
-            bad += len(found)
-            print(f"{kind}: {len(tables)} tables, {len(found)} problems")
+            failing = [line for line in found if not open_problem(line)]
+            bad += len(failing)
+            print(f"{kind}: {len(tables)} tables, {len(figures)} figures, {len(failing)} problems "
+                  f"({len(found) - len(failing)} figures too tall, open)")
             for line in found:
-                print("  " + line)
+                print(("  open: " if open_problem(line) else "  ") + line)
             if png is not None:
-                for page in (1, 2):
-                    first_page_png(pdf, png / f"{results.parent.name}-{kind}-p{page}.png", page)
+                page_images(pdf, png, f"{name}-{kind}")
     return 1 if bad else 0
 
 

@@ -406,7 +406,7 @@ class MetaResult(Mapping, Result):
         ``metaeval meta --out OUT`` does; returns the paths.  ``labels``: a labels file or a dict
         ``{run or measure: label}`` shown in the Markdown/LaTeX tables and figures (default: each
         run's short name, :mod:`metaeval.labels`); the CSVs keep the names.  ``figure_width``:
-        ``"column"`` (3.33 in, the default), ``"text"`` (7.0 in) or inches; ``figure_formats``: of
+        ``"column"`` (3.17 in, the default), ``"text"`` (6.48 in) or inches; ``figure_formats``: of
         ``("png", "pdf")`` (``--figure-width`` / ``--figure-formats``)."""
         from .labels import labels_for
 

@@ -1,6 +1,6 @@
 """Figures for print (issue 47, item 3): every figure PDF of the reduced default DAG (the shared
 run of tests/_pipeline_run.py, no DAG run of its own) is as wide as configured -- a column of a
-two-column paper, 3.33 in, by default -- and prints no text under 7 pt at that size, read back
+two-column paper, 3.17 in, by default -- and prints no text under 7 pt at that size, read back
 from the PDF with pdfminer.six (the sizes a reader sees, not the ones matplotlib was asked for)."""
 
 from __future__ import annotations

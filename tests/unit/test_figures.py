@@ -176,7 +176,7 @@ def test_save_figure_draws_each_format_once_with_the_same_bytes(tmp_path, monkey
 
 
 def test_figure_width_and_formats_configured(tmp_path):
-    """figures: {width, formats}: column (3.33 in) by default, text (7.0 in) or inches; the PDF's
+    """figures: {width, formats}: column (3.17 in) by default, text (6.48 in) or inches; the PDF's
     page that wide, every text at least 7 pt (a 5 pt text raised); formats without pdf write the
     PNG alone; bad values refused naming what is accepted."""
     from metaeval.dag import figure_args
@@ -192,21 +192,21 @@ def test_figure_width_and_formats_configured(tmp_path):
 
     fig, paths = draw("col")
     assert [p.suffix for p in paths] == [".png", ".pdf"]
-    assert fig.get_size_inches()[0] == pytest.approx(3.33) and fig.axes[0].title.get_fontsize() == 7.0
-    assert b"/MediaBox [ 0 0 239.76 " in (tmp_path / "col.pdf").read_bytes()      # 3.33 in, in points
+    assert fig.get_size_inches()[0] == pytest.approx(3.17) and fig.axes[0].title.get_fontsize() == 7.0
+    assert b"/MediaBox [ 0 0 228.24 " in (tmp_path / "col.pdf").read_bytes()      # 3.17 in, in points
     with figure_settings("text", ["png"]):
         fig, paths = draw("text")
-    assert [p.name for p in paths] == ["text.png"] and fig.get_size_inches()[0] == pytest.approx(7.0)
+    assert [p.name for p in paths] == ["text.png"] and fig.get_size_inches()[0] == pytest.approx(6.48)
     with figure_settings(5):
         assert draw("five")[0].get_size_inches()[0] == 5.0
-    assert parse_width("column") == 3.33 and parse_formats("pdf,png") == ("png", "pdf")
+    assert parse_width("column") == 3.17 and parse_formats("pdf,png") == ("png", "pdf")
     for bad in ("wide", "1", "nan"):
         with pytest.raises(ValueError, match="expected column, text or inches"):
             parse_width(bad)
     with pytest.raises(ValueError, match="png is required"):
         parse_formats(["pdf"])
-    assert figure_args(None) == "--figure-width 3.33 --figure-formats png,pdf"
-    assert figure_args({"width": "text", "formats": ["pdf", "png"]}) == "--figure-width 7 --figure-formats png,pdf"
+    assert figure_args(None) == "--figure-width 3.17 --figure-formats png,pdf"
+    assert figure_args({"width": "text", "formats": ["pdf", "png"]}) == "--figure-width 6.48 --figure-formats png,pdf"
 
 
 @pytest.mark.parametrize("argv, code, message", [
@@ -224,7 +224,7 @@ def test_figure_options_of_a_drawing_command(argv, code, message, capsys):
         assert e.value.code == code and message in capsys.readouterr().err
     else:
         args = parser.parse_args(["meta", "--matrices", "m", "--out", "o", *argv])
-        assert args.figure_width == 7.0
+        assert args.figure_width == 6.48
 
 
 def test_api_write_takes_the_figure_width(tmp_path):
@@ -249,7 +249,7 @@ def test_api_write_takes_the_figure_width(tmp_path):
     from PIL import Image
 
     with Image.open(tmp_path / "text" / "f.png") as im:
-        assert im.size[0] == round(7.0 * 150)
+        assert im.size[0] == round(6.48 * 150)
     (tmp_path / "col").mkdir()
     assert [p.name for p in res.write(tmp_path / "col")] == ["f.png", "f.pdf"]
-    assert re.search(rb"/MediaBox \[ 0 0 239\.76 ", (tmp_path / "col" / "f.pdf").read_bytes())
+    assert re.search(rb"/MediaBox \[ 0 0 228\.24 ", (tmp_path / "col" / "f.pdf").read_bytes())

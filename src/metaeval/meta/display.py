@@ -84,7 +84,7 @@ class Result:
     def write(self, out: str | Path, *, figures: bool = True, figure_width: str | float | None = None,
               figure_formats: str | Sequence[str] | None = None) -> list[Path]:
         """Write the command's files into the folder ``out`` (figures too unless ``figures`` is
-        false; ``figure_width``: ``"column"`` (3.33 in, the default), ``"text"`` (7.0 in) or inches,
+        false; ``figure_width``: ``"column"`` (3.17 in, the default), ``"text"`` (6.48 in) or inches,
         ``figure_formats``: of ``("png", "pdf")``, as ``--figure-width`` / ``--figure-formats``);
         the paths written."""
         if self._writer is None:

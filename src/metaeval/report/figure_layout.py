@@ -1,6 +1,6 @@
 """Layout helpers of the figures, sized for print and readable with 80+ runs and 25 measures:
 every figure saved at the configured width (``figures: {width: column | text | INCHES}``: a column
-of a two-column paper, 3.33 in, by default), every text at least :data:`MIN_PT` points at that
+of a two-column paper, 3.17 in, by default), every text at least :data:`MIN_PT` points at that
 size (set in points at the final size: a figure is laid out again at its width, never shrunk),
 panels wrapped into the columns the width holds, legends below the panels, the Okabe & Ito (2008)
 colours (a line style and marker each besides, readable in grey), the configured formats (vector
@@ -163,8 +163,8 @@ def _within_aspect(fig: Figure) -> None:
 
 
 #: the narrowest panel of a grid (inches): an axis with 7 pt tick labels and its label; a grid of
-#: more columns than the width holds of these is wrapped into fewer
-PANEL_MIN_WIDTH = 1.6
+#: more columns than the width holds of these is wrapped into fewer (two to a 3.17 in column)
+PANEL_MIN_WIDTH = 1.55
 #: the lowest panel (inches)
 PANEL_MIN_HEIGHT = 1.4
 

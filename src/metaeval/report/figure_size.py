@@ -13,9 +13,11 @@ from dataclasses import dataclass
 __all__ = ["WIDTHS", "FORMATS", "MIN_PT", "WIDTH_RANGE", "FigureSettings", "parse_width", "parse_formats",
            "current_settings", "figure_settings"]
 
-#: the named widths (inches): a column of a two-column paper (ACM sigconf, a 10 pt two-column
-#: article: 3.33 in) and the text width of one (7.0 in)
-WIDTHS = {"column": 3.33, "text": 7.0}
+#: the named widths (inches): a column of a two-column paper and the text width of one, each the
+#: narrower of ACM sigconf's (241.1 pt, 506.3 pt) and a 10 pt two-column article's (229.5 pt, 469 pt;
+#: metaeval.report.texfit): 3.17 in (229.1 pt) and 6.48 in (468.3 pt), so a figure at its own size
+#: fits both (tests/_latex.py compiles them)
+WIDTHS = {"column": 3.17, "text": 6.48}
 #: the formats a figure is written in: the PNG (the HTML report embeds it) and the vector PDF
 FORMATS = ("png", "pdf")
 #: no text of a figure is smaller than this (points, at the figure's final size)
@@ -36,7 +38,7 @@ _SETTINGS = [FigureSettings()]
 
 
 def parse_width(value: str | float) -> float:
-    """``column`` (3.33 in), ``text`` (7.0 in) or a width in inches, within :data:`WIDTH_RANGE`;
+    """``column`` (3.17 in), ``text`` (6.48 in) or a width in inches, within :data:`WIDTH_RANGE`;
     ValueError naming the accepted values otherwise."""
     if isinstance(value, str) and value.strip().lower() in WIDTHS:
         return WIDTHS[value.strip().lower()]

@@ -27,7 +27,7 @@ import matplotlib.colors
 from .. import outputs as O
 from ..meta.bootstrap import tstar_asl
 from .csvio import read_table
-from .figure_layout import (DPI, MANY_COLORS, MIN_PT, SEQUENTIAL, current_settings, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401
+from .figure_layout import (DPI, MANY_COLORS, MIN_PT, PANEL_MIN_WIDTH, SEQUENTIAL, current_settings, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401
                             new_figure, palette_png, panel_title, save_figure, side_legend)
 
 __all__ = [
@@ -362,7 +362,7 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
             label = max(len(v) for v in names) * size * 0.6 / 72 + 0.1      # inches
             return label, (width - label - 0.3 - right - (ncols - 1) * gap) / ncols
 
-        most = max(1, min(4, len(coefs), int(width // 1.6)))  # panels at least 1.6 in: 2 a column, 4 a text width
+        most = max(1, min(4, len(coefs), int(width // PANEL_MIN_WIDTH)))  # 2 panels a column, 4 a text width
         names, key, step = [str(m) for m in metrics], "", 1
         for ncols in range(most, 0, -1):                      # the names on the axes, a cell a 7 pt line
             label, side = panels(names, ncols)
