@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from _latex import (compile_document, compile_problems, failing, figure_caption, figures_of, problems,
                     require_pdflatex, tables_of, too_tall)
 from _pipeline_run import reduced_run
 
 
+@pytest.mark.slow                       # the reduced DAG run: the whole-DAG step
 def test_reduced_dag_tables_and_figures_compile_in_two_column_papers(tmp_path):
     require_pdflatex()
     results = reduced_run() / "results"
