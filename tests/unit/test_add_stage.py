@@ -84,8 +84,10 @@ def test_toy_stage_from_one_module(tmp_path):
     assert "--out results/sim/parts/toy_labelled " in labelled[0] and " --parts results/sim/parts " in meta[0]
     assert "results/sim/tables/toy_relevant.csv" in r.stdout
     own = [ln for ln in r.stdout.splitlines() if " stage toy_ownjob --" in ln]
+    from metaeval.report.figure_size import WIDTHS
+
     assert own == [f"Shell command: {sys.executable} -m metaeval stage toy_ownjob --matrices results/sim/matrices --metrics AP RR"
-                   " --toy-quantile 0.25 --figure-width 3.33 --figure-formats png,pdf --out results/sim/toy_ownjob"
+                   f" --toy-quantile 0.25 --figure-width {WIDTHS['column']:g} --figure-formats png,pdf --out results/sim/toy_ownjob"
                    " --quiet > results/logs/sim/toy_ownjob.log 2>&1"], own
     assert all(f"results/sim/toy_ownjob/{f}" in r.stdout for f in
                ("tables/toy_quantiles.csv", "tables/toy_quantiles.tex", "figures/toy_quantiles.png"))
