@@ -84,13 +84,16 @@ def split_map(func: Callable, items: Sequence, k: int) -> list:
     while this one does ``items[:k]``.  Where the forked process ends without its results (killed,
     a result that does not pickle, an exception of ``func``), its items' places hold
     :data:`MISSING`, for the caller to compute here, where an error or a warning is reported as
-    one process reports it."""
+    one process reports it.  In this process alone when other threads run."""
     import pickle
     import signal
 
+    import sys
+
     items = list(items)
-    if not 0 < k < len(items) or not hasattr(os, "fork"):
-        return [func(x) for x in items]
+    threads = sys.modules.get("threading")
+    if not 0 < k < len(items) or not hasattr(os, "fork") or (threads is not None and threads.active_count() > 1):
+        return [func(x) for x in items]            # (a fork beside other threads may copy a lock they hold)
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:                                    # pragma: no cover - runs in the child

@@ -106,3 +106,17 @@ def test_first_error_in_order(bad, tmp_path, monkeypatch):
         with pytest.raises(InputError) as e:
             _load(qrels, runs, monkeypatch, serial)
         assert f"r{bad[0]}.txt:6" in str(e.value)
+
+
+def test_split_map_beside_threads_stays_here():
+    import threading
+
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        assert split_map(lambda x: os.getpid(), range(4), 2) == [os.getpid()] * 4
+    finally:
+        stop.set()
+        t.join()
+    assert split_map(lambda x: os.getpid(), range(4), 2)[3] != os.getpid()
