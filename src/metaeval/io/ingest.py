@@ -602,9 +602,11 @@ def document_identity(q: Qrels, qi: np.ndarray, entry: np.ndarray) -> dict:
     tpos = pos[q.topic_index] if len(q) else np.zeros(0, np.int64)
     sel = np.flatnonzero(tpos >= 0)
     sel = sel[np.argsort(tpos[sel], kind="stable")]          # by collection topic, then file order
-    new = np.full(len(q) + 1, -1, np.int64)                  # qrels row -> entry (-1: topic not used)
+    # qrels row -> entry (-1: topic not used); the last two places map PAD (-2) and -1 to themselves
+    new = np.full(len(q) + 2, -1, np.int32)
     new[sel] = np.arange(len(sel))
-    row = np.where(entry >= 0, new[np.maximum(entry, 0)], entry).astype(np.int32)
+    new[PAD] = PAD
+    row = new[entry]                                         # one gather (entry: PAD, -1 or a qrels row)
     docs = q.docs[sel]
     if docs.dtype == object:
         fixed = as_fixed(docs)                              # None: long ids stay bytes objects
