@@ -12,6 +12,8 @@
  *   hash_column    the 64-bit hash of every id of a column (_text.hash_rows)
  *   first_index    the first occurrence of every uint64 key (judgments, repeated documents)
  *   order_ties     tied scores ordered by DOCID descending within each group of equal keys
+ *   pow_column     x[i] ** y[i] by the C library's pow, as Python's math.pow gives it
+ *                  (metaeval.detmath.power; its Python loop is the fallback)
  *
  * Plain CPython C API, no numpy headers: the Python side passes numpy arrays as buffers.
  */
@@ -432,6 +434,74 @@ fail:
     return res;
 }
 
+/* One value of Python's math.pow (CPython 3.11's math_pow_impl), where metaeval.detmath._pow1 turns
+ * its errors into values: an overflow (ERANGE) and 0 ** negative (EDOM with an infinite result)
+ * give +inf, a NaN result of finite arguments (EDOM) Python's NaN. */
+static double py_pow(double x, double y)
+{
+    double r;
+    if (!isfinite(x) || !isfinite(y)) {
+        if (isnan(x))
+            r = y == 0.0 ? 1.0 : x;                       /* NaN**0 = 1 */
+        else if (isnan(y))
+            r = x == 1.0 ? 1.0 : y;                       /* 1**NaN = 1 */
+        else if (isinf(x)) {
+            int odd_y = isfinite(y) && fmod(fabs(y), 2.0) == 1.0;
+            if (y > 0.)
+                r = odd_y ? x : fabs(x);
+            else if (y == 0.)
+                r = 1.;
+            else                                          /* y < 0. */
+                r = odd_y ? copysign(0., x) : 0.;
+        }
+        else {                                            /* isinf(y) */
+            if (fabs(x) == 1.0)
+                r = 1.;
+            else if (y > 0. && fabs(x) > 1.0)
+                r = y;
+            else if (y < 0. && fabs(x) < 1.0)
+                r = -y;                                   /* result is +inf */
+            else
+                r = 0.;
+        }
+        return r;
+    }
+    r = pow(x, y);
+    if (isnan(r))
+        return Py_NAN;
+    if (isinf(r))
+        return Py_HUGE_VAL;
+    return r;
+}
+
+/* pow_column(x, y, out): out[i] = math.pow(x[i], y[i]) (three float64 buffers of one length). */
+static PyObject *pow_column(PyObject *self, PyObject *args)
+{
+    Py_buffer xb = {0}, yb = {0}, ob = {0};
+    PyObject *res = NULL;
+    Py_ssize_t i, n;
+    if (!PyArg_ParseTuple(args, "y*y*w*", &xb, &yb, &ob))
+        return NULL;
+    if (xb.len % 8 || yb.len != xb.len || ob.len != xb.len) {
+        PyErr_SetString(PyExc_ValueError, "pow_column: inconsistent sizes");
+        goto fail;
+    }
+    n = xb.len / 8;
+    {
+        const double *x = xb.buf, *y = yb.buf;
+        double *o = ob.buf;
+        for (i = 0; i < n; i++)
+            o[i] = py_pow(x[i], y[i]);
+    }
+    res = Py_None;
+    Py_INCREF(res);
+fail:
+    PyBuffer_Release(&xb);
+    PyBuffer_Release(&yb);
+    PyBuffer_Release(&ob);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"number_column", number_column, METH_VARARGS,
      "number_column(buf, starts, ends, out) -> index of the first token buf[starts[i]:ends[i]] that is\n"
@@ -453,6 +523,9 @@ static PyMethodDef methods[] = {
     {"hash_column", hash_column, METH_VARARGS,
      "hash_column(buf, starts, ends, out) -> number of tokens longer than 64 bytes (out left as is\n"
      "there); out (writable uint64 buffer): metaeval.io._text.hash_rows of every other token."},
+    {"pow_column", pow_column, METH_VARARGS,
+     "pow_column(x, y, out): out[i] = math.pow(x[i], y[i]) (float64 buffers), an overflow and\n"
+     "0 ** negative +inf, a NaN of finite arguments NaN (metaeval.detmath.power)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_reader",

@@ -30,6 +30,7 @@ table is therefore computed here:
 from __future__ import annotations
 
 import math
+import os
 from functools import lru_cache
 
 import numpy as np
@@ -182,11 +183,31 @@ def exp(x):
     return _map(_exp1, x)
 
 
+def _c_pow():
+    """``pow_column`` of the optional C extension ``metaeval._reader`` (a C loop of what
+    :func:`_pow1` computes, bit for bit), or None: not built, or ``METAEVAL_NO_CEXT`` set (as
+    :func:`metaeval.io._cext.c_extensions_enabled` reads it)."""
+    if os.environ.get("METAEVAL_NO_CEXT", "").strip().lower() not in ("", "0", "false", "no"):
+        return None
+    try:
+        from ._reader import pow_column
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+    return pow_column
+
+
 def power(x, y):
-    """``x ** y`` elementwise (broadcast) by the C library's ``pow``."""
+    """``x ** y`` elementwise (broadcast) by the C library's ``pow``, as :func:`math.pow` gives it
+    (an overflow +inf, a NaN of finite arguments NaN): a C loop when the extension is built, else
+    :func:`_pow1` value by value."""
     xa, ya = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
-    out = np.fromiter(map(_pow1, xa.ravel().tolist(), ya.ravel().tolist()), dtype=np.float64,
-                      count=xa.size).reshape(xa.shape)
+    c_pow = _c_pow()
+    if c_pow is not None:
+        out = np.empty(xa.shape, np.float64)
+        c_pow(np.ascontiguousarray(xa), np.ascontiguousarray(ya), out)
+    else:
+        out = np.fromiter(map(_pow1, xa.ravel().tolist(), ya.ravel().tolist()), dtype=np.float64,
+                          count=xa.size).reshape(xa.shape)
     return float(out) if xa.ndim == 0 else out
 
 

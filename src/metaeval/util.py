@@ -8,7 +8,6 @@ import gzip
 import io
 import os
 import stat
-import tempfile
 from pathlib import Path
 from typing import IO
 from collections.abc import Iterator, Sequence
@@ -235,6 +234,8 @@ def current_umask() -> int:
 def public_mkstemp(**kwargs) -> tuple[int, str]:
     """:func:`tempfile.mkstemp` whose file gets the mode any ``open()`` would give it (0666 minus the
     umask: 0644 under umask 022) instead of mkstemp's private 0600."""
+    import tempfile                   # here: the commands that only read need none of it
+
     fd, tmp = tempfile.mkstemp(**kwargs)
     os.fchmod(fd, 0o666 & ~current_umask())
     return fd, tmp
@@ -243,6 +244,8 @@ def public_mkstemp(**kwargs) -> tuple[int, str]:
 def public_mkdtemp(**kwargs) -> str:
     """:func:`tempfile.mkdtemp` whose folder gets the mode ``mkdir`` would give it (0777 minus the
     umask: 0755 under umask 022) instead of mkdtemp's private 0700."""
+    import tempfile
+
     tmp = tempfile.mkdtemp(**kwargs)
     os.chmod(tmp, 0o777 & ~current_umask())
     return tmp
@@ -521,6 +524,8 @@ def check_out(path: str | os.PathLike, kind: str = "folder", option: str = "--ou
     if not os.access(p, os.W_OK | os.X_OK):
         raise InputError(f"{option}: cannot write in {p} (permission denied)", path)
     try:                                   # what access() cannot tell (root, read-only mounts, /proc)
+        import tempfile
+
         with tempfile.TemporaryFile(dir=p):
             pass
     except OSError as e:

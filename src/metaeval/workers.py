@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["die_with_parent", "pool_map", "process_pool"]
+__all__ = ["MISSING", "die_with_parent", "pool_map", "process_pool", "split_map"]
 
 
 def die_with_parent() -> None:
@@ -76,3 +76,63 @@ def pool_map(func: Callable, items: Iterable, jobs: int) -> list:
         return [func(x) for x in items]
     with process_pool(min(jobs, len(items))) as pool:
         return list(pool.map(func, items))
+
+
+def split_map(func: Callable, items: Sequence, k: int) -> list:
+    """``[func(x) for x in items]`` on two cores: ``items[k:]`` in a process forked from this one
+    (which inherits ``func`` and what it reads; only the results come back, pickled through a pipe)
+    while this one does ``items[:k]``.  Where the forked process ends without its results (killed,
+    a result that does not pickle, an exception of ``func``), its items' places hold
+    :data:`MISSING`, for the caller to compute here, where an error or a warning is reported as
+    one process reports it.  In this process alone when other threads run."""
+    import pickle
+    import signal
+
+    import sys
+
+    items = list(items)
+    threads = sys.modules.get("threading")
+    if not 0 < k < len(items) or not hasattr(os, "fork") or (threads is not None and threads.active_count() > 1):
+        return [func(x) for x in items]            # (a fork beside other threads may copy a lock they hold)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                    # pragma: no cover - runs in the child
+        code = 0
+        try:
+            os.close(r)
+            die_with_parent()
+            data = pickle.dumps([func(x) for x in items[k:]], protocol=pickle.HIGHEST_PROTOCOL)
+            with open(w, "wb") as f:
+                f.write(data)
+        except BaseException:                       # noqa: BLE001 - the parent reads an empty pipe
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(w)
+    done = False
+    try:
+        with open(r, "rb") as pipe:
+            first = [func(x) for x in items[:k]]
+            data = pipe.read()
+        done = True
+    finally:
+        if not done:                                # an error or a signal here: the child goes too
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    try:
+        rest = pickle.loads(data) if data else None
+    except Exception:                               # noqa: BLE001 - computed here instead
+        rest = None
+    if not isinstance(rest, list) or len(rest) != len(items) - k:
+        rest = [MISSING] * (len(items) - k)
+    return first + rest
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+#: the place of an item :func:`split_map`'s forked process did not compute
+MISSING: Any = _Missing()

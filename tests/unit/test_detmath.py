@@ -84,3 +84,33 @@ def test_gauss_legendre_matches_numpy(deg):
     # exact for polynomials of degree 2 deg - 1 (to rounding; numpy's rule is within 1e-14 too)
     for k in range(deg):
         assert abs(float((w * x ** (2 * k)).sum()) - 2.0 / (2 * k + 1)) < 2e-15
+
+
+def test_power_c_loop_is_math_pow_bit_for_bit(monkeypatch):
+    """``power``'s C loop (``metaeval._reader.pow_column``) and its Python fallback
+    (``METAEVAL_NO_CEXT=1``: ``math.pow`` value by value) give the same bits: ordinary values, and
+    the special ones (overflow, 0 ** negative, negative ** fraction, infinities, NaN, signed zeros)."""
+    monkeypatch.delenv("METAEVAL_NO_CEXT", raising=False)
+    if detmath._c_pow() is None:
+        pytest.skip("the C extension is not built")
+    rng = np.random.default_rng(46)
+    special = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 1e308, -1e308, 1e-320, math.inf,
+               -math.inf, math.nan]
+    sx, sy = np.meshgrid(special, special)
+    x = np.r_[rng.uniform(0, 1, 4000), rng.uniform(-5, 5, 2000), sx.ravel()]
+    y = np.r_[rng.uniform(0, 40, 4000), rng.integers(-400, 400, 2000).astype(float), sy.ravel()]
+    c = detmath.power(x, y)
+    monkeypatch.setenv("METAEVAL_NO_CEXT", "1")
+    assert detmath._c_pow() is None
+    py = detmath.power(x, y)
+    assert c.view(np.uint64).tolist() == py.view(np.uint64).tolist()
+    ref = []
+    for a, b in zip(x.tolist(), y.tolist()):          # a literal loop of math.pow
+        try:
+            ref.append(math.pow(a, b))
+        except OverflowError:
+            ref.append(math.inf)
+        except ValueError:
+            ref.append(math.inf if a == 0.0 else math.nan)
+    assert py.view(np.uint64).tolist() == np.array(ref).view(np.uint64).tolist()
+    assert detmath.power(2.0, 10.0) == 1024.0

@@ -373,6 +373,8 @@ def run_command(args: argparse.Namespace) -> int | None:
     :func:`metaeval.publish.publishing` as the command's own files when it returns 0; what it prints
     on stdout printed after the commit; the figures at ``--figure-width`` in ``--figure-formats``
     (:mod:`metaeval.cli._figure_options`)."""
+    if getattr(args, "figure_width", None) is None and getattr(args, "figure_formats", None) is None:
+        return _run_command(args)                   # the settings as they are (the drop-ins import no report code)
     from ..report.figure_size import figure_settings
     from ._figure_options import figure_options
 
@@ -381,16 +383,16 @@ def run_command(args: argparse.Namespace) -> int | None:
 
 
 def _run_command(args: argparse.Namespace) -> int | None:
-    from ..publish import check_target, publishing
-    from ..util import check_out
-
     kind = getattr(args, "out_kind", None)
     out = getattr(args, "out", None)
     args.out_shown = out
-    if kind is None or out is None:
+    if kind is None or out is None:                 # printed only: nothing to publish
         rc = args.func(args)
         raise_if_signalled()
         return rc
+    from ..publish import check_target, publishing
+    from ..util import check_out
+
     check_target(out)
     check_out(out, kind)
     if kind != "folder":

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -43,7 +44,8 @@ from ._cext import c_first_index, c_order_ties
 from ._text import as_fixed, hash_ids
 from .conventions import is_conventional, qrels_form_of
 from .qrels import Qrels, read_qrels
-from .runs import ParsedRun, RunSource, expand_runs, read_run, unique_sources
+from .runs import (PARALLEL_BYTES, ParsedRun, RunSource, cores, expand_runs, file_sizes, halves, read_run,
+                   unique_sources)
 
 __all__ = ["load_collection", "label_run", "check_trec_eval_version", "TREC_EVAL_VERSIONS"]
 
@@ -363,7 +365,8 @@ def _run_topic_ids(pr) -> list:
     if not len(tb):
         return []
     starts = np.flatnonzero(np.r_[True, tb[1:] != tb[:-1]])
-    return np.unique(tb[starts]).tolist()
+    ids = np.sort(tb[starts])                # the distinct ids (np.unique would import numpy.ma)
+    return ids[np.r_[True, ids[1:] != ids[:-1]]].tolist()
 
 
 def _check_common_topics(q: Qrels, qsrc: str, used: list, parsed: list) -> None:
@@ -440,11 +443,96 @@ def label_runs(q: Qrels, parsed: list, depth: int | None, progress=None, entries
     lengths = np.empty((len(parsed), T), np.int64)
     entry = np.full((len(parsed), T, width), PAD, np.int64) if entries else None
     for i, (pr, order) in enumerate(parsed):
+        if isinstance(pr, _Labelled):
+            if pr.used == tuple(used) and pr.levels.shape[1] == width:      # labelled ahead, as here
+                levels[i], lengths[i] = pr.levels, pr.lengths
+                if entry is not None:
+                    entry[i] = pr.entry
+                if progress is not None:
+                    progress(i + 1, len(parsed), pr.name)
+                continue
+            pr = read_run(pr.source, scores=True)        # over other topics: labelled here
         levels[i], lengths[i] = label_run(pr, index, T, width, order, depth,
                                           None if entry is None else entry[i], trec_eval_version)
         if progress is not None:
             progress(i + 1, len(parsed), pr.name)
     return used, excluded, levels, lengths, entry
+
+
+@dataclass(frozen=True, eq=False)
+class _Labelled:
+    """A run read and labelled ahead by :func:`_read_ahead` over the topics ``used``: what
+    :func:`label_runs` takes for it when the collection's topics are those (else it reads the run
+    again and labels it).  ``topics``: the run's distinct topic ids (what the topic checks read)."""
+    name: str
+    source: RunSource
+    topics: np.ndarray
+    used: tuple[str, ...]
+    levels: np.ndarray
+    lengths: np.ndarray
+    entry: np.ndarray
+    has_scores: bool = True
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return self.source.files
+
+
+def _silently(func, *args):
+    """``func(*args)``, or None when it warns or raises an ``Exception``."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = func(*args)
+    except Exception:                                # noqa: BLE001 - reported when done again
+        return None
+    return None if caught else out
+
+
+def _read_ahead(source: RunSource, index: _QrelsIndex, used: tuple[str, ...], order: str, depth: int,
+                trec_eval_version: int) -> ParsedRun | _Labelled | None:
+    """One run read and labelled over ``used`` (the qrels' topics with a relevant document) without a
+    word: the labelled run; the parsed run when labelling warns or fails; None when reading does
+    (:func:`load_collection` reads it again, in order, and says what one process says)."""
+    run = _silently(read_run, source, True)
+    if run is None:
+        return None
+    ids = _run_topic_ids(run)
+    entry = np.full((len(used), depth), PAD, np.int64)
+    got = _silently(label_run, run, index, len(used), depth, order, depth, entry, trec_eval_version)
+    if got is None or not ids:
+        return run
+    return _Labelled(run.name, source, np.array(ids), used, got[0], got[1], entry)
+
+
+def _read_runs(q: Qrels, sources: list[RunSource], order: str, depth: int | None,
+               trec_eval_version: int) -> list:
+    """The runs of :func:`load_collection`, parsed.  On two cores, when they are TREC run files of
+    at least :data:`~metaeval.io.runs.PARALLEL_BYTES` in all and ``depth`` is set, they are read
+    and labelled ahead (:func:`_read_ahead`, over the qrels' topics with a relevant document) in
+    two halves of about equal bytes, the second by a forked process
+    (:func:`metaeval.workers.split_map`; ``METAEVAL_SERIAL=1``: this process only).  What warns or
+    fails ahead is read here, in order (and labelled by :func:`label_runs`): the warnings and
+    errors are those of one process, the arrays the same bit for bit."""
+    sizes = file_sizes(sources)
+    if sizes is None or depth is None or len(sources) < 2 or sum(sizes) < PARALLEL_BYTES or cores() < 2 \
+            or os.environ.get("METAEVAL_SERIAL"):
+        return [read_run(s, scores=True) for s in sources]
+    import functools
+
+    from ..util import release_sources
+    from ..workers import split_map
+
+    used = tuple(t for t, r in zip(q.topics, q.n_relevant) if r > 0)
+    ahead = functools.partial(_read_ahead, index=_QrelsIndex(q, list(used)), used=used, order=order,
+                              depth=depth, trec_eval_version=trec_eval_version)
+    got = split_map(ahead, sources, halves(sizes))
+    parsed = [r if isinstance(r, (ParsedRun, _Labelled)) else read_run(s, scores=True)
+              for s, r in zip(sources, got)]
+    release_sources()                  # the bytes sniffing kept of files the forked process read
+    return parsed
 
 
 def load_collection(qrels, runs, order: str | None = None, depth: int | None = 1000,
@@ -483,7 +571,7 @@ def load_collection(qrels, runs, order: str | None = None, depth: int | None = 1
         order = default_order(None, q, sources)
     if not sources:
         raise InputError("no runs given")
-    parsed = [read_run(s, scores=True) for s in sources]
+    parsed = _read_runs(q, sources, order, depth, trec_eval_version)
     used, excluded, levels, lengths, entry = label_runs(q, [(pr, order) for pr in parsed], depth,
                                                         progress, True, trec_eval_version)
     qi = np.array([q.topics.index(t) for t in used], np.int64) if used else np.zeros(0, np.int64)
@@ -514,9 +602,11 @@ def document_identity(q: Qrels, qi: np.ndarray, entry: np.ndarray) -> dict:
     tpos = pos[q.topic_index] if len(q) else np.zeros(0, np.int64)
     sel = np.flatnonzero(tpos >= 0)
     sel = sel[np.argsort(tpos[sel], kind="stable")]          # by collection topic, then file order
-    new = np.full(len(q) + 1, -1, np.int64)                  # qrels row -> entry (-1: topic not used)
+    # qrels row -> entry (-1: topic not used); the last two places map PAD (-2) and -1 to themselves
+    new = np.full(len(q) + 2, -1, np.int32)
     new[sel] = np.arange(len(sel))
-    row = np.where(entry >= 0, new[np.maximum(entry, 0)], entry).astype(np.int32)
+    new[PAD] = PAD
+    row = new[entry]                                         # one gather (entry: PAD, -1 or a qrels row)
     docs = q.docs[sel]
     if docs.dtype == object:
         fixed = as_fixed(docs)                              # None: long ids stay bytes objects

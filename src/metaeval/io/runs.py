@@ -177,3 +177,45 @@ def read_run(source: RunSource | str | os.PathLike, scores: bool = False) -> Par
                      np.concatenate(lines) if lines else np.zeros(0, np.int64),
                      np.concatenate(files) if files else np.zeros(0, np.int32), None, False,
                      np.concatenate(hashes) if hashes else np.zeros(0, np.uint64))
+
+
+#: below this many bytes of run files in all, :func:`metaeval.io.ingest.load_collection` reads and
+#: labels them in this process only (the fork and the arrays sent back cost more than the second
+#: core saves)
+PARALLEL_BYTES = 8 << 20
+
+
+def file_sizes(sources: list[RunSource]) -> list[int] | None:
+    """The bytes of each source, when every one is a regular TREC run file (else None: a stream can
+    be read once only, and per-topic layouts are read here)."""
+    import stat
+
+    sizes = []
+    for s in sources:
+        if s.path is None:
+            return None
+        try:
+            st = os.stat(s.path)
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        sizes.append(st.st_size)
+    return sizes
+
+
+def halves(sizes: list[int]) -> int:
+    """Where to split the runs in two of about equal bytes (1 <= k < len(sizes))."""
+    total, acc = sum(sizes), 0
+    for k, n in enumerate(sizes[:-1], 1):
+        acc += n
+        if 2 * acc >= total:
+            return k
+    return len(sizes) - 1
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):          # pragma: no cover - not Linux
+        return os.cpu_count() or 1
