@@ -646,6 +646,25 @@ def _matrices_of(matrices, metrics):
         return align_matrices({str(k): v for k, v in dict(matrices).items()})
 
 
+def _data_of(mats: Mapping, matrices, folder) -> dict:
+    """What the captions and LaTeX labels of an own job's tables say of its data: ``context`` (the
+    runs and topics of ``mats``, the collection's name) and ``label_scope`` (the collection's name
+    when ``matrices`` is its ``matrices/`` folder beside the output, as the pipeline lays them out:
+    :func:`metaeval.pipeline.collection_scope`)."""
+    from . import outputs as O
+    from .pipeline import collection_scope
+    from .util import published_name
+
+    first = next(iter(mats.values()), None)
+    folder = Path(folder).absolute()
+    folder = folder.parent / published_name(folder)        # the folder written aside is published here
+    name = (collection_scope(folder / "tables", matrices)
+            if isinstance(matrices, (str, os.PathLike)) else None)
+    context = O.caption_context(collection=name, runs=None if first is None else first.shape[1],
+                                topics=None if first is None else first.shape[0])
+    return {"context": context, "label_scope": name}
+
+
 def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iterable[str] = ("z", "N", "U", "E"),
                     topics: int = 50, trials: int = 1000, seed: int = SEED, out=None,
                     figures: bool = True, figure_width: str | float | None = None,
@@ -664,7 +683,7 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.standardisation import write_standardisation
 
-        return write_standardisation(frames, folder, figures=figures)
+        return write_standardisation(frames, folder, figures=figures, **_data_of(mats, matrices, folder))
     return _attached(NamedTables(frames, "standardisation", "standardisation_within"), write, out, figures,
                      "standardise", figure_width, figure_formats)
 
@@ -689,7 +708,7 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.error_rates import write_test_errors
 
-        return write_test_errors(r, folder, figures=figures)
+        return write_test_errors(r, folder, figures=figures, **_data_of(mats, matrices, folder))
     return _attached(res, write, out, figures, "error_rates", figure_width, figure_formats)
 
 

@@ -58,7 +58,7 @@ def test_a_caption_states_the_data_the_method_and_its_settings():
 
 def _matrices(folder: Path, runs: list[str], topics: int = 8) -> Path:
     rng = np.random.default_rng(11)
-    folder.mkdir()
+    folder.mkdir(parents=True)
     q = np.linspace(0.2, 0.7, len(runs))
     for m in ("AP", "RR"):
         x = np.clip(q[None] + 0.2 * rng.standard_normal((topics, len(runs))), 0, 1)
@@ -136,3 +136,24 @@ def test_the_default_reproduces_the_papers_and_a_trec_config_does_not():
     page = front_page(trec.config, trec)
     assert "regenerates" not in page.split("Each caption", 1)[0].lower().split("meta-evaluated")[-1]
     assert "After Table N" in page
+
+
+def test_own_jobs_captions_state_their_data_and_labels_name_the_collection(tmp_path):
+    """The own jobs (standardisation, test errors) state the data their tables were computed on, and
+    label them ``tab:COLLECTION:TABLE`` when their matrices are the collection's ``matrices/`` folder
+    (as the pipeline lays a collection out): two collections in one paper, no label twice."""
+    coll = tmp_path / "trec-dl20"
+    _matrices(coll / "matrices", ["bm25", "monot5", "colbert", "splade"], topics=9)
+    rc, _, err = _run(["standardise", "--experiment", "--matrices", coll / "matrices", "--out", coll,
+                       "--topics", "5", "--trials", "5", "--no-figures", "--quiet"])
+    assert rc == 0, err
+    rc, _, err = _run(["test-errors", "--matrices", coll / "matrices", "--out", coll, "--trials", "5",
+                       "--pairs", "2", "--topics", "5", "--B", "20", "--no-figures", "--quiet"])
+    assert rc == 0, err
+    names = ["standardisation_within", "standardisation_between", "test_errors_type1", "test_errors_power",
+             "test_errors_type3"]
+    for name in names:
+        cap = _caption(coll / "tables" / f"{name}.md")
+        assert "Data: trec-dl20, 4 runs, 9 topics." in cap, (name, cap)
+        assert "Regenerates" not in cap, (name, cap)
+        assert f"\\label{{tab:trec-dl20:{name}}}" in (coll / "tables" / f"{name}.tex").read_text(encoding="utf-8")

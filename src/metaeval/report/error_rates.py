@@ -9,18 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["write_test_errors", "CAPTIONS", "plot_test_errors_type1", "plot_test_errors_power",
+__all__ = ["write_test_errors", "plot_test_errors_type1", "plot_test_errors_power",
            "plot_test_errors_type3"]
 
-_REF = "Urbano, Lima & Hanjalic (2019)"
-CAPTIONS = {
-    "test_errors_type1": f"Simulated type I error rate of each paired test (two-tailed) by topic set size and "
-                         f"significance level, with its binomial standard error; regenerates Figures 2-3 of {_REF}",
-    "test_errors_power": f"Simulated power (1 - type II error rate) of each paired test (two-tailed) by topic set "
-                         f"size, true difference delta and significance level; regenerates Figures 4-5 of {_REF}",
-    "test_errors_type3": f"Simulated type III error rate (significant in the wrong direction) of each paired test by "
-                         f"topic set size, delta and significance level; regenerates Figure 6 of {_REF}",
-}
 
 
 def _panels(table, path_stem, x: str, ylabel: str, title, diagonal: bool = False, ylim=None) -> list[Path]:
@@ -100,7 +91,11 @@ def plot_test_errors_type3(table, path_stem) -> list[Path]:
                    lambda m, n: f"{m}, {n} topics, alpha = {alpha:g}")
 
 
-def write_test_errors(res, out, *, figures: bool = True) -> list[Path]:
+def write_test_errors(res, out, *, figures: bool = True, context: dict | None = None,
+                      label_scope: str | None = None) -> list[Path]:
+    """The stage's files under ``out``: its tables (their declared captions, with the data of
+    ``context``, :func:`metaeval.outputs.caption_context`; LaTeX labels of ``label_scope``), the
+    fitted models and, with ``figures``, its figures."""
     from .csvio import csv_text
     from .tables import write_table
     from ..util import atomic_write
@@ -108,7 +103,7 @@ def write_test_errors(res, out, *, figures: bool = True) -> list[Path]:
     out = Path(out)
     written: list[Path] = []
     for name, df in res.tables.items():
-        written += write_table(df, out / "tables" / name, kind=name, caption=CAPTIONS[name])
+        written += write_table(df, out / "tables" / name, kind=name, context=context, label_scope=label_scope)
     (out / "test_errors").mkdir(parents=True, exist_ok=True)
     for name, df in (("margins", res.margins), ("copulas", res.copulas)):
         path = out / "test_errors" / f"{name}.csv"

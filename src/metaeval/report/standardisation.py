@@ -127,10 +127,12 @@ def plot_standardisation_tau(table: pd.DataFrame, path_stem) -> list[Path]:
         return save_figure(fig, path_stem)
 
 
-def write_standardisation(frames, out_dir, *, figures: bool = True) -> list[Path]:
+def write_standardisation(frames, out_dir, *, figures: bool = True, context: dict | None = None,
+                          label_scope: str | None = None) -> list[Path]:
     """The stage's files: ``OUT/tables/standardisation_{within,between}.{csv,md,tex}``,
     ``OUT/standardisation/{power,trials}.csv`` and, with ``figures``, ``OUT/figures/
-    standardisation_{power,tau}.{png,pdf}``."""
+    standardisation_{power,tau}.{png,pdf}``; ``context``: the captions' data
+    (:func:`metaeval.outputs.caption_context`), ``label_scope``: the LaTeX labels' collection."""
     from ..util import atomic_write
     from .csvio import csv_text
     from .tables import write_table
@@ -138,7 +140,8 @@ def write_standardisation(frames, out_dir, *, figures: bool = True) -> list[Path
     out = Path(out_dir)
     written: list[Path] = []
     for name in ("standardisation_within", "standardisation_between"):
-        written += write_table(frames[name], out / "tables" / name, kind=name)
+        written += write_table(frames[name], out / "tables" / name, kind=name, context=context,
+                               label_scope=label_scope)
     (out / "standardisation").mkdir(parents=True, exist_ok=True)
     for name, file in (("standardisation_power", "power.csv"), ("standardisation_trials", "trials.csv")):
         with atomic_write(out / "standardisation" / file, "w", encoding="utf-8", newline="") as fh:
