@@ -32,13 +32,6 @@ DOCUMENTS = {
               "\\renewcommand\\footnotetextcopyrightpermission[1]{}\n\\usepackage{booktabs}\n",
     "article": "\\documentclass[10pt,twocolumn]{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n",
 }
-#: the figures still taller than a page at column width (issue 47, item 3, open: a panel per test,
-#: metric or method stacked in a 3.17 in column): their "Float too large" is an open problem, listed
-#: by :func:`main` without failing; any other figure too tall, and any other problem, fails.  The
-#: tests assert that exactly these are (tests/pipeline/test_latex_compile.py), so one laid out
-#: anew is taken off this list
-TALL_FIGURES = frozenset({"incompleteness", "pool_reuse", "pvalues", "rank_correlation", "tstar"})
-
 #: what the figures need (acmart loads graphicx itself)
 _FIGURE_PREAMBLE = "\\usepackage{graphicx}\n\\newsavebox\\metaevalfig\n"
 
@@ -184,25 +177,6 @@ def problems(log: str, wide_figures: bool = False) -> list[str]:
     return [f"{'/'.join(Path(_owner(marks, pos)).parts[-3:])}: {text}" for pos, text in sorted(found)]
 
 
-def open_problem(line: str) -> bool:
-    """Whether a line of :func:`problems` is a figure of :data:`TALL_FIGURES` too tall for the page."""
-    name, _, text = line.partition(": ")
-    return (name.endswith(".pdf") and Path(name).stem in TALL_FIGURES
-            and text.startswith("LaTeX Warning: Float too large for page"))
-
-
-def too_tall(found: dict[str, list[str]]) -> dict[str, list[str]]:
-    """The figures of :data:`TALL_FIGURES` too tall for the page in each document of
-    :func:`compile_problems`' answer (``COLLECTION/figures/NAME.pdf``), sorted."""
-    return {kind: sorted({line.partition(": ")[0] for line in lines if open_problem(line)})
-            for kind, lines in found.items()}
-
-
-def failing(found: dict[str, list[str]]) -> dict[str, list[str]]:
-    """The problems of each document but those of :data:`TALL_FIGURES` too tall (open)."""
-    return {kind: [line for line in lines if not open_problem(line)] for kind, lines in found.items()}
-
-
 def _owner(marks: list[tuple[int, str]], pos: int) -> str:
     """The table or figure whose mark is the last before ``pos`` in the log."""
     return next((name for p, name in reversed(marks) if p < pos), "(preamble)")
@@ -282,12 +256,10 @@ def main(argv: list[str]) -> int:
         for kind in DOCUMENTS:
             pdf, log = compile_document(kind, tables, Path(work) / kind, figures=figures)
             found = problems(log)
-            failing = [line for line in found if not open_problem(line)]
-            bad += len(failing)
-            print(f"{kind}: {len(tables)} tables, {len(figures)} figures, {len(failing)} problems "
-                  f"({len(found) - len(failing)} figures too tall, open)")
+            bad += len(found)
+            print(f"{kind}: {len(tables)} tables, {len(figures)} figures, {len(found)} problems")
             for line in found:
-                print(("  open: " if open_problem(line) else "  ") + line)
+                print("  " + line)
             if png is not None:
                 page_images(pdf, png, f"{name}-{kind}")
     return 1 if bad else 0

@@ -38,7 +38,7 @@ def _best_first(g: pd.DataFrame) -> list[str]:
 
 def plot_bayes_intervals(table: pd.DataFrame, path_stem: str | os.PathLike) -> list[Path]:
     """Every run's posterior mean and 95% credible interval, best first (top), a panel per metric."""
-    from .figure_layout import _no_data, _rc, _unique, new_figure, save_figure
+    from .figure_layout import _no_data, _rc, _unique, declare_panels, new_figure, save_figure
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
@@ -49,6 +49,7 @@ def plot_bayes_intervals(table: pd.DataFrame, path_stem: str | os.PathLike) -> l
         if not metrics:
             _no_data(fig.add_subplot(), "bayes_runs")
             return save_figure(fig, path_stem)
+        declare_panels(fig, "metrics", "bayes_runs.csv")
         for ax, m in zip(_grid(fig, len(metrics)), metrics):
             g = table[table["metric"] == m].set_index("run")
             order = _best_first(g.reset_index())

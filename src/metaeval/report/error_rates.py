@@ -22,8 +22,8 @@ def _panels(table, path_stem, x: str, ylabel: str, title, diagonal: bool = False
 
     import numpy as np
 
-    from .figure_layout import (_legend, _no_data, _rc, _style, _unique, block_axes, block_columns, new_figure,
-                                save_figure)
+    from .figure_layout import (_legend, _no_data, _rc, _style, _unique, block_axes, block_columns, declare_panels,
+                                new_figure, save_figure)
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
@@ -34,6 +34,7 @@ def _panels(table, path_stem, x: str, ylabel: str, title, diagonal: bool = False
             _no_data(fig.add_subplot(), "test_errors")
             return save_figure(fig, path_stem)
         blocks = block_axes(fig, len(metrics), len(sizes), k)
+        declare_panels(fig, "metrics", f"{Path(path_stem).name}.csv", per=max(1, len(sizes)))
         for i, m in enumerate(metrics):
             g = table[table["metric"] == m]
             for j, n in enumerate(sizes):

@@ -28,7 +28,7 @@ from ..util import atomic_dir_outputs, atomic_write
 
 __all__ = ["MANY_COLORS", "palette_png", "side_legend", "panel_title", "DPI", "new_figure", "save_figure",
            "FigureSettings", "WIDTHS", "FORMATS", "MIN_PT", "parse_width", "parse_formats", "figure_settings",
-           "current_settings", "fit_to_width", "SEQUENTIAL"]
+           "current_settings", "fit_to_width", "SEQUENTIAL", "MAX_HEIGHT", "declare_panels", "first_shown"]
 
 from .figure_size import (FORMATS, MIN_PT, WIDTH_RANGE, WIDTHS, FigureSettings, current_settings,  # noqa: F401
                           figure_settings, parse_formats, parse_width)
@@ -167,6 +167,15 @@ def _within_aspect(fig: Figure) -> None:
 PANEL_MIN_WIDTH = 1.55
 #: the lowest panel (inches)
 PANEL_MIN_HEIGHT = 1.4
+#: no figure is taller than this (inches), at any width: the figure and its caption fit the page of
+#: a 10 pt two-column article, the lower of the two classes' (tests/_latex.py; acmart sigconf's is
+#: 626 pt, its captions 9 pt).  The article's text height, 550 pt, less \abovecaptionskip (10 pt)
+#: and 13 caption lines of 12 pt (156 pt: the longest figure caption, rank_correlation's 618
+#: characters, sets 13 lines in the 229.5 pt column, 163.4 pt with the skip, measured with
+#: pdflatex), leaves 384 pt = 5.33 in; 5.3 in = 381.6 pt.  A figure that would be taller gets lower
+#: panels (down to :data:`PANEL_MIN_HEIGHT`), then fewer run names, then its first panels with a
+#: foot naming what is left out (:func:`fit_to_width`)
+MAX_HEIGHT = 5.3
 
 
 def _raise_fonts(fig: Figure) -> None:
@@ -198,9 +207,9 @@ def _grid_panels(fig: Figure):
     return nrows, ncols, [ax for _, _, ax in sorted(cells, key=lambda c: (c[0], c[1]))]
 
 
-def _legend_below(fig: Figure, width: float) -> float:
+def _legend_below(fig: Figure, width: float, spacing: float = 0.5) -> float:
     """The figure's legends (:func:`side_legend`, a legend beside the panels) moved below them, in
-    as many columns as ``width`` holds: their height in inches (0: none)."""
+    as many columns as ``width`` holds, ``spacing`` em between rows: their height in inches (0: none)."""
     legends = list(fig.legends)
     if not legends:
         return 0.0
@@ -215,7 +224,7 @@ def _legend_below(fig: Figure, width: float) -> float:
     while True:
         leg = fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
                          frameon=False, borderaxespad=0.2, columnspacing=0.8, handlelength=1.5,
-                         handletextpad=0.4)
+                         handletextpad=0.4, labelspacing=spacing)
         box = leg.get_window_extent(r)
         if box.width <= width * fig.dpi - 4 or ncol == 1:
             break
@@ -239,24 +248,75 @@ def shorten_names(names: list[str], chars: int) -> list[str]:
     return out
 
 
+def declare_panels(fig: Figure, noun: str, source: str, per: int = 1) -> None:
+    """Say what ``fig``'s panels show, for the foot :func:`fit_to_width` prints when it shows only
+    the first ones: ``noun`` (plural: ``metrics``, ``tests``, ``methods``), ``per`` panels each, in
+    the order the panels were added, all of them in the table ``source`` (``tstar.csv``)."""
+    fig._metaeval_panels = (noun, source, max(1, per))     # type: ignore[attr-defined]
+
+
+def first_shown(shown: int, total: int, noun: str, source: str) -> str:
+    """The foot of a figure showing its first ``shown`` of ``total`` panels (:data:`MAX_HEIGHT`)."""
+    return f"first {shown} of {total} {noun} shown; all in {source}"
+
+
+#: height of the foot's line (inches): a 7 pt line and its gap
+_FOOT_LINE = MIN_PT * 1.3 / 72
+
+
+def _foot(fig: Figure, text: str, width: float) -> float:
+    """``text`` at the bottom left of ``fig`` at :data:`MIN_PT`, wrapped to ``width`` (one foot a
+    figure: laid out again, the figure keeps the one it has): its height in inches."""
+    old = getattr(fig, "_metaeval_foot", None)
+    if old is not None:
+        old.remove()
+    text = panel_title(text, width - 0.2, MIN_PT)
+    fig._metaeval_foot = fig.text(0.1 / width, 0.04, text, ha="left", va="bottom",   # type: ignore[attr-defined]
+                                  fontsize=MIN_PT, linespacing=1.1)
+    return (text.count("\n") + 1) * _FOOT_LINE + 0.08
+
+
+def _thin_names(ax, k: int) -> None:
+    """Every ``k``-th named row of ``ax``'s y axis keeps its name (the others a minor tick): the
+    rows of a panel naming more runs than its height holds at 7 pt."""
+    locs = list(ax.get_yticks())
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    named = [(y, n) for y, n in zip(locs, names) if n]
+    if k <= 1 or len(named) <= 1:
+        return
+    minor = sorted(set(ax.get_yticks(minor=True)) | set(locs))
+    keep = named[::k]
+    ax.set_yticks([y for y, _ in keep], [n for _, n in keep])
+    ax.set_yticks(minor, minor=True)
+
+
 def fit_to_width(fig: Figure, width: float | None = None) -> None:
     """Lay ``fig`` out again at ``width`` inches (default: the configured one): every text at
     least :data:`MIN_PT` points (points at the final size), the panels of a grid wrapped into the
     columns the width holds (each at least :data:`PANEL_MIN_WIDTH` wide, its aspect kept down to
     :data:`PANEL_MIN_HEIGHT`), the figure legends below the panels, then a tight layout.  A figure
-    placed by hand keeps its panels' fractions (its plotter draws at :func:`current_settings`)."""
+    placed by hand keeps its panels' fractions (its plotter draws at :func:`current_settings`).
+
+    No figure is taller than :data:`MAX_HEIGHT`; one that would be (many panels, or a panel naming
+    many runs) is laid out, first that fits: (1) its panels lower, down to :data:`PANEL_MIN_HEIGHT`
+    and a 7 pt line per named row; (2) every k-th row of a panel naming its rows named (the rows
+    all drawn, the others ticked); (3) its first panels, in the order drawn (:func:`declare_panels`
+    says what they are), and a foot "first K of N metrics shown; all in TABLE.csv".  A figure placed
+    by hand is made no taller (its plotter lays itself out within it: :func:`plot_rank_correlation`)."""
     width = current_settings().width if width is None else width
     w, h = fig.get_size_inches()
     _raise_fonts(fig)
     grid = _grid_panels(fig)
     if grid is None:
-        if abs(w - width) > 1e-9:
-            fig.set_size_inches(width, h)
+        if abs(w - width) > 1e-9 or h > MAX_HEIGHT:
+            fig.set_size_inches(width, min(h, MAX_HEIGHT))
         return
     nrows, ncols, axes = grid
     for ax in [ax for ax in axes if not ax.axison]:       # a grid's unused cells
         ax.remove()
     panels = [ax for ax in axes if ax.axison] or axes[:1]
+    total = len(panels)
+    panels_of = getattr(fig, "_metaeval_panels", None)
     cols = max(1, min(ncols, len(panels), int(width // PANEL_MIN_WIDTH)))
     rows = math.ceil(len(panels) / cols)
     pw, w0, h0 = width / cols, w / ncols, h / nrows
@@ -278,28 +338,70 @@ def fit_to_width(fig: Figure, width: float | None = None) -> None:
             texts = [t.get_text() for t in axis.get_ticklabels()]
             if max(map(len, texts), default=0) > chars:
                 axis.set_ticks(axis.get_ticklocs(), shorten_names(texts, chars))
-    named = max((sum(1 for t in ax.get_yticklabels() if t.get_text()) for ax in panels), default=0)
-    ph = max(ph, named * MIN_PT * 1.25 / 72 + 0.9)         # a panel naming its rows (runs): a 7 pt line each
+    row = MIN_PT * 1.25 / 72                               # a panel naming its rows (runs): a 7 pt line each
+
+    def named() -> int:
+        return max((sum(1 for t in ax.get_yticklabels() if t.get_text()) for ax in panels), default=0)
+
+    ph = max(ph, named() * row + 0.9)
     for ax in panels:                                      # columns named beyond the panel's width: every k-th
         labels = ax.get_xticklabels()
         if sum(1 for t in labels if t.get_text()) * MIN_PT * 1.25 / 72 > 0.8 * pw and labels[0].get_rotation() == 90:
             k = math.ceil(len(labels) * MIN_PT * 1.25 / 72 / (0.8 * pw))
             ax.set_xticks(ax.get_xticks()[::k], [t.get_text() for t in labels][::k])
     lines = max((ax.get_title().count("\n") for ax in panels), default=0)
-    ph += lines * title_pt * 1.25 / 72                     # a panel's title of several lines: above its height
+    title_h = lines * title_pt * 1.25 / 72                 # a panel's title of several lines: above its height
+    ph += title_h
     fig.set_size_inches(width, rows * ph)
     below = _legend_below(fig, width)
+    first = getattr(fig, "_metaeval_total", None)          # the panels before any was left out
+    if first is None:
+        first = fig._metaeval_total = total                # type: ignore[attr-defined]
+    noun, source, per = panels_of if panels_of is not None else ("panels", "the table", 1)
+    foot_h = _foot(fig, first_shown(total // per, first // per, noun, source), width) if first > total else 0.0
+    if rows * ph + below + foot_h > MAX_HEIGHT and below:     # a long legend: its rows closer
+        below = _legend_below(fig, width, 0.2)
+    if rows * ph + below + foot_h > MAX_HEIGHT:
+        natural, room = ph, MAX_HEIGHT - below - foot_h
+
+        def least() -> float:                              # the lowest panel: its names a 7 pt line each
+            return max(PANEL_MIN_HEIGHT, named() * row + 0.9) + title_h
+
+        ph = max(least(), room / rows)                     # (1) lower panels
+        n = named()
+        if rows * ph > room and n > 1:                     # (2) every k-th row named
+            fits = max(1, int((max(PANEL_MIN_HEIGHT + title_h, room / rows) - title_h - 0.9) / row))
+            for ax in panels:
+                _thin_names(ax, math.ceil(n / fits))
+            ph = max(least(), room / rows)
+        if rows * ph > room and len(panels) > per:         # (3) the first panels, and a foot
+            left = MAX_HEIGHT - below
+            foot_h = _foot(fig, first_shown(first, first, noun, source), width)
+            keep = max(per, (max(1, int((left - foot_h) / ph)) * cols) // per * per)
+            for ax in panels[keep:]:
+                ax.remove()
+            panels = panels[:keep]
+            foot_h = _foot(fig, first_shown(len(panels) // per, first // per, noun, source), width)
+            rows = math.ceil(len(panels) / cols)
+            ph = max(least(), min(natural, (left - foot_h) / rows))
+            gs = fig.add_gridspec(rows, cols)
+            for i, ax in enumerate(panels):
+                ax.set_subplotspec(gs[i // cols, i % cols])
     for ax in panels:                                      # axis labels within their panel's side
         for label, room in ((ax.xaxis.label, max(1.0, pw - 0.45)), (ax.yaxis.label, 0.75 * ph)):
             text = label.get_text()
             if text and "\n" not in text and len(text) * float(label.get_fontsize()) * 0.6 / 72 > room:
                 label.set_text(panel_title(text, room, float(label.get_fontsize())))
-    height = rows * ph + below
+    height = rows * ph + below + foot_h
     fig.set_size_inches(width, height)
+    if foot_h:                                             # the legend above the foot
+        fig._metaeval_foot.set_y(0.04 / height)            # type: ignore[attr-defined]
+        for leg in fig.legends:
+            leg.set_bbox_to_anchor((0.5, foot_h / height), transform=fig.transFigure)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")                    # "not compatible with tight_layout": left as drawn
         for _ in range(2):                                 # the second pass: with the ticks the first one made
-            fig.tight_layout(rect=(0, below / height, 1, 1), pad=0.5)
+            fig.tight_layout(rect=(0, (below + foot_h) / height, 1, 1), pad=0.5)
 
 
 def save_figure(fig: Figure, path_stem) -> list[Path]:

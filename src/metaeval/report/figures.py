@@ -27,8 +27,8 @@ import matplotlib.colors
 from .. import outputs as O
 from ..meta.bootstrap import tstar_asl
 from .csvio import read_table
-from .figure_layout import (DPI, MANY_COLORS, MIN_PT, PANEL_MIN_WIDTH, SEQUENTIAL, current_settings, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401
-                            new_figure, palette_png, panel_title, save_figure, side_legend)
+from .figure_layout import (DPI, MANY_COLORS, MAX_HEIGHT, MIN_PT, PANEL_MIN_WIDTH, SEQUENTIAL, current_settings, _COLORS, _LEGEND_INSIDE, _RC, _legend, _no_data, _rc, _style, _unique,  # noqa: F401
+                            declare_panels, first_shown, new_figure, palette_png, panel_title, save_figure, side_legend)
 
 __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
@@ -232,6 +232,7 @@ def plot_tstar(tstar: pd.DataFrame, path_stem, *, bins: int = 40) -> list[Path]:
             _no_data(fig.add_subplot(), "t*")
             return save_figure(fig, path_stem)
         axes = fig.subplots(nrows, ncols, squeeze=False)
+        declare_panels(fig, "metrics", "tstar.csv")
         for i, m in enumerate(metrics):
             ax = axes[i // ncols][i % ncols]
             sub = tstar[tstar["metric"] == m]
@@ -363,10 +364,30 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
             return label, (width - label - 0.3 - right - (ncols - 1) * gap) / ncols
 
         most = max(1, min(4, len(coefs), int(width // PANEL_MIN_WIDTH)))  # 2 panels a column, 4 a text width
+        every = list(coefs)
+
+        def layout(names: list[str], key: str, ncols: int, shown: list[str]) -> dict:
+            """The panels of ``shown`` in ``ncols`` columns: their sizes, titles, foot and the height."""
+            label, side = panels(names, ncols)
+            nrows = math.ceil(len(shown) / ncols)
+            titles = {c: "\n(".join(panel_title(part, side + gap, title_pt) for part in RANKCORR_TITLES[c].split(" (", 1))
+                      for c in shown}
+            title_h = max(t.count("\n") + 1 for t in titles.values()) * title_pt * 1.25 / 72 + 0.08
+            why = [c for c in shown if pd.to_numeric(table[c], errors="coerce").isna().any()]
+            note = ("n/a (grey): undefined" + (f" ({'; '.join(_UNDEFINED_WHY[c] for c in why if c in _UNDEFINED_WHY)})"
+                                                if any(c in _UNDEFINED_WHY for c in why) else "")) if why else ""
+            cut = first_shown(len(shown), len(every), "coefficients", "rank_correlation.csv") \
+                if len(shown) < len(every) else ""
+            foot = "\n".join(panel_title(t, width - 0.2, size) for t in (note, key, cut) if t)
+            note_h = (foot.count("\n") + 1) * size * 1.3 / 72 + 0.1 if foot else 0.0
+            top, bottom = title_h + 0.05, label + 0.35 + note_h
+            return {"label": label, "side": side, "nrows": nrows, "titles": titles, "title_h": title_h, "foot": foot,
+                    "top": top, "bottom": bottom, "height": top + nrows * side + (nrows - 1) * title_h + bottom}
+
         names, key, step = [str(m) for m in metrics], "", 1
         for ncols in range(most, 0, -1):                      # the names on the axes, a cell a 7 pt line
             label, side = panels(names, ncols)
-            if side >= 0.6 and side / n >= row:
+            if side >= 0.6 and side / n >= row and (ncols == most or layout(names, key, ncols, coefs)["height"] <= MAX_HEIGHT):
                 break
         else:                                                 # too many or too long: numbered, with a key
             ncols = most
@@ -374,22 +395,14 @@ def plot_rank_correlation(table: pd.DataFrame, path_stem) -> list[Path]:
             label, side = panels(names, ncols)
             step = max(1, math.ceil(row / (side / n)))
             key = "; ".join(f"{i + 1} {m}" for i, m in enumerate(metrics))
+        lay = layout(names, key, ncols, coefs)
+        while lay["height"] > MAX_HEIGHT and len(coefs) > ncols:    # the first coefficients, a row fewer
+            coefs = coefs[:(math.ceil(len(coefs) / ncols) - 1) * ncols]
+            lay = layout(names, key, ncols, coefs)
+        label, side, nrows, titles, title_h = lay["label"], lay["side"], lay["nrows"], lay["titles"], lay["title_h"]
+        foot, top, bottom, height = lay["foot"], lay["top"], lay["bottom"], lay["height"]
         left = label + 0.3
-        nrows = math.ceil(len(coefs) / ncols)
-        titles = {c: "\n(".join(panel_title(part, side + gap, title_pt) for part in RANKCORR_TITLES[c].split(" (", 1))
-                  for c in coefs}
-        title_h = max(t.count("\n") + 1 for t in titles.values()) * title_pt * 1.25 / 72 + 0.08
         cell = side / n
-        undefined_any = any(pd.to_numeric(table[c], errors="coerce").isna().any() for c in coefs)
-        note = ""
-        if undefined_any:
-            why = [_UNDEFINED_WHY[c] for c in coefs if c in _UNDEFINED_WHY
-                   and pd.to_numeric(table[c], errors="coerce").isna().any()]
-            note = "n/a (grey): undefined" + (f" ({'; '.join(why)})" if why else "")
-        foot = "\n".join(panel_title(t, width - 0.2, size) for t in (note, key) if t)
-        note_h = (foot.count("\n") + 1) * size * 1.3 / 72 + 0.1 if foot else 0.0
-        top, bottom = title_h + 0.05, label + 0.35 + note_h
-        height = top + nrows * side + (nrows - 1) * title_h + bottom
         fig = new_figure(width, height)
         index = {m: i for i, m in enumerate(metrics)}
         ia = table["metric_a"].map(index).to_numpy(dtype=int)
@@ -485,6 +498,7 @@ def plot_pvalue_curves(pvalues: pd.DataFrame, path_stem, *, alpha: float = 0.05)
             _no_data(fig.add_subplot(), "p-values")
             return save_figure(fig, path_stem)
         axes = fig.subplots(nrows, ncols, squeeze=False)
+        declare_panels(fig, "tests", "pvalues.csv")
         palette = [m for m in pd.factorize(pvalues["metric"], sort=False, use_na_sentinel=False)[1]]
         for i, t in enumerate(tests):
             ax = axes[i // ncols][i % ncols]
@@ -509,21 +523,22 @@ def plot_pvalue_curves(pvalues: pd.DataFrame, path_stem, *, alpha: float = 0.05)
 
 
 def plot_incompleteness(table: pd.DataFrame, path_stem) -> list[Path]:
-    """tau (top row) and tau_AP (bottom row) against the level, one column per method, one line
-    per metric with its s.d. band over trials (Buckley & Voorhees 2004; Sakai SIGIR 2007; Zobel 1998;
+    """tau (left) and tau_AP (right) against the level, one row per method, one line per metric
+    with its s.d. band over trials (Buckley & Voorhees 2004; Sakai SIGIR 2007; Zobel 1998;
     Sakai & Kando 2008)."""
     with _rc():
         methods = _unique(table["method"]) if len(table) else []
-        fig = new_figure(4.0 * max(1, len(methods)), 7.0)
+        fig = new_figure(8.0, 3.5 * max(1, len(methods)))
         if not methods:
             _no_data(fig.add_subplot(), "incompleteness")
             return save_figure(fig, path_stem)
         metrics = _unique(table["metric"])
-        axes = fig.subplots(2, len(methods), squeeze=False)
+        axes = fig.subplots(len(methods), 2, squeeze=False)
+        declare_panels(fig, "methods", "incompleteness.csv", per=2)     # a method's two panels in a row
         for j, method in enumerate(methods):
             sub = table[table["method"] == method]
             for row, col in enumerate(("tau", "tau_ap")):
-                ax = axes[row][j]
+                ax = axes[j][row]
                 for i, m in enumerate(metrics):
                     d = sub[sub["metric"] == m].copy()
                     d["x"] = d["level"].astype(float)
@@ -536,8 +551,7 @@ def plot_incompleteness(table: pd.DataFrame, path_stem) -> list[Path]:
                                         color=line.get_color())
                 ax.set_xlabel("fraction of judgments kept" if method in ("judged", "stratified") else "pool depth")
                 ax.set_ylabel("Kendall's tau-a" if col == "tau" else "tau_AP")
-                if row == 0:
-                    ax.set_title(f"{method}")
+                ax.set_title(f"{method}: {'tau' if col == 'tau' else 'tau_AP'}")
                 ax.grid(True, alpha=0.3)
         _legend(axes[0][-1], len(metrics))
         return save_figure(fig, path_stem)

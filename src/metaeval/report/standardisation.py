@@ -60,7 +60,8 @@ def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:
     standardisation, one row per metric (Urbano et al. 2019)."""
     import math
 
-    from .figure_layout import _no_data, _rc, _style, _unique, block_axes, block_columns, new_figure, save_figure
+    from .figure_layout import (_no_data, _rc, _style, _unique, block_axes, block_columns, declare_panels, new_figure,
+                                save_figure)
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
@@ -70,6 +71,7 @@ def plot_standardisation_power(table: pd.DataFrame, path_stem) -> list[Path]:
             _no_data(fig.add_subplot(), "standardisation")
             return save_figure(fig, path_stem)
         axes = block_axes(fig, len(metrics), 2, k)
+        declare_panels(fig, "metrics", "standardisation_between.csv", per=2)
         for i, m in enumerate(metrics):
             sub = table[table["metric"] == m]
             stds = _stds(sub)
@@ -97,7 +99,8 @@ def plot_standardisation_tau(table: pd.DataFrame, path_stem) -> list[Path]:
     rankings by raw and standardised means, per standardisation, one panel per metric."""
     import math
 
-    from .figure_layout import _no_data, _rc, _style, _unique, block_axes, block_columns, new_figure, save_figure
+    from .figure_layout import (_no_data, _rc, _style, _unique, block_axes, block_columns, declare_panels, new_figure,
+                                save_figure)
 
     with _rc():
         metrics = _unique(table["metric"]) if len(table) else []
@@ -107,6 +110,7 @@ def plot_standardisation_tau(table: pd.DataFrame, path_stem) -> list[Path]:
             _no_data(fig.add_subplot(), "standardisation")
             return save_figure(fig, path_stem)
         axes = [b[0] for b in block_axes(fig, len(metrics), 1, k)]
+        declare_panels(fig, "metrics", "standardisation_within.csv")
         for ax, m in zip(axes, metrics):
             sub = table[table["metric"] == m]
             stds = _stds(sub)
