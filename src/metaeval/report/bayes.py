@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["MAX_HEIGHT", "plot_bayes_intervals", "plot_bayes_p_greater", "write_bayes"]
+__all__ = ["MAX_HEIGHT", "bayes_labels", "plot_bayes_intervals", "plot_bayes_p_greater", "write_bayes"]
 
 #: the tallest figure (inches): a page of a paper less its caption.  Runs beyond what fits are named
 #: every k-th (the intervals) or left out (the matrix: the top runs); a figure of many metrics,
@@ -258,12 +258,27 @@ def plot_bayes_p_greater(table: pd.DataFrame, path_stem: str | os.PathLike) -> l
         return save_figure(fig, path_stem)
 
 
-def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True) -> list[Path]:
+def bayes_labels(result, labels_file=None, run_files=None) -> dict:
+    """``{name: label}`` of the runs of ``result`` (:class:`metaeval.meta.bayes.BayesResult`; their
+    default labels, :func:`metaeval.labels.default_run_labels`, and those given) and its metrics
+    (by any alias) named in ``labels_file`` (a path, a mapping or None: the default run labels
+    alone), as ``metaeval compare --labels``; ``run_files`` ({run: path}) gives the runids a file
+    may name runs by."""
+    from ..labels import labels_for
+
+    runs = list(dict.fromkeys(str(r) for r in result.runs["run"]))
+    metrics = list(dict.fromkeys(str(m) for m in result.fit["metric"]))
+    return labels_for(runs, metrics, dict(labels_file) if isinstance(labels_file, dict) else labels_file, run_files)
+
+
+def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True, labels: dict | None = None) -> list[Path]:
     """Write every table and figure of ``result`` (:class:`metaeval.meta.bayes.BayesResult`) under
-    ``out_dir``; returns the paths."""
+    ``out_dir``; returns the paths.  ``labels`` ``{name: label}`` of runs and metrics
+    (:func:`bayes_labels`): shown in the Markdown, LaTeX and figures (the CSVs keep the names)."""
     from .. import outputs as O
     from ..util import atomic_dir_outputs
     from .bayes_layouts import T_PVALUES
+    from .figures import relabel_frame
     from .tables import write_table
 
     out = Path(out_dir)
@@ -277,11 +292,11 @@ def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True) -> 
     with atomic_dir_outputs(written):
         for o in O.tables("collection", bayes=True):
             if o.name in tables:
-                written += write_table(tables[o.name], out / "tables" / o.name,
+                written += write_table(tables[o.name], out / "tables" / o.name, labels=labels,
                                        context={T_PVALUES: tp} if o.name == "bayes_pairs" else None)
         if figures:
             draw = {"bayes_intervals": plot_bayes_intervals, "bayes_p_greater": plot_bayes_p_greater}
             for o in O.figures("collection", bayes=True):
                 if o.name in draw:
-                    written += draw[o.name](tables[o.source], out / "figures" / o.name)
+                    written += draw[o.name](relabel_frame(tables[o.source], labels), out / "figures" / o.name)
     return written
