@@ -271,6 +271,20 @@ def bayes_labels(result, labels_file=None, run_files=None) -> dict:
     return labels_for(runs, metrics, dict(labels_file) if isinstance(labels_file, dict) else labels_file, run_files)
 
 
+def _relabelled(df: pd.DataFrame, labels: dict | None) -> pd.DataFrame:
+    """``df`` with its metrics and runs (``metric``, ``run``, ``other``) shown by their labels: what
+    the figures draw (as :func:`metaeval.report.figures.relabel_frame` for the pipeline's figures)."""
+    if not labels:
+        return df
+    from ..labels import relabel
+
+    out = df.copy()
+    for col in ("metric", "run", "other"):
+        if col in out.columns:
+            out[col] = [relabel(str(v), labels) for v in out[col]]
+    return out
+
+
 def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True, labels: dict | None = None) -> list[Path]:
     """Write every table and figure of ``result`` (:class:`metaeval.meta.bayes.BayesResult`) under
     ``out_dir``; returns the paths.  ``labels`` ``{name: label}`` of runs and metrics
@@ -278,7 +292,6 @@ def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True, lab
     from .. import outputs as O
     from ..util import atomic_dir_outputs
     from .bayes_layouts import T_PVALUES
-    from .figures import relabel_frame
     from .tables import write_table
 
     out = Path(out_dir)
@@ -298,5 +311,5 @@ def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True, lab
             draw = {"bayes_intervals": plot_bayes_intervals, "bayes_p_greater": plot_bayes_p_greater}
             for o in O.figures("collection", bayes=True):
                 if o.name in draw:
-                    written += draw[o.name](relabel_frame(tables[o.source], labels), out / "figures" / o.name)
+                    written += draw[o.name](_relabelled(tables[o.source], labels), out / "figures" / o.name)
     return written
