@@ -717,14 +717,15 @@ setattr(test_errors, "__test__", False)              # noqa: B010 - a function n
 
 # ------------------------------------------------------------------------ bayes
 def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, chains: int = 4, seed: int = SEED,
-          out=None, figures: bool = True, figure_width: str | float | None = None,
+          out=None, figures: bool = True, labels=None, figure_width: str | float | None = None,
           figure_formats: str | Sequence[str] | None = None):
     """Bayesian inference on the crossed topic x run model (``metaeval bayes``; docs/meta.md, "Bayesian
     inference"; Sakai 2017; Benham et al. 2020) of every metric of ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure, value``
     frame; every run on every topic).  Returns a :class:`~metaeval.meta.bayes.BayesResult` (``.runs``,
     ``.pairs``, ``.fit``, ``.posteriors``, ``.warnings``); with ``out`` also writes the command line's
-    files."""
+    files, runs and measures shown by their ``labels`` in the Markdown, LaTeX and figures (a labels
+    file or a {NAME: LABEL} mapping; default the runs' default labels; the CSVs keep the names)."""
     from .meta.bayes import bayes_tables
 
     mats = _matrices_of(matrices, metrics)
@@ -732,9 +733,9 @@ def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, 
     res = bayes_tables(mats, names, draws=draws, chains=chains, seed=seed)
 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.bayes import write_bayes
+        from .report.bayes import bayes_labels, write_bayes
 
-        return write_bayes(r, folder, figures=figures)
+        return write_bayes(r, folder, figures=figures, labels=bayes_labels(r, labels))
     return _attached(res, write, out, figures, "bayes", figure_width, figure_formats)
 
 

@@ -255,7 +255,7 @@ ALT["bayes"] = {
     "--matrices": Refused(["MATS"]), "--qrels": ["QRELS2"], "--runs": ["RUN0", "RUN1", "RUN2"], "--gains": ["1:9"],
     "--cutoffs": Refused(["3"]), "--condensed": [], "--metrics": ["RR"], "--max-level": ["3"],
     "--vocabulary": ["ntcireval"], "--order": ["file"], "--trec-eval-version": ["9"], "--depth": ["2"], "--out": OUT,
-    "--draws": ["120"], "--chains": ["3"], "--seed": ["5"], "--no-figures": [], "--quiet": []}
+    "--draws": ["120"], "--chains": ["3"], "--seed": ["5"], "--labels": ["LABELS"], "--no-figures": [], "--quiet": []}
 ALT["reproduce"] = ALT["paper-tables"]
 
 

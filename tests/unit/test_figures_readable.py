@@ -225,15 +225,7 @@ def _readability(fig) -> dict:
                         for ln in ax.get_lines() if not ln.get_label().startswith("_")} for ax in fig.axes]}
 
 
-#: figures not yet laid out for a column's width at 80 runs (issue 47 item 3, open): bayes's, merged
-#: beside the column-width change -- names shortened and rows 7 pt high, but an 80 x 80 matrix and
-#: 80 intervals per panel still overlap their tick labels at 3.17 in
-NOT_YET_AT_COLUMN_WIDTH = {"bayes_intervals", "bayes_p_greater"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(o.name, marks=[pytest.mark.xfail(
-    strict=False, reason="not yet laid out for a column at 80 runs")] if o.name in NOT_YET_AT_COLUMN_WIDTH else [])
-    for o in __import__("metaeval.outputs", fromlist=["x"]).figures("collection")])
+@pytest.mark.parametrize("name", [o.name for o in __import__("metaeval.outputs", fromlist=["x"]).figures("collection")])
 def test_every_figure_is_readable_at_80_runs_and_25_measures(name, wide_drawn):
     got = wide_drawn[0][name]
     w, h = got["size"]
@@ -245,6 +237,45 @@ def test_every_figure_is_readable_at_80_runs_and_25_measures(name, wide_drawn):
     for series in got["series"]:               # a style each: Okabe-Ito colour, line style, marker
         if len(series) > 8:
             assert len(set(series.values())) == len(series), (name, series)
+
+
+def test_bayes_figures_at_a_column_say_which_runs_they_name(wide_frames, captured):
+    """bayes's figures of 80 runs at 3.17 in, at most a page tall (MAX_HEIGHT): the intervals of every
+    run ticked, every k-th named from the best on (the foot says k); the matrix of the top runs of
+    each metric, every one named on both axes, the foot saying how many of the 80 and where the rest
+    are (issue 47 item 3)."""
+    import re
+
+    from metaeval.labels import default_run_labels
+    from metaeval.report.bayes import MAX_HEIGHT, plot_bayes_intervals, plot_bayes_p_greater
+
+    runs, pairs = wide_frames["bayes_runs"], wide_frames["bayes_pairs"]
+    plot_bayes_intervals(runs, "unused")
+    plot_bayes_p_greater(pairs, "unused")
+    intervals, matrix = captured[-2:]
+    short = default_run_labels(sorted(set(runs["run"])))
+    for fig in (intervals, matrix):
+        w, h = fig.get_size_inches()
+        assert w == pytest.approx(3.17) and h <= MAX_HEIGHT and layout_problems(fig) == []
+    [foot] = [t.get_text().replace("\n", " ") for t in intervals.texts]
+    k = int(re.fullmatch(r"Every (\d+)\w\w of 80 runs named \(all in bayes_runs.csv\)", foot).group(1))
+    assert 2 <= k <= 6          # two panels of 80 rows in a 5.3 in page: every 6th name (7 pt rows, no overlap)
+    for ax in [ax for ax in intervals.axes if ax.get_title()]:
+        g = runs[runs["metric"] == ax.get_title()].sort_values(["mean", "run"], ascending=[False, True])
+        assert len(set(ax.get_yticks()) | set(ax.get_yticks(minor=True))) == 80        # every run ticked
+        assert [t.get_text() for t in ax.get_yticklabels()] == [short[r] for r in g["run"]][::k]
+    panels = [ax for ax in matrix.axes if ax.get_title()]
+    assert len(panels) == 2
+    [foot] = [t.get_text().replace("\n", " ") for t in matrix.texts]
+    top = int(re.fullmatch(r"The top (\d+) of 80 runs by posterior mean, per metric \(every pair in bayes_pairs.csv\)",
+                           foot).group(1))
+    assert top >= 8             # two 80-run matrices in a 5.3 in page: 7 pt a cell
+    for ax in panels:
+        g = pairs[pairs["metric"] == ax.get_title()]
+        best = g.groupby("run")["diff"].mean().sort_values(ascending=False).index[:top]
+        names = [short[r] for r in best]
+        assert [t.get_text() for t in ax.get_yticklabels()] == names == [t.get_text() for t in ax.get_xticklabels()]
+        assert ax.get_images()[0].get_array().shape == (top, top)
 
 
 #: bytes of a Snakemake 9 report.html beyond the files it embeds (measured, see below)

@@ -35,7 +35,7 @@ def _md_runs(path: Path) -> set[str]:
     """The ``run`` column of a Markdown table."""
     lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("|")]
     head = [c.strip() for c in lines[0].strip("|").split("|")]
-    col = head.index("run")
+    col = [h.lower() for h in head].index("run")
     return {[c.strip() for c in ln.strip("|").split("|")][col] for ln in lines[2:]}
 
 
@@ -123,6 +123,55 @@ def test_ppi_shows_the_runs_short_and_takes_labels(tmp_path, monkeypatch):
     md = (out / "tables" / "ppi_means.md").read_text(encoding="utf-8")
     assert "| Average precision |" in md and "dl-19-official-input" not in md
     assert {drawn[r] for r in full} == set(SYSTEMS[:3]) and drawn["AP"] == "Average precision"
+
+
+def test_bayes_shows_the_runs_short_and_takes_labels(tmp_path, monkeypatch):
+    """``metaeval bayes`` (the pipeline's bayes job runs it with ``--labels``): the runs' default
+    labels and the labels given in its Markdown, LaTeX and figures, the CSVs keeping the names; the
+    API takes them too."""
+    import metaeval
+    import metaeval.report.bayes as rb
+
+    rng = np.random.default_rng(5)
+    runs = [f"dl-19-official-input.{s}" for s in SYSTEMS[:4]]
+    M = pd.DataFrame(rng.uniform(0.1, 0.9, (8, 4)) + np.linspace(0, 0.2, 4), columns=runs,
+                     index=pd.Index([f"t{t}" for t in range(8)], name="topic"))
+    (tmp_path / "m").mkdir()
+    M.to_csv(tmp_path / "m" / "AP.csv")
+    (tmp_path / "labels.txt").write_text("AP Average precision\ndl-19-official-input.bm25 BM25 (Anserini)\n",
+                                         encoding="utf-8")
+    drawn: dict = {}
+
+    def spy(name):
+        def draw(table, path_stem):         # what the figures name their runs and panels
+            drawn[name] = {c: set(table[c]) for c in ("metric", "run", "other") if c in table.columns}
+            return []
+        return draw
+    for f in ("plot_bayes_intervals", "plot_bayes_p_greater"):
+        monkeypatch.setattr(rb, f, spy(f))
+    shown = {"BM25 (Anserini)"} | set(SYSTEMS[1:4])
+    out = tmp_path / "out"
+    rc, _, err = _run(["bayes", "--matrices", tmp_path / "m", "--out", out, "--draws", "100", "--chains", "2",
+                        "--labels", tmp_path / "labels.txt", "--quiet"])
+    assert rc == 0, err
+    for t in ("bayes_runs", "bayes_pairs"):
+        csv = pd.read_csv(out / "tables" / f"{t}.csv")
+        assert set(csv["run"]) == set(runs) and set(csv["metric"]) == {"AP"}         # the CSV keeps the names
+        assert _md_runs(out / "tables" / f"{t}.md") == shown
+        for ext in ("md", "tex"):
+            text = (out / "tables" / f"{t}.{ext}").read_text(encoding="utf-8")
+            assert "Average precision" in text and "dl-19-official-input" not in text, (t, ext)
+    pairs_md = (out / "tables" / "bayes_pairs.md").read_text(encoding="utf-8")
+    assert "| Average precision | BM25 (Anserini) | monot5 |" in pairs_md
+    fit_md = (out / "tables" / "bayes_fit.md").read_text(encoding="utf-8")
+    assert "| Average precision |" in fit_md
+    assert drawn["plot_bayes_intervals"] == {"metric": {"Average precision"}, "run": shown}
+    assert drawn["plot_bayes_p_greater"] == {"metric": {"Average precision"}, "run": shown, "other": shown}
+    # the API: a labels mapping; without one the default labels (the shared prefix off)
+    drawn.clear()
+    metaeval.bayes({"AP": M}, draws=100, chains=2, out=tmp_path / "api", labels={"AP": "MAP"})
+    assert _md_runs(tmp_path / "api" / "tables" / "bayes_runs.md") == set(SYSTEMS[:4])
+    assert drawn["plot_bayes_intervals"] == {"metric": {"MAP"}, "run": set(SYSTEMS[:4])}
 
 
 def test_a_measure_among_the_words_of_a_cell_is_shown_by_its_label():

@@ -2,7 +2,8 @@
 # run model fitted per metric by an exact Gibbs sampler -- one job per collection when
 # `bayes: {enabled: true}`, reading the collection's matrices (every run) and writing
 # C/tables/bayes_{runs,pairs,fit}.* and the figures bayes_intervals and bayes_p_greater. The stage
-# is declared in metaeval/meta/stages/bayes.py: its arguments come from metaeval.dag.Plan.
+# is declared in metaeval/meta/stages/bayes.py: its arguments come from metaeval.dag.Plan. `labels:`
+# is an input (as the writers job's): a changed mapping re-runs this job.
 
 
 rule bayes:
@@ -13,6 +14,7 @@ rule bayes:
         # it) and the collection's data
         matrices=own_matrix_inputs(job_matrices("bayes")),
         data=collection_data,
+        labels=PLAN.labels_inputs(),
     output:
         _table_outputs(["bayes"]),
         _figure_outputs(["bayes"]),
@@ -25,6 +27,7 @@ rule bayes:
         args=job_args("bayes"),
         views=report_views_command("bayes"),
         data=data_params,
+        labels=lambda w, input: f"--labels {_quote(input.labels[0])}" if input.labels else "",
     log:
         log_path("bayes"),
     benchmark:
@@ -37,4 +40,4 @@ rule bayes:
         runtime=30,
     shell:
         "{params.metaeval} bayes --matrices {params.matrices:q} --out {params.out:q}"
-        " {params.args} {params.figure_args} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"
+        " {params.args} {params.figure_args} {params.labels} --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"

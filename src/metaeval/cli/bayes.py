@@ -41,6 +41,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--chains", type=int_at_least(2), default=DEFAULT_CHAINS,
                    help=f"chains (default {DEFAULT_CHAINS})")
     p.add_argument("--seed", type=declared("seed"), default=SEED, help=f"random seed (default {SEED})")
+    p.add_argument("--labels", metavar="FILE", default=None,
+                   help="display labels of runs and measures for Markdown, LaTeX and figures (as metaeval compare's "
+                        "--labels; without it the runs' default labels, their shared prefix and extension "
+                        "stripped); the CSVs keep the names")
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=run, out_kind="folder", _parser=p)
@@ -53,6 +57,7 @@ def run(args) -> int:
 
     from ..api import bayes
     from ..errors import InputError
+    from ..labels import labels_for
     from ..meta.bayes import check_matrix
     from .compare import _load_scores
 
@@ -63,9 +68,12 @@ def run(args) -> int:
         except InputError as e:
             raise InputError(e.message, Path(args.matrices) / f"{m}.csv" if args.matrices else None,
                              topic=e.topic) from None
+    first = next(iter(scores.values()), None)   # the runs' labels: given (by name or runid) or their defaults
+    labels = labels_for([] if first is None else [str(r) for r in first.columns], [str(m) for m in scores],
+                        args.labels, getattr(args, "_run_files", None))
     try:
         res = bayes(scores, draws=args.draws, chains=args.chains, seed=args.seed, out=args.out,
-                    figures=not args.no_figures)
+                    figures=not args.no_figures, labels=labels)
     except ValueError as e:
         if isinstance(e, InputError):
             raise
