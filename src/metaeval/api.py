@@ -646,20 +646,16 @@ def _matrices_of(matrices, metrics):
         return align_matrices({str(k): v for k, v in dict(matrices).items()})
 
 
-def _data_of(mats: Mapping, matrices, folder) -> dict:
+def _data_of(mats: Mapping, matrices, folder, collection: str | None = None) -> dict:
     """What the captions and LaTeX labels of an own job's tables say of its data: ``context`` (the
-    runs and topics of ``mats``, the collection's name) and ``label_scope`` (the collection's name
-    when ``matrices`` is its ``matrices/`` folder beside the output, as the pipeline lays them out:
+    runs and topics of ``mats``, the collection's name) and ``label_scope`` (the collection's name:
+    ``collection``, else the folder's when ``matrices`` is its ``matrices/`` folder beside the output, as the pipeline lays them out:
     :func:`metaeval.pipeline.collection_scope`)."""
     from . import outputs as O
     from .pipeline import collection_scope
-    from .util import published_name
-
     first = next(iter(mats.values()), None)
-    folder = Path(folder).absolute()
-    folder = folder.parent / published_name(folder)        # the folder written aside is published here
-    name = (collection_scope(folder / "tables", matrices)
-            if isinstance(matrices, (str, os.PathLike)) else None)
+    name = collection or (collection_scope(folder / "tables", matrices)
+                          if isinstance(matrices, (str, os.PathLike)) else None)
     context = O.caption_context(collection=name, runs=None if first is None else first.shape[1],
                                 topics=None if first is None else first.shape[0])
     return {"context": context, "label_scope": name}
@@ -718,14 +714,16 @@ setattr(test_errors, "__test__", False)              # noqa: B010 - a function n
 # ------------------------------------------------------------------------ bayes
 def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, chains: int = 4, seed: int = SEED,
           out=None, figures: bool = True, labels=None, figure_width: str | float | None = None,
-          figure_formats: str | Sequence[str] | None = None):
+          figure_formats: str | Sequence[str] | None = None, collection: str | None = None):
     """Bayesian inference on the crossed topic x run model (``metaeval bayes``; docs/meta.md, "Bayesian
     inference"; Sakai 2017; Benham et al. 2020) of every metric of ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure, value``
     frame; every run on every topic).  Returns a :class:`~metaeval.meta.bayes.BayesResult` (``.runs``,
     ``.pairs``, ``.fit``, ``.posteriors``, ``.warnings``); with ``out`` also writes the command line's
     files, runs and measures shown by their ``labels`` in the Markdown, LaTeX and figures (a labels
-    file or a {NAME: LABEL} mapping; default the runs' default labels; the CSVs keep the names)."""
+    file or a {NAME: LABEL} mapping; default the runs' default labels; the CSVs keep the names).
+    ``collection``: the collection's name its captions and LaTeX labels state (default: the
+    collection's folder when ``matrices`` is its ``matrices/`` folder beside ``out``)."""
     from .meta.bayes import bayes_tables
 
     mats = _matrices_of(matrices, metrics)
@@ -735,7 +733,8 @@ def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
         from .report.bayes import bayes_labels, write_bayes
 
-        return write_bayes(r, folder, figures=figures, labels=bayes_labels(r, labels))
+        return write_bayes(r, folder, figures=figures, labels=bayes_labels(r, labels),
+                           **_data_of(mats, matrices, folder, collection))
     return _attached(res, write, out, figures, "bayes", figure_width, figure_formats)
 
 

@@ -449,7 +449,8 @@ def collection_scope(tables_dir, matrices_dir) -> str | None:
     tables, matrices = Path(tables_dir).absolute(), Path(matrices_dir).absolute()
     if published_name(tables) != "tables" or matrices.name != "matrices":
         return None
-    if tables.parent != matrices.parent:
+    parent = tables.parent.parent / published_name(tables.parent)    # a collection folder written aside
+    if parent != matrices.parent:
         return None
     return published_name(matrices.parent)
 

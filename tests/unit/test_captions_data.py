@@ -139,7 +139,7 @@ def test_the_default_reproduces_the_papers_and_a_trec_config_does_not():
 
 
 def test_own_jobs_captions_state_their_data_and_labels_name_the_collection(tmp_path):
-    """The own jobs (standardisation, test errors) state the data their tables were computed on, and
+    """The own jobs (standardisation, test errors, bayes) state the data their tables were computed on, and
     label them ``tab:COLLECTION:TABLE`` when their matrices are the collection's ``matrices/`` folder
     (as the pipeline lays a collection out): two collections in one paper, no label twice."""
     coll = tmp_path / "trec-dl20"
@@ -150,8 +150,11 @@ def test_own_jobs_captions_state_their_data_and_labels_name_the_collection(tmp_p
     rc, _, err = _run(["test-errors", "--matrices", coll / "matrices", "--out", coll, "--trials", "5",
                        "--pairs", "2", "--topics", "5", "--B", "20", "--no-figures", "--quiet"])
     assert rc == 0, err
+    rc, _, err = _run(["bayes", "--matrices", coll / "matrices", "--out", coll, "--draws", "100", "--chains", "2",
+                       "--no-figures", "--quiet"])
+    assert rc == 0, err
     names = ["standardisation_within", "standardisation_between", "test_errors_type1", "test_errors_power",
-             "test_errors_type3"]
+             "test_errors_type3", "bayes_runs", "bayes_pairs", "bayes_fit"]
     for name in names:
         cap = _caption(coll / "tables" / f"{name}.md")
         assert "Data: trec-dl20, 4 runs, 9 topics." in cap, (name, cap)

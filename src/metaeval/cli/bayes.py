@@ -59,6 +59,7 @@ def run(args) -> int:
     from ..errors import InputError
     from ..labels import labels_for
     from ..meta.bayes import check_matrix
+    from ..pipeline import collection_scope
     from .compare import _load_scores
 
     scores = _load_scores(args, args._parser)
@@ -73,7 +74,8 @@ def run(args) -> int:
                         args.labels, getattr(args, "_run_files", None))
     try:
         res = bayes(scores, draws=args.draws, chains=args.chains, seed=args.seed, out=args.out,
-                    figures=not args.no_figures, labels=labels)
+                    figures=not args.no_figures, labels=labels,
+                    collection=collection_scope(Path(args.out) / "tables", args.matrices) if args.matrices else None)
     except ValueError as e:
         if isinstance(e, InputError):
             raise

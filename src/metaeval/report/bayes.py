@@ -310,10 +310,13 @@ def _relabelled(df: pd.DataFrame, labels: dict | None) -> pd.DataFrame:
     return out
 
 
-def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True, labels: dict | None = None) -> list[Path]:
+def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True, labels: dict | None = None,
+                context: dict | None = None, label_scope: str | None = None) -> list[Path]:
     """Write every table and figure of ``result`` (:class:`metaeval.meta.bayes.BayesResult`) under
     ``out_dir``; returns the paths.  ``labels`` ``{name: label}`` of runs and metrics
-    (:func:`bayes_labels`): shown in the Markdown, LaTeX and figures (the CSVs keep the names)."""
+    (:func:`bayes_labels`): shown in the Markdown, LaTeX and figures (the CSVs keep the names);
+    ``context``: the captions' data (:func:`metaeval.outputs.caption_context`), ``label_scope``: the
+    LaTeX labels' collection."""
     from .. import outputs as O
     from ..util import atomic_dir_outputs
     from .bayes_layouts import T_PVALUES
@@ -330,8 +333,9 @@ def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True, lab
     with atomic_dir_outputs(written):
         for o in O.tables("collection", bayes=True):
             if o.name in tables:
+                ctx = {**(context or {}), **({T_PVALUES: tp} if o.name == "bayes_pairs" else {})}
                 written += write_table(tables[o.name], out / "tables" / o.name, labels=labels,
-                                       context={T_PVALUES: tp} if o.name == "bayes_pairs" else None)
+                                       context=ctx or None, label_scope=label_scope)
         if figures:
             draw = {"bayes_intervals": plot_bayes_intervals, "bayes_p_greater": plot_bayes_p_greater}
             for o in O.figures("collection", bayes=True):
