@@ -125,10 +125,25 @@ def test_figure_has_one_heat_map_per_coefficient_with_the_values(table, monkeypa
     F.plot_rank_correlation(table, "x")
     (fig,) = figs
     panels = [ax for ax in fig.axes if ax.images and ax.get_title()]
-    # titles in two lines: the coefficient, then its citation
-    assert [ax.get_title().replace("\n", " ") for ax in panels] == [F.RANKCORR_TITLES[c] for c in COEFFICIENTS]
+    # titles in two lines: the coefficient, then its citation; the first coefficients in the table's
+    # order, as many as a page holds at the figure's width (docs/outputs.md, the height rule), the
+    # foot naming the others' table
+    assert [ax.get_title().replace("\n", " ") for ax in panels] == \
+        [F.RANKCORR_TITLES[c] for c in COEFFICIENTS][:len(panels)]
+    assert len(panels) >= 2
+    if len(panels) < len(COEFFICIENTS):
+        feet = [t.get_text().replace("\n", " ") for t in fig.texts]
+        assert any(f"first {len(panels)} of {len(COEFFICIENTS)} coefficients shown; all in rank_correlation.csv"
+                   in t for t in feet), feet
     m = len(METRICS)
     ncols = len({round(ax.get_position().x0, 3) for ax in panels})     # the grid wraps to the figure's width
+    # the metrics named on the axes, or numbered with a key in the foot when their names do not fit
+    # beside panels that fit a page
+    numbered = [str(i + 1) for i in range(m)]
+    names = METRICS if [t.get_text() for t in panels[0].get_yticklabels()] != numbered else numbered
+    if names is numbered:
+        key = "; ".join(f"{i + 1} {x}" for i, x in enumerate(METRICS))
+        assert any(key in t.get_text().replace("\n", " ") for t in fig.texts), [t.get_text() for t in fig.texts]
     for k, (ax, c) in enumerate(zip(panels, COEFFICIENTS)):
         shown = ax.images[0].get_array()
         assert shown.shape == (m, m)
@@ -141,9 +156,9 @@ def test_figure_has_one_heat_map_per_coefficient_with_the_values(table, monkeypa
         vals = table[c].to_numpy(dtype=float)
         assert sorted(printed) == sorted(F._tau_text(v) for v in vals[np.isfinite(vals)])
         labels = [t.get_text() for t in ax.get_yticklabels()]
-        assert labels == (METRICS if k % ncols == 0 else [])       # names on the outer panels
+        assert labels == (names if k % ncols == 0 else [])         # names on the outer panels
         labels = [t.get_text() for t in ax.get_xticklabels()]
-        assert labels == (METRICS if k >= len(panels) - ncols else [])
+        assert labels == (names if k >= len(panels) - ncols else [])
 
 
 def test_figure_without_data_says_so(monkeypatch):
