@@ -127,6 +127,6 @@ def write_reproducibility(res: ReproResult, out: str | Path, *, figures: bool = 
             written += write_table(df, out / "tables" / name, kind="generic", caption=cap[name])
         for o in O.figures("reproducibility") if figures else ():       # as its stage declares them
             draw, kwargs = plotter(o.layout)
-            written += draw(tables[o.source], out / "figures" / o.name, **kwargs)
+            written += draw(tables[o.source or o.name], out / "figures" / o.name, **kwargs)
     return written
 
