@@ -467,8 +467,8 @@ class StageInfo:
     per collection, across collections), in the order of the workflow's target lists and
     docs/outputs.md, each figure with its plotter and each summary table with its builder
     (:attr:`Output.draw`, :attr:`Output.build`); ``layouts``: for a stage outside the package,
-    ``((table name, layout), ...)``, each ``layout(table) ->
-    metaeval.report.render.Layout`` (a table without one gets the generic layout); ``when``: the
+    ``((table name, layout), ...)``, each ``layout(table) -> metaeval.report.render.Layout`` (a
+    table without one gets the generic layout); ``when``: the
     docs' words for when its conditional outputs are written (``gain sweep on``); ``notes(collection, params)``: for a
     stage on the labelled collection, the lines ``metaeval stage NAME`` prints before running it
     (what it will do with this collection; a bad parameter raises here, before anything is
@@ -489,8 +489,8 @@ class StageInfo:
     captions and figures state (:class:`CaptionParam`: the swap threshold), which the jobs laying
     out tables and drawing figures pass; ``command``: for a job of ``metaeval stage`` that is not
     a method (kind ``file``), the function running it, ``"pkg.module:function"`` called with
-    ``(args, parser, progress)`` (:mod:`metaeval.cli._stage_jobs`); ``measure_params``: its parameters whose values
-    are measure names, spelt as the matrices they read when a run starts
+    ``(args, parser, progress)`` (:mod:`metaeval.cli._stage_jobs`); ``measure_params``: its
+    parameters whose values are measure names, spelt as the matrices they read when a run starts
     (:func:`metaeval.meta.run.with_matrix_names`: the gain sweep's ``sweep_metrics``)."""
 
     name: str
