@@ -54,5 +54,4 @@ STAGE = StageInfo(
     outputs=(Output("toy_quantiles", "table", "toy_ownjob", "Each run's quantile of its topic scores",
                     "nothing (a test)", columns=("metric", "run", "quantile")),
              Output("toy_quantiles", "figure", "toy_ownjob", "Each run's quantile", "nothing (a test)",
-                    source="toy_quantiles")),
-    plotters=(("toy_quantiles", plot_quantiles),))
+                    source="toy_quantiles", draw=plot_quantiles)))

@@ -53,5 +53,5 @@ STAGE = StageInfo(
     outputs=(Output("toy", "table", "collection", "Each run's mean, scaled", "nothing (a test)",
                     columns=("metric", "run", "scaled_mean")),
              Output("toy", "figure", "collection", "Each run's scaled mean", "nothing (a test)",
-                    stages=("figures",), source="toy")),
-    plotters=(("toy", plot_toy),), layouts=(("toy", layout_toy),))
+                    stages=("figures",), source="toy", draw=plot_toy)),
+    layouts=(("toy", layout_toy),))

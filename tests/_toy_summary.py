@@ -32,5 +32,5 @@ STAGE = StageInfo(
     outputs=(Output("toy_best", "table", "collection", "Each metric's best run mean", "nothing (a test)",
                     columns=("metric", "best")),
              Output("toy_summary", "table", "summary", "Each metric's best run mean per collection",
-                    "nothing (a test)", columns=("metric", "..."), stages=("summary",), source="toy_best")),
-    summary_builders=(("toy_summary", build_summary),))
+                    "nothing (a test)", columns=("metric", "..."), stages=("summary",), source="toy_best",
+                    build=build_summary)))

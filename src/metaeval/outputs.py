@@ -25,7 +25,11 @@ Each :class:`Output` gives:
 * ``regenerates`` -- the table or figure of the papers it regenerates, cited by author and year;
 * ``stages`` -- the pipeline stage(s) that compute it; ``source`` -- for a figure, the table it
   is drawn from; ``condition`` -- ``None`` or the name of the option that switches it on
-  (``"gain_sweep"``).
+  (``"gain_sweep"``);
+* ``draw`` -- a figure's plotter (and ``draw_kwargs`` its fixed keyword arguments), ``build`` -- a
+  summary table's builder: ``"metaeval.report.MODULE:function"``, imported by the report layer
+  when it first draws (:func:`metaeval.report.figures.plotter`,
+  :func:`metaeval.report.summary.summary_builder`), or a plug-in's function itself.
 
 Adding a table: one :class:`Output` entry in the declaring stage's ``outputs``, its layout in a
 layout module of the report layer (registered with :func:`metaeval.report.layouts.register_layout`

@@ -354,7 +354,7 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
     """Write the tables and figures own job ``name`` declares in its scope (``Scope(NAME)``) under
     ``out_dir``, the scope's root (``results/C/NAME``): ``tables/TABLE.{csv,md,tex}`` with its
     layout (:attr:`~metaeval.stages.StageInfo.layouts`, else the generic one), ``figures/FIGURE.*``
-    by its plotter (:attr:`~metaeval.stages.StageInfo.plotters`); all or nothing."""
+    by its plotter (:attr:`~metaeval.stages.Output.draw`); all or nothing."""
     from . import outputs as O
     from .meta.stages import get
     from .report.figures import plotter
@@ -363,7 +363,6 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
 
     st = get(name)
     out = Path(out_dir)
-    own_plotters = dict(st.plotters)
     written: list[Path] = []
     with atomic_dir_outputs(written):
         for sc in st.scopes:
@@ -373,8 +372,8 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
                 written += write_table(frames[o.name], out / o.directory / o.name, kind=o.layout,
                                        caption=O.caption(o), labels=labels, label_scope=sc.name)
             for o in O.figures(sc.name) if figures else ():
-                draw = own_plotters.get(o.name) or plotter(o.layout)[0]
-                written += draw(frames[o.source or o.name], out / o.directory / o.name)
+                draw, kwargs = plotter(o.layout)
+                written += draw(frames[o.source or o.name], out / o.directory / o.name, **kwargs)
     return written
 
 

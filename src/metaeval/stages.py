@@ -226,6 +226,28 @@ class CaptionParam:
     format: Callable[[Any], str] = str
 
 
+#: a function named by where it is, ``"pkg.module:function"`` (imported on first use by
+#: :func:`resolve`), or the function itself
+Reference: typing.TypeAlias = str | Callable[..., Any]
+
+
+def _is_reference(text: str) -> bool:
+    module, sep, attr = text.partition(":")
+    return bool(sep) and all(p.isidentifier() for p in module.split(".")) and attr.isidentifier()
+
+
+def resolve(ref: Reference) -> Callable[..., Any]:
+    """The function ``ref`` names: ``"pkg.module:function"`` imported (the module on first use),
+    a callable itself."""
+    if callable(ref):
+        return ref
+    module, _, attr = ref.partition(":")
+    found = getattr(importlib.import_module(module), attr)
+    if not callable(found):
+        raise TypeError(f"{ref}: not a function")
+    return found
+
+
 @dataclass(frozen=True)
 class Output:
     """One published table or figure, declared by the stage that computes it
@@ -240,7 +262,19 @@ class Output:
     table, ``((column, ascending), ...)``, stable, missing values last (a bootstrap table: sensitivity
     descending, then metric).  ``plot_params``: a figure's plotter's keyword arguments from the
     configured values, ``((keyword, value), ...)``: a caption parameter (:class:`CaptionParam`:
-    ``alpha``, ``swap_threshold``) or ``measure`` (the primary measure, which orders the runs)."""
+    ``alpha``, ``swap_threshold``) or ``measure`` (the primary measure, which orders the runs).
+
+    How the report layer writes it, declared here too (:data:`Reference`: ``"pkg.module:function"``,
+    imported by the report layer when it first draws -- a stage module of the package names the
+    functions of :mod:`metaeval.report` so, the layer rule keeping the report out of
+    :mod:`metaeval.meta` -- or the function itself, as a plug-in may pass it): ``draw``, a figure's
+    plotter -- per collection (and in a stage's own scope) ``draw(table, path_stem, **kwargs) ->
+    [paths]`` drawn from its ``source`` table, across collections ``draw(tables, read, path_stem,
+    values) -> [paths]`` (``tables``: the summary tables just built; ``read(TABLE)``: ``{collection:
+    DataFrame or None}`` of a per-collection table; ``values``: the caption parameters' values and
+    ``metric``); ``draw_kwargs``: the plotter's fixed keyword arguments, ``((keyword, value), ...)``
+    (the paired ASL curves: ``(("test", "paired"),)``); ``build``: a summary table's builder,
+    ``build(read) -> DataFrame`` (``read.order``: the metric order of the run means)."""
 
     name: str
     kind: str
@@ -256,10 +290,20 @@ class Output:
     paper_order: int | None = None
     row_order: tuple[tuple[str, bool], ...] = ()
     plot_params: tuple[tuple[str, str], ...] = ()
+    draw: Reference | None = None
+    draw_kwargs: tuple[tuple[str, Any], ...] = ()
+    build: Reference | None = None
 
     def __post_init__(self):
         if self.kind not in ("table", "figure", "text"):
             raise ValueError(f"{self.name}: kind must be 'table', 'figure' or 'text', got {self.kind!r}")
+        if (self.draw is not None or self.draw_kwargs) and self.kind != "figure":
+            raise ValueError(f"{self.name}: only a figure has a plotter (draw, draw_kwargs)")
+        if self.build is not None and self.kind != "table":
+            raise ValueError(f"{self.name}: only a table has a builder (build)")
+        for ref in (self.draw, self.build):
+            if isinstance(ref, str) and not _is_reference(ref):
+                raise ValueError(f"{self.name}: {ref!r} is no reference 'pkg.module:function'")
         if self.kind == "text" and not self.formats:
             raise ValueError(f"{self.name}: a text output needs its file-name pattern in formats")
         if not self.formats:
@@ -274,8 +318,8 @@ class Output:
     @property
     def layout(self) -> str:
         """The table layout key in :data:`metaeval.report.layouts.KINDS` (``NAME`` for a
-        per-collection table, ``summary_NAME`` for a summary table); figures: the plotter key
-        in :data:`metaeval.report.figures.PLOTTERS` (``NAME`` / ``summary_NAME``)."""
+        per-collection table, ``summary_NAME`` for a summary table); figures: the key
+        :func:`metaeval.report.figures.plotter` finds them by (``NAME`` / ``SCOPE_NAME``)."""
         return self.name if self.scope == "collection" else f"{self.scope}_{self.name}"
 
     @property
@@ -421,10 +465,10 @@ class StageInfo:
     matrices and parameters (``metaeval meta`` then skips it; the gain sweep without its variant
     matrices); ``outputs``: its tables, figures and text folders (:class:`Output`, in every scope:
     per collection, across collections), in the order of the workflow's target lists and
-    docs/outputs.md; ``plotters``: for a stage outside the package, ``((figure name, draw), ...)``,
-    each ``draw(table, path_stem, **kwargs) -> [paths]`` as :data:`metaeval.report.figures.PLOTTERS`
-    has them, and ``layouts``: ``((table name, layout), ...)``, each ``layout(table) ->
-    metaeval.report.render.Layout`` (a table without one gets the generic layout); ``when``: the
+    docs/outputs.md, each figure with its plotter and each summary table with its builder
+    (:attr:`Output.draw`, :attr:`Output.build`); ``layouts``: for a stage outside the package,
+    ``((table name, layout), ...)``, each ``layout(table) -> metaeval.report.render.Layout`` (a
+    table without one gets the generic layout); ``when``: the
     docs' words for when its conditional outputs are written (``gain sweep on``); ``notes(collection, params)``: for a
     stage on the labelled collection, the lines ``metaeval stage NAME`` prints before running it
     (what it will do with this collection; a bad parameter raises here, before anything is
@@ -445,13 +489,8 @@ class StageInfo:
     captions and figures state (:class:`CaptionParam`: the swap threshold), which the jobs laying
     out tables and drawing figures pass; ``command``: for a job of ``metaeval stage`` that is not
     a method (kind ``file``), the function running it, ``"pkg.module:function"`` called with
-    ``(args, parser, progress)`` (:mod:`metaeval.cli._stage_jobs`); ``summary_builders``: its
-    cross-collection tables, ``((summary table name, build(read) -> DataFrame), ...)`` as
-    :data:`metaeval.report.summary.TABLE_BUILDERS` has them (``read(TABLE)``: ``{collection:
-    DataFrame or None}``), and ``summary_plotters``: its cross-collection figures,
-    ``((figure name, draw(tables, read, path_stem, values) -> [paths]), ...)`` as
-    :data:`metaeval.report.summary.FIGURE_PLOTTERS`; ``measure_params``: its parameters whose values
-    are measure names, spelt as the matrices they read when a run starts
+    ``(args, parser, progress)`` (:mod:`metaeval.cli._stage_jobs`); ``measure_params``: its
+    parameters whose values are measure names, spelt as the matrices they read when a run starts
     (:func:`metaeval.meta.run.with_matrix_names`: the gain sweep's ``sweep_metrics``)."""
 
     name: str
@@ -476,7 +515,6 @@ class StageInfo:
     schema_rank: int = 0
     applies: Callable | None = None
     outputs: tuple = ()
-    plotters: tuple = ()
     layouts: tuple = ()
     notes: Callable | None = None
     plan: Callable[[PlanView], JobPlan | None] | None = None
@@ -489,8 +527,6 @@ class StageInfo:
     scopes: tuple[Scope, ...] = ()
     caption_params: tuple[CaptionParam, ...] = ()
     command: str | None = None
-    summary_builders: tuple[tuple[str, Callable], ...] = ()
-    summary_plotters: tuple[tuple[str, Callable], ...] = ()
     measure_params: tuple[str, ...] = ()
     metric_list: Callable[[Any], tuple[str, ...]] | None = None
     extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
@@ -626,6 +662,10 @@ def _registry() -> tuple:
                 if o.scope not in scopes:
                     raise ValueError(f"stage {s.name}: output {o.name}: unknown scope {o.scope!r}; "
                                      f"known: {', '.join(scopes)} (a stage opens one with StageInfo.scopes)")
+                if o.kind == "figure" and o.draw is None:
+                    raise ValueError(f"stage {s.name}: figure {o.name}: no plotter (Output(..., draw=...))")
+                if o.kind == "table" and o.scope == "summary" and o.build is None:     # the summary job builds it
+                    raise ValueError(f"stage {s.name}: summary table {o.name}: no builder (Output(..., build=...))")
         _CACHE["registry"] = tuple(out)
         _CACHE["by_name"] = {s.name: s for s in out}
         _CACHE["scopes"] = scopes

@@ -116,9 +116,11 @@ def test_every_declared_table_has_a_layout_and_every_figure_a_plotter():
     for o in declared:
         assert o.layout in KINDS, o.key
     assert set(KINDS) == {o.layout for o in declared}
-    assert set(F.PLOTTERS) == set(O.names("collection", "figure")) | {o.layout for o in O.figures("judgments")}
-    assert set(S.TABLE_BUILDERS) == set(O.names("summary", "table"))
-    assert set(S.FIGURE_PLOTTERS) == set(O.names("summary", "figure"))
+    for scope in O.SCOPES:                                   # each figure's plotter, as its stage declares it
+        for o in O.figures(scope):
+            assert callable(S.summary_plotter(o.name) if scope == "summary" else F.plotter(o.layout)[0]), o.key
+    for o in O.tables("summary"):                            # each summary table's builder
+        assert callable(S.summary_builder(o.name)), o.key
     for o in O.figures("collection"):                        # drawn from a declared table
         assert o.source in O.names("collection"), o.key
 

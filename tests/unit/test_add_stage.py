@@ -133,7 +133,7 @@ def test_adding_a_stage_touches_these_files():
     """The checklist of docs/architecture.md names the files a new stage touches: its module (its
     parameters, computation and outputs), its lines in the catalogue, its layouts (their module and
     its import in the layout catalogue), its docs and tests -- and counts them; none of the central
-    modules."""
+    modules, nor a central table of plotters or builders (its outputs name them: Output.draw, build)."""
     doc = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
     part = doc[doc.index("**Add a stage**"):]
     part = part[:part.index("\n**", 3)]
@@ -144,9 +144,12 @@ def test_adding_a_stage_touches_these_files():
         assert f"`{f}`" in part, f
     assert f"{len(files)} files" in part
     for gone in ("STAGE_ARGS", "_meta_options", "MetaConfig", "config.schema.yaml", "TABLE_ORDER",
-                 "_STAGE_SECONDS", "outputs.py", "dag.py", "pipeline.py", "cli/stage.py", "report/layouts.py"):
+                 "_STAGE_SECONDS", "outputs.py", "dag.py", "pipeline.py", "cli/stage.py", "report/layouts.py",
+                 "report/figures.py", "report/summary.py"):
         assert f"touch {gone}" not in part
         assert f"`src/metaeval/{gone}`" not in part
+    for gone in ("PLOTTERS", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_builders", "summary_plotters"):
+        assert gone not in doc, gone                    # one contract: the outputs name their plotters
 
 
 def test_meta_package_names_are_the_functions():

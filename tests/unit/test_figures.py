@@ -29,7 +29,7 @@ def _check(paths, stem):
 
 
 def _draw(out, df, stem):
-    draw, _ = F.PLOTTERS[out.layout]
+    draw, _ = F.plotter(out.layout)
     return draw(df, stem, **F.figure_kwargs(out.layout))
 
 

@@ -210,7 +210,7 @@ def wide_drawn(wide_frames, tmp_path_factory):
         m.setattr(F, "save_figure", check_then_save)
         m.setattr(FL, "save_figure", check_then_save)           # the plug-in modules' figures
         for out in O.figures("collection"):
-            draw, _ = F.PLOTTERS[out.layout]
+            draw, _ = F.plotter(out.layout)
             draw(wide_frames[out.source], folder / out.name, **F.figure_kwargs(out.layout))
     return seen, folder
 
@@ -437,7 +437,7 @@ def test_every_figure_of_80_runs_and_25_measures_fits_a_page(width, wide_frames,
     assert set(wide_frames["pvalues"]["test"]) == set(F.DISCPOWER_TESTS)             # every test
     with FL.figure_settings(width):
         for out in O.figures("collection"):
-            draw, _ = F.PLOTTERS[out.layout]
+            draw, _ = F.plotter(out.layout)
             draw(wide_frames[out.source], Path("unused") / out.name, **F.figure_kwargs(out.layout))
     tall = {n: round(float(fig.get_size_inches()[1]), 2) for n, fig in seen.items()
             if fig.get_size_inches()[1] > FL.MAX_HEIGHT + 1e-6}

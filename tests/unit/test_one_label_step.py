@@ -222,7 +222,7 @@ def test_summary_shows_the_measures_by_their_labels(tmp_path, monkeypatch):
                            cfg["metric"])
             return []
         return draw
-    monkeypatch.setattr(S, "FIGURE_PLOTTERS", {n: spy(n) for n in S.FIGURE_PLOTTERS})
+    monkeypatch.setattr(S, "summary_plotter", spy)
     write_summary({"a": tmp_path / "a", "b": tmp_path / "b"}, tmp_path / "sum", metric="AP(rel=2)",
                   labels_file={"AP(rel=2)": "AP (rel >= 2)"})
     md = (tmp_path / "sum" / "kendall.md").read_text(encoding="utf-8")

@@ -103,7 +103,7 @@ def _plugin_env(modules: str) -> dict:
 
 def test_a_plugin_table_across_collections(tmp_path):
     """The recipe across collections, out of the package (tests/_toy_summary.py): its summary table
-    is built by the builder the stage declares (StageInfo.summary_builders), one column per collection,
+    is built by the builder the stage declares (Output.build), one column per collection,
     and the summary job reads its source table."""
     code = ("import sys\nfrom pathlib import Path\nimport pandas as pd\n"
             "from metaeval import outputs\nfrom metaeval.report.summary import summary_builder\n"

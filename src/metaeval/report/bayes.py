@@ -3,10 +3,10 @@ Benham et al. 2020): ``tables/bayes_{runs,pairs,fit}.{csv,md,tex}`` (the Markdow
 ``bayes_pairs`` with the paired t test's p-value of every pair, :mod:`.bayes_layouts`) and the
 figures ``figures/bayes_intervals.{png,pdf}`` (every run's 95% credible interval, best first) and
 ``figures/bayes_p_greater.{png,pdf}`` (the ``P(row > column)`` matrix), drawn from the tables as the
-pipeline draws them (:data:`metaeval.report.figures.PLOTTERS`).  The figures are laid out here, by
-hand, at the configured width (a column by default): names at 7 pt, at most :data:`MAX_HEIGHT` tall,
-every k-th run named on the intervals' axis and the top runs alone in the matrix when all do not fit
-(a foot says which).  Every file is written atomically; a failure removes what was written."""
+pipeline draws them (the plotters the figures declare, :attr:`metaeval.stages.Output.draw`).  The
+figures are laid out here, by hand, at the configured width (a column by default): names at 7 pt, at
+most :data:`MAX_HEIGHT` tall, every k-th run named on the intervals' axis and the top runs alone in
+the matrix when all do not fit (a foot says which).  Every file is written atomically; a failure removes what was written."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 the figures ``figures/test_errors_type1.{png,pdf}`` (rate against alpha per test, one panel per metric
 and topic set size), ``figures/test_errors_power.{png,pdf}`` (power against delta at alpha = 0.05) and
 ``figures/test_errors_type3.{png,pdf}`` (the type III error rate against delta at alpha = 0.05),
-drawn from the tables as the pipeline draws them (:data:`metaeval.report.figures.PLOTTERS`)."""
+drawn from the tables as the pipeline draws them (the plotters the stage's figures name:
+:attr:`metaeval.stages.Output.draw`)."""
 
 from __future__ import annotations
 
@@ -111,7 +112,7 @@ def write_test_errors(res, out, *, figures: bool = True, context: dict | None = 
         with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(csv_text(df))
         written.append(path)
-    if figures:          # as the pipeline draws them from the tables (metaeval.report.figures.PLOTTERS)
+    if figures:          # as the pipeline draws them from the tables (the plotters the figures declare)
         written += plot_test_errors_type1(res.type1, out / "figures" / "test_errors_type1")
         written += plot_test_errors_power(res.power, out / "figures" / "test_errors_power")
         written += plot_test_errors_type3(res.type3, out / "figures" / "test_errors_type3")

@@ -8,8 +8,8 @@ version in the files, so a rerun writes byte-identical PNG and PDF files.  Each 
 atomically.
 
 Which figures exist, the table each is drawn from, its caption and the paper figure it
-regenerates are declared in :mod:`metaeval.outputs`; :data:`PLOTTERS` maps each declared
-per-collection figure to its drawing function (the summary figures are drawn by
+regenerates are declared in :mod:`metaeval.outputs`, each figure with its drawing function
+(:attr:`metaeval.stages.Output.draw`, found by :func:`plotter`; the summary figures are drawn by
 :mod:`metaeval.report.summary` with :mod:`metaeval.report.summary_figures`).
 """
 
@@ -32,7 +32,7 @@ from .figure_layout import (DPI, MANY_COLORS, MAX_HEIGHT, MIN_PT, PANEL_MIN_WIDT
 
 __all__ = [
     "plot_run_means", "plot_asl_curves", "plot_swap_rates", "plot_mr_pt", "plot_tstar",
-    "make_all_figures", "PLOTTERS", "plotter", "figure_kwargs", "save_figure", "new_figure",
+    "make_all_figures", "plotter", "figure_kwargs", "save_figure", "new_figure",
     "plot_rank_correlation",
     "plot_pvalue_curves",
 ]
@@ -592,41 +592,18 @@ def plot_pool_reuse(table: pd.DataFrame, path_stem) -> list[Path]:
 # every figure of one collection
 # --------------------------------------------------------------------------------------------
 
-#: per-collection figure name (metaeval.outputs) -> (drawing function, fixed keyword arguments);
-#: the configured alpha / swap threshold are added by :func:`figure_kwargs`
-PLOTTERS: dict[str, tuple[Callable[..., list[Path]], dict]] = {
-    "run_means": (plot_run_means, {}),
-    "asl_paired": (plot_asl_curves, {"test": "paired"}),
-    "asl_unpaired": (plot_asl_curves, {"test": "unpaired"}),
-    "swap_rates": (plot_swap_rates, {}),
-    "mr_pt": (plot_mr_pt, {}),
-    "tstar": (plot_tstar, {}),
-    "rank_correlation": (plot_rank_correlation, {}),
-    "pvalues": (plot_pvalue_curves, {}),
-    "incompleteness": (plot_incompleteness, {}),
-    "pool_reuse": (plot_pool_reuse, {}),
-}
-
-
-# score standardisation: the plotters live in report/standardisation.py
-from .standardisation import plot_standardisation_power, plot_standardisation_tau
-
-PLOTTERS.update({"standardisation_power": (plot_standardisation_power, {}),
-                 "standardisation_tau": (plot_standardisation_tau, {})})
-
-
 def plotter(name: str) -> tuple[Callable[..., list[Path]], dict]:
-    """``(draw, keyword arguments)`` of a figure's layout key: :data:`PLOTTERS`, or the plotter a
-    stage from outside the package declares (:attr:`metaeval.stages.StageInfo.plotters`)."""
-    if name in PLOTTERS:
-        return PLOTTERS[name]
+    """``(draw, keyword arguments)`` of the figure whose layout key is ``name`` (``NAME`` per
+    collection, ``SCOPE_NAME`` in a stage's own scope): the plotter and fixed keyword arguments its
+    stage declares (:attr:`metaeval.stages.Output.draw`, ``draw_kwargs``); the configured ones:
+    :func:`figure_kwargs`."""
     from ..meta import stages
 
     for s in stages.REGISTRY:
-        for figure, draw in s.plotters:
-            if figure == name:
-                return draw, {}
-    raise KeyError(f"no plotter for figure {name!r}")
+        for o in s.outputs:
+            if o.kind == "figure" and o.layout == name and o.draw is not None:
+                return stages.resolve(o.draw), dict(o.draw_kwargs)
+    raise KeyError(f"no plotter for figure {name!r} (its stage declares it: Output(..., draw=...))")
 
 
 def figure_kwargs(name: str, *, measure: str | None = None, **params: float) -> dict:
@@ -681,24 +658,3 @@ def make_all_figures(tables_dir, figures_dir, *, labels=None, select_by: str | N
                         **figure_kwargs(out.layout, measure=measure, **params))
     return written
 
-
-# judgments as a dimension: the plotters live in report/judgment_figures.py
-from .judgment_figures import plot_judgment_run_means, plot_judgment_taus
-
-PLOTTERS.update({"judgments_run_means": (plot_judgment_run_means, {}),
-                 "judgments_ranking_agreement": (plot_judgment_taus, {})})
-
-
-# which significance test to trust: the plotters live in report/error_rates.py
-from .error_rates import plot_test_errors_power, plot_test_errors_type1, plot_test_errors_type3
-
-PLOTTERS.update({"test_errors_type1": (plot_test_errors_type1, {}),
-                 "test_errors_power": (plot_test_errors_power, {}),
-                 "test_errors_type3": (plot_test_errors_type3, {})})
-
-
-# Bayesian inference (Sakai 2017; Benham et al. 2020): the plotters live in report/bayes.py
-from .bayes import plot_bayes_intervals, plot_bayes_p_greater
-
-PLOTTERS.update({"bayes_intervals": (plot_bayes_intervals, {}),
-                 "bayes_p_greater": (plot_bayes_p_greater, {})})

@@ -1,7 +1,7 @@
 """The figures of ``metaeval judgments`` (judgments as a dimension): run means under
 each qrels set against the reference's, and the ranking agreement by metric.  Drawn as every
-figure (:mod:`metaeval.report.figure_layout`); :data:`metaeval.report.figures.PLOTTERS` maps the
-declared figures here."""
+figure (:mod:`metaeval.report.figure_layout`); the stage's figures name them
+(:attr:`metaeval.stages.Output.draw`)."""
 
 from __future__ import annotations
 

@@ -126,13 +126,13 @@ def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = Tru
     for path, text in extra.items():
         written.append(_write_text(path, text))
     if figures:
-        from .figures import PLOTTERS
+        from .figures import plotter
 
         (out / "figures").mkdir(parents=True, exist_ok=True)
         for o in O.figures("judgments"):
             if o.source in omitted:                        # nothing to draw
                 continue
-            draw, kwargs = PLOTTERS[o.layout]
+            draw, kwargs = plotter(o.layout)
             if o.source == "run_ranks":
                 kwargs = {**kwargs, "reference": result.reference, "taus": result.tables["ranking_agreement"]}
             kwargs = {**kwargs, "labels": labels}

@@ -131,6 +131,7 @@ def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = 
     ``{name: label}`` of runs and metrics (:func:`ppi_labels`): shown in Markdown, LaTeX and figures."""
     from .. import outputs as O
     from ..util import atomic_dir_outputs
+    from .figures import plotter
     from .tables import write_table
 
     out = Path(out_dir)
@@ -141,10 +142,9 @@ def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = 
         for o in O.tables("ppi"):
             written += write_table(tables[o.name], out / "tables" / o.name, kind="generic",
                                    caption=O.caption(o, alpha=result.alpha, context=context), labels=labels)
-        if figures:
-            draw = {"ppi_width": lambda t, p: plot_ppi_width(t, p, labels=labels),
-                    "ppi_intervals": lambda t, p: plot_ppi_intervals(t, p, labels=labels),
-                    "ppi_coverage": lambda t, p: plot_ppi_coverage(t, p, alpha=result.alpha, labels=labels)}
-            for o in O.figures("ppi"):
-                written += draw[o.name](tables[o.source], out / "figures" / o.name)
+        values = {"alpha": result.alpha}                 # the run's, which its figures state
+        for o in O.figures("ppi") if figures else ():       # as its stage declares them
+            draw, kwargs = plotter(o.layout)
+            kwargs.update({keyword: values[value] for keyword, value in o.plot_params})
+            written += draw(tables[o.source], out / "figures" / o.name, **kwargs, labels=labels)
     return written

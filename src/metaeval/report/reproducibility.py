@@ -113,17 +113,20 @@ def write_reproducibility(res: ReproResult, out: str | Path, *, figures: bool = 
     """Write ``res`` (:class:`~metaeval.meta.reproducibility.ReproResult`) into ``out``:
     the three tables and, with ``figures``, the two figures.  Each file atomically; a failure
     removes what this call wrote."""
+    from .. import outputs as O
     from ..util import atomic_dir_outputs
+    from .figures import plotter
     from .tables import write_table
 
     out = Path(out)
     cap = captions()
+    tables = res.tables
     written: list = []
     with atomic_dir_outputs(written):
-        for name, df in res.tables.items():
+        for name, df in tables.items():
             written += write_table(df, out / "tables" / name, kind="generic", caption=cap[name])
-        if figures:
-            written += plot_reproducibility_effects(res.effects, out / "figures" / "reproducibility_effects")
-            written += plot_reproducibility_rmse(res.reproducibility, out / "figures" / "reproducibility_rmse")
+        for o in O.figures("reproducibility") if figures else ():       # as its stage declares them
+            draw, kwargs = plotter(o.layout)
+            written += draw(tables[o.source or o.name], out / "figures" / o.name, **kwargs)
     return written
 

@@ -1,5 +1,5 @@
 """The outputs of the standardisation stage (Urbano, Lima & Hanjalic 2019): the figures ``standardisation_power`` /
-``standardisation_tau`` (registered in :data:`metaeval.report.figures.PLOTTERS`) and
+``standardisation_tau`` (named by the stage's figures, :attr:`metaeval.stages.Output.draw`) and
 :func:`write_standardisation`, which writes the stage's files into an output folder."""
 
 from __future__ import annotations

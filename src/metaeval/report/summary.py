@@ -3,8 +3,10 @@
 :func:`write_summary` reads each collection's ``tables/*.csv`` (the output contract) and writes,
 into ``out_dir``, every summary table and figure declared in :mod:`metaeval.outputs` (scope
 ``"summary"``): the tables through :func:`metaeval.report.tables.write_table` (CSV/MD/TEX), the
-figures as PNG/PDF.  :data:`TABLE_BUILDERS` and :data:`FIGURE_PLOTTERS` map each declared name to
-the function that builds it.  The set of files is always the same (a table no collection has
+figures as PNG/PDF.  Each summary output names the function that builds it
+(:attr:`metaeval.stages.Output.build` of a table, ``draw`` of a figure: the ``build_*`` and
+``draw_*`` functions below for the package's stages), found by :func:`summary_builder` and
+:func:`summary_plotter`.  The set of files is always the same (a table no collection has
 becomes a header-only CSV and a "no data" figure), so a workflow can declare them as outputs.
 """
 
@@ -23,7 +25,7 @@ from . import summary_figures as F
 from .csvio import read_table
 from .tables import write_table
 
-__all__ = ["write_summary", "TABLE_BUILDERS", "FIGURE_PLOTTERS", "summary_builder", "summary_plotter",
+__all__ = ["write_summary", "summary_builder", "summary_plotter",
            "summary_outputs", "metric_table",
            "collection_table", "kendall_table", "rank_correlation_table", "discpower_table"]
 
@@ -162,77 +164,122 @@ def discpower_table(frames: Mapping[str, pd.DataFrame | None], order: list[str] 
     return out
 
 
-#: summary table name (metaeval.outputs) -> builder(read) where ``read(table)`` gives
-#: ``{collection: DataFrame or None}`` of a per-collection table and ``read.order`` the metric order
-TABLE_BUILDERS: dict[str, Callable] = {
-    "collection": lambda read: collection_table(read("collection")),
-    "sensitivity_paired": lambda read: metric_table(read("bootstrap_paired"), _pct, read.order),
-    "sensitivity_unpaired": lambda read: metric_table(read("bootstrap_unpaired"), _pct, read.order),
-    "estimated_diff_paired": lambda read: metric_table(read("bootstrap_paired"),
-                                                       lambda d: d["estimated_diff"], read.order),
-    "estimated_diff_unpaired": lambda read: metric_table(read("bootstrap_unpaired"),
-                                                         lambda d: d["estimated_diff"], read.order),
-    "swap_diff_required": lambda read: metric_table(read("swap"), lambda d: d["diff_required"],
-                                                    read.order),
-    "swap_relative": lambda read: metric_table(read("swap"), _relative, read.order),
-    "swap_pct_satisfying": lambda read: metric_table(read("swap"), lambda d: d["pct_satisfying"],
-                                                     read.order),
-    "kendall": lambda read: kendall_table(read("kendall")),
-    "rank_correlation": lambda read: rank_correlation_table(read("rank_correlation")),
-    "discriminative_power": lambda read: discpower_table(read("discriminative_power"), read.order),
-}
+# ------------------------------------------------------------------ the package's summary tables
+# each ``build_NAME(read)``, named by its Output (``build="metaeval.report.summary:build_NAME"``):
+# ``read(table)`` gives ``{collection: DataFrame or None}`` of a per-collection table and
+# ``read.order`` the metric order
 
+def build_collection(read) -> pd.DataFrame:
+    return collection_table(read("collection"))
+
+
+def build_sensitivity_paired(read) -> pd.DataFrame:
+    return metric_table(read("bootstrap_paired"), _pct, read.order)
+
+
+def build_sensitivity_unpaired(read) -> pd.DataFrame:
+    return metric_table(read("bootstrap_unpaired"), _pct, read.order)
+
+
+def build_estimated_diff_paired(read) -> pd.DataFrame:
+    return metric_table(read("bootstrap_paired"), lambda d: d["estimated_diff"], read.order)
+
+
+def build_estimated_diff_unpaired(read) -> pd.DataFrame:
+    return metric_table(read("bootstrap_unpaired"), lambda d: d["estimated_diff"], read.order)
+
+
+def build_swap_diff_required(read) -> pd.DataFrame:
+    return metric_table(read("swap"), lambda d: d["diff_required"], read.order)
+
+
+def build_swap_relative(read) -> pd.DataFrame:
+    return metric_table(read("swap"), _relative, read.order)
+
+
+def build_swap_pct_satisfying(read) -> pd.DataFrame:
+    return metric_table(read("swap"), lambda d: d["pct_satisfying"], read.order)
+
+
+def build_kendall(read) -> pd.DataFrame:
+    return kendall_table(read("kendall"))
+
+
+def build_rank_correlation(read) -> pd.DataFrame:
+    return rank_correlation_table(read("rank_correlation"))
+
+
+def build_discriminative_power(read) -> pd.DataFrame:
+    return discpower_table(read("discriminative_power"), read.order)
+
+
+# ------------------------------------------------------------------ the package's summary figures
+# each ``draw_NAME(tables, read, stem, cfg)``, named by its Output
+# (``draw="metaeval.report.summary:draw_NAME"``): ``tables`` are the summary tables just built,
+# ``cfg`` holds the caption parameters' values (alpha, swap_threshold:
+# :data:`metaeval.outputs.CAPTION_PARAMS`) and metric
 
 def _asl_frames(read) -> dict:
     return {name: df for name, df in read("asl").items() if df is not None}
 
 
-#: summary figure name (metaeval.outputs) -> plotter(tables, read, stem, cfg) where ``tables`` are
-#: the summary tables just built and ``cfg`` holds the caption parameters' values (alpha,
-#: swap_threshold: :data:`metaeval.outputs.CAPTION_PARAMS`) and metric
-FIGURE_PLOTTERS: dict[str, Callable] = {
-    "sensitivity_paired": lambda t, read, stem, cfg: F.plot_metric_by_collection(
-        t["sensitivity_paired"], stem, ylabel="% pairs with ASL < alpha",
-        title="Paired bootstrap sensitivity"),
-    "sensitivity_unpaired": lambda t, read, stem, cfg: F.plot_metric_by_collection(
-        t["sensitivity_unpaired"], stem, ylabel="% pairs with ASL < alpha",
-        title="Unpaired bootstrap sensitivity"),
-    "swap_pct_satisfying": lambda t, read, stem, cfg: F.plot_metric_by_collection(
-        t["swap_pct_satisfying"], stem, ylabel="% comparisons satisfying the difference",
-        title=f"Swap method (swap rate <= {O.format_threshold(cfg['swap_threshold'])})"),
-    "asl_paired": lambda t, read, stem, cfg: F.plot_asl_by_collection(
-        _asl_frames(read), stem, test="paired", alpha=cfg["alpha"]),
-    "asl_unpaired": lambda t, read, stem, cfg: F.plot_asl_by_collection(
-        _asl_frames(read), stem, test="unpaired", alpha=cfg["alpha"]),
-    "run_means": lambda t, read, stem, cfg: F.plot_run_means_by_collection(
-        {n: d for n, d in read("run_means").items() if d is not None}, stem, metric=cfg["metric"]),
-    "discriminative_power": lambda t, read, stem, cfg: F.plot_discpower_by_collection(
-        t["discriminative_power"], stem, alpha=cfg["alpha"]),
-}
+def draw_sensitivity_paired(tables, read, stem, cfg) -> list[Path]:
+    return F.plot_metric_by_collection(tables["sensitivity_paired"], stem, ylabel="% pairs with ASL < alpha",
+                                       title="Paired bootstrap sensitivity")
 
 
-def _declared(name: str, attr: str, central: Mapping[str, Callable]) -> Callable:
-    if name in central:
-        return central[name]
+def draw_sensitivity_unpaired(tables, read, stem, cfg) -> list[Path]:
+    return F.plot_metric_by_collection(tables["sensitivity_unpaired"], stem, ylabel="% pairs with ASL < alpha",
+                                       title="Unpaired bootstrap sensitivity")
+
+
+def draw_swap_pct_satisfying(tables, read, stem, cfg) -> list[Path]:
+    return F.plot_metric_by_collection(
+        tables["swap_pct_satisfying"], stem, ylabel="% comparisons satisfying the difference",
+        title=f"Swap method (swap rate <= {O.format_threshold(cfg['swap_threshold'])})")
+
+
+def draw_asl_paired(tables, read, stem, cfg) -> list[Path]:
+    return F.plot_asl_by_collection(_asl_frames(read), stem, test="paired", alpha=cfg["alpha"])
+
+
+def draw_asl_unpaired(tables, read, stem, cfg) -> list[Path]:
+    return F.plot_asl_by_collection(_asl_frames(read), stem, test="unpaired", alpha=cfg["alpha"])
+
+
+def draw_run_means(tables, read, stem, cfg) -> list[Path]:
+    return F.plot_run_means_by_collection({n: d for n, d in read("run_means").items() if d is not None}, stem,
+                                          metric=cfg["metric"])
+
+
+def draw_discriminative_power(tables, read, stem, cfg) -> list[Path]:
+    return F.plot_discpower_by_collection(tables["discriminative_power"], stem, alpha=cfg["alpha"])
+
+
+def _declared(name: str, kind: str) -> Callable:
     from ..meta import stages
 
+    what = "builder (Output(..., build=...))" if kind == "table" else "plotter (Output(..., draw=...))"
     for s in stages.REGISTRY:
-        found = dict(getattr(s, attr))
-        if name in found:
-            return found[name]
-    raise ValueError(f"summary output {name!r}: no {attr[8:-1]} (declare it in its stage's StageInfo.{attr})")
+        for o in s.outputs:
+            if o.scope == "summary" and o.kind == kind and o.name == name:
+                ref = o.build if kind == "table" else o.draw
+                if ref is None:
+                    break
+                return stages.resolve(ref)
+    raise ValueError(f"summary {kind} {name!r}: no {what} declared by its stage")
 
 
 def summary_builder(name: str) -> Callable:
-    """The builder of summary table ``name``: :data:`TABLE_BUILDERS`, or the one its stage declares
-    (:attr:`metaeval.stages.StageInfo.summary_builders`)."""
-    return _declared(name, "summary_builders", TABLE_BUILDERS)
+    """The builder of summary table ``name``, ``build(read) -> DataFrame``: the one its stage
+    declares (:attr:`metaeval.stages.Output.build`)."""
+    return _declared(name, "table")
 
 
 def summary_plotter(name: str) -> Callable:
-    """The plotter of summary figure ``name``: :data:`FIGURE_PLOTTERS`, or the one its stage declares
-    (:attr:`metaeval.stages.StageInfo.summary_plotters`)."""
-    return _declared(name, "summary_plotters", FIGURE_PLOTTERS)
+    """The plotter of summary figure ``name``, ``draw(tables, read, path_stem, values) -> [paths]``:
+    the one its stage declares (:attr:`metaeval.stages.Output.draw`)."""
+    return _declared(name, "figure")
 
 
 def write_summary(collection_dirs: Mapping[str, Path], out_dir, *, metric: str | None = None,

@@ -87,10 +87,11 @@ STAGE = StageInfo(
         Output("bayes_intervals", "figure", "collection",
                "Every run's posterior mean mu + a[s] with its 95% credible interval, "
                "best first, one panel per metric", f"the credible-interval plots of {_REF}",
-               source="bayes_runs", condition=_B),
+               source="bayes_runs", condition=_B, draw="metaeval.report.bayes:plot_bayes_intervals"),
         Output("bayes_p_greater", "figure", "collection",
                "P(row > column): the posterior probability that the row's run is better "
                "than the column's, runs ordered best first, one panel per metric",
-               f"the pairwise posterior probabilities of {_REF}", source="bayes_pairs", condition=_B),
+               f"the pairwise posterior probabilities of {_REF}", source="bayes_pairs", condition=_B,
+               draw="metaeval.report.bayes:plot_bayes_p_greater"),
     ),
     when="bayes enabled")

@@ -19,5 +19,6 @@ STAGE = StageInfo(
                columns=("topic", "run", "max_rp", "level", "count", "total"), paper_order=10),
         Output("collection", "table", "summary", "Statistics of the collections",
                f"Table 1 of {SAKAI_A} / Table 1 of {SAKAI_B}", stages=("summary",),
-               columns=("collection", "topics", "R", "R(L1)...", "runs"), source="collection"),
+               columns=("collection", "topics", "R", "R(L1)...", "runs"), source="collection",
+               build="metaeval.report.summary:build_collection"),
     ))

@@ -141,13 +141,16 @@ STAGE = StageInfo(
                "p-value curves: the p-value of every system pair, pairs sorted by p-value, one line "
                "per metric, one panel per test; the dotted line is alpha = {alpha}",
                f"the p-value curves of {SAKAI_14} (ASL curves of {SAKAI_B} Figs 10-13)", stages=("figures",),
-               source="pvalues", draw_seconds=2.7, plot_params=(("alpha", "alpha"),)),
+               source="pvalues", draw_seconds=2.7, plot_params=(("alpha", "alpha"),),
+               draw="metaeval.report.figures:plot_pvalue_curves"),
         Output("discriminative_power", "table", "summary",
                "Discriminative power (% of system pairs with p < alpha = {alpha}) per metric and test "
                "in every collection", f"the discriminative power of {SAKAI_14} across collections",
-               stages=("summary",), columns=("metric", "test", "COLLECTION..."), source="discriminative_power"),
+               stages=("summary",), columns=("metric", "test", "COLLECTION..."), source="discriminative_power",
+               build="metaeval.report.summary:build_discriminative_power"),
         Output("discriminative_power", "figure", "summary",
                "Discriminative power by test: % of system pairs with p < alpha = {alpha}, one panel "
                "per collection, one line per metric", f"the discriminative power of {SAKAI_14} across collections",
-               stages=("summary",), source="discriminative_power"),
+               stages=("summary",), source="discriminative_power",
+               draw="metaeval.report.summary:draw_discriminative_power"),
     ))

@@ -121,16 +121,18 @@ STAGE = StageInfo(
         Output("test_errors_type1", "figure", "collection",
                "Simulated type I error rate of each paired test against the significance level alpha, one panel "
                "per metric and topic set size, the diagonal (rate = alpha) dashed", f"Figures 2-3 of {URBANO_19}",
-               source="test_errors_type1", condition="test_errors"),
+               source="test_errors_type1", condition="test_errors",
+               draw="metaeval.report.error_rates:plot_test_errors_type1"),
         Output("test_errors_power", "figure", "collection",
                "Simulated power of each paired test against the true difference delta at the significance level "
                "1/20 (or the first level computed), with its standard error as a band, one panel per metric and "
                "topic set size", f"Figures 4-5 of {URBANO_19}", source="test_errors_power",
-               condition="test_errors"),
+               condition="test_errors", draw="metaeval.report.error_rates:plot_test_errors_power"),
         Output("test_errors_type3", "figure", "collection",
                "Simulated type III error rate of each paired test (significant in the wrong direction) against the "
                "true difference delta at the significance level 1/20 (or the first level computed), with its "
                "standard error as a band, one panel per metric and topic set size", f"Figure 6 of {URBANO_19}",
-               source="test_errors_type3", condition="test_errors"),
+               source="test_errors_type3", condition="test_errors",
+               draw="metaeval.report.error_rates:plot_test_errors_type3"),
     ),
     when="test_errors enabled")

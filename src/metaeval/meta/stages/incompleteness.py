@@ -228,9 +228,10 @@ STAGE = StageInfo(
                "Kendall's tau-a (top) and tau_AP (bottom) between the rankings on the full and on the "
                "reduced qrels against the fraction of judgments kept or the pool depth, one panel per "
                "method, one line per metric with its s.d. band over trials", f"the curves of {_INC_REFS}",
-               stages=("figures",), source="incompleteness", condition="incompleteness"),
+               stages=("figures",), source="incompleteness", condition="incompleteness",
+               draw="metaeval.report.figures:plot_incompleteness"),
         Output("pool_reuse", "figure", "collection",
                "Pool reuse: the change of each left-out run's mean score (reduced - full) per metric, "
                "runs in group order", f"the leave-one-group-out experiment of {_POOL_REFS}", stages=("figures",),
-               source="pool_reuse", condition="incompleteness"),
+               source="pool_reuse", condition="incompleteness", draw="metaeval.report.figures:plot_pool_reuse"),
     ))

@@ -108,10 +108,12 @@ STAGE = StageInfo(
         Output("run_means", "figure", "judgments",
                "Mean score of every run under the reference (x) and under each qrels set (y, a colour per "
                "set), one panel per metric with its tau in the title, the diagonal dotted",
-               "Voorhees (2000) Fig. 1", source="run_ranks"),
+               "Voorhees (2000) Fig. 1", source="run_ranks",
+               draw="metaeval.report.judgment_figures:plot_judgment_run_means"),
         Output("ranking_agreement", "figure", "judgments",
                "Kendall's tau (with its BCa bootstrap interval, Efron 1987) and tau_AP between the reference's "
-               "ranking of the runs and each qrels set's, by metric", _JUDG_RANK_REGEN, source="ranking_agreement"),
+               "ranking of the runs and each qrels set's, by metric", _JUDG_RANK_REGEN, source="ranking_agreement",
+               draw="metaeval.report.judgment_figures:plot_judgment_taus"),
         Output("judgments", "text", "judgments",
                "The label-agreement details: confusion counts of every two sets (confusion/A__B.csv, A's "
                "levels as rows), agreement and kappa per topic (topic_agreement.csv), coverage of every "

@@ -71,5 +71,6 @@ STAGE = StageInfo(
         Output("kendall", "table", "summary",
                "Kendall's tau of every metric pair per collection (above 0.8 in bold)",
                f"Table 2 of {SAKAI_A} / Table 5 of {SAKAI_B} across collections", stages=("summary",),
-               columns=("metric_a", "metric_b", "COLLECTION..."), source="kendall"),
+               columns=("metric_a", "metric_b", "COLLECTION..."), source="kendall",
+               build="metaeval.report.summary:build_kendall"),
     ))

@@ -43,18 +43,21 @@ OUTPUTS = (
          "regenerates": f"the coverage and width experiments of {_OOSTERHUIS}",
          "columns": ("metric", "estimator", "labelled", "trials", "coverage", "coverage_se", "mean_width",
                      "human_only_topics", "topics_saved")},
-    {"name": "ppi_width", "kind": "figure", "scope": "ppi", "source": "ppi_budget",
+    {"name": "ppi_width", "kind": "figure", "scope": "ppi", "draw": "metaeval.report.ppi:plot_ppi_width",
+         "source": "ppi_budget",
          "caption": f"Mean interval width against the number of human-labelled topics, one line per estimator, one "
                  f"panel per metric; below, the human-only topics an equally narrow interval would need (the "
                  f"human line is the diagonal: above it, the topics the judge saves) ({_ANGELOPOULOS}; {_PPIPP}; "
                  f"{_OOSTERHUIS})",
          "regenerates": f"the interval-width figures of {_OOSTERHUIS}"},
-    {"name": "ppi_coverage", "kind": "figure", "scope": "ppi", "source": "ppi_budget",
+    {"name": "ppi_coverage", "kind": "figure", "scope": "ppi", "draw": "metaeval.report.ppi:plot_ppi_coverage",
+         "plot_params": (("alpha", "alpha"),), "source": "ppi_budget",
          "caption": f"Coverage of the human mean against the number of human-labelled topics, one line per estimator "
                  f"(error bars: 2 standard errors), the nominal level 1 - alpha dashed ({_ANGELOPOULOS}; {_PPIPP}; "
                  f"{_OOSTERHUIS})",
          "regenerates": f"the coverage figures of {_OOSTERHUIS}"},
-    {"name": "ppi_intervals", "kind": "figure", "scope": "ppi", "source": "ppi_means",
+    {"name": "ppi_intervals", "kind": "figure", "scope": "ppi", "draw": "metaeval.report.ppi:plot_ppi_intervals",
+         "source": "ppi_means",
          "caption": f"Each run's mean with the four estimators' intervals side by side (human, judge, ppi, ppi++), "
                  f"runs by their human mean, one panel per metric ({_ANGELOPOULOS}; {_PPIPP}; {_OOSTERHUIS})",
          "regenerates": _REGEN},

@@ -66,10 +66,12 @@ STAGE = StageInfo(
                "Rank correlations between the system rankings of every two metrics: one heat map per "
                "coefficient (Kendall's tau-a and tau-b, " + _RANKCORR_REFS + "), row = reference "
                "ranking a, column = estimate b, values printed; undefined cells blank", _RANKCORR_REGEN,
-               stages=("figures",), source="rank_correlation", draw_seconds=2.3),
+               stages=("figures",), source="rank_correlation", draw_seconds=2.3,
+               draw="metaeval.report.figures:plot_rank_correlation"),
         Output("rank_correlation", "table", "summary",
                "Tie-aware rank correlations of every metric pair per collection: tau_AP-b "
                "(Urbano & Marrero (2017)) and RBO^a (Corsi & Urbano (2024)) with the configured "
                "persistence p", f"{_RANKCORR_REGEN}, across collections", stages=("summary",),
-               columns=("metric_a", "metric_b", "coefficient", "COLLECTION..."), source="rank_correlation"),
+               columns=("metric_a", "metric_b", "coefficient", "COLLECTION..."), source="rank_correlation",
+               build="metaeval.report.summary:build_rank_correlation"),
     ))

@@ -116,11 +116,13 @@ STAGE = StageInfo(
              caption=f"Kendall's tau Union and RBO of the document orderings per reproduction, run and topic ({_REF})",
              regenerates=f"the per-topic KTU and RBO of {_REF}", columns=("reproduction", "run", "topic", "ktu", "rbo")),
         dict(name="reproducibility_effects", **_FIGURE, source="effects",
+             draw="metaeval.report.reproducibility:plot_reproducibility_effects",
              caption=f"Effect Ratio against Delta RI, one point per reproduction, one panel per measure: (1, 0) is "
                      f"a perfect reproduction, ER < 1 a smaller effect, Delta RI > 0 a smaller relative improvement "
                      f"({_REF}, Figure 3)",
              regenerates=f"the ER / Delta RI plot of {_REF}"),
         dict(name="reproducibility_rmse", **_FIGURE, source="reproducibility",
+             draw="metaeval.report.reproducibility:plot_reproducibility_rmse",
              caption=f"RMSE of the per-topic scores against the measure's cutoff (P@k, nDCG@k, ...), one line per "
                      f"reproduction and run ({_REF})",
              regenerates=f"the RMSE-by-cutoff plots of {_REF}"),

@@ -55,5 +55,6 @@ STAGE = StageInfo(
                f"the data of {SAKAI_B} Figs 17-18", columns=("metric", "f", "minority_rate", "proportion_ties"), paper_order=7),
         Output("mr_pt", "figure", "collection",
                "MR-PT curves of the stability method, one curve per metric as the fuzziness f varies",
-               f"{SAKAI_B} Figs 17-18", stages=("figures",), source="stability"),
+               f"{SAKAI_B} Figs 17-18", stages=("figures",), source="stability",
+               draw="metaeval.report.figures:plot_mr_pt"),
     ))

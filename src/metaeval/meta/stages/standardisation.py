@@ -93,11 +93,13 @@ STAGE = StageInfo(
                "(left) and of runs against themselves (right) that Welch's t test finds significant, against "
                "alpha, one line per standardisation, one row of panels per metric",
                f"the between-collection power and type I error figures of {URBANO_19}",
-               source="standardisation_between", condition="standardisation"),
+               source="standardisation_between", condition="standardisation",
+               draw="metaeval.report.standardisation:plot_standardisation_power"),
         Output("standardisation_tau", "figure", "collection",
                "Rank correlations per standardisation: within a collection, the mean tau_b (with its s.d. over "
                "the trials) and tau_AP-b between the rankings by raw and by standardised mean scores, one "
                "panel per metric", f"the within-collection tau and tau_AP figures of {URBANO_19}",
-               source="standardisation_within", condition="standardisation"),
+               source="standardisation_within", condition="standardisation",
+               draw="metaeval.report.standardisation:plot_standardisation_tau"),
     ),
     when="standardisation configured")

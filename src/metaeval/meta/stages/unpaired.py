@@ -36,21 +36,22 @@ STAGE = StageInfo(
         Output("asl_unpaired", "figure", "collection",
                f"ASL curves of {UNPAIRED_BOOTSTRAP} ({{bootstrap}}): the ASL of every system pair, pairs "
                "sorted by ASL, one line per metric; the dotted line is alpha = {alpha}", f"{SAKAI_B} Figs 11 and 13",
-               stages=("figures",), source="asl", draw_seconds=0.7, plot_params=(("alpha", "alpha"),)),
+               stages=("figures",), source="asl", draw_seconds=0.7, plot_params=(("alpha", "alpha"),),
+               draw="metaeval.report.figures:plot_asl_curves", draw_kwargs=(("test", "unpaired"),)),
         Output("sensitivity_unpaired", "table", "summary",
                "Unpaired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
                "collection", f"{SAKAI_B} Fig. 15", stages=("summary",), columns=("metric", "COLLECTION..."),
-               source="bootstrap_unpaired"),
+               source="bootstrap_unpaired", build="metaeval.report.summary:build_sensitivity_unpaired"),
         Output("estimated_diff_unpaired", "table", "summary",
                "Unpaired bootstrap: estimated difference required per collection",
                f"column (iii) of Table 3 of {SAKAI_B}", stages=("summary",), columns=("metric", "COLLECTION..."),
-               source="bootstrap_unpaired"),
+               source="bootstrap_unpaired", build="metaeval.report.summary:build_estimated_diff_unpaired"),
         Output("sensitivity_unpaired", "figure", "summary",
                "Unpaired bootstrap sensitivity (% of system pairs with ASL < alpha = {alpha}) per "
                "metric across the collections", f"{SAKAI_B} Fig. 15", stages=("summary",),
-               source="sensitivity_unpaired"),
+               source="sensitivity_unpaired", draw="metaeval.report.summary:draw_sensitivity_unpaired"),
         Output("asl_unpaired", "figure", "summary",
                "Unpaired test ASL curves, one panel per collection; the dotted line is "
                "alpha = {alpha}", f"{SAKAI_B} Figs 11 and 13 for every collection", stages=("summary",),
-               source="asl"),
+               source="asl", draw="metaeval.report.summary:draw_asl_unpaired"),
     ))
