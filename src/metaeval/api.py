@@ -727,7 +727,8 @@ setattr(test_errors, "__test__", False)              # noqa: B010 - a function n
 
 # ------------------------------------------------------------------------ bayes
 def bayes(matrices, *, metrics: Iterable[str] | None = _BayesP.bayes_metrics, draws: int = _BayesP.bayes_draws,
-          chains: int = _BayesP.bayes_chains, seed: int = _BayesP.bayes_seed, out=None, figures: bool = True, labels=None, figure_width: str | float | None = None,
+          chains: int = _BayesP.bayes_chains, seed: int = _BayesP.bayes_seed, out=None, figures: bool = True,
+          labels=None, figure_width: str | float | None = None,
           figure_formats: str | Sequence[str] | None = None, collection: str | None = None):
     """Bayesian inference on the crossed topic x run model (``metaeval bayes``; docs/meta.md, "Bayesian
     inference"; Sakai 2017; Benham et al. 2020) of every metric of ``matrices`` (a folder of

@@ -7,6 +7,7 @@ module); none is listed here."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from ..meta import stages as _stages
 from ._types import param_type
@@ -40,7 +41,7 @@ def _add(p, prm) -> None:
     p.add_argument(prm.option, **kw)
 
 
-def _command_params(name: str, only=None, skip=()) -> list:
+def _command_params(name: str, only: Sequence[str] | None = None, skip: Sequence[str] = ()) -> list:
     s = _stages.get(name)
     return [prm for prm in s.params if prm.option and prm.option not in skip
             and (only is None or prm.option in only)]
@@ -52,13 +53,14 @@ def command_dest(prm) -> str:
     return prm.option.lstrip("-").replace("-", "_")
 
 
-def command_dests(name: str, *, only=None, skip=()) -> tuple[str, ...]:
+def command_dests(name: str, *, only: Sequence[str] | None = None, skip: Sequence[str] = ()) -> tuple[str, ...]:
     """The dests of stage ``name``'s options on its own command (:func:`add_command_args`, the same
     ``only`` and ``skip``), in order."""
     return tuple(command_dest(prm) for prm in _command_params(name, only, skip))
 
 
-def add_command_args(p, name: str, *, only=None, skip=(), unset: bool = False) -> None:
+def add_command_args(p, name: str, *, only: Sequence[str] | None = None, skip: Sequence[str] = (),
+                     unset: bool = False) -> None:
     """The options of stage ``name`` on a command of its own (``metaeval test-errors``), added to
     ``p`` (a parser or an argument group) in the order the stage declares its parameters: those of
     ``only`` (options; default every one the stage declares) but those of ``skip`` (the options the
@@ -74,7 +76,7 @@ def add_command_args(p, name: str, *, only=None, skip=(), unset: bool = False) -
         p.add_argument(prm.option, **kw)
 
 
-def command_values(args, name: str, *, only=None, skip=()) -> dict:
+def command_values(args, name: str, *, only: Sequence[str] | None = None, skip: Sequence[str] = ()) -> dict:
     """``{keyword: value}`` of stage ``name``'s options parsed by :func:`add_command_args` (the same
     ``only`` and ``skip``), the keywords of its API function; an option not given (None) has the
     declared default."""

@@ -70,7 +70,8 @@ class TestErrorsParams:
         config=(_E, "deltas"), render=_commas, field=False, parse=comma_list(float, _DELTAS), schema=_DELTAS,
         doc="True differences delta of the power and type III experiments.")
     te_alphas: tuple[float, ...] = parameter(DEFAULT_ALPHAS,
-        "significance levels (default 0.001,...,0.009,0.01,...,0.1)", flag="--alphas", config=(_E, "alphas"), render=_commas, field=False, parse=probabilities,
+        "significance levels (default 0.001,...,0.009,0.01,...,0.1)", flag="--alphas", config=(_E, "alphas"),
+        render=_commas, field=False, parse=probabilities,
         schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
                   "minItems": 1}, doc="Significance levels.")
     te_tests: tuple[str, ...] = parameter(TESTS, f"tests (default {_commas(TESTS)})", flag="--tests",
