@@ -23,7 +23,11 @@ import numpy as np
 import pandas as pd
 
 from .meta.display import NamedTables, Result
+from .meta.stages.bayes import BayesParams as _BayesP
 from .meta.stages.common import SEED
+from .meta.stages.error_rates import CONVENTIONS as _TE_CONVENTIONS
+from .meta.stages.error_rates import TestErrorsParams as _TeP
+from .meta.stages.standardisation import StandardisationParams as _StdP
 
 __all__ = ["evaluate", "meta_evaluate", "MetaResult", "Result", "collection", "tidy_to_matrices", "incompleteness", "compare",
            "judgments", "standardisation", "test_errors", "ppi", "reproducibility", "bayes", "run_stage"]
@@ -661,13 +665,16 @@ def _data_of(mats: Mapping, matrices, folder, collection: str | None = None) -> 
     return {"context": context, "label_scope": name}
 
 
-def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iterable[str] = ("z", "N", "U", "E"),
-                    topics: int = 50, trials: int = 1000, seed: int = SEED, out=None,
+def standardisation(matrices, *, metrics: Iterable[str] | None = _StdP.std_metrics,
+                    std: Iterable[str] = _StdP.std, topics: int = _StdP.std_topics,
+                    trials: int = _StdP.std_trials, seed: int = _StdP.std_seed, out=None,
                     figures: bool = True, figure_width: str | float | None = None,
         figure_formats: str | Sequence[str] | None = None) -> dict[str, pd.DataFrame]:
     """The standardisation experiments of Urbano, Lima & Hanjalic (2019) (``metaeval
-    standardisation``; docs/meta.md): ``matrices`` a folder of ``METRIC.csv``, a dict ``{metric:
-    topic x run DataFrame}`` or a tidy ``run, topic, measure, value`` frame.  Returns
+    standardise --experiment``; docs/meta.md): ``matrices`` a folder of ``METRIC.csv``, a dict ``{metric:
+    topic x run DataFrame}`` or a tidy ``run, topic, measure, value`` frame; the keywords and their
+    defaults are the stage's parameters (:class:`~metaeval.meta.stages.standardisation.StandardisationParams`,
+    as the command's options).  Returns
     ``{"standardisation_within", "standardisation_between", "standardisation_power",
     "standardisation_trials": DataFrame}``; with ``out`` also writes them (tables, the
     ``standardisation/`` folder, figures)."""
@@ -685,18 +692,25 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = None, std: Iter
 
 
 # ------------------------------------------------------------------------ test errors
-def test_errors(matrices, *, metrics: Iterable[str] | None = None, pairs: int = 20, topics=(25, 50, 100),
-                trials: int = 1000, deltas=None, alphas=None, tests=None, B: int = 1000, seed: int = SEED,
-                out=None, figures: bool = True, figure_width: str | float | None = None,
-        figure_formats: str | Sequence[str] | None = None):
+def test_errors(matrices, *, metrics: Iterable[str] | None = _TeP.te_metrics, pairs: int = _TeP.te_pairs,
+                topics: Iterable[int] = _TeP.te_topics, trials: int = _TeP.te_trials,
+                deltas: Iterable[float] | None = _TeP.te_deltas, alphas: Iterable[float] | None = _TeP.te_alphas,
+                tests: Iterable[str] | None = _TeP.te_tests, B: int = _TeP.te_B, seed: int = _TeP.te_seed,
+                conventions: str = _TeP.te_conventions, out=None, figures: bool = True,
+                figure_width: str | float | None = None, figure_formats: str | Sequence[str] | None = None):
     """Which significance test to trust (``metaeval test-errors``; docs/meta.md): simulated type I,
     II and III error rates of the paired tests on the collection of ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure,
-    value`` frame), as Urbano, Lima & Hanjalic (2019).  Returns a
+    value`` frame), as Urbano, Lima & Hanjalic (2019).  The keywords and their defaults are the
+    stage's parameters (:class:`~metaeval.meta.stages.error_rates.TestErrorsParams`, as the
+    command's options; ``deltas``, ``alphas``, ``tests`` None: the default too; ``conventions``: the
+    tests' conventions, the paper's ``urbano2019`` the one there is).  Returns a
     :class:`~metaeval.meta.error_rates.TestErrors` (``.type1``, ``.power``, ``.type3``,
     ``.margins``, ``.copulas``); with ``out`` also writes the command line's files."""
     from .meta import error_rates as te
 
+    if conventions not in _TE_CONVENTIONS:
+        raise ValueError(f"unknown conventions {conventions!r}; expected one of {', '.join(_TE_CONVENTIONS)}")
     mats = _matrices_of(matrices, metrics)
     kw = {k: v for k, v in (("deltas", deltas), ("alphas", alphas), ("tests", tests)) if v is not None}
     res = te.test_errors(mats, metrics=None if metrics is None else [str(m) for m in metrics], pairs=pairs,
@@ -712,13 +726,16 @@ setattr(test_errors, "__test__", False)              # noqa: B010 - a function n
 
 
 # ------------------------------------------------------------------------ bayes
-def bayes(matrices, *, metrics: Iterable[str] | None = None, draws: int = 1000, chains: int = 4, seed: int = SEED,
-          out=None, figures: bool = True, labels=None, figure_width: str | float | None = None,
+def bayes(matrices, *, metrics: Iterable[str] | None = _BayesP.bayes_metrics, draws: int = _BayesP.bayes_draws,
+          chains: int = _BayesP.bayes_chains, seed: int = _BayesP.bayes_seed, out=None, figures: bool = True,
+          labels=None, figure_width: str | float | None = None,
           figure_formats: str | Sequence[str] | None = None, collection: str | None = None):
     """Bayesian inference on the crossed topic x run model (``metaeval bayes``; docs/meta.md, "Bayesian
     inference"; Sakai 2017; Benham et al. 2020) of every metric of ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy ``run, topic, measure, value``
-    frame; every run on every topic).  Returns a :class:`~metaeval.meta.bayes.BayesResult` (``.runs``,
+    frame; every run on every topic); ``draws``, ``chains``, ``seed`` and their defaults are the
+    stage's parameters (:class:`~metaeval.meta.stages.bayes.BayesParams`, as the command's
+    options).  Returns a :class:`~metaeval.meta.bayes.BayesResult` (``.runs``,
     ``.pairs``, ``.fit``, ``.posteriors``, ``.warnings``); with ``out`` also writes the command line's
     files, runs and measures shown by their ``labels`` in the Markdown, LaTeX and figures (a labels
     file or a {NAME: LABEL} mapping; default the runs' default labels; the CSVs keep the names).

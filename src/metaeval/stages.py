@@ -86,7 +86,11 @@ class Param:
     when it is not ``default``; ``render``: the config value as the option's words on a job's
     command line (default: each value quoted); ``field``: False for a parameter that is no
     ``MetaConfig`` field (read by the stage's ``options`` builder, or by the command);
-    ``check``: raises ``ValueError`` on a bad value (``MetaConfig`` construction)."""
+    ``check``: raises ``ValueError`` on a bad value (``MetaConfig`` construction); ``parse``: the
+    option's own argparse type, used as it is instead of ``type`` checked against ``schema`` (it
+    checks its word itself, a bad one a usage error worded its own way: ``int_at_least(1)``, or a
+    list in one comma-separated word, ``ints_at_least(2)``, :mod:`metaeval.argtypes`; the range
+    it accepts is the ``schema``'s)."""
 
     name: str
     type: Callable = str
@@ -104,6 +108,7 @@ class Param:
     render: Callable | None = None
     field: bool = True
     check: Callable | None = None
+    parse: Callable[[str], Any] | None = None
 
     @property
     def option(self) -> str | None:
@@ -144,7 +149,9 @@ def parameter(default: Any, help: str = "", **declared: Any) -> Any:
 
     ``declared``: the other fields of :class:`Param` (``flag``, ``nargs``, ``choices``,
     ``metavar``, ``action``, ``config``, ``schema``, ``doc``, ``config_default``, ``render``,
-    ``check``; ``type`` when the annotation's is not the parser of one value)."""
+    ``check``, ``parse``; ``type`` when the annotation's is not the parser of one value).  The
+    field's default is the declared one wherever the parameter appears: the class attribute
+    (``SwapParams.swap_threshold``) is what an API function's keyword defaults to."""
     bad = set(declared) - {f.name for f in dataclasses.fields(Param)} - {"name", "default", "help"}
     if bad or {"name", "default", "help"} & set(declared):
         raise TypeError(f"parameter: unknown or repeated declaration(s) {sorted(bad or declared)}")

@@ -218,10 +218,10 @@ def test_cli_rejects(tmp_path, capsys, argv, rc, msg):
     assert not (tmp_path / "o").exists()
 
 
-def test_cli_defaults_are_the_modules():
-    from metaeval.cli import standardisation as C
+def test_the_stage_declares_the_modules_defaults():
+    from metaeval.meta.stages.standardisation import StandardisationParams as P
 
-    assert (C.DEFAULT_TOPICS, C.DEFAULT_TRIALS) == (S.DEFAULT_TOPICS, S.DEFAULT_TRIALS)
+    assert (P.std_topics, P.std_trials) == (S.DEFAULT_TOPICS, S.DEFAULT_TRIALS)
 
 
 def test_too_few_topics_is_one_line(tmp_path, capsys):

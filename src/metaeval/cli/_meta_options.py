@@ -1,32 +1,90 @@
 """The meta-evaluation options of ``metaeval meta``, ``metaeval stage`` and ``metaeval
-incompleteness``, derived from the parameters the stages declare (:func:`metaeval.stages.params`:
-one spelling of each, in its stage's module); none is listed here."""
+incompleteness``, and those of a stage's own command (``metaeval test-errors``, ``metaeval
+standardise --experiment``, ``metaeval bayes``: :func:`add_command_args`), derived from the
+parameters the stages declare (:func:`metaeval.stages.params`: one spelling of each, in its stage's
+module); none is listed here."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from ..meta import stages as _stages
 from ._types import param_type
 
 
-def _add(p, prm) -> None:
-    kw = {"dest": prm.name, "help": prm.help}
+def _spelling(prm) -> dict:
+    """The argparse keywords of a declared parameter's option but its dest and default."""
+    kw = {"help": prm.help}
     if prm.action in ("store_true", "store_false"):
         kw["action"] = prm.action
-    else:
-        if prm.action:                 # extend: the values of every use of the option
-            kw["action"] = prm.action
-        kw["type"] = param_type(prm)             # its declared constraints checked as it is parsed
-        if prm.nargs:
-            kw["nargs"] = prm.nargs
-        if prm.choices:
-            kw["choices"] = list(prm.choices)
-        if prm.metavar:
-            kw["metavar"] = prm.metavar
+        return kw
+    if prm.action:                     # extend: the values of every use of the option
+        kw["action"] = prm.action
+    # its own parser (it checks the word itself), else its declared constraints checked as it is parsed
+    kw["type"] = prm.parse if prm.parse is not None else param_type(prm)
+    if prm.nargs:
+        kw["nargs"] = prm.nargs
+    if prm.choices:
+        kw["choices"] = list(prm.choices)
+    if prm.metavar:
+        kw["metavar"] = prm.metavar
+    return kw
+
+
+def _add(p, prm) -> None:
+    kw = _spelling(prm)
+    kw["dest"] = prm.name
+    if prm.action not in ("store_true", "store_false"):
         # a list's default is filled in by config_from_args (the help states it)
         kw["default"] = None if prm.nargs or isinstance(prm.default, tuple) else prm.default
     p.add_argument(prm.option, **kw)
+
+
+def _command_params(name: str, only: Sequence[str] | None = None, skip: Sequence[str] = ()) -> list:
+    s = _stages.get(name)
+    return [prm for prm in s.params if prm.option and prm.option not in skip
+            and (only is None or prm.option in only)]
+
+
+def command_dest(prm) -> str:
+    """The dest of a parameter's option on its stage's own command: argparse's own (``--pairs``:
+    ``pairs``, ``--B``: ``B``), the keyword of the same name of the API function the command calls."""
+    return prm.option.lstrip("-").replace("-", "_")
+
+
+def command_dests(name: str, *, only: Sequence[str] | None = None, skip: Sequence[str] = ()) -> tuple[str, ...]:
+    """The dests of stage ``name``'s options on its own command (:func:`add_command_args`, the same
+    ``only`` and ``skip``), in order."""
+    return tuple(command_dest(prm) for prm in _command_params(name, only, skip))
+
+
+def add_command_args(p, name: str, *, only: Sequence[str] | None = None, skip: Sequence[str] = (),
+                     unset: bool = False) -> None:
+    """The options of stage ``name`` on a command of its own (``metaeval test-errors``), added to
+    ``p`` (a parser or an argument group) in the order the stage declares its parameters: those of
+    ``only`` (options; default every one the stage declares) but those of ``skip`` (the options the
+    command words itself: its input selection, ``--metrics``).  Each is spelt as declared (help,
+    parser, ``nargs``, ``choices``, ``metavar``); its dest is :func:`command_dest`; its default the
+    declared one (a tuple as a list, as the option gives it), or None with ``unset`` (the command
+    tells given from not given: :func:`command_values` fills the declared default in)."""
+    for prm in _command_params(name, only, skip):
+        kw = _spelling(prm)
+        if prm.action not in ("store_true", "store_false"):
+            d = prm.default
+            kw["default"] = None if unset else list(d) if isinstance(d, tuple) else d
+        p.add_argument(prm.option, **kw)
+
+
+def command_values(args, name: str, *, only: Sequence[str] | None = None, skip: Sequence[str] = ()) -> dict:
+    """``{keyword: value}`` of stage ``name``'s options parsed by :func:`add_command_args` (the same
+    ``only`` and ``skip``), the keywords of its API function; an option not given (None) has the
+    declared default."""
+    out = {}
+    for prm in _command_params(name, only, skip):
+        v = getattr(args, command_dest(prm))
+        out[command_dest(prm)] = prm.default if v is None else v
+    return out
 
 
 def add_config_args(p: argparse.ArgumentParser, *, selection: bool = True, reads: str | None = None) -> None:

@@ -7,14 +7,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-
 from ._figure_options import add_figure_args
 
+#: the stage's options the command words itself: --metrics, its measures (add_measure_args)
+SKIP = ("--metrics",)
+
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    # the defaults, standard library only: `metaeval --help` loads no numpy
-    from ..meta.stages.bayes import DEFAULT_CHAINS, DEFAULT_DRAWS
-    from ..meta.stages.common import SEED
-    from ._types import declared, int_at_least
+    # the options of the stage's parameters, standard library only: `metaeval --help` loads no numpy
+    from ._meta_options import add_command_args
     from .evaluate import add_measure_args
     from .ingest import add_order_args
 
@@ -36,11 +37,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_measure_args(p)
     add_order_args(p)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
-    p.add_argument("--draws", type=int_at_least(100), default=DEFAULT_DRAWS,
-                   help=f"kept draws per chain, after as many warm-up iterations (default {DEFAULT_DRAWS})")
-    p.add_argument("--chains", type=int_at_least(2), default=DEFAULT_CHAINS,
-                   help=f"chains (default {DEFAULT_CHAINS})")
-    p.add_argument("--seed", type=declared("seed"), default=SEED, help=f"random seed (default {SEED})")
+    # --draws, --chains, --seed: declared by the stage (metaeval/meta/stages/bayes.py); --metrics: the measures'
+    add_command_args(p, "bayes", skip=SKIP)
     p.add_argument("--labels", metavar="FILE", default=None,
                    help="display labels of runs and measures for Markdown, LaTeX and figures (as metaeval compare's "
                         "--labels; without it the runs' default labels, their shared prefix and extension "
@@ -60,6 +58,7 @@ def run(args) -> int:
     from ..labels import labels_for
     from ..meta.bayes import check_matrix
     from ..pipeline import collection_scope
+    from ._meta_options import command_values
     from .compare import _load_scores
 
     scores = _load_scores(args, args._parser)
@@ -73,8 +72,8 @@ def run(args) -> int:
     labels = labels_for([] if first is None else [str(r) for r in first.columns], [str(m) for m in scores],
                         args.labels, getattr(args, "_run_files", None))
     try:
-        res = bayes(scores, draws=args.draws, chains=args.chains, seed=args.seed, out=args.out,
-                    figures=not args.no_figures, labels=labels,
+        res = bayes(scores, out=args.out, figures=not args.no_figures, labels=labels,
+                    **command_values(args, "bayes", skip=SKIP),
                     collection=collection_scope(Path(args.out) / "tables", args.matrices) if args.matrices else None)
     except ValueError as e:
         if isinstance(e, InputError):

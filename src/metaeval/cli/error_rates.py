@@ -6,23 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-
 from ._figure_options import add_figure_args
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    # the defaults, standard library only: `metaeval --help` loads no numpy
-    from ..meta import stages
-    from ..meta.stages.error_rates import (
-        DEFAULT_ALPHAS,
-        DEFAULT_DELTAS,
-        DEFAULT_TOPICS,
-        TESTS,
-    )
-    from ..meta.stages.common import SEED
-    from ._types import comma_list, declared, int_at_least, ints_at_least, names_in, probabilities
+#: the stage's options the command words itself: its input selection
+SKIP = ("--metrics",)
 
-    def schema(name: str):
-        return next(prm for prm in stages.get("test_errors").params if prm.name == name).schema
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    # the options of the stage's parameters, standard library only: `metaeval --help` loads no numpy
+    from ._meta_options import add_command_args
 
     p = subparsers.add_parser(
         "test-errors", help="simulated type I, II and III error rates of the significance tests",
@@ -36,20 +28,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--matrices", required=True, metavar="DIR", help="folder of METRIC.csv topic x run matrices")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--metrics", nargs="+", action="extend", metavar="M", help="metrics (default: every matrix)")
-    p.add_argument("--pairs", type=int_at_least(1), default=20, help="run pairs per metric and delta (default 20)")
-    p.add_argument("--topics", type=ints_at_least(2), default=list(DEFAULT_TOPICS),
-                   help="topic set sizes (default 25,50,100)")
-    p.add_argument("--trials", type=int_at_least(1), default=1000, help="simulated topic sets per pair and size (default 1000)")
-    p.add_argument("--deltas", type=comma_list(float, schema("te_deltas")), default=list(DEFAULT_DELTAS),
-                   help="true differences for power and type III (default 0.01,...,0.10)")
-    p.add_argument("--alphas", type=probabilities, default=list(DEFAULT_ALPHAS),
-                   help="significance levels (default 0.001,...,0.009,0.01,...,0.1)")
-    p.add_argument("--tests", type=names_in(TESTS), default=list(TESTS),
-                   help=f"tests (default {','.join(TESTS)})")
-    p.add_argument("--B", type=declared("B"), default=1000, help="bootstrap / permutation resamples (default 1000)")
-    p.add_argument("--seed", type=declared("seed"), default=SEED, help=f"random seed (default {SEED})")
-    p.add_argument("--conventions", choices=("urbano2019",), default="urbano2019",
-                   help="the tests' conventions (urbano2019: the paper's ir_tests.R; docs/meta.md)")
+    # --pairs ... --conventions: declared by the stage (metaeval/meta/stages/error_rates.py)
+    add_command_args(p, "test_errors", skip=SKIP)
     p.add_argument("--no-figures", action="store_true", help="tables only")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=run, out_kind="folder", _parser=p)
@@ -60,11 +40,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     from ..api import test_errors
     from ..errors import InputError
+    from ._meta_options import command_values
 
     try:
-        res = test_errors(args.matrices, metrics=args.metrics, pairs=args.pairs, topics=args.topics,
-                          trials=args.trials, deltas=args.deltas, alphas=args.alphas, tests=args.tests,
-                          B=args.B, seed=args.seed, out=args.out, figures=not args.no_figures)
+        res = test_errors(args.matrices, metrics=args.metrics, out=args.out, figures=not args.no_figures,
+                          **command_values(args, "test_errors", skip=SKIP))
     except ValueError as e:
         if isinstance(e, InputError):
             raise

@@ -8,11 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-
-#: metaeval.meta.standardisation's defaults, repeated so that `metaeval --help` imports neither numpy
-#: nor pandas (tests/conformance/test_standardisation.py checks that they agree)
-DEFAULT_TOPICS, DEFAULT_TRIALS = 50, 1000
-
+from ._figure_options import add_figure_args
 
 DESCRIPTION = ("Within a collection (random topic subsets: Kendall's tau_b, tau_AP-b, Pearson's r between "
                "raw and standardised run means, paired t test power) and between collections (two "
@@ -21,25 +17,36 @@ DESCRIPTION = ("Within a collection (random topic subsets: Kendall's tau_b, tau_
                "{csv,md,tex}, OUT/tables/standardisation_between.{csv,md,tex}, OUT/standardisation/"
                "power.csv, OUT/standardisation/trials.csv and OUT/figures/. See docs/meta.md.")
 
-#: the options only the experiment takes (``metaeval standardise`` refuses them without --experiment)
-EXPERIMENT_OPTIONS = ("topics", "trials", "seed", "no_figures")
+#: the stage's options the commands word themselves: their input selection
+SKIP = ("--metrics",)
+#: the stage's options only the experiment takes (``metaeval standardise`` refuses them without
+#: --experiment; --std also names the methods of its standardised copies)
+EXPERIMENT_SKIP = SKIP + ("--std",)
+
+
+def experiment_options() -> tuple[str, ...]:
+    """The dests of the options only the experiment takes, in order (``--no-figures``: its figures)."""
+    from ._meta_options import command_dests
+
+    return command_dests("standardisation", skip=EXPERIMENT_SKIP) + ("no_figures",)
+
+
+def add_std_arg(p: argparse.ArgumentParser) -> None:
+    """``--std``, the standardisations: the stage's parameter ``std`` (its default, help and metavar)."""
+    from ._meta_options import add_command_args
+
+    add_command_args(p, "standardisation", only=("--std",))
 
 
 def add_experiment_args(p: argparse.ArgumentParser) -> None:
-    """The experiment's own options (beside --matrices, --out, --metrics, --std, --quiet)."""
-    from ..meta.stages.common import SEED
-    from ._types import declared, int_at_least
+    """The experiment's own options (beside --matrices, --out, --metrics, --std, --quiet): the stage's
+    parameters but its input selection, None unless given."""
+    from ._meta_options import add_command_args
 
     g = p.add_argument_group("the experiments of Urbano et al. (2019) (--experiment)")
-    g.add_argument("--topics", type=int_at_least(2), default=None, metavar="N",
-                   help=f"topics per random subset (default {DEFAULT_TOPICS}; at most half the topics)")
-    g.add_argument("--trials", type=int_at_least(1), default=None, metavar="T",
-                   help=f"random subsets per experiment (default {DEFAULT_TRIALS})")
-    g.add_argument("--seed", type=declared("seed"), default=None, metavar="S", help=f"random seed (default {SEED})")
+    add_command_args(g, "standardisation", skip=EXPERIMENT_SKIP, unset=True)
     g.add_argument("--no-figures", action="store_true", default=None, help="tables only")
 
-
-from ._figure_options import add_figure_args
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """The deprecated name ``metaeval standardisation`` (no help line: hidden from ``metaeval --help``)."""
@@ -49,8 +56,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--metrics", nargs="+", metavar="M", default=None,
                    help="the matrices to use (default: every matrix without std= in DIR)")
-    p.add_argument("--std", nargs="+", metavar="X", default=["z", "N", "U", "E"],
-                   help="the standardisations besides raw: z N U E (default: all four)")
+    add_std_arg(p)
     add_experiment_args(p)
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(func=_deprecated_run, out_kind="folder", _parser=p)
@@ -67,18 +73,16 @@ def _deprecated_run(args) -> int:
 def run(args) -> int:
     from ..api import standardisation
     from ..errors import InputError
-    from ..meta.stages.common import SEED
+    from ._meta_options import command_values
     from ._std_options import raw_matrices, std_methods
 
     parser = args._parser
     methods = std_methods(parser, args)
     metrics = raw_matrices(args)
     try:
-        frames = standardisation(args.matrices, metrics=metrics, std=methods,
-                                 topics=DEFAULT_TOPICS if args.topics is None else args.topics,
-                                 trials=DEFAULT_TRIALS if args.trials is None else args.trials,
-                                 seed=SEED if args.seed is None else args.seed, out=args.out,
-                                 figures=not args.no_figures)
+        frames = standardisation(args.matrices, metrics=metrics, std=methods, out=args.out,
+                                 figures=not args.no_figures,
+                                 **command_values(args, "standardisation", skip=EXPERIMENT_SKIP))
     except ValueError as e:
         if isinstance(e, InputError):
             raise

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from ._std_options import add_std_args, matrix_text, raw_matrices, std_methods, std_settings
-from .standardisation import DESCRIPTION, EXPERIMENT_OPTIONS, add_experiment_args
+from .standardisation import DESCRIPTION, add_experiment_args, add_std_arg, experiment_options
 from .standardisation import run as run_experiment
 
 
@@ -35,8 +35,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "OUT/std_factors.csv. With --experiment: " + DESCRIPTION)
     p.add_argument("--matrices", required=True, metavar="DIR", help="folder of METRIC.csv matrices")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (may be DIR)")
-    p.add_argument("--std", nargs="+", metavar="X", default=["z", "N", "U", "E"],
-                   help="the methods: z N U E (default: all four)")
+    add_std_arg(p)
     p.add_argument("--metrics", nargs="+", metavar="M", default=None,
                    help="the matrices to standardise (default: every matrix without std= in DIR)")
     add_std_args(p)
@@ -70,7 +69,7 @@ def run(args) -> int:
             parser.error("--std-runs, --std-factors and --leave-one-out make standardised copies; "
                          "--experiment standardises by every run")
         return run_experiment(args)
-    given = [o for o in EXPERIMENT_OPTIONS if getattr(args, o) is not None]
+    given = [o for o in experiment_options() if getattr(args, o) is not None]
     if given:
         parser.error(f"--{given[0].replace('_', '-')} is an option of --experiment")
     methods = std_methods(parser, args)

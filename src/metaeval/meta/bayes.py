@@ -32,14 +32,15 @@ import numpy as np
 
 from ..detmath import fixed_sum
 from .display import Result
+from .stages.bayes import BayesParams
 
 __all__ = ["DEFAULT_DRAWS", "DEFAULT_CHAINS", "MU_SD", "RHAT_MAX", "ESS_MIN", "Posterior", "sufficient",
            "gibbs", "fit", "chain_seeds", "split_rhat", "ess_bulk", "run_summary", "pair_summary",
            "fit_summary", "bayes_tables", "BayesResult", "check_matrix"]
 
 #: kept draws per chain and chains (the issue's minimum: 4 chains x 1,000 kept draws); warm-up
-#: iterations are as many as the kept draws
-DEFAULT_DRAWS, DEFAULT_CHAINS = 1000, 4
+#: iterations are as many as the kept draws -- the stage's declared defaults (its command, its API)
+DEFAULT_DRAWS, DEFAULT_CHAINS = BayesParams.bayes_draws, BayesParams.bayes_chains
 #: the prior standard deviation of mu
 MU_SD = 10.0
 #: convergence thresholds of Vehtari et al. (2021): R-hat above, or a bulk ESS under, is a warning

@@ -49,6 +49,7 @@ import numpy as np
 from ..detmath import int_product, sliced_product, split_rows
 from .kendall import TIE_DECIMALS
 from .samples import trial_rng
+from .stages.standardisation import StandardisationParams
 
 __all__ = ["ALPHAS", "STD_ROWS", "EXPERIMENTS", "topic_subsets", "within", "between", "rank_agreement",
            "pearson_rows", "WithinResult", "BetweenResult", "standardised_matrices",
@@ -60,8 +61,9 @@ ALPHAS = tuple([i * 1e-3 for i in range(1, 10)] + [i * 1e-2 for i in range(1, 10
 STD_ROWS = ("raw", "z", "N", "U", "E")
 #: the experiments' keys in the random stream
 EXPERIMENTS = {"within": 1, "between": 2}
-DEFAULT_TRIALS = 1000
-DEFAULT_TOPICS = 50
+#: the experiments' defaults: the stage's declared ones (its command, its API)
+DEFAULT_TRIALS = StandardisationParams.std_trials
+DEFAULT_TOPICS = StandardisationParams.std_topics
 #: trials processed at once (bounded memory; results do not depend on it)
 CHUNK = 256
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...argtypes import int_at_least
 from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .common import SEED
 
@@ -18,7 +19,7 @@ _B = "bayes"
 _REF = "Sakai (2017); Benham, Carterette, Culpepper & Moffat (2020)"
 _MODEL = ("the crossed model y[s,t] = mu + a[s] + b[t] + e[s,t] (a ~ N(0, sa^2), b ~ N(0, sb^2), e ~ N(0, se^2), "
           "mu ~ N(0, 10^2), sa, sb, se ~ half-Cauchy(0, 1))")
-#: the sampler's defaults (metaeval.meta.bayes.DEFAULT_DRAWS, DEFAULT_CHAINS; standard library here)
+#: the sampler's defaults (metaeval.meta.bayes.DEFAULT_DRAWS, DEFAULT_CHAINS read them)
 DEFAULT_DRAWS, DEFAULT_CHAINS = 1000, 4
 
 
@@ -33,18 +34,21 @@ def plan(p: PlanView) -> JobPlan:
 
 @dataclass(frozen=True)
 class BayesParams:
-    """The stage's parameters: the options of its command (no MetaConfig fields)."""
+    """The stage's parameters: the options of its command (``metaeval bayes``, whose ``--metrics``
+    is that of its measures) and the keywords of :func:`metaeval.api.bayes` (no MetaConfig fields)."""
 
     bayes_metrics: tuple[str, ...] | None = parameter(None, "metrics (default: every matrix)", flag="--metrics",
         nargs="+", config=(_B, "metrics"), field=False,
         schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}},
         doc="The metrics fitted (null = the config's `metrics`).")
-    bayes_draws: int = parameter(DEFAULT_DRAWS, "kept draws per chain", flag="--draws", config=(_B, "draws"),
-        field=False, schema={"type": "integer", "minimum": 100},
+    bayes_draws: int = parameter(DEFAULT_DRAWS,
+        f"kept draws per chain, after as many warm-up iterations (default {DEFAULT_DRAWS})", flag="--draws",
+        config=(_B, "draws"), field=False, parse=int_at_least(100), schema={"type": "integer", "minimum": 100},
         doc="Kept draws per chain (as many warm-up iterations are dropped before them).")
-    bayes_chains: int = parameter(DEFAULT_CHAINS, "chains", flag="--chains", config=(_B, "chains"), field=False,
-        schema={"type": "integer", "minimum": 2}, doc="Independent chains (split R-hat compares them).")
-    bayes_seed: int = parameter(SEED, "random seed", flag="--seed", config=(_B, "seed"), field=False,
+    bayes_chains: int = parameter(DEFAULT_CHAINS, f"chains (default {DEFAULT_CHAINS})", flag="--chains",
+        config=(_B, "chains"), field=False, parse=int_at_least(2), schema={"type": "integer", "minimum": 2},
+        doc="Independent chains (split R-hat compares them).")
+    bayes_seed: int = parameter(SEED, f"random seed (default {SEED})", flag="--seed", config=(_B, "seed"), field=False,
         schema={"type": "integer", "minimum": 0}, doc="Random seed of the chains.")
 
 

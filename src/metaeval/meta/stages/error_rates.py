@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...argtypes import comma_list, int_at_least, ints_at_least, names_in, probabilities
 from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .cite import URBANO_19
 from .common import B_SCHEMA, SEED, check_B
@@ -23,6 +24,8 @@ DEFAULT_ALPHAS = tuple([round(i * 0.001, 3) for i in range(1, 10)] + [round(i * 
 DEFAULT_DELTAS = tuple(round(i * 0.01, 2) for i in range(1, 11))
 #: the paper's topic set sizes
 DEFAULT_TOPICS = (25, 50, 100)
+#: the tests' conventions the simulation follows (the paper's ``ir_tests.R``)
+CONVENTIONS = ("urbano2019",)
 
 
 def _commas(values):
@@ -39,40 +42,50 @@ def plan(p: PlanView) -> JobPlan:
 
 
 _E = "test_errors"
+_DELTAS = {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 1}
 
 
 @dataclass(frozen=True)
 class TestErrorsParams:
-    """The stage's parameters: the options of its command (no MetaConfig fields)."""
+    """The stage's parameters: the options of its command (``metaeval test-errors``, which words
+    ``--metrics`` itself) and the keywords of :func:`metaeval.api.test_errors` (no MetaConfig
+    fields)."""
 
     te_metrics: tuple[str, ...] | None = parameter(None, "metrics (default: every matrix)", flag="--metrics", nargs="+",
         config=(_E, "metrics"), field=False,
         schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}},
         doc="The metrics whose tests are simulated (null = the config's `metrics`).")
-    te_pairs: int = parameter(20, "run pairs per metric and delta", flag="--pairs", config=(_E, "pairs"), field=False,
+    te_pairs: int = parameter(20, "run pairs per metric and delta (default 20)", flag="--pairs",
+        config=(_E, "pairs"), field=False, parse=int_at_least(1),
         schema={"type": "integer", "minimum": 1}, doc="Run pairs sampled per metric and delta.")
-    te_topics: tuple[int, ...] = parameter(DEFAULT_TOPICS, "topic set sizes", flag="--topics", config=(_E, "topics"),
-        render=_commas, field=False,
+    te_topics: tuple[int, ...] = parameter(DEFAULT_TOPICS, f"topic set sizes (default {_commas(DEFAULT_TOPICS)})",
+        flag="--topics", config=(_E, "topics"), render=_commas, field=False, parse=ints_at_least(2),
         schema={"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1},
         doc="Topic set sizes of the simulated collections.")
-    te_trials: int = parameter(1000, "simulated topic sets per pair and size", flag="--trials", config=(_E, "trials"),
-        field=False, schema={"type": "integer", "minimum": 1},
+    te_trials: int = parameter(1000, "simulated topic sets per pair and size (default 1000)", flag="--trials",
+        config=(_E, "trials"), field=False, parse=int_at_least(1), schema={"type": "integer", "minimum": 1},
         doc="Simulated topic sets per run pair and topic set size (the paper - 1,000,000 in all).")
-    te_deltas: tuple[float, ...] = parameter(DEFAULT_DELTAS, "true differences for power and type III", flag="--deltas",
-        config=(_E, "deltas"), render=_commas, field=False,
-        schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0}, "minItems": 1},
+    te_deltas: tuple[float, ...] = parameter(DEFAULT_DELTAS,
+        "true differences for power and type III (default 0.01,...,0.10)", flag="--deltas",
+        config=(_E, "deltas"), render=_commas, field=False, parse=comma_list(float, _DELTAS), schema=_DELTAS,
         doc="True differences delta of the power and type III experiments.")
-    te_alphas: tuple[float, ...] = parameter(DEFAULT_ALPHAS, "significance levels", flag="--alphas",
-        config=(_E, "alphas"), render=_commas, field=False,
+    te_alphas: tuple[float, ...] = parameter(DEFAULT_ALPHAS,
+        "significance levels (default 0.001,...,0.009,0.01,...,0.1)", flag="--alphas", config=(_E, "alphas"),
+        render=_commas, field=False, parse=probabilities,
         schema={"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
                   "minItems": 1}, doc="Significance levels.")
-    te_tests: tuple[str, ...] = parameter(TESTS, "tests", flag="--tests", config=(_E, "tests"), render=_commas,
-        field=False, schema={"type": "array", "items": {"enum": list(TESTS)}, "minItems": 1},
+    te_tests: tuple[str, ...] = parameter(TESTS, f"tests (default {_commas(TESTS)})", flag="--tests",
+        config=(_E, "tests"), render=_commas, field=False, parse=names_in(TESTS),
+        schema={"type": "array", "items": {"enum": list(TESTS)}, "minItems": 1},
         doc="The paired tests (two-tailed), as the paper's ir_tests.R.")
-    te_B: int = parameter(1000, "bootstrap / permutation resamples", flag="--B", config=(_E, "B"), field=False,
-        schema=B_SCHEMA, doc="Bootstrap / permutation resamples of those tests.", check=check_B)
-    te_seed: int = parameter(SEED, "random seed", flag="--seed", config=(_E, "seed"), field=False,
+    te_B: int = parameter(1000, "bootstrap / permutation resamples (default 1000)", flag="--B", config=(_E, "B"),
+        field=False, schema=B_SCHEMA, doc="Bootstrap / permutation resamples of those tests.", check=check_B)
+    te_seed: int = parameter(SEED, f"random seed (default {SEED})", flag="--seed", config=(_E, "seed"), field=False,
         schema={"type": "integer", "minimum": 0}, doc="Random seed of the simulation.")
+    # the command's only: no config key, no job argument (the pipeline's job follows the paper)
+    te_conventions: str = parameter(CONVENTIONS[0],
+        "the tests' conventions (urbano2019: the paper's ir_tests.R; docs/meta.md)", flag="--conventions",
+        choices=CONVENTIONS, field=False)
 
 
 _TE_RATE = "with its binomial standard error se over the trials simulated topic sets"

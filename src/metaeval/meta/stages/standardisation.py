@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...argtypes import int_at_least
 from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .cite import URBANO_19
 from .common import SEED
@@ -21,28 +22,38 @@ def plan(p: PlanView) -> JobPlan:
 
 
 _S = "standardisation"
+#: the standardisations besides raw scores
+METHODS = ("z", "N", "U", "E")
+#: the experiments' defaults (metaeval.meta.standardisation reads them)
+DEFAULT_TOPICS, DEFAULT_TRIALS = 50, 1000
 
 
 @dataclass(frozen=True)
 class StandardisationParams:
-    """The stage's parameters: the options of its command (no MetaConfig fields)."""
+    """The stage's parameters: the options of its command (``metaeval standardise --experiment``,
+    which words ``--metrics`` itself; ``--std`` also names the methods of its standardised copies)
+    and the keywords of :func:`metaeval.api.standardisation` (no MetaConfig fields)."""
 
     # the pipeline gives the config's metrics without std= (metaeval.dag.Plan.std_metrics)
     std_metrics: tuple[str, ...] | None = parameter(None, "metrics (default: every matrix)", flag="--metrics",
         nargs="+", field=False)
-    std: tuple[str, ...] = parameter(("z", "N", "U", "E"), "the standardisations besides raw scores", nargs="+",
-        config=(_S, "std"), field=False,
-        schema={"type": "array", "items": {"enum": ["z", "N", "U", "E"]}, "minItems": 1},
+    # a bad method is the command's usage error (metaeval.cli._std_options.std_methods): parsed as it is
+    std: tuple[str, ...] = parameter(METHODS, f"the methods: {' '.join(METHODS)} (default: all four)", nargs="+",
+        metavar="X", parse=str, config=(_S, "std"), field=False,
+        schema={"type": "array", "items": {"enum": list(METHODS)}, "minItems": 1},
         doc="The standardisations besides raw scores - z and N (Webber et al. 2008), U (Sakai ICTIR 2016), "
         "E (Urbano et al. 2019).")
-    std_topics: int = parameter(50, "topics per random subset", flag="--topics", config=(_S, "topics"), field=False,
+    std_topics: int = parameter(DEFAULT_TOPICS,
+        f"topics per random subset (default {DEFAULT_TOPICS}; at most half the topics)", flag="--topics",
+        metavar="N", parse=int_at_least(2), config=(_S, "topics"), field=False,
         schema={"type": "integer", "minimum": 2},
         doc="Topics per random subset (at most half the collection's topics).")
-    std_trials: int = parameter(1000, "random subsets per experiment", flag="--trials", config=(_S, "trials"),
-        field=False, schema={"type": "integer", "minimum": 1},
+    std_trials: int = parameter(DEFAULT_TRIALS, f"random subsets per experiment (default {DEFAULT_TRIALS})",
+        flag="--trials", metavar="T", parse=int_at_least(1), config=(_S, "trials"), field=False,
+        schema={"type": "integer", "minimum": 1},
         doc="Random subsets per experiment (the paper - 5000).")
-    std_seed: int = parameter(SEED, "random seed", flag="--seed", config=(_S, "seed"), field=False,
-        schema={"type": "integer", "minimum": 0}, doc="Random seed of the topic subsets.")
+    std_seed: int = parameter(SEED, f"random seed (default {SEED})", flag="--seed", metavar="S", config=(_S, "seed"),
+        field=False, schema={"type": "integer", "minimum": 0}, doc="Random seed of the topic subsets.")
 
 
 _STD_METHODS = ("raw scores and the z-scores of Webber et al. (2008) (z), their normal CDF (N), Sakai (2016)'s "
