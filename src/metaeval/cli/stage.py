@@ -15,6 +15,7 @@ from ._meta_options import add_config_args, add_labelled_args, add_stage_args, c
 from ._stage_jobs import need
 
 from ..meta.stages import file_stages, method_stages, own_job_stages
+from ..stages import resolve
 
 #: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES); both lists
 #: derive from the one registry, metaeval.stages
@@ -120,7 +121,7 @@ def run(args) -> int:
             parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES) + OWN_JOBS)}")
         st = stages.get(name)
         if st.command is not None:           # a job that is not a method: the function it names
-            _command(st.command)(args, parser, progress)
+            resolve(st.command)(args, parser, progress)
         elif st.own_job:                     # a job of its own the package runs: its scope's files under OUT
             need(parser, args, "matrices")
             pipeline.write_own_job(name, args.matrices, args.out, stage_params_from_args(args, name),
@@ -144,14 +145,6 @@ def run(args) -> int:
             raise
         raise InputError(f"stage {name}: {e}") from None
     return 0
-
-
-def _command(entry: str):
-    """The function a stage's ``command`` names (``"pkg.module:function"``)."""
-    import importlib
-
-    module, _, attr = entry.partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 def _run_several(args, parser) -> int:
