@@ -211,17 +211,25 @@ def discpower_text(pvalues: pd.DataFrame, metric: str, test: str = "rthsd") -> s
     sub = pvalues[(pvalues["metric"] == metric) & (pvalues["test"] == test)]
     if not len(sub):
         raise ValueError(f"no {test} p-values for metric {metric!r}")
-    lines = [f"{x} {y} {d!r} {p!r}" for x, y, d, p in
-             zip(sub["system_x"].tolist(), sub["system_y"].tolist(),
-                 np.abs(sub["diff"].to_numpy(dtype=np.float64)).tolist(),
-                 sub["p_value"].to_numpy(dtype=np.float64).tolist())]
-    return "\n".join(lines) + "\n"
+    return _pair_lines(sub, np.arange(len(sub)))
+
+
+def _pair_lines(sub: pd.DataFrame, rows: np.ndarray) -> str:
+    """The lines ``RUN_X RUN_Y ABSDIFF PVALUE`` of the rows ``rows`` (positions) of ``sub``."""
+    xs, ys = sub["system_x"].to_numpy(dtype=object)[rows], sub["system_y"].to_numpy(dtype=object)[rows]
+    ds = np.abs(sub["diff"].to_numpy(dtype=np.float64)[rows]).tolist()
+    ps = sub["p_value"].to_numpy(dtype=np.float64)[rows].tolist()
+    return "\n".join([f"{x} {y} {d!r} {p!r}" for x, y, d, p in zip(xs.tolist(), ys.tolist(), ds, ps)]) + "\n"
 
 
 def discpower_texts(pvalues: pd.DataFrame, test: str = "rthsd") -> dict[str, str]:
-    """``{metric: discpower_text(...)}`` for every metric with ``test`` rows (metrics in table order)."""
-    sub = pvalues[pvalues["test"] == test]
-    return {m: discpower_text(pvalues, m, test) for m in dict.fromkeys(sub["metric"])}
+    """``{metric: discpower_text(...)}`` for every metric with ``test`` rows (metrics in table order);
+    the table is split by metric once (one comparison of its columns, not one per metric)."""
+    sub = pvalues[(pvalues["test"] == test).to_numpy()]
+    codes, metrics = pd.factorize(sub["metric"].to_numpy(dtype=object))      # first-appearance order
+    order = np.argsort(codes, kind="stable")
+    cuts = np.searchsorted(codes[order], np.arange(len(metrics) + 1))
+    return {str(m): _pair_lines(sub, order[cuts[i]:cuts[i + 1]]) for i, m in enumerate(metrics)}
 
 
 def discriminative_power_wide(dp: pd.DataFrame) -> pd.DataFrame:
