@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .forking import (available_cores, deal, fork_map, frozen_gc, process_pool, reuse_freed_memory,
                       sharded_stage_runner, stage_groups)
@@ -139,10 +140,7 @@ def read_parts(parts_dir, stages: Sequence[str]) -> list[dict]:
     return out
 
 
-def write_tables(tables: Mapping, out_dir, *, labels: Mapping | None = None, matrices: Mapping | None = None,
-                 pair_top_runs: int | None = None, jobs: int = 1, select_by: str | None = "AP",
-                 formats: tuple[str, ...] | None = None, label_scope: str | None = None, cfg=None,
-                 data: Mapping | None = None, **params: float) -> list[Path]:
+def write_tables(tables: Mapping, out_dir, *, jobs: int = 1, **kwargs: Any) -> list[Path]:
     """Every table as ``OUT/NAME.{csv,md,tex}`` (:func:`metaeval.report.tables.write_table`), the
     captions stating the configured caption parameters ``params`` (``alpha``, ``swap_threshold``:
     :data:`metaeval.outputs.CAPTION_PARAMS`); ``labels`` ({name: label},
@@ -151,15 +149,26 @@ def write_tables(tables: Mapping, out_dir, *, labels: Mapping | None = None, mat
     table's notes two measures that are the same measure).  With more
     runs than ``pair_top_runs`` (default :data:`metaeval.report.per_pair.PAIR_TOP_RUNS`; 0 = every
     pair) the Markdown and LaTeX of a per-pair table show the pairs of the top runs only.
-    ``jobs > 1``: the tables dealt by size into that many processes (:func:`fork_map`), the same
-    files.  ``select_by``: the configured measure that ranks the runs; the primary measure of the
-    captions and the run table's order is it when the run means hold it, else their first
-    metric (:func:`table_context`).  ``formats``: those files of each table only (``("csv",)``: the
+    ``jobs > 1``: the tables dealt by size into that many processes (:func:`fork_map`), a long
+    table's CSV in parts side by side (:func:`_table_tasks`), the same files.  ``select_by``: the
+    configured measure that ranks the runs; the primary measure of the captions and the run
+    table's order is it when the run means hold it, else their first metric (:func:`table_context`).  ``formats``: those files of each table only (``("csv",)``: the
     numbers, laid out later by :func:`write_table_views`).  ``cfg``: the
     :class:`~metaeval.meta.run.MetaConfig` whose settings the captions state (:func:`caption_fields`:
     the collection's name, B, whether it reproduces the papers); ``data``: caption fields of the
     data when neither the run means nor the matrices are at hand (a labelled stage run alone:
     :func:`metaeval.outputs.caption_context` of its runs and topics)."""
+    tasks, join = table_writing(tables, out_dir, split=jobs > 1, **kwargs)
+    return join(_run_tasks_cleaning(tasks, jobs, Path(out_dir)))
+
+
+def table_writing(tables: Mapping, out_dir, *, labels: Mapping | None = None, matrices: Mapping | None = None,
+                  pair_top_runs: int | None = None, select_by: str | None = "AP",
+                  formats: tuple[str, ...] | None = None, label_scope: str | None = None, cfg=None,
+                  data: Mapping | None = None, split: bool = False,
+                  **params: float) -> tuple[list[_Task], Callable[[Mapping[str, list[Path]]], list[Path]]]:
+    """:func:`write_tables` as tasks (:func:`_table_tasks`: with ``split`` a long table's CSV in
+    parts), to be run with other writing (:func:`run_meta_files`: the figures beside the tables)."""
     from .report.per_pair import PAIR_TOP_RUNS, pair_runs_for
     from .report.tables import table_caption, write_table
 
@@ -170,20 +179,115 @@ def write_tables(tables: Mapping, out_dir, *, labels: Mapping | None = None, mat
                         metric=context.get("measure_name"))
     notes = caption_notes()
 
-    def one(name):
+    def one(name, only=formats):
         df = tables[name]
         caption = None
         note = notes[name](df, matrices, labels) if name in notes else ""
         if note:
             caption = f"{table_caption(name, context=context, **params)} {note}"
         return write_table(df, out / name, kind=name, labels=labels, caption=caption, pair_runs=top,
-                           context=context, formats=formats, label_scope=label_scope, **params)
+                           context=context, formats=only, label_scope=label_scope, **params)
 
-    groups = deal({n: float(df.size) for n, df in tables.items()}, jobs) if jobs > 1 else [list(tables)]
-    written: dict = {}
-    for part in fork_map(lambda i: {n: one(n) for n in groups[i]}, len(groups)):
-        written.update(part)
-    return [p for n in tables for p in written[n]]
+    return _table_tasks(tables, out, one, formats, split=split)
+
+
+def _run_tasks_cleaning(tasks: Sequence[_Task], jobs: int, out: Path) -> dict[str, list[Path]]:
+    """:func:`_run_tasks`, the CSV parts of ``out`` (:func:`_table_tasks`) removed when one fails."""
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        return _run_tasks(tasks, jobs)
+    except BaseException:
+        for p in out.glob(".*.csv.part*"):
+            p.unlink(missing_ok=True)
+        raise
+
+
+#: a table's CSV over this many rows is written in parts of this many rows by the processes of
+#: :func:`write_tables` side by side, then joined (whole blocks of
+#: :data:`metaeval.report.csvio.CSV_BLOCK_ROWS`: the same text); campaign scale: 8 million p-values
+CSV_PART_ROWS = 1_000_000
+#: seconds to write one table element (CSV, Markdown and LaTeX; 2-core VM): only to balance the
+#: processes' shares of :func:`write_tables` and of the figures (:attr:`Output.draw_seconds`)
+_SECONDS_PER_ELEMENT = 0.28e-6
+
+
+class _Task(NamedTuple):
+    """A piece of the writing of outputs: ``run()`` writes files and returns their paths."""
+
+    key: str
+    cost: float
+    run: Callable[[], list[Path]]
+
+
+def _run_tasks(tasks: Sequence[_Task], jobs: int) -> dict[str, list[Path]]:
+    """``{key: run()}`` of every task, the tasks dealt by cost into ``jobs`` processes
+    (:func:`fork_map`; in this process when ``jobs <= 1``)."""
+    by_key = {t.key: t for t in tasks}
+    groups = deal({t.key: t.cost for t in tasks}, jobs) if jobs > 1 and len(tasks) > 1 else [list(by_key)]
+    done: dict[str, list[Path]] = {}
+    for part in fork_map(lambda i: {k: by_key[k].run() for k in groups[i]}, len(groups)):
+        done.update(part)
+    return done
+
+
+def _table_tasks(tables: Mapping, out: Path, one: Callable[..., list[Path]], formats: tuple[str, ...] | None,
+                 *, split: bool) -> tuple[list[_Task], Callable[[Mapping[str, list[Path]]], list[Path]]]:
+    """The tasks writing ``tables`` (``one(name, formats)``: one table's files) and the function
+    that, given their results, joins the CSV parts of the long tables and returns every path in
+    table order.  With ``split``, a table of over :data:`CSV_PART_ROWS` rows has its CSV written
+    in parts of that many rows (``OUT/.NAME.csv.partI``, :func:`metaeval.report.tables.write_csv_part`),
+    its other files by a task of their own."""
+    wanted = ("csv", "md", "tex") if formats is None else tuple(formats)
+    tasks: list[_Task] = []
+    parts: dict[str, list[str]] = {}
+    for name, df in tables.items():
+        rows = len(df)
+        cost = _SECONDS_PER_ELEMENT * max(1, int(df.size))
+        if not (split and "csv" in wanted and rows > CSV_PART_ROWS):
+            tasks.append(_Task(f"table:{name}", cost, lambda name=name: one(name)))
+            continue
+        rest = tuple(f for f in wanted if f != "csv")
+        if rest:
+            tasks.append(_Task(f"table:{name}", 0.5, lambda name=name, rest=rest: one(name, rest)))
+        keys = parts[name] = []
+        for start in range(0, rows, CSV_PART_ROWS):
+            stop = min(rows, start + CSV_PART_ROWS)
+            key = f"csv:{name}:{start // CSV_PART_ROWS}"
+            keys.append(key)
+            tasks.append(_Task(key, cost * (stop - start) / rows, partial(_csv_part, df, out, name, start, stop)))
+
+    def join(done: Mapping[str, list[Path]]) -> list[Path]:
+        written: list[Path] = []
+        for name in tables:
+            if name in parts:
+                written.append(_join_parts(out / f"{name}.csv", [done[k][0] for k in parts[name]]))
+            written += done.get(f"table:{name}", [])
+        return written
+    return tasks, join
+
+
+def _csv_part(df, out: Path, name: str, start: int, stop: int) -> list[Path]:
+    """Rows ``start:stop`` of table ``name``'s CSV into ``OUT/.NAME.csv.partI`` (:func:`_table_tasks`)."""
+    from .report.tables import write_csv_part
+
+    return [write_csv_part(df, out / f".{name}.csv.part{start // CSV_PART_ROWS}", name, start, stop, kind=name)]
+
+
+def _join_parts(path: Path, parts: Sequence[Path]) -> Path:
+    """``path`` written atomically as the parts one after the other; the parts removed."""
+    import shutil
+
+    from .util import atomic_write
+
+    try:
+        with atomic_write(path, "wb") as fh:
+            for p in parts:
+                with open(p, "rb") as src:
+                    shutil.copyfileobj(src, fh, 1 << 24)
+    finally:
+        for p in parts:
+            Path(p).unlink(missing_ok=True)
+    return path
 
 
 def table_context(tables: Mapping, select_by: str | None = "AP", matrices: Mapping | None = None,
@@ -700,16 +804,40 @@ def run_meta_files(matrices: Mapping, cfg, out_dir, *, metrics: Sequence[str] | 
                       collection=collection, progress=progress,
                       stage_runner=sharded_stage_runner(jobs) if jobs > 1 else None)
     with replace_dir(out_dir) as out:
-        written = write_tables(tables, out / "tables", **caption_values(cfg),
-                               labels=labels, matrices=matrices, pair_top_runs=cfg.pair_top_runs, jobs=jobs,
-                               select_by=cfg.select_by, cfg=cfg)
-        written += write_texts(tables, cfg, out)
-        if figures:
-            if progress:
-                progress("figures", "")
-            written += write_figures(out / "tables", out / "figures", **caption_values(cfg), labels=labels, jobs=jobs,
-                                     select_by=cfg.select_by)
+        # the tables (a long table's CSV in parts), the text files and the figures (drawn from the
+        # tables in memory, as their CSVs hold them) dealt together into the processes
+        tasks, join = table_writing(tables, out / "tables", **caption_values(cfg), labels=labels, matrices=matrices,
+                                    pair_top_runs=cfg.pair_top_runs, select_by=cfg.select_by, cfg=cfg,
+                                    split=jobs > 1)
+        tasks.append(_Task("texts", 1.0, lambda: write_texts(tables, cfg, out)))
+        drawn = _figure_tasks(tables, out / "tables", out / "figures", labels=labels, select_by=cfg.select_by,
+                              **caption_values(cfg)) if figures else []
+        if drawn and progress:
+            progress("figures", "")
+        done = _run_tasks_cleaning(tasks + drawn, jobs, out / "tables")
+        written = join(done) + done["texts"] + [p for t in drawn for p in done[t.key]]
     return written
+
+
+def _figure_tasks(tables: Mapping, tables_dir: Path, figures_dir: Path, *, labels: Mapping | None,
+                  select_by: str | None, **params: float) -> list[_Task]:
+    """A task per table with figures (:func:`metaeval.report.figures.make_all_figures` of that
+    table, in memory as its CSV holds it), costed by the figures' ``draw_seconds``; matplotlib is
+    imported here, before the processes are forked."""
+    from . import outputs
+    from .report.figures import make_all_figures
+    from .report.tables import csv_frame
+
+    figures_dir.mkdir(parents=True, exist_ok=True)
+    declared = [o for o in outputs.figures("collection") if o.source in tables]
+    tasks = []
+    for source in dict.fromkeys(o.source for o in declared):
+        assert source is not None
+        cost = sum(o.draw_seconds for o in declared if o.source == source) or 0.3
+        tasks.append(_Task(f"figures:{source}", cost, partial(
+            make_all_figures, tables_dir, figures_dir, labels=labels, select_by=select_by,
+            frames={source: csv_frame(tables[source], source)}, **params)))
+    return tasks
 
 
 def write_texts(tables: Mapping, cfg, root=None, *, folder=None) -> list[Path]:

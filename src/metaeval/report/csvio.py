@@ -51,11 +51,16 @@ def csv_text(df: pd.DataFrame) -> str:
     return "".join(csv_blocks(df))
 
 
-def csv_blocks(df: pd.DataFrame):
+def csv_blocks(df: pd.DataFrame, start: int = 0, stop: int | None = None):
     """The text of :func:`csv_text` a block of rows at a time (a long table can be written as it
-    is converted, never held as one string)."""
-    for i in range(0, max(1, len(df)), CSV_BLOCK_ROWS):
-        yield _csv_block(df.iloc[i:i + CSV_BLOCK_ROWS], i == 0)
+    is converted, never held as one string).  ``start``, ``stop``: the blocks of those rows only
+    (``start`` a multiple of :data:`CSV_BLOCK_ROWS`; the header with the first), so that the parts
+    of a table written side by side join into the same text."""
+    if start % CSV_BLOCK_ROWS:
+        raise ValueError(f"csv_blocks: start {start} is not a multiple of {CSV_BLOCK_ROWS}")
+    end = len(df) if stop is None else min(int(stop), len(df))
+    for i in range(start, max(1, end) if start == 0 else end, CSV_BLOCK_ROWS):
+        yield _csv_block(df.iloc[i:min(i + CSV_BLOCK_ROWS, end)], i == 0)
 
 
 #: characters that make the csv module (QUOTE_MINIMAL) quote a field

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import matplotlib
 import numpy as np
@@ -631,28 +631,40 @@ def relabel_frame(df: pd.DataFrame, labels) -> pd.DataFrame:
     out = df.copy()
     for col in out.columns:
         if out[col].dtype == object or pd.api.types.is_string_dtype(out[col].dtype):
-            out[col] = [relabel(v, labels) if isinstance(v, str) else v for v in out[col]]
+            # each distinct value relabelled once (a p-value table repeats a few names millions of times)
+            vals = out[col].to_numpy(dtype=object)
+            codes, distinct = pd.factorize(vals)
+            shown = np.array([relabel(v, labels) if isinstance(v, str) else v for v in distinct] + [None],
+                             dtype=object)[codes]
+            missing = codes < 0
+            shown[missing] = vals[missing]
+            out[col] = shown.tolist()
     return out
 
 
 def make_all_figures(tables_dir, figures_dir, *, labels=None, select_by: str | None = None,
-                     **params: float) -> list[Path]:
+                     frames: Mapping[str, pd.DataFrame] | None = None, **params: float) -> list[Path]:
     """Draw every declared per-collection figure (:func:`metaeval.outputs.figures`) whose input
     ``TABLE.csv`` exists in ``tables_dir``; ``params``: the caption parameters' configured values
     (``alpha``, ``swap_threshold``: the dotted lines and titles); ``labels`` ({name: label}) name the runs and measures;
     ``select_by``: the configured measure ranking the runs (the run means' order when they hold it,
-    else their first metric)."""
+    else their first metric).  ``frames``: the tables themselves instead (``{TABLE: DataFrame}``,
+    each as its CSV holds it: :func:`metaeval.report.tables.csv_frame`; ``tables_dir`` is not
+    read), the figures of those only -- ``metaeval meta`` draws from the tables it has just
+    written without reading them back."""
     tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
     measure = None if select_by is None else dict(labels or {}).get(select_by, select_by)
     cache: dict[str, pd.DataFrame] = {}
     written: list[Path] = []
     for out in O.figures("collection"):
         source = out.source
+        if source is None:
+            continue
         csv = tables_dir / f"{source}.csv"
-        if source is None or not csv.is_file():
+        if (source not in frames) if frames is not None else not csv.is_file():
             continue
         if source not in cache:
-            cache[source] = relabel_frame(read_table(csv), labels)
+            cache[source] = relabel_frame(frames[source] if frames is not None else read_table(csv), labels)
         draw, _ = plotter(out.layout)
         written += draw(cache[source], figures_dir / out.name,
                         **figure_kwargs(out.layout, measure=measure, **params))

@@ -18,7 +18,7 @@ from .csvio import csv_blocks as _csv_blocks, csv_text
 from .layout_catalogue import kind_for
 from .render import Cell, Layout, render_latex, render_markdown
 
-__all__ = ["write_table", "table_caption", "table_texts", "relabel_layout", "first_rows", "TABLE_MAX_ROWS"]
+__all__ = ["write_table", "table_caption", "table_texts", "csv_frame", "write_csv_part", "relabel_layout", "first_rows", "TABLE_MAX_ROWS"]
 
 
 def table_caption(kind: str, *, context: dict | None = None, **params: float) -> str:
@@ -71,7 +71,7 @@ def table_texts(df: pd.DataFrame, stem_name: str, *, kind: str | None = None,
     spec = kind_for(kind, stem_name)
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"write_table: expected a pandas DataFrame, got {type(df).__name__}")
-    data = spec.sort(df) if spec.sort is not None else df
+    data = csv_frame(df, stem_name, kind=kind)
     if caption is None:
         caption = table_caption(spec.name, context=context, **params)
     if pair_runs is not None and spec.name in PER_PAIR_TABLES:
@@ -142,6 +142,24 @@ def write_table(df: pd.DataFrame, path_stem, *, kind: str | None = None,
                     fh.write(part)
             paths.append(path)
     return paths
+
+
+def csv_frame(df: pd.DataFrame, stem_name: str, *, kind: str | None = None) -> pd.DataFrame:
+    """The rows of table ``stem_name``'s CSV, in the CSV's order (its layout's sort, if any): what
+    :func:`write_table` writes and a figure drawn from the CSV reads."""
+    spec = kind_for(kind, stem_name)
+    return spec.sort(df) if spec.sort is not None else df
+
+
+def write_csv_part(df: pd.DataFrame, path, stem_name: str, start: int, stop: int, *,
+                   kind: str | None = None) -> Path:
+    """Rows ``start:stop`` of table ``stem_name``'s CSV text into ``path`` (the header with the
+    first part; ``start`` a multiple of :data:`metaeval.report.csvio.CSV_BLOCK_ROWS`): the parts of
+    a long table written side by side, then joined into its CSV (:func:`metaeval.pipeline.write_tables`)."""
+    data = csv_frame(df, stem_name, kind=kind)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        fh.writelines(_csv_blocks(data, start, stop))
+    return Path(path)
 
 
 class _Blocks:
