@@ -502,6 +502,60 @@ fail:
     return res;
 }
 
+/* gather_sums(flat, perm, out, n, m): out[r*m + j] = sum over t = 0..n-1, in that order, of
+   flat[t*m + perm[(r*n + t)*m + j]] (the first term, then each added: numpy's add.reduce over
+   axis 1 of flat[perm + t*m] for a (rows, n, m) array of positions within each topic's row): the
+   permuted system sums of the randomised Tukey HSD test (metaeval.meta.rthsd), without the
+   (rows, n, m) array of gathered values; perm is int16 (m <= 32767), a quarter of the memory. */
+static PyObject *gather_sums(PyObject *self, PyObject *args)
+{
+    Py_buffer fb = {0}, pb = {0}, ob = {0};
+    PyObject *res = NULL;
+    Py_ssize_t n, m, rows, r, t, j;
+    if (!PyArg_ParseTuple(args, "y*y*w*nn", &fb, &pb, &ob, &n, &m))
+        return NULL;
+    if (n < 1 || m < 1 || m > 32767 || fb.len != 8 * n * m || pb.len % (2 * n * m)
+        || ob.len != 8 * m * (pb.len / (2 * n * m))) {
+        PyErr_SetString(PyExc_ValueError, "gather_sums: inconsistent sizes");
+        goto fail;
+    }
+    rows = pb.len / (2 * n * m);
+    {
+        const double *f = fb.buf;
+        const short *p = pb.buf;
+        double *o = ob.buf;
+        int bad = 0;
+        for (r = 0; r < rows; r++) {
+            const short *pr = p + r * n * m;
+            double *orow = o + r * m;
+            for (j = 0; j < m; j++) {
+                bad |= (unsigned short)pr[j] >= (unsigned short)m;
+                orow[j] = f[bad ? 0 : pr[j]];
+            }
+            for (t = 1; t < n; t++) {
+                const short *pt = pr + t * m;
+                const double *ft = f + t * m;
+                for (j = 0; j < m; j++) {
+                    unsigned short v = (unsigned short)pt[j];
+                    bad |= v >= (unsigned short)m;
+                    orow[j] += ft[v < (unsigned short)m ? v : 0];
+                }
+            }
+        }
+        if (bad) {
+            PyErr_SetString(PyExc_IndexError, "gather_sums: index out of range");
+            goto fail;
+        }
+    }
+    res = Py_None;
+    Py_INCREF(res);
+fail:
+    PyBuffer_Release(&fb);
+    PyBuffer_Release(&pb);
+    PyBuffer_Release(&ob);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"number_column", number_column, METH_VARARGS,
      "number_column(buf, starts, ends, out) -> index of the first token buf[starts[i]:ends[i]] that is\n"
@@ -526,6 +580,9 @@ static PyMethodDef methods[] = {
     {"pow_column", pow_column, METH_VARARGS,
      "pow_column(x, y, out): out[i] = math.pow(x[i], y[i]) (float64 buffers), an overflow and\n"
      "0 ** negative +inf, a NaN of finite arguments NaN (metaeval.detmath.power)."},
+    {"gather_sums", gather_sums, METH_VARARGS,
+     "gather_sums(flat, perm, out, n, m): out[r, j] = sum over t in order of flat[t, perm[r, t, j]]\n"
+     "(float64 flat (n, m) and out (rows, m), int16 perm (rows, n, m)): metaeval.meta.rthsd's permuted sums."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_reader",

@@ -11,7 +11,8 @@ controlled (the largest observed difference is compared with the null distributi
 
 Vectorised: the permutations of a batch are one ``Generator.permuted`` call on a
 ``(batch, n, m)`` array of ``0..m-1`` (Fisher-Yates per row, in C); the permuted sums are a gather
-and a sum over topics; the ``B`` ranges are sorted once and every pair's count is a
+and a sum over topics in topic order (one C loop, ``gather_sums`` of the optional extension
+``metaeval._reader``, else numpy's gather and ``add.reduce``: the same sums); the ``B`` ranges are sorted once and every pair's count is a
 ``searchsorted``.  Reproducible: the permutations come from ``sample_rng(seed, n, B, "rthsd")``
 (as the bootstrap samples, they depend on the seed, the number of topics, ``B`` and -- through the
 array shape -- the number of systems only, so every metric of a collection, in any process, uses
@@ -51,19 +52,37 @@ def rthsd_ranges(stack, *, B: int = DEFAULT_RTHSD_B, seed: int = 0, batch: int |
         raise ValueError(f"batch must be a positive integer, got {batch}")
     batch = int(batch)
     rng = sample_rng(seed, n, B, "rthsd")
-    flat = A.reshape(K, n * m)
+    ext = _c_gather() if m <= 32767 else None
+    # the C loop reads int16 positions within each topic's row (a quarter of the memory: the
+    # gather is bound by it); numpy gathers flat positions t * m + perm.  The permutations are the
+    # same for any integer type (Generator.permuted draws by the axis length only).
+    flat = np.ascontiguousarray(A.reshape(K, n * m))
     offsets = (np.arange(n, dtype=np.intp) * m)[:, None]
-    base = np.arange(m, dtype=np.intp)
+    base = np.arange(m, dtype=np.int16 if ext is not None else np.intp)
     out = np.empty((K, B))
     for s0 in range(0, B, batch):
         s1 = min(B, s0 + batch)
         perm = np.broadcast_to(base, (s1 - s0, n, m)).copy()
         rng.permuted(perm, axis=2, out=perm)
-        perm += offsets                                        # flat positions j * m + perm
+        if ext is None:
+            perm += offsets                                    # flat positions t * m + perm
+        sums = np.empty((s1 - s0, m))
         for k in range(K):
-            sums = flat[k][perm].sum(axis=1)                   # (rows, m), summed over topics in order
+            if ext is not None:
+                ext.gather_sums(flat[k], perm, sums, n, m)      # (rows, m), summed over topics in order
+            else:
+                sums = flat[k][perm].sum(axis=1)                # the same sums
             out[k, s0:s1] = (sums.max(axis=1) - sums.min(axis=1)) * (1.0 / n)
     return out
+
+
+def _c_gather():
+    """The optional extension's ``gather_sums`` (``metaeval._reader``), or None: not built, built
+    without it, or ``METAEVAL_NO_CEXT`` set."""
+    from ..io._cext import c_reader
+
+    ext = c_reader()
+    return ext if ext is not None and hasattr(ext, "gather_sums") else None
 
 
 def _pvalues(X: np.ndarray, ranges: np.ndarray):
