@@ -244,11 +244,11 @@ def _table_tasks(tables: Mapping, out: Path, one: Callable[..., list[Path]], for
         rows = len(df)
         cost = _SECONDS_PER_ELEMENT * max(1, int(df.size))
         if not (split and "csv" in wanted and rows > CSV_PART_ROWS):
-            tasks.append(_Task(f"table:{name}", cost, lambda name=name: one(name)))
+            tasks.append(_Task(f"table:{name}", cost, partial(one, name)))
             continue
         rest = tuple(f for f in wanted if f != "csv")
         if rest:
-            tasks.append(_Task(f"table:{name}", 0.5, lambda name=name, rest=rest: one(name, rest)))
+            tasks.append(_Task(f"table:{name}", 0.5, partial(one, name, rest)))
         keys = parts[name] = []
         for start in range(0, rows, CSV_PART_ROWS):
             stop = min(rows, start + CSV_PART_ROWS)
@@ -736,7 +736,8 @@ def write_figures(tables_dir, figures_dir, *, jobs: int = 1, labels: Mapping | N
 
     from .report.figures import make_all_figures as _draw
 
-    make_all_figures: Callable[..., list[Path]] = partial(_draw, labels=labels, select_by=select_by, **params)
+    values: dict[str, Any] = dict(params)
+    make_all_figures: Callable[..., list[Path]] = partial(_draw, labels=labels, select_by=select_by, **values)
 
     tables_dir, figures_dir = Path(tables_dir), Path(figures_dir)
     csvs = sorted(tables_dir.glob("*.csv"), key=lambda p: (-_draw_cost(p), p.name))
@@ -829,6 +830,7 @@ def _figure_tasks(tables: Mapping, tables_dir: Path, figures_dir: Path, *, label
     from .report.tables import csv_frame
 
     figures_dir.mkdir(parents=True, exist_ok=True)
+    values: dict[str, Any] = dict(params)
     declared = [o for o in outputs.figures("collection") if o.source in tables]
     tasks = []
     for source in dict.fromkeys(o.source for o in declared):
@@ -836,7 +838,7 @@ def _figure_tasks(tables: Mapping, tables_dir: Path, figures_dir: Path, *, label
         cost = sum(o.draw_seconds for o in declared if o.source == source) or 0.3
         tasks.append(_Task(f"figures:{source}", cost, partial(
             make_all_figures, tables_dir, figures_dir, labels=labels, select_by=select_by,
-            frames={source: csv_frame(tables[source], source)}, **params)))
+            frames={source: csv_frame(tables[source], source)}, **values)))
     return tasks
 
 

@@ -58,11 +58,11 @@ def rthsd_ranges(stack, *, B: int = DEFAULT_RTHSD_B, seed: int = 0, batch: int |
     # same for any integer type (Generator.permuted draws by the axis length only).
     flat = np.ascontiguousarray(A.reshape(K, n * m))
     offsets = (np.arange(n, dtype=np.intp) * m)[:, None]
-    base = np.arange(m, dtype=np.int16 if ext is not None else np.intp)
+    base: np.ndarray = np.arange(m, dtype=np.int16) if ext is not None else np.arange(m, dtype=np.intp)
     out = np.empty((K, B))
     for s0 in range(0, B, batch):
         s1 = min(B, s0 + batch)
-        perm = np.broadcast_to(base, (s1 - s0, n, m)).copy()
+        perm: np.ndarray = np.broadcast_to(base, (s1 - s0, n, m)).copy()
         rng.permuted(perm, axis=2, out=perm)
         if ext is None:
             perm += offsets                                    # flat positions t * m + perm
