@@ -523,13 +523,13 @@ def incompleteness(qrels, runs, metrics: Iterable[str] = ("AP", "Q-measure", "nD
 def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, reference: str | None = None,
               metrics: Iterable[str] | None = None, gains: str | None = None, threshold: int | None = None,
               top_k: int = 10, test: str = "paired-t", B: int = 1000, alpha: float = 0.05, seed: int = SEED,
-              fill: Mapping[str, str] | None = None, on_conflict: str = "error", topics: str = "common",
+              fill: Mapping[str, str] | None = None, on_conflict: str = "error", topic_set: str | None = None,
               correction: str | None = None, order: str | None = None, results: Mapping[str, Any] | None = None,
               depth: int | None = 1000, rbo_p: float = 0.9, out: str | os.PathLike | None = None,
               figures: bool = True, figure_width: str | float | None = None,
         figure_formats: str | Sequence[str] | None = None, clip: bool = False, results_format: str = "auto",
               labels: str | Mapping[str, str] | None = None, trec_eval_version: int = 10,
-              skip_bad: bool = False) -> Any:
+              skip_bad: bool = False, topics: str | None = None) -> Any:
     """Judgments as a dimension (``metaeval judgments``; docs/meta.md "Judgments"): several qrels
     sets of one collection compared with the set named ``reference`` (keyword; the older
     ``judgments(qrels, reference, runs)`` still works, with a ``DeprecationWarning``, for one release).
@@ -540,8 +540,10 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
     run, or any layout of ``results_format``) in place of a qrels set; ``runs`` None: label
     agreement of the qrels sets and the rankings of the leaderboards only; ``metrics`` None: AP and
     nDCG@10 (with runs) or the measures of the reference's leaderboard; ``skip_bad``: a leaderboard
-    file that cannot be read is named in a warning and left out (else an error); ``labels`` ``{name: label}``
-    or a labels file for the written Markdown, LaTeX and figures; the other options as the command
+    file that cannot be read is named in a warning and left out (else an error); ``topic_set``
+    (``--topic-set``) ``"common"`` (None: the default) or ``"own"``: the topics each set is ranked
+    over (``topics=``, its old name, still works with a ``DeprecationWarning``, for one release);
+    ``labels`` ``{name: label}`` or a labels file for the written Markdown, LaTeX and figures; the other options as the command
     line's.  Returns a
     :class:`~metaeval.meta.judgments_run.JudgmentsResult`: ``.tables`` (``label_agreement``,
     ``ranking_agreement``, ``run_ranks``, ``decision_agreement``, ``qrels_discriminative_power``),
@@ -559,8 +561,9 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
             raise TypeError("judgments: too many positional arguments (qrels, runs; the options by keyword)")
     if reference is None:
         raise TypeError("judgments: reference= is required (the name of the reference set)")
+    topic_set = _renamed("topic_set", topic_set, "topics", topics, "judgments") or "common"
     res = run_judgments(qrels, reference, runs, metrics=metrics, gains=gains, threshold=threshold, top_k=top_k,
-                        test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topics,
+                        test=test, B=B, alpha=alpha, seed=seed, fill=fill, on_conflict=on_conflict, topics=topic_set,
                         correction=correction, order=order, results=results, depth=depth, rbo_p=rbo_p, clip=clip,
                         results_format=results_format, trec_eval_version=trec_eval_version, skip_bad=skip_bad)
 

@@ -96,7 +96,7 @@ def test_judgments_captions_name_the_test_and_each_rankings_topics(tmp_path):
     nist, syndl = PB.write_boards(tmp_path / "boards", empty=False)
     out = tmp_path / "out"
     rc, so, err = _run(["judgments", "--results", f"nist={nist}", f"syndl={syndl}", "--reference", "nist",
-                        "--out", out, "--B", "20", "--no-figures", "--topics", "own", "--test", "wilcoxon",
+                        "--out", out, "--B", "20", "--no-figures", "--topic-set", "own", "--test", "wilcoxon",
                         "--correction", "bh"])
     assert rc == 0, err
     da = _caption(out / "tables" / "decision_agreement.md")

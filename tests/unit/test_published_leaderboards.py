@@ -90,7 +90,7 @@ def test_published_leaderboards_compare_with_one_note_per_kind(boards, tmp_path)
 def test_topics_own_gives_both_topic_counts(tmp_path):
     nist, syndl = PB.write_boards(tmp_path / "boards", empty=False)
     out = tmp_path / "out"
-    rc, so, err = _run(_argv(nist, syndl, out, "--topics", "own"))
+    rc, so, err = _run(_argv(nist, syndl, out, "--topic-set", "own"))
     assert rc == 0 and "Traceback" not in err, err
     ra = pd.read_csv(out / "tables" / "ranking_agreement.csv").set_index("metric")
     assert ra.loc["trec.map", "topics"] == 14 and ra.loc["trec.map", "topics_reference"] == 10

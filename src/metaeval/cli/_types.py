@@ -69,15 +69,18 @@ def declared(name: str, stage: str | None = None) -> Callable[[str], Any]:
 class DeprecatedOption(argparse.Action):
     """An option's old spelling, kept for one release: hidden from the help, it stores into the new
     option's ``dest`` and prints a one-line note naming the new spelling.  ``add_argument(OLD,
-    dest=..., action=DeprecatedOption, new=NEW, help=argparse.SUPPRESS)``."""
+    dest=..., action=DeprecatedOption, new=NEW, help=argparse.SUPPRESS)``; ``old``: how the note
+    names the old spelling when the option string alone does not (``--topics common|own``, whose
+    option string now means something else in other commands)."""
 
-    def __init__(self, option_strings, dest, new: str = "", **kwargs):
+    def __init__(self, option_strings, dest, new: str = "", old: str | None = None, **kwargs):
         self.new = new
+        self.old = old
         super().__init__(option_strings, dest, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None):
         import sys
 
-        print(f"metaeval: warning: {option_string} is deprecated and goes in the next release; use {self.new}",
-              file=sys.stderr)
+        print(f"metaeval: warning: {self.old or option_string} is deprecated and goes in the next release; "
+              f"use {self.new}", file=sys.stderr)
         setattr(namespace, self.dest, values)

@@ -25,7 +25,7 @@ from ._figure_options import add_figure_args
 
 def add_parser(sub) -> argparse.ArgumentParser:
     from ..meta.stages.common import SEED
-    from ._types import declared, int_at_least
+    from ._types import DeprecatedOption, declared, int_at_least
 
     p = sub.add_parser(
         "judgments", help="meta-evaluate the judgments: assessors, LLM judges and hybrid qrels",
@@ -64,8 +64,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--on-conflict", choices=("error", "max", "min", "first"), default="error", dest="on_conflict",
                    help="a pair judged twice with different labels within a set: an error (default), or keep the "
                         "highest, lowest or first file's label")
-    p.add_argument("--topics", choices=("common", "own"), default="common",
-                   help="compare two sets on the topics both judged (common, default) or rank each over its own")
+    p.add_argument("--topic-set", choices=("common", "own"), default="common", dest="topic_set",
+                   help="the topics each set is ranked over: the topics both judged (common, default) or each "
+                        "set's own (own)")
+    # its name before --topics meant a topic-set size everywhere (standardise, test-errors)
+    p.add_argument("--topics", choices=("common", "own"), dest="topic_set", action=DeprecatedOption,
+                   new="--topic-set", old="--topics common|own", help=argparse.SUPPRESS)
     p.add_argument("--results", metavar="NAME=PATH", nargs="+", action="extend", default=[],
                    help="leaderboards in place of qrels sets (the reference may be one): a folder or file of "
                         "trec_eval -q or ir_measures -q output (one file per run), AutoJudge's leaderboard "
@@ -131,7 +135,7 @@ def run(args) -> int:
         res = run_judgments(qrels, args.reference, args.runs or None, metrics=args.metrics,
                             gains=args.gains, threshold=args.threshold, top_k=args.top_k, test=args.test, B=args.B,
                             alpha=args.alpha, seed=args.seed, fill=fill, on_conflict=args.on_conflict,
-                            topics=args.topics, correction=args.correction, order=args.order, results=results,
+                            topics=args.topic_set, correction=args.correction, order=args.order, results=results,
                             depth=args.depth, rbo_p=args.rbo_p, clip=args.clip,
                             results_format=args.results_format, trec_eval_version=args.trec_eval_version,
                             skip_bad=args.skip_bad)

@@ -333,7 +333,7 @@ def decision_agreement(scores: dict, reference: str, metrics, *, topics: str = "
     cache: dict = {}
 
     def run(name, key, mats):
-        # keyed by the metrics too: under --topics own two sets' groups may share the reference's
+        # keyed by the metrics too: under --topic-set own two sets' groups may share the reference's
         # topics with different metrics (a measure one set does not give)
         ck = (name, key, tuple(mats))
         if ck not in cache:

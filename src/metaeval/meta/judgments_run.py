@@ -101,7 +101,7 @@ def _check_common(js, reference: str) -> None:
     for i in np.flatnonzero(~both).tolist():
         name = js.names[i]
         raise InputError(f"qrels sets {reference} ({js.where(reference)}) and {name} judged no (topic, document) "
-                         f"pair in common: nothing to compare (--topics own ranks each set over its own topics)",
+                         f"pair in common: nothing to compare (--topic-set own ranks each set over its own topics)",
                          js.where(name))
 
 
@@ -399,12 +399,12 @@ def run_judgments(qrels, reference: str, runs=None, *, metrics=None, gains=None,
                      if m in scores[reference] and not set(df.index) & set(scores[reference][m].index)]
             if apart:                      # a measure that cannot be compared: one note, not the end
                 _note(notes, f"results {name} ({folder}): {len(apart)} measure(s) with no topic in common with the "
-                             f"reference {reference} left out of its comparison (--topics own ranks each over its "
+                             f"reference {reference} left out of its comparison (--topic-set own ranks each over its "
                              f"own topics): {_preview(apart, 3)}")
                 scores[name] = {m: df for m, df in scores[name].items() if m not in apart}
             if not any(m in scores[reference] for m in scores[name]):
                 raise InputError(f"results {name} and the reference {reference} have no topic in common for any "
-                                 f"measure: nothing to compare (--topics own ranks each over its own topics)",
+                                 f"measure: nothing to compare (--topic-set own ranks each over its own topics)",
                                  folder)
     try:
         if js is not None:

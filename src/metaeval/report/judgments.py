@@ -73,7 +73,7 @@ def judgments_context(result, *, test: str = "paired-t", correction: str | None 
 
 def ranking_topics_note(table, labels=None) -> str:
     """The ranking-agreement caption's sentence on the topics each ranking is over, when a set
-    ranks over other topics than the reference (``--topics own``): ``Topics ranked over: nist 54,
+    ranks over other topics than the reference (``--topic-set own``): ``Topics ranked over: nist 54,
     syndl 146.``; '' when every set is compared on the reference's topics."""
     from ..labels import relabel
 

@@ -58,10 +58,11 @@ class TestErrorsParams:
     te_pairs: int = parameter(20, "run pairs per metric and delta (default 20)", flag="--pairs",
         config=(_E, "pairs"), field=False, parse=int_at_least(1),
         schema={"type": "integer", "minimum": 1}, doc="Run pairs sampled per metric and delta.")
-    te_topics: tuple[int, ...] = parameter(DEFAULT_TOPICS, f"topic set sizes (default {_commas(DEFAULT_TOPICS)})",
+    te_topics: tuple[int, ...] = parameter(DEFAULT_TOPICS,
+        f"topic-set sizes: topics per simulated topic set (default {_commas(DEFAULT_TOPICS)})",
         flag="--topics", config=(_E, "topics"), render=_commas, field=False, parse=ints_at_least(2),
         schema={"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1},
-        doc="Topic set sizes of the simulated collections.")
+        doc="Topic-set sizes - topics per simulated collection.")
     te_trials: int = parameter(1000, "simulated topic sets per pair and size (default 1000)", flag="--trials",
         config=(_E, "trials"), field=False, parse=int_at_least(1), schema={"type": "integer", "minimum": 1},
         doc="Simulated topic sets per run pair and topic set size (the paper - 1,000,000 in all).")

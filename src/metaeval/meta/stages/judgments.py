@@ -42,13 +42,24 @@ def judgments_args(p: PlanView, c: str) -> str:
     return " ".join(x for x in [
         format_args(qrels=sets, reference=ref, metrics=metrics, top_k=j.get("top_k", 10),
                     test=j.get("test", "paired-t"), correction=j.get("correction"),
-                    topics=j.get("topics", "common"), on_conflict=j.get("on_conflict", "error"),
+                    topic_set=topic_set(j, c), on_conflict=j.get("on_conflict", "error"),
                     threshold=j.get("threshold"), B=boot["B"], alpha=boot["alpha"], seed=boot["seed"],
                     rbo_p=p.config["rank_correlation"]["rbo_p"],
                     gains=cc.get("gains"), order=cc.get("order", "file"), depth=cc.get("depth", 1000),
                     trec_eval_version=p.trec_eval_version()),
         " ".join(f"--fill {quote(f'{n}={v}')}" for n, v in (j.get("fill") or {}).items()),
         " ".join(f"--results {quote(f'{n}={v}')}" for n, v in (j.get("results") or {}).items())] if x)
+
+
+def topic_set(j: dict, c: str) -> str:
+    """The topics a ``judgments:`` block ranks each set over (``--topic-set``): its ``topic_set``, else
+    ``topics`` (its deprecated name: ``--topics`` is a topic-set size in the other commands), else
+    ``common``; the two given with different values: a ``ValueError``."""
+    new, old = j.get("topic_set"), j.get("topics")
+    if new is not None and old is not None and new != old:
+        raise ValueError(f"config: collections.{c}.judgments: topic_set {new!r} and topics {old!r} (its deprecated "
+                         f"name) disagree - give topic_set only")
+    return new or old or "common"
 
 
 def targets(p: PlanView) -> list[str]:

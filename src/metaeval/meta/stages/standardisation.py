@@ -44,10 +44,11 @@ class StandardisationParams:
         doc="The standardisations besides raw scores - z and N (Webber et al. 2008), U (Sakai ICTIR 2016), "
         "E (Urbano et al. 2019).")
     std_topics: int = parameter(DEFAULT_TOPICS,
-        f"topics per random subset (default {DEFAULT_TOPICS}; at most half the topics)", flag="--topics",
+        f"topic-set size: topics per random subset (default {DEFAULT_TOPICS}; at most half the topics)",
+        flag="--topics",
         metavar="N", parse=int_at_least(2), config=(_S, "topics"), field=False,
         schema={"type": "integer", "minimum": 2},
-        doc="Topics per random subset (at most half the collection's topics).")
+        doc="Topic-set size - topics per random subset (at most half the collection's topics).")
     std_trials: int = parameter(DEFAULT_TRIALS, f"random subsets per experiment (default {DEFAULT_TRIALS})",
         flag="--trials", metavar="T", parse=int_at_least(1), config=(_S, "trials"), field=False,
         schema={"type": "integer", "minimum": 1},
