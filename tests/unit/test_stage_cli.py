@@ -52,11 +52,11 @@ def test_every_stage_run_alone_equals_metaeval_meta(tmp_path):
         assert (tmp_path / "meta" / "tables" / name).read_bytes() == (tmp_path / "tables" / name).read_bytes(), name
     used = pd.read_csv(runs_used, dtype={"run": str})
     assert list(used.columns) == ["run", "mean"] and len(used) == 6
-    # the runs_used file written by select_runs is the same, and --runs gives the same parts again
+    # the runs_used file written by select_runs is the same, and --run-list gives the same parts again
     assert main(["stage", "select_runs", "--matrices", str(mats), "--out", str(tmp_path / "r.csv"),
                  "--top-runs", "6"]) == 0
     assert (tmp_path / "r.csv").read_bytes() == runs_used.read_bytes()
-    assert main(["stage", "paired", "--matrices", str(mats), "--runs", str(runs_used), "--out",
+    assert main(["stage", "paired", "--matrices", str(mats), "--run-list", str(runs_used), "--out",
                  str(tmp_path / "p2"), *metrics, *OPTS]) == 0
     for t in STAGES["paired"].tables:
         assert (tmp_path / "p2" / f"{t}.csv").read_bytes() == (parts / "paired" / f"{t}.csv").read_bytes()

@@ -87,6 +87,6 @@ rule writers:
         mem_mb=2000,
         runtime=20,
     shell:
-        "{params.metaeval} stage tables --out {params.out:q} --matrices {params.matrices:q} --runs {input.runs:q}"
+        "{params.metaeval} stage tables --out {params.out:q} --matrices {params.matrices:q} --run-list {input.runs:q}"
         " --collection {input.cache:q} --figures {params.figures:q} {params.figure_args} --jobs {threads} {params.args} {params.labels}"
         " --quiet > {log:q} 2>&1 && {params.views} >> {log:q} 2>&1"

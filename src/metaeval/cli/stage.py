@@ -50,9 +50,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="output folder (runs_used.csv file for select_runs; with several method stages, "
                         "the folder of their part folders)")
     p.add_argument("--matrices", metavar="DIR", help="folder of METRIC.csv matrices")
-    p.add_argument("--runs", metavar="CSV",
+    p.add_argument("--run-list", dest="runs", metavar="CSV",
                    help="the runs to meta-evaluate (runs_used.csv: column 'run'), instead of the top "
-                        "--top-runs by mean --select-by")
+                        "--top-runs by mean --select-by (not --runs: every other command's run files)")
     add_config_args(p)
     p.add_argument("--parts", metavar="DIR",
                    help="tables, meta: folder of the stage parts (PARTS/STAGE/TABLE.csv); a stage that reads "
