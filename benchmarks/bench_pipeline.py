@@ -81,7 +81,7 @@ def cli_commands(cfg: dict, work: Path) -> list[list[str]]:
                  "--out", str(out), "--B", str(boot["B"]), "--alpha", str(boot["alpha"]),
                  "--seed", str(boot["seed"]), "--top-runs", str(col["top_runs"]), "--select-by", select_by,
                  "--swap-threshold", str(cfg["swap"]["threshold"]), "--default-gains", col["gains"],
-                 "--quiet", "--metrics", *metrics, "--geometric", *geometric,
+                 "--collection-name", name, "--quiet", "--metrics", *metrics, "--geometric", *geometric,
                  "--sweep-metrics", *sweep_metrics, "--sweep-gains", *variants]
     cmds = [matrices, meta]
     inc = cfg.get("incompleteness") or {}

@@ -97,15 +97,20 @@ def sharded_stage_runner(jobs: int):
             return m[3:] if m.startswith("AG_") else m.removeprefix("G_")
 
         def work(i):
-            own = set(shards[i])
+            # this process (i = 0) runs the last shard, which has the cross-metric stages and
+            # usually ends last: the others' results come back (unpickled by the pool's thread)
+            # while it works, not after it
+            j = (i - 1) % k
+            own = set(shards[j])
             sub = [m for m in metrics if base(m) in own]
             sub_cfg = replace(cfg, geometric=tuple(g for g in cfg.geometric if g in own))
             done = run_stages(split, mats, sub, sub_cfg, samples, progress)
-            if i == k - 1:                              # the cross-metric stages: all metrics
+            if j == k - 1:                              # the cross-metric stages: all metrics
                 done.update(run_stages(whole, mats, metrics, cfg, samples, progress))
             return done
 
-        results = fork_map(work, k)
+        ran = fork_map(work, k)
+        results = ran[1:] + ran[:1]                     # in shard order
         done = {n: next(r[n] for r in results if n in r) for n in whole}
         for n in split:
             order = {m: j for j, m in enumerate(stage_metrics(n, list(metrics), cfg))}
