@@ -35,7 +35,6 @@ include: "workflow/rules/judgments.smk"        # judgments as a dimension
 include: "workflow/rules/test_errors.smk"      # which significance test to trust
 include: "workflow/rules/ppi.smk"              # prediction-powered intervals of a judge's scores
 include: "workflow/rules/reproducibility.smk"  # was it reproduced? (Breuer et al. 2020)
-include: "workflow/rules/bayes.smk"            # Bayesian inference (Sakai 2017; Benham et al. 2020)
 include: "workflow/rules/own_job.smk"          # a stage with a job of its own without a rule of its own (last)
 
 

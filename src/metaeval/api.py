@@ -654,18 +654,11 @@ def _matrices_of(matrices, metrics):
 
 
 def _data_of(mats: Mapping, matrices, folder, collection: str | None = None) -> dict:
-    """What the captions and LaTeX labels of an own job's tables say of its data: ``context`` (the
-    runs and topics of ``mats``, the collection's name) and ``label_scope`` (the collection's name:
-    ``collection``, else the folder's when ``matrices`` is its ``matrices/`` folder beside the output, as the pipeline lays them out:
-    :func:`metaeval.pipeline.collection_scope`)."""
-    from . import outputs as O
-    from .pipeline import collection_scope
-    first = next(iter(mats.values()), None)
-    name = collection or (collection_scope(folder / "tables", matrices)
-                          if isinstance(matrices, (str, os.PathLike)) else None)
-    context = O.caption_context(collection=name, runs=None if first is None else first.shape[1],
-                                topics=None if first is None else first.shape[0])
-    return {"context": context, "label_scope": name}
+    """What the captions and LaTeX labels of an own job's tables say of its data
+    (:func:`metaeval.pipeline.own_job_data`; ``matrices`` a folder: its collection's name)."""
+    from .pipeline import own_job_data
+
+    return own_job_data(mats, matrices if isinstance(matrices, (str, os.PathLike)) else None, folder, collection)
 
 
 def standardisation(matrices, *, metrics: Iterable[str] | None = _StdP.std_metrics,
@@ -751,10 +744,12 @@ def bayes(matrices, *, metrics: Iterable[str] | None = _BayesP.bayes_metrics, dr
     res = bayes_tables(mats, names, draws=draws, chains=chains, seed=seed)
 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.bayes import bayes_labels, write_bayes
+        from .meta.stages.bayes import frames
+        from .pipeline import write_own_outputs
+        from .report.bayes import bayes_labels
 
-        return write_bayes(r, folder, figures=figures, labels=bayes_labels(r, labels),
-                           **_data_of(mats, matrices, folder, collection))
+        return write_own_outputs("bayes", frames(r), folder, figures=figures, labels=bayes_labels(r, labels),
+                                 **_data_of(mats, matrices, folder, collection))
     return _attached(res, write, out, figures, "bayes", figure_width, figure_formats)
 
 

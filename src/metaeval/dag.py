@@ -44,18 +44,20 @@ def config_value(config: dict, path: tuple, default=_MISSING):
     return v
 
 
-def _param_words(prm, value) -> str:
-    """One parameter's option with the config's value, as a job's command line has it."""
+def _param_words(prm, value, option: str | None = None) -> str:
+    """One parameter's option (``option``: that spelling) with the config's value, as a job's
+    command line has it."""
+    option = option or prm.option
     if prm.action == "store_true":
-        return prm.option if value else ""
+        return option if value else ""
     if prm.action == "store_false":
-        return "" if value else prm.option
+        return "" if value else option
     if value is None or value == [] or value == ():
         return ""
     if prm.render is not None:
         value = prm.render(value)
     vals = value if isinstance(value, (list, tuple)) else [value]
-    return " ".join([prm.option] + [quote(x) for x in vals])
+    return " ".join([option] + [quote(x) for x in vals])
 
 
 def figure_args(figures: dict | None) -> str:
@@ -75,16 +77,19 @@ def stage_arguments(name: str, config: dict, values: dict | None = None, collect
     ``reads``, in that order, valued from its config key, or from ``values`` (the workflow's
     canonical measure names: ``metrics``, ``geometric``, ``sweep_metrics``, ...).  A key path
     through ``("collections", "*", ...)`` is read from ``collection``'s entry (a per-collection
-    parameter; missing: the parameter's default)."""
+    parameter; missing: the parameter's default).  An own job's parameters (its job: ``metaeval
+    stage NAME``) are spelt as that command spells them (:attr:`metaeval.stages.Param.stage_option`)."""
     st = _stages.get(name)
-    return parameter_arguments(st.reads, config, values, collection, own=st.params, owner=f"stage {name}")
+    return parameter_arguments(st.reads, config, values, collection, own=st.params, owner=f"stage {name}",
+                               own_spelling=st.own_job)
 
 
 def parameter_arguments(names, config: dict, values: dict | None = None, collection: str | None = None, *,
-                        own: tuple = (), owner: str = "a job") -> str:
+                        own: tuple = (), owner: str = "a job", own_spelling: bool = False) -> str:
     """The options of the parameters ``names`` (those ``own`` declares, else the stages' and the
     common ones: :func:`metaeval.stages.param`), in that order, valued as :func:`stage_arguments`
-    values them; switches (``store_true``/``store_false``) last."""
+    values them; switches (``store_true``/``store_false``) last.  ``own_spelling``: those of
+    ``own`` spelt as ``metaeval stage`` spells an own job's (:attr:`metaeval.stages.Param.stage_option`)."""
     values = values or {}
     words: list[Any] = []
     switches: list[Any] = []
@@ -101,7 +106,7 @@ def parameter_arguments(names, config: dict, values: dict | None = None, collect
             v = config_value(config, prm.config)
         else:
             raise ValueError(f"{owner} reads {pname!r}, which has no config key: give its value")
-        w = _param_words(prm, v)
+        w = _param_words(prm, v, prm.stage_option if own_spelling and pname in mine else None)
         if w:
             (switches if prm.action in ("store_true", "store_false") else words).append(w)
     return " ".join(words) + "".join(" " + w for w in switches)

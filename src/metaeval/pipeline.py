@@ -453,15 +453,50 @@ def run_own_job(name: str, matrices: Mapping, params: Any = None) -> dict:
     return dict(st.run(StageInputs(dict(matrices), tuple(matrices)), params))
 
 
-def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = True,
-                      labels: Mapping | None = None) -> list[Path]:
-    """Write the tables and figures own job ``name`` declares in its scope (``Scope(NAME)``) under
-    ``out_dir``, the scope's root (``results/C/NAME``): ``tables/TABLE.{csv,md,tex}`` with its
-    layout (:attr:`~metaeval.stages.StageInfo.layouts`, else the generic one), ``figures/FIGURE.*``
-    by its plotter (:attr:`~metaeval.stages.Output.draw`); all or nothing."""
+def own_outputs(name: str, kind: str | None = None) -> list:
+    """The outputs own job ``name`` writes (of ``kind`` only, when given): those of its scopes
+    (:attr:`~metaeval.stages.StageInfo.scopes`), else its outputs of the collection's scope
+    (``Output(..., "collection")``: ``results/C/tables``, ``results/C/figures``)."""
     from . import outputs as O
     from .meta.stages import get
-    from .report.figures import plotter
+
+    st = get(name)
+    if st.scopes:
+        return [o for sc in st.scopes for o in O.outputs(sc.name, kind)]
+    return [o for o in O.outputs("collection", kind) if name in o.stages]
+
+
+def own_job_data(matrices: Mapping, matrices_dir=None, out_dir=None, collection: str | None = None) -> dict:
+    """What the captions and LaTeX labels of an own job's collection tables say of its data:
+    ``context`` (the runs and topics of ``matrices``, the collection's name) and ``label_scope``
+    (the collection's name: ``collection``, else the folder's when ``matrices_dir`` is its
+    ``matrices/`` folder beside ``out_dir``, as the pipeline lays them out: :func:`collection_scope`)."""
+    from . import outputs as O
+
+    first = next(iter(matrices.values()), None)
+    name = collection or (collection_scope(Path(out_dir) / "tables", matrices_dir)
+                          if matrices_dir is not None and out_dir is not None else None)
+    context = O.caption_context(collection=name, runs=None if first is None else first.shape[1],
+                                topics=None if first is None else first.shape[0])
+    return {"context": context, "label_scope": name}
+
+
+def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = True,
+                      labels: Mapping | None = None, context: Mapping | None = None,
+                      label_scope: str | None = None) -> list[Path]:
+    """Write the tables and figures own job ``name`` declares (:func:`own_outputs`) under
+    ``out_dir``: its scope's root (``results/C/NAME``) for a stage with a scope of its own
+    (``Scope(NAME)``), else the collection's folder (``results/C``: ``tables/``, ``figures/``,
+    its :attr:`~metaeval.stages.StageInfo.folder`).  ``tables/TABLE.{csv,md,tex}`` with its layout
+    (:attr:`~metaeval.stages.StageInfo.layouts`, else the generic one), ``figures/FIGURE.*`` by
+    its plotter (:attr:`~metaeval.stages.Output.draw`); all or nothing.  ``labels``: the runs and
+    measures shown in the Markdown, LaTeX and (collection scope) figures.  In the collection's
+    scope ``context`` and ``label_scope`` (:func:`own_job_data`) give the captions their data and
+    the LaTeX labels their collection, and the frames of the run that are no declared table (the
+    t test's p-values of ``bayes_pairs``) join the layouts' context, by name."""
+    from . import outputs as O
+    from .meta.stages import get
+    from .report.figures import plotter, relabel_frame
     from .report.tables import write_table
     from .util import atomic_dir_outputs
 
@@ -469,30 +504,56 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
     out = Path(out_dir)
     written: list[Path] = []
     with atomic_dir_outputs(written):
-        for sc in st.scopes:
-            for o in O.tables(sc.name):
-                if o.name not in frames:
-                    raise ValueError(f"stage {name}: its run gave no table {o.name!r}")
-                written += write_table(frames[o.name], out / o.directory / o.name, kind=o.layout,
-                                       caption=O.caption(o), labels=labels, label_scope=sc.name)
-            for o in O.figures(sc.name) if figures else ():
-                draw, kwargs = plotter(o.layout)
-                written += draw(frames[o.source or o.name], out / o.directory / o.name, **kwargs)
+        for o in own_outputs(name, "table"):
+            if o.name not in frames:
+                raise ValueError(f"stage {name}: its run gave no table {o.name!r}")
+        if st.scopes:
+            for sc in st.scopes:
+                for o in O.tables(sc.name):
+                    written += write_table(frames[o.name], out / o.directory / o.name, kind=o.layout,
+                                           caption=O.caption(o), labels=labels, label_scope=sc.name)
+                for o in O.figures(sc.name) if figures else ():
+                    draw, kwargs = plotter(o.layout)
+                    written += draw(frames[o.source or o.name], out / o.directory / o.name, **kwargs)
+            return written
+        tables = own_outputs(name, "table")
+        declared = {o.name for o in tables}
+        ctx = {**(context or {}), **{k: v for k, v in frames.items() if k not in declared}}
+        for o in tables:
+            written += write_table(frames[o.name], out / o.directory / o.name, kind=o.layout, labels=labels,
+                                   context=ctx or None, label_scope=label_scope)
+        for o in own_outputs(name, "figure") if figures else ():
+            draw, kwargs = plotter(o.layout)
+            written += draw(relabel_frame(frames[o.source or o.name], labels), out / o.directory / o.name,
+                            **kwargs)
     return written
 
 
 def write_own_job(name: str, matrices_dir, out_dir, params: Any = None, *, metrics: Sequence[str] | None = None,
-                  figures: bool = True, labels: Mapping | None = None) -> list[Path]:
+                  figures: bool = True, labels: Mapping | None = None, labels_file=None) -> list[Path]:
     """Own job ``name`` on the matrices of ``matrices_dir`` (``metrics``: those only; default every
     one), its outputs written under ``out_dir`` (:func:`write_own_outputs`): what ``metaeval stage
-    NAME`` and the rule ``own_job_NAME`` (``workflow/rules/own_job.smk``) do."""
+    NAME`` and the rule ``own_job_NAME`` (``workflow/rules/own_job.smk``) do.  A stage writing
+    outputs of the collection's scope shows the runs and measures by ``labels`` (``{name:
+    label}``), else by those of ``labels_file`` (a labels file; None: the runs' default labels,
+    :func:`metaeval.labels.labels_for`)."""
     from .meta.matrices import list_matrices
+    from .meta.stages import get
 
     names = list(metrics) if metrics else list_matrices(matrices_dir)
     if not names:
         raise ValueError(f"no matrices (METRIC.csv) in {matrices_dir}")
-    frames = run_own_job(name, load_stage_matrices(matrices_dir, names), params)
-    return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels)
+    mats = load_stage_matrices(matrices_dir, names)
+    frames = run_own_job(name, mats, params)
+    if get(name).scopes:
+        return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels)
+    if labels is None:
+        from .labels import labels_for
+
+        first = next(iter(mats.values()))
+        labels = labels_for([str(r) for r in first.columns], [str(m) for m in mats], labels_file)
+    return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels,
+                             **own_job_data(mats, matrices_dir, out_dir))
 
 
 def collection_runs(collection, cfg, gains=None) -> list[str]:

@@ -118,6 +118,16 @@ class Param:
         return self.flag or "--" + self.name.replace("_", "-")
 
     @property
+    def stage_option(self) -> str | None:
+        """Its option on ``metaeval stage NAME`` for a stage with a job of its own (whose options
+        share that command with every stage's): spelt after its name (``bayes_draws``:
+        ``--bayes-draws``), its stage's own command keeping :attr:`option` (``metaeval bayes
+        --draws``); None without an option."""
+        if self.flag is None:
+            return None
+        return "--" + self.name.replace("_", "-")
+
+    @property
     def schema_default(self):
         d = self.default if self.config_default is SAME else self.config_default
         return list(d) if isinstance(d, tuple) else d
@@ -403,7 +413,12 @@ class JobPlan:
     job runs are that job's inputs); ``notes``: what the workflow prints about it (skipped for this
     config); ``threads``: the processes of its job; ``collections``: the collections with a job of
     its own (a ``judgments:`` block), ``inputs`` and ``args``: each one's input files and command
-    options (``{collection: ...}``; the key ``""`` for a job not per collection)."""
+    options (``{collection: ...}``; the key ``""`` for a job not per collection); ``data``: its job
+    reads the collection's data besides its matrices -- the qrels and run files are its rule's
+    inputs and how they are read (the metrics job's options) its parameters, its matrices an
+    ``ancient`` input (``bayes``, ``test_errors``); ``labels``: the display labels (``labels:``)
+    are its rule's input, passed as ``--labels`` (its Markdown, LaTeX and figures name the runs
+    and measures by them)."""
 
     on: bool | None = None
     values: Mapping[str, tuple] = dataclasses.field(default_factory=dict)
@@ -414,6 +429,8 @@ class JobPlan:
     collections: tuple[str, ...] = ()
     inputs: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     args: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    data: bool = False
+    labels: bool = False
 
 
 class PlanView(Protocol):
@@ -498,7 +515,12 @@ class StageInfo:
     a method (kind ``file``), the function running it, ``"pkg.module:function"`` called with
     ``(args, parser, progress)`` (:mod:`metaeval.cli._stage_jobs`); ``measure_params``: its
     parameters whose values are measure names, spelt as the matrices they read when a run starts
-    (:func:`metaeval.meta.run.with_matrix_names`: the gain sweep's ``sweep_metrics``)."""
+    (:func:`metaeval.meta.run.with_matrix_names`: the gain sweep's ``sweep_metrics``);
+    ``runtime``: the minutes its own job asks of a cluster (its rule's ``resources: runtime``).
+
+    An own job without :attr:`scopes` writes outputs of the collection's scope, those it declares
+    (``Output(..., "collection")``): its rule writes ``results/C/tables/``, ``results/C/figures/``,
+    their report views and its :attr:`folder` (:func:`metaeval.pipeline.write_own_outputs`)."""
 
     name: str
     kind: str
@@ -537,6 +559,7 @@ class StageInfo:
     measure_params: tuple[str, ...] = ()
     metric_list: Callable[[Any], tuple[str, ...]] | None = None
     extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
+    runtime: int = 30
 
     def __post_init__(self):
         if any(isinstance(o, dict) for o in self.outputs):      # keyword dicts of Output: declarations

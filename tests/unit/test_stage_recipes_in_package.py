@@ -93,7 +93,11 @@ def test_the_four_recipes_inside_the_package(tmp_path):
     assert got["file"] == str(src / "metaeval" / "__init__.py") and got["plug_ins"] == []
     assert got["kinds"] == {"toy": "matrices", "toy_summary": "matrices", "toy_labelled": "labelled",
                             "toy_ownjob": "other"}
-    assert got["methods"] == ["toy", "toy_summary", "toy_labelled"] and got["own_jobs"] == ["toy_ownjob"]
+    from metaeval.meta.stages import own_job_stages
+
+    # the package's own jobs (bayes, ...) and the toy's, a stage of the package now
+    assert got["methods"] == ["toy", "toy_summary", "toy_labelled"]
+    assert sorted(got["own_jobs"]) == sorted([*own_job_stages(), "toy_ownjob"])
     assert got["typed"] == 2.0
     assert got["toy"] == [(0.1 + 0.3 + 0.9) / 3 * 3, (0.5 + 0.2 + 0.4) / 3 * 3]
     assert got["layout"] == "| run | scaled mean |" and got["plotter"] is True

@@ -413,6 +413,45 @@ def folder_outputs(scope, subcategory):
     return out
 
 
+# --------------------------------------------------------------------------- own jobs (own_job.smk)
+from metaeval import stages as _stage_registry
+
+
+def own_job_outputs(stage):
+    """The files of own job `stage` (metaeval.pipeline.own_outputs): those of its scopes, results/C/SCOPE/
+    (folder_outputs), else its outputs of the collection's scope -- its tables, figures and their
+    report views -- and its folder (StageInfo.folder)."""
+    st = _stage_registry.get(stage)
+    if st.scopes:
+        return [f for sc in st.scopes for f in folder_outputs(sc.name, sc.name)]
+    folder = [directory(f"{RES}/{{collection}}/{st.folder}")] if st.folder else []
+    return _table_outputs([stage]) + _figure_outputs([stage]) + _report_view_outputs(stage) + folder
+
+
+def own_job_out(stage):
+    """Params function: the --out of own job `stage`: its scope's root (results/C/SCOPE), else the
+    collection's folder."""
+    st = _stage_registry.get(stage)
+    sub = [st.scopes[0].name] if st.scopes else []
+    return lambda w: "/".join([RES, w.collection] + sub)
+
+
+def own_job_views(stage):
+    """Whether own job `stage` writes report views: tables of the collection's scope."""
+    return not _stage_registry.get(stage).scopes and bool(PLAN.report_view_names(stage))
+
+
+def own_job_title(stage):
+    """The message of own job `stage`'s rule: its title (else its name)."""
+    st = _stage_registry.get(stage)
+    return st.title or f"stage {stage} (a job of its own)"
+
+
+def own_job_runtime(stage):
+    """The minutes own job `stage` asks of a cluster (StageInfo.runtime)."""
+    return _stage_registry.get(stage).runtime
+
+
 def _summary_outputs():
     out = []
     for o in _outputs.outputs("summary"):

@@ -1,13 +1,20 @@
-# A stage with a job of its own that the package runs (kind "other" with a run function, a plug-in's
-# own job: metaeval.stages.StageInfo.own_job) and no rule of its own: one rule per stage, named
-# own_job_NAME, one job per collection running `metaeval stage NAME` on the collection's matrices
-# (those its plan reads: job_matrices(NAME)) with its declared parameters (job_args(NAME)), writing
-# the outputs of its scope into results/C/NAME/ (tables/, figures/; in the report).
+# A stage with a job of its own that the package runs (kind "other" with a run function: a plug-in's
+# own job, the package's bayes; metaeval.stages.StageInfo.own_job) and no rule of its own: one rule
+# per stage, named own_job_NAME, one job per collection running `metaeval stage NAME` on the
+# collection's matrices (those its plan reads: job_matrices(NAME)) with its declared parameters
+# (job_args(NAME)). What it writes is declared: a stage with a scope of its own, its files under
+# results/C/NAME/ (tables/, figures/); else its outputs of the collection's scope, results/C/tables/,
+# results/C/figures/, their report views (metaeval.report.views) and its folder, results/C/FOLDER/.
+# What its plan says its job reads besides (metaeval.stages.JobPlan): `data` -- the collection's
+# qrels and run files and how they are read (its matrices then an `ancient` input); `labels` -- the
+# display labels, passed as --labels. Its message is its title, its runtime its declared one.
 
 _RULED = {r.name for r in workflow.rules}
 OWN_JOBS = [s for s in PLAN.own_jobs if s not in _RULED]
 
 for _stage in OWN_JOBS:
+    _job = PLAN.job(_stage)
+    _views = own_job_views(_stage)
 
     rule:
         name:
@@ -15,9 +22,11 @@ for _stage in OWN_JOBS:
         conda:
             CONDA_ENV
         input:
-            matrices=matrix_files(job_matrices(_stage)),
+            matrices=(own_matrix_inputs if _job.data else matrix_files)(job_matrices(_stage)),
+            data=collection_data if _job.data else [],
+            labels=PLAN.labels_inputs() if _job.labels else [],
         output:
-            folder_outputs(_stage, _stage),
+            own_job_outputs(_stage),
         params:
             metaeval=METAEVAL,
             figure_args=FIGURE_ARGS,
@@ -25,16 +34,21 @@ for _stage in OWN_JOBS:
             matrices=matrices_dir,
             metrics=" ".join(_quote(m) for m in job_matrices(_stage)),
             args=job_args(_stage),
-            out=lambda w, stage=_stage: f"{RES}/{w.collection}/{stage}",
+            out=own_job_out(_stage),
+            data=data_params if _job.data else "",
+            labels=lambda w, input: f" --labels {_quote(input.labels[0])}" if input.labels else "",
+            views=report_views_command(_stage) if _views else "",
         log:
             log_path(_stage),
         benchmark:
             benchmark_path(_stage)
         message:
-            f"{{wildcards.collection}}: stage {_stage} (a job of its own)"
+            f"{{wildcards.collection}}: {own_job_title(_stage)}"
+        threads: job_threads(_stage)
         resources:
             mem_mb=3000,
-            runtime=30,
+            runtime=own_job_runtime(_stage),
         shell:
             "{params.metaeval} stage {params.stage} --matrices {params.matrices:q} --metrics {params.metrics}"
-            " {params.args} {params.figure_args} --out {params.out:q} --quiet > {log:q} 2>&1"
+            " {params.args} {params.figure_args}{params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"
+            + (" && {params.views} >> {log:q} 2>&1" if _views else "")

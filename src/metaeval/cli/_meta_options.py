@@ -32,13 +32,13 @@ def _spelling(prm) -> dict:
     return kw
 
 
-def _add(p, prm) -> None:
+def _add(p, prm, option: str | None = None) -> None:
     kw = _spelling(prm)
     kw["dest"] = prm.name
     if prm.action not in ("store_true", "store_false"):
         # a list's default is filled in by config_from_args (the help states it)
         kw["default"] = None if prm.nargs or isinstance(prm.default, tuple) else prm.default
-    p.add_argument(prm.option, **kw)
+    p.add_argument(option or prm.option, **kw)
 
 
 def _command_params(name: str, only: Sequence[str] | None = None, skip: Sequence[str] = ()) -> list:
@@ -115,6 +115,17 @@ def add_stage_args(p: argparse.ArgumentParser, name: str) -> None:
     for prm in s.params:
         if prm.option:
             _add(g, prm)
+
+
+def add_own_job_args(p: argparse.ArgumentParser, name: str) -> None:
+    """The options of own job ``name`` on ``metaeval stage`` in an argument group of their own, each
+    spelt after its parameter (:attr:`metaeval.stages.Param.stage_option`: ``--bayes-draws``; its
+    own command, if any, keeps the declared spelling, ``metaeval bayes --draws``)."""
+    s = _stages.get(name)
+    g = p.add_argument_group(s.title or s.name)
+    for prm in s.params:
+        if prm.option:
+            _add(g, prm, prm.stage_option)
 
 
 def add_incompleteness_args(p: argparse.ArgumentParser) -> None:

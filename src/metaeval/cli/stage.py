@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._meta_options import add_config_args, add_labelled_args, add_stage_args, config_from_args, stage_params_from_args
+from ._meta_options import (add_config_args, add_labelled_args, add_own_job_args, config_from_args,
+                            stage_params_from_args)
 from ._stage_jobs import need
 
 from ..meta.stages import file_stages, method_stages, own_job_stages
@@ -92,10 +93,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_labelled_args(p)
     for own in OWN_JOBS:            # each own job's options, generated from its parameter class
         try:
-            add_stage_args(p, own)
+            add_own_job_args(p, own)
         except argparse.ArgumentError as e:
-            raise ValueError(f"stage {own}: {e} (an own job's options are options of 'metaeval stage'; "
-                             "name it with parameter(..., flag=...))") from None
+            raise ValueError(f"stage {own}: {e} (an own job's options are options of 'metaeval stage', "
+                             "spelt after its parameters' names: rename the parameter)") from None
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run, out_kind="any", _parser=p)
     add_figure_args(p)
@@ -125,7 +126,7 @@ def run(args) -> int:
         elif st.own_job:                     # a job of its own the package runs: its scope's files under OUT
             need(parser, args, "matrices")
             pipeline.write_own_job(name, args.matrices, args.out, stage_params_from_args(args, name),
-                                   metrics=getattr(args, "metrics", None))
+                                   metrics=getattr(args, "metrics", None), labels_file=args.labels)
         else:
             from ..metrics.registry import parse_gains
             from ._stage_jobs import _metrics_and_config

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..detmath import fixed_sum
 from .display import Result
-from .stages.bayes import BayesParams
+from .stages.common import BAYES_CHAINS, BAYES_DRAWS
 
 __all__ = ["DEFAULT_DRAWS", "DEFAULT_CHAINS", "MU_SD", "RHAT_MAX", "ESS_MIN", "Posterior", "sufficient",
            "gibbs", "fit", "chain_seeds", "split_rhat", "ess_bulk", "run_summary", "pair_summary",
@@ -40,7 +40,7 @@ __all__ = ["DEFAULT_DRAWS", "DEFAULT_CHAINS", "MU_SD", "RHAT_MAX", "ESS_MIN", "P
 
 #: kept draws per chain and chains (the issue's minimum: 4 chains x 1,000 kept draws); warm-up
 #: iterations are as many as the kept draws -- the stage's declared defaults (its command, its API)
-DEFAULT_DRAWS, DEFAULT_CHAINS = BayesParams.bayes_draws, BayesParams.bayes_chains
+DEFAULT_DRAWS, DEFAULT_CHAINS = BAYES_DRAWS, BAYES_CHAINS
 #: the prior standard deviation of mu
 MU_SD = 10.0
 #: convergence thresholds of Vehtari et al. (2021): R-hat above, or a bulk ESS under, is a warning

@@ -1,12 +1,13 @@
-"""Writing what ``metaeval bayes`` computed (:class:`metaeval.meta.bayes.BayesResult`; Sakai 2017;
-Benham et al. 2020): ``tables/bayes_{runs,pairs,fit}.{csv,md,tex}`` (the Markdown and LaTeX of
-``bayes_pairs`` with the paired t test's p-value of every pair, :mod:`.bayes_layouts`) and the
-figures ``figures/bayes_intervals.{png,pdf}`` (every run's 95% credible interval, best first) and
+"""The figures of the bayes stage (Sakai 2017; Benham et al. 2020; its tables,
+``tables/bayes_{runs,pairs,fit}.{csv,md,tex}``, the Markdown and LaTeX of ``bayes_pairs`` with the
+paired t test's p-value of every pair, :mod:`.bayes_layouts`, are written with them by the own
+jobs' writer, :func:`metaeval.pipeline.write_own_outputs`): the figures ``figures/bayes_intervals.{png,pdf}`` (every run's 95% credible interval, best first) and
 ``figures/bayes_p_greater.{png,pdf}`` (the ``P(row > column)`` matrix), drawn from the tables as the
 pipeline draws them (the plotters the figures declare, :attr:`metaeval.stages.Output.draw`).  The
 figures are laid out here, by hand, at the configured width (a column by default): names at 7 pt, at
 most :data:`MAX_HEIGHT` tall, every k-th run named on the intervals' axis and the top runs alone in
-the matrix when all do not fit (a foot says which).  Every file is written atomically; a failure removes what was written."""
+the matrix when all do not fit (a foot says which); :func:`bayes_labels`: the labels they and the
+tables show (``metaeval bayes``, :func:`metaeval.api.bayes`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import pandas as pd
 
 from .figure_layout import MAX_HEIGHT
 
-__all__ = ["MAX_HEIGHT", "bayes_labels", "plot_bayes_intervals", "plot_bayes_p_greater", "write_bayes"]
+__all__ = ["MAX_HEIGHT", "bayes_labels", "plot_bayes_intervals", "plot_bayes_p_greater"]
 
 # the tallest figure: figure_layout.MAX_HEIGHT (a page of a paper less its caption).  Runs beyond
 # what fits are named every k-th (the intervals) or left out (the matrix: the top runs); metrics
@@ -294,51 +295,3 @@ def bayes_labels(result, labels_file=None, run_files=None) -> dict:
     runs = list(dict.fromkeys(str(r) for r in result.runs["run"]))
     metrics = list(dict.fromkeys(str(m) for m in result.fit["metric"]))
     return labels_for(runs, metrics, dict(labels_file) if isinstance(labels_file, dict) else labels_file, run_files)
-
-
-def _relabelled(df: pd.DataFrame, labels: dict | None) -> pd.DataFrame:
-    """``df`` with its metrics and runs (``metric``, ``run``, ``other``) shown by their labels: what
-    the figures draw (as :func:`metaeval.report.figures.relabel_frame` for the pipeline's figures)."""
-    if not labels:
-        return df
-    from ..labels import relabel
-
-    out = df.copy()
-    for col in ("metric", "run", "other"):
-        if col in out.columns:
-            out[col] = [relabel(str(v), labels) for v in out[col]]
-    return out
-
-
-def write_bayes(result, out_dir: str | os.PathLike, *, figures: bool = True, labels: dict | None = None,
-                context: dict | None = None, label_scope: str | None = None) -> list[Path]:
-    """Write every table and figure of ``result`` (:class:`metaeval.meta.bayes.BayesResult`) under
-    ``out_dir``; returns the paths.  ``labels`` ``{name: label}`` of runs and metrics
-    (:func:`bayes_labels`): shown in the Markdown, LaTeX and figures (the CSVs keep the names);
-    ``context``: the captions' data (:func:`metaeval.outputs.caption_context`), ``label_scope``: the
-    LaTeX labels' collection."""
-    from .. import outputs as O
-    from ..util import atomic_dir_outputs
-    from .bayes_layouts import T_PVALUES
-    from .tables import write_table
-
-    out = Path(out_dir)
-    tables = result.tables
-    tp: dict = {}
-    for m, p in result.t_pvalues.items():
-        g = tables["bayes_pairs"]
-        g = g[g["metric"] == m]
-        tp.update({(str(m), str(r), str(o)): float(v) for r, o, v in zip(g["run"], g["other"], p)})
-    written: list = []                     # removed again if a later file fails
-    with atomic_dir_outputs(written):
-        for o in O.tables("collection", bayes=True):
-            if o.name in tables:
-                ctx = {**(context or {}), **({T_PVALUES: tp} if o.name == "bayes_pairs" else {})}
-                written += write_table(tables[o.name], out / "tables" / o.name, labels=labels,
-                                       context=ctx or None, label_scope=label_scope)
-        if figures:
-            draw = {"bayes_intervals": plot_bayes_intervals, "bayes_p_greater": plot_bayes_p_greater}
-            for o in O.figures("collection", bayes=True):
-                if o.name in draw:
-                    written += draw[o.name](_relabelled(tables[o.source], labels), out / "figures" / o.name)
-    return written

@@ -1,21 +1,22 @@
 """The table layouts of the bayes stage (Sakai 2017; Benham et al. 2020): ``bayes_pairs`` with the
 paired t test's p-value of every pair beside the posterior probability (the comparison Sakai 2017
-makes; the p-values come in the context, :func:`metaeval.report.bayes.write_bayes`, the CSV keeps
-its declared columns), registered in the layout registry
+makes; the p-values come in the context: the frame ``bayes_t_pvalues`` of the stage's run,
+:func:`metaeval.meta.stages.bayes.frames`; the CSV keeps its declared columns), registered in the layout registry
 (:func:`metaeval.report.layouts.register_layout`)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
+from ..meta.stages.bayes import T_PVALUES
 from .formatting import fmt4, is_missing
 from .layouts import register_layout
 from .render import Layout
 
 __all__ = ["LAYOUTS", "T_PVALUES"]
 
-#: the context key of the paired t test's p-values: ``{(metric, run, other): p}``
-T_PVALUES = "bayes_t_pvalues"
+#: T_PVALUES: the context key of the paired t test's p-values, a frame ``metric, run, other, p`` (the
+#: stage's, :func:`metaeval.meta.stages.bayes.frames`; or a mapping ``{(metric, run, other): p}``)
 
 
 def _num(v) -> str:
@@ -25,7 +26,10 @@ def _num(v) -> str:
 def _layout_pairs(df: pd.DataFrame, context: dict | None = None) -> Layout:
     """One row per metric and ordered pair: diff, its 95% credible interval, P(run > other), the
     effect size and the paired t test's two-sided p-value (empty without the context)."""
-    tp = (context or {}).get(T_PVALUES) or {}
+    tp = (context or {}).get(T_PVALUES)
+    if isinstance(tp, pd.DataFrame):
+        tp = {(str(m), str(r), str(o)): float(p) for m, r, o, p in zip(tp["metric"], tp["run"], tp["other"], tp["p"])}
+    tp = tp or {}
     header = ["Metric", "Run", "Other", "Diff", "CI low", "CI high", "P(run > other)", "Effect", "t-test p"]
     rows = [[str(r.metric), str(r.run), str(r.other), _num(r.diff), _num(r.ci_low), _num(r.ci_high),
              _num(r.p_greater), _num(r.effect), _num(tp.get((str(r.metric), str(r.run), str(r.other))))]

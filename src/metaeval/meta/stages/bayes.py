@@ -2,10 +2,13 @@
 (2017) and Benham, Carterette, Culpepper & Moffat (2020) (:mod:`metaeval.meta.bayes`): per run the
 posterior of its mean and the probability that it is the best, per ordered pair of runs the
 posterior of the difference, ``P(a[s] > a[r])`` and the effect size, per metric the scales and the
-convergence diagnostics.  Its own command (``metaeval bayes``, :mod:`metaeval.cli.bayes`) and, when
-``bayes: {enabled: true}``, its own job per collection (``workflow/rules/bayes.smk``); its
-parameters, its config section, its tables and figures are declared here (standard library
-only)."""
+convergence diagnostics.  An own job (kind ``other`` with a ``run``): ``metaeval stage bayes``,
+``metaeval.run_stage("bayes", ...)`` and, when ``bayes: {enabled: true}``, the generic rule
+``own_job_bayes`` per collection (``workflow/rules/own_job.smk``) run it; its own command
+(``metaeval bayes``, :mod:`metaeval.cli.bayes`, also on qrels and runs) and API function
+(:func:`metaeval.api.bayes`, returning the whole result) write through the same writer
+(:func:`metaeval.pipeline.write_own_outputs`).  Its parameters, its config section, its tables and
+figures are declared here (the computation: :mod:`metaeval.meta.bayes`)."""
 
 from __future__ import annotations
 
@@ -13,14 +16,14 @@ from dataclasses import dataclass
 
 from ...argtypes import int_at_least
 from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
-from .common import SEED
+from .common import BAYES_CHAINS, BAYES_DRAWS, SEED
 
 _B = "bayes"
 _REF = "Sakai (2017); Benham, Carterette, Culpepper & Moffat (2020)"
 _MODEL = ("the crossed model y[s,t] = mu + a[s] + b[t] + e[s,t] (a ~ N(0, sa^2), b ~ N(0, sb^2), e ~ N(0, se^2), "
           "mu ~ N(0, 10^2), sa, sb, se ~ half-Cauchy(0, 1))")
 #: the sampler's defaults (metaeval.meta.bayes.DEFAULT_DRAWS, DEFAULT_CHAINS read them)
-DEFAULT_DRAWS, DEFAULT_CHAINS = 1000, 4
+DEFAULT_DRAWS, DEFAULT_CHAINS = BAYES_DRAWS, BAYES_CHAINS
 
 
 def plan(p: PlanView) -> JobPlan:
@@ -29,7 +32,39 @@ def plan(p: PlanView) -> JobPlan:
     cfg = p.config.get(_B) or {}
     metrics = tuple(p.measures(cfg["metrics"], "bayes.metrics") if cfg.get("metrics") else p.metrics)
     return JobPlan(values={"bayes_metrics": metrics}, reads=metrics,
-                   matrices=metrics if p.switched_on(STAGE) else ())
+                   matrices=metrics if p.switched_on(STAGE) else (), data=True, labels=True)
+
+
+#: the name of the job's frame of the paired t test's p-values (no table: the layout of
+#: ``bayes_pairs`` reads it from its context, :mod:`metaeval.report.bayes_layouts`)
+T_PVALUES = "bayes_t_pvalues"
+
+
+def frames(result) -> dict:
+    """The job's frames of a :class:`metaeval.meta.bayes.BayesResult`: its three tables and the
+    paired t test's p-values of the pairs (a frame ``metric, run, other, p``: no table of its own, the
+    Markdown and LaTeX of ``bayes_pairs`` show it: :data:`T_PVALUES`)."""
+    import pandas as pd
+
+    pairs = result.tables["bayes_pairs"]
+    tp = [pd.DataFrame({"metric": str(m), "run": [str(r) for r in g["run"]], "other": [str(o) for o in g["other"]],
+                        "p": [float(v) for v in result.t_pvalues[m]]})
+          for m, g in ((m, pairs[pairs["metric"] == m]) for m in result.t_pvalues)]
+    t_pvalues = pd.concat(tp, ignore_index=True) if tp else pd.DataFrame(columns=["metric", "run", "other", "p"])
+    return {**result.tables, T_PVALUES: t_pvalues}
+
+
+def run(inputs, params: BayesParams) -> dict:
+    """The stage on a collection's matrices (``inputs.matrices``: every run on every topic): the
+    crossed model fitted per metric of ``params.bayes_metrics`` (None: every matrix given), as
+    :func:`frames` gives them."""
+    from ..bayes import bayes_tables, check_matrix
+
+    names = list(params.bayes_metrics) if params.bayes_metrics else list(inputs.matrices)
+    for m in names:
+        check_matrix(inputs.matrices[m], m)
+    return frames(bayes_tables(dict(inputs.matrices), names, draws=params.bayes_draws,
+                               chains=params.bayes_chains, seed=params.bayes_seed))
 
 
 @dataclass(frozen=True)
@@ -54,7 +89,7 @@ class BayesParams:
 
 
 STAGE = StageInfo(
-    _B, "other", tables=("bayes_runs", "bayes_pairs", "bayes_fit"),
+    _B, "other", run, tables=("bayes_runs", "bayes_pairs", "bayes_fit"),
     condition=_B, switch=(_B, "enabled"), switch_default=False, plan=plan,
     switch_doc="Run the stage (tables bayes_runs, bayes_pairs and bayes_fit).",
     title=f"Bayesian inference: P(run A better than run B), credible intervals, effect sizes ({_REF})",

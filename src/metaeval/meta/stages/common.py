@@ -10,6 +10,9 @@ from ...stages import Param, parameter, params_of
 #: the seed every command, the API and the pipeline's config default to: a result computed without
 #: an explicit seed is the same wherever it is computed (a config, e.g. config.yaml, may set its own)
 SEED = 0
+#: the bayes stage's sampler defaults, kept draws per chain and chains: its parameters' defaults
+#: (metaeval.meta.stages.bayes), which the sampler reads (metaeval.meta.bayes: no import of the stage module)
+BAYES_DRAWS, BAYES_CHAINS = 1000, 4
 
 #: the fewest resamples any ``B`` takes (bootstrap samples, permutations, replicates): one rule for
 #: the config schema, every command's option and the API

@@ -1,0 +1,91 @@
+"""The package's own jobs on the matrices use the own-job recipe (docs/architecture.md, "The four
+recipes"): each is run by the generic rule ``own_job_NAME`` (workflow/rules/own_job.smk, no rule of
+its own), and ``metaeval stage NAME`` -- the generic command its rule runs -- writes the same bytes
+as its own command (``metaeval bayes``, ...), which keeps its options and files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from metaeval.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: stage -> (its own command's words, the same run through `metaeval stage NAME`, its config block)
+CONVERTED = {
+    "bayes": (["bayes", "--metrics", "AP", "RR", "--draws", "100", "--chains", "2", "--seed", "3"],
+              ["stage", "bayes", "--metrics", "AP", "RR", "--bayes-metrics", "AP", "RR", "--bayes-draws", "100",
+               "--bayes-chains", "2", "--bayes-seed", "3"],
+              "bayes: {enabled: true, metrics: [AP], draws: 100, chains: 2}\n"),
+}
+
+
+def _matrices(folder: Path) -> None:
+    rng = np.random.default_rng(7)
+    folder.mkdir(parents=True)
+    topics, runs = [f"t{i}" for i in range(12)], [f"sys_r{i}" for i in range(5)]
+    for m in ("AP", "RR"):
+        df = pd.DataFrame(rng.beta(2, 3, size=(len(topics), len(runs))), index=topics, columns=runs)
+        df.index.name = "topic"
+        df.to_csv(folder / f"{m}.csv")
+
+
+def _files(root: Path) -> dict:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.suffix in (".csv", ".md", ".tex") and "matrices" not in p.parts}
+
+
+@pytest.mark.parametrize("name", sorted(CONVERTED))
+def test_an_own_job_of_the_package(name):
+    from metaeval.meta.stages import get, own_job_stages
+
+    st = get(name)
+    assert st.own_job and name in own_job_stages() and st.run is not None
+    assert not (ROOT / "workflow" / "rules" / f"{name}.smk").exists()
+    assert f"rules/{name}.smk" not in (ROOT / "Snakefile").read_text()
+
+
+@pytest.mark.parametrize("labels", [False, True])
+@pytest.mark.parametrize("name", sorted(CONVERTED))
+def test_the_generic_command_writes_the_commands_bytes(tmp_path, name, labels):
+    own, generic, _ = CONVERTED[name]
+    extra = []
+    if labels:
+        (tmp_path / "labels.txt").write_text("sys_r1 First\nAP AveP\n")
+        extra = ["--labels", str(tmp_path / "labels.txt")]
+    outs = []
+    for way, words in (("own", own), ("generic", generic)):
+        coll = tmp_path / way / "C"                 # the pipeline's layout: C/matrices beside C/tables
+        _matrices(coll / "matrices")
+        assert main([*words, "--matrices", str(coll / "matrices"), "--out", str(coll), *extra, "--quiet"]) == 0
+        outs.append(_files(coll))
+    assert outs[0] and outs[0] == outs[1]
+    if labels:
+        assert any("First" in v.decode() for k, v in outs[0].items() if k.endswith(".md"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CONVERTED))
+def test_its_rule_is_the_generic_one(tmp_path, name):
+    from _pipeline_run import REDUCED
+
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(REDUCED + CONVERTED[name][2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT / "src")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    r = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
+                        "--configfile", str(cfg), "-n", "-p"], capture_output=True, text=True, cwd=tmp_path,
+                       timeout=300, env=env, check=False)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
+    jobs = [ln.split()[0] for ln in r.stdout.split("Job stats:")[1].split("total")[0].splitlines()[3:] if ln.strip()]
+    assert f"own_job_{name}" in jobs and name not in jobs
+    shells = [ln for ln in r.stdout.splitlines() if ln.startswith("Shell command:") and f" stage {name} " in ln]
+    assert len(shells) == 2 and all("--out results/simA " in s or "--out results/simB " in s for s in shells)
+    assert all("-m metaeval.report.views" in s for s in shells)
