@@ -137,7 +137,8 @@ def _inclusion_gram(t, g, d0, cw=None) -> np.ndarray:
     exact integer product (``n L_a L_b <= 2^53``), divided once by ``L_a L_b``.  Without ties
     ``L = 1`` (0/1 inclusions).  Otherwise (tie groups of very many different sizes) the sum over
     systems runs in a fixed order.  ``cw``: the 0/1 inclusions ``d + 1 > t_u`` in the ``(S, d, m, u)``
-    layout, the rows of the untied rankings (then only the tied ones are computed)."""
+    layout, the rows of the untied rankings (then only the tied ones are computed; made here when
+    at most half the rankings are tied, else every row is computed at once)."""
     S, m, n = t.shape
     L = np.ones((S, m), dtype=np.int64)
     for size in np.unique(g):
@@ -147,14 +148,21 @@ def _inclusion_gram(t, g, d0, cw=None) -> np.ndarray:
     Lmax = int(L.max())
     if Lmax < _LCM_CAP and n * Lmax * Lmax <= 2 ** 53:
         # k = clip(d + 1 - t_u, 0, g_u), built in the (S, d, m, u) layout of the product
-        if cw is None:
-            C = np.clip(d0[None, :, None, None] - t[:, None] + 1.0, 0.0, g[:, None].astype(np.float64))
+        # (small integers throughout: (d + 1) - t_u clipped to [0, g_u] is exact in any order;
+        # maximum / minimum in place, not np.clip's broadcast temporaries)
+        si, ai = np.nonzero((g > 1).any(axis=2))
+        if cw is None and 2 * si.size <= S * m:   # mostly untied rankings: their k is cw
+            cw = (d0[None, :, None, None] >= t[:, None]).astype(np.float64)
+        if cw is None or 2 * si.size > S * m:     # mostly tied rankings: every row at once
+            C = (d0 + 1.0)[None, :, None, None] - t[:, None]
+            np.maximum(C, 0.0, out=C)
+            np.minimum(C, g[:, None].astype(np.float64), out=C)
             C *= (L[:, :, None] // g).astype(np.float64)[:, None]                    # integers
         else:                                     # an untied ranking's k is cw (and L = 1)
             C = cw.copy()
-            si, ai = np.nonzero((g > 1).any(axis=2))
-            sub = np.clip(d0[None, :, None] - t[si, ai][:, None, :] + 1.0, 0.0,
-                          g[si, ai][:, None, :].astype(np.float64))                  # (tied, d, u)
+            sub = (d0 + 1.0)[None, :, None] - t[si, ai][:, None, :]                 # (tied, d, u)
+            np.maximum(sub, 0.0, out=sub)
+            np.minimum(sub, g[si, ai][:, None, :].astype(np.float64), out=sub)
             sub *= (L[si, ai][:, None] // g[si, ai]).astype(np.float64)[:, None, :]
             C[si, :, ai, :] = sub
         X = C @ C.transpose(0, 1, 3, 2)                                              # exact
@@ -247,13 +255,8 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
 
     # RBO: per depth d = 1..n, inclusion of system u in the top-d prefix
     d0 = np.arange(n, dtype=np.float64)                    # d - 1
-    # Webber et al.: a group enters at its top rank; (S, d, m, u), the layout of the product
-    cw = (d0[None, :, None, None] >= tf[:, None]).astype(np.float64)
     weights = (1.0 - p) * power(p, d0)                     # (1 - p)/p * p^d, the C library's pow
     tail = math.pow(p, n)
-
-    def gram(C):                                           # (S, d, m, u) 0/1 -> (S, d, m, m), exact
-        return C @ C.transpose(0, 1, 3, 2)
 
     def ext(Ad):                                           # (S, d, m, m) -> RBO_EXT (S, m, m)
         acc = np.zeros(Ad.shape[:1] + Ad.shape[2:])
@@ -261,11 +264,17 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
             acc += weights[d] * Ad[:, d]
         return np.clip(acc + tail, 0.0, 1.0)
 
-    Xw = gram(cw)
+    # Webber et al.: a group enters at its top rank, so u is in both top-(d + 1) prefixes of a and
+    # b when max(t_a(u), t_b(u)) <= d: Xw[s, d, a, b] counts those u -- a histogram of the maxima
+    # and its running sum over d (exact integers; the Gram matrix of the 0/1 inclusions)
+    tmax = np.maximum(t[:, :, None, :], t[:, None, :, :])                     # (S, m, m, u)
+    tmax += (n * np.arange(S * m * m)).reshape(S, m, m, 1)
+    hist = np.bincount(tmax.ravel(), minlength=S * m * m * n).reshape(S, m, m, n)
+    Xw = np.ascontiguousarray(np.cumsum(hist, axis=3).transpose(0, 3, 1, 2), dtype=np.float64)
     Nw = np.diagonal(Xw, axis1=2, axis2=3)                 # |prefix| of each ranking at each depth
     out["rbo"] = ext(2.0 * Xw / (Nw[..., :, None] + Nw[..., None, :]))
     # without ties the inclusion probabilities are the 0/1 inclusions of Webber et al.
-    Xa = _inclusion_gram(t, g, d0, cw) if ties.any() else Xw
+    Xa = _inclusion_gram(t, g, d0) if ties.any() else Xw
     out["rbo_a"] = ext(Xa / (d0 + 1.0)[None, :, None, None])
     Na = np.diagonal(Xa, axis1=2, axis2=3)
     out["rbo_b"] = ext(Xa / np.sqrt(Na[..., :, None] * Na[..., None, :]))
