@@ -19,7 +19,7 @@ cache in place).  Reports, per condition, the median over ``--repeat`` rounds of
 CPU seconds (user + system of every child process: ``resource.getrusage(RUSAGE_CHILDREN)``) of
 both routes and the ratios DAG / CLI; the targets are <= 1.1 in wall time and <= 1.2 in CPU
 seconds.  CPU seconds are the less load-sensitive of the two: on a machine busy with other work,
-read the CPU ratio.  Also checks that both routes wrote byte-identical tables.  Skips with a
+read the CPU ratio.  Also checks that both routes wrote byte-identical table CSVs.  Skips with a
 message when the DL19 data are absent (``../shared/data`` beside the project, or
 ``$METAEVAL_SHARED_DATA``).
 
@@ -143,8 +143,11 @@ def job_walls(results: Path) -> dict[str, float]:
 
 
 def same_tables(a: Path, b: Path) -> list[str]:
-    """Table files that differ (or are missing) between two tables/ folders."""
-    names = sorted(p.name for p in a.iterdir())
+    """Table CSVs (the numbers) that differ (or are missing) between two tables/ folders.  The
+    Markdown and LaTeX may differ in the collection's name alone: the DAG's folders are collection
+    folders (captions "Data: trec-dl19, ...", labels ``tab:trec-dl19:TABLE``), the CLI's
+    incompleteness folder is not."""
+    names = sorted(p.name for p in a.iterdir() if p.suffix == ".csv")
     return [n for n in names if not (b / n).is_file() or not filecmp.cmp(a / n, b / n, shallow=False)]
 
 
