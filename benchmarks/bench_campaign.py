@@ -140,6 +140,8 @@ def main(argv=None) -> int:
         if (args.runs, args.topics, args.measures, args.B) == (300, 250, 20, 1000):
             ok = m["wall"] < 180 and max(m["peak_gb"], m["peak_sum_gb"]) < 4
             print(f"target (under 180 s and 4 GB): {'met' if ok else 'NOT met'}")
+            # issue 46: last round's restructuring taken back, 85 s on 2 cores (36eb417)
+            print(f"target (at most 85 s on 2 cores): {'met' if m['wall'] <= 85 else 'NOT met'}")
     finally:
         if not args.workdir:
             shutil.rmtree(work, ignore_errors=True)
