@@ -240,7 +240,7 @@ ALT: dict[str, dict[str, object]] = {
         "--trials": ["3"], "--groups": Refused(["(R)"]), "--pool-runs": Refused(["R0"]), "--pool-depth": Refused(["2"]),
         "--no-condensed": Refused([]), "--write-qrels": [], "--inc-jobs": Refused(["2"]), "--quiet": []},
     "stage": {
-        "--out": OUT, "--matrices": ["MATS2"], "--runs": ["RUNS_USED"], "--parts": Refused(["MATS"]),
+        "--out": OUT, "--matrices": ["MATS2"], "--run-list": ["RUNS_USED"], "--parts": Refused(["MATS"]),
         "--texts": Refused(["MATS"]), "--stages": Refused(["kendall"]), "--collection": Refused(["RUN0"]),
         "--gains": Refused(["1:9"]), "--folder": Refused(["MATS"]), "--write-parts": Refused([]),
         "--runs-used": Refused(["MATS"]), "--tables": Refused(["MATS"]), "--figures": Refused(["MATS"]),
