@@ -152,8 +152,9 @@ def write_tables(tables: Mapping, out_dir, *, jobs: int = 1, **kwargs: Any) -> l
     ``jobs > 1``: the tables dealt by size into that many processes (:func:`fork_map`), a long
     table's CSV in parts side by side (:func:`_table_tasks`), the same files.  ``select_by``: the
     configured measure that ranks the runs; the primary measure of the captions and the run
-    table's order is it when the run means hold it, else their first metric (:func:`table_context`).  ``formats``: those files of each table only (``("csv",)``: the
-    numbers, laid out later by :func:`write_table_views`).  ``cfg``: the
+    table's order is it when the run means hold it, else their first metric (:func:`table_context`).
+    ``formats``: those files of each table only (``("csv",)``: the numbers, laid out later by
+    :func:`write_table_views`).  ``cfg``: the
     :class:`~metaeval.meta.run.MetaConfig` whose settings the captions state (:func:`caption_fields`:
     the collection's name, B, whether it reproduces the papers); ``data``: caption fields of the
     data when neither the run means nor the matrices are at hand (a labelled stage run alone:
@@ -504,7 +505,8 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
     out = Path(out_dir)
     written: list[Path] = []
     with atomic_dir_outputs(written):
-        for o in own_outputs(name, "table"):
+        tables = own_outputs(name, "table")
+        for o in tables:
             if o.name not in frames:
                 raise ValueError(f"stage {name}: its run gave no table {o.name!r}")
         if st.scopes:
@@ -516,7 +518,6 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
                     draw, kwargs = plotter(o.layout)
                     written += draw(frames[o.source or o.name], out / o.directory / o.name, **kwargs)
             return written
-        tables = own_outputs(name, "table")
         declared = {o.name for o in tables}
         ctx = {**(context or {}), **{k: v for k, v in frames.items() if k not in declared}}
         for o in tables:
@@ -772,14 +773,19 @@ def write_collection(*, matrices_dir, stages: Sequence[str], out_dir, cfg, metri
     return written
 
 
-def _draw_cost(path: Path) -> float:
-    """Rough seconds to draw the figures of table ``path``: as their declarations say
-    (:attr:`metaeval.outputs.Output.draw_seconds`), else a fraction of a second.  Only used to
-    deal the tables into balanced groups."""
+def _declared_draw_seconds(source: str) -> float:
+    """Seconds to draw the figures of table ``source`` as their declarations say
+    (:attr:`metaeval.outputs.Output.draw_seconds`; 0 when none says)."""
     from . import outputs
 
-    declared = sum(o.draw_seconds for o in outputs.figures("collection") if o.source == path.stem)
-    return declared or (0.3 if path.stat().st_size > 4096 else 0.05)
+    return sum(o.draw_seconds for o in outputs.figures("collection") if o.source == source)
+
+
+def _draw_cost(path: Path) -> float:
+    """Rough seconds to draw the figures of table ``path``: as their declarations say
+    (:func:`_declared_draw_seconds`), else a fraction of a second.  Only used to deal the tables
+    into balanced groups."""
+    return _declared_draw_seconds(path.stem) or (0.3 if path.stat().st_size > 4096 else 0.05)
 
 
 def write_figures(tables_dir, figures_dir, *, jobs: int = 1, labels: Mapping | None = None,
@@ -892,11 +898,10 @@ def _figure_tasks(tables: Mapping, tables_dir: Path, figures_dir: Path, *, label
 
     figures_dir.mkdir(parents=True, exist_ok=True)
     values: dict[str, Any] = dict(params)
-    declared = [o for o in outputs.figures("collection") if o.source in tables]
     tasks = []
-    for source in dict.fromkeys(o.source for o in declared):
+    for source in dict.fromkeys(o.source for o in outputs.figures("collection") if o.source in tables):
         assert source is not None
-        cost = sum(o.draw_seconds for o in declared if o.source == source) or 0.3
+        cost = _declared_draw_seconds(source) or 0.3
         tasks.append(_Task(f"figures:{source}", cost, partial(
             make_all_figures, tables_dir, figures_dir, labels=labels, select_by=select_by,
             frames={source: csv_frame(tables[source], source)}, **values)))

@@ -12,8 +12,8 @@ controlled (the largest observed difference is compared with the null distributi
 Vectorised: the permutations of a batch are one ``Generator.permuted`` call on a
 ``(batch, n, m)`` array of ``0..m-1`` (Fisher-Yates per row, in C); the permuted sums are a gather
 and a sum over topics in topic order (one C loop, ``gather_sums`` of the optional extension
-``metaeval._reader``, else numpy's gather and ``add.reduce``: the same sums); the ``B`` ranges are sorted once and every pair's count is a
-``searchsorted``.  Reproducible: the permutations come from ``sample_rng(seed, n, B, "rthsd")``
+``metaeval._reader``, else numpy's gather and ``add.reduce``: the same sums); the ``B`` ranges are
+sorted once and every pair's count is a ``searchsorted``.  Reproducible: the permutations come from ``sample_rng(seed, n, B, "rthsd")``
 (as the bootstrap samples, they depend on the seed, the number of topics, ``B`` and -- through the
 array shape -- the number of systems only, so every metric of a collection, in any process, uses
 the same permutations), drawn sequentially, so the result is byte-identical for every ``batch``.
@@ -57,14 +57,14 @@ def rthsd_ranges(stack, *, B: int = DEFAULT_RTHSD_B, seed: int = 0, batch: int |
     # gather is bound by it); numpy gathers flat positions t * m + perm.  The permutations are the
     # same for any integer type (Generator.permuted draws by the axis length only).
     flat = np.ascontiguousarray(A.reshape(K, n * m))
-    offsets = (np.arange(n, dtype=np.intp) * m)[:, None]
+    offsets = None if ext is not None else (np.arange(n, dtype=np.intp) * m)[:, None]
     base: np.ndarray = np.arange(m, dtype=np.int16) if ext is not None else np.arange(m, dtype=np.intp)
     out = np.empty((K, B))
     for s0 in range(0, B, batch):
         s1 = min(B, s0 + batch)
         perm: np.ndarray = np.broadcast_to(base, (s1 - s0, n, m)).copy()
         rng.permuted(perm, axis=2, out=perm)
-        if ext is None:
+        if offsets is not None:
             perm += offsets                                    # flat positions t * m + perm
         sums = np.empty((s1 - s0, m))
         for k in range(K):

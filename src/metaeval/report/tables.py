@@ -18,7 +18,8 @@ from .csvio import csv_blocks as _csv_blocks, csv_text
 from .layout_catalogue import kind_for
 from .render import Cell, Layout, render_latex, render_markdown
 
-__all__ = ["write_table", "table_caption", "table_texts", "csv_frame", "write_csv_part", "relabel_layout", "first_rows", "TABLE_MAX_ROWS"]
+__all__ = ["write_table", "table_caption", "table_texts", "csv_frame", "write_csv_part", "relabel_layout", "first_rows",
+           "TABLE_MAX_ROWS"]
 
 
 def table_caption(kind: str, *, context: dict | None = None, **params: float) -> str:
