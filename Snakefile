@@ -26,7 +26,6 @@ include: "workflow/rules/simulate.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/incompleteness.smk"
 include: "workflow/rules/labelled.smk"         # a labelled stage without a rule of its own
-include: "workflow/rules/standardisation.smk"
 include: "workflow/rules/meta.smk"
 include: "workflow/rules/summary.smk"
 include: "workflow/rules/kishida.smk"

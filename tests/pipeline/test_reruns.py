@@ -88,7 +88,7 @@ def test_a_metric_added_to_metrics_leaves_the_test_errors_job_alone(ran):
 
 def test_a_changed_standardisation_block_reruns_that_job_alone(ran):
     # the summary reads none of the standardisation tables: it is not re-run
-    assert _would_run(ran, CONFIG.replace("trials: 5}", "trials: 6}")) == {"standardisation"}
+    assert _would_run(ran, CONFIG.replace("trials: 5}", "trials: 6}")) == {"own_job_standardisation"}
 
 
 def test_changed_labels_rerun_the_writers_alone(ran):

@@ -31,6 +31,11 @@ CONVERTED = {
                      "--te-topics", "5,6", "--te-trials", "10", "--te-deltas", "0.05,0.1", "--te-alphas", "0.01,0.05",
                      "--te-tests", "paired-t,sign,bootstrap", "--te-B", "50", "--te-seed", "3"],
                     "test_errors: {enabled: true, metrics: [AP], topics: [10], trials: 20, pairs: 2}\n"),
+    "standardisation": (["standardise", "--experiment", "--metrics", "AP", "RR", "--std", "z", "E", "U", "--topics", "4",
+                         "--trials", "10", "--seed", "3"],
+                        ["stage", "standardisation", "--metrics", "AP", "RR", "--std-metrics", "AP", "RR", "--std", "z",
+                         "E", "U", "--std-topics", "4", "--std-trials", "10", "--std-seed", "3"],
+                        "standardisation: {enabled: true, topics: 5, trials: 10}\n"),
 }
 #: the converted stages whose own command takes --labels (the others' show every name)
 LABELLED = ("bayes",)

@@ -22,6 +22,10 @@ TE_TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation")
 TE_ALPHAS = tuple([round(i * 0.001, 3) for i in range(1, 10)] + [round(i * 0.01, 2) for i in range(1, 10)] + [0.1])
 TE_DELTAS = tuple(round(i * 0.01, 2) for i in range(1, 11))
 TE_TOPICS = (25, 50, 100)
+#: the standardisation stage's experiments' defaults, topics per random subset and subsets
+#: (metaeval.meta.stages.standardisation), which the experiments read (metaeval.meta.standardisation:
+#: no import of the stage module)
+STD_TOPICS, STD_TRIALS = 50, 1000
 
 #: the fewest resamples any ``B`` takes (bootstrap samples, permutations, replicates): one rule for
 #: the config schema, every command's option and the API
