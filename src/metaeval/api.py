@@ -680,9 +680,10 @@ def standardisation(matrices, *, metrics: Iterable[str] | None = _StdP.std_metri
     names = list(mats) if metrics is None else [str(m) for m in metrics]
     frames = stage_standardisation(mats, names, methods=tuple(std), n_topics=topics, trials=trials, seed=seed)
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.standardisation import write_standardisation
+        from .pipeline import write_own_outputs
 
-        return write_standardisation(frames, folder, figures=figures, **_data_of(mats, matrices, folder))
+        return write_own_outputs("standardisation", frames, folder, figures=figures,
+                                 **_data_of(mats, matrices, folder))
     return _attached(NamedTables(frames, "standardisation", "standardisation_within"), write, out, figures,
                      "standardise", figure_width, figure_formats)
 
@@ -712,9 +713,11 @@ def test_errors(matrices, *, metrics: Iterable[str] | None = _TeP.te_metrics, pa
     res = te.test_errors(mats, metrics=None if metrics is None else [str(m) for m in metrics], pairs=pairs,
                          topics=topics, trials=trials, B=B, seed=seed, **kw)
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.error_rates import write_test_errors
+        from .meta.stages.error_rates import frames
+        from .pipeline import write_own_outputs
 
-        return write_test_errors(r, folder, figures=figures, **_data_of(mats, matrices, folder))
+        return write_own_outputs("test_errors", frames(r), folder, figures=figures,
+                                 **_data_of(mats, matrices, folder))
     return _attached(res, write, out, figures, "error_rates", figure_width, figure_formats)
 
 

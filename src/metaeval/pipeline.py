@@ -484,7 +484,7 @@ def own_job_data(matrices: Mapping, matrices_dir=None, out_dir=None, collection:
 
 def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = True,
                       labels: Mapping | None = None, context: Mapping | None = None,
-                      label_scope: str | None = None) -> list[Path]:
+                      label_scope: str | None = None, params: Any = None) -> list[Path]:
     """Write the tables and figures own job ``name`` declares (:func:`own_outputs`) under
     ``out_dir``: its scope's root (``results/C/NAME``) for a stage with a scope of its own
     (``Scope(NAME)``), else the collection's folder (``results/C``: ``tables/``, ``figures/``,
@@ -494,7 +494,11 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
     measures shown in the Markdown, LaTeX and (collection scope) figures.  In the collection's
     scope ``context`` and ``label_scope`` (:func:`own_job_data`) give the captions their data and
     the LaTeX labels their collection, and the frames of the run that are no declared table (the
-    t test's p-values of ``bayes_pairs``) join the layouts' context, by name."""
+    t test's p-values of ``bayes_pairs``) join the layouts' context, by name.  A stage with a
+    :attr:`~metaeval.stages.StageInfo.folder` writes it too, ``out_dir/FOLDER/`` replaced as a whole
+    by what its ``folder_files(None, frames, params)`` give (an own job's folder is made of the
+    frames of its run; ``params``: its parameters, None from its own command's writer;
+    :func:`write_stage_folder`; no ``folder_files``: an empty folder)."""
     from . import outputs as O
     from .meta.stages import get
     from .report.figures import plotter, relabel_frame
@@ -523,6 +527,10 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
         for o in tables:
             written += write_table(frames[o.name], out / o.directory / o.name, kind=o.layout, labels=labels,
                                    context=ctx or None, label_scope=label_scope)
+        if st.folder:
+            files = st.folder_files
+            written += write_stage_folder(files(None, frames, params) if files is not None else (),
+                                          out / st.folder)
         for o in own_outputs(name, "figure") if figures else ():
             draw, kwargs = plotter(o.layout)
             written += draw(relabel_frame(frames[o.source or o.name], labels), out / o.directory / o.name,
@@ -547,13 +555,13 @@ def write_own_job(name: str, matrices_dir, out_dir, params: Any = None, *, metri
     mats = load_stage_matrices(matrices_dir, names)
     frames = run_own_job(name, mats, params)
     if get(name).scopes:
-        return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels)
+        return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels, params=params)
     if labels is None:
         from .labels import labels_for
 
         first = next(iter(mats.values()))
         labels = labels_for([str(r) for r in first.columns], [str(m) for m in mats], labels_file)
-    return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels,
+    return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels, params=params,
                              **own_job_data(mats, matrices_dir, out_dir))
 
 

@@ -71,7 +71,7 @@ def test_every_declared_output_is_a_target_of_the_dag(dag):
 
 def test_standardisation_on_adds_its_own_job_and_outputs(tmp_path):
     """`standardisation: {enabled: true}` (off by default) adds the stage's tables, figures and
-    folder, written by its own rule (workflow/rules/standardisation.smk), nothing else."""
+    folder, written by its job (the generic rule own_job_standardisation), nothing else."""
     cfg = _reduced_config(tmp_path)
     cfg.write_text(cfg.read_text() + "\nstandardisation: {enabled: true, trials: 10}\n")
     outputs = _dag_outputs(tmp_path, cfg)

@@ -197,5 +197,6 @@ def test_orders_pool_runs_groups_and_report_views():
     cfg["standardisation"]["enabled"] = True
     plan = dag.Plan(cfg)
     assert plan.other_jobs == ["standardisation"] and "standardisation_within" not in plan.report_view_names()
+    # the options of its job, `metaeval stage standardisation` (an own job's spelt after its parameters)
     assert plan.own_job_args("standardisation", "ntcir3-chinese") == (
-        f"--metrics {METRICS} --std z N U E --topics 50 --trials 1000 --seed 0")
+        f"--std-metrics {METRICS} --std z N U E --std-topics 50 --std-trials 1000 --std-seed 0")

@@ -251,7 +251,13 @@ ALT: dict[str, dict[str, object]] = {
         "--write-qrels": Refused([]), "--inc-jobs": Refused(["2"]), "--quiet": [],
         # an own job's options (its values walked through its own command: `metaeval bayes --draws`)
         "--bayes-metrics": Refused(["RR"]), "--bayes-draws": Refused(["120"]), "--bayes-chains": Refused(["3"]),
-        "--bayes-seed": Refused(["5"])},
+        "--bayes-seed": Refused(["5"]),
+        "--te-metrics": Refused(["RR"]), "--te-pairs": Refused(["2"]), "--te-topics": Refused(["4"]),
+        "--te-trials": Refused(["6"]), "--te-deltas": Refused(["0.1"]), "--te-alphas": Refused(["0.1"]),
+        "--te-tests": Refused(["sign"]), "--te-B": Refused(["20"]), "--te-seed": Refused(["5"]),
+        "--te-conventions": Refused(["urbano2019"]),
+        "--std-metrics": Refused(["RR"]), "--std": Refused(["z"]), "--std-topics": Refused(["4"]),
+        "--std-trials": Refused(["6"]), "--std-seed": Refused(["5"])},
     "meta": {"--matrices": ["MATS2"], "--out": OUT, "--collection": Refused(["RUN0"]), "--no-figures": [],
              "--quiet": []},
 }

@@ -70,12 +70,14 @@ def test_plan_off_by_default_and_on_when_enabled():
     on = dag.Plan(_config(enabled=True, metrics=["AP"], topics=[25, 50], trials=100, deltas=[0.05],
                           alphas=[0.01, 0.05], tests=["paired-t", "sign"], B=200, seed=3))
     assert on.conditions["test_errors"] is True and on.other_jobs == ["test_errors"]
+    # the options of its job, `metaeval stage test_errors` (an own job's spelt after its parameters)
     assert on.own_job_args("test_errors", "ntcir3-chinese") == (
-        "--metrics AP --pairs 20 --topics 25,50 --trials 100 --deltas 0.05 --alphas 0.01,0.05 "
-        "--tests paired-t,sign --B 200 --seed 3")
+        "--te-metrics AP --te-pairs 20 --te-topics 25,50 --te-trials 100 --te-deltas 0.05 --te-alphas 0.01,0.05 "
+        "--te-tests paired-t,sign --te-B 200 --te-seed 3")
     # null metrics: the config's (canonical) metrics
     assert dag.Plan(_config(enabled=True)).own_job_args("test_errors", "ntcir3-chinese").startswith(
-        "--metrics " + " ".join(off.metrics) + " --pairs 20 --topics 25,50,100 --trials 1000 --deltas 0.01,")
+        "--te-metrics " + " ".join(off.metrics) + " --te-pairs 20 --te-topics 25,50,100 --te-trials 1000 "
+        "--te-deltas 0.01,")
     c = "results/ntcir3-chinese"
     want = {f"{c}/tables/test_errors_{k}.{x}" for k in ("type1", "power", "type3") for x in ("csv", "md", "tex")}
     want |= {f"{c}/figures/test_errors_{k}.{x}" for k in ("type1", "power") for x in ("png", "pdf")}
@@ -97,15 +99,17 @@ def test_figures_drawn_from_the_tables(tmp_path):
     import pandas as pd
 
     from metaeval.meta.error_rates import test_errors
+    from metaeval.meta.stages.error_rates import frames
+    from metaeval.pipeline import write_own_outputs
     from metaeval.report.figures import make_all_figures
-    from metaeval.report.error_rates import write_test_errors
 
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.beta(2, 3, size=(30, 8)), index=[str(i) for i in range(30)],
                      columns=[f"r{i}" for i in range(8)])
     res = test_errors({"AP": X, "nDCG": X ** 0.5}, pairs=2, topics=(10,), trials=20, deltas=(0.05,),
                       alphas=(0.05,), tests=("paired-t", "sign"), B=50)
-    written = {p.name for p in write_test_errors(res, tmp_path)}
+    written = {p.name for p in write_own_outputs("test_errors", frames(res), tmp_path)}   # as its command and job
+    assert {"margins.csv", "copulas.csv"} <= written
     assert {"test_errors_type1.png", "test_errors_type1.pdf", "test_errors_power.png", "test_errors_power.pdf"} \
         <= written
     drawn = {p.name for p in make_all_figures(tmp_path / "tables", tmp_path / "again")}
@@ -133,8 +137,10 @@ def test_dry_run_has_the_job_only_when_enabled(tmp_path):
     off = dry(REDUCED)
     assert "test-errors" not in off and "test_errors" not in off
     on = dry(REDUCED + "test_errors: {enabled: true, metrics: [AP], topics: [10], trials: 20, pairs: 2}\n")
-    assert on.count("-m metaeval test-errors ") == 2   # one job per collection
-    assert ("-m metaeval test-errors --matrices results/simA/matrices --out results/simA --metrics AP "
-            "--pairs 2 --topics 10 --trials 20 --deltas 0.01,") in on
+    # one job per collection, of the generic rule own_job_test_errors (workflow/rules/own_job.smk)
+    assert on.count("-m metaeval stage test_errors ") == 2
+    assert ("-m metaeval stage test_errors --matrices results/simA/matrices --metrics AP --te-metrics AP "
+            "--te-pairs 2 --te-topics 10 --te-trials 20 --te-deltas 0.01,") in on
+    assert "--out results/simA --quiet" in on
     assert "results/simA/figures/test_errors_power.png" in on and "results/simB/tables/test_errors_type3.csv" in on
     assert "-m metaeval.report.views results/simA/tables results/simA/report" in on

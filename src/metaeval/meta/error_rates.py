@@ -42,7 +42,8 @@ from . import copulas as C
 from . import margins as M
 from .samples import single_threaded_blas, trial_rng
 from .display import Result
-from .stages.error_rates import DEFAULT_ALPHAS, DEFAULT_DELTAS, DEFAULT_TOPICS, TESTS
+from .stages.common import TE_ALPHAS as DEFAULT_ALPHAS, TE_DELTAS as DEFAULT_DELTAS, TE_TESTS as TESTS
+from .stages.common import TE_TOPICS as DEFAULT_TOPICS
 from .urbano_tests import run_tests
 
 __all__ = ["test_errors", "TestErrors", "DEFAULT_ALPHAS", "DEFAULT_DELTAS", "DEFAULT_TOPICS", "prepare_runs",

@@ -49,7 +49,7 @@ import numpy as np
 from ..detmath import int_product, sliced_product, split_rows
 from .kendall import TIE_DECIMALS
 from .samples import trial_rng
-from .stages.standardisation import StandardisationParams
+from .stages.common import STD_TOPICS, STD_TRIALS
 
 __all__ = ["ALPHAS", "STD_ROWS", "EXPERIMENTS", "topic_subsets", "within", "between", "rank_agreement",
            "pearson_rows", "WithinResult", "BetweenResult", "standardised_matrices",
@@ -62,8 +62,8 @@ STD_ROWS = ("raw", "z", "N", "U", "E")
 #: the experiments' keys in the random stream
 EXPERIMENTS = {"within": 1, "between": 2}
 #: the experiments' defaults: the stage's declared ones (its command, its API)
-DEFAULT_TRIALS = StandardisationParams.std_trials
-DEFAULT_TOPICS = StandardisationParams.std_topics
+DEFAULT_TRIALS = STD_TRIALS
+DEFAULT_TOPICS = STD_TOPICS
 #: trials processed at once (bounded memory; results do not depend on it)
 CHUNK = 256
 

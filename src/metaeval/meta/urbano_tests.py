@@ -42,7 +42,7 @@ from ..detmath import int_product
 __all__ = ["TESTS", "SIGN_MIN_D", "t_test", "wilcoxon_test", "sign_test", "bootstrap_test",
            "permutation_test", "run_tests", "signrank_cdf"]
 
-from .stages.error_rates import TESTS
+from .stages.common import TE_TESTS as TESTS
 #: differences within this bound are ties in the sign test (``min_d`` of ``ir_tests.R``)
 SIGN_MIN_D = 0.01
 

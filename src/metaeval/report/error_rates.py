@@ -1,4 +1,5 @@
-"""Writing the simulated error rates of ``metaeval test-errors`` (Urbano, Lima & Hanjalic 2019):
+"""The figures of the simulated error rates of the test_errors stage (Urbano, Lima & Hanjalic 2019;
+written with its tables and folder by the own jobs' writer, :func:`metaeval.pipeline.write_own_outputs`):
 ``tables/test_errors_{type1,power,type3}.{csv,md,tex}``, ``test_errors/{margins,copulas}.csv`` and
 the figures ``figures/test_errors_type1.{png,pdf}`` (rate against alpha per test, one panel per metric
 and topic set size), ``figures/test_errors_power.{png,pdf}`` (power against delta at alpha = 0.05) and
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["write_test_errors", "plot_test_errors_type1", "plot_test_errors_power",
+__all__ = ["plot_test_errors_type1", "plot_test_errors_power",
            "plot_test_errors_type3"]
 
 
@@ -91,29 +92,3 @@ def plot_test_errors_type3(table, path_stem) -> list[Path]:
     table, alpha = _at_alpha(table)
     return _panels(table, path_stem, "delta", "type III error rate",
                    lambda m, n: f"{m}, {n} topics, alpha = {alpha:g}")
-
-
-def write_test_errors(res, out, *, figures: bool = True, context: dict | None = None,
-                      label_scope: str | None = None) -> list[Path]:
-    """The stage's files under ``out``: its tables (their declared captions, with the data of
-    ``context``, :func:`metaeval.outputs.caption_context`; LaTeX labels of ``label_scope``), the
-    fitted models and, with ``figures``, its figures."""
-    from .csvio import csv_text
-    from .tables import write_table
-    from ..util import atomic_write
-
-    out = Path(out)
-    written: list[Path] = []
-    for name, df in res.tables.items():
-        written += write_table(df, out / "tables" / name, kind=name, context=context, label_scope=label_scope)
-    (out / "test_errors").mkdir(parents=True, exist_ok=True)
-    for name, df in (("margins", res.margins), ("copulas", res.copulas)):
-        path = out / "test_errors" / f"{name}.csv"
-        with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(csv_text(df))
-        written.append(path)
-    if figures:          # as the pipeline draws them from the tables (the plotters the figures declare)
-        written += plot_test_errors_type1(res.type1, out / "figures" / "test_errors_type1")
-        written += plot_test_errors_power(res.power, out / "figures" / "test_errors_power")
-        written += plot_test_errors_type3(res.type3, out / "figures" / "test_errors_type3")
-    return written

@@ -1,6 +1,7 @@
 """The outputs of the standardisation stage (Urbano, Lima & Hanjalic 2019): the figures ``standardisation_power`` /
 ``standardisation_tau`` (named by the stage's figures, :attr:`metaeval.stages.Output.draw`) and
-:func:`write_standardisation`, which writes the stage's files into an output folder."""
+its tables' layouts (:mod:`.standardisation_layouts`); the own jobs' writer writes them with its
+tables and folder (:func:`metaeval.pipeline.write_own_outputs`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pandas as pd
 
 from .standardisation_layouts import LAYOUTS
 
-__all__ = ["LAYOUTS", "plot_standardisation_power", "plot_standardisation_tau", "write_standardisation",
+__all__ = ["LAYOUTS", "plot_standardisation_power", "plot_standardisation_tau",
            "STD_ORDER"]
 
 #: the row order of the standardisations
@@ -129,33 +130,3 @@ def plot_standardisation_tau(table: pd.DataFrame, path_stem) -> list[Path]:
             _legend_no_layout(ax, 2)
         fig.tight_layout()
         return save_figure(fig, path_stem)
-
-
-def write_standardisation(frames, out_dir, *, figures: bool = True, context: dict | None = None,
-                          label_scope: str | None = None) -> list[Path]:
-    """The stage's files: ``OUT/tables/standardisation_{within,between}.{csv,md,tex}``,
-    ``OUT/standardisation/{power,trials}.csv`` and, with ``figures``, ``OUT/figures/
-    standardisation_{power,tau}.{png,pdf}``; ``context``: the captions' data
-    (:func:`metaeval.outputs.caption_context`), ``label_scope``: the LaTeX labels' collection."""
-    from ..util import atomic_write
-    from .csvio import csv_text
-    from .tables import write_table
-
-    out = Path(out_dir)
-    written: list[Path] = []
-    for name in ("standardisation_within", "standardisation_between"):
-        written += write_table(frames[name], out / "tables" / name, kind=name, context=context,
-                               label_scope=label_scope)
-    (out / "standardisation").mkdir(parents=True, exist_ok=True)
-    for name, file in (("standardisation_power", "power.csv"), ("standardisation_trials", "trials.csv")):
-        with atomic_write(out / "standardisation" / file, "w", encoding="utf-8", newline="") as fh:
-            fh.write(csv_text(frames[name]))
-        written.append(out / "standardisation" / file)
-    if figures:
-        (out / "figures").mkdir(parents=True, exist_ok=True)
-        for fig, source in (("standardisation_power", "standardisation_between"),
-                            ("standardisation_tau", "standardisation_within")):
-            draw = {"standardisation_power": plot_standardisation_power,
-                    "standardisation_tau": plot_standardisation_tau}[fig]
-            written += draw(frames[source], out / "figures" / fig)
-    return written

@@ -13,6 +13,19 @@ SEED = 0
 #: the bayes stage's sampler defaults, kept draws per chain and chains: its parameters' defaults
 #: (metaeval.meta.stages.bayes), which the sampler reads (metaeval.meta.bayes: no import of the stage module)
 BAYES_DRAWS, BAYES_CHAINS = 1000, 4
+#: the test_errors stage's names and defaults (metaeval.meta.stages.error_rates: TESTS, DEFAULT_ALPHAS,
+#: DEFAULT_DELTAS, DEFAULT_TOPICS), which the simulation reads (metaeval.meta.error_rates, urbano_tests:
+#: no import of the stage module, whose run imports them): the tests, as ``metaeval compare --test``
+#: spells them; the paper's significance levels (``R/common.R``: 1:9 * .001, 1:9 * .01, .1), effect
+#: sizes (seq(.01, .1, .01)) and topic set sizes
+TE_TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation")
+TE_ALPHAS = tuple([round(i * 0.001, 3) for i in range(1, 10)] + [round(i * 0.01, 2) for i in range(1, 10)] + [0.1])
+TE_DELTAS = tuple(round(i * 0.01, 2) for i in range(1, 11))
+TE_TOPICS = (25, 50, 100)
+#: the standardisation stage's experiments' defaults, topics per random subset and subsets
+#: (metaeval.meta.stages.standardisation), which the experiments read (metaeval.meta.standardisation:
+#: no import of the stage module)
+STD_TOPICS, STD_TRIALS = 50, 1000
 
 #: the fewest resamples any ``B`` takes (bootstrap samples, permutations, replicates): one rule for
 #: the config schema, every command's option and the API

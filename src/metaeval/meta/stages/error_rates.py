@@ -1,9 +1,13 @@
 """Stage ``test_errors``: which significance test to trust on this collection -- the simulated
 type I, II and III error rates of the paired tests (Urbano, Lima & Hanjalic 2019;
-:mod:`metaeval.meta.error_rates`).  Its own command (``metaeval test-errors``,
-:mod:`metaeval.cli.error_rates`) and, when ``test_errors: {enabled: true}``, its own job per
-collection (``workflow/rules/test_errors.smk``); its parameters (defaults as the command's), its
-config section and its job's arguments are declared here (:mod:`metaeval.dag`)."""
+:mod:`metaeval.meta.error_rates`).  An own job (kind ``other`` with a ``run``): ``metaeval stage
+test_errors``, ``metaeval.run_stage("test_errors", ...)`` and, when ``test_errors: {enabled:
+true}``, the generic rule ``own_job_test_errors`` per collection (``workflow/rules/own_job.smk``)
+run it; its own command (``metaeval test-errors``, :mod:`metaeval.cli.error_rates`) and API
+function (:func:`metaeval.api.test_errors`, returning the whole result) write through the same
+writer (:func:`metaeval.pipeline.write_own_outputs`: its tables, figures and its folder
+``test_errors/``, margins.csv and copulas.csv).  Its parameters (defaults as the command's), its
+config section, its outputs and its job's arguments are declared here (:mod:`metaeval.dag`)."""
 
 from __future__ import annotations
 
@@ -12,18 +16,18 @@ from dataclasses import dataclass
 from ...argtypes import comma_list, int_at_least, ints_at_least, names_in, probabilities
 from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .cite import URBANO_19
-from .common import B_SCHEMA, SEED, check_B
+from .common import B_SCHEMA, SEED, TE_ALPHAS, TE_DELTAS, TE_TESTS, TE_TOPICS, check_B
 
-# the names and defaults of the test-errors stage, declared here (standard library only: the config
-# schema and `metaeval --help` import no numpy); metaeval.meta.error_rates and urbano_tests read them
+# the names and defaults of the test-errors stage (standard library only: the config schema and
+# `metaeval --help` import no numpy), kept in .common: metaeval.meta.error_rates and urbano_tests read them there
 #: the tests, as ``metaeval compare --test`` spells them
-TESTS = ("paired-t", "wilcoxon", "sign", "bootstrap", "permutation")
+TESTS = TE_TESTS
 #: the paper's significance levels (``R/common.R``: 1:9 * .001, 1:9 * .01, .1)
-DEFAULT_ALPHAS = tuple([round(i * 0.001, 3) for i in range(1, 10)] + [round(i * 0.01, 2) for i in range(1, 10)] + [0.1])
+DEFAULT_ALPHAS = TE_ALPHAS
 #: the paper's effect sizes (seq(.01, .1, .01))
-DEFAULT_DELTAS = tuple(round(i * 0.01, 2) for i in range(1, 11))
+DEFAULT_DELTAS = TE_DELTAS
 #: the paper's topic set sizes
-DEFAULT_TOPICS = (25, 50, 100)
+DEFAULT_TOPICS = TE_TOPICS
 #: the tests' conventions the simulation follows (the paper's ``ir_tests.R``)
 CONVENTIONS = ("urbano2019",)
 
@@ -38,7 +42,40 @@ def plan(p: PlanView) -> JobPlan:
     te = p.config.get("test_errors") or {}
     metrics = tuple(p.measures(te["metrics"], "test_errors.metrics") if te.get("metrics") else p.metrics)
     return JobPlan(values={"te_metrics": metrics}, reads=metrics,
-                   matrices=metrics if p.switched_on(STAGE) else ())
+                   matrices=metrics if p.switched_on(STAGE) else (), data=True)
+
+
+#: the frames of the fitted models the job's run gives besides its tables: the files of its folder
+#: (``test_errors/margins.csv``, ``copulas.csv``: :func:`folder_files`)
+MARGINS, COPULAS = "test_errors_margins", "test_errors_copulas"
+
+
+def frames(result) -> dict:
+    """The job's frames of a :class:`metaeval.meta.error_rates.TestErrors`: its three tables and
+    the fitted models (:data:`MARGINS`, :data:`COPULAS`: its folder's files)."""
+    return {**result.tables, MARGINS: result.margins, COPULAS: result.copulas}
+
+
+def folder_files(inputs, frames, params):
+    """What goes in the stage's folder (``C/test_errors/``): the fitted margins and copulas."""
+    yield "margins.csv", frames[MARGINS]
+    yield "copulas.csv", frames[COPULAS]
+
+
+def run(inputs, params: TestErrorsParams) -> dict:
+    """The stage on a collection's matrices (``inputs.matrices``: every run on every topic): the
+    simulation of every metric of ``params.te_metrics`` (None: every matrix given), as
+    :func:`frames` gives it -- what :func:`metaeval.api.test_errors` computes."""
+    from ..error_rates import test_errors
+
+    if params.te_conventions not in CONVENTIONS:
+        raise ValueError(f"unknown conventions {params.te_conventions!r}; expected one of {', '.join(CONVENTIONS)}")
+    kw = {k: v for k, v in (("deltas", params.te_deltas), ("alphas", params.te_alphas), ("tests", params.te_tests))
+          if v is not None}                        # None: the default, as the API has it
+    return frames(test_errors(dict(inputs.matrices),
+                              metrics=None if params.te_metrics is None else [str(m) for m in params.te_metrics],
+                              pairs=params.te_pairs, topics=params.te_topics, trials=params.te_trials,
+                              B=params.te_B, seed=params.te_seed, **kw))
 
 
 _E = "test_errors"
@@ -93,7 +130,8 @@ _TE_RATE = "with its binomial standard error se over the trials simulated topic 
 
 
 STAGE = StageInfo(
-    "test_errors", "other", tables=("test_errors_type1", "test_errors_power", "test_errors_type3"),
+    "test_errors", "other", run, tables=("test_errors_type1", "test_errors_power", "test_errors_type3"),
+    folder="test_errors", folder_files=folder_files, runtime=120,
     condition="test_errors", switch=(_E, "enabled"), switch_default=False, plan=plan,
     switch_doc="Run the stage (tables test_errors_type1, test_errors_power and test_errors_type3).",
     title="simulated type I, II and III error rates of the paired tests (Urbano et al. 2019)",

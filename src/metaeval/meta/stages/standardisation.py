@@ -1,9 +1,14 @@
 """Stage ``standardisation``: the score standardisation experiments of Urbano, Lima & Hanjalic
 (2019) -- within and between collections, for raw scores and each standardisation (z and N,
-Webber, Moffat & Zobel 2008; U, Sakai ICTIR 2016; E, Urbano et al. 2019).  Its own command
-(``metaeval standardise --experiment``, :mod:`metaeval.cli.standardisation`) and, when configured, its own job
-per collection (``workflow/rules/standardisation.smk``); its parameters, its config section and its
-job's arguments are declared here (:mod:`metaeval.dag`)."""
+Webber, Moffat & Zobel 2008; U, Sakai ICTIR 2016; E, Urbano et al. 2019).  An own job (kind
+``other`` with a ``run``): ``metaeval stage standardisation``, ``metaeval.run_stage("standardisation",
+...)`` and, when ``standardisation: {enabled: true}``, the generic rule ``own_job_standardisation``
+per collection (``workflow/rules/own_job.smk``) run it; its own command (``metaeval standardise
+--experiment``, :mod:`metaeval.cli.standardisation`) and API function
+(:func:`metaeval.api.standardisation`, returning the frames) write through the same writer
+(:func:`metaeval.pipeline.write_own_outputs`: its tables, figures and its folder
+``standardisation/``, power.csv and trials.csv).  Its parameters, its config section, its outputs
+and its job's arguments are declared here (:mod:`metaeval.dag`)."""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from dataclasses import dataclass
 from ...argtypes import int_at_least
 from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .cite import URBANO_19
-from .common import SEED
+from .common import SEED, STD_TOPICS, STD_TRIALS
 
 def plan(p: PlanView) -> JobPlan:
     """The metrics of the stage's job in the plan of a config: the config's ``metrics`` without
@@ -21,11 +26,36 @@ def plan(p: PlanView) -> JobPlan:
     return JobPlan(values={"std_metrics": metrics}, reads=metrics)
 
 
+#: the frames the job's run gives besides its tables: the files of its folder
+#: (``standardisation/power.csv``, ``trials.csv``: :func:`folder_files`)
+POWER, TRIALS = "standardisation_power", "standardisation_trials"
+
+
+def folder_files(inputs, frames, params):
+    """What goes in the stage's folder (``C/standardisation/``): the within-collection power curves
+    and every trial's coefficients."""
+    yield "power.csv", frames[POWER]
+    yield "trials.csv", frames[TRIALS]
+
+
+def run(inputs, params: StandardisationParams) -> dict:
+    """The stage on a collection's matrices (``inputs.matrices``: every run on every topic): both
+    experiments on every metric of ``params.std_metrics`` (None: every matrix given), the frames
+    of :func:`metaeval.meta.standardisation.stage_standardisation` -- what
+    :func:`metaeval.api.standardisation` computes."""
+    from ..standardisation import stage_standardisation
+
+    mats = dict(inputs.matrices)
+    names = list(mats) if params.std_metrics is None else [str(m) for m in params.std_metrics]
+    return stage_standardisation(mats, names, methods=tuple(params.std), n_topics=params.std_topics,
+                                 trials=params.std_trials, seed=params.std_seed)
+
+
 _S = "standardisation"
 #: the standardisations besides raw scores
 METHODS = ("z", "N", "U", "E")
 #: the experiments' defaults (metaeval.meta.standardisation reads them)
-DEFAULT_TOPICS, DEFAULT_TRIALS = 50, 1000
+DEFAULT_TOPICS, DEFAULT_TRIALS = STD_TOPICS, STD_TRIALS
 
 
 @dataclass(frozen=True)
@@ -62,7 +92,8 @@ _STD_METHODS = ("raw scores and the z-scores of Webber et al. (2008) (z), their 
 
 
 STAGE = StageInfo(
-    "standardisation", "other", tables=("standardisation_within", "standardisation_between"),
+    "standardisation", "other", run, tables=("standardisation_within", "standardisation_between"),
+    folder="standardisation", folder_files=folder_files,
     condition="standardisation", switch=(_S, "enabled"), switch_default=False, plan=plan,
     switch_doc="Run the stage (tables standardisation_within and standardisation_between).",
     title="score standardisation within and between collections (Urbano et al. 2019)",
