@@ -47,7 +47,7 @@ __all__ = ["Output", "OUTPUTS", "SCOPES", "STAGES", "TABLE_FORMATS", "FIGURE_FOR
            "tables", "figures", "get", "for_layout", "names", "files", "caption", "caption_context",
            "SUMMARY_SOURCES", "primary_measure", "CAPTION_PARAMS", "CAPTION_DEFAULTS", "CAPTION_FORMATS",
            "CAPTION_VALUES", "caption_values", "data_sentence", "format_alpha",
-           "format_threshold", "report_caption_name", "report_captions", "markdown_reference", "rst_text"]
+           "report_caption_name", "report_captions", "markdown_reference", "rst_text"]
 
 #: the stage names an output may give: every stage of the registry (:mod:`metaeval.stages`)
 STAGES = _stages.names()
@@ -151,11 +151,6 @@ CAPTION_VALUES = {name: _stages.param(name).default for name in CAPTION_PARAMS}
 def format_alpha(alpha: float) -> str:
     """The significance level as captions print it: ``0.05``."""
     return CAPTION_FORMATS["alpha"](alpha)
-
-
-def format_threshold(threshold: float) -> str:
-    """A swap-rate threshold (a share) as captions and figure titles print it: ``5%``."""
-    return CAPTION_FORMATS["swap_threshold"](threshold)
 
 
 def caption_values(cfg=None, **given) -> dict:

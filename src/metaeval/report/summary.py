@@ -236,7 +236,7 @@ def draw_sensitivity_unpaired(tables, read, stem, cfg) -> list[Path]:
 def draw_swap_pct_satisfying(tables, read, stem, cfg) -> list[Path]:
     return F.plot_metric_by_collection(
         tables["swap_pct_satisfying"], stem, ylabel="% comparisons satisfying the difference",
-        title=f"Swap method (swap rate <= {O.format_threshold(cfg['swap_threshold'])})")
+        title=f"Swap method (swap rate <= {O.CAPTION_FORMATS['swap_threshold'](cfg['swap_threshold'])})")
 
 
 def draw_asl_paired(tables, read, stem, cfg) -> list[Path]:
