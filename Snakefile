@@ -28,7 +28,6 @@ include: "workflow/rules/incompleteness.smk"
 include: "workflow/rules/labelled.smk"         # a labelled stage without a rule of its own
 include: "workflow/rules/meta.smk"
 include: "workflow/rules/summary.smk"
-include: "workflow/rules/kishida.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/judgments.smk"        # judgments as a dimension
 include: "workflow/rules/ppi.smk"              # prediction-powered intervals of a judge's scores

@@ -30,7 +30,7 @@ FORBIDDEN = ("metaeval.outputs", "metaeval.report", "metaeval.tables", "metaeval
 #: the layer of each top-level module / subpackage of metaeval; an import must go to a lower one
 RANK = {"errors": 0, "_lazy": 0, "argtypes": 0, "_plugins": 0, "cnum": 0, "memo": 0, "progress": 0, "treceval": 2.5, "cwl": 2.5,
         "ndeval": 2.5, "ntcir": 2.5, "util": 0.5, "workers": 0.5, "detmath": 0.5, "stages": 0.5, "collection": 1,
-        "publish": 0.75, "io": 2, "metrics": 2, "meta": 3, "kishida": 3, "simulate": 3, "labels": 3.5, "outputs": 4, "report": 5,
+        "publish": 0.75, "io": 2, "metrics": 2, "meta": 3, "kishida": 2.75, "simulate": 3, "labels": 3.5, "outputs": 4, "report": 5,
         "forking": 5.5, "pipeline": 6, "api": 6.5, "checks": 6, "runconfig": 6, "frontpage": 6, "logsummary": 6,
         "dag": 6, "dagrun": 6, "cli": 7, "__main__": 8}
 

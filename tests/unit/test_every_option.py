@@ -257,7 +257,10 @@ ALT: dict[str, dict[str, object]] = {
         "--te-tests": Refused(["sign"]), "--te-B": Refused(["20"]), "--te-seed": Refused(["5"]),
         "--te-conventions": Refused(["urbano2019"]),
         "--std-metrics": Refused(["RR"]), "--std": Refused(["z"]), "--std-topics": Refused(["4"]),
-        "--std-trials": Refused(["6"]), "--std-seed": Refused(["5"])},
+        "--std-trials": Refused(["6"]), "--std-seed": Refused(["5"]),
+        **{f"--kishida-{o}": Refused([v]) for o, v in (("R", "10,20"), ("v", "0.2"), ("j", "50"), ("thetas", "0.8"),
+                                                      ("L", "4"), ("N", "5"), ("M", "6"), ("seed", "5"),
+                                                      ("degrees", "2,1"), ("n", "3"), ("b", "10"))}},
     "meta": {"--matrices": ["MATS2"], "--out": OUT, "--collection": Refused(["RUN0"]), "--no-figures": [],
              "--quiet": []},
 }

@@ -105,3 +105,36 @@ def test_its_rule_is_the_generic_one(tmp_path, name):
     shells = [ln for ln in r.stdout.splitlines() if ln.startswith("Shell command:") and f" stage {name} " in ln]
     assert len(shells) == 2 and all("--out results/simA " in s or "--out results/simB " in s for s in shells)
     assert all("-m metaeval.report.views" in s for s in shells)
+    # the reduced config's Kishida reproduction: one job for the run, the generic rule's
+    assert "own_job_kishida" in jobs and "kishida" not in jobs
+    kishida = [ln for ln in r.stdout.splitlines() if ln.startswith("Shell command:") and " stage kishida " in ln]
+    assert len(kishida) == 1 and " --kishida-M 1000 " in kishida[0] and "--out results/kishida " in kishida[0]
+
+
+#: the own jobs for the whole run: (its own command's words, the same through `metaeval stage NAME`, run_stage's keywords)
+RUN_WIDE = {
+    "kishida": (["paper-tables", "kishida", "--L", "5", "--M", "20", "--R", "10,20", "--b", "3"],
+                ["stage", "kishida", "--kishida-L", "5", "--kishida-M", "20", "--kishida-R", "10,20", "--kishida-b", "3"],
+                {"kishida_L": 5, "kishida_M": 20, "kishida_R": (10, 20), "kishida_b": 3.0}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUN_WIDE))
+def test_a_job_for_the_run_of_the_package(tmp_path, name):
+    """An own job for the whole run (StageInfo.run_wide): no rule of its own; its command, `metaeval
+    stage NAME` (no matrices) and run_stage write the same bytes."""
+    import metaeval
+    from metaeval.meta.stages import get, own_job_stages
+
+    st = get(name)
+    assert st.own_job and st.run_wide and name in own_job_stages()
+    assert not (ROOT / "workflow" / "rules" / f"{name}.smk").exists()
+    assert f"rules/{name}.smk" not in (ROOT / "Snakefile").read_text()
+    own, generic, keywords = RUN_WIDE[name]
+    outs = []
+    for way, words in (("own", own), ("generic", generic)):
+        assert main([*words, "--out", str(tmp_path / way)] + (["--quiet"] if way == "generic" else [])) == 0
+        outs.append(_files(tmp_path / way))
+    metaeval.run_stage(name, out=tmp_path / "api", **keywords)
+    outs.append(_files(tmp_path / "api"))
+    assert outs[0] and outs[0] == outs[1] == outs[2]

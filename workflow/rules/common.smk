@@ -306,7 +306,6 @@ def benchmark_path(name):
 from metaeval import outputs as _outputs
 
 TABLES = _outputs.names("collection", "table", **CONDITIONS)
-KISHIDA_FILES = _outputs.files("kishida")
 
 
 def all_targets():
