@@ -791,7 +791,7 @@ def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP
     res = compute(qrels, file_args(orig, "orig"), reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
                   depth=int(depth), rbo_p=float(rbo_p))
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.reproducibility import write_reproducibility
+        from .pipeline import write_own_outputs
 
-        return write_reproducibility(r, folder, figures=figures)
+        return write_own_outputs("reproducibility", r.tables, folder, figures=figures)
     return _attached(res, write, out, figures, "reproducibility", figure_width, figure_formats)

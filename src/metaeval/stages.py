@@ -56,6 +56,7 @@ import shlex
 import types
 import typing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 from collections.abc import Callable, Mapping
 
@@ -178,7 +179,7 @@ def _value_type(annotation: Any) -> Callable:
         return _value_type(args[0])
     if typing.get_origin(annotation) is tuple:
         return _value_type(args[0])
-    if annotation in (int, float, str, bool):
+    if annotation in (int, float, str, bool, Path):
         return annotation
     raise TypeError(f"no command-line parser for a parameter typed {annotation!r}: declare type=")
 

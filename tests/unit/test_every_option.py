@@ -260,7 +260,10 @@ ALT: dict[str, dict[str, object]] = {
         "--std-trials": Refused(["6"]), "--std-seed": Refused(["5"]),
         **{f"--kishida-{o}": Refused([v]) for o, v in (("R", "10,20"), ("v", "0.2"), ("j", "50"), ("thetas", "0.8"),
                                                       ("L", "4"), ("N", "5"), ("M", "6"), ("seed", "5"),
-                                                      ("degrees", "2,1"), ("n", "3"), ("b", "10"))}},
+                                                      ("degrees", "2,1"), ("n", "3"), ("b", "10"))},
+        "--rp-qrels": Refused(["QRELS2"]), "--rp-orig": Refused(["RUN1", "RUN0"]), "--rp-reps": Refused(["x=RUN3,RUN2"]),
+        "--rp-rep-qrels": Refused(["QRELS2"]), "--rp-metrics": Refused(["RR"]), "--rp-depth": Refused(["2"]),
+        "--rp-rbo-p": Refused(["0.5"])},
     "meta": {"--matrices": ["MATS2"], "--out": OUT, "--collection": Refused(["RUN0"]), "--no-figures": [],
              "--quiet": []},
 }
