@@ -7,7 +7,7 @@ back from ``tables/NAME.csv`` and rendered again (CSV, Markdown, LaTeX) with
 :func:`metaeval.report.tables.table_texts`; every declared figure is redrawn from the CSVs with
 :func:`metaeval.report.figures.make_all_figures`.  ``RESULTS/summary`` is rebuilt from the
 collection folders with :func:`metaeval.report.summary.write_summary`; ``RESULTS/kishida`` is
-recomputed with :func:`metaeval.report.kishida.write_kishida` (default parameters).
+recomputed by its stage's generic writer, :func:`metaeval.pipeline.write_own_job` (default parameters).
 
 Every file is compared byte for byte.  A table's caption line (the first line of the ``.md``,
 the ``\\caption`` line of the ``.tex``) is reported apart: those lines are expected to change
@@ -99,10 +99,10 @@ def check_summary(root: Path, collections: list[Path], report: dict, alpha: floa
 
 
 def check_kishida(root: Path, report: dict) -> None:
-    from metaeval.report.kishida import write_kishida
+    from metaeval.pipeline import write_own_job
 
     with tempfile.TemporaryDirectory() as tmp:
-        for p in write_kishida(tmp):
+        for p in write_own_job("kishida", None, tmp):
             compare_bytes(root / "kishida" / p.name, p, report)
 
 

@@ -607,7 +607,7 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
 
 
 # ------------------------------------------------------------------------ a stage with a job of its own
-def run_stage(name: str, matrices, *, metrics: Iterable[str] | None = None, out=None, figures: bool = True,
+def run_stage(name: str, matrices=None, *, metrics: Iterable[str] | None = None, out=None, figures: bool = True,
               figure_width: str | float | None = None, figure_formats: str | Sequence[str] | None = None,
               **params: Any) -> dict[str, pd.DataFrame]:
     """Stage ``name`` with a job of its own that the package runs (kind ``other`` with a ``run``,
@@ -615,7 +615,8 @@ def run_stage(name: str, matrices, *, metrics: Iterable[str] | None = None, out=
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy frame; ``metrics``: those
     only).  ``params``: its parameters by name, the keywords of its parameter class (defaults
     its declared ones; an unknown one is refused).  Returns ``{table: DataFrame}``; with ``out``
-    also writes its scope's tables and figures there (as ``metaeval stage NAME``)."""
+    also writes its scope's tables and figures there (as ``metaeval stage NAME``).  A job for the
+    whole run (:attr:`~metaeval.stages.StageInfo.run_wide`: ``kishida``) reads no ``matrices``."""
     import dataclasses
 
     from .meta.stages import get
@@ -629,13 +630,20 @@ def run_stage(name: str, matrices, *, metrics: Iterable[str] | None = None, out=
     if unknown:
         raise TypeError(f"run_stage({name!r}): unknown parameter {unknown[0]!r}; known: {', '.join(known) or 'none'}")
     values = st.params_class(**params) if st.params_class is not None else None
-    mats = _matrices_of(matrices, metrics)
-    if metrics is not None:
-        mats = {str(m): mats[str(m)] for m in metrics}
+    if st.run_wide:
+        if matrices is not None or metrics is not None:
+            raise TypeError(f"run_stage({name!r}): a job for the whole run reads no matrices")
+        mats: dict = {}
+    elif matrices is None:
+        raise TypeError(f"run_stage({name!r}): give the matrices")
+    else:
+        mats = _matrices_of(matrices, metrics)
+        if metrics is not None:
+            mats = {str(m): mats[str(m)] for m in metrics}
     frames = run_own_job(name, mats, values)
 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        return write_own_outputs(name, frames, folder, figures=figures)
+        return write_own_outputs(name, frames, folder, figures=figures, params=values)
     return _attached(NamedTables(frames, name), write, out, figures, f"stage {name}", figure_width, figure_formats)
 
 
@@ -783,7 +791,7 @@ def reproducibility(qrels, orig, reproductions, *, metrics: Iterable[str] = ("AP
     res = compute(qrels, file_args(orig, "orig"), reps, [str(m) for m in metrics], rep_qrels=rep_qrels,
                   depth=int(depth), rbo_p=float(rbo_p))
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.reproducibility import write_reproducibility
+        from .pipeline import write_own_outputs
 
-        return write_reproducibility(r, folder, figures=figures)
+        return write_own_outputs("reproducibility", r.tables, folder, figures=figures)
     return _attached(res, write, out, figures, "reproducibility", figure_width, figure_formats)

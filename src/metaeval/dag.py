@@ -537,6 +537,16 @@ class Plan:
         return [f for o in outputs.outputs("collection", "text", **self.conditions) if o.name in mine
                 for f in o.files()]
 
+    def run_wide_files(self, stage: str) -> list[str]:
+        """The files of own job ``stage`` when its job is one for the run (:attr:`metaeval.stages.StageInfo.run_wide`):
+        its scopes' declared files under ``results/SCOPE/``, its figures in the configured formats."""
+        from . import outputs
+
+        formats = figure_args(self.config.get("figures")).rsplit(" ", 1)[-1].split(",")
+        return [f"{self.results}/{sc.name}/{f}" for sc in _stages.get(stage).scopes
+                for o in outputs.outputs(sc.name) for x, f in zip(o.formats, o.files())
+                if o.kind != "figure" or x in formats]
+
     def summary_files(self) -> list[str]:
         from . import outputs
 
@@ -552,6 +562,8 @@ class Plan:
         for st in _stages.REGISTRY:         # the files of the stages with a job of their own
             if st.targets is not None:
                 out += st.targets(self)
+            elif st.name in self.own_jobs and st.run_wide:     # its scope's files, the run's: results/SCOPE/
+                out += self.run_wide_files(st.name)
             elif st.name in self.own_jobs:  # its scope's files, per collection (its plan's, else every one)
                 out += [f"{self.results}/{c}/{sc.name}/{f}" for c in (self.job_collections(st.name) or self.collections)
                         for sc in st.scopes for f in self.output_files(sc.name)]

@@ -490,7 +490,10 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
     (``Scope(NAME)``), else the collection's folder (``results/C``: ``tables/``, ``figures/``,
     its :attr:`~metaeval.stages.StageInfo.folder`).  ``tables/TABLE.{csv,md,tex}`` with its layout
     (:attr:`~metaeval.stages.StageInfo.layouts`, else the generic one), ``figures/FIGURE.*`` by
-    its plotter (:attr:`~metaeval.stages.Output.draw`); all or nothing.  ``labels``: the runs and
+    its plotter (:attr:`~metaeval.stages.Output.draw`); all or nothing.  In a scope of its own the
+    texts of its tables a stage renders itself (:attr:`~metaeval.stages.StageInfo.table_texts`:
+    the Kishida Markdown) replace the generic layout's (:func:`_write_table_texts`).
+    ``labels``: the runs and
     measures shown in the Markdown, LaTeX and (collection scope) figures.  In the collection's
     scope ``context`` and ``label_scope`` (:func:`own_job_data`) give the captions their data and
     the LaTeX labels their collection, and the frames of the run that are no declared table (the
@@ -517,10 +520,12 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
             for sc in st.scopes:
                 for o in O.tables(sc.name):
                     written += write_table(frames[o.name], out / o.directory / o.name, kind=o.layout,
-                                           caption=O.caption(o), labels=labels, label_scope=sc.name)
+                                           caption=O.caption(o), labels=labels, label_scope=sc.name,
+                                           formats=tuple(o.formats))
                 for o in O.figures(sc.name) if figures else ():
                     draw, kwargs = plotter(o.layout)
                     written += draw(frames[o.source or o.name], out / o.directory / o.name, **kwargs)
+            written += _write_table_texts(st, frames, params, out, written)
             return written
         declared = {o.name for o in tables}
         ctx = {**(context or {}), **{k: v for k, v in frames.items() if k not in declared}}
@@ -538,6 +543,27 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
     return written
 
 
+def _write_table_texts(st, frames: Mapping, params: Any, out: Path, written: Sequence[Path]) -> list[Path]:
+    """The texts of its tables an own job with a scope of its own renders itself
+    (:attr:`~metaeval.stages.StageInfo.table_texts`: ``{file name under the scope's root: text}``;
+    its parameters' defaults when ``params`` is None), written under ``out`` over what the
+    generic layout wrote there; the paths not in ``written`` yet."""
+    from .stages import resolve
+    from .util import atomic_write
+
+    if st.table_texts is None:
+        return []
+    if params is None and st.params_class is not None:
+        params = st.params_class()
+    new: list[Path] = []
+    for rel, text in resolve(st.table_texts)(dict(frames), params).items():
+        with atomic_write(out / rel, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        if out / rel not in written:
+            new.append(out / rel)
+    return new
+
+
 def write_own_job(name: str, matrices_dir, out_dir, params: Any = None, *, metrics: Sequence[str] | None = None,
                   figures: bool = True, labels: Mapping | None = None, labels_file=None) -> list[Path]:
     """Own job ``name`` on the matrices of ``matrices_dir`` (``metrics``: those only; default every
@@ -545,10 +571,14 @@ def write_own_job(name: str, matrices_dir, out_dir, params: Any = None, *, metri
     NAME`` and the rule ``own_job_NAME`` (``workflow/rules/own_job.smk``) do.  A stage writing
     outputs of the collection's scope shows the runs and measures by ``labels`` (``{name:
     label}``), else by those of ``labels_file`` (a labels file; None: the runs' default labels,
-    :func:`metaeval.labels.labels_for`)."""
+    :func:`metaeval.labels.labels_for`).  A job for the whole run (:attr:`~metaeval.stages.StageInfo.run_wide`:
+    ``metaeval stage kishida``) reads no matrices (``matrices_dir`` None), only its ``params``."""
     from .meta.matrices import list_matrices
     from .meta.stages import get
 
+    if get(name).run_wide:              # one job for the run: no matrices, its parameters only
+        return write_own_outputs(name, run_own_job(name, {}, params), out_dir, figures=figures, labels=labels,
+                                 params=params)
     names = list(metrics) if metrics else list_matrices(matrices_dir)
     if not names:
         raise ValueError(f"no matrices (METRIC.csv) in {matrices_dir}")

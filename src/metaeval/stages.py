@@ -35,10 +35,12 @@ Kinds:
 ``"tables"``    a table computed with the tables themselves (Table 1, run means);
 ``"file"``      a job of ``metaeval stage`` that is not a method (select runs, tables, meta,
                 figures, summary);
-``"other"``     a job with its own command (the Kishida (2005) reproduction); one with a ``run``
+``"other"``     a job with its own command (the judgments as a dimension); one with a ``run``
                 and no rule of its own is an *own job* the package runs generically
                 (:attr:`StageInfo.own_job`: ``metaeval stage NAME``, :func:`metaeval.api.run_stage`,
-                ``workflow/rules/own_job.smk``) -- the one kind ``other`` a plug-in may have.
+                ``workflow/rules/own_job.smk``; one job per collection, or one for the whole run:
+                :attr:`StageInfo.run_wide`, the Kishida (2005) reproduction) -- the one kind
+                ``other`` a plug-in may have.
 
 This module imports nothing but the standard library, so that :mod:`metaeval.outputs` and the
 Snakefile (parsed once per job on a cluster) can read it without numpy or pandas; a stage module
@@ -54,6 +56,7 @@ import shlex
 import types
 import typing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 from collections.abc import Callable, Mapping
 
@@ -176,7 +179,7 @@ def _value_type(annotation: Any) -> Callable:
         return _value_type(args[0])
     if typing.get_origin(annotation) is tuple:
         return _value_type(args[0])
-    if annotation in (int, float, str, bool):
+    if annotation in (int, float, str, bool, Path):
         return annotation
     raise TypeError(f"no command-line parser for a parameter typed {annotation!r}: declare type=")
 
@@ -218,12 +221,14 @@ class Scope:
     ``{kind}``, ``{name}``: a collection's ``KIND_NAME``, the Kishida reproduction's
     ``kishida_NAME``, as the report has always named them); ``reproduction``: its outputs always
     reproduce their paper (the Kishida (2005) tables, computed from that paper's own simulation): their
-    captions say "Regenerates" whatever the collections are (:func:`metaeval.outputs.caption`)."""
+    captions say "Regenerates" whatever the collections are (:func:`metaeval.outputs.caption`);
+    ``title``: its outputs' heading in the HTML report (``snakemake --report``; default its name)."""
 
     name: str
     folders: tuple[tuple[str, str], ...] = (("table", "tables"), ("figure", "figures"), ("text", ""))
     caption_key: str = "{scope}_{kind}_{name}"
     reproduction: bool = False
+    title: str = ""
 
     def folder(self, kind: str) -> str:
         """The folder of the outputs of ``kind`` under the scope's root."""
@@ -520,7 +525,15 @@ class StageInfo:
 
     An own job without :attr:`scopes` writes outputs of the collection's scope, those it declares
     (``Output(..., "collection")``): its rule writes ``results/C/tables/``, ``results/C/figures/``,
-    their report views and its :attr:`folder` (:func:`metaeval.pipeline.write_own_outputs`)."""
+    their report views and its :attr:`folder` (:func:`metaeval.pipeline.write_own_outputs`).
+    ``run_wide``: an own job whose job is one for the whole run, not one per collection (the
+    Kishida (2005) reproduction): its ``run`` reads no matrices (``inputs.matrices`` empty) but
+    its parameters -- files among them, typed ``Path`` (its plan's ``inputs[""]`` its rule's
+    inputs) -- and it writes its scope's files under ``results/SCOPE/`` (a scope of its own).
+    ``table_texts``: for an own job with a scope of its own, the texts of its tables it renders
+    itself, ``table_texts(frames, params) -> {file name under the scope's root: text}``
+    (:data:`Reference`; the Kishida tables' Markdown, in the paper's form): the generic writer
+    writes those as they are and lays out the other files of its tables."""
 
     name: str
     kind: str
@@ -560,6 +573,8 @@ class StageInfo:
     metric_list: Callable[[Any], tuple[str, ...]] | None = None
     extra_matrices: Callable[[Any], tuple[str, ...]] | None = None
     runtime: int = 30
+    run_wide: bool = False
+    table_texts: Reference | None = None
 
     def __post_init__(self):
         if any(isinstance(o, dict) for o in self.outputs):      # keyword dicts of Output: declarations
@@ -581,6 +596,11 @@ class StageInfo:
             raise ValueError(f"stage {self.name}: an own job declares its parameters as a frozen dataclass")
         if self.run is not None and self.metrics is None and self.metric_list is None:
             raise ValueError(f"stage {self.name}: metrics=None declares a metric list of its own: give metric_list")
+        if self.run_wide and not (self.own_job and self.scopes):
+            raise ValueError(f"stage {self.name}: a job for the whole run (run_wide) is an own job with a scope "
+                             "of its own (kind other, a run function, scopes=(Scope(NAME),))")
+        if self.table_texts is not None and not self.scopes:
+            raise ValueError(f"stage {self.name}: table_texts renders the tables of a scope of its own (scopes=)")
 
     @property
     def is_method(self) -> bool:

@@ -84,7 +84,7 @@ def test_readme_sequence_one_config_per_results_folder(tmp_path):
     assert first[0] == "metaeval: effective config (my.yaml + defaults) -> results-mine/effective-config.yaml"
     assert first[1] == "  From the defaults (not in the config given):"
     inherited = [ln.strip() for ln in first[2:] if ln.startswith("    ")]
-    assert "kishida: {enabled: true}" in inherited
+    assert any(ln.startswith("kishida: {enabled: true, R: [10, 50, 100], ") for ln in inherited)
     assert any(ln.startswith("sweeps: {gains: {enabled: true, metrics: [P-plus, P-measure, O-measure]")
                for ln in inherited)
     # the per-collection defaults (order null: the input's conventions, issue 31; standardisation and
@@ -96,7 +96,7 @@ def test_readme_sequence_one_config_per_results_folder(tmp_path):
     text = (work / "results-mine" / runconfig.RECORD).read_text()
     assert [f"#   {ln}" for ln in inherited] == [ln for ln in text.splitlines() if ln.startswith("#   ")]
     eff = yaml.safe_load(text)
-    assert eff["metrics"] == ["AP", "RR"] and eff["kishida"] == {"enabled": True}
+    assert eff["metrics"] == ["AP", "RR"] and eff["kishida"]["enabled"] is True and eff["kishida"]["M"] == 1000
     assert eff["bootstrap"] == {"B": 20, "alpha": 0.05, "seed": 0}
 
 

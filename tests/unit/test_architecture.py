@@ -30,7 +30,7 @@ FORBIDDEN = ("metaeval.outputs", "metaeval.report", "metaeval.tables", "metaeval
 #: the layer of each top-level module / subpackage of metaeval; an import must go to a lower one
 RANK = {"errors": 0, "_lazy": 0, "argtypes": 0, "_plugins": 0, "cnum": 0, "memo": 0, "progress": 0, "treceval": 2.5, "cwl": 2.5,
         "ndeval": 2.5, "ntcir": 2.5, "util": 0.5, "workers": 0.5, "detmath": 0.5, "stages": 0.5, "collection": 1,
-        "publish": 0.75, "io": 2, "metrics": 2, "meta": 3, "kishida": 3, "simulate": 3, "labels": 3.5, "outputs": 4, "report": 5,
+        "publish": 0.75, "io": 2, "metrics": 2, "meta": 3, "kishida": 2.75, "simulate": 3, "labels": 3.5, "outputs": 4, "report": 5,
         "forking": 5.5, "pipeline": 6, "api": 6.5, "checks": 6, "runconfig": 6, "frontpage": 6, "logsummary": 6,
         "dag": 6, "dagrun": 6, "cli": 7, "__main__": 8}
 
@@ -177,18 +177,18 @@ def test_the_declarations_are_dependency_free():
     # the registry is passive: the catalogue metaeval.meta.stages registers the package's stages;
     # it imports a plug-in's module by name (importlib) only from METAEVAL_STAGES (os)
     assert {t.split(".")[0] for t in imports_of(PKG / "stages.py")} <= {"__future__", "collections", "dataclasses",
-                                                                        "importlib", "os", "shlex", "types", "typing"}
+                                                                        "importlib", "os", "pathlib", "shlex", "types", "typing"}
     # the argparse value types a parameter may name as its option's parser (parse=)
     assert {t.split(".")[0] for t in imports_of(PKG / "argtypes.py")} <= {"__future__", "argparse", "collections",
                                                                           "math", "re", "typing"}
-    # a stage module declares with the registry's classes (and the value types of metaeval.argtypes);
-    # numpy and pandas only inside its run()
+    # a stage module declares with the registry's classes (and the value types of metaeval.argtypes,
+    # pathlib's Path of a file parameter); numpy and pandas only inside its run()
     for path in (PKG / "meta" / "stages").glob("*.py"):
         top = [n for n in ast.parse(path.read_text(encoding="utf-8")).body
                if isinstance(n, (ast.Import, ast.ImportFrom))]
         names = {a.name for n in top if isinstance(n, ast.Import) for a in n.names}
         names |= {("." * n.level) + (n.module or "") for n in top if isinstance(n, ast.ImportFrom)}
-        allowed = {"__future__", "argparse", "dataclasses", "...stages", "...argtypes", ".common", ".cite"}
+        allowed = {"__future__", "argparse", "dataclasses", "pathlib", "...stages", "...argtypes", ".common", ".cite"}
         if path.name == "__init__.py":         # the catalogue: the registry and every stage module
             allowed |= {"...", ".", "typing"}
         assert names <= allowed, (path.name, names)

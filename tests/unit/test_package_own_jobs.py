@@ -102,3 +102,59 @@ def test_its_rule_is_the_generic_one(tmp_path, name):
     shells = [ln for ln in r.stdout.splitlines() if ln.startswith("Shell command:") and f" stage {name} " in ln]
     assert len(shells) == 2 and all("--out results/simA " in s or "--out results/simB " in s for s in shells)
     assert all("-m metaeval.report.views" in s for s in shells)
+    # the reduced config's Kishida reproduction: one job for the run, the generic rule's
+    assert "own_job_kishida" in jobs and "kishida" not in jobs
+    kishida = [ln for ln in r.stdout.splitlines() if ln.startswith("Shell command:") and " stage kishida " in ln]
+    assert len(kishida) == 1 and " --kishida-M 1000 " in kishida[0] and "--out results/kishida " in kishida[0]
+
+
+def _runs(d: Path) -> dict:
+    """A qrels file and four runs of three topics (the reproducibility stage's input)."""
+    rng = np.random.default_rng(5)
+    (d / "qrels.txt").write_text("".join(f"{t} 0 d{t}-{k} {int(rng.integers(0, 3))}\n" for t in range(1, 4)
+                                         for k in range(6)))
+    files = {}
+    for r in range(4):
+        files[r] = d / f"r{r}.run"
+        files[r].write_text("".join(f"{t} Q0 d{t}-{k} {i + 1} {10 - i} r{r}\n" for t in range(1, 4)
+                                    for i, k in enumerate(rng.permutation(6))))
+    return {"qrels": str(d / "qrels.txt"), **{f"r{r}": str(f) for r, f in files.items()}}
+
+
+#: the own jobs for the whole run: (its own command's words, the same through `metaeval stage NAME`,
+#: run_stage's keywords), of the input files
+RUN_WIDE = {
+    "kishida": lambda f: (["paper-tables", "kishida", "--L", "5", "--M", "20", "--R", "10,20", "--b", "3"],
+                          ["stage", "kishida", "--kishida-L", "5", "--kishida-M", "20", "--kishida-R", "10,20",
+                           "--kishida-b", "3"],
+                          {"kishida_L": 5, "kishida_M": 20, "kishida_R": (10, 20), "kishida_b": 3.0}),
+    "reproducibility": lambda f: (
+        ["reproducibility", "--qrels", f["qrels"], "--orig", f["r0"], f["r1"], "--rep", f"x={f['r2']},{f['r3']}",
+         "--metrics", "AP", "P@5", "--depth", "4", "--no-figures", "--quiet"],
+        ["stage", "reproducibility", "--rp-qrels", f["qrels"], "--rp-orig", f["r0"], f["r1"], "--rp-reps",
+         f"x={f['r2']},{f['r3']}", "--rp-metrics", "AP", "P@5", "--rp-depth", "4", "--figure-formats", "png"],
+        {"rp_qrels": Path(f["qrels"]), "rp_orig": (Path(f["r0"]), Path(f["r1"])), "rp_reps": (f"x={f['r2']},{f['r3']}",),
+         "rp_metrics": ("AP", "P@5"), "rp_depth": 4}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUN_WIDE))
+def test_a_job_for_the_run_of_the_package(tmp_path, name):
+    """An own job for the whole run (StageInfo.run_wide): no rule of its own; its command, `metaeval
+    stage NAME` (no matrices; its file parameters' options, paths) and run_stage write the same
+    tables (the figures: the same plotters, drawn once)."""
+    import metaeval
+    from metaeval.meta.stages import get, own_job_stages
+
+    st = get(name)
+    assert st.own_job and st.run_wide and name in own_job_stages()
+    assert not (ROOT / "workflow" / "rules" / f"{name}.smk").exists()
+    assert f"rules/{name}.smk" not in (ROOT / "Snakefile").read_text()
+    own, generic, keywords = RUN_WIDE[name](_runs(tmp_path))
+    outs = []
+    for way, words in (("own", own), ("generic", generic)):
+        assert main([*words, "--out", str(tmp_path / way)] + (["--quiet"] if way == "generic" else [])) == 0
+        outs.append(_files(tmp_path / way))
+    metaeval.run_stage(name, out=tmp_path / "api", figures=False, **keywords)
+    outs.append(_files(tmp_path / "api"))
+    assert outs[0] and outs[0] == outs[1] == outs[2]

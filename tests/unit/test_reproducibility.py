@@ -233,8 +233,9 @@ def test_bad_input_names_the_run_and_topic_and_writes_nothing(dl19, tmp_path, ca
 
 
 def test_the_config_block_is_one_job_whose_command_writes_the_declared_files(dl19, tmp_path):
-    """`reproducibility:` in the config: one job (metaeval.dag.Plan), its command line from the
-    stage's declared parameters; that command writes every declared table and figure."""
+    """`reproducibility:` in the config: one job for the run (metaeval.dag.Plan; the generic rule
+    own_job_reproducibility), its command line, `metaeval stage reproducibility`, from the stage's
+    declared parameters; that command writes every declared table and figure."""
     import shlex
     from pathlib import Path as P
 
@@ -250,14 +251,15 @@ def test_the_config_block_is_one_job_whose_command_writes_the_declared_files(dl1
                                "metrics": ["P@5", "P@10", "AP"], "depth": DEPTH}}
     validate(cfg, str(P(__file__).resolve().parents[2] / "workflow/schemas/config.schema.yaml"))
     plan = dag.Plan(cfg)
-    files = plan.stage_targets("reproducibility")
+    files = plan.run_wide_files("reproducibility")
     assert files == [f"results/reproducibility/{f}" for f in outputs.files("reproducibility")]
     assert set(files) <= set(plan.targets())
     assert set(plan.job_inputs("reproducibility")) == {dl19["qrels"], *[r[n] for n in ("bm25base_p", "bm25base_rm3_p",
                                                   "bm25tuned_p", "bm25tuned_rm3_p", "p_bert", "runid2")]}
     args = shlex.split(plan.own_job_args("reproducibility", None))
     out = tmp_path / "out"
-    assert _cli(["reproducibility", *args, "--out", str(out), "--quiet"]) == 0
+    assert args[:2] == ["--rp-qrels", dl19["qrels"]]
+    assert _cli(["stage", "reproducibility", *args, "--out", str(out), "--quiet"]) == 0
     for o in outputs.outputs("reproducibility"):
         for f in o.files():
             assert (out / f).is_file(), f
@@ -267,4 +269,4 @@ def test_the_config_block_is_one_job_whose_command_writes_the_declared_files(dl1
     assert len(rep) == 2 * 2 * 3 and list(rep.reproduction.unique()) == ["a", "b"]
     assert "Breuer et al. (2020)" in (out / "tables/effects.md").read_text()
     cfg["reproducibility"]["enabled"] = False
-    assert dag.Plan(cfg).stage_targets("reproducibility") == []
+    assert not any("reproducibility" in f for f in dag.Plan(cfg).targets())

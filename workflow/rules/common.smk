@@ -306,7 +306,6 @@ def benchmark_path(name):
 from metaeval import outputs as _outputs
 
 TABLES = _outputs.names("collection", "table", **CONDITIONS)
-KISHIDA_FILES = _outputs.files("kishida")
 
 
 def all_targets():
@@ -426,6 +425,34 @@ def own_job_outputs(stage):
         return [f for sc in st.scopes for f in folder_outputs(sc.name, sc.name)]
     folder = [directory(f"{RES}/{{collection}}/{st.folder}")] if st.folder else []
     return _table_outputs([stage]) + _figure_outputs([stage]) + _report_view_outputs(stage) + folder
+
+
+def own_run_outputs(stage):
+    """The files of own job `stage` whose job is one for the run (StageInfo.run_wide): those of its
+    scopes, results/SCOPE/ (metaeval.dag.Plan.run_wide_files), the CSVs and PNGs in the report (under
+    its scope's title, Scope.title)."""
+    st = _stage_registry.get(stage)
+    out = []
+    for sc in st.scopes:
+        category = sc.title or sc.name
+        for o in _outputs.outputs(sc.name):
+            for x, f in zip(o.formats, o.files()):
+                if not _drawn(o, x):
+                    continue
+                path = f"{RES}/{sc.name}/{f}"
+                if o.kind == "text":
+                    path = directory(path)
+                elif x in ("csv", "png"):
+                    path = report(path, caption=caption(_outputs.report_caption_name(o)), category=category,
+                                  labels={"collection": category, o.kind: o.name})
+                out.append(path)
+    return out
+
+
+def own_run_out(stage):
+    """Params function: the --out of own job `stage` for the whole run: its scope's root, results/SCOPE."""
+    out = f"{RES}/{_stage_registry.get(stage).scopes[0].name}"
+    return lambda w: out
 
 
 def own_job_out(stage):

@@ -10,7 +10,7 @@
 # display labels, passed as --labels. Its message is its title, its runtime its declared one.
 
 _RULED = {r.name for r in workflow.rules}
-OWN_JOBS = [s for s in PLAN.own_jobs if s not in _RULED]
+OWN_JOBS = [s for s in PLAN.own_jobs if s not in _RULED and not _stage_registry.get(s).run_wide]
 
 for _stage in OWN_JOBS:
     _job = PLAN.job(_stage)
@@ -52,3 +52,46 @@ for _stage in OWN_JOBS:
             "{params.metaeval} stage {params.stage} --matrices {params.matrices:q} --metrics {params.metrics}"
             " {params.args} {params.figure_args}{params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"
             + (" && {params.views} >> {log:q} 2>&1" if _views else "")
+
+
+#: the own jobs whose job is one for the whole run (StageInfo.run_wide), not one per collection
+RUN_WIDE_JOBS = [s for s in PLAN.own_jobs if s not in _RULED and _stage_registry.get(s).run_wide]
+
+
+# An own job whose job is one for the whole run (StageInfo.run_wide: kishida): one rule per stage,
+# named own_job_NAME, one job (no collection wildcard) running `metaeval stage NAME` with its
+# declared parameters (job_args(NAME); files among them, its plan's inputs[""] its inputs), writing
+# its scope's files under results/SCOPE/ (own_run_outputs: the run's, under its scope's title in the
+# report). Its log and benchmark are results/logs/NAME.log, results/benchmarks/NAME.tsv.
+for _stage in RUN_WIDE_JOBS:
+    _st = _stage_registry.get(_stage)
+    _draws = any(o.kind == "figure" for sc in _st.scopes for o in _outputs.outputs(sc.name))
+
+    rule:
+        name:
+            f"own_job_{_stage}"
+        conda:
+            CONDA_ENV
+        input:
+            PLAN.job_inputs(_stage),
+        output:
+            own_run_outputs(_stage),
+        params:
+            metaeval=METAEVAL,
+            stage=_stage,
+            args=PLAN.job_args(_stage),
+            figure_args=f" {FIGURE_ARGS}" if _draws else "",
+            out=own_run_out(_stage),
+        log:
+            f"{RES}/logs/{_stage}.log",
+        benchmark:
+            f"{RES}/benchmarks/{_stage}.tsv"
+        message:
+            own_job_title(_stage)
+        threads: job_threads(_stage)
+        resources:
+            mem_mb=3000,
+            runtime=own_job_runtime(_stage),
+        shell:
+            "{params.metaeval} stage {params.stage} {params.args}{params.figure_args} --out {params.out:q} --quiet"
+            " > {log:q} 2>&1"

@@ -4,40 +4,16 @@ run was reproduced -- came beside it, is a deprecated alias: hidden from the hel
 release.)
 
 ``kishida`` (Kishida (2005)) writes ``table1..table5`` (CSV at full precision and Markdown) and
-``patterns.csv``; see :mod:`metaeval.kishida.reproduce` (the tables) and
-:mod:`metaeval.report.kishida` (the files).  Runs in well under a second.
+``patterns.csv``: the stage ``kishida`` (:mod:`metaeval.meta.stages.kishida`: its options, the
+tables of :mod:`metaeval.kishida.reproduce`, their Markdown :mod:`metaeval.report.kishida`) through
+the generic writer of an own job, as ``metaeval stage kishida`` and the pipeline's job run it.
+Runs in well under a second.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-
-
-def _floats(text: str) -> tuple[float, ...]:
-    try:
-        vals = tuple(float(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected numbers separated by ','") from None
-    return vals
-
-
-def _ints(text: str) -> tuple[int, ...]:
-    try:
-        vals = tuple(int(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected integers separated by ','") from None
-    return vals
-
-
-def _pos(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive integer")
-    return v
 
 
 DESCRIPTION = ("Regenerate the tables of Kishida (2005): Table 1 (Eq. 17), Table 2 "
@@ -66,39 +42,32 @@ def _deprecated_run(args) -> int:
 
 
 def _options(p: argparse.ArgumentParser) -> None:
-    from ..meta.stages.common import SEED
-    from ._types import checked, declared
+    # the stage's options, declared by its parameter class (metaeval/meta/stages/kishida.py)
+    from ._meta_options import add_command_args
 
     p.add_argument("target", choices=["kishida"], help="what to reproduce")
     p.add_argument("--out", required=True, help="output folder")
-    g = p.add_argument_group("Table 1")
-    g.add_argument("--R", type=_ints, default=(10, 50, 100), help="numbers of relevant documents (10,50,100)")
-    g.add_argument("--v", type=_floats, default=(0.1, 0.3, 0.5), help="AP scores (0.1,0.3,0.5)")
-    g.add_argument("--j", type=_pos, default=101, help="rank of the new relevant document (101)")
-    g = p.add_argument_group("Table 2")
-    g.add_argument("--thetas", type=_floats, default=(0.9, 0.5), help="relevance probabilities (0.9,0.5)")
-    g.add_argument("--L", type=_pos, default=50, help="topics (50)")
-    g.add_argument("--N", type=_pos, default=10, help="documents per list (10)")
-    g.add_argument("--M", type=_pos, default=1000, help="repeated judgments (1000)")
-    g.add_argument("--seed", type=declared("seed"), default=SEED, help=f"random seed (default {SEED})")
-    g = p.add_argument_group("Tables 3-5")
-    g.add_argument("--degrees", type=_ints, default=(3, 2, 1), help="relevance degrees (3,2,1)")
-    g.add_argument("--n", type=_pos, default=5, help="output length (5)")
-    g.add_argument("--b", type=checked(float, {"type": "number", "exclusiveMinimum": 1}), default=2.0,
-                   help="log base of the DCG discount (2)")
+    add_command_args(p.add_argument_group("Table 1"), "kishida", only=("--R", "--v", "--j"))
+    add_command_args(p.add_argument_group("Table 2"), "kishida", only=("--thetas", "--L", "--N", "--M", "--seed"))
+    add_command_args(p.add_argument_group("Tables 3-5"), "kishida", only=("--degrees", "--n", "--b"))
 
 
 def run(args) -> int:
+    from .. import pipeline
     from ..errors import ConfigError
-    from ..kishida.reproduce import KishidaParams
-    from ..report.kishida import write_kishida
+    from ..meta.stages import get
+    from ._meta_options import command_dest, command_values
 
+    st = get("kishida")
+    given = command_values(args, "kishida")
     try:
-        params = KishidaParams(R=args.R, v=args.v, j=args.j, thetas=args.thetas, L=args.L, N=args.N,
-                               M=args.M, seed=args.seed, degrees=args.degrees, n=args.n, b=args.b)
-        paths = write_kishida(args.out, params)
+        assert st.params_class is not None
+        params = st.params_class(**{prm.name: tuple(v) if isinstance(v, list) else v
+                                    for prm in st.params for v in (given[command_dest(prm)],)})
+        paths = pipeline.write_own_job("kishida", None, args.out, params)
     except ValueError as e:
         raise ConfigError(f"paper-tables kishida: {e}") from None
-    for path in paths:             # written under the temporary folder, shown where they now are
+    # written under the temporary folder, shown where they now are: the CSVs, then the Markdown
+    for path in sorted(paths, key=lambda q: Path(q).suffix != ".csv"):
         print(Path(args.out_shown) / Path(path).relative_to(args.out))
     return 0

@@ -124,7 +124,8 @@ def run(args) -> int:
         if st.command is not None:           # a job that is not a method: the function it names
             resolve(st.command)(args, parser, progress)
         elif st.own_job:                     # a job of its own the package runs: its scope's files under OUT
-            need(parser, args, "matrices")
+            if not st.run_wide:              # (one for the whole run: no matrices, its options only)
+                need(parser, args, "matrices")
             pipeline.write_own_job(name, args.matrices, args.out, stage_params_from_args(args, name),
                                    metrics=getattr(args, "metrics", None), labels_file=args.labels)
         else:

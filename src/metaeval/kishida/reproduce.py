@@ -1,6 +1,7 @@
-"""Compute Tables 1-5 of Kishida (2005) as DataFrames (:func:`build_tables`).  Writing them (CSV at
-full precision plus Markdown laid out like the report's tables) is
-:func:`metaeval.report.kishida.write_kishida`, used by ``metaeval paper-tables kishida --out DIR``.
+"""Compute Tables 1-5 of Kishida (2005) as DataFrames (:func:`build_tables`): the ``run`` of the stage
+``kishida`` (:mod:`metaeval.meta.stages.kishida`), whose generic writer writes them (CSV at full
+precision plus Markdown laid out like the report's tables, :mod:`metaeval.report.kishida`) for
+``metaeval paper-tables kishida --out DIR``, ``metaeval stage kishida`` and the pipeline's job.
 
 Tables (the files in ``out``):
 

@@ -24,7 +24,7 @@ import importlib
 
 _LAZY = {"write_table": "tables", "table_texts": "tables", "table_caption": "tables",
          "read_table": "csvio", "csv_text": "csvio", "write_csv": "csvio",
-         "make_all_figures": "figures", "write_summary": "summary", "write_kishida": "kishida",
+         "make_all_figures": "figures", "write_summary": "summary",
          "layout_table": "layout_catalogue", "KINDS": "layout_catalogue"}
 
 __all__ = sorted(_LAZY)  # noqa: PLE0605 - the names of the lazy table

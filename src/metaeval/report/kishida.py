@@ -1,21 +1,18 @@
-"""Write the Kishida (2005) reproduction: every table of
-:func:`metaeval.kishida.reproduce.build_tables` as CSV (full precision) and, for Tables 1-5,
-Markdown laid out like the report's tables (the files declared in :mod:`metaeval.outputs`, scope
+"""The Markdown of the Kishida (2005) reproduction: Tables 1-5 of
+:func:`metaeval.kishida.reproduce.build_tables` laid out like the report's tables
+(:func:`stage_texts`, the stage's ``table_texts``); the CSVs (full precision) and the files
+themselves are written by the generic writer of an own job's scope
+(:func:`metaeval.pipeline.write_own_outputs`, the files declared in :mod:`metaeval.outputs`, scope
 ``"kishida"``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
-from .. import outputs as O
-from ..kishida.reproduce import KishidaParams, build_tables
+from ..kishida.reproduce import KishidaParams
 from ..kishida.simulation import STATISTICS
-from ..util import atomic_dir_outputs, atomic_write
-from .csvio import csv_text
 
-__all__ = ["render_markdown", "write_kishida"]
+__all__ = ["render_markdown", "stage_texts"]
 
 
 # ----------------------------------------------------------------------------- markdown
@@ -88,20 +85,11 @@ def render_markdown(tables: dict[str, pd.DataFrame], p: KishidaParams) -> dict[s
     return out
 
 
-def write_kishida(out: str | Path, p: KishidaParams | None = None) -> list[Path]:
-    """Compute every table and write them to ``out``; returns the written paths.  All texts are
-    rendered before any file is written; a failure removes the files already written."""
-    p = KishidaParams() if p is None else p
-    out = Path(out)
-    tables = build_tables(p)
-    texts: dict[str, str] = {f"{k}.csv": csv_text(df) for k, df in tables.items()}
-    texts.update({f"{k}.md": t for k, t in render_markdown(tables, p).items()})
-    declared = set(O.files("kishida"))
-    if set(texts) != declared:                   # the declarations and the writer agree
-        raise AssertionError(f"kishida files {sorted(texts)} != declared {sorted(declared)}")
-    paths = [out / name for name in texts]
-    with atomic_dir_outputs(paths):
-        for path, text in zip(paths, texts.values()):
-            with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
-    return paths
+def stage_texts(tables: dict[str, pd.DataFrame], params=None) -> dict[str, str]:
+    """The Markdown of Tables 1-5 (``tableN.md``), laid out as the paper's, of the stage's frames
+    and parameters (:class:`~metaeval.meta.stages.kishida.KishidaStageParams`, None: the paper's):
+    the stage's :attr:`~metaeval.stages.StageInfo.table_texts`, which the generic writer
+    (:func:`metaeval.pipeline.write_own_outputs`) writes beside the CSVs."""
+    from ..meta.stages.kishida import paper_params
+
+    return {f"{k}.md": t for k, t in render_markdown(tables, paper_params(params)).items()}

@@ -1,22 +1,18 @@
-"""Writing what ``metaeval reproducibility`` computes (Breuer et al. 2020;
-:mod:`metaeval.meta.reproducibility`): ``tables/{reproducibility,effects,reproducibility_topics}.
-{csv,md,tex}`` and the figures ``figures/reproducibility_effects.{png,pdf}`` (Effect Ratio against
-Delta RI, one point per reproduction, one panel per measure) and
-``figures/reproducibility_rmse.{png,pdf}`` (RMSE against the measure's cutoff), drawn from the
-tables.  Every table and figure is rendered before the output folder is touched: a failure leaves
-nothing half-written."""
+"""Laying out what the stage ``reproducibility`` computes (Breuer et al. 2020;
+:mod:`metaeval.meta.reproducibility`): the Markdown and LaTeX of ``tables/{reproducibility,effects,
+reproducibility_topics}`` (:func:`stage_texts`, the stage's ``table_texts``) and the plotters of
+the figures ``figures/reproducibility_effects.{png,pdf}`` (Effect Ratio against Delta RI, one point
+per reproduction, one panel per measure) and ``figures/reproducibility_rmse.{png,pdf}`` (RMSE
+against the measure's cutoff), drawn from the tables; the files are written by the generic writer
+of an own job (:func:`metaeval.pipeline.write_own_outputs`, all or nothing)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
-if TYPE_CHECKING:
-    from ..meta.reproducibility import ReproResult
-
-__all__ = ["write_reproducibility", "plot_reproducibility_effects", "plot_reproducibility_rmse", "captions"]
+__all__ = ["stage_texts", "plot_reproducibility_effects", "plot_reproducibility_rmse", "captions"]
 
 
 def captions() -> dict[str, str]:
@@ -109,24 +105,16 @@ def plot_reproducibility_rmse(table: pd.DataFrame, path_stem: str | Path) -> lis
         return save_figure(fig, path_stem)
 
 
-def write_reproducibility(res: ReproResult, out: str | Path, *, figures: bool = True) -> list[Path]:
-    """Write ``res`` (:class:`~metaeval.meta.reproducibility.ReproResult`) into ``out``:
-    the three tables and, with ``figures``, the two figures.  Each file atomically; a failure
-    removes what this call wrote."""
+def stage_texts(tables: dict[str, pd.DataFrame], params=None) -> dict[str, str]:
+    """The Markdown and LaTeX of the stage's three tables (``tables/NAME.{md,tex}``), laid out
+    generically under their declared captions as they are (the stage's
+    :attr:`~metaeval.stages.StageInfo.table_texts`, which the generic writer,
+    :func:`metaeval.pipeline.write_own_outputs`, writes beside the CSVs and the figures)."""
     from .. import outputs as O
-    from ..util import atomic_dir_outputs
-    from .figures import plotter
-    from .tables import write_table
+    from .tables import table_texts
 
-    out = Path(out)
-    cap = captions()
-    tables = res.tables
-    written: list = []
-    with atomic_dir_outputs(written):
-        for name, df in tables.items():
-            written += write_table(df, out / "tables" / name, kind="generic", caption=cap[name])
-        for o in O.figures("reproducibility") if figures else ():       # as its stage declares them
-            draw, kwargs = plotter(o.layout)
-            written += draw(tables[o.source or o.name], out / "figures" / o.name, **kwargs)
-    return written
-
+    out = {}
+    for o in O.tables("reproducibility"):
+        texts = table_texts(tables[o.name], o.name, kind="generic", caption=o.caption)
+        out.update({f"{o.directory}/{o.name}{x}": texts[x] for x in (".md", ".tex")})
+    return out

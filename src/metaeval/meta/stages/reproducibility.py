@@ -1,14 +1,22 @@
 """Stage ``reproducibility``: was it reproduced?  The reproducibility and replicability measures of
 Breuer, Ferro, Fuhr, Maistro, Sakai, Schaer & Soboroff (2020) for an original pair of runs
 (baseline, advanced) and any number of reproductions of it (:mod:`metaeval.meta.reproducibility`,
-exact to repro_eval 0.5.0).  Its own command (``metaeval reproducibility``,
-:mod:`metaeval.cli.reproducibility`) and, when ``reproducibility: {enabled: true}``, one job
-(``workflow/rules/reproducibility.smk``) writing ``RESULTS/reproducibility/``; its parameters, its
-config section, its tables and figures are declared here (standard library only)."""
+exact to repro_eval 0.5.0).  An own job for the whole run (kind ``other`` with a ``run``,
+``run_wide``) on the files its parameters name (qrels, the original pair, the reproductions:
+parameters typed ``Path``): ``metaeval stage reproducibility``, ``metaeval.run_stage(
+"reproducibility", ...)`` and, when ``reproducibility: {enabled: true}``, the generic rule
+``own_job_reproducibility`` (``workflow/rules/own_job.smk``, one job, its plan's ``inputs[""]`` the
+files) run it into ``RESULTS/reproducibility/``; its own command (``metaeval reproducibility``,
+:mod:`metaeval.cli.reproducibility`) and API function (:func:`metaeval.api.reproducibility`,
+returning the whole result) write through the same writer
+(:func:`metaeval.pipeline.write_own_outputs`).  Its parameters, its config section, its tables
+and figures are declared here (standard library only)."""
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
+from pathlib import Path
 
 from ...stages import JobPlan, PlanView, Scope, StageInfo, parameter
 
@@ -27,6 +35,21 @@ def _files(value: list) -> list[str]:
     return list(value)
 
 
+def reproduction(text: str) -> tuple[str, str, str]:
+    """``NAME=BASELINE,ADVANCED`` -> ``(NAME, BASELINE, ADVANCED)`` (a usage error otherwise)."""
+    name, eq, files = str(text).partition("=")
+    parts = files.split(",")
+    if not eq or not name or len(parts) != 2 or not all(parts):
+        raise argparse.ArgumentTypeError(f"expected NAME=BASELINE,ADVANCED (two run files), got {text!r}")
+    return name, parts[0], parts[1]
+
+
+def _reproduction_word(text: str) -> str:
+    """The option's word, checked (:func:`reproduction`)."""
+    reproduction(text)
+    return text
+
+
 _TABLE = {"kind": "table", "scope": _R, "condition": _R}
 _FIGURE = {"kind": "figure", "scope": _R, "condition": _R}
 
@@ -39,39 +62,52 @@ def inputs(config: dict) -> list[str]:
     return [f for f in dict.fromkeys(files) if f]
 
 
-def targets(p: PlanView) -> list[str]:
-    """Its files, ``results/reproducibility/...``, when it is switched on."""
-    if not p.is_on("reproducibility"):
-        return []
-    return [f"{p.results}/reproducibility/{f}" for f in p.output_files("reproducibility")]
-
-
 def plan(p: PlanView) -> JobPlan:
-    """What its rule (``workflow/rules/reproducibility.smk``, one job, not per collection) reads
-    from the plan of a config: its input files (its outputs are its ``targets``)."""
+    """What its rule (``own_job_reproducibility``, one job, not per collection) reads from the plan
+    of a config: its input files (the files its parameters name; a reproduction's two runs among
+    them)."""
     return JobPlan(inputs={"": tuple(inputs(p.config))})
+
+
+def run(inputs, params: ReproducibilityParams) -> dict:
+    """The measures of every reproduction (``inputs``: nothing read; the files are the
+    parameters'): the three tables of :func:`metaeval.meta.reproducibility.reproducibility`."""
+    from ..reproducibility import Reproduction, reproducibility
+
+    missing = [o for o, v in (("--rp-qrels", params.rp_qrels), ("--rp-orig", params.rp_orig),
+                              ("--rp-reps", params.rp_reps)) if not v]
+    if missing:
+        raise ValueError(f"give {', '.join(missing)} (the original's qrels, its two runs, the reproductions)")
+    reps = [Reproduction(*reproduction(w)) for w in params.rp_reps or ()]
+    res = reproducibility(str(params.rp_qrels), [str(f) for f in params.rp_orig or ()], reps,
+                          [str(m) for m in params.rp_metrics],
+                          rep_qrels=None if params.rp_rep_qrels is None else str(params.rp_rep_qrels),
+                          depth=params.rp_depth, rbo_p=params.rp_rbo_p)
+    return dict(res.tables)
 
 
 @dataclass(frozen=True)
 class ReproducibilityParams:
     """The stage's parameters: the options of its command (no MetaConfig fields)."""
 
-    rp_qrels: str | None = parameter(None, "qrels of the original collection", flag="--qrels", config=(_R, "qrels"),
-        field=False, schema={"type": ["string", "null"]}, doc="Qrels of the original experiment's collection.")
-    rp_orig: tuple[str, ...] | None = parameter(None, "the original baseline and advanced runs", flag="--orig",
-        nargs="+", config=(_R, "orig"), field=False, render=_files,
+    rp_qrels: Path | None = parameter(None, "qrels of the original collection", flag="--qrels", config=(_R, "qrels"),
+        metavar="FILE", parse=Path, field=False, schema={"type": ["string", "null"]},
+        doc="Qrels of the original experiment's collection.")
+    rp_orig: tuple[Path, ...] | None = parameter(None, "the original baseline and advanced runs", flag="--orig",
+        nargs="+", metavar="FILE", parse=Path, config=(_R, "orig"), field=False, render=_files,
         schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}, "minItems": 2,
                 "maxItems": 2},
         doc="The original baseline and advanced run files.")
     rp_reps: tuple[str, ...] | None = parameter(None, "reproductions NAME=BASELINE,ADVANCED", flag="--rep", nargs="+",
-        config=(_R, "reproductions"), field=False, render=_reproductions,
+        metavar="NAME=B,A", parse=_reproduction_word, config=(_R, "reproductions"), field=False,
+        render=_reproductions,
         schema={"type": ["object", "null"],
                 "additionalProperties": {"type": "array", "items": {"type": "string", "minLength": 1},
                                          "minItems": 2, "maxItems": 2}},
         doc="The reproductions, each NAME: [baseline run file, advanced run file] (a CENTRE-style "
         "campaign: every participant's pair).")
-    rp_rep_qrels: str | None = parameter(None, "qrels of another collection (replicability)", flag="--rep-qrels",
-        config=(_R, "rep_qrels"), field=False, schema={"type": ["string", "null"]},
+    rp_rep_qrels: Path | None = parameter(None, "qrels of another collection (replicability)", flag="--rep-qrels",
+        metavar="FILE", parse=Path, config=(_R, "rep_qrels"), field=False, schema={"type": ["string", "null"]},
         doc="Qrels of the collection the reproductions ran on when it is not the original's "
         "(replicability: only the unpaired t test, ER and Delta RI).")
     rp_metrics: tuple[str, ...] = parameter(DEFAULT_METRICS, "measures (ir_measures' names)", flag="--metrics",
@@ -87,8 +123,9 @@ class ReproducibilityParams:
 
 
 STAGE = StageInfo(
-    "reproducibility", "other",        # its tables: `outputs` below (scope reproducibility, not per collection)
-    plan=plan, targets=targets, scopes=(Scope(_R, folders=(("table", "tables"), ("figure", "figures"))),),
+    "reproducibility", "other", run,   # its tables: `outputs` below (scope reproducibility, not per collection)
+    plan=plan, run_wide=True, runtime=60, table_texts="metaeval.report.reproducibility:stage_texts",
+    scopes=(Scope(_R, folders=(("table", "tables"), ("figure", "figures"))),),
     condition=_R, switch=(_R, "enabled"), switch_default=False,
     switch_doc="Run the stage (one job: tables reproducibility, effects and reproducibility_topics).",
     title=f"was it reproduced? reproducibility and replicability measures ({_REF})",
