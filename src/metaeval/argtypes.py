@@ -98,8 +98,10 @@ def _is(value: object, kind: str) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "number":
         return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if kind == "string":
-        return isinstance(value, str)
+    if kind == "string":                 # a file parameter's path is the config's string
+        import os
+
+        return isinstance(value, (str, os.PathLike))
     if kind == "boolean":
         return isinstance(value, bool)
     if kind == "array":

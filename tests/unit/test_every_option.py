@@ -249,6 +249,9 @@ ALT: dict[str, dict[str, object]] = {
         "--depths": Refused(["2"]), "--trials": Refused(["3"]), "--groups": Refused(["(R)"]),
         "--pool-runs": Refused(["R0"]), "--pool-depth": Refused(["2"]), "--no-condensed": Refused([]),
         "--write-qrels": Refused([]), "--inc-jobs": Refused(["2"]), "--quiet": [],
+        # an own job on the data's (ppi, judgments: walked through their own commands)
+        "--qrels": Refused(["QRELS2"]), "--runs": Refused(["RUN0"]), "--order": Refused(["file"]),
+        "--depth": Refused(["2"]), "--trec-eval-version": Refused(["9"]),
         # an own job's options (its values walked through its own command: `metaeval bayes --draws`)
         "--bayes-metrics": Refused(["RR"]), "--bayes-draws": Refused(["120"]), "--bayes-chains": Refused(["3"]),
         "--bayes-seed": Refused(["5"]),
@@ -408,7 +411,7 @@ KNOWN: dict[tuple[str, str], str] = {
         "--parts", "--texts", "--stages", "--collection", "--gains", "--folder", "--write-parts", "--runs-used",
         "--tables", "--figures", "--jobs", "--formats", "--views", "--collection-dirs", "--method", "--fractions",
         "--depths", "--trials", "--groups", "--pool-runs", "--pool-depth", "--no-condensed", "--write-qrels",
-        "--inc-jobs")},
+        "--inc-jobs", "--qrels", "--runs", "--order", "--depth", "--trec-eval-version")},
     # an own job's options on `metaeval stage` (bayes: --bayes-draws ...), walked through its own command
     **{("stage", prm.stage_option): _OTHER_KIND for own in _own_job_stages() for prm in _stage(own).params
        if prm.option},
