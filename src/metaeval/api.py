@@ -600,9 +600,11 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
                   sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
                   depth=depth, on_conflict=on_conflict, trec_eval_version=trec_eval_version)
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.ppi import ppi_labels, write_ppi
+        from .meta.stages import StageInputs
+        from .pipeline import write_own_outputs
 
-        return write_ppi(r, folder, figures=figures, labels=ppi_labels(r, labels))
+        return write_own_outputs("ppi", r.tables, folder, figures=figures, inputs=StageInputs({}, extra={"result": r}),
+                                 labels_file=dict(labels) if isinstance(labels, Mapping) else labels)
     return _attached(res, write, out, figures, "ppi", figure_width, figure_formats)
 
 
