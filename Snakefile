@@ -30,7 +30,6 @@ include: "workflow/rules/meta.smk"
 include: "workflow/rules/summary.smk"
 include: "workflow/rules/kishida.smk"
 include: "workflow/rules/report.smk"
-include: "workflow/rules/judgments.smk"        # judgments as a dimension
 include: "workflow/rules/reproducibility.smk"  # was it reproduced? (Breuer et al. 2020)
 include: "workflow/rules/own_job.smk"          # a stage with a job of its own without a rule of its own (last)
 

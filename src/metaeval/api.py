@@ -568,11 +568,21 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
                         results_format=results_format, trec_eval_version=trec_eval_version, skip_bad=skip_bad)
 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.judgments import judgment_labels, judgments_context, write_judgments
+        from .meta.stages import StageInputs
+        from .meta.stages.judgments import JudgmentsParams
+        from .pipeline import write_own_outputs
 
-        shown = judgment_labels(r, None if not labels else labels if isinstance(labels, str) else dict(labels))
-        return write_judgments(r, folder, alpha=alpha, figures=figures, labels=shown,
-                               context=judgments_context(r, test=test, correction=correction, B=B, labels=shown))
+        # its stage's parameters but the sets (the captions state the test, correction, B and alpha)
+        params = JudgmentsParams(
+            judgments_reference=reference, judgments_metrics=None if metrics is None else tuple(_listed(metrics)),
+            judgments_threshold=threshold, judgments_top_k=top_k, judgments_test=test,
+            judgments_correction=correction, judgments_B=B, judgments_alpha=alpha, judgments_rbo_p=rbo_p,
+            judgments_seed=seed, judgments_on_conflict=on_conflict, judgments_topic_set=topic_set,
+            judgments_results_format=results_format, judgments_skip_bad=skip_bad, judgments_clip=clip)
+        frames = {name: None if name in r.omitted else df for name, df in r.tables.items()}
+        return write_own_outputs("judgments", frames, folder, figures=figures, params=params,
+                                 inputs=StageInputs({}, extra={"result": r}),
+                                 labels_file=None if not labels else labels if isinstance(labels, str) else dict(labels))
     return _attached(res, write, out, figures, "judgments", figure_width, figure_formats)
 
 

@@ -5,6 +5,7 @@ as its own command (``metaeval bayes``, ...), which keeps its options and files.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -47,6 +48,11 @@ ON_DATA = {
             ["stage", "ppi", "--qrels", "{Q}", "--runs", "{R}", "--order", "file", "--ppi-judge", "{J}",
              "--ppi-labelled", "4", "--ppi-sizes", "2,3", "--ppi-trials", "5", "--ppi-seed", "3", "--ppi-metrics",
              "AP", "RR"]),
+    "judgments": (["judgments", "--qrels", "ref={Q}", "other={J}", "--reference", "ref", "--runs", "{R}", "--fill",
+                   "hybrid=other+ref", "--B", "20", "--top-k", "3", "--metrics", "AP", "RR", "--order", "file"],
+                  ["stage", "judgments", "--qrels", "{Q}", "--runs", "{R}", "--order", "file", "--judgments-reference",
+                   "ref", "--judgments-qrels", "other={J}", "--judgments-fill", "hybrid=other+ref", "--judgments-B", "20",
+                   "--judgments-top-k", "3", "--judgments-metrics", "AP", "RR"]),
 }
 
 
@@ -132,8 +138,8 @@ def test_the_generic_command_on_the_data_writes_the_commands_bytes(tmp_path, nam
     outs = []
     for way, words in zip(("own", "generic"), ON_DATA[name]):
         out = tmp_path / way
-        assert main([files.get(w, w) for w in words] + ["--out", str(out), "--figure-formats", "png", *extra,
-                                                       "--quiet"]) == 0
+        words = [functools.reduce(lambda w, kv: w.replace(*kv), files.items(), w) for w in words]
+        assert main(words + ["--out", str(out), "--figure-formats", "png", *extra, "--quiet"]) == 0
         outs.append({str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
     assert outs[0] and outs[0] == outs[1]
     assert any(k.endswith(".png") for k in outs[0]) and any(k.endswith(".tex") for k in outs[0])
