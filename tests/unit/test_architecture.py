@@ -177,18 +177,19 @@ def test_the_declarations_are_dependency_free():
     # the registry is passive: the catalogue metaeval.meta.stages registers the package's stages;
     # it imports a plug-in's module by name (importlib) only from METAEVAL_STAGES (os)
     assert {t.split(".")[0] for t in imports_of(PKG / "stages.py")} <= {"__future__", "collections", "dataclasses",
-                                                                        "importlib", "os", "shlex", "types", "typing"}
+                                                                        "importlib", "os", "pathlib", "shlex", "types",
+                                                                        "typing"}
     # the argparse value types a parameter may name as its option's parser (parse=)
     assert {t.split(".")[0] for t in imports_of(PKG / "argtypes.py")} <= {"__future__", "argparse", "collections",
                                                                           "math", "re", "typing"}
-    # a stage module declares with the registry's classes (and the value types of metaeval.argtypes);
-    # numpy and pandas only inside its run()
+    # a stage module declares with the registry's classes (and the value types of metaeval.argtypes,
+    # a file parameter's Path); numpy and pandas only inside its run()
     for path in (PKG / "meta" / "stages").glob("*.py"):
         top = [n for n in ast.parse(path.read_text(encoding="utf-8")).body
                if isinstance(n, (ast.Import, ast.ImportFrom))]
         names = {a.name for n in top if isinstance(n, ast.Import) for a in n.names}
         names |= {("." * n.level) + (n.module or "") for n in top if isinstance(n, ast.ImportFrom)}
-        allowed = {"__future__", "argparse", "dataclasses", "...stages", "...argtypes", ".common", ".cite"}
+        allowed = {"__future__", "argparse", "dataclasses", "pathlib", "...stages", "...argtypes", ".common", ".cite"}
         if path.name == "__init__.py":         # the catalogue: the registry and every stage module
             allowed |= {"...", ".", "typing"}
         assert names <= allowed, (path.name, names)

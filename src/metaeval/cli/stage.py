@@ -45,7 +45,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "process; --write-parts: also each stage's part folder PARTS/STAGE/), "
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
                     "cross-collection tables and figures)" + (", or a stage with a job of its own (" + ", ".join(OWN_JOBS)
-                    + ": MATRICES -> OUT/tables, OUT/figures, its scope's files)" if OWN_JOBS else "") + ". Options mean what they mean for "
+                    + ": MATRICES -> OUT/tables, OUT/figures, its scope's files"
+                    + ("; on the collection's data, " + ", ".join(DATA_JOBS) + ": --qrels, --runs -> OUT"
+                       if DATA_JOBS else "") + ")" if OWN_JOBS else "") + ". Options mean what they mean for "
                     "'metaeval meta'; docs/pipeline.md lists the files.")
     p.add_argument("names", nargs="+", metavar="STAGE",
                    help="stage to run (see above); several method stages run one after the other in "
