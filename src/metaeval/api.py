@@ -672,7 +672,9 @@ def run_stage(name: str, matrices: Any = None, *, metrics: Iterable[str] | None 
                                else labels)
         return write_own_outputs(name, frames, folder, figures=figures, labels=shown, params=values, inputs=inputs,
                                  labels_file=dict(labels) if isinstance(labels, Mapping) else labels)
-    return _attached(NamedTables(frames, name), write, out, figures, f"stage {name}", figure_width, figure_formats)
+    # a folder of its own is the stage's, as metaeval stage NAME and its own command publish it
+    owner = name if st.scopes else f"stage {name}"
+    return _attached(NamedTables(frames, name), write, out, figures, owner, figure_width, figure_formats)
 
 
 def _listed(x: Any) -> list:
