@@ -534,9 +534,10 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
     the LaTeX labels their collection, and the frames of the run that are no declared table (the
     t test's p-values of ``bayes_pairs``) join the layouts' context, by name.  A stage with a
     :attr:`~metaeval.stages.StageInfo.folder` writes it too, ``out_dir/FOLDER/`` replaced as a whole
-    by what its ``folder_files(None, frames, params)`` give (an own job's folder is made of the
-    frames of its run; ``params``: its parameters, None from its own command's writer;
-    :func:`write_stage_folder`; no ``folder_files``: an empty folder).
+    by what its ``folder_files(inputs, frames, params)`` give (an own job's folder is made of the
+    frames of its run and what its run left in ``inputs.extra``; ``inputs``, ``params``: the run's
+    :class:`~metaeval.stages.StageInputs` and parameters, None from an own command's writer that has
+    none; :func:`write_stage_folder`; no ``folder_files``: an empty folder).
 
     In a scope of its own, what the outputs show of the run is what the stage's ``shown`` gives
     (:class:`~metaeval.stages.Shown`, from ``inputs``, the run's :class:`~metaeval.stages.StageInputs`,
@@ -544,8 +545,8 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
     parameters (``alpha``) and the labels (``labels``, when given, instead); a table is written in its
     declared formats (a long one: ``("csv",)``), its caption with the note its stage declares
     (:attr:`~metaeval.stages.StageInfo.caption_notes`), a frame None is a table nothing fills (not
-    written, nor the figures drawn from it); a figure's plotter is called with ``labels`` and the
-    values its ``plot_params`` name (:func:`_plot_values`); the folder
+    written, nor the figures drawn from it); a figure's plotter is called with the values its
+    ``plot_params`` name (:func:`_plot_values`) and ``labels`` (when there are any); the folder
     (``folder_files(inputs, frames, params)``) goes under the scope's root."""
     from . import outputs as O
     from .meta.stages import get, resolve
@@ -587,7 +588,9 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
                     continue
                 draw, kwargs = plotter(o.layout)
                 kwargs.update(_plot_values(o, plotted, frames))
-                written += draw(frames[o.source or o.name], out / o.directory / o.name, **kwargs, labels=labels)
+                if labels is not None:              # the names its figures show
+                    kwargs["labels"] = labels
+                written += draw(frames[o.source or o.name], out / o.directory / o.name, **kwargs)
             return written
         declared = {o.name for o in tables}
         ctx = {**(context or {}), **{k: v for k, v in frames.items() if k not in declared}}

@@ -311,14 +311,17 @@ class Output:
     table, ``((column, ascending), ...)``, stable, missing values last (a bootstrap table: sensitivity
     descending, then metric).  ``plot_params``: a figure's plotter's keyword arguments from the
     configured values, ``((keyword, value), ...)``: a caption parameter (:class:`CaptionParam`:
-    ``alpha``, ``swap_threshold``) or ``measure`` (the primary measure, which orders the runs).
+    ``alpha``, ``swap_threshold``) or ``measure`` (the primary measure, which orders the runs); in
+    an own job's scope, a caption field its :class:`Shown` gives or a frame of its run, by name
+    (the judgments run-means figure's ``reference`` and ``taus``).
 
     How the report layer writes it, declared here too (:data:`Reference`: ``"pkg.module:function"``,
     imported by the report layer when it first draws -- a stage module of the package names the
     functions of :mod:`metaeval.report` so, the layer rule keeping the report out of
     :mod:`metaeval.meta` -- or the function itself, as a plug-in may pass it): ``draw``, a figure's
     plotter -- per collection (and in a stage's own scope) ``draw(table, path_stem, **kwargs) ->
-    [paths]`` drawn from its ``source`` table, across collections ``draw(tables, read, path_stem,
+    [paths]`` drawn from its ``source`` table (in a stage's own scope with display labels, the
+    keyword ``labels`` too: :class:`Shown`), across collections ``draw(tables, read, path_stem,
     values) -> [paths]`` (``tables``: the summary tables just built; ``read(TABLE)``: ``{collection:
     DataFrame or None}`` of a per-collection table; ``values``: the caption parameters' values and
     ``metric``); ``draw_kwargs``: the plotter's fixed keyword arguments, ``((keyword, value), ...)``
