@@ -29,8 +29,6 @@ include: "workflow/rules/labelled.smk"         # a labelled stage without a rule
 include: "workflow/rules/meta.smk"
 include: "workflow/rules/summary.smk"
 include: "workflow/rules/report.smk"
-include: "workflow/rules/judgments.smk"        # judgments as a dimension
-include: "workflow/rules/ppi.smk"              # prediction-powered intervals of a judge's scores
 include: "workflow/rules/own_job.smk"          # a stage with a job of its own without a rule of its own (last)
 
 

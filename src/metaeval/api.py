@@ -568,11 +568,21 @@ def judgments(qrels: Mapping[str, Any], runs: Any = None, *legacy: Any, referenc
                         results_format=results_format, trec_eval_version=trec_eval_version, skip_bad=skip_bad)
 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.judgments import judgment_labels, judgments_context, write_judgments
+        from .meta.stages import StageInputs
+        from .meta.stages.judgments import JudgmentsParams
+        from .pipeline import write_own_outputs
 
-        shown = judgment_labels(r, None if not labels else labels if isinstance(labels, str) else dict(labels))
-        return write_judgments(r, folder, alpha=alpha, figures=figures, labels=shown,
-                               context=judgments_context(r, test=test, correction=correction, B=B, labels=shown))
+        # its stage's parameters but the sets (the captions state the test, correction, B and alpha)
+        params = JudgmentsParams(
+            judgments_reference=reference, judgments_metrics=None if metrics is None else tuple(_listed(metrics)),
+            judgments_threshold=threshold, judgments_top_k=top_k, judgments_test=test,
+            judgments_correction=correction, judgments_B=B, judgments_alpha=alpha, judgments_rbo_p=rbo_p,
+            judgments_seed=seed, judgments_on_conflict=on_conflict, judgments_topic_set=topic_set,
+            judgments_results_format=results_format, judgments_skip_bad=skip_bad, judgments_clip=clip)
+        frames = {name: None if name in r.omitted else df for name, df in r.tables.items()}
+        return write_own_outputs("judgments", frames, folder, figures=figures, params=params,
+                                 inputs=StageInputs({}, extra={"result": r}),
+                                 labels_file=None if not labels else labels if isinstance(labels, str) else dict(labels))
     return _attached(res, write, out, figures, "judgments", figure_width, figure_formats)
 
 
@@ -600,27 +610,37 @@ def ppi(qrels, judge, runs, *, metrics: Iterable[str] = ("AP", "nDCG@10"), label
                   sizes=None if sizes is None else [int(s) for s in sizes], trials=trials, gains=gains, order=order,
                   depth=depth, on_conflict=on_conflict, trec_eval_version=trec_eval_version)
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        from .report.ppi import ppi_labels, write_ppi
+        from .meta.stages import StageInputs
+        from .pipeline import write_own_outputs
 
-        return write_ppi(r, folder, figures=figures, labels=ppi_labels(r, labels))
+        return write_own_outputs("ppi", r.tables, folder, figures=figures, inputs=StageInputs({}, extra={"result": r}),
+                                 labels_file=dict(labels) if isinstance(labels, Mapping) else labels)
     return _attached(res, write, out, figures, "ppi", figure_width, figure_formats)
 
 
 # ------------------------------------------------------------------------ a stage with a job of its own
-def run_stage(name: str, matrices=None, *, metrics: Iterable[str] | None = None, out=None, figures: bool = True,
-              figure_width: str | float | None = None, figure_formats: str | Sequence[str] | None = None,
-              **params: Any) -> dict[str, pd.DataFrame]:
+def run_stage(name: str, matrices: Any = None, *, metrics: Iterable[str] | None = None, qrels: Any = None,
+              runs: Any = None, gains: str | None = None, order: str | None = None, depth: int | None = 1000,
+              trec_eval_version: int = 10, labels: str | Mapping[str, str] | None = None, out=None,
+              figures: bool = True, figure_width: str | float | None = None,
+              figure_formats: str | Sequence[str] | None = None, **params: Any) -> dict[str, pd.DataFrame]:
     """Stage ``name`` with a job of its own that the package runs (kind ``other`` with a ``run``,
     a plug-in's own job: :attr:`metaeval.stages.StageInfo.own_job`) on ``matrices`` (a folder of
     ``METRIC.csv``, a dict ``{metric: topic x run DataFrame}`` or a tidy frame; ``metrics``: those
-    only).  ``params``: its parameters by name, the keywords of its parameter class (defaults
-    its declared ones; an unknown one is refused).  Returns ``{table: DataFrame}``; with ``out``
-    also writes its scope's tables and figures there (as ``metaeval stage NAME``).  A job for the
-    whole run (:attr:`~metaeval.stages.StageInfo.run_wide`: ``kishida``) reads no ``matrices``."""
+    only) -- a stage on the collection's data (:attr:`~metaeval.stages.StageInfo.data`: ``ppi``,
+    ``judgments``) on ``qrels`` (a file or a list of files: their union) and ``runs`` (run files,
+    folders or globs), read with ``gains``, ``order``, ``depth`` and ``trec_eval_version`` as
+    ``metaeval stage NAME --qrels --runs`` reads them.  ``params``: its parameters by name, the
+    keywords of its parameter class (defaults its declared ones; an unknown one is refused; a file
+    parameter's value a path).  Returns ``{table: DataFrame}``; with ``out`` also writes its
+    scope's tables and figures there (as ``metaeval stage NAME``), runs and measures shown by
+    their ``labels`` (a labels file or a ``{NAME: LABEL}`` mapping; default the runs' default
+    labels).  A job for the whole run (:attr:`~metaeval.stages.StageInfo.run_wide`: ``kishida``)
+    reads no ``matrices``."""
     import dataclasses
 
-    from .meta.stages import get
-    from .pipeline import run_own_job, write_own_outputs
+    from .meta.stages import CollectionData, get
+    from .pipeline import own_job_run, write_own_outputs
 
     st = get(name)
     if not st.own_job:
@@ -630,21 +650,42 @@ def run_stage(name: str, matrices=None, *, metrics: Iterable[str] | None = None,
     if unknown:
         raise TypeError(f"run_stage({name!r}): unknown parameter {unknown[0]!r}; known: {', '.join(known) or 'none'}")
     values = st.params_class(**params) if st.params_class is not None else None
+    mats: dict = {}
     if st.run_wide:
         if matrices is not None or metrics is not None:
             raise TypeError(f"run_stage({name!r}): a job for the whole run reads no matrices")
-        mats: dict = {}
-    elif matrices is None:
-        raise TypeError(f"run_stage({name!r}): give the matrices")
-    else:
+    elif matrices is not None or not st.data:
+        if matrices is None:
+            raise TypeError(f"run_stage({name!r}): give the matrices")
         mats = _matrices_of(matrices, metrics)
         if metrics is not None:
             mats = {str(m): mats[str(m)] for m in metrics}
-    frames = run_own_job(name, mats, values)
+    data = None
+    if st.data:
+        data = CollectionData(tuple(str(f) for f in _listed(qrels)), tuple(str(r) for r in _listed(runs)),
+                              gains=gains, order=order, depth=depth, trec_eval_version=trec_eval_version)
+    inputs, values, frames = own_job_run(name, mats, values, data=data)
 
     def write(r: Any, folder: Path, figures: bool) -> list[Path]:
-        return write_own_outputs(name, frames, folder, figures=figures, params=values)
-    return _attached(NamedTables(frames, name), write, out, figures, f"stage {name}", figure_width, figure_formats)
+        shown = None
+        if not st.scopes and labels is not None and mats:
+            from .labels import labels_for
+
+            first = next(iter(mats.values()))
+            shown = labels_for([str(c) for c in first.columns], list(mats), dict(labels) if isinstance(labels, Mapping)
+                               else labels)
+        return write_own_outputs(name, frames, folder, figures=figures, labels=shown, params=values, inputs=inputs,
+                                 labels_file=dict(labels) if isinstance(labels, Mapping) else labels)
+    # a folder of its own is the stage's, as metaeval stage NAME and its own command publish it
+    owner = name if st.scopes else f"stage {name}"
+    return _attached(NamedTables(frames, name), write, out, figures, owner, figure_width, figure_formats)
+
+
+def _listed(x: Any) -> list:
+    """None: ``[]``; a path or string: ``[it]``; else its items."""
+    if x is None:
+        return []
+    return [x] if isinstance(x, (str, os.PathLike)) else list(x)
 
 
 # ------------------------------------------------------------------------ standardisation

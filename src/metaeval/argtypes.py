@@ -98,8 +98,8 @@ def _is(value: object, kind: str) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "number":
         return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if kind == "string":
-        return isinstance(value, str)
+    if kind == "string":                 # a file parameter's path (os.PathLike) is the config's string
+        return isinstance(value, str) or hasattr(value, "__fspath__")
     if kind == "boolean":
         return isinstance(value, bool)
     if kind == "array":

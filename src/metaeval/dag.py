@@ -285,14 +285,61 @@ class Plan:
         return list(self.job(stage).collections)
 
     def job_inputs(self, stage: str, c: str | None = None) -> list[str]:
-        """The input files of stage ``stage``'s own job for collection ``c`` (None: its one job)."""
-        return list(self.job(stage).inputs.get(c or "", ()))
+        """The input files of stage ``stage``'s own job for collection ``c`` (None: its one job):
+        those its plan gives (``JobPlan.inputs``), else the files its file parameters name
+        (:attr:`metaeval.stages.Param.file`) -- valued by its plan (``JobPlan.params``) or by the
+        config."""
+        job = self.job(stage)
+        if (c or "") in job.inputs:
+            return list(job.inputs[c or ""])
+        st = _stages.get(stage)
+        files = [p for p in st.params if p.file]
+        if not files:
+            return []
+        values = self.own_job_values(stage, c)
+        return unique([f for p in files for f in p.paths(values.get(p.name))])
 
     def job_args(self, stage: str, c: str | None = None) -> str:
         """The command options of stage ``stage``'s own job for collection ``c``: those its plan
-        gives, else those of its declared parameters (:meth:`own_job_args`)."""
-        args = self.job(stage).args
-        return args[c or ""] if (c or "") in args else self.own_job_args(stage, c)
+        gives (``JobPlan.args``), else those of its parameters (spelt as ``metaeval stage`` spells
+        an own job's), valued by its plan (``JobPlan.params``) or by the config (:meth:`own_job_args`)."""
+        job = self.job(stage)
+        args = job.args
+        if (c or "") in args:
+            return args[c or ""]
+        if (c or "") in job.params:
+            st = _stages.get(stage)
+            values = job.params[c or ""]
+            bad = sorted(set(values) - {p.name for p in st.params})
+            if bad:
+                raise ValueError(f"stage {stage}: its plan values {bad[0]!r}, no parameter of its")
+            words = [_param_words(p, values[p.name], p.stage_option if st.own_job else None)
+                     for p in st.params if p.name in values]
+            return " ".join(w for w in words if w)
+        return self.own_job_args(stage, c)
+
+    def own_job_values(self, stage: str, c: str | None = None) -> dict:
+        """The values of stage ``stage``'s parameters in its own job for collection ``c``: its plan's
+        (``JobPlan.params``), else the config's (a parameter without a config key: its default)."""
+        job = self.job(stage)
+        if (c or "") in job.params:
+            return dict(job.params[c or ""])
+        out = {}
+        for prm in _stages.get(stage).params:
+            if prm.config is None or ("*" in prm.config and c is None):
+                out[prm.name] = prm.default
+            else:
+                out[prm.name] = config_value(self.config, tuple(c if k == "*" else k for k in prm.config),
+                                             prm.default)
+        return out
+
+    def data_args(self, c: str) -> str:
+        """The options of an own job on collection ``c``'s data (:attr:`metaeval.stages.StageInfo.data`):
+        its qrels and runs and how they are read (``metaeval stage NAME --qrels ... --runs ...``)."""
+        cc = self.collection(c)
+        return format_args(qrels=self.qrels_path(c), gains=cc.get("gains"), order=cc.get("order"),
+                           depth=cc.get("depth"), trec_eval_version=self.trec_eval_version(),
+                           runs=self.run_specs(c))
 
     def job_reads(self, stage: str) -> list[str]:
         """The matrices stage ``stage``'s own job reads (its rule's inputs: ``JobPlan.reads``)."""

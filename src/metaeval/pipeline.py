@@ -326,11 +326,12 @@ def caption_fields(cfg) -> dict:
 
 
 def caption_notes() -> dict[str, Callable]:
-    """``{table: note}``: the caption notes the stages declare
-    (:attr:`metaeval.stages.StageInfo.caption_notes`), each ``note(table, matrices, labels) -> str``."""
+    """``{table: note}``: the caption notes the stages declare for a collection's tables
+    (:attr:`metaeval.stages.StageInfo.caption_notes`; not those of a stage's own scope), each
+    ``note(table, matrices, labels) -> str``."""
     from .meta import stages
 
-    return {table: note for s in stages.REGISTRY for table, note in s.caption_notes}
+    return {table: stages.resolve(note) for s in stages.REGISTRY if not s.scopes for table, note in s.caption_notes}
 
 
 # --------------------------------------------------------------------------- stages
@@ -437,11 +438,20 @@ def write_stage_folder(items: Iterable, folder) -> list[Path]:
     return [Path(folder) / p.relative_to(out) for p in written]
 
 
-def run_own_job(name: str, matrices: Mapping, params: Any = None) -> dict:
+def run_own_job(name: str, matrices: Mapping | None, params: Any = None, *, data=None) -> dict:
     """Own job ``name`` (a stage of kind ``other`` with a ``run``: :attr:`metaeval.stages.StageInfo.own_job`)
-    on ``matrices`` (``{metric: topic x run DataFrame}``): ``{table: DataFrame}``.  ``params``: an
-    instance of its parameter class (None: its defaults), its declared checks run first."""
-    from .meta.stages import StageInputs, check_params, get
+    on ``matrices`` (``{metric: topic x run DataFrame}``) -- or, a stage on the data
+    (:attr:`~metaeval.stages.StageInfo.data`), on ``data`` (:class:`~metaeval.stages.CollectionData`)
+    -- : ``{table: DataFrame}``.  ``params``: an instance of its parameter class (None: its
+    defaults), its declared checks run first."""
+    return own_job_run(name, matrices, params, data=data)[2]
+
+
+def own_job_run(name: str, matrices: Mapping | None, params: Any = None, *, data=None) -> tuple[Any, Any, dict]:
+    """:func:`run_own_job`'s ``(inputs, params, frames)``: the :class:`~metaeval.stages.StageInputs`
+    of the run (its ``extra`` as the run filled it, which the stage's ``folder_files`` and
+    ``shown`` read), the parameters (the defaults filled in) and the frames."""
+    from .meta.stages import CollectionData, StageInputs, check_params, get
 
     st = get(name)
     if not st.own_job:
@@ -450,8 +460,12 @@ def run_own_job(name: str, matrices: Mapping, params: Any = None) -> dict:
         params = st.params_class()
     if params is not None:
         check_params(params)
+    if st.data and data is None:
+        data = CollectionData()
+    mats = dict(matrices or {})
+    inputs = StageInputs(mats, tuple(mats), data=data, extra={})
     assert st.run is not None
-    return dict(st.run(StageInputs(dict(matrices), tuple(matrices)), params))
+    return inputs, params, dict(st.run(inputs, params))
 
 
 def own_outputs(name: str, kind: str | None = None) -> list:
@@ -482,9 +496,33 @@ def own_job_data(matrices: Mapping, matrices_dir=None, out_dir=None, collection:
     return {"context": context, "label_scope": name}
 
 
+def _shown(name: str, inputs, frames: Mapping, params: Any, labels_file) -> Any:
+    """What own job ``name`` declares its outputs show of this run (:attr:`~metaeval.stages.StageInfo.shown`:
+    a :class:`~metaeval.stages.Shown`), None without a declaration."""
+    from .meta.stages import get, resolve
+
+    st = get(name)
+    return None if st.shown is None else resolve(st.shown)(inputs, frames, params, labels_file)
+
+
+def _plot_values(o, values: Mapping, frames: Mapping) -> dict:
+    """The keyword arguments of figure ``o``'s plotter its ``plot_params`` name: a caption
+    parameter's value or caption field (``values``), else a frame of the run (by name)."""
+    out = {}
+    for keyword, value in o.plot_params:
+        if value in values:
+            out[keyword] = values[value]
+        elif value in frames:
+            out[keyword] = frames[value]
+        else:
+            raise ValueError(f"figure {o.name}: plot_params names {value!r}, no caption value nor frame of the run")
+    return out
+
+
 def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = True,
                       labels: Mapping | None = None, context: Mapping | None = None,
-                      label_scope: str | None = None, params: Any = None) -> list[Path]:
+                      label_scope: str | None = None, params: Any = None, inputs: Any = None,
+                      labels_file: Any = None) -> list[Path]:
     """Write the tables and figures own job ``name`` declares (:func:`own_outputs`) under
     ``out_dir``: its scope's root (``results/C/NAME``) for a stage with a scope of its own
     (``Scope(NAME)``), else the collection's folder (``results/C``: ``tables/``, ``figures/``,
@@ -499,11 +537,22 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
     the LaTeX labels their collection, and the frames of the run that are no declared table (the
     t test's p-values of ``bayes_pairs``) join the layouts' context, by name.  A stage with a
     :attr:`~metaeval.stages.StageInfo.folder` writes it too, ``out_dir/FOLDER/`` replaced as a whole
-    by what its ``folder_files(None, frames, params)`` give (an own job's folder is made of the
-    frames of its run; ``params``: its parameters, None from its own command's writer;
-    :func:`write_stage_folder`; no ``folder_files``: an empty folder)."""
+    by what its ``folder_files(inputs, frames, params)`` give (an own job's folder is made of the
+    frames of its run and what its run left in ``inputs.extra``; ``inputs``, ``params``: the run's
+    :class:`~metaeval.stages.StageInputs` and parameters, None from an own command's writer that has
+    none; :func:`write_stage_folder`; no ``folder_files``: an empty folder).
+
+    In a scope of its own, what the outputs show of the run is what the stage's ``shown`` gives
+    (:class:`~metaeval.stages.Shown`, from ``inputs``, the run's :class:`~metaeval.stages.StageInputs`,
+    the frames, ``params`` and ``labels_file``, the labels given): the captions' fields and caption
+    parameters (``alpha``) and the labels (``labels``, when given, instead); a table is written in its
+    declared formats (a long one: ``("csv",)``), its caption with the note its stage declares
+    (:attr:`~metaeval.stages.StageInfo.caption_notes`), a frame None is a table nothing fills (not
+    written, nor the figures drawn from it); a figure's plotter is called with the values its
+    ``plot_params`` name (:func:`_plot_values`) and ``labels`` (when there are any); the folder
+    (``folder_files(inputs, frames, params)``) goes under the scope's root."""
     from . import outputs as O
-    from .meta.stages import get
+    from .meta.stages import get, resolve
     from .report.figures import plotter, relabel_frame
     from .report.tables import write_table
     from .util import atomic_dir_outputs
@@ -517,14 +566,34 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
             if o.name not in frames:
                 raise ValueError(f"stage {name}: its run gave no table {o.name!r}")
         if st.scopes:
-            for sc in st.scopes:
-                for o in O.tables(sc.name):
-                    written += write_table(frames[o.name], out / o.directory / o.name, kind=o.layout,
-                                           caption=O.caption(o), labels=labels, label_scope=sc.name,
-                                           formats=tuple(o.formats))
-                for o in O.figures(sc.name) if figures else ():
-                    draw, kwargs = plotter(o.layout)
-                    written += draw(frames[o.source or o.name], out / o.directory / o.name, **kwargs)
+            shown = _shown(name, inputs, frames, params, labels_file)
+            if labels is None and shown is not None:
+                labels = shown.labels
+            ctx = {**(shown.context if shown is not None else {}), **(context or {})}
+            values = {k: ctx.pop(k) for k in list(ctx) if k in O.CAPTION_PARAMS}
+            notes = {t: resolve(n) for t, n in st.caption_notes}
+            for o in tables:
+                df = frames[o.name]
+                if df is None:                      # nothing fills it
+                    continue
+                caption = O.caption(o, context=ctx, **values)
+                if o.name in notes:
+                    caption += notes[o.name](df, None, labels)
+                written += write_table(df, out / o.directory / o.name, kind=o.layout, caption=caption,
+                                       labels=labels, context=ctx or None, formats=tuple(o.formats), **values)
+            if st.folder:
+                files = st.folder_files
+                written += write_stage_folder(files(inputs, frames, params) if files is not None else (),
+                                              out / st.folder)
+            plotted = {**O.caption_values(**values), **ctx}
+            for o in own_outputs(name, "figure") if figures else ():
+                if frames.get(o.source or o.name) is None:
+                    continue
+                draw, kwargs = plotter(o.layout)
+                kwargs.update(_plot_values(o, plotted, frames))
+                if labels is not None:              # the names its figures show
+                    kwargs["labels"] = labels
+                written += draw(frames[o.source or o.name], out / o.directory / o.name, **kwargs)
             written += _write_table_texts(st, frames, params, out, written)
             return written
         declared = {o.name for o in tables}
@@ -534,7 +603,7 @@ def write_own_outputs(name: str, frames: Mapping, out_dir, *, figures: bool = Tr
                                    context=ctx or None, label_scope=label_scope)
         if st.folder:
             files = st.folder_files
-            written += write_stage_folder(files(None, frames, params) if files is not None else (),
+            written += write_stage_folder(files(inputs, frames, params) if files is not None else (),
                                           out / st.folder)
         for o in own_outputs(name, "figure") if figures else ():
             draw, kwargs = plotter(o.layout)
@@ -565,34 +634,38 @@ def _write_table_texts(st, frames: Mapping, params: Any, out: Path, written: Seq
 
 
 def write_own_job(name: str, matrices_dir, out_dir, params: Any = None, *, metrics: Sequence[str] | None = None,
-                  figures: bool = True, labels: Mapping | None = None, labels_file=None) -> list[Path]:
+                  figures: bool = True, labels: Mapping | None = None, labels_file=None,
+                  data=None) -> list[Path]:
     """Own job ``name`` on the matrices of ``matrices_dir`` (``metrics``: those only; default every
-    one), its outputs written under ``out_dir`` (:func:`write_own_outputs`): what ``metaeval stage
-    NAME`` and the rule ``own_job_NAME`` (``workflow/rules/own_job.smk``) do.  A stage writing
-    outputs of the collection's scope shows the runs and measures by ``labels`` (``{name:
-    label}``), else by those of ``labels_file`` (a labels file; None: the runs' default labels,
-    :func:`metaeval.labels.labels_for`).  A job for the whole run (:attr:`~metaeval.stages.StageInfo.run_wide`:
-    ``metaeval stage kishida``) reads no matrices (``matrices_dir`` None), only its ``params``."""
+    one) -- a stage on the data (:attr:`~metaeval.stages.StageInfo.data`): on ``data``
+    (:class:`~metaeval.stages.CollectionData`), no matrices --, its outputs written under
+    ``out_dir`` (:func:`write_own_outputs`): what ``metaeval stage NAME`` and the rule
+    ``own_job_NAME`` (``workflow/rules/own_job.smk``) do.  A stage writing outputs of the
+    collection's scope shows the runs and measures by ``labels`` (``{name: label}``), else by those
+    of ``labels_file`` (a labels file; None: the runs' default labels,
+    :func:`metaeval.labels.labels_for`); one with a scope of its own as its ``shown`` says.  A job
+    for the whole run (:attr:`~metaeval.stages.StageInfo.run_wide`: ``metaeval stage kishida``)
+    reads no matrices (``matrices_dir`` None), only its ``params``."""
     from .meta.matrices import list_matrices
     from .meta.stages import get
 
-    if get(name).run_wide:              # one job for the run: no matrices, its parameters only
-        return write_own_outputs(name, run_own_job(name, {}, params), out_dir, figures=figures, labels=labels,
-                                 params=params)
-    names = list(metrics) if metrics else list_matrices(matrices_dir)
-    if not names:
-        raise ValueError(f"no matrices (METRIC.csv) in {matrices_dir}")
-    mats = load_stage_matrices(matrices_dir, names)
-    frames = run_own_job(name, mats, params)
+    mats: dict = {}
+    if not (get(name).data or get(name).run_wide) or matrices_dir is not None:
+        names = list(metrics) if metrics else list_matrices(matrices_dir)
+        if not names:
+            raise ValueError(f"no matrices (METRIC.csv) in {matrices_dir}")
+        mats = load_stage_matrices(matrices_dir, names)
+    inputs, params, frames = own_job_run(name, mats, params, data=data)
     if get(name).scopes:
-        return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels, params=params)
+        return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels, params=params,
+                                 inputs=inputs, labels_file=labels_file)
     if labels is None:
         from .labels import labels_for
 
         first = next(iter(mats.values()))
         labels = labels_for([str(r) for r in first.columns], [str(m) for m in mats], labels_file)
     return write_own_outputs(name, frames, out_dir, figures=figures, labels=labels, params=params,
-                             **own_job_data(mats, matrices_dir, out_dir))
+                             inputs=inputs, **own_job_data(mats, matrices_dir, out_dir))
 
 
 def collection_runs(collection, cfg, gains=None) -> list[str]:

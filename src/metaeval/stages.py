@@ -65,7 +65,7 @@ __all__ = ["REGISTRY", "Param", "StageInfo", "StageInputs", "TextFiles", "Output
            "PlanView", "KINDS", "Scope", "scope", "scopes", "TABLE_FORMATS", "FIGURE_FORMATS", "names", "get", "method_stages", "own_job_stages", "file_stages", "stage_names",
            "params", "param", "common_params", "common_sections", "selection_params", "register",
            "register_common", "plug_ins_here", "register_stage_module", "plug_in_stages", "parameter",
-           "params_of", "check_params", "quote", "format_args"]
+           "params_of", "check_params", "quote", "format_args", "CollectionData", "NamedFiles", "Shown"]
 
 KINDS = ("matrices", "labelled", "tables", "file", "other")
 
@@ -93,7 +93,9 @@ class Param:
     option's own argparse type, used as it is instead of ``type`` checked against ``schema`` (it
     checks its word itself, a bad one a usage error worded its own way: ``int_at_least(1)``, or a
     list in one comma-separated word, ``ints_at_least(2)``, :mod:`metaeval.argtypes`; the range
-    it accepts is the ``schema``'s)."""
+    it accepts is the ``schema``'s); ``file``: a *file parameter*, whose values name files (a
+    field typed ``Path``, ``Path | None``, ``tuple[Path, ...]`` or ``tuple[NamedFiles, ...]``:
+    :func:`params_of` sets it) -- an own job's files are its rule's inputs (:meth:`paths`)."""
 
     name: str
     type: Callable = str
@@ -112,6 +114,18 @@ class Param:
     field: bool = True
     check: Callable | None = None
     parse: Callable[[str], Any] | None = None
+    file: bool = False
+
+    def paths(self, value: Any) -> list[str]:
+        """The files a value of this file parameter names, in order (none: ``[]``; a
+        :class:`NamedFiles` its files; a list or tuple each item's)."""
+        if not self.file or value is None:
+            return []
+        if isinstance(value, (list, tuple)):
+            return [f for v in value for f in self.paths(v)]
+        if isinstance(value, NamedFiles):
+            return [str(f) for f in value.files]
+        return [str(value)]
 
     @property
     def option(self) -> str | None:
@@ -181,11 +195,22 @@ def _value_type(annotation: Any) -> Callable:
         return _value_type(args[0])
     if annotation in (int, float, str, bool, Path):
         return annotation
+    if annotation is NamedFiles:
+        return NamedFiles.parse
     raise TypeError(f"no command-line parser for a parameter typed {annotation!r}: declare type=")
 
 
+def _names_files(annotation: Any) -> bool:
+    """Whether a field typed ``annotation`` holds file names (``Path``, ``NamedFiles``, in a union or tuple)."""
+    if annotation in (Path, NamedFiles):
+        return True
+    return any(_names_files(a) for a in typing.get_args(annotation) if a is not Ellipsis)
+
+
 def params_of(cls: type) -> tuple[Param, ...]:
-    """The :class:`Param` of every field of a stage's parameter class (declared with :func:`parameter`)."""
+    """The :class:`Param` of every field of a stage's parameter class (declared with :func:`parameter`);
+    a field typed with ``Path`` (or :class:`NamedFiles`) is a file parameter (:attr:`Param.file`:
+    its option's words are ``FILE`` unless declared, its files its own job's inputs)."""
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
@@ -193,6 +218,10 @@ def params_of(cls: type) -> tuple[Param, ...]:
         if not declared:
             raise TypeError(f"{cls.__name__}.{f.name}: declare the parameter with metaeval.stages.parameter(...)")
         declared.setdefault("type", _value_type(hints[f.name]))
+        if _names_files(hints[f.name]):
+            declared["file"] = True
+            declared.setdefault("metavar", "NAME=FILE[,FILE...]" if _value_type(hints[f.name]) is NamedFiles
+                                else "FILE")
         out.append(Param(f.name, default=f.default, **declared))
     return tuple(out)
 
@@ -284,14 +313,17 @@ class Output:
     table, ``((column, ascending), ...)``, stable, missing values last (a bootstrap table: sensitivity
     descending, then metric).  ``plot_params``: a figure's plotter's keyword arguments from the
     configured values, ``((keyword, value), ...)``: a caption parameter (:class:`CaptionParam`:
-    ``alpha``, ``swap_threshold``) or ``measure`` (the primary measure, which orders the runs).
+    ``alpha``, ``swap_threshold``) or ``measure`` (the primary measure, which orders the runs); in
+    an own job's scope, a caption field its :class:`Shown` gives or a frame of its run, by name
+    (the judgments run-means figure's ``reference`` and ``taus``).
 
     How the report layer writes it, declared here too (:data:`Reference`: ``"pkg.module:function"``,
     imported by the report layer when it first draws -- a stage module of the package names the
     functions of :mod:`metaeval.report` so, the layer rule keeping the report out of
     :mod:`metaeval.meta` -- or the function itself, as a plug-in may pass it): ``draw``, a figure's
     plotter -- per collection (and in a stage's own scope) ``draw(table, path_stem, **kwargs) ->
-    [paths]`` drawn from its ``source`` table, across collections ``draw(tables, read, path_stem,
+    [paths]`` drawn from its ``source`` table (in a stage's own scope with display labels, the
+    keyword ``labels`` too: :class:`Shown`), across collections ``draw(tables, read, path_stem,
     values) -> [paths]`` (``tables``: the summary tables just built; ``read(TABLE)``: ``{collection:
     DataFrame or None}`` of a per-collection table; ``values``: the caption parameters' values and
     ``metric``); ``draw_kwargs``: the plotter's fixed keyword arguments, ``((keyword, value), ...)``
@@ -366,6 +398,64 @@ class Output:
 
 
 @dataclass(frozen=True)
+class NamedFiles:
+    """The value of a file parameter that names a set of files (a qrels set: ``nist=a.txt,b.txt``):
+    ``name`` and its ``files``; one word on a command line, ``NAME=FILE[,FILE...]`` (:meth:`parse`,
+    ``str``).  A parameter typed ``tuple[NamedFiles, ...]`` is a file parameter (:attr:`Param.file`)."""
+
+    name: str
+    files: tuple[Path, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> NamedFiles:
+        """``NAME=FILE[,FILE...]`` (a ``ValueError`` without a name or a file)."""
+        name, sep, files = str(text).partition("=")
+        paths = tuple(Path(f) for f in files.split(",") if f)
+        if not sep or not name or not paths:
+            raise ValueError(f"{text!r}: expected NAME=FILE[,FILE...]")
+        return cls(name, paths)
+
+    @classmethod
+    def of(cls, mapping: Mapping[str, Any]) -> tuple[NamedFiles, ...]:
+        """``{NAME: file or [files]}`` (a config block's) as named sets, in order."""
+        return tuple(cls(str(n), tuple(Path(f) for f in ([v] if isinstance(v, (str, os.PathLike)) else v)))
+                     for n, v in mapping.items())
+
+    def __str__(self) -> str:
+        return f"{self.name}={','.join(str(f) for f in self.files)}"
+
+
+@dataclass(frozen=True)
+class CollectionData:
+    """A collection's data as an own job on them reads them (:attr:`StageInfo.data`,
+    :attr:`StageInputs.data`): its ``qrels`` files (several: their union), its ``runs`` (files,
+    folders or globs) and how they are read -- the ``gains`` of its levels (``1:2:3``; None: the
+    default), the ranked lists' ``order`` (None: from the input's conventions), their ``depth``
+    (None: no truncation) and the ``trec_eval_version`` whose score ranking a run's order follows.
+    ``metaeval stage NAME --qrels --runs --gains --order --depth --trec-eval-version``, the keywords
+    of :func:`metaeval.api.run_stage`, the collection's config in the pipeline."""
+
+    qrels: tuple[str, ...] = ()
+    runs: tuple[str, ...] = ()
+    gains: str | None = None
+    order: str | None = None
+    depth: int | None = 1000
+    trec_eval_version: int = 10
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How an own job's outputs show its run (:attr:`StageInfo.shown`): ``context``, the fields of
+    its captions (:func:`metaeval.outputs.caption_context`: its runs and topics, ``B``, a test's
+    name; a caption parameter, ``alpha``, by name), which its figures' ``plot_params`` read too;
+    ``labels``: ``{name: label}`` of the runs, measures and other names its Markdown, LaTeX and
+    figures show."""
+
+    context: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    labels: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class StageInputs:
     """What a method's ``run(inputs, params)`` reads: the ``matrices`` (``{name: topic x run
     DataFrame}``, restricted to the runs in use), its metric list ``metrics`` and, for a
@@ -376,7 +466,9 @@ class StageInputs:
     its :attr:`StageInfo.folder_files` read besides the tables (the incompleteness stage: the keep
     masks of the reduced qrels), else None; ``runs``: the runs in use when no matrices give them
     (a stage on the labelled collection run by its own command; None: the matrices' runs, or every
-    run of the collection)."""
+    run of the collection); ``data``: an own job's data (:class:`CollectionData`, a stage with
+    :attr:`StageInfo.data`; else None).  An own job's ``extra`` is a dict its run may fill with
+    what its ``folder_files`` and ``shown`` read besides its frames."""
 
     matrices: dict
     metrics: tuple = ()
@@ -387,6 +479,7 @@ class StageInputs:
     gains: Any = None
     extra: dict | None = None
     runs: tuple | None = None
+    data: CollectionData | None = None
 
 
 @dataclass(frozen=True)
@@ -423,7 +516,10 @@ class JobPlan:
     inputs and how they are read (the metrics job's options) its parameters, its matrices an
     ``ancient`` input (``bayes``, ``test_errors``); ``labels``: the display labels (``labels:``)
     are its rule's input, passed as ``--labels`` (its Markdown, LaTeX and figures name the runs
-    and measures by them)."""
+    and measures by them); ``params``: an own job's parameter values per collection (``{collection:
+    {parameter: value}}``, from a config block no parameter's config key reads as it is: ``ppi:``)
+    -- its job's options, spelt after the parameters (:meth:`metaeval.dag.Plan.job_args`), the
+    files of its file parameters its rule's inputs (:meth:`metaeval.dag.Plan.job_inputs`)."""
 
     on: bool | None = None
     values: Mapping[str, tuple] = dataclasses.field(default_factory=dict)
@@ -436,6 +532,7 @@ class JobPlan:
     args: Mapping[str, str] = dataclasses.field(default_factory=dict)
     data: bool = False
     labels: bool = False
+    params: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
 
 
 class PlanView(Protocol):
@@ -507,8 +604,9 @@ class StageInfo:
     what its workflow rule reads: :meth:`metaeval.dag.Plan.job`); ``targets(plan)``: the
     files of its own job beside the collections' tables and figures (``results/kishida/...``);
     ``caption_notes``: ``((table name, note), ...)``, each ``note(table, matrices, labels) -> str``
-    a sentence the table's Markdown/LaTeX caption adds for these matrices ('' for none: the
-    Kendall table's when two measures are one); ``texts``: the text outputs it derives from the
+    (or a :data:`Reference` to it) a sentence the table's Markdown/LaTeX caption adds for these
+    matrices ('' for none: the Kendall table's when two measures are one; an own job's tables:
+    ``matrices`` None); ``texts``: the text outputs it derives from the
     tables (:class:`TextFiles`); ``folder_files(inputs, frames, params)``: for a stage with a
     ``folder``, what goes in it, one ``(path relative to the folder, DataFrame or text)`` at a time
     (an iterator: there may be hundreds of files) from the :class:`StageInputs` of its run (the
@@ -521,11 +619,21 @@ class StageInfo:
     ``(args, parser, progress)`` (:mod:`metaeval.cli._stage_jobs`); ``measure_params``: its
     parameters whose values are measure names, spelt as the matrices they read when a run starts
     (:func:`metaeval.meta.run.with_matrix_names`: the gain sweep's ``sweep_metrics``);
-    ``runtime``: the minutes its own job asks of a cluster (its rule's ``resources: runtime``).
+    ``runtime``: the minutes its own job asks of a cluster (its rule's ``resources: runtime``);
+    ``data``: an own job run on the collection's data (qrels and runs, :class:`CollectionData`:
+    ``inputs.data``) rather than its matrices -- ``metaeval stage NAME --qrels ... --runs ...``,
+    ``run_stage(NAME, qrels=..., runs=...)``, its rule passing the collection's (``ppi``,
+    ``judgments``); ``shown``: for an own job whose run its matrices do not describe, a
+    :data:`Reference` to ``shown(inputs, frames, params, labels) -> Shown``, its outputs' caption
+    fields and display labels (:class:`Shown`) from the :class:`StageInputs` of its run (the
+    ``extra`` it filled), its frames, parameters and the labels given (a labels file, a mapping
+    or None).
 
     An own job without :attr:`scopes` writes outputs of the collection's scope, those it declares
     (``Output(..., "collection")``): its rule writes ``results/C/tables/``, ``results/C/figures/``,
-    their report views and its :attr:`folder` (:func:`metaeval.pipeline.write_own_outputs`).
+    their report views and its :attr:`folder` (:func:`metaeval.pipeline.write_own_outputs`).  With
+    a scope of its own (``Scope(NAME)``) its files go under ``results/C/NAME/``, its folder there
+    too (``results/C/NAME/FOLDER/``, its text output).
     ``run_wide``: an own job whose job is one for the whole run, not one per collection (the
     Kishida (2005) reproduction): its ``run`` reads no matrices (``inputs.matrices`` empty) but
     its parameters -- files among them, typed ``Path`` (its plan's ``inputs[""]`` its rule's
@@ -575,6 +683,8 @@ class StageInfo:
     runtime: int = 30
     run_wide: bool = False
     table_texts: Reference | None = None
+    data: bool = False
+    shown: Reference | None = None
 
     def __post_init__(self):
         if any(isinstance(o, dict) for o in self.outputs):      # keyword dicts of Output: declarations
@@ -594,6 +704,11 @@ class StageInfo:
             raise ValueError(f"stage {self.name}: only a method or an own job (kind other) has a run function")
         if self.kind == "other" and self.run is not None and (self.params and self.params_class is None):
             raise ValueError(f"stage {self.name}: an own job declares its parameters as a frozen dataclass")
+        if (self.data or self.shown is not None) and not self.own_job:
+            raise ValueError(f"stage {self.name}: only an own job (kind other with a run) reads the data (data=) "
+                             "or declares how its outputs show its run (shown=)")
+        if isinstance(self.shown, str) and not _is_reference(self.shown):
+            raise ValueError(f"stage {self.name}: shown={self.shown!r} is no reference 'pkg.module:function'")
         if self.run is not None and self.metrics is None and self.metric_list is None:
             raise ValueError(f"stage {self.name}: metrics=None declares a metric list of its own: give metric_list")
         if self.run_wide and not (self.own_job and self.scopes):

@@ -95,4 +95,4 @@ def test_changed_labels_rerun_the_writers_alone(ran):
     # labels touch the Markdown, LaTeX and figures only: the meta job's numbers stay; the judgments,
     # ppi and summary jobs (one label step for every table and figure, issue 47) write theirs themselves
     assert _would_run(ran, CONFIG + "labels: {a: first run, AP: MAP}\npair_top_runs: 3\n") == {
-        "writers", "judgments", "ppi", "summary"}
+        "writers", "own_job_judgments", "own_job_ppi", "summary"}

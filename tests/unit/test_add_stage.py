@@ -67,11 +67,12 @@ def test_toy_stage_from_one_module(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("collections:\n  sim: {simulate: {preset: ntcir5-chinese, topics: 8, runs: 5}}\n"
                    "metrics: [AP, RR]\nkishida: {enabled: false}\nincompleteness: {enabled: false}\n"
-                   "toy: {scale: 4.5}\ntoy_ownjob: {quantile: 0.25}\n")
+                   "toy: {scale: 4.5}\ntoy_ownjob: {quantile: 0.25, topics: topics.txt}\n")
+    (tmp_path / "topics.txt").write_text("1\n2\n")
     # (with a stage on the labelled collection from outside the package too, tests/_toy_labelled.py:
     # its own job per collection writes its part, which the meta job reads -- and a stage with a job
     # of its own, tests/_toy_ownjob.py: the generic rule own_job_NAME of workflow/rules/own_job.smk
-    # writes its scope's files -- the same dry run)
+    # writes its scope's files, its file parameter's option from its config key -- the same dry run)
     r = _run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-n", "-p",
               "--configfile", str(cfg), "--directory", str(tmp_path)],
              stages="_toy_stage,_toy_labelled,_toy_ownjob", cwd=tmp_path)
@@ -87,7 +88,7 @@ def test_toy_stage_from_one_module(tmp_path):
     from metaeval.report.figure_size import WIDTHS
 
     assert own == [f"Shell command: {sys.executable} -m metaeval stage toy_ownjob --matrices results/sim/matrices --metrics AP RR"
-                   f" --toy-quantile 0.25 --figure-width {WIDTHS['column']:g} --figure-formats png,pdf --out results/sim/toy_ownjob"
+                   f" --toy-quantile 0.25 --toy-topics topics.txt --figure-width {WIDTHS['column']:g} --figure-formats png,pdf --out results/sim/toy_ownjob"
                    " --quiet > results/logs/sim/toy_ownjob.log 2>&1"], own
     assert all(f"results/sim/toy_ownjob/{f}" in r.stdout for f in
                ("tables/toy_quantiles.csv", "tables/toy_quantiles.tex", "figures/toy_quantiles.png"))

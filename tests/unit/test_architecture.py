@@ -177,12 +177,13 @@ def test_the_declarations_are_dependency_free():
     # the registry is passive: the catalogue metaeval.meta.stages registers the package's stages;
     # it imports a plug-in's module by name (importlib) only from METAEVAL_STAGES (os)
     assert {t.split(".")[0] for t in imports_of(PKG / "stages.py")} <= {"__future__", "collections", "dataclasses",
-                                                                        "importlib", "os", "pathlib", "shlex", "types", "typing"}
+                                                                        "importlib", "os", "pathlib", "shlex", "types",
+                                                                        "typing"}
     # the argparse value types a parameter may name as its option's parser (parse=)
     assert {t.split(".")[0] for t in imports_of(PKG / "argtypes.py")} <= {"__future__", "argparse", "collections",
                                                                           "math", "re", "typing"}
     # a stage module declares with the registry's classes (and the value types of metaeval.argtypes,
-    # pathlib's Path of a file parameter); numpy and pandas only inside its run()
+    # a file parameter's Path); numpy and pandas only inside its run()
     for path in (PKG / "meta" / "stages").glob("*.py"):
         top = [n for n in ast.parse(path.read_text(encoding="utf-8")).body
                if isinstance(n, (ast.Import, ast.ImportFrom))]

@@ -249,6 +249,9 @@ ALT: dict[str, dict[str, object]] = {
         "--depths": Refused(["2"]), "--trials": Refused(["3"]), "--groups": Refused(["(R)"]),
         "--pool-runs": Refused(["R0"]), "--pool-depth": Refused(["2"]), "--no-condensed": Refused([]),
         "--write-qrels": Refused([]), "--inc-jobs": Refused(["2"]), "--quiet": [],
+        # an own job on the data's (ppi, judgments: walked through their own commands)
+        "--qrels": Refused(["QRELS2"]), "--runs": Refused(["RUN0"]), "--order": Refused(["file"]),
+        "--depth": Refused(["2"]), "--trec-eval-version": Refused(["9"]),
         # an own job's options (its values walked through its own command: `metaeval bayes --draws`)
         "--bayes-metrics": Refused(["RR"]), "--bayes-draws": Refused(["120"]), "--bayes-chains": Refused(["3"]),
         "--bayes-seed": Refused(["5"]),
@@ -263,7 +266,18 @@ ALT: dict[str, dict[str, object]] = {
                                                       ("degrees", "2,1"), ("n", "3"), ("b", "10"))},
         "--rp-qrels": Refused(["QRELS2"]), "--rp-orig": Refused(["RUN1", "RUN0"]), "--rp-reps": Refused(["x=RUN3,RUN2"]),
         "--rp-rep-qrels": Refused(["QRELS2"]), "--rp-metrics": Refused(["RR"]), "--rp-depth": Refused(["2"]),
-        "--rp-rbo-p": Refused(["0.5"])},
+        "--rp-rbo-p": Refused(["0.5"]),
+        "--ppi-judge": Refused(["QRELS2"]), "--ppi-metrics": Refused(["RR"]), "--ppi-labelled-topics": Refused(["x"]),
+        "--ppi-labelled": Refused(["3"]), "--ppi-alpha": Refused(["0.1"]), "--ppi-seed": Refused(["5"]),
+        "--ppi-sizes": Refused(["2,3"]), "--ppi-trials": Refused(["6"]), "--ppi-on-conflict": Refused(["max"]),
+        "--judgments-reference": Refused(["nist"]), "--judgments-qrels": Refused(["b=QRELS2"]),
+        "--judgments-fill": Refused(["h=b+reference"]), "--judgments-results": Refused(["b=MATS"]),
+        "--judgments-results-format": Refused(["csv"]), "--judgments-metrics": Refused(["RR"]),
+        "--judgments-threshold": Refused(["1"]), "--judgments-top-k": Refused(["3"]),
+        "--judgments-test": Refused(["sign"]), "--judgments-correction": Refused(["bh"]),
+        "--judgments-B": Refused(["20"]), "--judgments-alpha": Refused(["0.1"]), "--judgments-rbo-p": Refused(["0.8"]),
+        "--judgments-seed": Refused(["5"]), "--judgments-on-conflict": Refused(["max"]),
+        "--judgments-topic-set": Refused(["own"]), "--judgments-skip-bad": Refused([]), "--judgments-clip": Refused([])},
     "meta": {"--matrices": ["MATS2"], "--out": OUT, "--collection": Refused(["RUN0"]), "--no-figures": [],
              "--quiet": []},
 }
@@ -414,7 +428,7 @@ KNOWN: dict[tuple[str, str], str] = {
         "--parts", "--texts", "--stages", "--collection", "--gains", "--folder", "--write-parts", "--runs-used",
         "--tables", "--figures", "--jobs", "--formats", "--views", "--collection-dirs", "--method", "--fractions",
         "--depths", "--trials", "--groups", "--pool-runs", "--pool-depth", "--no-condensed", "--write-qrels",
-        "--inc-jobs")},
+        "--inc-jobs", "--qrels", "--runs", "--order", "--depth", "--trec-eval-version")},
     # an own job's options on `metaeval stage` (bayes: --bayes-draws ...), walked through its own command
     **{("stage", prm.stage_option): _OTHER_KIND for own in _own_job_stages() for prm in _stage(own).params
        if prm.option},

@@ -849,9 +849,9 @@ def _c9_api_and_dag(inp, tmp, pipes, capsys):
         c = dict(cfg, trec_eval_version=version)
         validate(c, str(ROOT / "workflow" / "schemas" / "config.schema.yaml"))
         plan = dag.Plan(c)
-        args = plan.job_args("ppi", plan.job("ppi").collections[0])
-        assert args.endswith("--depth 1000" + words) and args.count("--trec-eval-version") == (version == 9), args
-    assert "--trec-eval-version 9" in ppi_stage.job_args({"qrels": "q", "ppi": {"judge": "j"}}, ["AP"], 9)
+        args = plan.data_args(plan.job("ppi").collections[0])        # the collection's data, as its job reads it
+        assert "--depth 1000" + words in args and args.count("--trec-eval-version") == (version == 9), args
+    assert ppi_stage.STAGE.data                                       # its job on the collection's data
 
 
 def _c11(inp, tmp, pipes, capsys):

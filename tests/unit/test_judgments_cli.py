@@ -204,7 +204,8 @@ def test_trec_eval_names_map_to_the_registry():
 @pytest.mark.shared_data
 def test_pipeline_example_has_one_judgments_job(shared_data, tmp_path):
     """config/examples/trec-dl19-assessors.yaml validates, and its DAG has one judgments job per
-    collection with a `judgments:` block, writing every declared judgments file."""
+    collection with a `judgments:` block (the generic rule own_job_judgments), writing every declared
+    judgments file."""
     import os
     import subprocess
     import sys
@@ -225,4 +226,4 @@ def test_pipeline_example_has_one_judgments_job(shared_data, tmp_path):
     want = {f"results/trec-dl19-assessors/judgments/{f}" for f in O.files("judgments")}
     assert want <= files, sorted(want - files)
     rules = {row[0]: row[2] for row in rows if len(row) > 2}
-    assert {rules[f] for f in want} == {"judgments"}
+    assert {rules[f] for f in want} == {"own_job_judgments"}     # the generic rule of an own job

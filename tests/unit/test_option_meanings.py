@@ -175,14 +175,15 @@ def _judgments_plan(**block):
 @pytest.mark.parametrize("block, want", [({}, "common"), ({"topic_set": "own"}, "own"),
                                          ({"topics": "own"}, "own"), ({"topic_set": "own", "topics": "own"}, "own")])
 def test_judgments_job_passes_topic_set(block, want):
-    """The DAG's judgments job spells the option --topic-set, from the block's ``topic_set`` (or
-    ``topics``, its deprecated name, still accepted)."""
+    """The DAG's judgments job (``metaeval stage judgments``) spells the option
+    --judgments-topic-set, from the block's ``topic_set`` (or ``topics``, its deprecated name,
+    still accepted)."""
     args = _judgments_plan(**block)
-    assert f"--topic-set {want}" in args and "--topics" not in args.split()
-    p = _commands()["judgments"]
+    assert f"--judgments-topic-set {want}" in args and "--topics" not in args.split()
+    p = _commands()["stage"]
     import shlex
 
-    assert p.parse_args(shlex.split(args) + ["--out", "o"]).topic_set == want
+    assert p.parse_args(["judgments", *shlex.split(args), "--out", "o"]).judgments_topic_set == want
 
 
 def test_judgments_topic_set_and_old_key_disagreeing_is_a_config_error():

@@ -5,6 +5,7 @@ as its own command (``metaeval bayes``, ...), which keeps its options and files.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -39,6 +40,20 @@ CONVERTED = {
 }
 #: the converted stages whose own command takes --labels (the others' show every name)
 LABELLED = ("bayes",)
+#: an own job on the collection's data (StageInfo.data) -> (its own command's words, the same run through
+#: `metaeval stage NAME`); {Q}, {J}, {R}: a human's qrels, another assessor's (a judge's), the runs
+ON_DATA = {
+    "ppi": (["ppi", "--qrels", "{Q}", "--judge", "{J}", "--runs", "{R}", "--labelled", "4", "--sizes", "2,3",
+             "--trials", "5", "--seed", "3", "--metrics", "AP", "RR", "--order", "file"],
+            ["stage", "ppi", "--qrels", "{Q}", "--runs", "{R}", "--order", "file", "--ppi-judge", "{J}",
+             "--ppi-labelled", "4", "--ppi-sizes", "2,3", "--ppi-trials", "5", "--ppi-seed", "3", "--ppi-metrics",
+             "AP", "RR"]),
+    "judgments": (["judgments", "--qrels", "ref={Q}", "other={J}", "--reference", "ref", "--runs", "{R}", "--fill",
+                   "hybrid=other+ref", "--B", "20", "--top-k", "3", "--metrics", "AP", "RR", "--order", "file"],
+                  ["stage", "judgments", "--qrels", "{Q}", "--runs", "{R}", "--order", "file", "--judgments-reference",
+                   "ref", "--judgments-qrels", "other={J}", "--judgments-fill", "hybrid=other+ref", "--judgments-B", "20",
+                   "--judgments-top-k", "3", "--judgments-metrics", "AP", "RR"]),
+}
 
 
 def _matrices(folder: Path) -> None:
@@ -82,6 +97,50 @@ def test_the_generic_command_writes_the_commands_bytes(tmp_path, name, labels):
     assert outs[0] and outs[0] == outs[1]
     if labels:
         assert any("First" in v.decode() for k, v in outs[0].items() if k.endswith(".md"))
+
+
+def _data(folder: Path) -> dict:
+    """8 topics of 6 documents judged by two assessors, 4 runs of 5 documents: the words {Q}, {J}, {R}."""
+    rng = np.random.default_rng(5)
+    docs = [f"d{i}" for i in range(6)]
+    human, other, runs = [], [], {f"sys_r{k}": [] for k in range(4)}
+    for t in range(1, 9):
+        lv = rng.integers(0, 3, len(docs))
+        lv[t % len(docs)] = 2
+        jl = np.clip(lv + rng.integers(-1, 2, len(docs)), 0, 2)
+        human += [f"{t} 0 {d} {a}" for d, a in zip(docs, lv)]
+        other += [f"{t} 0 {d} {b}" for d, b in zip(docs, jl)]
+        for name in runs:
+            runs[name] += [f"{t} Q0 {docs[i]} {r + 1} {10 - r} {name}" for r, i in enumerate(rng.permutation(6)[:5])]
+    (folder / "runs").mkdir(parents=True)
+    for name, lines in runs.items():
+        (folder / "runs" / f"{name}.txt").write_text("".join(x + "\n" for x in lines))
+    (folder / "human.txt").write_text("".join(x + "\n" for x in human))
+    (folder / "other.txt").write_text("".join(x + "\n" for x in other))
+    return {"{Q}": str(folder / "human.txt"), "{J}": str(folder / "other.txt"), "{R}": str(folder / "runs")}
+
+
+@pytest.mark.parametrize("name", sorted(ON_DATA))
+def test_the_generic_command_on_the_data_writes_the_commands_bytes(tmp_path, name):
+    """An own job on the collection's qrels and runs (``ppi``, ``judgments``): ``metaeval stage NAME
+    --qrels --runs --NAME-...`` writes what its own command writes, byte for byte (tables, figures,
+    its folder, the folder's manifest: the stage's files, as its command's), the runs and measures
+    shown by --labels; it is of the recipe (no rule of its own)."""
+    from metaeval.meta.stages import get
+
+    assert get(name).own_job and get(name).data and not (ROOT / "workflow" / "rules" / f"{name}.smk").exists()
+    files = _data(tmp_path / "data")
+    (tmp_path / "labels.txt").write_text("sys_r1 First\nAP AveP\n")
+    extra = ["--labels", str(tmp_path / "labels.txt")]
+    outs = []
+    for way, words in zip(("own", "generic"), ON_DATA[name]):
+        out = tmp_path / way
+        words = [functools.reduce(lambda w, kv: w.replace(*kv), files.items(), w) for w in words]
+        assert main(words + ["--out", str(out), "--figure-formats", "png", *extra, "--quiet"]) == 0
+        outs.append({str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
+    assert outs[0] and outs[0] == outs[1]
+    assert any(k.endswith(".png") for k in outs[0]) and any(k.endswith(".tex") for k in outs[0])
+    assert any("First" in v.decode() for k, v in outs[0].items() if k.endswith(".md"))
 
 
 @pytest.mark.slow

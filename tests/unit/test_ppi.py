@@ -251,7 +251,8 @@ def test_real_vectors_dl19(shared_data):
 
 def test_pipeline_example_config_plans_one_ppi_job():
     """config/examples/trec-dl19-ppi.yaml validates against the schema and its plan has the collection's
-    ppi job: every declared ppi file a target, the job's options those of `metaeval ppi`."""
+    ppi job: every declared ppi file a target, the job's options those of `metaeval stage ppi` (the
+    stage's parameters, the collection's data), the judge's files its inputs."""
     import shlex
     from pathlib import Path
 
@@ -268,11 +269,12 @@ def test_pipeline_example_config_plans_one_ppi_job():
     assert plan.job_collections("ppi") == ["trec-dl19-ppi"]
     want = {f"results/trec-dl19-ppi/ppi/{f}" for f in O.files("ppi")}
     assert want <= set(plan.targets())
-    args = shlex.split(plan.job_args("ppi", "trec-dl19-ppi"))
-    ns = build_parser().parse_args(["ppi", *args, "--runs", "R", "--out", "O"])
-    assert ns.labelled == 10 and ns.seed == 20190701 and ns.sizes == [5, 10, 20, 30, 40] and len(ns.judge) == 4
-    assert ns.metrics == ["nDCG@10", "AP(rel=2)"] and ns.order == "file" and ns.gains == "1:2:3"
-    assert plan.job_inputs("ppi", "trec-dl19-ppi")[0].endswith("qrels.txt")
+    args = shlex.split(plan.job_args("ppi", "trec-dl19-ppi")) + shlex.split(plan.data_args("trec-dl19-ppi"))
+    ns = build_parser().parse_args(["stage", "ppi", *args, "--out", "O"])
+    assert ns.ppi_labelled == 10 and ns.ppi_seed == 20190701 and ns.ppi_sizes == [5, 10, 20, 30, 40]
+    assert len(ns.ppi_judge) == 4 and ns.ppi_metrics == ["nDCG@10", "AP(rel=2)"]
+    assert ns.order == "file" and ns.gains == "1:2:3" and ns.qrels[0].endswith("qrels.txt") and ns.runs
+    assert plan.job_inputs("ppi", "trec-dl19-ppi") == [str(f) for f in ns.ppi_judge]
 
 
 def test_no_unlabelled_topic_leaves_the_ppi_rows_empty_and_labelled_n_is_seeded(toy):

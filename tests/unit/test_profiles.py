@@ -18,11 +18,15 @@ PER_RULE = ("set-resources", "set-threads", "set-resource-scopes", "set-scatter"
 
 
 def workflow_rules() -> set[str]:
-    """Every rule (and checkpoint) the Snakefile and workflow/rules/*.smk define."""
+    """Every rule (and checkpoint) the Snakefile and workflow/rules/*.smk define: those named in
+    their files, and the generic rule ``own_job_NAME`` of every own job without a rule of its own
+    (workflow/rules/own_job.smk)."""
+    from metaeval.meta.stages import own_job_stages
+
     names: set[str] = set()
     for path in [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]:
         names |= set(re.findall(r"^\s*(?:rule|checkpoint)\s+(\w+)\s*:", path.read_text(), re.M))
-    return names
+    return names | {f"own_job_{s}" for s in own_job_stages() if s not in names}
 
 
 def rules_named(text: str) -> list[str]:
@@ -52,7 +56,7 @@ def test_the_reader_finds_rule_names_commented_or_not():
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.parent.name)
 def test_every_rule_a_profile_names_exists(profile):
     rules = workflow_rules()
-    assert {"simulate", "metrics", "meta", "writers", "summary", "judgments", "ppi"} <= rules
+    assert {"simulate", "metrics", "meta", "writers", "summary", "own_job_judgments", "own_job_ppi"} <= rules
     unknown = sorted(set(rules_named(profile.read_text())) - rules)
     assert not unknown, f"{profile.relative_to(ROOT)} names rules the workflow does not have: {unknown}"
 

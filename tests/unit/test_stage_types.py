@@ -125,28 +125,41 @@ def test_a_plugin_with_a_job_of_its_own(tmp_path):
     """The recipe "own job", out of the package (tests/_toy_ownjob.py): kind other with a run; its
     option generated from its parameter class (checked as parsed), ``metaeval stage toy_ownjob``
     and ``metaeval.run_stage`` write the same files of its scope (values against numpy's quantile by
-    hand), its schema section and report captions follow (its DAG job: tests/unit/test_add_stage.py)."""
+    hand), its schema section and report captions follow; its file parameter (a topics file, typed
+    ``Path``) is an option and a keyword like any other (its DAG job: tests/unit/test_add_stage.py)."""
     m = tmp_path / "m"
     m.mkdir()
     (m / "AP.csv").write_text("topic,r1,r2\nt1,0.1,0.5\nt2,0.3,0.2\nt3,0.9,0.4\n")
     (m / "RR.csv").write_text("topic,r1,r2\nt1,1,0.5\nt2,0.25,1\nt3,0.5,0.2\n")
+    (tmp_path / "topics.txt").write_text("t1\nt3\n")
     code = ("import json, sys, yaml\nimport metaeval\nfrom metaeval import dag, outputs\nfrom metaeval.cli import main\n"
             "rc = main(['stage', 'toy_ownjob', '--matrices', sys.argv[1], '--out', sys.argv[2] + '/cli',"
             " '--toy-quantile', '0.25', '--quiet'])\n"
             "try:\n    main(['stage', 'toy_ownjob', '--matrices', sys.argv[1], '--out', sys.argv[2] + '/bad',"
             " '--toy-quantile', '2'])\nexcept SystemExit as e:\n    bad = e.code\n"
             "t = metaeval.run_stage('toy_ownjob', sys.argv[1], toy_quantile=0.25, out=sys.argv[2] + '/api', figures=False)\n"
+            "main(['stage', 'toy_ownjob', '--matrices', sys.argv[1], '--out', sys.argv[2] + '/sub', '--toy-quantile', '0.25',"
+            " '--toy-topics', sys.argv[2] + '/topics.txt', '--quiet'])\n"
+            "from pathlib import Path\n"
+            "sub = metaeval.run_stage('toy_ownjob', sys.argv[1], toy_quantile=0.25, toy_topics=Path(sys.argv[2]) / 'topics.txt')\n"
             "try:\n    metaeval.run_stage('toy_ownjob', sys.argv[1], toy_quantil=0.25)\n"
             "except TypeError as e:\n    err = str(e)\n"
             "schema = yaml.safe_load(dag.replace_schema_block(open(sys.argv[3]).read()))['properties']['toy_ownjob']\n"
+            "from snakemake.utils import validate\n"
+            "cfg = yaml.safe_load('collections: {c: {qrels: q.txt, runs: r}}\\ntoy_ownjob: {topics: t.txt}\\n')\n"
+            "open(sys.argv[2] + '/schema.yaml', 'w').write(dag.replace_schema_block(open(sys.argv[3]).read()))\n"
+            "validate(cfg, sys.argv[2] + '/schema.yaml')\n"
+            "plan = dag.Plan(cfg)\n"
             "print(json.dumps([rc, bad, t['toy_quantiles']['quantile'].tolist(), err, schema['properties']['quantile'],\n"
+            "                  sub['toy_quantiles']['quantile'].tolist(), plan.job_inputs('toy_ownjob', 'c'),\n"
+            "                  plan.job_args('toy_ownjob', 'c'),\n"
             "                  outputs.report_captions()['toy_ownjob_table_toy_quantiles']]))\n")
     r = subprocess.run([sys.executable, "-c", code, str(m), str(tmp_path), str(ROOT / "workflow/schemas/config.schema.yaml")],
                        capture_output=True, text=True, env=_plugin_env("_toy_ownjob"), timeout=120, check=False)
     assert r.returncode == 0, r.stderr[-2000:]
     import json
 
-    rc, bad, values, err, schema, caption = json.loads(r.stdout.splitlines()[-1])
+    rc, bad, values, err, schema, sub, inputs, args, caption = json.loads(r.stdout.splitlines()[-1])
     # the 0.25 quantile (linear): AP r1 (0.1, 0.3, 0.9) -> 0.1 + 0.5 * 0.2; r2 (0.2, 0.4, 0.5) -> 0.3; RR ...
     want = "metric,run,quantile\nAP,r1,0.2\nAP,r2,0.30000000000000004\nRR,r1,0.375\nRR,r2,0.35\n"
     assert rc == 0 and (tmp_path / "cli" / "tables" / "toy_quantiles.csv").read_text() == want
@@ -155,8 +168,17 @@ def test_a_plugin_with_a_job_of_its_own(tmp_path):
         "tables/toy_quantiles.md", "tables/toy_quantiles.tex"]
     assert bad == 2 and "metaeval stage: error: argument --toy-quantile: must be a number in [0, 1], got '2'" in r.stderr
     assert values == [0.2, 0.30000000000000004, 0.375, 0.35]
-    assert err == "run_stage('toy_ownjob'): unknown parameter 'toy_quantil'; known: toy_quantile"
+    assert err == "run_stage('toy_ownjob'): unknown parameter 'toy_quantil'; known: toy_quantile, toy_topics"
     assert schema == {"description": "The toy own job's quantile.", "type": "number", "minimum": 0, "maximum": 1,
                       "default": 0.5}
     assert caption.startswith("Each run's quantile of its topic scores. After nothing (a test).")
     assert (tmp_path / "api" / "tables" / "toy_quantiles.csv").read_text() == want
+    # the topics file: t1 and t3 only, from the command and the API alike
+    import numpy as np
+
+    kept = {"AP": [[0.1, 0.5], [0.9, 0.4]], "RR": [[1, 0.5], [0.5, 0.2]]}
+    assert sub == [float(q) for m in ("AP", "RR") for q in np.quantile(np.array(kept[m]), 0.25, axis=0)]
+    rows = (tmp_path / "sub" / "tables" / "toy_quantiles.csv").read_text().splitlines()[1:]
+    assert [float(row.split(",")[2]) for row in rows] == sub
+    # its DAG job: the file its config block names is an input, and its option
+    assert inputs == ["t.txt"] and args == "--toy-quantile 0.5 --toy-topics t.txt"

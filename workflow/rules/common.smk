@@ -285,6 +285,12 @@ def data_params(w):
     return f"{parse_args(w)} --gains {gains_arg(w)} {runs_args(w)}"
 
 
+def data_args(w):
+    """The options of an own job on a collection's data (StageInfo.data): its qrels and runs and how
+    they are read (metaeval.dag.Plan.data_args)."""
+    return PLAN.data_args(w.collection)
+
+
 def summary_args(w=None):
     return _dag.format_args(collection_dirs=[f"{c}={RES}/{c}" for c in COLLECTIONS], alpha=ALPHA,
                             select_by=PLAN.primary_measure) + (" --reproduction" if PLAN.reproduction else "")
@@ -422,7 +428,7 @@ def own_job_outputs(stage):
     report views -- and its folder (StageInfo.folder)."""
     st = _stage_registry.get(stage)
     if st.scopes:
-        return [f for sc in st.scopes for f in folder_outputs(sc.name, sc.name)]
+        return [f for sc in st.scopes for f in folder_outputs(sc.name, sc.title or sc.name)]
     folder = [directory(f"{RES}/{{collection}}/{st.folder}")] if st.folder else []
     return _table_outputs([stage]) + _figure_outputs([stage]) + _report_view_outputs(stage) + folder
 
@@ -466,6 +472,11 @@ def own_job_out(stage):
 def own_job_views(stage):
     """Whether own job `stage` writes report views: tables of the collection's scope."""
     return not _stage_registry.get(stage).scopes and bool(PLAN.report_view_names(stage))
+
+
+def own_job_on_data(stage):
+    """Whether own job `stage` runs on the collection's qrels and runs (StageInfo.data), not its matrices."""
+    return _stage_registry.get(stage).data
 
 
 def own_job_title(stage):

@@ -1,20 +1,26 @@
 # A stage with a job of its own that the package runs (kind "other" with a run function: a plug-in's
-# own job, the package's bayes; metaeval.stages.StageInfo.own_job) and no rule of its own: one rule
-# per stage, named own_job_NAME, one job per collection running `metaeval stage NAME` on the
-# collection's matrices (those its plan reads: job_matrices(NAME)) with its declared parameters
-# (job_args(NAME)). What it writes is declared: a stage with a scope of its own, its files under
-# results/C/NAME/ (tables/, figures/); else its outputs of the collection's scope, results/C/tables/,
+# own job, the package's bayes, ppi, judgments; metaeval.stages.StageInfo.own_job) and no rule of its
+# own: one rule per stage, named own_job_NAME, one job per collection running `metaeval stage NAME`
+# with its parameters' options (job_args(NAME): its plan's values, else its declared config keys')
+# on the collection's matrices (those its plan reads: job_matrices(NAME)) -- a stage on the data
+# (StageInfo.data: ppi, judgments) on the collection's qrels and runs instead (data_args). What it
+# writes is declared: a stage with a scope of its own, its files under results/C/NAME/ (tables/,
+# figures/, its text folder); else its outputs of the collection's scope, results/C/tables/,
 # results/C/figures/, their report views (metaeval.report.views) and its folder, results/C/FOLDER/.
-# What its plan says its job reads besides (metaeval.stages.JobPlan): `data` -- the collection's
-# qrels and run files and how they are read (its matrices then an `ancient` input); `labels` -- the
-# display labels, passed as --labels. Its message is its title, its runtime its declared one.
+# Its inputs besides (metaeval.stages.JobPlan): the files its plan or its file parameters name
+# (job_inputs(NAME): a judge's qrels, a topic list); `data` -- the collection's qrels and run files
+# (a stage on the matrices: they are read as the metrics job reads them, its matrices then an
+# `ancient` input); `labels` -- the display labels, passed as --labels. Its message is its title,
+# its runtime its declared one.
 
 _RULED = {r.name for r in workflow.rules}
 OWN_JOBS = [s for s in PLAN.own_jobs if s not in _RULED and not _stage_registry.get(s).run_wide]
 
 for _stage in OWN_JOBS:
     _job = PLAN.job(_stage)
+    _on_data = own_job_on_data(_stage)
     _views = own_job_views(_stage)
+    _reads = job_matrices(_stage)
 
     rule:
         name:
@@ -22,8 +28,9 @@ for _stage in OWN_JOBS:
         conda:
             CONDA_ENV
         input:
-            matrices=(own_matrix_inputs if _job.data else matrix_files)(job_matrices(_stage)),
-            data=collection_data if _job.data else [],
+            matrices=(own_matrix_inputs if _job.data else matrix_files)(_reads),
+            data=collection_data if _job.data or _on_data else [],
+            files=job_inputs(_stage),
             labels=PLAN.labels_inputs() if _job.labels else [],
         output:
             own_job_outputs(_stage),
@@ -32,10 +39,10 @@ for _stage in OWN_JOBS:
             figure_args=FIGURE_ARGS,
             stage=_stage,
             matrices=matrices_dir,
-            metrics=" ".join(_quote(m) for m in job_matrices(_stage)),
+            metrics=" ".join(_quote(m) for m in _reads),
             args=job_args(_stage),
             out=own_job_out(_stage),
-            data=data_params if _job.data else "",
+            data=data_args if _on_data else data_params if _job.data else "",
             labels=lambda w, input: f" --labels {_quote(input.labels[0])}" if input.labels else "",
             views=report_views_command(_stage) if _views else "",
         log:
@@ -49,8 +56,10 @@ for _stage in OWN_JOBS:
             mem_mb=3000,
             runtime=own_job_runtime(_stage),
         shell:
-            "{params.metaeval} stage {params.stage} --matrices {params.matrices:q} --metrics {params.metrics}"
-            " {params.args} {params.figure_args}{params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"
+            "{params.metaeval} stage {params.stage}"
+            + (" --matrices {params.matrices:q} --metrics {params.metrics}" if _reads else "")
+            + (" {params.data}" if _on_data else "")
+            + " {params.args} {params.figure_args}{params.labels} --out {params.out:q} --quiet > {log:q} 2>&1"
             + (" && {params.views} >> {log:q} 2>&1" if _views else "")
 
 

@@ -15,7 +15,9 @@ is a folder: written beside itself under a temporary name and committed by the o
 listed in the folder's manifest, replaced and its stale ones removed (kept with
 ``out_accumulates=True``: a folder of one matrix per measure, added to run by run), all or nothing,
 no other file touched -- and removed on any error or signal: :func:`run_command`), ``"file"`` (the command writes
-that file atomically) or ``"any"`` (a file or a folder, the command's own business); every kind is
+that file atomically) or ``"any"`` (a file or a folder, the command's own business) -- or a function of
+the parsed arguments giving one (``metaeval stage``: a folder for an own job with a scope of its
+own, whose files ``out_owner(args)`` owns in the manifest); every kind is
 checked before any input is read (:func:`metaeval.publish.check_target`: exit 2;
 :func:`metaeval.util.check_out`: exit 1).  What a folder command prints on stdout is printed after
 its output is committed: a closed stdout (``| head``) loses the printout, not the folder.
@@ -384,6 +386,8 @@ def run_command(args: argparse.Namespace) -> int | None:
 
 def _run_command(args: argparse.Namespace) -> int | None:
     kind = getattr(args, "out_kind", None)
+    if callable(kind):                              # a function of the parsed arguments
+        kind = kind(args)
     out = getattr(args, "out", None)
     args.out_shown = out
     if kind is None or out is None:                 # printed only: nothing to publish
@@ -405,7 +409,8 @@ def _run_command(args: argparse.Namespace) -> int | None:
     committed = False
     sys.stdout = printed
     try:
-        with publishing(out, command_owner(args.command), shown=out, option="--out",
+        owner = getattr(args, "out_owner", None)
+        with publishing(out, owner(args) if callable(owner) else command_owner(args.command), shown=out, option="--out",
                         accumulate=_accumulates(args)) as tmp:
             args.out = str(tmp)
             rc = args.func(args)

@@ -96,7 +96,7 @@ def meta(args, parser, progress) -> None:
     if bad:
         parser.error(f"--stages: unknown stage {bad[0]!r}; known: {', '.join(STAGES)}")
     pipeline.write_collection(
-        matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts,
+        matrices_dir=args.matrices, runs_path=args.run_list, parts_dir=args.parts,
         write_parts_dir=args.parts if args.write_parts else None, stages=args.stages,
         out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
         runs_used=args.runs_used, texts_dir=args.texts, figures_dir=args.figures,
@@ -112,8 +112,8 @@ def tables(args, parser, progress) -> None:
 
     metrics, cfg = _metrics_and_config(parser, args)
     if args.views is not None:
-        need(parser, args, "runs")
-        pipeline.write_table_views(args.out, args.views, matrices_dir=args.matrices, runs_path=args.runs,
+        need(parser, args, "run_list")
+        pipeline.write_table_views(args.out, args.views, matrices_dir=args.matrices, runs_path=args.run_list,
                                    cfg=cfg, labels=labels_from_args(args, args.matrices, args.collection),
                                    figures_dir=args.figures, jobs=args.jobs)
         return
@@ -123,7 +123,7 @@ def tables(args, parser, progress) -> None:
         stages = [s for s in STAGES if (Path(args.parts) / s).is_dir()]
     labels = labels_from_args(args, args.matrices, args.collection)
     pipeline.write_collection_tables(
-        matrices_dir=args.matrices, runs_path=args.runs, parts_dir=args.parts, stages=stages,
+        matrices_dir=args.matrices, runs_path=args.run_list, parts_dir=args.parts, stages=stages,
         out_dir=args.out, cfg=cfg, metrics=metrics, collection=args.collection,
         runs_used=args.runs_used, texts_dir=args.texts, labels=labels, formats=_formats(args))
     if args.figures is not None:         # drawn in this process: no second start-up

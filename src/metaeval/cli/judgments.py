@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 
+# the tests, corrections and leaderboard layouts its stage declares (no pandas import to parse)
+from ..meta.stages.judgments import CORRECTIONS, RESULTS_FORMATS, TESTS
 from .ingest import add_order_args
-
-#: metaeval.meta.compare.COMPARE_TESTS and pairtests.CORRECTIONS (spelled out: no pandas import to parse)
-TESTS = ("paired-t", "wilcoxon", "sign", "permutation", "bootstrap", "rthsd", "tukey-hsd")
-CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 
 
 from ._figure_options import add_figure_args
@@ -75,9 +73,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "trec_eval -q or ir_measures -q output (one file per run), AutoJudge's leaderboard "
                         "layouts (ir_measures, tot, rag4reports, ranking, jsonl) or a CSV run,measure,value "
                         "(means only); several after one flag")
-    p.add_argument("--results-format", default="auto", dest="results_format",
-                   choices=("auto", "trec_eval", "ir_measures_q", "ir_measures", "tot", "rag4reports", "ranking",
-                            "jsonl", "csv"),
+    p.add_argument("--results-format", default="auto", dest="results_format", choices=RESULTS_FORMATS,
                    help="the layout of the --results files (default auto: from the extension, header and columns)")
     p.add_argument("--skip-bad", action="store_true", dest="skip_bad",
                    help="a --results file that is no leaderboard (empty, malformed): named in one warning and "
@@ -118,8 +114,9 @@ def run(args) -> int:
     import sys
 
     from ..errors import ConfigError, InputError
-    from ..meta.judgments_run import run_judgments
-    from ..report.judgments import judgment_labels, judgments_context, write_judgments
+    from ..meta.stages import CollectionData, NamedFiles
+    from ..meta.stages.judgments import JudgmentsParams
+    from ..pipeline import own_job_run, write_own_outputs
 
     parser = args._parser
     qrels = {k: [f for f in v.split(",") if f] for k, v in _pairs(parser, args.qrels, "--qrels").items()}
@@ -131,24 +128,28 @@ def run(args) -> int:
         if not plus or not base or not frm:
             parser.error(f"--fill {name}={spec}: expected NAME=BASE+FROM")
     results = _pairs(parser, args.results, "--results")
+    # its stage's run: every set named (no data of a collection), the runs and how they are read
+    params = JudgmentsParams(
+        judgments_reference=args.reference, judgments_qrels=NamedFiles.of(qrels),
+        judgments_fill=tuple(f"{n}={v}" for n, v in fill.items()),
+        judgments_results=NamedFiles.of(results), judgments_results_format=args.results_format,
+        judgments_metrics=None if args.metrics is None else tuple(args.metrics), judgments_threshold=args.threshold,
+        judgments_top_k=args.top_k, judgments_test=args.test, judgments_correction=args.correction,
+        judgments_B=args.B, judgments_alpha=args.alpha, judgments_rbo_p=args.rbo_p, judgments_seed=args.seed,
+        judgments_on_conflict=args.on_conflict, judgments_topic_set=args.topic_set, judgments_skip_bad=args.skip_bad,
+        judgments_clip=args.clip)
+    data = CollectionData(runs=tuple(args.runs), gains=args.gains, order=args.order, depth=args.depth,
+                          trec_eval_version=args.trec_eval_version)
     try:
-        res = run_judgments(qrels, args.reference, args.runs or None, metrics=args.metrics,
-                            gains=args.gains, threshold=args.threshold, top_k=args.top_k, test=args.test, B=args.B,
-                            alpha=args.alpha, seed=args.seed, fill=fill, on_conflict=args.on_conflict,
-                            topics=args.topic_set, correction=args.correction, order=args.order, results=results,
-                            depth=args.depth, rbo_p=args.rbo_p, clip=args.clip,
-                            results_format=args.results_format, trec_eval_version=args.trec_eval_version,
-                            skip_bad=args.skip_bad)
+        inputs, params, frames = own_job_run("judgments", None, params, data=data)
     except (InputError, ConfigError, UnicodeDecodeError):
         raise                                    # rejected input: exit 1 (an InputError is a ValueError)
     except ValueError as e:
         parser.error(str(e))
-    labels = judgment_labels(res, args.labels)            # the default run labels without --labels
-    context = judgments_context(res, test=args.test, correction=args.correction, B=args.B, labels=labels)
-    written = write_judgments(res, args.out, alpha=args.alpha, figures=not args.no_figures, labels=labels,
-                              context=context)
+    written = write_own_outputs("judgments", frames, args.out, figures=not args.no_figures, params=params,
+                                inputs=inputs, labels_file=args.labels)
     if not args.quiet:
-        sys.stdout.write(headline(res, len(written), args.out_shown))
+        sys.stdout.write(headline(inputs.extra["result"], len(written), args.out_shown))
     return 0
 
 

@@ -2,7 +2,8 @@
 human qrels with prediction-powered intervals (Angelopoulos et al. 2023; PPI++, Angelopoulos, Duchi &
 Zrnic 2023) on per-topic scores (Oosterhuis et al. 2024), the same for every pair of runs, and the
 judging budget (docs/meta.md "Prediction-powered intervals").  Writes ``OUT/tables/ppi_{means,pairs,
-budget}.{csv,md,tex}`` and ``OUT/figures/``; nothing when an input is rejected."""
+budget}.{csv,md,tex}`` and ``OUT/figures/``, as its stage's job (``metaeval stage ppi``,
+:mod:`metaeval.meta.stages.ppi`) does; nothing when an input is rejected."""
 
 from __future__ import annotations
 
@@ -66,7 +67,8 @@ def run(args) -> int:
 
     from ..errors import ConfigError, InputError
     from ..meta.ppi import run_ppi
-    from ..report.ppi import ppi_labels, write_ppi
+    from ..meta.stages import StageInputs
+    from ..pipeline import write_own_outputs
 
     parser = args._parser
     if not 0.0 < args.alpha < 1.0:
@@ -80,7 +82,8 @@ def run(args) -> int:
         raise                                    # rejected input: exit 1
     except ValueError as e:
         parser.error(str(e))
-    written = write_ppi(res, args.out, figures=not args.no_figures, labels=ppi_labels(res, args.labels))
+    written = write_own_outputs("ppi", res.tables, args.out, figures=not args.no_figures,   # as its stage's job
+                                inputs=StageInputs({}, extra={"result": res}), labels_file=args.labels)
     if not args.quiet:
         sys.stdout.write(f"metaeval ppi: {len(res.runs)} runs x {len(res.metrics)} metrics, {len(res.labelled)} "
                          f"labelled and {len(res.unlabelled)} unlabelled topics; {len(written)} files under "

@@ -15,7 +15,8 @@ from ._meta_options import (add_config_args, add_labelled_args, add_own_job_args
                             stage_params_from_args)
 from ._stage_jobs import need
 
-from ..meta.stages import file_stages, method_stages, own_job_stages
+from ..meta.stages import file_stages, get, method_stages, own_job_stages
+from .ingest import add_order_args
 from ..stages import resolve
 
 #: stages that are not a meta-evaluation method (those are metaeval.meta.run.STAGES); both lists
@@ -23,6 +24,8 @@ from ..stages import resolve
 FILE_STAGES = file_stages()
 #: the stages of kind other the package runs itself (a plug-in's own job: StageInfo.own_job)
 OWN_JOBS = own_job_stages()
+#: those on the collection's data (qrels and runs: StageInfo.data) rather than its matrices
+DATA_JOBS = tuple(s for s in OWN_JOBS if get(s).data)
 
 
 from ._figure_options import add_figure_args
@@ -42,7 +45,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "process; --write-parts: also each stage's part folder PARTS/STAGE/), "
                     "'figures' (TABLES -> OUT/*.png,pdf) or 'summary' (--collection-dirs -> OUT, the "
                     "cross-collection tables and figures)" + (", or a stage with a job of its own (" + ", ".join(OWN_JOBS)
-                    + ": MATRICES -> OUT/tables, OUT/figures, its scope's files)" if OWN_JOBS else "") + ". Options mean what they mean for "
+                    + ": MATRICES -> OUT/tables, OUT/figures, its scope's files"
+                    + ("; on the collection's data, " + ", ".join(DATA_JOBS) + ": --qrels, --runs -> OUT"
+                       if DATA_JOBS else "") + ")" if OWN_JOBS else "") + ". Options mean what they mean for "
                     "'metaeval meta'; docs/pipeline.md lists the files.")
     p.add_argument("names", nargs="+", metavar="STAGE",
                    help="stage to run (see above); several method stages run one after the other in "
@@ -51,7 +56,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="output folder (runs_used.csv file for select_runs; with several method stages, "
                         "the folder of their part folders)")
     p.add_argument("--matrices", metavar="DIR", help="folder of METRIC.csv matrices")
-    p.add_argument("--run-list", dest="runs", metavar="CSV",
+    p.add_argument("--run-list", dest="run_list", metavar="CSV",
                    help="the runs to meta-evaluate (runs_used.csv: column 'run'), instead of the top "
                         "--top-runs by mean --select-by (not --runs: every other command's run files)")
     add_config_args(p)
@@ -68,7 +73,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="tables: collection cache (metaeval ingest) for collection.csv and preferred_rank.csv; "
                         "a stage on the labelled collection: the collection it reads")
     p.add_argument("--gains", metavar="G1:...:GH",
-                   help="a stage on the labelled collection: the collection's gains (default 1:2:...:H)")
+                   help="a stage on the labelled collection, an own job on the data: the collection's gains "
+                        "(default 1:2:...:H)")
+    data = ", ".join(DATA_JOBS) or "none"
+    p.add_argument("--qrels", metavar="FILE", nargs="+", action="extend",
+                   help=f"an own job on the collection's data ({data}): its qrels (several files: their union)")
+    p.add_argument("--runs", metavar="GLOB_OR_DIR", nargs="+", action="extend",
+                   help=f"an own job on the collection's data ({data}): its run files, directories or globs")
+    add_order_args(p)
     p.add_argument("--folder", metavar="DIR",
                    help="a stage on the labelled collection that writes a folder of its own: that folder")
     p.add_argument("--write-parts", action="store_true",
@@ -98,9 +110,27 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             raise ValueError(f"stage {own}: {e} (an own job's options are options of 'metaeval stage', "
                              "spelt after its parameters' names: rename the parameter)") from None
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=run, out_kind="any", _parser=p)
+    p.set_defaults(func=run, out_kind=_out_kind, out_owner=_out_owner, _parser=p)
     add_figure_args(p)
     return p
+
+
+def _own_scope(args) -> str | None:
+    """The own job with a scope of its own ``metaeval stage`` runs (None: another stage)."""
+    name = args.names[0] if len(args.names) == 1 else None
+    return name if name in OWN_JOBS and get(name).scopes else None
+
+
+def _out_kind(args) -> str:
+    """An own job with a scope of its own publishes its folder (its files listed in the folder's
+    manifest, all or nothing: as its own command does); any other stage writes into ``--out``."""
+    return "folder" if _own_scope(args) else "any"
+
+
+def _out_owner(args) -> str:
+    """Whose files an own job's folder lists: the stage's (its own command's, ``metaeval ppi``: the
+    same files), else this command's."""
+    return _own_scope(args) or "stage"
 
 
 def run(args) -> int:
@@ -124,10 +154,15 @@ def run(args) -> int:
         if st.command is not None:           # a job that is not a method: the function it names
             resolve(st.command)(args, parser, progress)
         elif st.own_job:                     # a job of its own the package runs: its scope's files under OUT
-            if not st.run_wide:              # (one for the whole run: no matrices, its options only)
+            data = None
+            if st.data:                      # on the collection's data
+                data = stages.CollectionData(tuple(args.qrels or ()), tuple(args.runs or ()), gains=args.gains,
+                                             order=args.order, depth=args.depth,
+                                             trec_eval_version=args.trec_eval_version)
+            elif not st.run_wide:            # (one for the whole run: no matrices, its options only)
                 need(parser, args, "matrices")
             pipeline.write_own_job(name, args.matrices, args.out, stage_params_from_args(args, name),
-                                   metrics=getattr(args, "metrics", None), labels_file=args.labels)
+                                   metrics=getattr(args, "metrics", None), labels_file=args.labels, data=data)
         else:
             from ..metrics.registry import parse_gains
             from ._stage_jobs import _metrics_and_config
@@ -138,7 +173,7 @@ def run(args) -> int:
                 collection = pipeline.collection_cache(collection)
                 for line in [] if args.quiet or st.notes is None else st.notes(collection, cfg):
                     print(f"metaeval stage: {name}: {line}", file=sys.stderr, flush=True)
-            pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.runs,
+            pipeline.write_stage_parts(name, args.matrices, args.out, cfg, metrics, runs_path=args.run_list,
                                        progress=progress, parts_dir=args.parts, collection=collection,
                                        gains=parse_gains(args.gains) if args.gains else None,
                                        folder=args.folder)
@@ -176,7 +211,7 @@ def _run_several(args, parser) -> int:
         metrics = default_metrics(dict.fromkeys(available), cfg)
     for name in args.names:
         try:
-            pipeline.write_stage_parts(name, args.matrices, f"{out}/{name}", cfg, metrics, runs_path=args.runs,
+            pipeline.write_stage_parts(name, args.matrices, f"{out}/{name}", cfg, metrics, runs_path=args.run_list,
                                        progress=progress, parts_dir=parts)
         except ValueError as e:
             if isinstance(e, InputError):

@@ -1,35 +1,21 @@
-"""Write what ``metaeval judgments`` computed (:class:`metaeval.meta.judgments_run.JudgmentsResult`):
-the tables declared in :mod:`metaeval.outputs` (scope ``judgments``) as CSV / Markdown / LaTeX under
-``DIR/tables``, the figures under ``DIR/figures``, and ``DIR/judgments/`` (confusion matrices,
-per-topic agreement, coverage, filled qrels).  Everything is computed before the first file is
-written, each file atomically."""
+"""The display of what stage ``judgments`` computed (:class:`metaeval.meta.judgments_run.JudgmentsResult`):
+what its tables' captions and labels show (:func:`judgments_shown`), the ranking-agreement caption's
+note on the topics each ranking is over (:func:`ranking_agreement_note`); the stage declares its
+tables, figures and folder (:mod:`metaeval.meta.stages.judgments`, scope ``judgments``) and
+:func:`metaeval.pipeline.write_own_outputs` writes them under ``DIR/tables``, ``DIR/figures`` and
+``DIR/judgments/`` (confusion matrices, per-topic agreement, coverage, filled qrels)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import outputs as O
-from ..util import atomic_write, file_name
-from .csvio import csv_text
-from .tables import write_table
+from ..meta.stages.judgments import confusion_name
 
 if TYPE_CHECKING:
     from ..meta.judgments_run import JudgmentsResult
 
-__all__ = ["confusion_name", "judgment_labels", "write_judgments"]
-
-
-def confusion_name(a: str, b: str) -> str:
-    """``confusion/A__B.csv`` (each a plain name: :func:`metaeval.util.file_name`)."""
-    return f"confusion/{file_name(a, 'qrels set')}__{file_name(b, 'qrels set')}.csv"
-
-
-def _write_text(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
-        fh.write(text)
-    return path
+__all__ = ["confusion_name", "judgment_labels", "judgments_shown", "ranking_agreement_note"]
 
 
 def judgment_labels(res: JudgmentsResult, labels_file: str | dict | None = None) -> dict:
@@ -89,52 +75,21 @@ def ranking_topics_note(table, labels=None) -> str:
     return " Topics each ranking is over: " + ", ".join(parts) + "."
 
 
-def write_judgments(result, out_dir, *, alpha: float = 0.05, figures: bool = True, labels=None,
-                    context: dict | None = None) -> list[Path]:
-    """Write every table, figure and file of ``result`` under ``out_dir``; returns the paths.
-    ``labels`` ``{name: label}`` of runs, metrics and sets: shown in Markdown, LaTeX and figures;
-    ``context``: the captions' fields (:func:`judgments_context`; default: without the test's
-    settings)."""
-    out = Path(out_dir)
-    if context is None:
-        context = judgments_context(result, labels=labels)
-    texts = {}
-    for name, df in result.tables.items():
-        texts[name] = df
-    folder = out / "judgments"
-    omitted = set(getattr(result, "omitted", ()))          # nothing fills them: not written header-only
-    for name in omitted:
-        texts.pop(name, None)
-    extra = {folder / f"{name}.csv": csv_text(df) for name, df in
-             (("topic_agreement", result.topic_agreement), ("coverage", result.coverage)) if name not in omitted}
-    for (a, b), df in result.confusion.items():
-        extra[folder / confusion_name(a, b)] = csv_text(df)
-    for name, text in result.qrels.items():
-        extra[folder / "qrels" / f"{file_name(name, 'qrels set')}.txt"] = text
-    written: list[Path] = []
-    (out / "tables").mkdir(parents=True, exist_ok=True)
-    for o in O.tables("judgments"):
-        if o.name in texts and tuple(o.formats) == ("csv",):     # a long table: the CSV alone
-            written.append(_write_text(out / "tables" / f"{o.name}.csv", csv_text(texts[o.name])))
-        elif o.name in texts:
-            caption = O.caption(o, alpha=alpha, context=context)
-            if o.name == "ranking_agreement":
-                caption += ranking_topics_note(texts[o.name], labels)
-            written += write_table(texts[o.name], out / "tables" / o.name, kind=o.layout, alpha=alpha,
-                                   caption=caption, context=context,
-                                   labels=labels)
-    for path, text in extra.items():
-        written.append(_write_text(path, text))
-    if figures:
-        from .figures import plotter
+def ranking_agreement_note(table, matrices=None, labels=None) -> str:
+    """:func:`ranking_topics_note` as the stage's caption note of ``ranking_agreement``
+    (:attr:`metaeval.stages.StageInfo.caption_notes`: ``note(table, matrices, labels)``)."""
+    return ranking_topics_note(table, labels)
 
-        (out / "figures").mkdir(parents=True, exist_ok=True)
-        for o in O.figures("judgments"):
-            if o.source in omitted:                        # nothing to draw
-                continue
-            draw, kwargs = plotter(o.layout)
-            if o.source == "run_ranks":
-                kwargs = {**kwargs, "reference": result.reference, "taus": result.tables["ranking_agreement"]}
-            kwargs = {**kwargs, "labels": labels}
-            written += draw(result.tables[o.source], out / "figures" / o.name, **kwargs)
-    return written
+
+def judgments_shown(inputs, frames, params, labels_file=None):
+    """What the stage's outputs show of a run (:attr:`metaeval.stages.StageInfo.shown`): its result
+    (``inputs.extra["result"]``) and its parameters' test, correction, bootstrap samples and alpha
+    give the captions their fields (:func:`judgments_context`), the run-means figure its reference;
+    the labels of its runs, metrics and sets (:func:`judgment_labels` of ``labels_file``)."""
+    from ..stages import Shown
+
+    res = inputs.extra["result"]
+    labels = judgment_labels(res, labels_file)           # the default run labels without a labels file
+    context = judgments_context(res, test=params.judgments_test, correction=params.judgments_correction,
+                                B=params.judgments_B, labels=labels)
+    return Shown(context={**context, "alpha": params.judgments_alpha, "reference": res.reference}, labels=labels)

@@ -1,8 +1,8 @@
-"""Writing what ``metaeval ppi`` computed (:class:`metaeval.meta.ppi.PPIResult`): the tables declared by
-the stage (:mod:`metaeval.meta.stages.ppi`, scope ``ppi``) as CSV / Markdown / LaTeX under
-``DIR/tables``, the figures under ``DIR/figures`` (interval width and coverage against the number of
-labelled topics, the runs' intervals side by side).  Every text and figure is rendered before the
-first file is written, each file atomically; a failure removes what was written."""
+"""The display of what stage ``ppi`` computed (:class:`metaeval.meta.ppi.PPIResult`): its figures'
+plotters (interval width and coverage against the number of labelled topics, the runs' intervals
+side by side; the stage declares them, :mod:`metaeval.meta.stages.ppi`, scope ``ppi``) and what its
+tables' captions and labels show (:func:`ppi_shown`); :func:`metaeval.pipeline.write_own_outputs`
+writes them under ``DIR/tables`` and ``DIR/figures``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pandas as pd
 if TYPE_CHECKING:
     from ..meta.ppi import PPIResult
 
-__all__ = ["plot_ppi_coverage", "plot_ppi_intervals", "plot_ppi_width", "ppi_labels", "write_ppi"]
+__all__ = ["plot_ppi_coverage", "plot_ppi_intervals", "plot_ppi_width", "ppi_labels", "ppi_shown"]
 
 
 def ppi_labels(res: PPIResult, labels_file=None) -> dict:
@@ -125,26 +125,14 @@ def plot_ppi_intervals(table: pd.DataFrame, path_stem: str | os.PathLike, *, lab
         return save_figure(fig, path_stem)
 
 
-def write_ppi(result: PPIResult, out_dir: str | os.PathLike, *, figures: bool = True,
-              labels: dict | None = None) -> list[Path]:
-    """Write every table and figure of ``result`` under ``out_dir``; returns the paths.  ``labels``
-    ``{name: label}`` of runs and metrics (:func:`ppi_labels`): shown in Markdown, LaTeX and figures."""
+def ppi_shown(inputs, frames, params, labels_file=None):
+    """What the stage's outputs show of a run (:attr:`metaeval.stages.StageInfo.shown`): its
+    result (``inputs.extra["result"]``, a :class:`~metaeval.meta.ppi.PPIResult`) gives the captions
+    their runs, human topics and alpha, and the labels of its runs and metrics
+    (:func:`ppi_labels` of ``labels_file``)."""
     from .. import outputs as O
-    from ..util import atomic_dir_outputs
-    from .figures import plotter
-    from .tables import write_table
+    from ..stages import Shown
 
-    out = Path(out_dir)
-    tables = result.tables
-    context = O.caption_context(runs=len(result.runs), topics=len(result.human_topics))
-    written: list = []                     # removed again if a later file fails
-    with atomic_dir_outputs(written):
-        for o in O.tables("ppi"):
-            written += write_table(tables[o.name], out / "tables" / o.name, kind="generic",
-                                   caption=O.caption(o, alpha=result.alpha, context=context), labels=labels)
-        values = {"alpha": result.alpha}                 # the run's, which its figures state
-        for o in O.figures("ppi") if figures else ():       # as its stage declares them
-            draw, kwargs = plotter(o.layout)
-            kwargs.update({keyword: values[value] for keyword, value in o.plot_params})
-            written += draw(tables[o.source], out / "figures" / o.name, **kwargs, labels=labels)
-    return written
+    res = inputs.extra["result"]
+    context = O.caption_context(runs=len(res.runs), topics=len(res.human_topics))
+    return Shown(context={**context, "alpha": res.alpha}, labels=ppi_labels(res, labels_file))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ...stages import (FIGURE_FORMATS, KINDS, TABLE_FORMATS, Output, Param, Scope, StageInfo, scope, scopes,  # noqa: F401
-                       StageInputs, TextFiles, check_params, common_params, common_sections, file_stages, format_args,
+                       CollectionData, NamedFiles, Shown, StageInputs, TextFiles, check_params, common_params, common_sections, file_stages, format_args,
                        get, method_stages, names, own_job_stages, param, parameter, params, plug_in_stages, plug_ins_here, quote,
                        register, register_common, register_stage_module, resolve, selection_params, stage_names)
 from ... import stages as _registry

@@ -2,14 +2,23 @@
 run's mean score (Angelopoulos, Bates, Fannjiang, Jordan & Zrnic 2023; PPI++, Angelopoulos, Duchi &
 Zrnic 2023) at the topic level (Oosterhuis, Jagerman, Qin, Wang & Bendersky 2024), and the judging
 budget: interval width and coverage against the number of human-labelled topics
-(:mod:`metaeval.meta.ppi`).  Its own command (``metaeval ppi``, :mod:`metaeval.cli.ppi`) and, per
-collection with a ``ppi:`` block, its own job (``workflow/rules/ppi.smk``; the block names files, so
-:class:`metaeval.dag.Plan` reads it as it reads ``judgments:``).  Its tables and figures are declared
-here (``outputs``), in the scope ``ppi``: ``DIR/tables``, ``DIR/figures``."""
+(:mod:`metaeval.meta.ppi`).  An own job on the collection's data (kind ``other`` with a ``run``,
+``data=True``): ``metaeval stage ppi --qrels --runs --ppi-judge ...``, ``metaeval.run_stage("ppi",
+qrels=..., runs=..., ppi_judge=...)`` and, per collection with a ``ppi:`` block, the generic rule
+``own_job_ppi`` (``workflow/rules/own_job.smk``: the collection's qrels are the human labels, the
+block's files -- the judge's qrels, the labelled topics -- file parameters, its inputs) run it; its
+own command (``metaeval ppi``, :mod:`metaeval.cli.ppi`) and API function (:func:`metaeval.api.ppi`,
+returning the whole :class:`~metaeval.meta.ppi.PPIResult`) write through the same writer
+(:func:`metaeval.pipeline.write_own_outputs`).  Its parameters, tables and figures are declared here
+(``outputs``, in the scope ``ppi``: ``DIR/tables``, ``DIR/figures``)."""
 
 from __future__ import annotations
 
-from ...stages import JobPlan, PlanView, Scope, StageInfo
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...argtypes import int_at_least, ints_at_least
+from ...stages import JobPlan, PlanView, Scope, StageInfo, parameter
 from .common import SEED
 
 _ANGELOPOULOS = "Angelopoulos et al. (2023)"
@@ -63,68 +72,102 @@ OUTPUTS = (
          "regenerates": _REGEN},
 )
 
-# ---------------------------------------------------------------- the pipeline's job (metaeval.dag)
+_P = ("collections", "*", "ppi")
+
+
 def _listed(v) -> list[str]:
     return [v] if isinstance(v, str) else [str(x) for x in v]
 
 
-def job_files(cc: dict) -> list[str]:
-    """The input files of a collection's ppi job: its qrels, the judge's files, the labelled-topics file."""
-    p = cc["ppi"]
-    return [cc["qrels"]] + _listed(p["judge"]) + ([p["labelled_topics"]] if p.get("labelled_topics") else [])
+def _commas(values) -> str:
+    return ",".join(str(int(v)) for v in values)
 
 
-def job_args(cc: dict, metrics: list[str], trec_eval_version: int | None = None) -> str:
-    """The ``metaeval ppi`` options of a collection (``cc``: its config entry) from its ``ppi:`` block,
-    its qrels (the human labels), gains, order and depth; ``metrics``: the block's (canonical) or the
-    config's; ``trec_eval_version`` the config's when not the default (10).  Standard library only
-    (the Snakefile reads it)."""
-    import shlex
+def _check_alpha(v) -> None:
+    if not 0.0 < float(v) < 1.0:
+        raise ValueError(f"ppi_alpha must lie in (0, 1), got {v}")
 
-    p = cc["ppi"]
 
-    def opt(name: str, vals) -> str:
-        vals = vals if isinstance(vals, (list, tuple)) else [vals]
-        return " ".join([name] + [shlex.quote(str(v)) for v in vals])
+@dataclass(frozen=True)
+class PPIParams:
+    """The stage's parameters (``metaeval stage ppi --ppi-...``, the keywords of
+    ``metaeval.run_stage("ppi", ...)``), each the option of ``metaeval ppi`` without its prefix;
+    the human labels and the runs are the collection's data (``inputs.data``).  Per collection, a
+    ``ppi:`` block (its keys: :func:`plan`)."""
 
-    words = [opt("--qrels", cc["qrels"]), opt("--judge", _listed(p["judge"])), opt("--metrics", metrics)]
-    if p.get("labelled_topics"):
-        words.append(opt("--labelled-topics", p["labelled_topics"]))
-    elif p.get("labelled") is not None:
-        words.append(opt("--labelled", p["labelled"]))
-    words += [opt("--alpha", p.get("alpha", 0.05)), opt("--seed", p.get("seed", SEED)),
-              opt("--trials", p.get("trials", 1000)), opt("--on-conflict", p.get("on_conflict", "error"))]
-    if p.get("sizes"):
-        words.append(opt("--sizes", ",".join(str(int(s)) for s in p["sizes"])))
-    if cc.get("gains"):
-        words.append(opt("--gains", cc["gains"]))
-    words += [opt("--order", cc.get("order", "file")), opt("--depth", cc.get("depth", 1000) or 0)]
-    if trec_eval_version is not None:
-        words.append(opt("--trec-eval-version", trec_eval_version))
-    return " ".join(words)
+    ppi_judge: tuple[Path, ...] = parameter((), "the judge's qrels, any qrels form (several files: their union)",
+        nargs="+", config=(*_P, "judge"), field=False, schema={"type": "array", "items": {"type": "string"}})
+    ppi_metrics: tuple[str, ...] = parameter(("AP", "nDCG@10"), "metrics (default AP nDCG@10)", nargs="+",
+        metavar="M", config=(*_P, "metrics"), field=False)
+    ppi_labelled_topics: Path | None = parameter(None, "the human-labelled topics: a topic id per line (default: "
+        "every topic of the human qrels)", config=(*_P, "labelled_topics"), field=False,
+        schema={"type": ["string", "null"]})
+    ppi_labelled: int | None = parameter(None, "N labelled topics drawn with --ppi-seed from the human topics the "
+        "judge also judged", metavar="N", config=(*_P, "labelled"), field=False, parse=int_at_least(2),
+        schema={"type": ["integer", "null"], "minimum": 2})
+    ppi_alpha: float = parameter(0.05, "1 - the intervals' level (default 0.05)", config=(*_P, "alpha"), field=False,
+        schema={"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}, check=_check_alpha)
+    ppi_seed: int = parameter(SEED, f"seed of --ppi-labelled and the budget (default {SEED})", config=(*_P, "seed"),
+        field=False, schema={"type": "integer", "minimum": 0})
+    ppi_sizes: tuple[int, ...] | None = parameter(None, "labelled-set sizes of the budget table (default "
+        "5,10,20,30,40: those that fit)", config=(*_P, "sizes"), render=_commas, field=False,
+        parse=ints_at_least(2), schema={"type": ["array", "null"], "items": {"type": "integer", "minimum": 2}})
+    ppi_trials: int = parameter(1000, "random labelled sets per size (default 1000)", config=(*_P, "trials"),
+        field=False, parse=int_at_least(1), schema={"type": "integer", "minimum": 1})
+    ppi_on_conflict: str = parameter("error", "a pair judged twice with different labels within the human or the "
+        "judge's files: an error (default), or keep the highest, lowest or first file's label",
+        choices=("error", "max", "min", "first"), config=(*_P, "on_conflict"), field=False)
+
+
+def run(inputs, params: PPIParams) -> dict:
+    """The stage on a collection's data (``inputs.data``: its qrels the human labels, its runs):
+    the tables of :func:`metaeval.meta.ppi.run_ppi` with the judge's qrels and the labelled topics
+    of ``params``; the whole result left in ``inputs.extra["result"]`` (its display reads it:
+    :func:`metaeval.report.ppi.ppi_shown`)."""
+    from ..ppi import run_ppi
+
+    d = inputs.data
+    res = run_ppi(list(d.qrels), [str(f) for f in params.ppi_judge], list(d.runs), metrics=list(params.ppi_metrics),
+                  labelled_topics=None if params.ppi_labelled_topics is None else str(params.ppi_labelled_topics),
+                  labelled=params.ppi_labelled, alpha=params.ppi_alpha, seed=params.ppi_seed,
+                  sizes=None if params.ppi_sizes is None else [int(s) for s in params.ppi_sizes],
+                  trials=params.ppi_trials, gains=d.gains, order=d.order, depth=d.depth,
+                  on_conflict=params.ppi_on_conflict, trec_eval_version=d.trec_eval_version)
+    if inputs.extra is not None:
+        inputs.extra["result"] = res
+    return dict(res.tables)
+
+
+def values(p: PlanView, c: str) -> dict:
+    """The parameters of collection ``c``'s job from its ``ppi:`` block: ``judge`` (a file or a
+    list), ``metrics`` (canonical; else the config's), ``labelled_topics`` (a file) or ``labelled``
+    (N), ``alpha``, ``seed``, ``sizes``, ``trials``, ``on_conflict``."""
+    b = p.collection(c)["ppi"]
+    metrics = p.measures(b["metrics"], f"collections.{c}.ppi.metrics") if b.get("metrics") else p.metrics
+    out: dict = {"ppi_judge": tuple(_listed(b["judge"])), "ppi_metrics": tuple(metrics)}
+    if b.get("labelled_topics"):
+        out["ppi_labelled_topics"] = b["labelled_topics"]
+    elif b.get("labelled") is not None:
+        out["ppi_labelled"] = b["labelled"]
+    out.update(ppi_alpha=b.get("alpha", 0.05), ppi_seed=b.get("seed", SEED), ppi_trials=b.get("trials", 1000),
+               ppi_on_conflict=b.get("on_conflict", "error"))
+    if b.get("sizes"):
+        out["ppi_sizes"] = tuple(int(s) for s in b["sizes"])
+    return out
 
 
 def plan(p: PlanView) -> JobPlan:
-    """The collections with a ``ppi:`` block in the plan of a config, one job each
-    (``workflow/rules/ppi.smk``): each one's files and command options (the block's metrics
-    canonical, or the config's)."""
+    """The collections with a ``ppi:`` block in the plan of a config, one job each (the generic
+    rule ``own_job_ppi``): each one's parameters (:func:`values`: the judge's files and the
+    labelled topics its inputs); ``labels:`` an input too (a changed mapping re-runs it)."""
     cs = tuple(c for c in p.collections if p.collection(c).get("ppi"))
-
-    def args(c: str) -> str:
-        block = p.collection(c)["ppi"]
-        metrics = p.measures(block["metrics"], f"collections.{c}.ppi.metrics") if block.get("metrics") else p.metrics
-        return job_args(p.collection(c), metrics, p.trec_eval_version())
-
-    return JobPlan(collections=cs, inputs={c: tuple(job_files(p.collection(c))) for c in cs},
-                   args={c: args(c) for c in cs})
+    return JobPlan(on=bool(cs), collections=cs, params={c: values(p, c) for c in cs}, labels=True)
 
 
-def targets(p: PlanView) -> list[str]:
-    """Its files, ``results/C/ppi/...``, for every collection with a ``ppi:`` block."""
-    return [f"{p.results}/{c}/ppi/{f}" for c in p.job("ppi").collections for f in p.output_files("ppi")]
-
-
-STAGE = StageInfo("ppi", "other", plan=plan, targets=targets,
-                  scopes=(Scope("ppi", folders=(("table", "tables"), ("figure", "figures"))),),
-                  title="prediction-powered intervals and the judging budget (Angelopoulos et al. 2023)",
+STAGE = StageInfo("ppi", "other", run, params=PPIParams, plan=plan, data=True,
+                  shown="metaeval.report.ppi:ppi_shown",
+                  scopes=(Scope("ppi", folders=(("table", "tables"), ("figure", "figures")),
+                                title="Prediction-powered intervals"),),
+                  title="prediction-powered intervals of the judge's scores and the judging budget "
+                        "(Angelopoulos et al. 2023)",
                   outputs=OUTPUTS)
