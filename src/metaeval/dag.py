@@ -370,10 +370,18 @@ class Plan:
         return config_value(self.config, path, default)
 
     def output_files(self, scope: str) -> list[str]:
-        """Every declared file of ``scope``, relative to its root (:func:`metaeval.outputs.files`)."""
+        """Every declared file of ``scope`` the run writes, relative to its root: a table's, a
+        figure's in the configured formats (:meth:`drawn`)."""
         from . import outputs
 
-        return outputs.files(scope)
+        return self.drawn(outputs.outputs(scope))
+
+    def drawn(self, outs) -> list[str]:
+        """The files of the outputs ``outs`` (:class:`metaeval.outputs.Output`) the run writes,
+        relative to their scope's root: every format of a table, a figure's in the configured
+        formats (``figures: {formats: [png]}``: its PNG only)."""
+        formats = figure_args(self.config.get("figures")).rsplit(" ", 1)[-1].split(",")
+        return [f for o in outs for x, f in zip(o.formats, o.files()) if o.kind != "figure" or x in formats]
 
     def titles(self, stages) -> list[str]:
         """What the stages do, as their modules say (job messages)."""
@@ -565,8 +573,7 @@ class Plan:
     def figure_files(self, c: str) -> list[str]:
         from . import outputs
 
-        return [f"{self.results}/{c}/{f}" for o in outputs.figures("collection", **self.conditions)
-                for f in o.files()]
+        return [f"{self.results}/{c}/{f}" for f in self.drawn(outputs.figures("collection", **self.conditions))]
 
     def text_files(self, c: str) -> list[str]:
         """The folders of text outputs (pvalues/: the Discpower files METRIC.rthsd.B)."""
@@ -587,17 +594,12 @@ class Plan:
     def run_wide_files(self, stage: str) -> list[str]:
         """The files of own job ``stage`` when its job is one for the run (:attr:`metaeval.stages.StageInfo.run_wide`):
         its scopes' declared files under ``results/SCOPE/``, its figures in the configured formats."""
-        from . import outputs
-
-        formats = figure_args(self.config.get("figures")).rsplit(" ", 1)[-1].split(",")
-        return [f"{self.results}/{sc.name}/{f}" for sc in _stages.get(stage).scopes
-                for o in outputs.outputs(sc.name) for x, f in zip(o.formats, o.files())
-                if o.kind != "figure" or x in formats]
+        return [f"{self.results}/{sc.name}/{f}" for sc in _stages.get(stage).scopes for f in self.output_files(sc.name)]
 
     def summary_files(self) -> list[str]:
         from . import outputs
 
-        return [f"{self.results}/summary/{f}" for f in outputs.files("summary")]
+        return [f"{self.results}/summary/{f}" for f in self.drawn(outputs.outputs("summary"))]
 
     def targets(self) -> list[str]:
         """Every file of the default target."""

@@ -200,3 +200,16 @@ def test_orders_pool_runs_groups_and_report_views():
     # the options of its job, `metaeval stage standardisation` (an own job's spelt after its parameters)
     assert plan.own_job_args("standardisation", "ntcir3-chinese") == (
         f"--std-metrics {METRICS} --std z N U E --std-topics 50 --std-trials 1000 --std-seed 0")
+
+
+def test_png_only_figures_leave_every_pdf_out_of_the_default_target():
+    """``figures: {formats: [png]}``: no PDF among the default target's files -- the collections',
+    the summary's, the own jobs' (the run's: Kishida's; a collection's scope: ppi's) -- and every
+    PNG, table and other file still there (a PDF target no job writes fails the dry run)."""
+    cfg = _shipped("config.yaml")
+    both = dag.Plan(cfg).targets()
+    cfg["figures"] = {"formats": ["png"]}
+    png = dag.Plan(_validated(cfg)).targets()
+    assert any(f.endswith(".pdf") for f in both) and not any(f.endswith(".pdf") for f in png)
+    assert png == [f for f in both if not f.endswith(".pdf")]
+    assert any(f.startswith("results/summary/") and f.endswith(".png") for f in png)
