@@ -50,16 +50,19 @@ _RUN_START = _time.time()
 
 
 onsuccess:
+    from metaeval.dagrun import end_scheduler_timers
     from metaeval.logsummary import print_log_summary
 
     print_log_summary(f"{RES}/logs", since=_RUN_START)
+    end_scheduler_timers()   # the run ends with its last job, not a second after (metaeval.dagrun)
 
 
 # The run ends with one short line per failed job (its rule, its log and the error the log ends
 # with; metaeval.dagrun), after Snakemake's own report of each.
 onerror:
-    from metaeval.dagrun import print_failed_jobs
+    from metaeval.dagrun import end_scheduler_timers, print_failed_jobs
     from metaeval.logsummary import print_log_summary
 
     print_log_summary(f"{RES}/logs", since=_RUN_START)
     print_failed_jobs(log)
+    end_scheduler_timers()

@@ -228,6 +228,21 @@ def main(argv: list[str] | None = None) -> int:
 
 # --- the Snakefile's handlers ------------------------------------------------------------------
 
+def end_scheduler_timers() -> int:
+    """Cancel the timers Snakemake's job scheduler leaves behind once a run is over (called from
+    the Snakefile's ``onsuccess`` and ``onerror``): every pass of its scheduling loop arms a
+    ``threading.Timer`` of its job rate limiter's window (``--max-jobs-per-timespan``, 1 s by
+    default), and the interpreter waits for the last one before it exits -- a run ending up to a
+    second after its last job.  The jobs are done when the handlers run, so nothing waits for
+    those timers.  Returns the number cancelled."""
+    import threading
+
+    timers = [t for t in threading.enumerate() if isinstance(t, threading.Timer) and t.is_alive()]
+    for t in timers:
+        t.cancel()
+    return len(timers)
+
+
 def use_squeue_without_accounting(workflow: Any) -> str | None:
     """``onstart:`` of a run on the SLURM executor asking ``sacct`` on a cluster that keeps no
     accounting (``snakemake`` started directly): ask ``squeue`` instead (the plugin reads its

@@ -230,3 +230,25 @@ def test_the_workflow_has_one_handler_of_each_kind_calling_dagrun():
     assert "use_squeue_without_accounting(workflow)" in handler["onstart"]
     assert "_record_effective_config()" in handler["onstart"]
     assert "print_failed_jobs(log)" in handler["onerror"]
+
+
+def test_the_scheduler_timers_left_at_the_end_are_cancelled():
+    """Snakemake's scheduler arms a 1 s threading.Timer on every pass; the interpreter would wait
+    for the last one after the run.  The Snakefile's onsuccess / onerror cancel them: the timer's
+    thread ends at once and its function never runs."""
+    import threading
+    import time
+
+    from metaeval.dagrun import end_scheduler_timers
+
+    fired = []
+    t = threading.Timer(5.0, lambda: fired.append(1))
+    t.start()
+    t0 = time.perf_counter()
+    assert end_scheduler_timers() >= 1
+    t.join(2.0)
+    assert not t.is_alive() and time.perf_counter() - t0 < 2.0 and fired == []
+    text = (ROOT / "Snakefile").read_text(encoding="utf-8")
+    for handler in ("onsuccess:", "onerror:"):
+        body = text.split(handler, 1)[1].split("\n\n\n", 1)[0]
+        assert "end_scheduler_timers()" in body, handler
