@@ -89,6 +89,32 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def validate_config(config: dict, schema: dict) -> str | None:
+    """Validate ``config`` against ``schema`` (JSON Schema 2020-12) and fill in the schema's
+    defaults, as ``snakemake.utils.validate(config, schema_file)`` does (jsonschema's validator
+    extended to set each property's ``default``, the recipe of jsonschema's FAQ) -- on the schema
+    already read, not read again: the workflow is parsed by Snakemake and by every job on a
+    cluster.  Returns None, else the violation in one or two lines (:func:`schema_error`)."""
+    import jsonschema
+    from jsonschema import validators
+
+    base = jsonschema.Draft202012Validator
+    check_properties = base.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, sub):
+        for name, subschema in properties.items():
+            if "default" in subschema:
+                instance.setdefault(name, subschema["default"])
+        yield from check_properties(validator, properties, instance, sub)
+
+    filling = validators.extend(base, {"properties": set_defaults})
+    try:
+        filling(schema).validate(config)
+    except jsonschema.exceptions.ValidationError:
+        return schema_error(config, schema) or "config: does not validate against workflow/schemas/config.schema.yaml"
+    return None
+
+
 def schema_error(config: dict, schema: dict) -> str | None:
     """The first violation of ``schema`` (JSON Schema 2020-12) by ``config`` as one or two lines
     (``None`` if it validates): an unknown key with its closest spelling and the keys allowed there,

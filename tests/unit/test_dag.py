@@ -213,3 +213,22 @@ def test_png_only_figures_leave_every_pdf_out_of_the_default_target():
     assert any(f.endswith(".pdf") for f in both) and not any(f.endswith(".pdf") for f in png)
     assert png == [f for f in both if not f.endswith(".pdf")]
     assert any(f.startswith("results/summary/") and f.endswith(".png") for f in png)
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "config/examples/trec-dl19.yaml", "config/examples/trec-dl19-ppi.yaml"])
+def test_the_workflows_validation_fills_what_snakemakes_validate_fills(name):
+    """workflow/rules/common.smk validates the config on the schema it has read
+    (metaeval.checks.validate_config) instead of snakemake.utils.validate reading it again: the same
+    defaults filled in, the same config; a misspelt key refused in one line."""
+    from metaeval.checks import validate_config
+
+    path = ROOT / name
+    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text(encoding="utf-8"))
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    ours = copy.deepcopy(raw)
+    assert validate_config(ours, schema) is None
+    assert ours == _validated(raw) and ours != raw
+    bad = copy.deepcopy(raw)
+    bad["bootstrap"] = {**bad.get("bootstrap", {}), "Bee": 10}
+    msg = validate_config(bad, schema)
+    assert msg and "Bee" in msg and len(msg.strip().splitlines()) <= 2

@@ -8,7 +8,6 @@ import os as _os
 import sys as _sys
 
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import validate
 
 # The schema's stage sections are derived from the stage declarations (metaeval.dag): the file's
 # generated block holds the package's; a stage registered from outside (METAEVAL_STAGES) gets a
@@ -26,7 +25,8 @@ with open(SCHEMA_PATH) as _fh:
     # job on a cluster, and the pure-Python loader takes a tenth of a second on this schema;
     # numbers, booleans and null given as text (nested --config values reach us as strings) are
     # typed as the schema says
-    _dag.coerce(config, _yaml.load(_fh, Loader=getattr(_yaml, "CSafeLoader", _yaml.SafeLoader)))
+    _SCHEMA = _yaml.load(_fh, Loader=getattr(_yaml, "CSafeLoader", _yaml.SafeLoader))
+    _dag.coerce(config, _SCHEMA)
 
 # Validate before any job starts: a misspelt key is rejected in one line naming the keys allowed
 # there (metaeval.checks.schema_error, instead of Snakemake's schema dump), and the schema's
@@ -37,14 +37,11 @@ for _cf in workflow.overwrite_configfiles or ["config.yaml"]:      # a key given
     if _runconfig.duplicate_key(str(_cf)):
         raise WorkflowError(_runconfig.duplicate_key(str(_cf)))
 _GIVEN = _runconfig.leaf_paths(config)      # what the config files (and --config) give
-try:
-    validate(config, SCHEMA_PATH)
-except WorkflowError:
-    from metaeval.checks import schema_error as _schema_error
+from metaeval.checks import validate_config as _validate_config
 
-    with open(SCHEMA_PATH) as _fh:
-        _bad = _schema_error(config, _yaml.safe_load(_fh))
-    raise WorkflowError(_bad or "config: does not validate against workflow/schemas/config.schema.yaml") from None
+_bad = _validate_config(config, _SCHEMA)    # the schema read above, its defaults filled in
+if _bad:
+    raise WorkflowError(_bad)
 
 # `metaeval` through the Python that runs Snakemake (no activated environment needed); under
 # `--sdm conda` through the Python of the rules' environment, workflow/envs/metaeval.yaml
