@@ -215,6 +215,8 @@ LONG_FIRST = (
     "tests/pipeline/test_pipeline.py::test_a_rerun_gives_byte_identical_tables",                    # 17 (after the reduced run)
     "tests/unit/test_api.py",                                                                       # 17
     "tests/unit/test_interrupt.py",                                                                 # 15
+    "tests/unit/test_campaign_scale.py",                                                            # 14
+    "tests/unit/test_package_own_jobs.py",                                                          # 13
     "tests/conformance/test_standardisation.py",                                                    # 15
     "tests/pipeline/test_pipeline_diversity.py::test_diversity_example_runs_end_to_end",            # 14
     "tests/pipeline/test_results_folder.py::test_readme_sequence_one_config_per_results_folder",    # 13

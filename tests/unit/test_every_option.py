@@ -248,7 +248,7 @@ ALT: dict[str, dict[str, object]] = {
         "--collection-dirs": Refused(["MATS"]), "--method": Refused(["depth"]), "--fractions": Refused(["0.3"]),
         "--depths": Refused(["2"]), "--trials": Refused(["3"]), "--groups": Refused(["(R)"]),
         "--pool-runs": Refused(["R0"]), "--pool-depth": Refused(["2"]), "--no-condensed": Refused([]),
-        "--write-qrels": Refused([]), "--inc-jobs": Refused(["2"]), "--quiet": [],
+        "--write-qrels": Refused([]), "--inc-jobs": Refused(["2"]), "--quiet": [], "--no-figures": Refused([]),
         # an own job on the data's (ppi, judgments: walked through their own commands)
         "--qrels": Refused(["QRELS2"]), "--runs": Refused(["RUN0"]), "--order": Refused(["file"]),
         "--depth": Refused(["2"]), "--trec-eval-version": Refused(["9"]),

@@ -92,7 +92,9 @@ def test_the_generic_command_writes_the_commands_bytes(tmp_path, name, labels):
     for way, words in (("own", own), ("generic", generic)):
         coll = tmp_path / way / "C"                 # the pipeline's layout: C/matrices beside C/tables
         _matrices(coll / "matrices")
-        assert main([*words, "--matrices", str(coll / "matrices"), "--out", str(coll), *extra, "--quiet"]) == 0
+        # the tables and texts compared (figures: tests/unit/test_test_errors_stage.py and the DAG's checksums)
+        assert main([*words, "--matrices", str(coll / "matrices"), "--out", str(coll), *extra, "--no-figures",
+                     "--quiet"]) == 0
         outs.append(_files(coll))
     assert outs[0] and outs[0] == outs[1]
     if labels:
@@ -217,3 +219,17 @@ def test_a_job_for_the_run_of_the_package(tmp_path, name):
     metaeval.run_stage(name, out=tmp_path / "api", figures=False, **keywords)
     outs.append(_files(tmp_path / "api"))
     assert outs[0] and outs[0] == outs[1] == outs[2]
+
+
+def test_no_figures_of_an_own_job_and_refused_elsewhere(tmp_path, capsys):
+    """``metaeval stage NAME --no-figures``: an own job writes its tables and no figure, as its own
+    command's ``--no-figures``; a stage that draws nothing refuses the option (exit 2, one line)."""
+    coll = tmp_path / "C"
+    _matrices(coll / "matrices")
+    args = ["stage", "bayes", "--matrices", str(coll / "matrices"), "--metrics", "AP", "--bayes-metrics", "AP",
+            "--bayes-draws", "100", "--bayes-chains", "2", "--out", str(coll), "--quiet"]
+    assert main([*args, "--no-figures"]) == 0
+    assert list((coll / "tables").glob("bayes_*.csv")) and not (coll / "figures").exists()
+    with pytest.raises(SystemExit) as e:
+        main(["stage", "kendall", "--matrices", str(coll / "matrices"), "--out", str(tmp_path / "k"), "--no-figures"])
+    assert e.value.code == 2 and "--no-figures" in capsys.readouterr().err

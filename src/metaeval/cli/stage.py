@@ -90,6 +90,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--tables", metavar="DIR", help="figures: folder of the table CSVs")
     p.add_argument("--figures", metavar="DIR",
                    help="tables: also draw every figure from the tables just written, into DIR")
+    p.add_argument("--no-figures", action="store_true",
+                   help="a stage with a job of its own: its tables and files only, no figures (as its own "
+                        "command's --no-figures)")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="figures (and tables --figures): draw in N processes; meta: also run the "
                         "method stages in N groups side by side (default 1)")
@@ -151,6 +154,8 @@ def run(args) -> int:
         if name not in FILE_STAGES and name not in STAGES and name not in OWN_JOBS:
             parser.error(f"unknown stage {name!r}; known: {', '.join(FILE_STAGES + tuple(STAGES) + OWN_JOBS)}")
         st = stages.get(name)
+        if args.no_figures and not st.own_job:
+            parser.error(f"--no-figures: stage {name} draws no figures (only a stage with a job of its own takes it)")
         if st.command is not None:           # a job that is not a method: the function it names
             resolve(st.command)(args, parser, progress)
         elif st.own_job:                     # a job of its own the package runs: its scope's files under OUT
@@ -162,7 +167,8 @@ def run(args) -> int:
             elif not st.run_wide:            # (one for the whole run: no matrices, its options only)
                 need(parser, args, "matrices")
             pipeline.write_own_job(name, args.matrices, args.out, stage_params_from_args(args, name),
-                                   metrics=getattr(args, "metrics", None), labels_file=args.labels, data=data)
+                                   metrics=getattr(args, "metrics", None), labels_file=args.labels, data=data,
+                                   figures=not args.no_figures)
         else:
             from ..metrics.registry import parse_gains
             from ._stage_jobs import _metrics_and_config
