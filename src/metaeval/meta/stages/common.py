@@ -10,6 +10,11 @@ from ...stages import Param, parameter, params_of
 #: the seed every command, the API and the pipeline's config default to: a result computed without
 #: an explicit seed is the same wherever it is computed (a config, e.g. config.yaml, may set its own)
 SEED = 0
+
+
+def commas(values) -> str:
+    """A list parameter's value as its option and config spell it: ``10,50,100`` (``render=``)."""
+    return ",".join(str(v) for v in values)
 #: the bayes stage's sampler defaults, kept draws per chain and chains: its parameters' defaults
 #: (metaeval.meta.stages.bayes), which the sampler reads (metaeval.meta.bayes: no import of the stage module)
 BAYES_DRAWS, BAYES_CHAINS = 1000, 4

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ...argtypes import comma_list, int_at_least, ints_at_least, names_in, probabilities
 from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
 from .cite import URBANO_19
-from .common import B_SCHEMA, SEED, TE_ALPHAS, TE_DELTAS, TE_TESTS, TE_TOPICS, check_B
+from .common import B_SCHEMA, SEED, TE_ALPHAS, TE_DELTAS, TE_TESTS, TE_TOPICS, check_B, commas as _commas
 
 # the names and defaults of the test-errors stage (standard library only: the config schema and
 # `metaeval --help` import no numpy), kept in .common: metaeval.meta.error_rates and urbano_tests read them there
@@ -31,9 +31,6 @@ DEFAULT_TOPICS = TE_TOPICS
 #: the tests' conventions the simulation follows (the paper's ``ir_tests.R``)
 CONVENTIONS = ("urbano2019",)
 
-
-def _commas(values):
-    return ",".join(str(v) for v in values)
 
 
 def plan(p: PlanView) -> JobPlan:

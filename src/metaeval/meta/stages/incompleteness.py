@@ -8,6 +8,7 @@ import argparse
 from dataclasses import dataclass
 
 from ...stages import JobPlan, Output, PlanView, StageInfo, parameter
+from .common import commas as _commas
 
 #: metaeval.meta.incompleteness's methods and defaults, declared here so that building the option
 #: parsers and the config schema imports no numpy (tests/unit/test_incompleteness.py checks they agree)
@@ -25,9 +26,6 @@ def _numbers(kind):
             raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
     return parse
 
-
-def _commas(values):
-    return ",".join(str(v) for v in values)
 
 
 def options(v: dict):

@@ -11,45 +11,14 @@ Its parameters (the command's options), its config section and its outputs are d
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 
+from ...argtypes import comma_list, int_at_least
 from ...stages import JobPlan, Output, PlanView, Scope, StageInfo, parameter
-from .common import SEED
+from .common import SEED, commas as _commas
 
 _KISHIDA = "Kishida (2005)"
 _K = "kishida"
-
-
-# the options' parsers (a bad word: a usage error naming the option)
-def _floats(text: str) -> tuple[float, ...]:
-    try:
-        vals = tuple(float(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected numbers separated by ','") from None
-    return vals
-
-
-def _ints(text: str) -> tuple[int, ...]:
-    try:
-        vals = tuple(int(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected integers separated by ','") from None
-    return vals
-
-
-def _pos(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive integer")
-    return v
-
-
-def _commas(values) -> str:
-    return ",".join(str(v) for v in values)
 
 
 def _list_of(kind: str) -> dict:
@@ -67,27 +36,27 @@ class KishidaStageParams:
     ...}``); defaults the paper's (:class:`metaeval.kishida.reproduce.KishidaParams`)."""
 
     kishida_R: tuple[int, ...] = parameter((10, 50, 100), "numbers of relevant documents (10,50,100)", flag="--R",
-        parse=_ints, render=_commas, config=(_K, "R"), field=False, schema=_list_of("integer"),
+        parse=comma_list(int, _list_of("integer")), render=_commas, config=(_K, "R"), field=False, schema=_list_of("integer"),
         doc="Table 1 - the numbers of relevant documents R.")
-    kishida_v: tuple[float, ...] = parameter((0.1, 0.3, 0.5), "AP scores (0.1,0.3,0.5)", flag="--v", parse=_floats,
+    kishida_v: tuple[float, ...] = parameter((0.1, 0.3, 0.5), "AP scores (0.1,0.3,0.5)", flag="--v", parse=comma_list(float, _list_of("number")),
         render=_commas, config=(_K, "v"), field=False, schema=_list_of("number"), doc="Table 1 - the average precision scores v.")
-    kishida_j: int = parameter(101, "rank of the new relevant document (101)", flag="--j", parse=_pos,
+    kishida_j: int = parameter(101, "rank of the new relevant document (101)", flag="--j", parse=int_at_least(1),
         config=(_K, "j"), field=False, schema=_positive(), doc="Table 1 - the rank j of the new relevant document.")
     kishida_thetas: tuple[float, ...] = parameter((0.9, 0.5), "relevance probabilities (0.9,0.5)", flag="--thetas",
-        parse=_floats, render=_commas, config=(_K, "thetas"), field=False, schema=_list_of("number"),
+        parse=comma_list(float, _list_of("number")), render=_commas, config=(_K, "thetas"), field=False, schema=_list_of("number"),
         doc="Table 2 - the relevance probabilities theta.")
-    kishida_L: int = parameter(50, "topics (50)", flag="--L", parse=_pos, config=(_K, "L"), field=False,
+    kishida_L: int = parameter(50, "topics (50)", flag="--L", parse=int_at_least(1), config=(_K, "L"), field=False,
         schema=_positive(), doc="Table 2 - the topics L.")
-    kishida_N: int = parameter(10, "documents per list (10)", flag="--N", parse=_pos, config=(_K, "N"), field=False,
+    kishida_N: int = parameter(10, "documents per list (10)", flag="--N", parse=int_at_least(1), config=(_K, "N"), field=False,
         schema=_positive(), doc="Table 2 - the documents per list N.")
-    kishida_M: int = parameter(1000, "repeated judgments (1000)", flag="--M", parse=_pos, config=(_K, "M"),
+    kishida_M: int = parameter(1000, "repeated judgments (1000)", flag="--M", parse=int_at_least(1), config=(_K, "M"),
         field=False, schema=_positive(), doc="Table 2 - the repeated judgments M.")
     kishida_seed: int = parameter(SEED, f"random seed (default {SEED})", flag="--seed", config=(_K, "seed"),
         field=False, schema={"type": "integer", "minimum": 0}, doc="Table 2 - the simulation's random seed.")
     kishida_degrees: tuple[int, ...] = parameter((3, 2, 1), "relevance degrees (3,2,1)", flag="--degrees",
-        parse=_ints, render=_commas, config=(_K, "degrees"), field=False, schema=_list_of("integer"),
+        parse=comma_list(int, _list_of("integer")), render=_commas, config=(_K, "degrees"), field=False, schema=_list_of("integer"),
         doc="Tables 3-5 - the relevance degrees.")
-    kishida_n: int = parameter(5, "output length (5)", flag="--n", parse=_pos, config=(_K, "n"), field=False,
+    kishida_n: int = parameter(5, "output length (5)", flag="--n", parse=int_at_least(1), config=(_K, "n"), field=False,
         schema=_positive(), doc="Tables 3-5 - the output length n.")
     kishida_b: float = parameter(2.0, "log base of the DCG discount (2)", flag="--b", config=(_K, "b"), field=False,
         schema={"type": "number", "exclusiveMinimum": 1}, doc="Tables 3-5 - the log base b of the DCG discount.")
