@@ -178,9 +178,9 @@ def stage_groups(stages: Sequence[str], jobs: int) -> list[list[str]]:
 
 def _whole_share(whole, n_metrics: int, n_topics: int) -> float:
     """The cost of the cross-metric stages ``whole`` in units of one metric's per-metric stages
-    (a rough model, for balancing only: the rank correlations cost about 58 K / topics metrics'
-    worth for K metrics -- 4.6 at 20 metrics x 250 topics x 300 runs, measured on the 2-core VM)."""
-    return 58.0 * n_metrics / max(1, n_topics) if "rank_correlation" in whole else 0.0
+    (a rough model, for balancing only: the rank correlations cost about 25 K / topics metrics'
+    worth for K metrics -- 2 at 20 metrics x 250 topics x 300 runs, measured on the 2-core VM)."""
+    return 25.0 * n_metrics / max(1, n_topics) if "rank_correlation" in whole else 0.0
 
 
 def _metric_shards(plain, k: int, whole: float) -> list[list]:

@@ -129,52 +129,69 @@ def _harmonic(n: int) -> np.ndarray:
 _LCM_CAP = 1 << 40
 
 
-def _inclusion_gram(t, g, d0, cw=None) -> np.ndarray:
+def _tie_groups(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(t, g)`` of ``(S, m, n)`` finite scores, by one sort per ranking: ``t[s, k, u]`` the
+    systems strictly above ``u`` in ranking ``k`` (its 0-based top rank), ``g`` the size of ``u``'s
+    tie group (the systems with a score equal to ``u``'s, ``u`` included)."""
+    n = M.shape[-1]
+    order = np.argsort(M, axis=-1, kind="stable")
+    srt = np.take_along_axis(M, order, axis=-1)
+    new = np.ones(M.shape, dtype=bool)                     # a tie group starts here (ascending)
+    np.not_equal(srt[..., 1:], srt[..., :-1], out=new[..., 1:])
+    pos = np.arange(n)
+    left = np.maximum.accumulate(np.where(new, pos, 0), axis=-1)
+    last = np.ones(M.shape, dtype=bool)
+    last[..., :-1] = new[..., 1:]
+    right = np.minimum.accumulate(np.where(last, pos + 1, n)[..., ::-1], axis=-1)[..., ::-1]
+    t = np.empty(M.shape, dtype=np.int64)
+    g = np.empty(M.shape, dtype=np.int64)
+    np.put_along_axis(t, order, n - right, axis=-1)
+    np.put_along_axis(g, order, right - left, axis=-1)
+    return t, g
+
+
+def _inclusion_gram(t, g, d0, Xw) -> np.ndarray:
     """``X[s, d, a, b] = sum_u P_a(u within depth d+1) P_b(u within depth d+1)`` (``(S, d, m, m)``)
     for the tie-aware inclusion probabilities ``P(u) = clip(d + 1 - t_u, 0, g_u) / g_u``, exactly
     rounded and independent of the BLAS kernel: with ``L`` the least common multiple of a ranking's
     tie-group sizes, ``P * L`` is an integer, so the Gram matrix of the scaled probabilities is an
-    exact integer product (``n L_a L_b <= 2^53``), divided once by ``L_a L_b``.  Without ties
-    ``L = 1`` (0/1 inclusions).  Otherwise (tie groups of very many different sizes) the sum over
-    systems runs in a fixed order.  ``cw``: the 0/1 inclusions ``d + 1 > t_u`` in the ``(S, d, m, u)``
-    layout, the rows of the untied rankings (then only the tied ones are computed; made here when
-    at most half the rankings are tied, else every row is computed at once)."""
+    exact integer product (``n L_a L_b <= 2^53``), divided once by ``L_a L_b``.  Otherwise (tie
+    groups of very many different sizes) the sum over systems runs in a fixed order.  ``Xw``: the
+    same Gram matrix of the 0/1 inclusions ``t_u <= d`` (Webber et al.'s, exact integers), which it
+    is between two untied rankings: only the rows and columns of the tied rankings are computed
+    (each entry as it would be in the whole product; ``X[a, b] = X[b, a]`` to the bit)."""
     S, m, n = t.shape
+    tied = (g > 1).any(axis=2)                                                     # (S, m)
     L = np.ones((S, m), dtype=np.int64)
     for size in np.unique(g):
         if size > 1:
             has = (g == size).any(axis=2)
             L[has] = np.minimum(np.lcm(L[has], int(size)), _LCM_CAP)
     Lmax = int(L.max())
-    if Lmax < _LCM_CAP and n * Lmax * Lmax <= 2 ** 53:
-        # k = clip(d + 1 - t_u, 0, g_u), built in the (S, d, m, u) layout of the product
-        # (small integers throughout: (d + 1) - t_u clipped to [0, g_u] is exact in any order;
-        # maximum / minimum in place, not np.clip's broadcast temporaries)
-        si, ai = np.nonzero((g > 1).any(axis=2))
-        if cw is None and 2 * si.size <= S * m:   # mostly untied rankings: their k is cw
-            cw = (d0[None, :, None, None] >= t[:, None]).astype(np.float64)
-        if cw is None or 2 * si.size > S * m:     # mostly tied rankings: every row at once
-            C = (d0 + 1.0)[None, :, None, None] - t[:, None]
-            np.maximum(C, 0.0, out=C)
-            np.minimum(C, g[:, None].astype(np.float64), out=C)
-            C *= (L[:, :, None] // g).astype(np.float64)[:, None]                    # integers
-        else:                                     # an untied ranking's k is cw (and L = 1)
-            C = cw.copy()
-            sub = (d0 + 1.0)[None, :, None] - t[si, ai][:, None, :]                 # (tied, d, u)
-            np.maximum(sub, 0.0, out=sub)
-            np.minimum(sub, g[si, ai][:, None, :].astype(np.float64), out=sub)
-            sub *= (L[si, ai][:, None] // g[si, ai]).astype(np.float64)[:, None, :]
-            C[si, :, ai, :] = sub
-        X = C @ C.transpose(0, 1, 3, 2)                                              # exact
-        if Lmax == 1:
-            return X
-        Lf = L.astype(np.float64)
-        return X / (Lf[:, None, :, None] * Lf[:, None, None, :])
-    k = np.clip(d0 - t[..., None] + 1.0, 0.0, g[..., None].astype(np.float64))      # (S, m, u, d)
-    P = np.ascontiguousarray((k / g[..., None]).transpose(0, 3, 1, 2))               # (S, d, m, u)
-    X = np.zeros((S, n, m, m))
-    for u in range(n):
-        X += P[..., :, None, u] * P[..., None, :, u]
+    exact = Lmax < _LCM_CAP and n * Lmax * Lmax <= 2 ** 53
+    X = Xw.copy()
+    for s in np.flatnonzero(tied.any(axis=1)):
+        rows = np.flatnonzero(tied[s])
+        # k = clip(d + 1 - t_u, 0, g_u) (small integers throughout: exact in any order), (d, m, u);
+        # when exact, times L / g_u: an integer product, in float32 while n L^2 < 2^24
+        ft = np.float32 if exact and n * Lmax * Lmax < 2 ** 24 else np.float64
+        k = np.arange(1, n + 1, dtype=ft)[:, None, None] - t[s][None].astype(ft)
+        np.maximum(k, 0, out=k)
+        np.minimum(k, g[s][None].astype(ft), out=k)
+        if exact:
+            k *= (L[s][:, None] // g[s]).astype(ft)[None]
+            Xr = (k[:, rows] @ k.transpose(0, 2, 1)).astype(np.float64)               # (d, tied, m)
+            if Lmax > 1:
+                Lf = L[s].astype(np.float64)
+                Xr = Xr / (Lf[rows][None, :, None] * Lf[None, None, :])
+        else:
+            P = k / g[s][None].astype(np.float64)
+            Pr = P[:, rows]
+            Xr = np.zeros((n, rows.size, m))
+            for u in range(n):
+                Xr += Pr[:, :, None, u] * P[:, None, :, u]
+        X[s][:, rows, :] = Xr
+        X[s][:, :, rows] = Xr.transpose(0, 2, 1)
     return X
 
 
@@ -196,21 +213,24 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
         raise ValueError(f"need at least 2 systems, got {n}")
     if not rounded:
         M = np.round(M, TIE_DECIMALS)
-    # above[s, u, k, v]: system v is strictly above system u in ranking k (in the layout of the
-    # product below)
-    above = M[:, None, :, :] > M.transpose(0, 2, 1)[:, :, :, None]
-    equal = M[:, :, None, :] == M[:, :, :, None]
-    t = above.sum(axis=3).transpose(0, 2, 1)               # systems strictly above u (0-based top rank)
-    g = equal.sum(axis=3)                                  # size of u's tie group
+    if not np.isfinite(M).all():
+        raise ValueError("coefficient_matrices: a score is not finite")
+    t, g = _tie_groups(M)                                  # (S, m, n) top ranks and tie-group sizes
     ties = (g > 1).any(axis=2)                             # (S, m)
     tf = t.astype(np.float64)
     gf = g.astype(np.float64)
 
-    # Kendall: D[u, v] = sign(x_u - x_v); sum over all ordered (u, v) = 2 (C - D)
-    Df = np.subtract(M[:, :, :, None], M[:, :, None, :])   # D[u, v] = sign(x_u - x_v), as floats
-    np.sign(Df, out=Df)
+    # Kendall: D[u, v] = sign(x_u - x_v); sum over all ordered (u, v) = 2 (C - D).  Every product
+    # of this function's 0/1 and sign matrices is a sum of at most n^2 integers +-1: exact whatever
+    # the order of the additions, in float32 while n^2 < 2^24 (half the memory traffic of float64)
+    exact_type = np.float32 if n * n < 2 ** 24 else np.float64
+    # (sign(x_u - x_v) = sign(t_v - t_u): top ranks are integers, so clipping to [-1, 1] is the sign)
+    tk = t.astype(exact_type)
+    Df = np.subtract(tk[:, :, None, :], tk[:, :, :, None])
+    np.clip(Df, -1, 1, out=Df)
     Df = Df.reshape(S, m, n * n)
-    K2 = Df @ Df.transpose(0, 2, 1)                        # exact small integers
+    K2 = (Df @ Df.transpose(0, 2, 1)).astype(np.float64)  # exact small integers
+    del Df
     cd = K2 * 0.5                                          # C - D
     untied = np.diagonal(cd, axis1=1, axis2=2)             # n0 - t_k (pairs untied in ranking k)
     n0 = n * (n - 1) // 2
@@ -230,8 +250,12 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
     ws = np.where(t > 0, np.where(g == 1, wt, ws_grp), 0.0)
     # both[s, u, a, b]: systems above u in ranking a and in ranking b -- an exact count (a product
     # of 0/1 matrices); the weighted sums over u then run in a fixed order
-    Au = above.astype(np.float64)                          # (S, u, m, v)
-    both = Au @ Au.transpose(0, 1, 3, 2)                   # exact small integers
+    # above[s, u, k, v]: system v is strictly above system u in ranking k (the product's layout)
+    # (t_u - t_v clipped to [0, 1])
+    Au = np.subtract(tk.transpose(0, 2, 1)[:, :, :, None], tk[:, None, :, :])
+    np.clip(Au, 0, 1, out=Au)
+    both = (Au @ Au.transpose(0, 1, 3, 2)).astype(np.float64)                # exact small integers
+    del Au
     Gs = np.add.reduce(both * ws.transpose(0, 2, 1)[:, :, None, :], axis=1)    # [s, a, b] = sum_u ws_b both
     Gt = np.add.reduce(both * wt.transpose(0, 2, 1)[:, :, None, :], axis=1)
     # expected concordant pairs inside the tie groups of b (each counts 1/2), weighted as in tau_AP
@@ -274,7 +298,7 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
     Nw = np.diagonal(Xw, axis1=2, axis2=3)                 # |prefix| of each ranking at each depth
     out["rbo"] = ext(2.0 * Xw / (Nw[..., :, None] + Nw[..., None, :]))
     # without ties the inclusion probabilities are the 0/1 inclusions of Webber et al.
-    Xa = _inclusion_gram(t, g, d0) if ties.any() else Xw
+    Xa = _inclusion_gram(t, g, d0, Xw) if ties.any() else Xw
     out["rbo_a"] = ext(Xa / (d0 + 1.0)[None, :, None, None])
     Na = np.diagonal(Xa, axis1=2, axis2=3)
     out["rbo_b"] = ext(Xa / np.sqrt(Na[..., :, None] * Na[..., None, :]))
