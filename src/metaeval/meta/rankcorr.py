@@ -216,7 +216,7 @@ def coefficient_matrices(scores, rbo_p: float = DEFAULT_RBO_P, *, rounded: bool 
     if not np.isfinite(M).all():
         raise ValueError("coefficient_matrices: a score is not finite")
     t, g = _tie_groups(M)                                  # (S, m, n) top ranks and tie-group sizes
-    ties = (g > 1).any(axis=2)                             # (S, m)
+    ties = np.asarray((g > 1).any(axis=2))                 # (S, m)
     tf = t.astype(np.float64)
     gf = g.astype(np.float64)
 
