@@ -34,6 +34,7 @@ Decisions where the papers leave room (also in docs/meta.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
@@ -294,11 +295,13 @@ def paired_bootstrap(scores, samples=None, *, B: int | None = None, seed: int | 
     n = s.n_topics
     smp = resolve_samples(samples, n, B, seed, "paired", metric or "paired_bootstrap")
     ia, ib = pair_indices(s.n_runs)
-    zbar, t_obs, asl, pair_diff = paired_test_differences(X[:, ia] - X[:, ib], smp, alpha=alpha, batch=batch)
+    # the differences of each chunk of pairs made where they are used (in cache), not as a whole
+    # (topics x pairs) matrix first: the same numbers
+    zbar, t_obs, asl, pair_diff = _paired_test(lambda c0, c1: X[:, ia[c0:c1]] - X[:, ib[c0:c1]], n, ia.size, smp,
+                                               alpha, batch, True)
     return PairedResult(metric, s.runs, ia, ib, zbar, t_obs, asl, pair_diff, alpha, smp.B, n, tname)
 
 
-@single_threaded_blas
 def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int | None = None,
                             alpha: float = 0.05, batch: int | None = None, estimate: bool = True):
     """The paired test on per-topic differences directly: ``Z`` is ``(n, k)``, one column per
@@ -312,21 +315,30 @@ def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int 
         raise ValueError(f"differences must be an (n >= 2, k >= 1) matrix, got shape {Z.shape}")
     if not np.isfinite(Z).all():
         raise ValueError("differences contain non-finite values")
+    smp = resolve_samples(samples, Z.shape[0], B, seed, "paired", "paired_test_differences")
+    return _paired_test(lambda c0, c1: Z[:, c0:c1], Z.shape[0], Z.shape[1], smp, alpha, batch, estimate)
+
+
+def _chunk_bounds(P: int, pc: int) -> list[int]:
+    """``0, pc, 2 pc, ..., P``, a last chunk of one column joined to the one before it: numpy sums
+    a one-column matrix down its column pairwise, wider ones row by row, as the whole matrix."""
+    bounds = list(range(0, P, pc)) + [P]
+    if len(bounds) > 2 and bounds[-1] - bounds[-2] == 1:
+        del bounds[-2]
+    return bounds
+
+
+@single_threaded_blas
+def _paired_test(chunk, n: int, P: int, smp, alpha, batch, estimate: bool):
+    """:func:`paired_test_differences` of the ``(n, P)`` differences whose columns ``c0:c1`` are
+    ``chunk(c0, c1)``, taken chunk by chunk (each chunk's statistics are the same numbers as
+    the whole matrix's: :func:`_chunk_bounds`)."""
     alpha = check_alpha(alpha)
-    n, P = Z.shape
-    smp = resolve_samples(samples, n, B, seed, "paired", "paired_test_differences")
-    zbar = Z.mean(axis=0)
-    Wc = Z - zbar
-    W2 = Wc * Wc
-    t_obs = studentise(zbar, W2.sum(axis=0) / (n - 1), (Z * Z).mean(axis=0), n)
+    zbar = np.empty(P)
+    t_obs = np.empty(P)
     k = kth_index(smp.B, alpha)
     count = np.zeros(P, dtype=np.int64)
     pair_diff = np.full(P, np.nan)
-    # |t| is ranked through q = S1^2 / (n S2 - S1^2) = t^2 / (n - 1), a monotone function of |t|
-    # that needs a third of the passes; zero variances follow the rule of :func:`studentise`.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        q_obs = np.where(np.isinf(t_obs), np.inf, t_obs * t_obs / (n - 1))
-    qthr = q_obs * (1.0 - 2 * ASL_REL_TOL)
     # pairs in chunks, each against every sample (or sample batches of ``batch``): the per-chunk
     # arrays stay small (in cache, no page faults) and a chunk's rows are split once
     # (:func:`metaeval.detmath.split_rows` works row by row: the same slices as the whole matrix)
@@ -336,14 +348,24 @@ def paired_test_differences(Z, samples=None, *, B: int | None = None, seed: int 
     pc = max(1, min(P, PAIR_CHUNK_ELEMENTS // min(bs, smp.B)))
     draws = smp.draws()
     cts = [np.ascontiguousarray(smp.counts(s0, s1).T) for s0, s1 in smp.batches(bs)]
-    buf = np.empty(4 * pc * cts[0].shape[1])
-    for c0 in range(0, P, pc):
-        c1 = min(P, c0 + pc)
-        wc = np.ascontiguousarray(Wc[:, c0:c1].T)
-        w2 = np.ascontiguousarray(W2[:, c0:c1].T)
+    buf = np.empty(4 * (pc + 1) * cts[0].shape[1])
+    for c0, c1 in pairwise(_chunk_bounds(P, pc)):
+        Z = chunk(c0, c1)
+        if not np.isfinite(Z).all():
+            raise ValueError("differences contain non-finite values")
+        zb = zbar[c0:c1] = Z.mean(axis=0)
+        Wc = Z - zb
+        W2 = Wc * Wc
+        t = t_obs[c0:c1] = studentise(zb, W2.sum(axis=0) / (n - 1), (Z * Z).mean(axis=0), n)
+        # |t| is ranked through q = S1^2 / (n S2 - S1^2) = t^2 / (n - 1), a monotone function of
+        # |t| that needs a third of the passes; zero variances follow the rule of :func:`studentise`
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q_obs = np.where(np.isinf(t), np.inf, t * t / (n - 1))
+        qt = (q_obs * (1.0 - 2 * ASL_REL_TOL))[:, None]
+        wc = np.ascontiguousarray(Wc.T)
+        w2 = np.ascontiguousarray(W2.T)
         splits = [split_rows(wc, draws), split_rows(w2, draws)]
         top = _KthLargest(k, c1 - c0) if len(cts) > 1 and estimate else None
-        qt = qthr[c0:c1, None]
         for CT in cts:
             if splits[0] is None or splits[1] is None:              # not reached: Z is finite
                 S1, S2 = int_product(wc, CT, draws), int_product(w2, CT, draws)
@@ -376,7 +398,13 @@ def _q_ratio(S1, S2, n):
     if zero.any():
         zm = np.abs(S1[zero]) * (1.0 / n) <= 1e-12 * (1.0 + np.sqrt(S2[zero] * (1.0 / n)))
         q[zero] = np.where(zm, 0.0, np.inf)
-    q[(np.abs(S1) <= MEAN_REL_EPS * np.sqrt(S2 * n)) & ~zero] = 0.0   # zero mean (studentise)
+    # zero mean (studentise): |S1| <= eps sqrt(n S2) makes q <= eps^2 / (1 - eps^2) up to a few
+    # roundings, so only the few q below 4 eps^2 are tested
+    cand = np.flatnonzero(q <= 4.0 * MEAN_REL_EPS * MEAN_REL_EPS)
+    if cand.size:
+        s1, s2 = S1.reshape(-1)[cand], S2.reshape(-1)[cand]
+        hit = (np.abs(s1) <= MEAN_REL_EPS * np.sqrt(s2 * n)) & ~zero.reshape(-1)[cand]
+        q.reshape(-1)[cand[hit]] = 0.0
     return q
 
 
