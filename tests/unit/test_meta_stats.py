@@ -100,3 +100,19 @@ def test_real_dl19_matrices_run_clean():
     assert paired.loc["AP", "significant"] > paired.loc["Prec@1000", "significant"]
     assert len(tables["preferred_rank"]) == 43 * 3 and len(tables["collection"]) == 43
     assert (tables["collection"].runs == 30).all()
+
+
+def test_paired_chunks_give_the_whole_matrix_statistics():
+    """The paired test takes the pairs chunk by chunk (a last chunk of one column joined to the
+    one before): its means and t statistics are, to the bit, those of the whole matrix."""
+    from metaeval.meta.bootstrap import PAIR_CHUNK_ELEMENTS, studentise
+
+    rng = np.random.default_rng(5)
+    pc = PAIR_CHUNK_ELEMENTS // 200
+    Z = np.round(rng.uniform(-1, 1, (250, 2 * pc + 1)), 4) / 3.0
+    zbar, t, asl, diff = paired_test_differences(Z, B=200, seed=2)
+    W = Z - Z.mean(axis=0)
+    assert np.array_equal(zbar, Z.mean(axis=0))
+    assert np.array_equal(t, studentise(Z.mean(axis=0), (W * W).sum(axis=0) / 249, (Z * Z).mean(axis=0), 250))
+    last = paired_test_differences(Z[:, -2:], B=200, seed=2)
+    assert np.array_equal(asl[-2:], last[2]) and np.array_equal(diff[-2:], last[3])

@@ -467,6 +467,37 @@ def test_coefficient_matrices_shape():
     assert out["tau_ap"][2, 0, 1] == pytest.approx(lit_tau_ap(list(M[2, 0]), list(M[2, 1])))
 
 
+def test_tie_groups_are_the_pairwise_counts():
+    """Top ranks and tie-group sizes by one sort equal the pairwise comparisons counted."""
+    from metaeval.meta.rankcorr import _tie_groups
+
+    rng = np.random.default_rng(3)
+    M = rng.integers(0, 6, size=(4, 3, 17)).astype(float)
+    M[0, 0] = -0.0                                          # -0.0 and 0.0 tie
+    M[0, 0, ::2] = 0.0
+    t, g = _tie_groups(M)
+    assert np.array_equal(t, (M[..., None, :] > M[..., :, None]).sum(axis=-1))
+    assert np.array_equal(g, (M[..., None, :] == M[..., :, None]).sum(axis=-1))
+    with pytest.raises(ValueError, match="not finite"):
+        coefficient_matrices(np.array([[[1.0, np.nan], [0.0, 1.0]]]))
+
+
+def test_each_entry_depends_on_its_two_rankings_only():
+    """Rankings stacked with tied and untied ones (only the tied rows of the tie-aware Gram matrix
+    are computed): every entry is, to the bit, that of the two rankings alone."""
+    rng = np.random.default_rng(11)
+    M = rng.normal(size=(3, 6, 23))
+    M[:, 1] = np.round(M[:, 1], 0)                          # tied rankings among untied ones
+    M[0, 4, :5] = M[0, 4, 5]
+    M[2, 3] = rng.integers(0, 3, 23)
+    whole = coefficient_matrices(M)
+    for i, j in itertools.product(range(6), repeat=2):
+        alone = coefficient_matrices(M[:, [i, j]])
+        for c in COEFFICIENTS:
+            a, b = whole[c][:, i, j], alone[c][:, 0, 1]
+            assert np.array_equal(a, b, equal_nan=True), (c, i, j)
+
+
 # ------------------------------------------------------------------ TREC DL19
 
 PAPER_METRICS = ["RR", "O-measure", "P-measure", "P-plus", "AP", "Q-measure", "nDCG@1000", "nCG@1000",
