@@ -23,7 +23,7 @@ from .meta import stages as _stages
 from .meta.stages import format_args, quote
 from .stages import JobPlan
 
-__all__ = ["config_value", "figure_args", "quote", "unique", "format_args", "stage_arguments", "parameter_arguments",
+__all__ = ["config_value", "figure_args", "figure_formats", "quote", "unique", "format_args", "stage_arguments", "parameter_arguments",
            "job_arguments", "coerce", "Plan",
            "write_caption",
            "schema_sections", "schema_block", "replace_schema_block", "schema_file", "SCHEMA_BEGIN",
@@ -63,13 +63,17 @@ def _param_words(prm, value, option: str | None = None) -> str:
 def figure_args(figures: dict | None) -> str:
     """``--figure-width W --figure-formats F,..`` of the config's ``figures:`` section (None or a
     key left out: the default, column width, PNG and PDF), for every job that draws."""
-    from .report.figure_size import current_settings, parse_formats, parse_width
+    from .report.figure_size import current_settings, parse_width
 
-    figures = figures or {}
-    default = current_settings()
-    width = parse_width(figures.get("width", default.width))
-    formats = parse_formats(figures.get("formats", default.formats))
-    return f"--figure-width {width:g} --figure-formats {','.join(formats)}"
+    width = parse_width((figures or {}).get("width", current_settings().width))
+    return f"--figure-width {width:g} --figure-formats {','.join(figure_formats(figures))}"
+
+
+def figure_formats(figures: dict | None) -> tuple[str, ...]:
+    """The figure formats of the config's ``figures:`` section (left out: the default, PNG and PDF)."""
+    from .report.figure_size import current_settings, parse_formats
+
+    return parse_formats((figures or {}).get("formats", current_settings().formats))
 
 
 def stage_arguments(name: str, config: dict, values: dict | None = None, collection: str | None = None) -> str:
@@ -380,7 +384,7 @@ class Plan:
         """The files of the outputs ``outs`` (:class:`metaeval.outputs.Output`) the run writes,
         relative to their scope's root: every format of a table, a figure's in the configured
         formats (``figures: {formats: [png]}``: its PNG only)."""
-        formats = figure_args(self.config.get("figures")).rsplit(" ", 1)[-1].split(",")
+        formats = figure_formats(self.config.get("figures"))
         return [f for o in outs for x, f in zip(o.formats, o.files()) if o.kind != "figure" or x in formats]
 
     def titles(self, stages) -> list[str]:
