@@ -46,8 +46,11 @@ def config_value(config: dict, path: tuple, default=_MISSING):
 
 def _param_words(prm, value, option: str | None = None) -> str:
     """One parameter's option (``option``: that spelling) with the config's value, as a job's
-    command line has it."""
+    command line has it: its ``render``'s words, else the value's (a file parameter's mapping as its
+    named sets, ``NAME=FILE,...`` words: :meth:`metaeval.stages.Param.from_config`)."""
     option = option or prm.option
+    if prm.render is None:
+        value = prm.from_config(value)
     if prm.action == "store_true":
         return option if value else ""
     if prm.action == "store_false":
@@ -292,7 +295,7 @@ class Plan:
         """The input files of stage ``stage``'s own job for collection ``c`` (None: its one job):
         those its plan gives (``JobPlan.inputs``), else the files its file parameters name
         (:attr:`metaeval.stages.Param.file`) -- valued by its plan (``JobPlan.params``) or by the
-        config."""
+        config (:meth:`own_job_values`: a mapping ``{NAME: [files]}`` its named sets' files)."""
         job = self.job(stage)
         if (c or "") in job.inputs:
             return list(job.inputs[c or ""])
@@ -324,7 +327,9 @@ class Plan:
 
     def own_job_values(self, stage: str, c: str | None = None) -> dict:
         """The values of stage ``stage``'s parameters in its own job for collection ``c``: its plan's
-        (``JobPlan.params``), else the config's (a parameter without a config key: its default)."""
+        (``JobPlan.params``), else the config's as its fields hold them (a parameter without a config
+        key: its default; a ``tuple[NamedFiles, ...]`` one's mapping ``{NAME: [files]}`` its named
+        sets: :meth:`metaeval.stages.Param.from_config`)."""
         job = self.job(stage)
         if (c or "") in job.params:
             return dict(job.params[c or ""])
@@ -333,8 +338,8 @@ class Plan:
             if prm.config is None or ("*" in prm.config and c is None):
                 out[prm.name] = prm.default
             else:
-                out[prm.name] = config_value(self.config, tuple(c if k == "*" else k for k in prm.config),
-                                             prm.default)
+                out[prm.name] = prm.from_config(config_value(
+                    self.config, tuple(c if k == "*" else k for k in prm.config), prm.default))
         return out
 
     def data_args(self, c: str) -> str:

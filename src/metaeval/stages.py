@@ -95,7 +95,9 @@ class Param:
     list in one comma-separated word, ``ints_at_least(2)``, :mod:`metaeval.argtypes`; the range
     it accepts is the ``schema``'s); ``file``: a *file parameter*, whose values name files (a
     field typed ``Path``, ``Path | None``, ``tuple[Path, ...]`` or ``tuple[NamedFiles, ...]``:
-    :func:`params_of` sets it) -- an own job's files are its rule's inputs (:meth:`paths`)."""
+    :func:`params_of` sets it) -- an own job's files are its rule's inputs (:meth:`paths`); a
+    config mapping ``{NAME: file or [files]}`` of one typed ``tuple[NamedFiles, ...]`` is its named
+    sets (:meth:`from_config`)."""
 
     name: str
     type: Callable = str
@@ -115,6 +117,15 @@ class Param:
     check: Callable | None = None
     parse: Callable[[str], Any] | None = None
     file: bool = False
+
+    def from_config(self, value: Any) -> Any:
+        """A config value as the parameter's field holds it: a file parameter's mapping ``{NAME:
+        file or [files]}`` (a ``tuple[NamedFiles, ...]`` field's config block,
+        ``reproductions: {NAME: [B, A]}``) as its named sets (:meth:`NamedFiles.of`, in order);
+        any other value as it is (a path as its string: :meth:`paths` and a job's words read both)."""
+        if self.file and isinstance(value, Mapping):
+            return NamedFiles.of(value)
+        return value
 
     def paths(self, value: Any) -> list[str]:
         """The files a value of this file parameter names, in order (none: ``[]``; a

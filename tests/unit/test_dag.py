@@ -5,12 +5,14 @@ byte (recorded from `snakemake -n -p` of config.yaml and config/examples/trec-dl
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 
 from metaeval import dag, outputs
+from metaeval.stages import NamedFiles, parameter
 
 ROOT = Path(__file__).resolve().parents[2]
 FUZZ = " ".join(str(i / 100) for i in range(1, 21))
@@ -232,3 +234,29 @@ def test_the_workflows_validation_fills_what_snakemakes_validate_fills(name):
     bad["bootstrap"] = {**bad.get("bootstrap", {}), "Bee": 10}
     msg = validate_config(bad, schema)
     assert msg and "Bee" in msg and len(msg.strip().splitlines()) <= 2
+
+
+@dataclass(frozen=True)
+class _NamedSetsParams:
+    """A parameter typed ``tuple[NamedFiles, ...]`` whose config key holds a mapping (as a plug-in
+    would declare one)."""
+
+    toy_sets: tuple[NamedFiles, ...] = parameter((), "named sets", config=("toy", "sets"))
+
+
+def test_a_config_mapping_of_a_named_files_parameter_is_its_named_sets():
+    """Any ``tuple[NamedFiles, ...]`` file parameter whose config value is ``{NAME: file or [files]}``:
+    its value in an own job (Plan.own_job_values, Param.from_config) is the named sets, their files
+    the job's inputs (Param.paths), its words ``NAME=FILE,...`` (the job's arguments); no stage
+    converts it itself."""
+    from metaeval.stages import Param, params_of
+
+    prm = params_of(_NamedSetsParams)[0]
+    mapping = {"a": "f1.txt", "b": ["f2.txt", "f3.txt"]}
+    sets = (NamedFiles("a", (Path("f1.txt"),)), NamedFiles("b", (Path("f2.txt"), Path("f3.txt"))))
+    assert prm.file and prm.from_config(mapping) == sets and prm.from_config(sets) == sets
+    assert prm.paths(prm.from_config(mapping)) == ["f1.txt", "f2.txt", "f3.txt"]
+    assert dag.parameter_arguments(["toy_sets"], {"toy": {"sets": mapping}}, own=(prm,)) == \
+        "--toy-sets a=f1.txt b=f2.txt,f3.txt"
+    assert dag.parameter_arguments(["toy_sets"], {"toy": {"sets": {}}}, own=(prm,)) == ""
+    assert Param("other", config=("toy", "other")).from_config(mapping) is mapping     # no file parameter
