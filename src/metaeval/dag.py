@@ -295,7 +295,8 @@ class Plan:
         """The input files of stage ``stage``'s own job for collection ``c`` (None: its one job):
         those its plan gives (``JobPlan.inputs``), else the files its file parameters name
         (:attr:`metaeval.stages.Param.file`) -- valued by its plan (``JobPlan.params``) or by the
-        config (:meth:`own_job_values`: a mapping ``{NAME: [files]}`` its named sets' files)."""
+        config (:meth:`own_job_values`: ``reproducibility: {reproductions: {NAME: [B, A]}}``, each
+        reproduction's two runs)."""
         job = self.job(stage)
         if (c or "") in job.inputs:
             return list(job.inputs[c or ""])

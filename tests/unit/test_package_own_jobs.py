@@ -233,3 +233,104 @@ def test_no_figures_of_an_own_job_and_refused_elsewhere(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main(["stage", "kendall", "--matrices", str(coll / "matrices"), "--out", str(tmp_path / "k"), "--no-figures"])
     assert e.value.code == 2 and "--no-figures" in capsys.readouterr().err
+
+
+def _cli(argv) -> int:
+    try:
+        return main(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+
+
+def test_a_reproduction_is_a_name_and_exactly_two_run_files(tmp_path, capsys):
+    """The reproducibility stage's reproductions are typed file parameters (``rp_reps: tuple[NamedFiles,
+    ...]``) parsed by one function, :func:`reproduction`, which demands two run files (baseline,
+    advanced): one or three files are a usage error (exit 2, worded as always) of ``metaeval stage
+    reproducibility --rp-reps``, of the stage's own command ``metaeval reproducibility --rep`` (the
+    same parser) and of ``run_stage`` (a word or a NamedFiles)."""
+    import argparse
+
+    import metaeval
+    from metaeval.meta.stages import NamedFiles, get
+    from metaeval.meta.stages.reproducibility import reproduction
+
+    prm = next(p for p in get("reproducibility").params if p.name == "rp_reps")
+    assert prm.file and prm.parse is reproduction and prm.option == "--rep" and prm.metavar == "NAME=B,A"
+    assert reproduction("x=a.run,b.run") == NamedFiles("x", (Path("a.run"), Path("b.run")))
+    pair = NamedFiles("x", (Path("a"), Path("b")))
+    assert reproduction(pair) is pair
+    for bad in ("x=a", "x=a,b,c", "x=a,", "x=,b", "=a,b", "x", "x="):
+        with pytest.raises(argparse.ArgumentTypeError) as e:
+            reproduction(bad)
+        assert str(e.value) == f"expected NAME=BASELINE,ADVANCED (two run files), got {bad!r}"
+    for files in (("a",), ("a", "b", "c")):
+        with pytest.raises(argparse.ArgumentTypeError, match="two run files"):
+            reproduction(NamedFiles("x", tuple(Path(f) for f in files)))
+    f = _runs(tmp_path)
+    three = f"x={f['r1']},{f['r2']},{f['r3']}"
+    for words, option in ((["stage", "reproducibility", "--rp-qrels", f["qrels"], "--rp-orig", f["r0"], f["r1"],
+                            "--rp-reps", three], "--rp-reps"),
+                          (["reproducibility", "--qrels", f["qrels"], "--orig", f["r0"], f["r1"], "--rep", three],
+                           "--rep")):
+        assert _cli([*words, "--out", str(tmp_path / "o")]) == 2
+        err = capsys.readouterr().err
+        assert f"argument {option}: expected NAME=BASELINE,ADVANCED (two run files), got {three!r}" in err
+        assert not (tmp_path / "o").exists()
+    for reps in ((f"x={f['r2']}",), (NamedFiles("x", (Path(f["r1"]), Path(f["r2"]), Path(f["r3"]))),)):
+        with pytest.raises(argparse.ArgumentTypeError, match="two run files"):
+            metaeval.run_stage("reproducibility", rp_qrels=f["qrels"], rp_orig=(f["r0"], f["r1"]), rp_reps=reps)
+    # a word and its NamedFiles: the same tables
+    word = metaeval.run_stage("reproducibility", rp_qrels=f["qrels"], rp_orig=(f["r0"], f["r1"]),
+                              rp_reps=(f"x={f['r2']},{f['r3']}",), rp_metrics=("AP",), rp_depth=4)
+    typed = metaeval.run_stage("reproducibility", rp_qrels=Path(f["qrels"]), rp_orig=(Path(f["r0"]), Path(f["r1"])),
+                               rp_reps=(reproduction(f"x={f['r2']},{f['r3']}"),), rp_metrics=("AP",), rp_depth=4)
+    assert set(word) == set(typed) and all(word[k].equals(typed[k]) for k in word)
+
+
+def _reproducibility_config(f: dict, **block) -> dict:
+    from snakemake.utils import validate
+
+    cfg = {"collections": {"c": {"qrels": "q", "runs": "r"}},
+           "reproducibility": {"enabled": True, "qrels": f["qrels"], "orig": [f["r0"], f["r1"]],
+                               "reproductions": {"x": [f["r2"], f["r3"]], "y": [f["r4"], f["r5"]]}, **block}}
+    validate(cfg, str(ROOT / "workflow/schemas/config.schema.yaml"))
+    return cfg
+
+
+def test_the_reproducibility_jobs_inputs_are_the_files_its_parameters_name(tmp_path):
+    """No plan, no input list of its own: the job of ``reproducibility: {enabled: true}`` reads the
+    files of its file parameters (metaeval.dag.Plan.job_inputs) -- the qrels, the reproductions'
+    qrels (replicability), the original pair and both runs of every reproduction --, the config's
+    ``reproductions: {NAME: [B, A]}`` its named sets (Plan.own_job_values), its command line's
+    ``--rp-reps NAME=B,A`` words."""
+    import shlex
+
+    from metaeval import dag
+    from metaeval.meta.stages import NamedFiles, get
+
+    f = _runs(tmp_path)
+    for r in (4, 5):
+        f[f"r{r}"] = str(tmp_path / f"r{r}.run")
+        Path(f[f"r{r}"]).write_text(Path(f[f"r{r - 2}"]).read_text())
+    f["q2"] = str(tmp_path / "qrels2.txt")
+    Path(f["q2"]).write_text(Path(f["qrels"]).read_text())
+    from metaeval.meta.stages import reproducibility as module
+
+    assert get("reproducibility").plan is None and not hasattr(module, "inputs") and not hasattr(module, "plan")
+    runs = [f[f"r{r}"] for r in range(6)]
+    for block, qrels in (({}, [f["qrels"]]), ({"rep_qrels": f["q2"]}, [f["qrels"], f["q2"]])):
+        plan = dag.Plan(_reproducibility_config(f, **block))
+        inputs = plan.job_inputs("reproducibility")
+        assert len(inputs) == len(set(inputs)) and set(inputs) == {*qrels, *runs}
+        for pair in (f["r2"], f["r3"]), (f["r4"], f["r5"]):       # every reproduction's two runs
+            assert set(pair) <= set(inputs)
+        assert plan.own_job_values("reproducibility")["rp_reps"] == (
+            NamedFiles("x", (Path(f["r2"]), Path(f["r3"]))), NamedFiles("y", (Path(f["r4"]), Path(f["r5"]))))
+        args = shlex.split(plan.job_args("reproducibility"))
+        at = args.index("--rp-reps")
+        assert args[at + 1:at + 3] == [f"x={f['r2']},{f['r3']}", f"y={f['r4']},{f['r5']}"]
+        assert args[at + 3].startswith("--")
+        assert _cli(["stage", "reproducibility", *args, "--rp-metrics", "AP", "--rp-depth", "4", "--no-figures",
+                     "--out", str(tmp_path / "out"), "--quiet"]) == 0
+        rep = pd.read_csv(tmp_path / "out" / "tables" / "effects.csv")
+        assert rep["reproduction"].tolist() == ["x", "y"]

@@ -2,15 +2,17 @@
 Breuer, Ferro, Fuhr, Maistro, Sakai, Schaer & Soboroff (2020) for an original pair of runs
 (baseline, advanced) and any number of reproductions of it (:mod:`metaeval.meta.reproducibility`,
 exact to repro_eval 0.5.0).  An own job for the whole run (kind ``other`` with a ``run``,
-``run_wide``) on the files its parameters name (qrels, the original pair, the reproductions:
-parameters typed ``Path``): ``metaeval stage reproducibility``, ``metaeval.run_stage(
+``run_wide``) on the files its parameters name -- file parameters: the qrels (``Path``), the
+original pair (``tuple[Path, ...]``), the reproductions (``tuple[NamedFiles, ...]``, each a name and
+its two runs: :func:`reproduction`): ``metaeval stage reproducibility``, ``metaeval.run_stage(
 "reproducibility", ...)`` and, when ``reproducibility: {enabled: true}``, the generic rule
-``own_job_reproducibility`` (``workflow/rules/own_job.smk``, one job, its plan's ``inputs[""]`` the
-files) run it into ``RESULTS/reproducibility/``; its own command (``metaeval reproducibility``,
-:mod:`metaeval.cli.reproducibility`) and API function (:func:`metaeval.api.reproducibility`,
-returning the whole result) write through the same writer
-(:func:`metaeval.pipeline.write_own_outputs`).  Its parameters, its config section, its tables
-and figures are declared here (standard library only)."""
+``own_job_reproducibility`` (``workflow/rules/own_job.smk``, one job; no plan: its parameters are
+config keys, ``reproductions: {NAME: [B, A]}`` read as named sets, and the files they name its
+inputs, :meth:`metaeval.dag.Plan.job_inputs`) run it into ``RESULTS/reproducibility/``; its own
+command (``metaeval reproducibility``, :mod:`metaeval.cli.reproducibility`, the same parser of a
+reproduction) and API function (:func:`metaeval.api.reproducibility`, returning the whole result)
+write through the same writer (:func:`metaeval.pipeline.write_own_outputs`).  Its parameters, its
+config section, its tables and figures are declared here (standard library only)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...stages import JobPlan, PlanView, Scope, StageInfo, parameter
+from ...stages import NamedFiles, Scope, StageInfo, parameter
 
 #: the measures of the config's default (ir_measures' names: trec_eval's values)
 DEFAULT_METRICS = ("AP", "nDCG@10", "P@10", "RR")
@@ -26,48 +28,24 @@ _REF = "Breuer et al. (2020)"
 _R = "reproducibility"
 
 
-def _reproductions(value: dict) -> list[str]:
-    """The config's ``{NAME: [BASELINE, ADVANCED]}`` as the command's ``NAME=BASELINE,ADVANCED`` words."""
-    return [f"{name}={pair[0]},{pair[1]}" for name, pair in value.items()]
-
-
 def _files(value: list) -> list[str]:
     return list(value)
 
 
-def reproduction(text: str) -> tuple[str, str, str]:
-    """``NAME=BASELINE,ADVANCED`` -> ``(NAME, BASELINE, ADVANCED)`` (a usage error otherwise)."""
+def reproduction(text: str | NamedFiles) -> NamedFiles:
+    """``NAME=BASELINE,ADVANCED`` -> the reproduction's name and its two run files (baseline,
+    advanced), exactly two (a usage error otherwise); a :class:`NamedFiles` is checked as its word."""
+    if isinstance(text, NamedFiles) and len(text.files) == 2:
+        return text
     name, eq, files = str(text).partition("=")
     parts = files.split(",")
     if not eq or not name or len(parts) != 2 or not all(parts):
-        raise argparse.ArgumentTypeError(f"expected NAME=BASELINE,ADVANCED (two run files), got {text!r}")
-    return name, parts[0], parts[1]
-
-
-def _reproduction_word(text: str) -> str:
-    """The option's word, checked (:func:`reproduction`)."""
-    reproduction(text)
-    return text
+        raise argparse.ArgumentTypeError(f"expected NAME=BASELINE,ADVANCED (two run files), got {str(text)!r}")
+    return NamedFiles(name, (Path(parts[0]), Path(parts[1])))
 
 
 _TABLE = {"kind": "table", "scope": _R, "condition": _R}
 _FIGURE = {"kind": "figure", "scope": _R, "condition": _R}
-
-def inputs(config: dict) -> list[str]:
-    """The qrels and run files of the stage's job (a changed file re-runs it)."""
-    rp = config.get("reproducibility") or {}
-    files = [rp.get("qrels"), rp.get("rep_qrels")] + list(rp.get("orig") or [])
-    for pair in (rp.get("reproductions") or {}).values():
-        files += list(pair)
-    return [f for f in dict.fromkeys(files) if f]
-
-
-def plan(p: PlanView) -> JobPlan:
-    """What its rule (``own_job_reproducibility``, one job, not per collection) reads from the plan
-    of a config: its input files (the files its parameters name; a reproduction's two runs among
-    them)."""
-    return JobPlan(inputs={"": tuple(inputs(p.config))})
-
 
 def run(inputs, params: ReproducibilityParams) -> dict:
     """The measures of every reproduction (``inputs``: nothing read; the files are the
@@ -78,7 +56,9 @@ def run(inputs, params: ReproducibilityParams) -> dict:
                               ("--rp-reps", params.rp_reps)) if not v]
     if missing:
         raise ValueError(f"give {', '.join(missing)} (the original's qrels, its two runs, the reproductions)")
-    reps = [Reproduction(*reproduction(w)) for w in params.rp_reps or ()]
+    # each NamedFiles checked, a word (run_stage's keyword: rp_reps=["NAME=B,A"]) parsed
+    reps = [Reproduction(nf.name, str(nf.files[0]), str(nf.files[1]))
+            for nf in map(reproduction, params.rp_reps or ())]
     res = reproducibility(str(params.rp_qrels), [str(f) for f in params.rp_orig or ()], reps,
                           [str(m) for m in params.rp_metrics],
                           rep_qrels=None if params.rp_rep_qrels is None else str(params.rp_rep_qrels),
@@ -98,9 +78,8 @@ class ReproducibilityParams:
         schema={"type": ["array", "null"], "items": {"type": "string", "minLength": 1}, "minItems": 2,
                 "maxItems": 2},
         doc="The original baseline and advanced run files.")
-    rp_reps: tuple[str, ...] | None = parameter(None, "reproductions NAME=BASELINE,ADVANCED", flag="--rep", nargs="+",
-        metavar="NAME=B,A", parse=_reproduction_word, config=(_R, "reproductions"), field=False,
-        render=_reproductions,
+    rp_reps: tuple[NamedFiles, ...] | None = parameter(None, "reproductions NAME=BASELINE,ADVANCED", flag="--rep",
+        nargs="+", metavar="NAME=B,A", parse=reproduction, config=(_R, "reproductions"), field=False,
         schema={"type": ["object", "null"],
                 "additionalProperties": {"type": "array", "items": {"type": "string", "minLength": 1},
                                          "minItems": 2, "maxItems": 2}},
@@ -124,7 +103,7 @@ class ReproducibilityParams:
 
 STAGE = StageInfo(
     "reproducibility", "other", run,   # its tables: `outputs` below (scope reproducibility, not per collection)
-    plan=plan, run_wide=True, runtime=60, table_texts="metaeval.report.reproducibility:stage_texts",
+    run_wide=True, runtime=60, table_texts="metaeval.report.reproducibility:stage_texts",
     scopes=(Scope(_R, folders=(("table", "tables"), ("figure", "figures"))),),
     condition=_R, switch=(_R, "enabled"), switch_default=False,
     switch_doc="Run the stage (one job: tables reproducibility, effects and reproducibility_topics).",
