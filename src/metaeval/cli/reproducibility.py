@@ -1,19 +1,11 @@
 """``metaeval reproducibility``: was it reproduced?  The reproducibility and replicability measures of
 Breuer et al. (2020), exact to repro_eval 0.5.0, for every reproduction of an original pair of runs
-at once (docs/meta.md, "Reproducibility")."""
+at once (docs/meta.md, "Reproducibility"); a reproduction ``--rep NAME=B,A`` parsed as the stage's
+option is (:func:`metaeval.meta.stages.reproducibility.reproduction`: its name and two run files)."""
 
 from __future__ import annotations
 
 import argparse
-
-
-def _reproduction(text: str) -> tuple[str, str, str]:
-    """``NAME=BASELINE,ADVANCED`` -> ``(NAME, BASELINE, ADVANCED)``."""
-    name, eq, files = text.partition("=")
-    parts = files.split(",")
-    if not eq or not name or len(parts) != 2 or not all(parts):
-        raise argparse.ArgumentTypeError(f"expected NAME=BASELINE,ADVANCED (two run files), got {text!r}")
-    return name, parts[0], parts[1]
 
 
 def _unit_open(text: str) -> float:
@@ -30,7 +22,7 @@ setattr(_unit_open, "schema", _UNIT_OPEN)  # noqa: B010 - what the option's help
 from ._figure_options import add_figure_args
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    from ..meta.stages.reproducibility import DEFAULT_METRICS
+    from ..meta.stages.reproducibility import DEFAULT_METRICS, reproduction
     from ._types import int_at_least
 
     p = subparsers.add_parser(
@@ -45,7 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--qrels", required=True, metavar="Q", help="qrels of the original collection")
     p.add_argument("--orig", required=True, nargs=2, metavar=("BASELINE", "ADVANCED"),
                    help="the original baseline and advanced run files")
-    p.add_argument("--rep", required=True, action="extend", nargs="+", type=_reproduction, metavar="NAME=B,A",
+    p.add_argument("--rep", required=True, action="extend", nargs="+", type=reproduction, metavar="NAME=B,A",
                    help="a reproduction: its name, baseline and advanced run files (repeat for a campaign)")
     p.add_argument("--rep-qrels", metavar="Q2", help="qrels of the reproductions' collection (replicability)")
     p.add_argument("--metrics", nargs="+", action="extend", metavar="M",
@@ -66,11 +58,11 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..meta.stages.reproducibility import DEFAULT_METRICS
 
-    names = [r[0] for r in args.rep]
+    names = [r.name for r in args.rep]           # NamedFiles: a name and its two run files
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         args._parser.error(f"--rep: two reproductions named {dup[0]!r}")
-    reps = {n: (b, a) for n, b, a in args.rep}
+    reps = {r.name: r.files for r in args.rep}
     try:
         res = reproducibility(args.qrels, args.orig, reps, metrics=args.metrics or list(DEFAULT_METRICS),
                               rep_qrels=args.rep_qrels, depth=args.depth, rbo_p=args.rbo_p, out=args.out,
