@@ -647,8 +647,11 @@ class StageInfo:
     too (``results/C/NAME/FOLDER/``, its text output).
     ``run_wide``: an own job whose job is one for the whole run, not one per collection (the
     Kishida (2005) reproduction): its ``run`` reads no matrices (``inputs.matrices`` empty) but
-    its parameters -- files among them, typed ``Path`` (its plan's ``inputs[""]`` its rule's
-    inputs) -- and it writes its scope's files under ``results/SCOPE/`` (a scope of its own).
+    its parameters -- files among them, file parameters (:attr:`Param.file`: the reproducibility
+    stage's qrels, runs and reproductions, typed ``Path``, ``tuple[Path, ...]``,
+    ``tuple[NamedFiles, ...]``), whose files are its rule's inputs
+    (:meth:`metaeval.dag.Plan.job_inputs`) -- and it writes its scope's files under
+    ``results/SCOPE/`` (a scope of its own).
     ``table_texts``: for an own job with a scope of its own, the texts of its tables it renders
     itself, ``table_texts(frames, params) -> {file name under the scope's root: text}``
     (:data:`Reference`; the Kishida tables' Markdown, in the paper's form): the generic writer

@@ -69,7 +69,7 @@ RUN_WIDE_JOBS = [s for s in PLAN.own_jobs if s not in _RULED and _stage_registry
 
 # An own job whose job is one for the whole run (StageInfo.run_wide: kishida): one rule per stage,
 # named own_job_NAME, one job (no collection wildcard) running `metaeval stage NAME` with its
-# declared parameters (job_args(NAME); files among them, its plan's inputs[""] its inputs), writing
+# declared parameters (job_args(NAME); files among them, their files its inputs: PLAN.job_inputs), writing
 # its scope's files under results/SCOPE/ (own_run_outputs: the run's, under its scope's title in the
 # report). Its log and benchmark are results/logs/NAME.log, results/benchmarks/NAME.tsv.
 for _stage in RUN_WIDE_JOBS:
