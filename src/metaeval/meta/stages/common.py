@@ -11,10 +11,6 @@ from ...stages import Param, parameter, params_of
 #: an explicit seed is the same wherever it is computed (a config, e.g. config.yaml, may set its own)
 SEED = 0
 
-
-def commas(values) -> str:
-    """A list parameter's value as its option and config spell it: ``10,50,100`` (``render=``)."""
-    return ",".join(str(v) for v in values)
 #: the bayes stage's sampler defaults, kept draws per chain and chains: its parameters' defaults
 #: (metaeval.meta.stages.bayes), which the sampler reads (metaeval.meta.bayes: no import of the stage module)
 BAYES_DRAWS, BAYES_CHAINS = 1000, 4
@@ -42,6 +38,11 @@ B_SCHEMA = {"type": "integer", "minimum": B_MIN}
 #: the row order of a bootstrap sensitivity table, as the papers list it (Sakai 2007a, 2007b):
 #: sensitivity descending, ties by metric name (``Output.row_order`` of the paired and unpaired tables)
 BY_SENSITIVITY = (("sensitivity", False), ("metric", True))
+
+
+def commas(values) -> str:
+    """A list parameter's value as its option and config spell it: ``10,50,100`` (``render=``)."""
+    return ",".join(str(v) for v in values)
 
 
 def format_alpha(alpha: float) -> str:

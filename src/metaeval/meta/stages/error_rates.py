@@ -32,7 +32,6 @@ DEFAULT_TOPICS = TE_TOPICS
 CONVENTIONS = ("urbano2019",)
 
 
-
 def plan(p: PlanView) -> JobPlan:
     """The metrics of the stage's job in the plan of a config: its own ``metrics`` or the config's
     (``reads``: its rule's matrices), computed by the metrics job when the stage is on."""

@@ -27,7 +27,6 @@ def _numbers(kind):
     return parse
 
 
-
 def options(v: dict):
     """The :class:`~metaeval.meta.incompleteness.IncompletenessConfig` of the stage's parameters."""
     from ..incompleteness import IncompletenessConfig
