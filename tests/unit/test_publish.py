@@ -134,8 +134,14 @@ def test_a_signal_while_committing_rolls_back_then_takes_effect(tmp_path, monkey
             os.kill(os.getpid(), signal.SIGINT)           # deferred: the commit is undone first
         return r
     monkeypatch.setattr(os, "rename", interrupting)
-    with pytest.raises(KeyboardInterrupt):
-        _publish(dest, "ppi", {"a.csv": "new", "b.csv": "new"})
+    # Python's Ctrl-C handler whatever the shell started pytest with (a background job's SIGINT is
+    # ignored, and Python then installs none)
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _publish(dest, "ppi", {"a.csv": "new", "b.csv": "new"})
+    finally:
+        signal.signal(signal.SIGINT, handler)
     monkeypatch.undo()
     assert sent and _tree(dest) == before
     _nothing_beside(dest)
